@@ -1,0 +1,3 @@
+//! corbeau: a play-by-email judge for Diplomacy-style games, with the Westeros variant.
+
+pub mod map;

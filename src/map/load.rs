@@ -1,0 +1,706 @@
+//! Reading a variant from its TOML file and checking every fact in it. The format is
+//! described in `docs/variant-format.md`; every problem found is reported with the file and
+//! the key, all at once, so that a map maker fixes them in one pass.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fmt;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::names::NameIndex;
+use super::variant::{
+    House, HouseId, Owner, Province, ProvinceId, ProvinceKind, Region, RegionId, Setup,
+    StartingUnit, UnitKind, Variant, Victory,
+};
+
+/// The variants shipped inside the binary, so that corbeau runs with no file around.
+pub const EMBEDDED: &[(&str, &str)] = &[
+    ("westeros", include_str!("../../games/westeros.toml")),
+    ("classique", include_str!("../../games/classique.toml")),
+];
+
+/// Why a variant file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum MapError {
+    #[error("{file}: cannot read the file: {reason}")]
+    Unreadable { file: String, reason: String },
+    #[error("{file}: not valid TOML: {reason}")]
+    Syntax { file: String, reason: String },
+    #[error("{file}: {} problem(s):\n{}", problems.len(), list(problems))]
+    Invalid {
+        file: String,
+        problems: Vec<MapProblem>,
+    },
+    #[error("unknown variant `{name}` (the built-in variants are: {known}); give a path to a .toml file instead")]
+    UnknownVariant { name: String, known: String },
+}
+
+/// One wrong fact in a variant file: where (`[province win] fleet`) and what.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapProblem {
+    pub key: String,
+    pub message: String,
+}
+
+impl fmt::Display for MapProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.key, self.message)
+    }
+}
+
+fn list(problems: &[MapProblem]) -> String {
+    problems
+        .iter()
+        .map(|p| format!("  {p}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileVariant {
+    variant: FileHeader,
+    victory: FileVictory,
+    #[serde(rename = "house", default)]
+    houses: Vec<FileHouse>,
+    #[serde(rename = "province", default)]
+    provinces: Vec<FileProvince>,
+    #[serde(rename = "unit", default)]
+    units: Vec<FileUnit>,
+    #[serde(rename = "setup", default)]
+    setups: Vec<FileSetup>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileHeader {
+    id: String,
+    name: String,
+    first_year: i32,
+    #[serde(default)]
+    #[allow(dead_code)] // documentation for the reader of the file
+    description: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileVictory {
+    centres: u16,
+    #[serde(default)]
+    last_year: Option<i32>,
+    #[serde(default)]
+    tie_break: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileHouse {
+    id: String,
+    name: String,
+    #[serde(default)]
+    adjective: Option<String>,
+    #[serde(default)]
+    aliases: Vec<String>,
+    #[serde(default)]
+    colour: Option<String>,
+    #[serde(default)]
+    home: Vec<String>,
+    #[serde(default = "default_builds")]
+    builds: Vec<UnitKind>,
+    #[serde(default)]
+    dragon_names: Vec<String>,
+}
+
+fn default_builds() -> Vec<UnitKind> {
+    vec![UnitKind::Army, UnitKind::Fleet]
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileProvince {
+    id: String,
+    name: String,
+    kind: ProvinceKind,
+    #[serde(default)]
+    aliases: Vec<String>,
+    #[serde(default)]
+    supply: bool,
+    #[serde(default)]
+    army: Vec<String>,
+    #[serde(default)]
+    fleet: Vec<String>,
+    /// Borders only a dragon may cross (over mountains, say); every army or fleet border is
+    /// a dragon border already.
+    #[serde(default)]
+    dragon: Vec<String>,
+    #[serde(default)]
+    coasts: Vec<FileCoast>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileCoast {
+    id: String,
+    #[serde(default)]
+    aliases: Vec<String>,
+    #[serde(default)]
+    fleet: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileUnit {
+    house: String,
+    kind: UnitKind,
+    at: String,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileSetup {
+    players: u8,
+    houses: Vec<String>,
+    #[serde(default)]
+    victory_centres: Option<u16>,
+}
+
+/// Loads a built-in variant by name, or a variant file by path.
+pub fn load_variant(name_or_path: &str) -> Result<Variant, MapError> {
+    if let Some((name, text)) = EMBEDDED.iter().find(|(n, _)| *n == name_or_path) {
+        return parse_variant(&format!("games/{name}.toml"), text);
+    }
+    let path = Path::new(name_or_path);
+    if path.exists() || name_or_path.ends_with(".toml") {
+        return load_variant_file(path);
+    }
+    Err(MapError::UnknownVariant {
+        name: name_or_path.to_string(),
+        known: EMBEDDED
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(", "),
+    })
+}
+
+/// Reads and checks a variant file.
+pub fn load_variant_file(path: &Path) -> Result<Variant, MapError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| MapError::Unreadable {
+        file: file.clone(),
+        reason: e.to_string(),
+    })?;
+    parse_variant(&file, &text)
+}
+
+/// Parses and checks variant text; `file` names it in messages.
+pub fn parse_variant(file: &str, text: &str) -> Result<Variant, MapError> {
+    let raw: FileVariant = toml::from_str(text).map_err(|e| MapError::Syntax {
+        file: file.to_string(),
+        reason: e.to_string().trim_end().to_string(),
+    })?;
+    let mut builder = Builder::default();
+    let variant = builder.build(raw);
+    if builder.problems.is_empty() {
+        Ok(variant)
+    } else {
+        Err(MapError::Invalid {
+            file: file.to_string(),
+            problems: builder.problems,
+        })
+    }
+}
+
+#[derive(Default)]
+struct Builder {
+    problems: Vec<MapProblem>,
+}
+
+impl Builder {
+    fn problem(&mut self, key: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(MapProblem {
+            key: key.into(),
+            message: message.into(),
+        });
+    }
+
+    fn build(&mut self, raw: FileVariant) -> Variant {
+        let mut names = NameIndex::default();
+        let (provinces, regions) = self.provinces(&raw.provinces, &mut names);
+        let mut variant = Variant {
+            id: raw.variant.id.clone(),
+            name: raw.variant.name.clone(),
+            first_year: raw.variant.first_year,
+            army_adjacency: vec![Vec::new(); provinces.len()],
+            fleet_adjacency: vec![Vec::new(); regions.len()],
+            dragon_adjacency: vec![Vec::new(); provinces.len()],
+            provinces,
+            regions,
+            houses: Vec::new(),
+            starting_units: Vec::new(),
+            setups: Vec::new(),
+            victory: Victory {
+                centres: raw.victory.centres,
+                last_year: raw.victory.last_year,
+                tie_break: raw.victory.tie_break.clone(),
+            },
+            names,
+        };
+        if raw.variant.id.trim().is_empty() {
+            self.problem("[variant] id", "must not be empty");
+        }
+        self.adjacency(&raw.provinces, &mut variant);
+        self.houses(&raw.houses, &mut variant);
+        self.units(&raw.units, &mut variant);
+        self.setups(&raw.setups, &mut variant);
+        self.victory(&variant);
+        variant
+    }
+
+    fn provinces(
+        &mut self,
+        raw: &[FileProvince],
+        names: &mut NameIndex,
+    ) -> (Vec<Province>, Vec<Region>) {
+        let mut provinces = Vec::with_capacity(raw.len());
+        let mut regions = Vec::with_capacity(raw.len());
+        if raw.len() >= usize::from(u16::MAX) {
+            self.problem("[province]", "too many provinces");
+            return (provinces, regions);
+        }
+        for (index, p) in raw.iter().enumerate() {
+            let id = ProvinceId(index as u16);
+            let key = format!("[province {}]", p.id);
+            if p.id.is_empty() || p.id != p.id.to_lowercase() || p.id.contains([' ', '/']) {
+                self.problem(
+                    &key,
+                    "the id must be lower case, without spaces or `/` (e.g. `win`)",
+                );
+            }
+            for name in std::iter::once(&p.id)
+                .chain(std::iter::once(&p.name))
+                .chain(&p.aliases)
+            {
+                if let Some(other) = names.add_province_name(name, id) {
+                    let other = &raw[usize::from(other.0)].id;
+                    self.problem(
+                        format!("{key} aliases"),
+                        format!("the name `{name}` is already a name of province `{other}`"),
+                    );
+                }
+            }
+            let region = RegionId(regions.len() as u16);
+            regions.push(Region {
+                province: id,
+                coast: None,
+            });
+            let mut coasts = Vec::new();
+            if !p.coasts.is_empty() && p.kind != ProvinceKind::Coast {
+                self.problem(
+                    format!("{key} coasts"),
+                    "only a coastal province (kind = \"coast\") can have coasts",
+                );
+            }
+            if p.coasts.len() == 1 {
+                self.problem(
+                    format!("{key} coasts"),
+                    "a province with one coast needs no `coasts`: list its fleet neighbours in `fleet`",
+                );
+            }
+            for c in &p.coasts {
+                let coast = RegionId(regions.len() as u16);
+                regions.push(Region {
+                    province: id,
+                    coast: Some(c.id.clone()),
+                });
+                for name in std::iter::once(&c.id).chain(&c.aliases) {
+                    if !names.add_coast_name(id, name, coast) {
+                        self.problem(
+                            format!("{key} coasts {}", c.id),
+                            format!("the coast name `{name}` names two coasts of this province"),
+                        );
+                    }
+                }
+                coasts.push(coast);
+            }
+            provinces.push(Province {
+                id: p.id.clone(),
+                name: p.name.clone(),
+                kind: p.kind,
+                supply: p.supply,
+                region,
+                coasts,
+                home_of: None,
+            });
+        }
+        if regions.len() >= usize::from(u16::MAX) {
+            self.problem("[province]", "too many coasts");
+        }
+        (provinces, regions)
+    }
+
+    /// Resolves `win` or `spa/nc` to a region, by canonical ids only: the file is exact.
+    fn region_ref(&self, variant: &Variant, text: &str) -> Option<RegionId> {
+        let (province, coast) = match text.split_once('/') {
+            Some((p, c)) => (p, Some(c)),
+            None => (text, None),
+        };
+        let p = variant.province_by_id(province)?;
+        match coast {
+            None => Some(variant.province(p).region),
+            Some(c) => variant
+                .province(p)
+                .coasts
+                .iter()
+                .copied()
+                .find(|&r| variant.region(r).coast.as_deref() == Some(c)),
+        }
+    }
+
+    fn adjacency(&mut self, raw: &[FileProvince], variant: &mut Variant) {
+        let mut army: BTreeMap<ProvinceId, Vec<ProvinceId>> = BTreeMap::new();
+        let mut fleet: BTreeMap<RegionId, Vec<RegionId>> = BTreeMap::new();
+        let mut dragon_extra: BTreeMap<ProvinceId, Vec<ProvinceId>> = BTreeMap::new();
+        for (index, p) in raw.iter().enumerate() {
+            let from = ProvinceId(index as u16);
+            let key = format!("[province {}]", p.id);
+            for to in &p.army {
+                let Some(target) = variant.province_by_id(to) else {
+                    self.problem(format!("{key} army"), format!("unknown province `{to}`"));
+                    continue;
+                };
+                if p.kind == ProvinceKind::Sea || variant.province(target).kind == ProvinceKind::Sea
+                {
+                    self.problem(
+                        format!("{key} army"),
+                        format!("`{to}`: an army border cannot touch a sea province"),
+                    );
+                }
+                push_unique(army.entry(from).or_default(), target);
+            }
+            for to in &p.dragon {
+                match variant.province_by_id(to) {
+                    Some(target) => push_unique(dragon_extra.entry(from).or_default(), target),
+                    None => self.problem(format!("{key} dragon"), format!("unknown province `{to}`")),
+                }
+            }
+            let own = variant.province(from).region;
+            if !p.coasts.is_empty() && !p.fleet.is_empty() {
+                self.problem(
+                    format!("{key} fleet"),
+                    "a province with coasts lists fleet neighbours per coast, not here",
+                );
+            }
+            let mut lists: Vec<(RegionId, String, &Vec<String>)> =
+                vec![(own, format!("{key} fleet"), &p.fleet)];
+            for (c, &coast) in p.coasts.iter().zip(&variant.province(from).coasts) {
+                lists.push((coast, format!("{key} coasts {} fleet", c.id), &c.fleet));
+            }
+            for (region, list_key, list) in lists {
+                if !list.is_empty() && p.kind == ProvinceKind::Land {
+                    self.problem(
+                        &list_key,
+                        "an inland province has no fleet border (make it kind = \"coast\")",
+                    );
+                    continue;
+                }
+                for to in list {
+                    let Some(target) = self.region_ref(variant, to) else {
+                        self.problem(&list_key, format!("unknown province or coast `{to}`"));
+                        continue;
+                    };
+                    let tp = variant.province(variant.province_of(target));
+                    if tp.kind == ProvinceKind::Land {
+                        self.problem(
+                            &list_key,
+                            format!("`{to}` is inland: a fleet border needs coast or sea on both sides"),
+                        );
+                        continue;
+                    }
+                    if !tp.coasts.is_empty() && variant.region(target).coast.is_none() {
+                        self.problem(
+                            &list_key,
+                            format!("`{to}` has several coasts: name one (`{to}/{}`)", variant.region(tp.coasts[0]).coast.as_deref().unwrap_or("?")),
+                        );
+                        continue;
+                    }
+                    push_unique(fleet.entry(region).or_default(), target);
+                }
+            }
+        }
+        for (&from, tos) in &army {
+            for &to in tos {
+                if from == to {
+                    self.problem(
+                        format!("[province {}] army", variant.province(from).id),
+                        "a province cannot border itself",
+                    );
+                } else if !army.get(&to).is_some_and(|back| back.contains(&from)) {
+                    self.problem(
+                        format!("[province {}] army", variant.province(to).id),
+                        format!(
+                            "asymmetric adjacency: `{}` lists `{}` but not the other way round",
+                            variant.province(from).id,
+                            variant.province(to).id
+                        ),
+                    );
+                }
+            }
+        }
+        for (&from, tos) in &fleet {
+            for &to in tos {
+                if variant.province_of(from) == variant.province_of(to) {
+                    self.problem(
+                        format!("[province {}] fleet", variant.region_label(from)),
+                        "a province cannot border itself",
+                    );
+                } else if !fleet.get(&to).is_some_and(|back| back.contains(&from)) {
+                    self.problem(
+                        format!("[province {}] fleet", variant.province(variant.province_of(to)).id),
+                        format!(
+                            "asymmetric adjacency: `{}` lists `{}` but not the other way round",
+                            variant.region_label(from),
+                            variant.region_label(to)
+                        ),
+                    );
+                }
+            }
+        }
+        for (&from, tos) in &dragon_extra {
+            for &to in tos {
+                if !dragon_extra.get(&to).is_some_and(|back| back.contains(&from)) {
+                    self.problem(
+                        format!("[province {}] dragon", variant.province(to).id),
+                        format!(
+                            "asymmetric adjacency: `{}` lists `{}` but not the other way round",
+                            variant.province(from).id,
+                            variant.province(to).id
+                        ),
+                    );
+                }
+            }
+        }
+        for (from, tos) in army {
+            variant.army_adjacency[usize::from(from.0)] = tos;
+        }
+        for (from, tos) in fleet {
+            variant.fleet_adjacency[usize::from(from.0)] = tos;
+        }
+        // A dragon crosses every border: land, coastline and open water alike.
+        for p in variant.province_ids().collect::<Vec<_>>() {
+            let mut all = variant.army_adjacency[usize::from(p.0)].clone();
+            let own = variant.province(p);
+            for region in std::iter::once(own.region).chain(own.coasts.iter().copied()) {
+                for &to in &variant.fleet_adjacency[usize::from(region.0)] {
+                    push_unique(&mut all, variant.province_of(to));
+                }
+            }
+            for &to in dragon_extra.get(&p).into_iter().flatten() {
+                push_unique(&mut all, to);
+            }
+            all.sort();
+            variant.dragon_adjacency[usize::from(p.0)] = all;
+        }
+        for p in variant.province_ids() {
+            let province = variant.province(p);
+            if province.kind == ProvinceKind::Coast {
+                let has_fleet_border = std::iter::once(province.region)
+                    .chain(province.coasts.iter().copied())
+                    .any(|r| !variant.fleet_adjacency[usize::from(r.0)].is_empty());
+                if !has_fleet_border {
+                    self.problem(
+                        format!("[province {}] fleet", province.id),
+                        "a coastal province needs at least one fleet border (or kind = \"land\")",
+                    );
+                }
+            }
+            if variant.dragon_adjacency[usize::from(p.0)].is_empty() {
+                self.problem(
+                    format!("[province {}]", province.id),
+                    "this province borders nothing",
+                );
+            }
+        }
+    }
+
+    fn houses(&mut self, raw: &[FileHouse], variant: &mut Variant) {
+        let mut seen = HashSet::new();
+        if raw.is_empty() {
+            self.problem("[house]", "a variant needs at least one house");
+        }
+        for (index, h) in raw.iter().enumerate() {
+            let key = format!("[house {}]", h.id);
+            let house = HouseId(index as u8);
+            if !seen.insert(super::names::fold(&h.id)) || h.id == "neutral" {
+                self.problem(&key, "house ids must be unique and not `neutral`");
+            }
+            let mut home = Vec::new();
+            for centre in &h.home {
+                let Some(p) = variant.province_by_id(centre) else {
+                    self.problem(format!("{key} home"), format!("unknown province `{centre}`"));
+                    continue;
+                };
+                let province = &mut variant.provinces[usize::from(p.0)];
+                if !province.supply {
+                    self.problem(
+                        format!("{key} home"),
+                        format!("home centre `{centre}` is not a supply centre"),
+                    );
+                }
+                if let Some(other) = province.home_of {
+                    self.problem(
+                        format!("{key} home"),
+                        format!("`{centre}` is already a home centre of house `{}`", raw[usize::from(other.0)].id),
+                    );
+                }
+                province.home_of = Some(house);
+                home.push(p);
+            }
+            if h.builds.contains(&UnitKind::Dragon) && h.dragon_names.is_empty() {
+                self.problem(
+                    format!("{key} dragon_names"),
+                    "a house that may build dragons needs names for them",
+                );
+            }
+            variant.houses.push(House {
+                id: h.id.clone(),
+                name: h.name.clone(),
+                adjective: h.adjective.clone().unwrap_or_else(|| h.name.clone()),
+                aliases: h.aliases.clone(),
+                colour: h.colour.clone().unwrap_or_default(),
+                home,
+                builds: h.builds.clone(),
+                dragon_names: h.dragon_names.clone(),
+            });
+        }
+        if raw.len() > 200 {
+            self.problem("[house]", "too many houses");
+        }
+    }
+
+    fn owner(&mut self, variant: &Variant, key: &str, name: &str) -> Option<Owner> {
+        if name == "neutral" {
+            return Some(Owner::Neutral);
+        }
+        match variant.houses.iter().position(|h| h.id == name) {
+            Some(i) => Some(Owner::House(HouseId(i as u8))),
+            None => {
+                self.problem(format!("{key} house"), format!("unknown house `{name}`"));
+                None
+            }
+        }
+    }
+
+    fn units(&mut self, raw: &[FileUnit], variant: &mut Variant) {
+        let mut occupied = HashSet::new();
+        let mut dragon_names = HashSet::new();
+        for u in raw {
+            let key = format!("[unit {} {}]", u.kind.letter(), u.at);
+            let owner = self.owner(variant, &key, &u.house);
+            let Some(region) = self.region_ref(variant, &u.at) else {
+                self.problem(format!("{key} at"), format!("unknown province or coast `{}`", u.at));
+                continue;
+            };
+            if !variant.can_stand(u.kind, region) {
+                self.problem(
+                    format!("{key} at"),
+                    format!("a {:?} cannot stand in `{}`", u.kind, u.at).to_lowercase(),
+                );
+            }
+            if !occupied.insert(variant.province_of(region)) {
+                self.problem(format!("{key} at"), "two starting units in one province");
+            }
+            match (&u.name, u.kind) {
+                (Some(name), UnitKind::Dragon) => {
+                    if !dragon_names.insert(super::names::fold(name)) {
+                        self.problem(format!("{key} name"), format!("two dragons named `{name}`"));
+                    }
+                    if variant.names.province(name).is_some() {
+                        self.problem(
+                            format!("{key} name"),
+                            format!("the dragon name `{name}` is also a province name"),
+                        );
+                    }
+                }
+                (Some(_), _) => self.problem(format!("{key} name"), "only dragons have names"),
+                (None, _) => {}
+            }
+            if let Some(owner) = owner {
+                variant.starting_units.push(StartingUnit {
+                    owner,
+                    kind: u.kind,
+                    region,
+                    name: u.name.clone(),
+                });
+            }
+        }
+    }
+
+    fn setups(&mut self, raw: &[FileSetup], variant: &mut Variant) {
+        if raw.is_empty() {
+            self.problem("[setup]", "a variant needs at least one setup (player count)");
+        }
+        let mut counts = HashSet::new();
+        for s in raw {
+            let key = format!("[setup {}]", s.players);
+            if !counts.insert(s.players) {
+                self.problem(&key, "two setups for the same player count");
+            }
+            if usize::from(s.players) != s.houses.len() {
+                self.problem(
+                    format!("{key} houses"),
+                    format!("{} players but {} houses listed", s.players, s.houses.len()),
+                );
+            }
+            let mut houses = Vec::new();
+            for name in &s.houses {
+                match variant.houses.iter().position(|h| &h.id == name) {
+                    Some(i) if !houses.contains(&HouseId(i as u8)) => houses.push(HouseId(i as u8)),
+                    Some(_) => self.problem(format!("{key} houses"), format!("`{name}` listed twice")),
+                    None => self.problem(format!("{key} houses"), format!("unknown house `{name}`")),
+                }
+            }
+            variant.setups.push(Setup {
+                players: s.players,
+                houses,
+                victory_centres: s.victory_centres.unwrap_or(variant.victory.centres),
+            });
+        }
+    }
+
+    fn victory(&mut self, variant: &Variant) {
+        let supply = variant.provinces.iter().filter(|p| p.supply).count();
+        let centres = std::iter::once(variant.victory.centres)
+            .chain(variant.setups.iter().map(|s| s.victory_centres));
+        for c in centres {
+            if c == 0 || usize::from(c) > supply {
+                self.problem(
+                    "[victory] centres",
+                    format!("{c} centres to win, but the map has {supply} supply centres"),
+                );
+            }
+        }
+        for rule in &variant.victory.tie_break {
+            if !["centres", "units", "home_centres"].contains(&rule.as_str()) {
+                self.problem(
+                    "[victory] tie_break",
+                    format!("unknown tie-break `{rule}` (known: centres, units, home_centres)"),
+                );
+            }
+        }
+        if let Some(last) = variant.victory.last_year
+            && last < variant.first_year
+        {
+            self.problem("[victory] last_year", "the last year is before the first year");
+        }
+    }
+}
+
+fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+}

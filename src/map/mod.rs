@@ -1,0 +1,13 @@
+//! Variants: provinces, coasts, adjacency for each unit kind, houses and setups, loaded
+//! from the TOML files of `games/` and checked on load.
+
+mod load;
+pub mod names;
+mod variant;
+
+pub use load::{EMBEDDED, MapError, MapProblem, load_variant, load_variant_file, parse_variant};
+pub use names::{NameIndex, fold};
+pub use variant::{
+    House, HouseId, Owner, Province, ProvinceId, ProvinceKind, Region, RegionId, Setup,
+    StartingUnit, UnitKind, Variant, Victory,
+};

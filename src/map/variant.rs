@@ -1,0 +1,279 @@
+//! A variant once loaded: provinces, their coasts, adjacency for each unit kind, houses,
+//! supply centres, starting units and setups. Everything is indexed by small ids so that
+//! the judge never compares strings.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::names::NameIndex;
+
+/// Index of a province in [`Variant::provinces`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProvinceId(pub u16);
+
+/// Index of a region (a province as a whole, or one of its coasts) in [`Variant::regions`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RegionId(pub u16);
+
+/// Index of a house in [`Variant::houses`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HouseId(pub u8);
+
+/// Land (terrestre), coast (littorale) or sea (maritime).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProvinceKind {
+    Land,
+    Coast,
+    Sea,
+}
+
+/// Army (Armée), fleet (Flotte) or dragon (Dragon).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnitKind {
+    Army,
+    Fleet,
+    Dragon,
+}
+
+impl UnitKind {
+    /// The one-letter abbreviation used in orders and reports (A, F, D).
+    pub fn letter(self) -> char {
+        match self {
+            UnitKind::Army => 'A',
+            UnitKind::Fleet => 'F',
+            UnitKind::Dragon => 'D',
+        }
+    }
+
+    /// Armies and dragons stand on a whole province; fleets on a coast of a multi-coast one.
+    pub fn needs_coast(self) -> bool {
+        self == UnitKind::Fleet
+    }
+}
+
+impl fmt::Display for UnitKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// A named place on the map.
+#[derive(Debug, Clone)]
+pub struct Province {
+    /// Canonical short id, also its abbreviation (`win`, `stp`).
+    pub id: String,
+    /// Display name (`Winterfell`).
+    pub name: String,
+    pub kind: ProvinceKind,
+    pub supply: bool,
+    /// The region standing for the whole province.
+    pub region: RegionId,
+    /// The coasts of a multi-coast province; empty otherwise.
+    pub coasts: Vec<RegionId>,
+    /// The house for which this is a home centre, if any.
+    pub home_of: Option<HouseId>,
+}
+
+/// A province as a whole, or one of its coasts: where a unit stands.
+#[derive(Debug, Clone)]
+pub struct Region {
+    pub province: ProvinceId,
+    /// Coast id (`nc`, `ouest`) for a coast region, `None` for the whole province.
+    pub coast: Option<String>,
+}
+
+/// A great house (a power, in Diplomacy's words).
+#[derive(Debug, Clone)]
+pub struct House {
+    pub id: String,
+    pub name: String,
+    pub adjective: String,
+    /// Other names (`ENG`, `England`) accepted in orders and case files.
+    pub aliases: Vec<String>,
+    pub colour: String,
+    pub home: Vec<ProvinceId>,
+    /// Unit kinds this house may build in winter.
+    pub builds: Vec<UnitKind>,
+    /// Names given, in order, to the dragons this house builds.
+    pub dragon_names: Vec<String>,
+}
+
+/// Who a unit belongs to: a house, or nobody (a neutral force).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Owner {
+    House(HouseId),
+    Neutral,
+}
+
+/// A unit of a starting setup.
+#[derive(Debug, Clone)]
+pub struct StartingUnit {
+    pub owner: Owner,
+    pub kind: UnitKind,
+    pub region: RegionId,
+    pub name: Option<String>,
+}
+
+/// The houses in play for one player count; the others' starting units stay as neutrals.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    pub players: u8,
+    pub houses: Vec<HouseId>,
+    /// Supply centres that win at once with this many players.
+    pub victory_centres: u16,
+}
+
+/// How a game is won (seed 000, adapted).
+#[derive(Debug, Clone)]
+pub struct Victory {
+    /// Supply centres that win at once, unless the setup says otherwise.
+    pub centres: u16,
+    /// After the winter of this year the house with most centres wins; `None`: no limit.
+    pub last_year: Option<i32>,
+    /// Tie-breaks in order, then a shared victory (`centres`, `units`, `home_centres`).
+    pub tie_break: Vec<String>,
+}
+
+/// A whole variant, validated.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub id: String,
+    pub name: String,
+    pub first_year: i32,
+    pub provinces: Vec<Province>,
+    pub regions: Vec<Region>,
+    pub houses: Vec<House>,
+    /// Army neighbours of each province (land borders).
+    pub army_adjacency: Vec<Vec<ProvinceId>>,
+    /// Fleet neighbours of each region (along a shared coast or open water).
+    pub fleet_adjacency: Vec<Vec<RegionId>>,
+    /// Dragon neighbours of each province: every border, whatever its kind.
+    pub dragon_adjacency: Vec<Vec<ProvinceId>>,
+    pub starting_units: Vec<StartingUnit>,
+    pub setups: Vec<Setup>,
+    pub victory: Victory,
+    pub names: NameIndex,
+}
+
+impl Variant {
+    pub fn province(&self, id: ProvinceId) -> &Province {
+        &self.provinces[usize::from(id.0)]
+    }
+
+    pub fn region(&self, id: RegionId) -> &Region {
+        &self.regions[usize::from(id.0)]
+    }
+
+    pub fn house(&self, id: HouseId) -> &House {
+        &self.houses[usize::from(id.0)]
+    }
+
+    /// The province a region belongs to.
+    pub fn province_of(&self, region: RegionId) -> ProvinceId {
+        self.region(region).province
+    }
+
+    /// `stp/nc` for a coast, `stp` for a province.
+    pub fn region_label(&self, region: RegionId) -> String {
+        let r = self.region(region);
+        let id = &self.province(r.province).id;
+        match &r.coast {
+            Some(coast) => format!("{id}/{coast}"),
+            None => id.clone(),
+        }
+    }
+
+    /// Looks a province up by its canonical id (exact, lower case).
+    pub fn province_by_id(&self, id: &str) -> Option<ProvinceId> {
+        self.provinces
+            .iter()
+            .position(|p| p.id == id)
+            .and_then(|i| u16::try_from(i).ok())
+            .map(ProvinceId)
+    }
+
+    /// Looks a house up by id, name or adjective, ignoring case and accents.
+    pub fn house_by_name(&self, name: &str) -> Option<HouseId> {
+        let wanted = super::names::fold(name);
+        self.houses
+            .iter()
+            .position(|h| {
+                super::names::fold(&h.id) == wanted
+                    || super::names::fold(&h.name) == wanted
+                    || super::names::fold(&h.adjective) == wanted
+                    || h.aliases.iter().any(|a| super::names::fold(a) == wanted)
+            })
+            .and_then(|i| u8::try_from(i).ok())
+            .map(HouseId)
+    }
+
+    /// Whether a unit of this kind may stand in this region at all.
+    pub fn can_stand(&self, kind: UnitKind, region: RegionId) -> bool {
+        let r = self.region(region);
+        let p = self.province(r.province);
+        match kind {
+            UnitKind::Army => p.kind != ProvinceKind::Sea && r.coast.is_none(),
+            UnitKind::Dragon => r.coast.is_none(),
+            UnitKind::Fleet => {
+                p.kind != ProvinceKind::Land && (p.coasts.is_empty() == r.coast.is_none())
+            }
+        }
+    }
+
+    /// Whether a unit of this kind in `from` may move to `to` in one step (no convoy).
+    pub fn can_move(&self, kind: UnitKind, from: RegionId, to: RegionId) -> bool {
+        match kind {
+            UnitKind::Fleet => self.fleet_adjacency[usize::from(from.0)].contains(&to),
+            UnitKind::Army => {
+                self.region(to).coast.is_none()
+                    && self.army_adjacency[usize::from(self.province_of(from).0)]
+                        .contains(&self.province_of(to))
+            }
+            UnitKind::Dragon => {
+                self.region(to).coast.is_none()
+                    && self.dragon_adjacency[usize::from(self.province_of(from).0)]
+                        .contains(&self.province_of(to))
+            }
+        }
+    }
+
+    /// Whether a unit of this kind in `from` could move to some region of province `to`:
+    /// the reach of a support (DATC 6.B.4: a fleet may support into either coast).
+    pub fn can_reach_province(&self, kind: UnitKind, from: RegionId, to: ProvinceId) -> bool {
+        match kind {
+            UnitKind::Fleet => self.fleet_adjacency[usize::from(from.0)]
+                .iter()
+                .any(|&r| self.province_of(r) == to),
+            UnitKind::Army => {
+                self.province(to).kind != ProvinceKind::Sea
+                    && self.army_adjacency[usize::from(self.province_of(from).0)].contains(&to)
+            }
+            UnitKind::Dragon => {
+                self.dragon_adjacency[usize::from(self.province_of(from).0)].contains(&to)
+            }
+        }
+    }
+
+    /// All provinces, in id order.
+    pub fn province_ids(&self) -> impl Iterator<Item = ProvinceId> + '_ {
+        (0..self.provinces.len()).map(|i| ProvinceId(i as u16))
+    }
+
+    /// All houses, in file order.
+    pub fn house_ids(&self) -> impl Iterator<Item = HouseId> + '_ {
+        (0..self.houses.len()).map(|i| HouseId(i as u8))
+    }
+
+    /// The setup for this many players, if the variant has one.
+    pub fn setup(&self, players: u8) -> Option<&Setup> {
+        self.setups.iter().find(|s| s.players == players)
+    }
+
+    /// The setup with the most players: the full game.
+    pub fn full_setup(&self) -> Option<&Setup> {
+        self.setups.iter().max_by_key(|s| s.players)
+    }
+}
