@@ -1,3 +1,5 @@
 //! corbeau: a play-by-email judge for Diplomacy-style games, with the Westeros variant.
 
+pub mod lang;
 pub mod map;
+pub mod order;

@@ -1,0 +1,89 @@
+//! Orders as a player wrote them, names already resolved against the variant but units not
+//! yet found on the board: `A1 Ner soutient Balerion Gos->Som`.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::map::{ProvinceId, RegionId, UnitKind};
+
+/// Where something was written; displays as `ordres.txt:3:14`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Span {
+    pub source: Arc<str>,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.source, self.line, self.column)
+    }
+}
+
+/// A province as written, with the coast if one was given (`spa/nc`, `Win (co)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Location {
+    pub province: ProvinceId,
+    /// The coast region, when the order names one.
+    pub coast: Option<RegionId>,
+}
+
+impl Location {
+    pub fn province(province: ProvinceId) -> Location {
+        Location {
+            province,
+            coast: None,
+        }
+    }
+}
+
+/// A unit as written: any of kind, number, dragon name and province may be missing, as
+/// long as together they pick out one unit (`A1 Ner`, `Balerion`, `Ner`, `F Crb`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct UnitSpec {
+    pub kind: Option<UnitKind>,
+    /// The player's own numbering (`A1`); kept for the reply, not used to find the unit.
+    pub number: Option<u32>,
+    /// A dragon's name (`Balerion`), as written.
+    pub name: Option<String>,
+    pub at: Option<Location>,
+}
+
+/// What an order asks of its unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// `tient`, `H`, `hold`.
+    Hold,
+    /// `-> Som`, `se déplace vers Som`, optionally `via convoi`. In a retreat phase a move
+    /// is read as a retreat.
+    Move { to: Location, via_convoy: bool },
+    /// `soutient A Ner` (to hold) or `soutient Balerion Gos -> Som` (a move).
+    Support {
+        unit: UnitSpec,
+        to: Option<Location>,
+    },
+    /// `convoie A Cla -> Goe`, or the seed's verb-less `F Crb A Cla->Goe`.
+    Convoy { unit: UnitSpec, to: Location },
+    /// `retraite vers Som`, `R Som`.
+    Retreat { to: Location },
+    /// `dissoudre`, `disband`: in a retreat or adjustment phase.
+    Disband,
+    /// `construire A Win`: the unit spec of the order is the unit to build.
+    Build,
+    /// `renoncer`, `waive`: a build given up.
+    Waive,
+}
+
+/// One order line: an optional house (`Stark:`), the unit and what it is told to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Order {
+    /// The house as written before a colon (`Stark:`, `England:`), if any.
+    pub house: Option<String>,
+    /// The ordered unit (for a build: the unit to build; for a waive: empty).
+    pub unit: UnitSpec,
+    pub action: Action,
+    /// Where the order starts, for messages.
+    pub span: Span,
+    /// The order's text as written, for quoting it back.
+    pub text: String,
+}
