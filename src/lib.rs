@@ -1,5 +1,6 @@
 //! corbeau: a play-by-email judge for Diplomacy-style games, with the Westeros variant.
 
+pub mod judge;
 pub mod lang;
 pub mod map;
 pub mod order;

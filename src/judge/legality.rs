@@ -1,0 +1,376 @@
+//! From an order as written to a command the judge can follow: find the unit, check that
+//! its house may order it and that the order is possible at all in this phase. An illegal
+//! order is reported to its author with the reason; the unit then holds (seed 004).
+
+use crate::map::{HouseId, Owner, ProvinceId, ProvinceKind, RegionId, UnitKind, Variant, fold};
+use crate::order::{Action, Location, Order, UnitSpec};
+
+use super::outcome::{Command, Illegal};
+use super::position::{PhaseKind, Position, Unit};
+
+/// Which list of units an order speaks of: those on the board, or those dislodged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnitPool {
+    Board,
+    Dislodged,
+}
+
+/// Finds the one unit a spec describes among `units`.
+pub fn find_unit(
+    variant: &Variant,
+    units: &[&Unit],
+    spec: &UnitSpec,
+) -> Result<usize, Illegal> {
+    let candidates: Vec<usize> = units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| {
+            spec.at
+                .is_none_or(|at| variant.province_of(u.region) == at.province)
+                && spec.name.as_ref().is_none_or(|name| {
+                    u.name.as_ref().is_some_and(|n| fold(n) == fold(name))
+                })
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if spec.at.is_none() && spec.name.is_none() {
+        return Err(Illegal::NoSuchUnit);
+    }
+    match candidates.as_slice() {
+        [] => Err(Illegal::NoSuchUnit),
+        [one] => {
+            let unit = units[*one];
+            match spec.kind {
+                Some(kind) if kind != unit.kind => Err(Illegal::WrongUnitKind { actual: unit.kind }),
+                _ => Ok(*one),
+            }
+        }
+        _ => Err(Illegal::AmbiguousUnit),
+    }
+}
+
+/// Checks that `house` (None: anybody, as in a stateless batch) may order this unit.
+pub fn check_owner(unit: &Unit, house: Option<HouseId>) -> Result<(), Illegal> {
+    match (unit.owner, house) {
+        (Owner::Neutral, _) => Err(Illegal::NeutralUnit),
+        (_, None) => Ok(()),
+        (Owner::House(h), Some(by)) if h == by => Ok(()),
+        (owner, Some(_)) => Err(Illegal::NotYourUnit { owner }),
+    }
+}
+
+/// The unit an order is for, in the pool the phase uses, with the command it stands for.
+pub fn resolve_order(
+    variant: &Variant,
+    position: &Position,
+    house: Option<HouseId>,
+    order: &Order,
+) -> Result<(UnitPool, usize, Command), (Option<(UnitPool, usize)>, Illegal)> {
+    match position.phase.kind {
+        PhaseKind::Movement => {
+            let board: Vec<&Unit> = position.units.iter().collect();
+            let index = find_unit(variant, &board, &order.unit).map_err(|e| (None, e))?;
+            let found = Some((UnitPool::Board, index));
+            check_owner(board[index], house).map_err(|e| (found, e))?;
+            movement_command(variant, position, board[index], &order.action)
+                .map(|c| (UnitPool::Board, index, c))
+                .map_err(|e| (found, e))
+        }
+        PhaseKind::Retreat => {
+            let dislodged: Vec<&Unit> = position.dislodged.iter().map(|d| &d.unit).collect();
+            let index = match find_unit(variant, &dislodged, &order.unit) {
+                Ok(index) => index,
+                Err(e) => {
+                    let board: Vec<&Unit> = position.units.iter().collect();
+                    return Err(match find_unit(variant, &board, &order.unit) {
+                        Ok(_) => (None, Illegal::NotDislodged),
+                        Err(_) => (None, e),
+                    });
+                }
+            };
+            let found = Some((UnitPool::Dislodged, index));
+            check_owner(dislodged[index], house).map_err(|e| (found, e))?;
+            retreat_command(variant, position, index, &order.action)
+                .map(|c| (UnitPool::Dislodged, index, c))
+                .map_err(|e| (found, e))
+        }
+        PhaseKind::Adjustment => match &order.action {
+            Action::Disband => {
+                let board: Vec<&Unit> = position.units.iter().collect();
+                let index = find_unit(variant, &board, &order.unit).map_err(|e| (None, e))?;
+                let found = Some((UnitPool::Board, index));
+                check_owner(board[index], house).map_err(|e| (found, e))?;
+                Ok((UnitPool::Board, index, Command::Disband))
+            }
+            Action::Build => build_command(variant, &order.unit)
+                .map(|c| (UnitPool::Board, usize::MAX, c))
+                .map_err(|e| (None, e)),
+            Action::Waive => Ok((UnitPool::Board, usize::MAX, Command::Waive)),
+            _ => Err((None, Illegal::WrongPhase)),
+        },
+    }
+}
+
+fn movement_command(
+    variant: &Variant,
+    position: &Position,
+    unit: &Unit,
+    action: &Action,
+) -> Result<Command, Illegal> {
+    match action {
+        Action::Hold => Ok(Command::Hold),
+        Action::Move { to, via_convoy } => move_command(variant, unit, *to, *via_convoy),
+        Action::Support { unit: supported, to } => {
+            support_command(variant, position, unit, supported, *to)
+        }
+        Action::Convoy { unit: army, to } => convoy_command(variant, position, unit, army, *to),
+        Action::Retreat { .. } | Action::Disband | Action::Build | Action::Waive => {
+            Err(Illegal::WrongPhase)
+        }
+    }
+}
+
+/// A move: the target region, or why it cannot be tried. Armies may go by convoy when a
+/// sea route exists; whether fleets carry them is the movement phase's business.
+pub fn move_command(
+    variant: &Variant,
+    unit: &Unit,
+    to: Location,
+    via_convoy: bool,
+) -> Result<Command, Illegal> {
+    let from = variant.province_of(unit.region);
+    if to.province == from {
+        return Err(Illegal::MoveToOwnProvince);
+    }
+    let target = variant.province(to.province);
+    match unit.kind {
+        UnitKind::Army => {
+            if target.kind == ProvinceKind::Sea {
+                return Err(Illegal::WrongTerrain);
+            }
+            // DATC 6.B.12: a coast written for an army is ignored.
+            let region = target.region;
+            if !via_convoy && variant.can_move(UnitKind::Army, unit.region, region) {
+                return Ok(Command::Move {
+                    to: region,
+                    via_convoy: false,
+                });
+            }
+            if variant.province(from).kind == ProvinceKind::Coast
+                && target.kind == ProvinceKind::Coast
+                && sea_route_exists(variant, from, to.province)
+            {
+                Ok(Command::Move {
+                    to: region,
+                    via_convoy: true,
+                })
+            } else {
+                Err(Illegal::NotAdjacent)
+            }
+        }
+        UnitKind::Dragon => {
+            if via_convoy {
+                return Err(Illegal::CannotBeConvoyed);
+            }
+            if variant.can_move(UnitKind::Dragon, unit.region, target.region) {
+                Ok(Command::Move {
+                    to: target.region,
+                    via_convoy: false,
+                })
+            } else {
+                Err(Illegal::NotAdjacent)
+            }
+        }
+        UnitKind::Fleet => {
+            if via_convoy {
+                return Err(Illegal::CannotBeConvoyed);
+            }
+            if target.kind == ProvinceKind::Land {
+                return Err(Illegal::WrongTerrain);
+            }
+            fleet_target(variant, unit.region, to).map(|region| Command::Move {
+                to: region,
+                via_convoy: false,
+            })
+        }
+    }
+}
+
+/// The region a fleet in `from` reaches when told to go to `to` (DATC 6.B.1–6.B.3: a
+/// missing coast is supplied when only one coast is reachable).
+pub fn fleet_target(variant: &Variant, from: RegionId, to: Location) -> Result<RegionId, Illegal> {
+    let reachable: Vec<RegionId> = variant.fleet_adjacency[usize::from(from.0)]
+        .iter()
+        .copied()
+        .filter(|&r| variant.province_of(r) == to.province)
+        .collect();
+    match (to.coast, reachable.as_slice()) {
+        (_, []) => Err(Illegal::NotAdjacent),
+        (Some(coast), _) if reachable.contains(&coast) => Ok(coast),
+        (Some(_), _) => Err(Illegal::CoastNotReachable),
+        (None, [one]) => Ok(*one),
+        (None, _) => Err(Illegal::CoastNeeded),
+    }
+}
+
+/// Whether some chain of sea provinces joins two coastal provinces (a convoy could exist).
+pub fn sea_route_exists(variant: &Variant, from: ProvinceId, to: ProvinceId) -> bool {
+    let mut seen = vec![false; variant.provinces.len()];
+    let mut frontier: Vec<ProvinceId> = seas_touching(variant, from).collect();
+    for &s in &frontier {
+        seen[usize::from(s.0)] = true;
+    }
+    while let Some(sea) = frontier.pop() {
+        if fleet_touches(variant, sea, to) {
+            return true;
+        }
+        for next in seas_touching(variant, sea) {
+            if !std::mem::replace(&mut seen[usize::from(next.0)], true) {
+                frontier.push(next);
+            }
+        }
+    }
+    false
+}
+
+/// The sea provinces a fleet could reach from any coast of `province`.
+pub fn seas_touching(variant: &Variant, province: ProvinceId) -> impl Iterator<Item = ProvinceId> + '_ {
+    let p = variant.province(province);
+    std::iter::once(p.region)
+        .chain(p.coasts.iter().copied())
+        .flat_map(move |r| variant.fleet_adjacency[usize::from(r.0)].iter())
+        .map(move |&r| variant.province_of(r))
+        .filter(move |&q| variant.province(q).kind == ProvinceKind::Sea)
+}
+
+/// Whether a fleet in sea province `sea` borders province `to` (any coast).
+pub fn fleet_touches(variant: &Variant, sea: ProvinceId, to: ProvinceId) -> bool {
+    let region = variant.province(sea).region;
+    variant.fleet_adjacency[usize::from(region.0)]
+        .iter()
+        .any(|&r| variant.province_of(r) == to)
+}
+
+fn support_command(
+    variant: &Variant,
+    position: &Position,
+    supporter: &Unit,
+    supported: &UnitSpec,
+    to: Option<Location>,
+) -> Result<Command, Illegal> {
+    let board: Vec<&Unit> = position.units.iter().collect();
+    let spec = UnitSpec {
+        kind: None,
+        ..supported.clone()
+    };
+    let index = find_unit(variant, &board, &spec).map_err(|_| Illegal::NothingToSupport)?;
+    let target = board[index];
+    if std::ptr::eq(target, supporter) {
+        return Err(Illegal::SupportSelf);
+    }
+    if target.owner == Owner::Neutral {
+        return Err(Illegal::SupportToNeutral);
+    }
+    let unit = variant.province_of(target.region);
+    let into = to.map_or(unit, |l| l.province);
+    if !variant.can_reach_province(supporter.kind, supporter.region, into) {
+        return Err(Illegal::SupportOutOfReach);
+    }
+    Ok(match to {
+        None => Command::SupportHold { unit },
+        Some(to) => Command::SupportMove {
+            unit,
+            to: to.province,
+        },
+    })
+}
+
+fn convoy_command(
+    variant: &Variant,
+    position: &Position,
+    fleet: &Unit,
+    army: &UnitSpec,
+    to: Location,
+) -> Result<Command, Illegal> {
+    let at = variant.province_of(fleet.region);
+    if fleet.kind != UnitKind::Fleet || variant.province(at).kind != ProvinceKind::Sea {
+        return Err(Illegal::CannotConvoy);
+    }
+    let board: Vec<&Unit> = position.units.iter().collect();
+    let spec = UnitSpec {
+        kind: None,
+        ..army.clone()
+    };
+    let index = find_unit(variant, &board, &spec).map_err(|_| Illegal::NothingToConvoy)?;
+    if board[index].kind != UnitKind::Army {
+        return Err(Illegal::CannotBeConvoyed);
+    }
+    Ok(Command::Convoy {
+        army: variant.province_of(board[index].region),
+        to: to.province,
+    })
+}
+
+fn retreat_command(
+    variant: &Variant,
+    position: &Position,
+    index: usize,
+    action: &Action,
+) -> Result<Command, Illegal> {
+    let dislodged = &position.dislodged[index];
+    let to = match action {
+        Action::Disband => return Ok(Command::Disband),
+        Action::Move {
+            to,
+            via_convoy: false,
+        }
+        | Action::Retreat { to } => *to,
+        Action::Move {
+            via_convoy: true, ..
+        } => return Err(Illegal::CannotBeConvoyed),
+        _ => return Err(Illegal::WrongPhase),
+    };
+    let unit = &dislodged.unit;
+    let region = match move_command(variant, unit, to, false)? {
+        Command::Move {
+            to,
+            via_convoy: false,
+        } => to,
+        // DATC 6.H.11–6.H.13: no convoy in a retreat.
+        _ => return Err(Illegal::NotAdjacent),
+    };
+    let province = variant.province_of(region);
+    if Some(province) == dislodged.attacker_from {
+        return Err(Illegal::RetreatToAttackerProvince);
+    }
+    if position.unit_in(variant, province).is_some() {
+        return Err(Illegal::RetreatOccupied);
+    }
+    if position.contested.contains(&province) {
+        return Err(Illegal::RetreatContested);
+    }
+    Ok(Command::Retreat { to: region })
+}
+
+fn build_command(variant: &Variant, spec: &UnitSpec) -> Result<Command, Illegal> {
+    let (Some(kind), Some(at)) = (spec.kind, spec.at) else {
+        return Err(Illegal::NoSuchUnit);
+    };
+    let province = variant.province(at.province);
+    let region = match kind {
+        UnitKind::Fleet => {
+            if province.kind == ProvinceKind::Land {
+                return Err(Illegal::WrongTerrain);
+            }
+            match (at.coast, province.coasts.is_empty()) {
+                (_, true) => province.region,
+                (Some(coast), false) => coast,
+                // DATC 6.B.14: a fleet built on a multi-coast province needs its coast.
+                (None, false) => return Err(Illegal::CoastNeeded),
+            }
+        }
+        UnitKind::Army if province.kind == ProvinceKind::Sea => return Err(Illegal::WrongTerrain),
+        UnitKind::Army | UnitKind::Dragon => province.region,
+    };
+    Ok(Command::Build { kind, region })
+}

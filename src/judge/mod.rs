@@ -1,0 +1,346 @@
+//! The adjudicator: a pure function of a variant, a position and the orders given, which
+//! returns every order's outcome with its reason and the position of the next phase.
+
+mod adjust;
+mod legality;
+mod movement;
+mod outcome;
+mod position;
+mod retreat;
+
+pub use adjust::{adjustment_counts, free_home_centres, has_adjustments};
+pub use legality::{find_unit, sea_route_exists};
+pub use outcome::{Command, Failure, Illegal, Outcome, Report};
+pub use position::{Dislodged, Phase, PhaseKind, Position, Season, Unit};
+
+use crate::map::{HouseId, Owner, Variant};
+use crate::order::Order;
+
+use adjust::AdjustmentOrder;
+use legality::{UnitPool, resolve_order};
+
+/// An order with the house that gave it (None: a batch file without house names, where
+/// any house's unit may be ordered).
+#[derive(Debug, Clone)]
+pub struct GivenOrder {
+    pub house: Option<HouseId>,
+    pub order: Order,
+}
+
+/// An order that names no unit the judge could find, or that was overridden.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejected {
+    /// Index of the order in the input.
+    pub order: usize,
+    pub illegal: Illegal,
+}
+
+/// Everything a phase decided.
+#[derive(Debug, Clone)]
+pub struct Adjudication {
+    /// The phase adjudicated.
+    pub phase: Phase,
+    /// One report per unit (movement, retreat) or per adjustment order, with the index of
+    /// the order it answers, if any.
+    pub reports: Vec<(Option<usize>, Report)>,
+    /// Orders that could not be attached to a unit.
+    pub rejected: Vec<Rejected>,
+    /// Units that left the board this phase (dislodged neutrals, failed retreats, disbands).
+    pub disbanded: Vec<Unit>,
+    /// The position of the next phase that has something to decide.
+    pub after: Position,
+}
+
+/// Adjudicates one phase.
+pub fn adjudicate(variant: &Variant, position: &Position, orders: &[GivenOrder]) -> Adjudication {
+    match position.phase.kind {
+        PhaseKind::Movement => adjudicate_movement(variant, position, orders),
+        PhaseKind::Retreat => adjudicate_retreats(variant, position, orders),
+        PhaseKind::Adjustment => adjudicate_adjustments(variant, position, orders),
+    }
+}
+
+/// For each unit of a pool, the index of the last order given to it, plus the rejected ones.
+struct Assignment {
+    commands: Vec<Option<(usize, Command)>>,
+    illegal: Vec<Option<(usize, Illegal)>>,
+    rejected: Vec<Rejected>,
+}
+
+fn assign(variant: &Variant, position: &Position, orders: &[GivenOrder], pool_len: usize) -> Assignment {
+    let mut a = Assignment {
+        commands: vec![None; pool_len],
+        illegal: vec![None; pool_len],
+        rejected: Vec::new(),
+    };
+    for (index, given) in orders.iter().enumerate() {
+        let unit = match resolve_order(variant, position, given.house, &given.order) {
+            Ok((_, unit, command)) => {
+                a.illegal[unit] = None;
+                Some((unit, Ok(command)))
+            }
+            Err((Some((_, unit)), illegal)) => Some((unit, Err(illegal))),
+            Err((None, illegal)) => {
+                a.rejected.push(Rejected { order: index, illegal });
+                None
+            }
+        };
+        let Some((unit, command)) = unit else { continue };
+        // A later order for the same unit replaces an earlier one.
+        let earlier = a.commands[unit].take().map(|(i, _)| i).or_else(|| a.illegal[unit].take().map(|(i, _)| i));
+        if let Some(earlier) = earlier {
+            a.rejected.push(Rejected {
+                order: earlier,
+                illegal: Illegal::Replaced,
+            });
+        }
+        match command {
+            Ok(command) => a.commands[unit] = Some((index, command)),
+            Err(illegal) => a.illegal[unit] = Some((index, illegal)),
+        }
+    }
+    a
+}
+
+fn adjudicate_movement(variant: &Variant, position: &Position, orders: &[GivenOrder]) -> Adjudication {
+    let a = assign(variant, position, orders, position.units.len());
+    let commands: Vec<Command> = a
+        .commands
+        .iter()
+        .map(|c| c.as_ref().map_or(Command::Hold, |(_, c)| c.clone()))
+        .collect();
+    let moved = movement::resolve_movement(variant, position, commands);
+    let mut after = Position {
+        phase: position.phase.next(),
+        units: Vec::with_capacity(position.units.len()),
+        dislodged: Vec::new(),
+        contested: moved.contested.clone(),
+        owners: position.owners.clone(),
+    };
+    let mut reports = Vec::with_capacity(position.units.len());
+    let mut disbanded = Vec::new();
+    for (i, unit) in position.units.iter().enumerate() {
+        let (order, outcome) = match (&a.illegal[i], &a.commands[i]) {
+            (Some((index, illegal)), _) => (Some(*index), Outcome::Illegal(illegal.clone())),
+            (None, Some((index, _))) => (Some(*index), moved.outcomes[i].clone()),
+            (None, None) => (None, moved.outcomes[i].clone()),
+        };
+        reports.push((
+            order,
+            Report {
+                owner: unit.owner,
+                kind: unit.kind,
+                region: unit.region,
+                command: moved.commands[i].clone(),
+                outcome,
+                text: order.map(|o| orders[o].order.text.clone()),
+            },
+        ));
+        match moved.dislodged_by[i] {
+            Some(_) if unit.owner == Owner::Neutral => disbanded.push(unit.clone()),
+            Some(by) => after.dislodged.push(Dislodged {
+                unit: unit.clone(),
+                attacker_from: Some(by),
+            }),
+            None => after.units.push(Unit {
+                region: moved.destinations[i],
+                ..unit.clone()
+            }),
+        }
+    }
+    skip_idle_phases(variant, &mut after);
+    Adjudication {
+        phase: position.phase,
+        reports,
+        rejected: a.rejected,
+        disbanded,
+        after,
+    }
+}
+
+fn adjudicate_retreats(variant: &Variant, position: &Position, orders: &[GivenOrder]) -> Adjudication {
+    let a = assign(variant, position, orders, position.dislodged.len());
+    let commands: Vec<Command> = a
+        .commands
+        .iter()
+        .map(|c| c.as_ref().map_or(Command::Disband, |(_, c)| c.clone()))
+        .collect();
+    let (outcomes, survivors) = retreat::resolve_retreats(variant, position, &commands);
+    let mut after = Position {
+        phase: position.phase.next(),
+        units: position.units.clone(),
+        dislodged: Vec::new(),
+        contested: Vec::new(),
+        owners: position.owners.clone(),
+    };
+    let mut reports = Vec::new();
+    let mut disbanded = Vec::new();
+    for (i, d) in position.dislodged.iter().enumerate() {
+        let (order, outcome) = match (&a.illegal[i], &a.commands[i]) {
+            (Some((index, illegal)), _) => (Some(*index), Outcome::Illegal(illegal.clone())),
+            (None, Some((index, _))) => (Some(*index), outcomes[i].clone()),
+            (None, None) => (None, outcomes[i].clone()),
+        };
+        reports.push((
+            order,
+            Report {
+                owner: d.unit.owner,
+                kind: d.unit.kind,
+                region: d.unit.region,
+                command: commands[i].clone(),
+                outcome,
+                text: order.map(|o| orders[o].order.text.clone()),
+            },
+        ));
+        match &survivors[i] {
+            Some(unit) => after.units.push(unit.clone()),
+            None => disbanded.push(d.unit.clone()),
+        }
+    }
+    skip_idle_phases(variant, &mut after);
+    Adjudication {
+        phase: position.phase,
+        reports,
+        rejected: a.rejected,
+        disbanded,
+        after,
+    }
+}
+
+fn adjudicate_adjustments(variant: &Variant, position: &Position, orders: &[GivenOrder]) -> Adjudication {
+    let mut list = Vec::new();
+    let mut indices = Vec::new();
+    let mut rejected = Vec::new();
+    for (index, given) in orders.iter().enumerate() {
+        match resolve_order(variant, position, given.house, &given.order) {
+            Ok((pool, unit, command)) => {
+                let unit = (pool == UnitPool::Board && unit != usize::MAX).then_some(unit);
+                list.push(AdjustmentOrder {
+                    house: given.house.or_else(|| unit.and_then(|u| house_of(&position.units[u]))),
+                    unit,
+                    command,
+                });
+                indices.push(index);
+            }
+            Err((_, illegal)) => rejected.push(Rejected { order: index, illegal }),
+        }
+    }
+    let decided = adjust::resolve_adjustments(variant, position, &list);
+    let mut reports = Vec::new();
+    for ((order, outcome), &index) in list.iter().zip(decided.outcomes).zip(&indices) {
+        let (owner, kind, region) = match (&order.command, order.unit) {
+            (Command::Build { kind, region }, _) => (
+                order
+                    .house
+                    .or_else(|| variant.province(variant.province_of(*region)).home_of)
+                    .map_or(Owner::Neutral, Owner::House),
+                *kind,
+                *region,
+            ),
+            (_, Some(u)) => {
+                let unit = &position.units[u];
+                (unit.owner, unit.kind, unit.region)
+            }
+            (_, None) => (
+                order.house.map_or(Owner::Neutral, Owner::House),
+                crate::map::UnitKind::Army,
+                crate::map::RegionId(0),
+            ),
+        };
+        reports.push((
+            Some(index),
+            Report {
+                owner,
+                kind,
+                region,
+                command: order.command.clone(),
+                outcome,
+                text: Some(orders[index].order.text.clone()),
+            },
+        ));
+    }
+    let mut removed = vec![false; position.units.len()];
+    let mut disbanded = Vec::new();
+    for &(u, civil_disorder) in &decided.removed {
+        removed[u] = true;
+        let unit = &position.units[u];
+        disbanded.push(unit.clone());
+        if civil_disorder {
+            reports.push((
+                None,
+                Report {
+                    owner: unit.owner,
+                    kind: unit.kind,
+                    region: unit.region,
+                    command: Command::Disband,
+                    outcome: Outcome::Succeeded,
+                    text: None,
+                },
+            ));
+        }
+    }
+    let mut units: Vec<Unit> = position
+        .units
+        .iter()
+        .zip(&removed)
+        .filter(|(_, gone)| !**gone)
+        .map(|(u, _)| u.clone())
+        .collect();
+    units.extend(decided.built);
+    let mut after = Position {
+        phase: position.phase.next(),
+        units,
+        dislodged: Vec::new(),
+        contested: Vec::new(),
+        owners: position.owners.clone(),
+    };
+    skip_idle_phases(variant, &mut after);
+    Adjudication {
+        phase: position.phase,
+        reports,
+        rejected,
+        disbanded,
+        after,
+    }
+}
+
+fn house_of(unit: &Unit) -> Option<HouseId> {
+    match unit.owner {
+        Owner::House(h) => Some(h),
+        Owner::Neutral => None,
+    }
+}
+
+/// Moves past retreat and adjustment phases with nothing to decide; supply centres change
+/// hands on the way into winter.
+fn skip_idle_phases(variant: &Variant, position: &mut Position) {
+    loop {
+        match position.phase.kind {
+            PhaseKind::Movement => return,
+            PhaseKind::Retreat => {
+                if !position.dislodged.is_empty() {
+                    return;
+                }
+                position.contested.clear();
+                position.phase = position.phase.next();
+            }
+            PhaseKind::Adjustment => {
+                take_centres(variant, position);
+                if has_adjustments(variant, position) {
+                    return;
+                }
+                position.phase = position.phase.next();
+            }
+        }
+    }
+}
+
+/// After autumn, a house owns every supply centre one of its units stands in.
+pub fn take_centres(variant: &Variant, position: &mut Position) {
+    for unit in &position.units {
+        let province = variant.province_of(unit.region);
+        if let (true, Owner::House(h)) = (variant.province(province).supply, unit.owner) {
+            position.owners[usize::from(province.0)] = Some(h);
+        }
+    }
+}

@@ -1,0 +1,595 @@
+//! The movement phase, by Kruijswijk's guess-and-check algorithm ("The Math of
+//! Adjudication"): each order has one decision (a move succeeds, a support is given, a
+//! convoying fleet stays), decided recursively from attack, hold, defend and prevent
+//! strengths. A cycle of decisions that admits two answers is circular movement (all
+//! moves succeed); one that admits none, or a cycle through a convoy, is a convoy paradox,
+//! broken by the Szykman rule (the convoyed armies in it stay). Rules: SPEC.md §2; choices
+//! in docs/rules.md.
+
+use crate::map::{Owner, ProvinceId, RegionId, Variant};
+
+use super::legality::{fleet_touches, seas_touching};
+use super::outcome::{Command, Failure, Outcome};
+use super::position::{Position, Unit};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Unresolved,
+    Guessing,
+    Resolved,
+}
+
+/// What the movement phase decided for each unit of the position.
+#[derive(Debug, Clone)]
+pub struct MovementResult {
+    /// Outcome of each unit's command, by unit index.
+    pub outcomes: Vec<Outcome>,
+    /// The command each unit followed (an unmatched convoyed move becomes a hold).
+    pub commands: Vec<Command>,
+    /// For each dislodged unit: the province its attacker came from.
+    pub dislodged_by: Vec<Option<ProvinceId>>,
+    /// Where each unit ends (its own region unless it moved).
+    pub destinations: Vec<RegionId>,
+    /// Provinces left empty by a standoff.
+    pub contested: Vec<ProvinceId>,
+}
+
+/// Adjudicates a movement phase; `commands` holds one legal command per unit.
+pub fn resolve_movement(
+    variant: &Variant,
+    position: &Position,
+    commands: Vec<Command>,
+) -> MovementResult {
+    // Long chains of moves recurse deeply: give big boards a thread with room for it.
+    if position.units.len() > 1_500 {
+        let stack = 64 * 1024 * 1024 + position.units.len() * 16 * 1024;
+        let outcome = std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(stack)
+                .spawn_scoped(scope, || Resolver::new(variant, &position.units, commands).run())
+                .map(|handle| handle.join())
+        });
+        match outcome {
+            Ok(Ok(result)) => return result,
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
+            Err(e) => panic!("cannot start the adjudication thread: {e}"),
+        }
+    }
+    Resolver::new(variant, &position.units, commands).run()
+}
+
+struct Resolver<'a> {
+    variant: &'a Variant,
+    units: &'a [Unit],
+    commands: Vec<Command>,
+    province: Vec<ProvinceId>,
+    /// Target province of each move (None for other orders).
+    target: Vec<Option<ProvinceId>>,
+    /// Whether each move goes by convoy.
+    convoyed: Vec<bool>,
+    unit_at: Vec<Option<usize>>,
+    moves_into: Vec<Vec<usize>>,
+    /// Supports that match each unit's order (hold supports or move supports).
+    supports: Vec<Vec<usize>>,
+    /// Fleets ordered to convoy each convoyed move.
+    convoyers: Vec<Vec<usize>>,
+    /// Convoyed moves that the Szykman rule stopped.
+    paradox: Vec<bool>,
+    state: Vec<State>,
+    result: Vec<bool>,
+    deps: Vec<usize>,
+}
+
+impl<'a> Resolver<'a> {
+    fn new(variant: &'a Variant, units: &'a [Unit], commands: Vec<Command>) -> Self {
+        let n = units.len();
+        let province: Vec<ProvinceId> = units.iter().map(|u| variant.province_of(u.region)).collect();
+        let mut unit_at = vec![None; variant.provinces.len()];
+        for (i, &p) in province.iter().enumerate() {
+            unit_at[usize::from(p.0)] = Some(i);
+        }
+        let mut resolver = Resolver {
+            variant,
+            units,
+            target: vec![None; n],
+            convoyed: vec![false; n],
+            unit_at,
+            moves_into: vec![Vec::new(); variant.provinces.len()],
+            supports: vec![Vec::new(); n],
+            convoyers: vec![Vec::new(); n],
+            paradox: vec![false; n],
+            state: vec![State::Unresolved; n],
+            result: vec![false; n],
+            deps: Vec::new(),
+            commands,
+            province,
+        };
+        resolver.index_orders();
+        resolver
+    }
+
+    fn index_orders(&mut self) {
+        for i in 0..self.units.len() {
+            if let Command::Move { to, via_convoy } = self.commands[i] {
+                self.target[i] = Some(self.variant.province_of(to));
+                self.convoyed[i] = via_convoy;
+            }
+        }
+        for i in 0..self.units.len() {
+            if let Command::Convoy { army, to } = self.commands[i]
+                && let Some(a) = self.unit_at(army)
+                && self.convoyed[a]
+                && self.target[a] == Some(to)
+            {
+                self.convoyers[a].push(i);
+            }
+        }
+        // An army told to go by convoy with no chain of convoying fleets that could carry
+        // it does not move at all: it holds (and may be supported to hold).
+        for i in 0..self.units.len() {
+            if self.convoyed[i] && !self.potential_path(i) {
+                self.commands[i] = Command::Hold;
+                self.target[i] = None;
+                self.convoyed[i] = false;
+            }
+        }
+        for i in 0..self.units.len() {
+            if let Some(t) = self.target[i] {
+                self.moves_into[usize::from(t.0)].push(i);
+            }
+            match self.commands[i] {
+                Command::SupportHold { unit } => {
+                    if let Some(s) = self.unit_at(unit)
+                        && self.target[s].is_none()
+                    {
+                        self.supports[s].push(i);
+                    }
+                }
+                Command::SupportMove { unit, to } => {
+                    if let Some(s) = self.unit_at(unit)
+                        && self.target[s] == Some(to)
+                    {
+                        self.supports[s].push(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn unit_at(&self, province: ProvinceId) -> Option<usize> {
+        self.unit_at[usize::from(province.0)]
+    }
+
+    fn run(mut self) -> MovementResult {
+        let n = self.units.len();
+        for i in 0..n {
+            if self.decides(i) {
+                self.resolve(i);
+            }
+        }
+        let mut destinations: Vec<RegionId> = self.units.iter().map(|u| u.region).collect();
+        let mut dislodged_by = vec![None; n];
+        for i in 0..n {
+            if let Command::Move { to, .. } = self.commands[i]
+                && self.result[i]
+            {
+                destinations[i] = to;
+            }
+        }
+        for i in 0..n {
+            let moved = self.target[i].is_some() && self.result[i];
+            if moved {
+                continue;
+            }
+            dislodged_by[i] = self.moves_into[usize::from(self.province[i].0)]
+                .iter()
+                .find(|&&k| self.result[k])
+                .map(|&k| self.province[k]);
+        }
+        let outcomes: Vec<Outcome> = (0..n).map(|i| self.outcome(i, dislodged_by[i])).collect();
+        let mut contested = Vec::new();
+        for (p, moves) in self.moves_into.iter().enumerate() {
+            let occupied_after = moves.iter().any(|&k| self.result[k])
+                || self.unit_at[p].is_some_and(|u| self.target[u].is_none() || !self.result[u]);
+            let standoff = moves.iter().any(|&k| {
+                matches!(outcomes[k], Outcome::Failed(Failure::Standoff { .. }))
+            });
+            if standoff && !occupied_after {
+                contested.push(ProvinceId(p as u16));
+            }
+        }
+        MovementResult {
+            outcomes,
+            commands: self.commands,
+            dislodged_by,
+            destinations,
+            contested,
+        }
+    }
+
+    /// Orders that carry a decision: moves, supports and convoys.
+    fn decides(&self, i: usize) -> bool {
+        matches!(
+            self.commands[i],
+            Command::Move { .. }
+                | Command::SupportHold { .. }
+                | Command::SupportMove { .. }
+                | Command::Convoy { .. }
+        )
+    }
+
+    fn resolve(&mut self, i: usize) -> bool {
+        match self.state[i] {
+            State::Resolved => return self.result[i],
+            State::Guessing => {
+                if !self.deps.contains(&i) {
+                    self.deps.push(i);
+                }
+                return self.result[i];
+            }
+            State::Unresolved => {}
+        }
+        let old = self.deps.len();
+        self.result[i] = false;
+        self.state[i] = State::Guessing;
+        let first = self.adjudicate(i);
+        if self.deps.len() == old {
+            if self.state[i] != State::Resolved {
+                self.result[i] = first;
+                self.state[i] = State::Resolved;
+            }
+            return first;
+        }
+        if self.deps[old] != i {
+            self.deps.push(i);
+            self.result[i] = first;
+            return first;
+        }
+        // This order starts a cycle: try the other guess.
+        self.forget_from(old);
+        self.result[i] = true;
+        self.state[i] = State::Guessing;
+        let second = self.adjudicate(i);
+        if first == second {
+            self.forget_from(old);
+            self.result[i] = first;
+            self.state[i] = State::Resolved;
+            return first;
+        }
+        self.backup_rule(old);
+        self.resolve(i)
+    }
+
+    /// Drops the guesses made since the dependency list had `len` entries.
+    fn forget_from(&mut self, len: usize) {
+        for &d in &self.deps[len..] {
+            self.state[d] = State::Unresolved;
+        }
+        self.deps.truncate(len);
+    }
+
+    /// Two consistent answers or none: circular movement, or a convoy paradox.
+    fn backup_rule(&mut self, old: usize) {
+        let cycle: Vec<usize> = self.deps[old..].to_vec();
+        let mut paradox_armies: Vec<usize> = Vec::new();
+        for &d in &cycle {
+            match self.commands[d] {
+                Command::Convoy { army, .. } => {
+                    if let Some(a) = self.unit_at(army)
+                        && self.convoyers[a].contains(&d)
+                    {
+                        paradox_armies.push(a);
+                    }
+                }
+                Command::Move { .. } if self.convoyed[d] => paradox_armies.push(d),
+                _ => {}
+            }
+        }
+        self.forget_from(old);
+        if paradox_armies.is_empty() {
+            // Circular movement: every move of the ring succeeds.
+            for &d in &cycle {
+                if matches!(self.commands[d], Command::Move { .. }) {
+                    self.result[d] = true;
+                    self.state[d] = State::Resolved;
+                }
+            }
+        } else {
+            // Szykman: the convoyed armies of the paradox stay where they are.
+            for a in paradox_armies {
+                self.paradox[a] = true;
+                self.result[a] = false;
+                self.state[a] = State::Resolved;
+            }
+        }
+    }
+
+    fn adjudicate(&mut self, i: usize) -> bool {
+        match self.commands[i] {
+            Command::Move { .. } => self.adjudicate_move(i),
+            Command::SupportHold { .. } | Command::SupportMove { .. } => {
+                self.adjudicate_support(i)
+            }
+            Command::Convoy { .. } => !self.is_attacked_successfully(i),
+            _ => true,
+        }
+    }
+
+    fn adjudicate_move(&mut self, i: usize) -> bool {
+        let Some(target) = self.target[i] else {
+            return false;
+        };
+        if self.convoyed[i] && !self.has_path(i) {
+            return false;
+        }
+        let attack = self.attack_strength(i);
+        match self.head_to_head(i) {
+            Some(j) => {
+                if attack <= self.defend_strength(j) {
+                    return false;
+                }
+            }
+            None => {
+                if attack <= self.hold_strength(target) {
+                    return false;
+                }
+            }
+        }
+        let rivals = self.moves_into[usize::from(target.0)].clone();
+        for k in rivals {
+            if k != i && attack <= self.prevent_strength(k) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Cut by an attack from anywhere but the province the support is aimed at, by a unit of
+    /// another house; or by the supporter's dislodgement.
+    fn adjudicate_support(&mut self, s: usize) -> bool {
+        let exempt = match self.commands[s] {
+            Command::SupportMove { to, .. } => Some(to),
+            _ => None,
+        };
+        let attackers = self.moves_into[usize::from(self.province[s].0)].clone();
+        for &k in &attackers {
+            if Some(self.province[k]) == exempt || self.units[k].owner == self.units[s].owner {
+                continue;
+            }
+            if !self.convoyed[k] || self.has_path(k) {
+                return false;
+            }
+        }
+        !self.is_attacked_successfully(s)
+    }
+
+    /// Whether some move into this unit's province succeeds (the unit itself stays).
+    fn is_attacked_successfully(&mut self, i: usize) -> bool {
+        let attackers = self.moves_into[usize::from(self.province[i].0)].clone();
+        attackers.into_iter().any(|k| self.resolve(k))
+    }
+
+    fn head_to_head(&self, i: usize) -> Option<usize> {
+        let target = self.target[i]?;
+        let j = self.unit_at(target)?;
+        (self.target[j] == Some(self.province[i]) && !self.convoyed[i] && !self.convoyed[j])
+            .then_some(j)
+    }
+
+    fn support_count(&mut self, i: usize, excluding: Option<Owner>) -> u32 {
+        let supporters = self.supports[i].clone();
+        let mut count = 1;
+        for s in supporters {
+            if excluding == Some(self.units[s].owner) {
+                continue;
+            }
+            if self.resolve(s) {
+                count += 1;
+            }
+        }
+        count
+    }
+
+    fn hold_strength(&mut self, province: ProvinceId) -> u32 {
+        let Some(u) = self.unit_at(province) else {
+            return 0;
+        };
+        if self.target[u].is_some() {
+            return if self.resolve(u) { 0 } else { 1 };
+        }
+        self.support_count(u, None)
+    }
+
+    fn attack_strength(&mut self, i: usize) -> u32 {
+        if self.convoyed[i] && !self.has_path(i) {
+            return 0;
+        }
+        let Some(target) = self.target[i] else {
+            return 0;
+        };
+        let Some(d) = self.unit_at(target) else {
+            return self.support_count(i, None);
+        };
+        let moves_away =
+            self.target[d].is_some() && self.head_to_head(i) != Some(d) && self.resolve(d);
+        if moves_away {
+            return self.support_count(i, None);
+        }
+        if self.units[d].owner == self.units[i].owner {
+            // No self-dislodgement.
+            return 0;
+        }
+        self.support_count(i, Some(self.units[d].owner))
+    }
+
+    fn defend_strength(&mut self, j: usize) -> u32 {
+        self.support_count(j, None)
+    }
+
+    fn prevent_strength(&mut self, k: usize) -> u32 {
+        if self.convoyed[k] && !self.has_path(k) {
+            return 0;
+        }
+        if let Some(h) = self.head_to_head(k)
+            && self.resolve(h)
+        {
+            return 0;
+        }
+        self.support_count(k, None)
+    }
+
+    /// A chain of convoying fleets, none dislodged, from the army to its destination.
+    fn has_path(&mut self, i: usize) -> bool {
+        if self.paradox[i] {
+            return false;
+        }
+        self.path_search(i, true)
+    }
+
+    /// A chain of fleets ordered to convoy this army, whatever becomes of them.
+    fn potential_path(&mut self, i: usize) -> bool {
+        self.path_search(i, false)
+    }
+
+    fn path_search(&mut self, i: usize, need_fleets_kept: bool) -> bool {
+        let (Some(to), from) = (self.target[i], self.province[i]) else {
+            return false;
+        };
+        let fleets = self.convoyers[i].clone();
+        let mut reached = vec![false; fleets.len()];
+        let mut frontier: Vec<usize> = Vec::new();
+        let starts: Vec<ProvinceId> = seas_touching(self.variant, from).collect();
+        for (n, &f) in fleets.iter().enumerate() {
+            if starts.contains(&self.province[f]) {
+                reached[n] = true;
+                frontier.push(n);
+            }
+        }
+        while let Some(n) = frontier.pop() {
+            let f = fleets[n];
+            if need_fleets_kept && !self.resolve(f) {
+                continue;
+            }
+            let sea = self.province[f];
+            if fleet_touches(self.variant, sea, to) {
+                return true;
+            }
+            for (m, &g) in fleets.iter().enumerate() {
+                if !reached[m] && fleet_touches(self.variant, sea, self.province[g]) {
+                    reached[m] = true;
+                    frontier.push(m);
+                }
+            }
+        }
+        false
+    }
+
+    /// The outcome of a unit's order, with its reason, once every decision is taken.
+    fn outcome(&mut self, i: usize, dislodged_by: Option<ProvinceId>) -> Outcome {
+        match self.commands[i].clone() {
+            Command::Move { .. } => {
+                if self.result[i] {
+                    Outcome::Succeeded
+                } else {
+                    Outcome::Failed(self.move_failure(i))
+                }
+            }
+            Command::SupportHold { unit } | Command::SupportMove { unit, .. } => {
+                if let Some(by) = self.cut_by(i) {
+                    return Outcome::Failed(Failure::SupportCut { by });
+                }
+                if let Some(by) = dislodged_by {
+                    return Outcome::Failed(Failure::Dislodged { by });
+                }
+                let matched = self.unit_at(unit).is_some_and(|s| self.supports[s].contains(&i));
+                if matched {
+                    Outcome::Succeeded
+                } else {
+                    Outcome::Failed(Failure::NotMatched)
+                }
+            }
+            Command::Convoy { army, .. } => {
+                if let Some(by) = dislodged_by {
+                    return Outcome::Failed(Failure::Dislodged { by });
+                }
+                let matched = self
+                    .unit_at(army)
+                    .is_some_and(|a| self.convoyers[a].contains(&i));
+                if matched {
+                    Outcome::Succeeded
+                } else {
+                    Outcome::Failed(Failure::NotMatched)
+                }
+            }
+            _ => match dislodged_by {
+                Some(by) => Outcome::Failed(Failure::Dislodged { by }),
+                None => Outcome::Succeeded,
+            },
+        }
+    }
+
+    fn cut_by(&mut self, s: usize) -> Option<ProvinceId> {
+        let exempt = match self.commands[s] {
+            Command::SupportMove { to, .. } => Some(to),
+            _ => None,
+        };
+        let attackers = self.moves_into[usize::from(self.province[s].0)].clone();
+        attackers
+            .into_iter()
+            .find(|&k| {
+                Some(self.province[k]) != exempt
+                    && self.units[k].owner != self.units[s].owner
+                    && (!self.convoyed[k] || self.has_path(k))
+            })
+            .map(|k| self.province[k])
+    }
+
+    fn move_failure(&mut self, i: usize) -> Failure {
+        if self.paradox[i] {
+            return Failure::ConvoyParadox;
+        }
+        if self.convoyed[i] && !self.has_path(i) {
+            return Failure::NoConvoyRoute;
+        }
+        let Some(target) = self.target[i] else {
+            return Failure::NoConvoyRoute;
+        };
+        let attack = self.attack_strength(i);
+        if let Some(j) = self.head_to_head(i)
+            && attack <= self.defend_strength(j)
+        {
+            return Failure::LostHeadToHead {
+                against: self.province[j],
+            };
+        }
+        let rivals: Vec<usize> = self.moves_into[usize::from(target.0)]
+            .clone()
+            .into_iter()
+            .filter(|&k| k != i)
+            .collect();
+        let mut standoff = Vec::new();
+        for k in rivals {
+            if attack <= self.prevent_strength(k) {
+                standoff.push(self.province[k]);
+            }
+        }
+        if let Some(d) = self.unit_at(target)
+            && self.head_to_head(i).is_none()
+            && attack <= self.hold_strength(target)
+        {
+            let stays = self.target[d].is_none() || !self.result[d];
+            if stays && attack == 0 && self.units[d].owner == self.units[i].owner {
+                return Failure::WouldDislodgeOwnUnit;
+            }
+            if standoff.is_empty() {
+                return Failure::Defended { by: target };
+            }
+        }
+        if standoff.is_empty() {
+            Failure::Defended { by: target }
+        } else {
+            Failure::Standoff { with: standoff }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! The retreat phase: each dislodged unit retreats to a free neighbour or is disbanded.
+//! Two retreats to one province disband both (DATC 6.H.7); a unit without a valid retreat
+//! order is disbanded.
+
+use crate::map::{ProvinceId, Variant};
+
+use super::outcome::{Command, Failure, Outcome};
+use super::position::{Position, Unit};
+
+/// Where each dislodged unit ends: `Some(unit)` if it retreated, `None` if disbanded.
+pub fn resolve_retreats(
+    variant: &Variant,
+    position: &Position,
+    commands: &[Command],
+) -> (Vec<Outcome>, Vec<Option<Unit>>) {
+    let targets: Vec<Option<ProvinceId>> = commands
+        .iter()
+        .map(|c| match c {
+            Command::Retreat { to } => Some(variant.province_of(*to)),
+            _ => None,
+        })
+        .collect();
+    let mut outcomes = Vec::with_capacity(commands.len());
+    let mut survivors = Vec::with_capacity(commands.len());
+    for (i, command) in commands.iter().enumerate() {
+        let unit = &position.dislodged[i].unit;
+        match (command, targets[i]) {
+            (Command::Retreat { to }, Some(province)) => {
+                let rivals = targets.iter().filter(|&&t| t == Some(province)).count();
+                if rivals > 1 {
+                    outcomes.push(Outcome::Failed(Failure::RetreatStandoff));
+                    survivors.push(None);
+                } else {
+                    outcomes.push(Outcome::Succeeded);
+                    survivors.push(Some(Unit {
+                        region: *to,
+                        ..unit.clone()
+                    }));
+                }
+            }
+            _ => {
+                outcomes.push(Outcome::Succeeded);
+                survivors.push(None);
+            }
+        }
+    }
+    (outcomes, survivors)
+}
