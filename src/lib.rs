@@ -1,5 +1,7 @@
 //! corbeau: a play-by-email judge for Diplomacy-style games, with the Westeros variant.
 
+pub mod case;
+pub mod cli;
 pub mod judge;
 pub mod lang;
 pub mod map;

@@ -311,7 +311,7 @@ fn convoy_command(
     })
 }
 
-fn retreat_command(
+pub(super) fn retreat_command(
     variant: &Variant,
     position: &Position,
     index: usize,

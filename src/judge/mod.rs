@@ -9,6 +9,7 @@ mod position;
 mod retreat;
 
 pub use adjust::{adjustment_counts, free_home_centres, has_adjustments};
+pub use retreat::retreat_options;
 pub use legality::{find_unit, sea_route_exists};
 pub use outcome::{Command, Failure, Illegal, Outcome, Report};
 pub use position::{Dislodged, Phase, PhaseKind, Position, Season, Unit};

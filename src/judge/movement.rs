@@ -124,15 +124,6 @@ impl<'a> Resolver<'a> {
                 self.convoyers[a].push(i);
             }
         }
-        // An army told to go by convoy with no chain of convoying fleets that could carry
-        // it does not move at all: it holds (and may be supported to hold).
-        for i in 0..self.units.len() {
-            if self.convoyed[i] && !self.potential_path(i) {
-                self.commands[i] = Command::Hold;
-                self.target[i] = None;
-                self.convoyed[i] = false;
-            }
-        }
         for i in 0..self.units.len() {
             if let Some(t) = self.target[i] {
                 self.moves_into[usize::from(t.0)].push(i);
@@ -272,18 +263,16 @@ impl<'a> Resolver<'a> {
     /// Two consistent answers or none: circular movement, or a convoy paradox.
     fn backup_rule(&mut self, old: usize) {
         let cycle: Vec<usize> = self.deps[old..].to_vec();
+        // A convoy paradox runs through a convoying fleet; a ring of moves, even with a
+        // convoyed army in it, is circular movement.
         let mut paradox_armies: Vec<usize> = Vec::new();
         for &d in &cycle {
-            match self.commands[d] {
-                Command::Convoy { army, .. } => {
-                    if let Some(a) = self.unit_at(army)
-                        && self.convoyers[a].contains(&d)
-                    {
-                        paradox_armies.push(a);
-                    }
-                }
-                Command::Move { .. } if self.convoyed[d] => paradox_armies.push(d),
-                _ => {}
+            if let Command::Convoy { army, .. } = self.commands[d]
+                && let Some(a) = self.unit_at(army)
+                && self.convoyers[a].contains(&d)
+                && !paradox_armies.contains(&a)
+            {
+                paradox_armies.push(a);
             }
         }
         self.forget_from(old);
@@ -444,15 +433,10 @@ impl<'a> Resolver<'a> {
         if self.paradox[i] {
             return false;
         }
-        self.path_search(i, true)
+        self.path_search(i)
     }
 
-    /// A chain of fleets ordered to convoy this army, whatever becomes of them.
-    fn potential_path(&mut self, i: usize) -> bool {
-        self.path_search(i, false)
-    }
-
-    fn path_search(&mut self, i: usize, need_fleets_kept: bool) -> bool {
+    fn path_search(&mut self, i: usize) -> bool {
         let (Some(to), from) = (self.target[i], self.province[i]) else {
             return false;
         };
@@ -468,7 +452,7 @@ impl<'a> Resolver<'a> {
         }
         while let Some(n) = frontier.pop() {
             let f = fleets[n];
-            if need_fleets_kept && !self.resolve(f) {
+            if !self.resolve(f) {
                 continue;
             }
             let sea = self.province[f];

@@ -133,3 +133,73 @@ pub struct Report {
     /// The order as the player wrote it, when there was one.
     pub text: Option<String>,
 }
+
+impl Failure {
+    /// A stable code for templates and case files (`standoff`, `support-cut`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Failure::Standoff { .. } => "standoff",
+            Failure::Defended { .. } => "defended",
+            Failure::LostHeadToHead { .. } => "lost-head-to-head",
+            Failure::WouldDislodgeOwnUnit => "would-dislodge-own-unit",
+            Failure::NoConvoyRoute => "no-convoy-route",
+            Failure::Dislodged { .. } => "dislodged",
+            Failure::SupportCut { .. } => "support-cut",
+            Failure::NotMatched => "not-matched",
+            Failure::RetreatStandoff => "retreat-standoff",
+            Failure::BeyondAllowance => "beyond-allowance",
+            Failure::ConvoyParadox => "convoy-paradox",
+        }
+    }
+}
+
+impl Illegal {
+    /// A stable code for templates and case files (`not-adjacent`, `coast-needed`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Illegal::NoSuchUnit => "no-such-unit",
+            Illegal::NotYourUnit { .. } => "not-your-unit",
+            Illegal::NeutralUnit => "neutral-unit",
+            Illegal::WrongUnitKind { .. } => "wrong-unit-kind",
+            Illegal::AmbiguousUnit => "ambiguous-unit",
+            Illegal::WrongPhase => "wrong-phase",
+            Illegal::MoveToOwnProvince => "move-to-own-province",
+            Illegal::NotAdjacent => "not-adjacent",
+            Illegal::WrongTerrain => "wrong-terrain",
+            Illegal::CoastNeeded => "coast-needed",
+            Illegal::CoastNotReachable => "coast-not-reachable",
+            Illegal::CannotBeConvoyed => "cannot-be-convoyed",
+            Illegal::CannotConvoy => "cannot-convoy",
+            Illegal::SupportSelf => "support-self",
+            Illegal::SupportOutOfReach => "support-out-of-reach",
+            Illegal::NothingToSupport => "nothing-to-support",
+            Illegal::SupportToNeutral => "support-to-neutral",
+            Illegal::NothingToConvoy => "nothing-to-convoy",
+            Illegal::ConvoyOutOfReach => "convoy-out-of-reach",
+            Illegal::NotDislodged => "not-dislodged",
+            Illegal::RetreatToAttackerProvince => "retreat-to-attacker-province",
+            Illegal::RetreatOccupied => "retreat-occupied",
+            Illegal::RetreatContested => "retreat-contested",
+            Illegal::NotHomeCentre => "not-home-centre",
+            Illegal::CentreNotOwned => "centre-not-owned",
+            Illegal::CentreOccupied => "centre-occupied",
+            Illegal::NoBuildAllowed => "no-build-allowed",
+            Illegal::KindNotBuildable => "kind-not-buildable",
+            Illegal::NoDragonNameLeft => "no-dragon-name-left",
+            Illegal::NoDisbandDue => "no-disband-due",
+            Illegal::Replaced => "replaced",
+            Illegal::Duplicate => "duplicate",
+        }
+    }
+}
+
+impl Outcome {
+    /// `succeeded`, a failure code, or `illegal:<code>`.
+    pub fn code(&self) -> String {
+        match self {
+            Outcome::Succeeded => "succeeded".to_string(),
+            Outcome::Failed(f) => f.code().to_string(),
+            Outcome::Illegal(i) => format!("illegal:{}", i.code()),
+        }
+    }
+}

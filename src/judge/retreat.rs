@@ -46,3 +46,41 @@ pub fn resolve_retreats(
     }
     (outcomes, survivors)
 }
+
+/// Where a dislodged unit (by index in `position.dislodged`) may retreat.
+pub fn retreat_options(variant: &Variant, position: &Position, index: usize) -> Vec<crate::map::RegionId> {
+    let Some(dislodged) = position.dislodged.get(index) else {
+        return Vec::new();
+    };
+    let unit = &dislodged.unit;
+    let mut options = Vec::new();
+    for region in candidate_regions(variant, unit) {
+        let to = crate::order::Location {
+            province: variant.province_of(region),
+            coast: variant.region(region).coast.is_some().then_some(region),
+        };
+        let action = crate::order::Action::Retreat { to };
+        if let Ok(Command::Retreat { to }) = super::legality::retreat_command(variant, position, index, &action)
+            && !options.contains(&to)
+        {
+            options.push(to);
+        }
+    }
+    options
+}
+
+fn candidate_regions(variant: &Variant, unit: &Unit) -> Vec<crate::map::RegionId> {
+    use crate::map::UnitKind;
+    let from = variant.province_of(unit.region);
+    match unit.kind {
+        UnitKind::Fleet => variant.fleet_adjacency[usize::from(unit.region.0)].clone(),
+        UnitKind::Army => variant.army_adjacency[usize::from(from.0)]
+            .iter()
+            .map(|&p| variant.province(p).region)
+            .collect(),
+        UnitKind::Dragon => variant.dragon_adjacency[usize::from(from.0)]
+            .iter()
+            .map(|&p| variant.province(p).region)
+            .collect(),
+    }
+}

@@ -1,0 +1,205 @@
+//! Converting the DATC v3.0 JSON (`datc_v3.json`: order outcomes per case) into cases of
+//! the project's format. Only the facts are kept: positions, orders and outcomes.
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::judge::{Phase, PhaseKind, Season};
+use crate::map::{Owner, Variant};
+use crate::order::parse_order;
+
+use super::position_text::{home_owners, house_named, unit_from_line};
+use super::{Case, CaseOrder, Expect};
+
+/// Outcomes the JSON marks as its own library's deviation (`errata`), set back to the
+/// DATC v3.0 preference: a coast written where it serves no purpose is ignored.
+const ERRATA: &[(&str, &str, &str)] = &[
+    ("6.B.10", "FRA: F spa(nc) -> lyo", "Succeeds"),
+    ("6.B.12", "FRA: A gas -> spa(nc)", "Succeeds"),
+];
+
+#[derive(Deserialize)]
+struct File {
+    cases: Vec<JsonCase>,
+}
+
+#[derive(Deserialize)]
+struct JsonCase {
+    name: String,
+    url: String,
+    phase: String,
+    #[serde(default)]
+    edition: Option<String>,
+    #[serde(default)]
+    starting_state: Vec<String>,
+    #[serde(default)]
+    orders: serde_json::Map<String, Value>,
+    #[serde(default)]
+    preceding_main_phase: Option<Preceding>,
+    #[serde(default)]
+    occupiers: serde_json::Map<String, Value>,
+    #[serde(default)]
+    civil_disorder: Option<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+struct Preceding {
+    #[serde(default)]
+    starting_state: Vec<String>,
+    orders: serde_json::Map<String, Value>,
+}
+
+/// Converts the DATC v3.0 JSON into cases on `variant` (the classic map).
+pub fn convert_datc_json(variant: &Variant, json: &str) -> Result<Vec<Case>, String> {
+    let file: File = serde_json::from_str(json).map_err(|e| format!("datc_v3.json: {e}"))?;
+    let mut cases = Vec::new();
+    for c in file.cases {
+        let id = c.url.rsplit('#').next().unwrap_or(&c.name).to_string();
+        let title = c
+            .name
+            .split_once('_')
+            .map_or(c.name.as_str(), |(_, t)| t)
+            .replace('_', " ");
+        let mut case = Case {
+            id: id.clone(),
+            title,
+            sources: vec![format!("DATC v3.0 {id}")],
+            variant: variant.id.clone(),
+            file: "datc_v3.json".to_string(),
+            ..Case::default()
+        };
+        match c.edition.as_deref() {
+            None | Some("2023") => {}
+            Some(edition) => {
+                case.id = format!("{id}-{edition}");
+                case.skip = Some(format!(
+                    "{edition} edition rules; corbeau follows the 2023 rules, the DATC v3.0 preference"
+                ));
+            }
+        }
+        let phase = match c.phase.as_str() {
+            "Main" | "Retreat" => Phase { year: 1901, season: Season::Spring, kind: PhaseKind::Movement },
+            "Build" => Phase { year: 1901, season: Season::Winter, kind: PhaseKind::Adjustment },
+            other => return Err(format!("{id}: unknown phase `{other}`")),
+        };
+        case.phase = Some(phase);
+        let (first_state, first_orders) = match &c.preceding_main_phase {
+            Some(p) => (&p.starting_state, &p.orders),
+            None => (&c.starting_state, &c.orders),
+        };
+        for unit in first_state {
+            case.units.push(unit_line(variant, unit)?);
+        }
+        let main = c.phase != "Build";
+        case.steps = vec![orders(variant, &id, first_orders, main.then_some(&mut case.units))?];
+        if c.preceding_main_phase.is_some() {
+            case.steps.push(orders(variant, &id, &c.orders, None)?);
+        }
+        if c.phase == "Build" {
+            case.owners = Some(build_owners(variant, &case.units, &c.occupiers)?);
+            case.disbanded = c
+                .civil_disorder
+                .map(|list| list.iter().map(|u| unit_line(variant, u)).collect::<Result<_, _>>())
+                .transpose()?;
+        }
+        cases.push(case);
+    }
+    Ok(cases)
+}
+
+/// `ENG: F lon` → `england: F lon`.
+fn unit_line(variant: &Variant, text: &str) -> Result<String, String> {
+    let (house, unit) = text.split_once(':').ok_or_else(|| format!("`{text}`: expected `HOUSE: unit`"))?;
+    Ok(format!("{}: {}", house_id(variant, house)?, unit.trim()))
+}
+
+fn house_id(variant: &Variant, name: &str) -> Result<String, String> {
+    match house_named(variant, name.trim()) {
+        Some(Owner::House(h)) => Ok(variant.house(h).id.clone()),
+        _ => Err(format!("unknown house `{}`", name.trim())),
+    }
+}
+
+/// The orders of one phase with their outcomes; for a movement phase, every ordered unit
+/// not yet listed joins the position.
+fn orders(
+    variant: &Variant,
+    id: &str,
+    list: &serde_json::Map<String, Value>,
+    mut units: Option<&mut Vec<String>>,
+) -> Result<Vec<CaseOrder>, String> {
+    let source: Arc<str> = Arc::from("datc_v3.json");
+    let mut out = Vec::new();
+    for (text, outcome) in list {
+        let (house, order) = text.split_once(':').ok_or_else(|| format!("{id}: `{text}`: no house"))?;
+        let house = house_id(variant, house)?;
+        let order = order.trim();
+        let written = ERRATA
+            .iter()
+            .find(|(case, key, _)| *case == id && key == text)
+            .map_or(outcome.as_str(), |(_, _, fixed)| Some(*fixed));
+        let expect = match written {
+            None => None,
+            Some("Succeeds") => Some(Expect::Succeeds),
+            Some("Fails") => Some(Expect::Fails(None)),
+            Some(other) => return Err(format!("{id}: `{text}`: unknown outcome `{other}`")),
+        };
+        if let Some(units) = units.as_deref_mut() {
+            let parsed = parse_order(variant, &source, 0, order)
+                .map_err(|e| format!("{id}: `{text}`: {e}"))?
+                .ok_or_else(|| format!("{id}: empty order"))?;
+            if let (Some(kind), Some(at)) = (parsed.unit.kind, parsed.unit.at) {
+                let taken = units.iter().any(|u| {
+                    unit_from_line(variant, u).is_ok_and(|u| variant.province_of(u.region) == at.province)
+                });
+                if !taken {
+                    let region = at.coast.unwrap_or(variant.province(at.province).region);
+                    units.push(format!("{house}: {} {}", kind.letter(), variant.region_label(region)));
+                }
+            }
+        }
+        out.push(CaseOrder {
+            text: format!("{house}: {order}"),
+            expect,
+            line: 0,
+        });
+    }
+    Ok(out)
+}
+
+/// Owners for a build case: home centres, then centres a unit stands in, then the
+/// occupiers the case names.
+fn build_owners(
+    variant: &Variant,
+    units: &[String],
+    occupiers: &serde_json::Map<String, Value>,
+) -> Result<Vec<String>, String> {
+    let mut owners = home_owners(variant);
+    for line in units {
+        let unit = unit_from_line(variant, line)?;
+        let p = variant.province_of(unit.region);
+        if let (true, Owner::House(h)) = (variant.province(p).supply, unit.owner) {
+            owners[usize::from(p.0)] = Some(h);
+        }
+    }
+    for (province, house) in occupiers {
+        let p = variant.province_by_id(province).ok_or_else(|| format!("unknown province `{province}`"))?;
+        let Some(Owner::House(h)) = house.as_str().and_then(|h| house_named(variant, h)) else {
+            return Err(format!("unknown house `{house}`"));
+        };
+        owners[usize::from(p.0)] = Some(h);
+    }
+    Ok(variant
+        .house_ids()
+        .filter_map(|h| {
+            let owned: Vec<&str> = variant
+                .province_ids()
+                .filter(|p| owners[usize::from(p.0)] == Some(h))
+                .map(|p| variant.province(p).id.as_str())
+                .collect();
+            (!owned.is_empty()).then(|| format!("{}: {}", variant.house(h).id, owned.join(" ")))
+        })
+        .collect())
+}

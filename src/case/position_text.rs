@@ -1,0 +1,259 @@
+//! Positions as text, for `corbeau adjudicate --position` and for case files: a phase line,
+//! then one line per unit, owner list, dislodged unit or contested province.
+//! See `docs/position-format.md`.
+
+use std::fmt::Write;
+
+use crate::judge::{Dislodged, Phase, PhaseKind, Position, Season, Unit};
+use crate::map::{HouseId, Owner, ProvinceId, Variant, fold};
+use crate::order::parse_unit_line;
+
+/// A position file line that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}: {message}")]
+pub struct PositionError {
+    pub file: String,
+    pub line: u32,
+    pub message: String,
+}
+
+/// `spring 1901 movement`, `printemps 298 mouvements`, `winter 1901 adjustment`.
+pub fn parse_phase(text: &str) -> Option<Phase> {
+    let words: Vec<String> = text.split_whitespace().map(fold).collect();
+    let [season, year, kind] = words.as_slice() else {
+        return None;
+    };
+    let season = match season.as_str() {
+        "spring" | "printemps" => Season::Spring,
+        "autumn" | "fall" | "automne" => Season::Autumn,
+        "winter" | "hiver" => Season::Winter,
+        _ => return None,
+    };
+    let kind = match kind.trim_end_matches('s') {
+        "movement" | "move" | "mouvement" => PhaseKind::Movement,
+        "retreat" | "retraite" => PhaseKind::Retreat,
+        "adjustment" | "ajustement" | "build" => PhaseKind::Adjustment,
+        _ => return None,
+    };
+    Some(Phase {
+        year: year.parse().ok()?,
+        season,
+        kind,
+    })
+}
+
+/// The phase as `parse_phase` reads it back.
+pub fn format_phase(phase: Phase) -> String {
+    phase.to_string()
+}
+
+/// The house a name stands for: `neutral`/`neutre`, an id, name or alias, or, for a
+/// misspelling (`Germnay`), the one house whose name is clearly nearest.
+pub fn house_named(variant: &Variant, name: &str) -> Option<Owner> {
+    let folded = fold(name);
+    if folded == "neutral" || folded == "neutre" {
+        return Some(Owner::Neutral);
+    }
+    if let Some(h) = variant.house_by_name(name) {
+        return Some(Owner::House(h));
+    }
+    let mut best: Option<(f64, HouseId)> = None;
+    for h in variant.house_ids() {
+        let house = variant.house(h);
+        for candidate in [&house.id, &house.name].into_iter().chain(&house.aliases) {
+            let score = strsim::jaro_winkler(&folded, &fold(candidate));
+            if score >= 0.9 && best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, h));
+            }
+        }
+    }
+    best.map(|(_, h)| Owner::House(h))
+}
+
+/// Reads `House: A lvp` (or `neutral: A prt`) into a unit on the board.
+pub fn unit_from_line(variant: &Variant, text: &str) -> Result<Unit, String> {
+    // `Italy F gol`: a house without its colon, as some DATC lines have it.
+    let fixed;
+    let text = match text.split_once(char::is_whitespace) {
+        Some((house, rest)) if !text.contains(':') && house_named(variant, house).is_some() => {
+            fixed = format!("{house}: {rest}");
+            fixed.as_str()
+        }
+        _ => text,
+    };
+    let (house, spec) = parse_unit_line(variant, text).map_err(|e| e.to_string())?;
+    let house = house.ok_or_else(|| format!("`{text}`: the unit needs its house (`Stark: A win`)"))?;
+    let owner = house_named(variant, &house).ok_or_else(|| format!("unknown house `{house}`"))?;
+    let kind = spec.kind.ok_or_else(|| format!("`{text}`: the unit needs its kind (A, F or D)"))?;
+    let at = spec.at.ok_or_else(|| format!("`{text}`: the unit needs its province"))?;
+    let province = variant.province(at.province);
+    let region = match (kind, at.coast) {
+        (crate::map::UnitKind::Fleet, Some(coast)) => coast,
+        (crate::map::UnitKind::Fleet, None) if !province.coasts.is_empty() => {
+            return Err(format!("`{text}`: a fleet in {} needs its coast", province.id));
+        }
+        _ => province.region,
+    };
+    if !variant.can_stand(kind, region) {
+        return Err(format!("`{text}`: a unit of this kind cannot stand in {}", province.id));
+    }
+    Ok(Unit {
+        owner,
+        kind,
+        region,
+        name: spec.name,
+    })
+}
+
+/// A province by id or name.
+pub fn province_named(variant: &Variant, name: &str) -> Result<ProvinceId, String> {
+    variant
+        .names
+        .province(name)
+        .ok_or_else(|| format!("unknown province `{name}`"))
+}
+
+/// Supply centres of an owner line: `Stark: win wha moa`.
+pub fn owner_line(variant: &Variant, text: &str) -> Result<(HouseId, Vec<ProvinceId>), String> {
+    let (house, list) = text
+        .split_once(':')
+        .ok_or_else(|| format!("`{text}`: expected `House: province province …`"))?;
+    let Some(Owner::House(h)) = house_named(variant, house.trim()) else {
+        return Err(format!("unknown house `{}`", house.trim()));
+    };
+    let provinces = list
+        .split([' ', ','])
+        .filter(|w| !w.is_empty())
+        .map(|p| province_named(variant, p))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((h, provinces))
+}
+
+/// Every house owns its home centres: the default when a position lists no owners.
+pub fn home_owners(variant: &Variant) -> Vec<Option<HouseId>> {
+    let mut owners = vec![None; variant.provinces.len()];
+    for h in variant.house_ids() {
+        for &p in &variant.house(h).home {
+            owners[usize::from(p.0)] = Some(h);
+        }
+    }
+    owners
+}
+
+/// Reads a position file.
+pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Position, PositionError> {
+    let mut phase = None;
+    let mut owners: Option<Vec<Option<HouseId>>> = None;
+    let mut units = Vec::new();
+    let mut dislodged = Vec::new();
+    let mut contested = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let error = |message: String| PositionError {
+            file: file.to_string(),
+            line: n as u32 + 1,
+            message,
+        };
+        let (keyword, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        match keyword {
+            "variant" => {
+                if fold(rest) != fold(&variant.id) {
+                    return Err(error(format!(
+                        "this position is for variant `{rest}`, not `{}`",
+                        variant.id
+                    )));
+                }
+            }
+            "phase" => phase = Some(parse_phase(rest).ok_or_else(|| error(format!("unknown phase `{rest}` (e.g. `spring 298 movement`)")))?),
+            "owner" => {
+                let (h, provinces) = owner_line(variant, rest).map_err(error)?;
+                let list = owners.get_or_insert_with(|| vec![None; variant.provinces.len()]);
+                for p in provinces {
+                    list[usize::from(p.0)] = Some(h);
+                }
+            }
+            "unit" => units.push(unit_from_line(variant, rest).map_err(error)?),
+            "dislodged" => {
+                let (unit, from) = match rest.split_once("<-") {
+                    Some((u, f)) => (u.trim(), Some(province_named(variant, f.trim()).map_err(error)?)),
+                    None => (rest, None),
+                };
+                dislodged.push(Dislodged {
+                    unit: unit_from_line(variant, unit).map_err(error)?,
+                    attacker_from: from,
+                });
+            }
+            "contested" => {
+                for p in rest.split_whitespace() {
+                    contested.push(province_named(variant, p).map_err(error)?);
+                }
+            }
+            other => return Err(error(format!("unknown keyword `{other}` (phase, owner, unit, dislodged, contested)"))),
+        }
+    }
+    let mut seen = vec![false; variant.provinces.len()];
+    for u in &units {
+        let p = variant.province_of(u.region);
+        if std::mem::replace(&mut seen[usize::from(p.0)], true) {
+            return Err(PositionError {
+                file: file.to_string(),
+                line: 0,
+                message: format!("two units in {}", variant.province(p).id),
+            });
+        }
+    }
+    Ok(Position {
+        phase: phase.unwrap_or_else(|| Phase::first(variant.first_year)),
+        units,
+        dislodged,
+        contested,
+        owners: owners.unwrap_or_else(|| home_owners(variant)),
+    })
+}
+
+/// `Stark: A win`, `Targaryen: D pey Balerion`, `neutral: A prt`: a unit as position and
+/// case files write it.
+pub fn unit_text(variant: &Variant, unit: &Unit) -> String {
+    let owner = match unit.owner {
+        Owner::House(h) => variant.house(h).name.clone(),
+        Owner::Neutral => "neutral".to_string(),
+    };
+    let name = unit.name.as_ref().map(|n| format!(" {n}")).unwrap_or_default();
+    format!("{owner}: {} {}{name}", unit.kind.letter(), variant.region_label(unit.region))
+}
+
+/// Writes a position in the format `read_position` reads.
+pub fn write_position(variant: &Variant, position: &Position) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "variant {}", variant.id);
+    let _ = writeln!(out, "phase {}", format_phase(position.phase));
+    for h in variant.house_ids() {
+        let owned: Vec<&str> = variant
+            .province_ids()
+            .filter(|p| position.owners[usize::from(p.0)] == Some(h))
+            .map(|p| variant.province(p).id.as_str())
+            .collect();
+        if !owned.is_empty() {
+            let _ = writeln!(out, "owner {}: {}", variant.house(h).name, owned.join(" "));
+        }
+    }
+    for unit in &position.units {
+        let _ = writeln!(out, "unit {}", unit_text(variant, unit));
+    }
+    for d in &position.dislodged {
+        let from = d
+            .attacker_from
+            .map(|p| format!(" <- {}", variant.province(p).id))
+            .unwrap_or_default();
+        let _ = writeln!(out, "dislodged {}{from}", unit_text(variant, &d.unit));
+    }
+    if !position.contested.is_empty() {
+        let list: Vec<&str> = position.contested.iter().map(|&p| variant.province(p).id.as_str()).collect();
+        let _ = writeln!(out, "contested {}", list.join(" "));
+    }
+    out
+}

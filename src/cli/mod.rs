@@ -1,0 +1,137 @@
+//! The command line: `corbeau adjudicate`, `datc`, `map check`, `completions`.
+
+//TMP mod adjudicate;
+mod datc;
+mod error;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+use crate::lang::Lang;
+
+pub use error::Error;
+
+/// corbeau: a play-by-email judge for Diplomacy-style games (Westeros, with dragons).
+#[derive(Debug, Parser)]
+#[command(name = "corbeau", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Adjudicate one phase: a variant, a position and orders give results (text or JSON).
+    ///
+    /// With no position and no orders, adjudicates the bundled example turn of Westeros.
+    //TMP Adjudicate(adjudicate::Args),
+    /// Run DATC test cases (jDip text files or the project's .case files).
+    Datc(datc::Args),
+    /// Convert the DATC files of ../shared/datc into the project's case files.
+    #[command(hide = true)]
+    DatcConvert(datc::ConvertArgs),
+    /// Variant files.
+    Map {
+        #[command(subcommand)]
+        command: MapCommand,
+    },
+    /// Print shell completions (bash, zsh, fish, elvish, powershell).
+    Completions { shell: clap_complete::Shell },
+}
+
+#[derive(Debug, Subcommand)]
+enum MapCommand {
+    /// Load variant files (or built-in variants by name) and list every problem found.
+    Check {
+        /// Paths to .toml files, or `westeros` / `classique`.
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
+    /// List the built-in variants.
+    List,
+}
+
+/// Runs the command line; what `main` returns.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(1) } else { ExitCode::SUCCESS };
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = std::io::stdout().flush();
+            eprintln!("corbeau: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), Error> {
+    match cli.command {
+        //TMP Command::Adjudicate(args) => adjudicate::run(args),
+        Command::Datc(args) => datc::run(args),
+        Command::DatcConvert(args) => datc::convert(args),
+        Command::Map { command } => match command {
+            MapCommand::Check { files } => map_check(&files),
+            MapCommand::List => {
+                for (name, _) in crate::map::EMBEDDED {
+                    println!("{name}");
+                }
+                Ok(())
+            }
+        },
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "corbeau", &mut std::io::stdout());
+            Ok(())
+        }
+    }
+}
+
+fn map_check(files: &[String]) -> Result<(), Error> {
+    let mut failed = 0;
+    for file in files {
+        match crate::map::load_variant(file) {
+            Ok(v) => {
+                let centres = v.provinces.iter().filter(|p| p.supply).count();
+                println!(
+                    "{file}: ok ({} provinces, {centres} supply centres, {} houses, {} setups)",
+                    v.provinces.len(),
+                    v.houses.len(),
+                    v.setups.len()
+                );
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                failed += 1;
+            }
+        }
+    }
+    if failed > 0 {
+        return Err(Error::Reported(format!("{failed} variant file(s) with problems")));
+    }
+    Ok(())
+}
+
+/// The language of messages and results: `--lang`, else `CORBEAU_LANG`, else French.
+fn language(flag: Option<Lang>) -> Lang {
+    flag.or_else(|| std::env::var("CORBEAU_LANG").ok().and_then(|l| l.parse().ok()))
+        .unwrap_or_default()
+}
+
+/// Reads a file, or standard input for `-`.
+fn read_input(path: &PathBuf) -> Result<String, Error> {
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+            .map_err(|e| Error::Input(format!("standard input: {e}")))?;
+        return Ok(text);
+    }
+    std::fs::read_to_string(path).map_err(|e| Error::Input(format!("{}: {e}", path.display())))
+}
