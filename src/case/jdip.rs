@@ -170,13 +170,19 @@ fn jdip_phase(text: &str) -> Option<Phase> {
 /// that two or more failed moves aimed at and that stay empty (standoffs).
 fn apply_results(variant: &Variant, case: &mut Case, results: &[(bool, String)]) -> Result<(), String> {
     let source: Arc<str> = Arc::from(case.file.as_str());
-    let mut moves: Vec<(bool, ProvinceId, ProvinceId)> = Vec::new();
+    // (dislodges by land, from, to, succeeded)
+    let mut moves: Vec<(bool, ProvinceId, ProvinceId, bool)> = Vec::new();
     for (succeeded, text) in results {
         let Some(order) = parse_order(variant, &source, case.line, text).map_err(|e| e.to_string())? else {
             continue;
         };
-        if let (Action::Move { to, .. }, Some(from)) = (&order.action, order.unit.at) {
-            moves.push((*succeeded, from.province, to.province));
+        if let (Action::Move { to, via_convoy }, Some(from)) = (&order.action, order.unit.at) {
+            // A unit dislodged by a convoyed army may retreat where the army came from.
+            let by_land = !via_convoy
+                && (variant.army_adjacency[usize::from(from.province.0)].contains(&to.province)
+                    || variant.dragon_adjacency[usize::from(from.province.0)].contains(&to.province)
+                        && order.unit.kind != Some(crate::map::UnitKind::Army));
+            moves.push((*succeeded && by_land, from.province, to.province, *succeeded));
         }
     }
     let occupied: Vec<ProvinceId> = case
@@ -190,12 +196,12 @@ fn apply_results(variant: &Variant, case: &mut Case, results: &[(bool, String)])
         let province = variant.province_of(at.region);
         *from = moves
             .iter()
-            .find(|(ok, _, to)| *ok && *to == province)
-            .map(|(_, origin, _)| variant.province(*origin).id.clone());
+            .find(|(by_land, _, to, _)| *by_land && *to == province)
+            .map(|(_, origin, _, _)| variant.province(*origin).id.clone());
     }
     let mut contested: Vec<ProvinceId> = Vec::new();
-    for &(ok, _, to) in &moves {
-        let failures = moves.iter().filter(|(k, _, t)| !k && *t == to).count();
+    for &(_, _, to, ok) in &moves {
+        let failures = moves.iter().filter(|(_, _, t, k)| !k && *t == to).count();
         if !ok && failures >= 2 && !occupied.contains(&to) && !contested.contains(&to) {
             contested.push(to);
         }

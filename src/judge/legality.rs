@@ -119,7 +119,17 @@ fn movement_command(
 ) -> Result<Command, Illegal> {
     match action {
         Action::Hold => Ok(Command::Hold),
-        Action::Move { to, via_convoy } => move_command(variant, unit, *to, *via_convoy),
+        Action::Move { to, via_convoy } => {
+            let command = move_command(variant, unit, *to, *via_convoy)?;
+            // DATC v3.0 6.D.32: beyond its neighbours an army needs fleets on some sea
+            // route, whatever their orders; otherwise the order is illegal and it holds.
+            if let Command::Move { to, via_convoy: true } = command
+                && !fleet_route_exists(variant, position, variant.province_of(unit.region), variant.province_of(to))
+            {
+                return Err(Illegal::NoFleetsOnRoute);
+            }
+            Ok(command)
+        }
         Action::Support { unit: supported, to } => {
             support_command(variant, position, unit, supported, *to)
         }
@@ -196,8 +206,7 @@ pub fn move_command(
     }
 }
 
-/// The region a fleet in `from` reaches when told to go to `to` (DATC 6.B.1–6.B.3: a
-/// missing coast is supplied when only one coast is reachable).
+/// The region a fleet in `from` reaches when told to go to `to` (DATC 6.B.1–6.B.3).
 pub fn fleet_target(variant: &Variant, from: RegionId, to: Location) -> Result<RegionId, Illegal> {
     let reachable: Vec<RegionId> = variant.fleet_adjacency[usize::from(from.0)]
         .iter()
@@ -208,7 +217,9 @@ pub fn fleet_target(variant: &Variant, from: RegionId, to: Location) -> Result<R
         (_, []) => Err(Illegal::NotAdjacent),
         (Some(coast), _) if reachable.contains(&coast) => Ok(coast),
         (Some(_), _) => Err(Illegal::CoastNotReachable),
-        (None, [one]) => Ok(*one),
+        // DATC v3.0 6.B.2 (2023 rules): a multi-coast province needs its coast, even when
+        // only one can be reached.
+        (None, [one]) if variant.province(to.province).coasts.is_empty() => Ok(*one),
         (None, _) => Err(Illegal::CoastNeeded),
     }
 }
@@ -226,6 +237,32 @@ pub fn sea_route_exists(variant: &Variant, from: ProvinceId, to: ProvinceId) -> 
         }
         for next in seas_touching(variant, sea) {
             if !std::mem::replace(&mut seen[usize::from(next.0)], true) {
+                frontier.push(next);
+            }
+        }
+    }
+    false
+}
+
+/// Whether a chain of sea provinces, each holding a fleet, joins two coastal provinces.
+fn fleet_route_exists(variant: &Variant, position: &Position, from: ProvinceId, to: ProvinceId) -> bool {
+    let mut has_fleet = vec![false; variant.provinces.len()];
+    for u in position.units.iter().filter(|u| u.kind == UnitKind::Fleet) {
+        has_fleet[usize::from(variant.province_of(u.region).0)] = true;
+    }
+    let mut seen = vec![false; variant.provinces.len()];
+    let mut frontier: Vec<ProvinceId> = seas_touching(variant, from)
+        .filter(|s| has_fleet[usize::from(s.0)])
+        .collect();
+    for &s in &frontier {
+        seen[usize::from(s.0)] = true;
+    }
+    while let Some(sea) = frontier.pop() {
+        if fleet_touches(variant, sea, to) {
+            return true;
+        }
+        for next in seas_touching(variant, sea) {
+            if has_fleet[usize::from(next.0)] && !std::mem::replace(&mut seen[usize::from(next.0)], true) {
                 frontier.push(next);
             }
         }
@@ -281,6 +318,7 @@ fn support_command(
         Some(to) => Command::SupportMove {
             unit,
             to: to.province,
+            coast: to.coast,
         },
     })
 }

@@ -139,9 +139,9 @@ fn adjudicate_movement(variant: &Variant, position: &Position, orders: &[GivenOr
         ));
         match moved.dislodged_by[i] {
             Some(_) if unit.owner == Owner::Neutral => disbanded.push(unit.clone()),
-            Some(by) => after.dislodged.push(Dislodged {
+            Some((by, by_convoy)) => after.dislodged.push(Dislodged {
                 unit: unit.clone(),
-                attacker_from: Some(by),
+                attacker_from: (!by_convoy).then_some(by),
             }),
             None => after.units.push(Unit {
                 region: moved.destinations[i],
@@ -149,6 +149,7 @@ fn adjudicate_movement(variant: &Variant, position: &Position, orders: &[GivenOr
             }),
         }
     }
+    disband_trapped_units(variant, &mut after, &mut disbanded);
     skip_idle_phases(variant, &mut after);
     Adjudication {
         phase: position.phase,
@@ -157,6 +158,23 @@ fn adjudicate_movement(variant: &Variant, position: &Position, orders: &[GivenOr
         disbanded,
         after,
     }
+}
+
+/// A dislodged unit with nowhere to retreat has nothing to decide: it is disbanded at once
+/// (as in the DATC v2.4 files), and a retreat phase is played only for the others.
+fn disband_trapped_units(variant: &Variant, after: &mut Position, disbanded: &mut Vec<Unit>) {
+    let trapped: Vec<bool> = (0..after.dislodged.len())
+        .map(|i| retreat_options(variant, after, i).is_empty())
+        .collect();
+    let mut index = 0;
+    after.dislodged.retain(|d| {
+        let keep = !trapped[index];
+        index += 1;
+        if !keep {
+            disbanded.push(d.unit.clone());
+        }
+        keep
+    });
 }
 
 fn adjudicate_retreats(variant: &Variant, position: &Position, orders: &[GivenOrder]) -> Adjudication {

@@ -26,8 +26,9 @@ pub struct MovementResult {
     pub outcomes: Vec<Outcome>,
     /// The command each unit followed (an unmatched convoyed move becomes a hold).
     pub commands: Vec<Command>,
-    /// For each dislodged unit: the province its attacker came from.
-    pub dislodged_by: Vec<Option<ProvinceId>>,
+    /// For each dislodged unit: the province its attacker came from, and whether the
+    /// attacker came by convoy (then the dislodged unit may retreat there, DATC 6.H.11).
+    pub dislodged_by: Vec<Option<(ProvinceId, bool)>>,
     /// Where each unit ends (its own region unless it moved).
     pub destinations: Vec<RegionId>,
     /// Provinces left empty by a standoff.
@@ -118,10 +119,20 @@ impl<'a> Resolver<'a> {
         for i in 0..self.units.len() {
             if let Command::Convoy { army, to } = self.commands[i]
                 && let Some(a) = self.unit_at(army)
-                && self.convoyed[a]
+                && self.units[a].kind == crate::map::UnitKind::Army
                 && self.target[a] == Some(to)
             {
                 self.convoyers[a].push(i);
+            }
+        }
+        // An army told to go to a neighbour goes by land, unless told `via convoy` or its
+        // own house orders a fleet on a convoy route for it (the intent to convoy).
+        for a in 0..self.units.len() {
+            if self.target[a].is_some() && !self.convoyed[a] {
+                self.convoyed[a] = self.own_fleet_on_route(a);
+            }
+            if !self.convoyed[a] {
+                self.convoyers[a].clear();
             }
         }
         for i in 0..self.units.len() {
@@ -136,9 +147,10 @@ impl<'a> Resolver<'a> {
                         self.supports[s].push(i);
                     }
                 }
-                Command::SupportMove { unit, to } => {
+                Command::SupportMove { unit, to, coast } => {
                     if let Some(s) = self.unit_at(unit)
                         && self.target[s] == Some(to)
+                        && coast.is_none_or(|c| matches!(self.commands[s], Command::Move { to, .. } if to == c))
                     {
                         self.supports[s].push(i);
                     }
@@ -176,9 +188,11 @@ impl<'a> Resolver<'a> {
             dislodged_by[i] = self.moves_into[usize::from(self.province[i].0)]
                 .iter()
                 .find(|&&k| self.result[k])
-                .map(|&k| self.province[k]);
+                .map(|&k| (self.province[k], self.convoyed[k]));
         }
-        let outcomes: Vec<Outcome> = (0..n).map(|i| self.outcome(i, dislodged_by[i])).collect();
+        let outcomes: Vec<Outcome> = (0..n)
+            .map(|i| self.outcome(i, dislodged_by[i].map(|(p, _)| p)))
+            .collect();
         let mut contested = Vec::new();
         for (p, moves) in self.moves_into.iter().enumerate() {
             let occupied_after = moves.iter().any(|&k| self.result[k])
@@ -214,9 +228,9 @@ impl<'a> Resolver<'a> {
         match self.state[i] {
             State::Resolved => return self.result[i],
             State::Guessing => {
-                if !self.deps.contains(&i) {
-                    self.deps.push(i);
-                }
+                // Pushed every time, even if listed already: whoever asked depends on a
+                // guess, and must not take its answer as final.
+                self.deps.push(i);
                 return self.result[i];
             }
             State::Unresolved => {}
@@ -262,7 +276,9 @@ impl<'a> Resolver<'a> {
 
     /// Two consistent answers or none: circular movement, or a convoy paradox.
     fn backup_rule(&mut self, old: usize) {
-        let cycle: Vec<usize> = self.deps[old..].to_vec();
+        let mut cycle: Vec<usize> = self.deps[old..].to_vec();
+        cycle.sort_unstable();
+        cycle.dedup();
         // A convoy paradox runs through a convoying fleet; a ring of moves, even with a
         // convoyed army in it, is circular movement.
         let mut paradox_armies: Vec<usize> = Vec::new();
@@ -426,6 +442,40 @@ impl<'a> Resolver<'a> {
             return 0;
         }
         self.support_count(k, None)
+    }
+
+    /// Whether some chain of fleets ordered to convoy this army, whatever becomes of them,
+    /// goes through a fleet of the army's own house.
+    fn own_fleet_on_route(&self, a: usize) -> bool {
+        let owner = self.units[a].owner;
+        let fleets = &self.convoyers[a];
+        let Some(to) = self.target[a] else { return false };
+        let from = self.province[a];
+        let reach = |start: &[usize]| -> Vec<bool> {
+            let mut seen = vec![false; fleets.len()];
+            let mut frontier: Vec<usize> = start.to_vec();
+            for &n in start {
+                seen[n] = true;
+            }
+            while let Some(n) = frontier.pop() {
+                for (m, &g) in fleets.iter().enumerate() {
+                    if !seen[m] && fleet_touches(self.variant, self.province[fleets[n]], self.province[g]) {
+                        seen[m] = true;
+                        frontier.push(m);
+                    }
+                }
+            }
+            seen
+        };
+        let starts: Vec<usize> = (0..fleets.len())
+            .filter(|&n| seas_touching(self.variant, from).any(|s| s == self.province[fleets[n]]))
+            .collect();
+        let ends: Vec<usize> = (0..fleets.len())
+            .filter(|&n| fleet_touches(self.variant, self.province[fleets[n]], to))
+            .collect();
+        let from_start = reach(&starts);
+        let to_end = reach(&ends);
+        (0..fleets.len()).any(|n| from_start[n] && to_end[n] && self.units[fleets[n]].owner == owner)
     }
 
     /// A chain of convoying fleets, none dislodged, from the army to its destination.

@@ -9,7 +9,12 @@ pub enum Command {
     Hold,
     Move { to: RegionId, via_convoy: bool },
     SupportHold { unit: ProvinceId },
-    SupportMove { unit: ProvinceId, to: ProvinceId },
+    /// `coast`: the coast the support names, if any; it must then be the move's.
+    SupportMove {
+        unit: ProvinceId,
+        to: ProvinceId,
+        coast: Option<RegionId>,
+    },
     Convoy { army: ProvinceId, to: ProvinceId },
     Retreat { to: RegionId },
     Disband,
@@ -36,6 +41,8 @@ pub enum Illegal {
     MoveToOwnProvince,
     /// Not a neighbour, and no sea route a convoy could take.
     NotAdjacent,
+    /// An army sent beyond its neighbours with no fleets on any sea route to carry it.
+    NoFleetsOnRoute,
     /// An army cannot go to sea; a fleet cannot go inland.
     WrongTerrain,
     /// A multi-coast province needs its coast named.
@@ -165,6 +172,7 @@ impl Illegal {
             Illegal::WrongPhase => "wrong-phase",
             Illegal::MoveToOwnProvince => "move-to-own-province",
             Illegal::NotAdjacent => "not-adjacent",
+            Illegal::NoFleetsOnRoute => "no-fleets-on-route",
             Illegal::WrongTerrain => "wrong-terrain",
             Illegal::CoastNeeded => "coast-needed",
             Illegal::CoastNotReachable => "coast-not-reachable",
