@@ -1,5 +1,10 @@
 //! The order language of `grammar/orders.ebnf`: its AST, the nom parser and its errors.
 
 mod ast;
+mod error;
+pub mod parse;
+mod token;
 
 pub use ast::{Action, Location, Order, Span, UnitSpec};
+pub use error::{Expectation, OrderError};
+pub use parse::{MAX_LINE_CHARS, parse_order, parse_orders, parse_unit_line};
