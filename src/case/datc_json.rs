@@ -13,11 +13,26 @@ use crate::order::parse_order;
 use super::position_text::{home_owners, house_named, unit_from_line};
 use super::{Case, CaseOrder, Expect};
 
-/// Outcomes the JSON marks as its own library's deviation (`errata`), set back to the
-/// DATC v3.0 preference: a coast written where it serves no purpose is ignored.
+/// Outcomes where the JSON follows its own library rather than the DATC v3.0 text (its
+/// `errata` and `ignore` notes say so), set back to the DATC's preference. docs/rules.md
+/// lists each.
 const ERRATA: &[(&str, &str, &str)] = &[
+    // A coast written where it serves no purpose is ignored.
     ("6.B.10", "FRA: F spa(nc) -> lyo", "Succeeds"),
     ("6.B.12", "FRA: A gas -> spa(nc)", "Succeeds"),
+    // The support of an illegal move is itself illegal: it fails.
+    ("6.A.5", "ENG: A lvp supports A yor -> yor", "Fails"),
+    // A support naming no coast supports a move to either coast: the two moves bounce.
+    ("6.B.15", "ENG: F mao -> spa(nc)", "Fails"),
+];
+
+/// JSON cases not run, with the reason (recorded in the converted file, never deleted).
+const NOT_RUN: &[(&str, &str)] = &[
+    ("6.H.1", "the JSON drops this case's retreat-phase support order and marks it ignored; DATC v2.4 6.H.1 passes"),
+    ("6.H.2", "the JSON drops this case's retreat-phase support order and marks it ignored; DATC v2.4 6.H.2 passes"),
+    ("6.H.3", "the JSON drops this case's retreat-phase convoy order and marks it ignored; DATC v2.4 6.H.3 passes"),
+    ("6.G.19", "known disagreement: corbeau lets France's own fleet on a possible route carry the army (the swap succeeds); the DATC text wants it to fail (docs/rules.md)"),
+    ("6.G.11", "known disagreement: this paradox has two consistent outcomes and corbeau applies the Szykman rule (the army stays); the DATC wants the army to move (docs/rules.md)"),
 ];
 
 #[derive(Deserialize)]
@@ -70,6 +85,15 @@ pub fn convert_datc_json(variant: &Variant, json: &str) -> Result<Vec<Case>, Str
             file: "datc_v3.json".to_string(),
             ..Case::default()
         };
+        if let Some((_, why)) = NOT_RUN.iter().find(|(case_id, _)| *case_id == id)
+            && !c.name.ends_with("second_scenario")
+        {
+            case.skip = Some((*why).to_string());
+        }
+        if c.name.ends_with("second_scenario") {
+            case.id = format!("{id}-second");
+            case.skip = Some("known disagreement: corbeau counts a fleet's distance to St Petersburg from both coasts (F ska is 2 away, A alb 3), so it disbands A alb; the JSON disbands F ska (docs/rules.md)".to_string());
+        }
         match c.edition.as_deref() {
             None | Some("2023") => {}
             Some(edition) => {
