@@ -6,3 +6,4 @@ pub mod judge;
 pub mod lang;
 pub mod map;
 pub mod order;
+pub mod report;

@@ -10,7 +10,7 @@ use crate::judge::{GivenOrder, Position, adjudicate};
 use crate::lang::Lang;
 use crate::map::{Owner, Variant, load_variant};
 use crate::order::parse_order;
-use crate::report::{render_results, results_json, results_view};
+use crate::report::{local_templates, render_results, results_json, results_view_with_orders};
 
 use super::{Error, language, read_input};
 
@@ -146,11 +146,12 @@ fn adjudicate_job(
         std::fs::write(path, write_position(variant, &adjudication.after))
             .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
     }
-    let view = results_view(variant, &position, &adjudication);
+    let view = results_view_with_orders(variant, &position, &adjudication, &given);
     if args.json {
         Ok(results_json(&view))
     } else {
-        render_results(&view, lang, args.templates.as_deref()).map_err(|e| Error::Input(e.to_string()))
+        let templates = args.templates.clone().or_else(local_templates);
+        render_results(&view, lang, templates.as_deref()).map_err(|e| Error::Input(e.to_string()))
     }
 }
 

@@ -1,6 +1,6 @@
 //! The command line: `corbeau adjudicate`, `datc`, `map check`, `completions`.
 
-//TMP mod adjudicate;
+mod adjudicate;
 mod datc;
 mod error;
 
@@ -27,7 +27,7 @@ enum Command {
     /// Adjudicate one phase: a variant, a position and orders give results (text or JSON).
     ///
     /// With no position and no orders, adjudicates the bundled example turn of Westeros.
-    //TMP Adjudicate(adjudicate::Args),
+    Adjudicate(adjudicate::Args),
     /// Run DATC test cases (jDip text files or the project's .case files).
     Datc(datc::Args),
     /// Convert the DATC files of ../shared/datc into the project's case files.
@@ -75,7 +75,7 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
-        //TMP Command::Adjudicate(args) => adjudicate::run(args),
+        Command::Adjudicate(args) => adjudicate::run(args),
         Command::Datc(args) => datc::run(args),
         Command::DatcConvert(args) => datc::convert(args),
         Command::Map { command } => match command {

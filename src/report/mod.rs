@@ -1,0 +1,24 @@
+//! Results of one adjudicated phase, as a player reads them (French or English text from
+//! the templates of `templates/`) and as tools read them (JSON). The formats are described
+//! in `docs/results-format.md`; SPEC.md §6 says what results contain.
+
+mod build;
+mod describe;
+mod reason;
+mod render;
+mod view;
+
+pub use build::{results_view, results_view_with_orders};
+pub use describe::order_text;
+pub use render::{RESULTS_TEMPLATE, RenderError, local_templates, render_results, wrap};
+pub use view::{
+    CentreRow, CentreTable, CommandView, Counts, DislodgedView, HouseOrders, HouseRef, HouseUnits,
+    OrderLine, OutcomeView, OwnedUnit, Place, RESULTS_FORMAT, RejectedView, ResultsView, Status,
+    UnitView, VariantRef,
+};
+
+/// The results as pretty-printed JSON (the `--json` output).
+pub fn results_json(view: &ResultsView) -> String {
+    // Serializing plain structs of strings and numbers cannot fail.
+    serde_json::to_string_pretty(view).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}

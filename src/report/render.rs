@@ -1,0 +1,248 @@
+//! Results as text, from the minijinja templates of `templates/{fr,en}/`. The templates
+//! are embedded in the binary; a directory laid out like `templates/` overrides any of
+//! them at run time, so a moderator can change the wording without rebuilding.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use minijinja::{Environment, UndefinedBehavior, Value, context};
+
+use crate::lang::Lang;
+
+use super::view::ResultsView;
+
+/// The template that renders the results of a phase.
+pub const RESULTS_TEMPLATE: &str = "results.txt";
+
+/// Every template of a language, by file name, embedded from `templates/`.
+const EMBEDDED: &[(Lang, &str, &str)] = &[
+    (
+        Lang::Fr,
+        "results.txt",
+        include_str!("../../templates/fr/results.txt"),
+    ),
+    (
+        Lang::Fr,
+        "macros.txt",
+        include_str!("../../templates/fr/macros.txt"),
+    ),
+    (
+        Lang::En,
+        "results.txt",
+        include_str!("../../templates/en/results.txt"),
+    ),
+    (
+        Lang::En,
+        "macros.txt",
+        include_str!("../../templates/en/macros.txt"),
+    ),
+];
+
+/// A template could not be read, compiled or rendered.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("template {}: cannot read it: {source}", .path.display())]
+    Read { path: PathBuf, source: io::Error },
+    #[error("template {template}: {message}")]
+    Template { template: String, message: String },
+}
+
+/// The results of a phase as plain text in a language, from the embedded templates or
+/// from `templates` (a directory with `fr/` and `en/`) where it has the file.
+pub fn render_results(
+    view: &ResultsView,
+    lang: Lang,
+    templates: Option<&Path>,
+) -> Result<String, RenderError> {
+    let sources = load_sources(lang, templates)?;
+    let env = environment(&sources)?;
+    let describe = |name: &str| describe_source(&sources, name);
+    let template = env
+        .get_template(RESULTS_TEMPLATE)
+        .map_err(|e| template_error(&describe, RESULTS_TEMPLATE, &e))?;
+    let ctx = context! { lang => lang.code(), ..Value::from_serialize(view) };
+    template
+        .render(ctx)
+        .map_err(|e| template_error(&describe, RESULTS_TEMPLATE, &e))
+}
+
+/// `templates/` in the working directory, if there is one: the default override directory.
+pub fn local_templates() -> Option<PathBuf> {
+    let dir = PathBuf::from("templates");
+    dir.is_dir().then_some(dir)
+}
+
+/// One template's text and where it came from.
+struct Source {
+    name: &'static str,
+    text: String,
+    origin: String,
+}
+
+fn load_sources(lang: Lang, templates: Option<&Path>) -> Result<Vec<Source>, RenderError> {
+    let mut sources = Vec::new();
+    for &(l, name, embedded) in EMBEDDED {
+        if l != lang {
+            continue;
+        }
+        let path = templates.map(|dir| dir.join(lang.code()).join(name));
+        let overridden = match &path {
+            Some(path) => match std::fs::read_to_string(path) {
+                Ok(text) => Some((text, path.display().to_string())),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+                Err(source) => {
+                    return Err(RenderError::Read {
+                        path: path.clone(),
+                        source,
+                    });
+                }
+            },
+            None => None,
+        };
+        let (text, origin) = overridden.unwrap_or_else(|| {
+            (
+                embedded.to_string(),
+                format!("templates/{}/{name} (embedded)", lang.code()),
+            )
+        });
+        sources.push(Source { name, text, origin });
+    }
+    Ok(sources)
+}
+
+fn environment(sources: &[Source]) -> Result<Environment<'_>, RenderError> {
+    let mut env = Environment::new();
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    env.set_keep_trailing_newline(true);
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.add_filter("wrap", wrap);
+    env.add_filter("ljust", ljust);
+    env.add_filter("rjust", rjust);
+    env.add_filter("signed", signed);
+    for source in sources {
+        env.add_template(source.name, &source.text)
+            .map_err(|e| template_error(&|n| describe_source(sources, n), source.name, &e))?;
+    }
+    Ok(env)
+}
+
+fn describe_source(sources: &[Source], name: &str) -> String {
+    sources
+        .iter()
+        .find(|s| s.name == name)
+        .map_or_else(|| name.to_string(), |s| s.origin.clone())
+}
+
+/// Names the template where the error happened (which may be an imported one) and says
+/// what went wrong, with the line.
+fn template_error(
+    describe: &dyn Fn(&str) -> String,
+    entry: &str,
+    error: &minijinja::Error,
+) -> RenderError {
+    let template = describe(error.name().unwrap_or(entry));
+    let mut message = match error.line() {
+        Some(line) => format!("line {line}: {}", error.kind()),
+        None => error.kind().to_string(),
+    };
+    if let Some(detail) = error.detail() {
+        message.push_str(": ");
+        message.push_str(detail);
+    }
+    let mut cause = std::error::Error::source(error);
+    while let Some(c) = cause {
+        message.push_str(": ");
+        message.push_str(&c.to_string());
+        cause = c.source();
+    }
+    RenderError::Template { template, message }
+}
+
+/// `{{ text | wrap(78, 6) }}`: breaks a line at spaces so that no line is longer than
+/// `width` characters (a single long word stays whole, and a parenthesis stays with the
+/// word before it); continuation lines are indented by `indent` spaces.
+pub fn wrap(text: &str, width: Option<usize>, indent: Option<usize>) -> String {
+    let width = width.unwrap_or(78);
+    let pad = " ".repeat(indent.unwrap_or(0));
+    let lead_len = text.len() - text.trim_start_matches(' ').len();
+    let mut out = text[..lead_len].to_string();
+    let mut len = lead_len;
+    let mut first = true;
+    for word in glued_words(&text[lead_len..]) {
+        let n = word.chars().count();
+        if !first && len + 1 + n > width {
+            out.push('\n');
+            out.push_str(&pad);
+            len = pad.len();
+        } else if !first {
+            out.push(' ');
+            len += 1;
+        }
+        out.push_str(&word);
+        len += n;
+        first = false;
+    }
+    out
+}
+
+/// The words of a text, a parenthesis kept with the word before it (`Port-Réal (prt)`).
+fn glued_words(text: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        match words.last_mut() {
+            Some(last) if word.starts_with('(') => {
+                last.push(' ');
+                last.push_str(word);
+            }
+            _ => words.push(word.to_string()),
+        }
+    }
+    words
+}
+
+/// `{{ name | ljust(12) }}`: pads on the right to `width` characters.
+fn ljust(text: &str, width: usize) -> String {
+    let n = text.chars().count();
+    format!("{text}{}", " ".repeat(width.saturating_sub(n)))
+}
+
+/// `{{ count | rjust(7) }}`: pads on the left to `width` characters.
+fn rjust(value: Value, width: usize) -> String {
+    let text = value.to_string();
+    let n = text.chars().count();
+    format!("{}{text}", " ".repeat(width.saturating_sub(n)))
+}
+
+/// `{{ adjustment | signed }}`: `+2`, `-1`, `0`.
+fn signed(n: i64) -> String {
+    if n > 0 {
+        format!("+{n}")
+    } else {
+        n.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn wrap_breaks_at_spaces_and_indents_continuations() {
+        let text = "  aaa bbb ccc ddd";
+        assert_eq!(wrap(text, Some(9), Some(4)), "  aaa bbb\n    ccc\n    ddd");
+    }
+
+    #[test]
+    fn wrap_keeps_a_parenthesis_with_its_word() {
+        assert_eq!(
+            wrap("vers Port-Réal (prt)", Some(16), Some(2)),
+            "vers\n  Port-Réal (prt)"
+        );
+    }
+
+    #[test]
+    fn wrap_keeps_a_long_word_whole() {
+        assert_eq!(wrap("abcdefghij", Some(4), Some(2)), "abcdefghij");
+    }
+}
