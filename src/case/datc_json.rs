@@ -28,11 +28,26 @@ const ERRATA: &[(&str, &str, &str)] = &[
 
 /// JSON cases not run, with the reason (recorded in the converted file, never deleted).
 const NOT_RUN: &[(&str, &str)] = &[
-    ("6.H.1", "the JSON drops this case's retreat-phase support order and marks it ignored; DATC v2.4 6.H.1 passes"),
-    ("6.H.2", "the JSON drops this case's retreat-phase support order and marks it ignored; DATC v2.4 6.H.2 passes"),
-    ("6.H.3", "the JSON drops this case's retreat-phase convoy order and marks it ignored; DATC v2.4 6.H.3 passes"),
-    ("6.G.19", "known disagreement: corbeau lets France's own fleet on a possible route carry the army (the swap succeeds); the DATC text wants it to fail (docs/rules.md)"),
-    ("6.G.11", "known disagreement: this paradox has two consistent outcomes and corbeau applies the Szykman rule (the army stays); the DATC wants the army to move (docs/rules.md)"),
+    (
+        "6.H.1",
+        "the JSON drops this case's retreat-phase support order and marks it ignored; DATC v2.4 6.H.1 passes",
+    ),
+    (
+        "6.H.2",
+        "the JSON drops this case's retreat-phase support order and marks it ignored; DATC v2.4 6.H.2 passes",
+    ),
+    (
+        "6.H.3",
+        "the JSON drops this case's retreat-phase convoy order and marks it ignored; DATC v2.4 6.H.3 passes",
+    ),
+    (
+        "6.G.19",
+        "known disagreement: corbeau lets France's own fleet on a possible route carry the army (the swap succeeds); the DATC text wants it to fail (docs/rules.md)",
+    ),
+    (
+        "6.G.11",
+        "known disagreement: this paradox has two consistent outcomes and corbeau applies the Szykman rule (the army stays); the DATC wants the army to move (docs/rules.md)",
+    ),
 ];
 
 #[derive(Deserialize)]
@@ -104,8 +119,16 @@ pub fn convert_datc_json(variant: &Variant, json: &str) -> Result<Vec<Case>, Str
             }
         }
         let phase = match c.phase.as_str() {
-            "Main" | "Retreat" => Phase { year: 1901, season: Season::Spring, kind: PhaseKind::Movement },
-            "Build" => Phase { year: 1901, season: Season::Winter, kind: PhaseKind::Adjustment },
+            "Main" | "Retreat" => Phase {
+                year: 1901,
+                season: Season::Spring,
+                kind: PhaseKind::Movement,
+            },
+            "Build" => Phase {
+                year: 1901,
+                season: Season::Winter,
+                kind: PhaseKind::Adjustment,
+            },
             other => return Err(format!("{id}: unknown phase `{other}`")),
         };
         case.phase = Some(phase);
@@ -117,7 +140,12 @@ pub fn convert_datc_json(variant: &Variant, json: &str) -> Result<Vec<Case>, Str
             case.units.push(unit_line(variant, unit)?);
         }
         let main = c.phase != "Build";
-        case.steps = vec![orders(variant, &id, first_orders, main.then_some(&mut case.units))?];
+        case.steps = vec![orders(
+            variant,
+            &id,
+            first_orders,
+            main.then_some(&mut case.units),
+        )?];
         if c.preceding_main_phase.is_some() {
             case.steps.push(orders(variant, &id, &c.orders, None)?);
         }
@@ -125,7 +153,11 @@ pub fn convert_datc_json(variant: &Variant, json: &str) -> Result<Vec<Case>, Str
             case.owners = Some(build_owners(variant, &case.units, &c.occupiers)?);
             case.disbanded = c
                 .civil_disorder
-                .map(|list| list.iter().map(|u| unit_line(variant, u)).collect::<Result<_, _>>())
+                .map(|list| {
+                    list.iter()
+                        .map(|u| unit_line(variant, u))
+                        .collect::<Result<_, _>>()
+                })
                 .transpose()?;
         }
         cases.push(case);
@@ -135,7 +167,9 @@ pub fn convert_datc_json(variant: &Variant, json: &str) -> Result<Vec<Case>, Str
 
 /// `ENG: F lon` → `england: F lon`.
 fn unit_line(variant: &Variant, text: &str) -> Result<String, String> {
-    let (house, unit) = text.split_once(':').ok_or_else(|| format!("`{text}`: expected `HOUSE: unit`"))?;
+    let (house, unit) = text
+        .split_once(':')
+        .ok_or_else(|| format!("`{text}`: expected `HOUSE: unit`"))?;
     Ok(format!("{}: {}", house_id(variant, house)?, unit.trim()))
 }
 
@@ -157,7 +191,9 @@ fn orders(
     let source: Arc<str> = Arc::from("datc_v3.json");
     let mut out = Vec::new();
     for (text, outcome) in list {
-        let (house, order) = text.split_once(':').ok_or_else(|| format!("{id}: `{text}`: no house"))?;
+        let (house, order) = text
+            .split_once(':')
+            .ok_or_else(|| format!("{id}: `{text}`: no house"))?;
         let house = house_id(variant, house)?;
         let order = order.trim();
         let written = ERRATA
@@ -176,11 +212,16 @@ fn orders(
                 .ok_or_else(|| format!("{id}: empty order"))?;
             if let (Some(kind), Some(at)) = (parsed.unit.kind, parsed.unit.at) {
                 let taken = units.iter().any(|u| {
-                    unit_from_line(variant, u).is_ok_and(|u| variant.province_of(u.region) == at.province)
+                    unit_from_line(variant, u)
+                        .is_ok_and(|u| variant.province_of(u.region) == at.province)
                 });
                 if !taken {
                     let region = at.coast.unwrap_or(variant.province(at.province).region);
-                    units.push(format!("{house}: {} {}", kind.letter(), variant.region_label(region)));
+                    units.push(format!(
+                        "{house}: {} {}",
+                        kind.letter(),
+                        variant.region_label(region)
+                    ));
                 }
             }
         }
@@ -209,7 +250,9 @@ fn build_owners(
         }
     }
     for (province, house) in occupiers {
-        let p = variant.province_by_id(province).ok_or_else(|| format!("unknown province `{province}`"))?;
+        let p = variant
+            .province_by_id(province)
+            .ok_or_else(|| format!("unknown province `{province}`"))?;
         let Some(Owner::House(h)) = house.as_str().and_then(|h| house_named(variant, h)) else {
             return Err(format!("unknown house `{house}`"));
         };

@@ -72,7 +72,8 @@ pub fn read_jdip(cache: &mut VariantCache, file: &str, text: &str) -> Result<Vec
         };
         section = match keyword {
             "PRESTATE_SETPHASE" => {
-                current.phase = Some(jdip_phase(rest).ok_or_else(|| at(format!("unknown phase `{rest}`")))?);
+                current.phase =
+                    Some(jdip_phase(rest).ok_or_else(|| at(format!("unknown phase `{rest}`")))?);
                 continue;
             }
             "PRESTATE" => Section::Prestate,
@@ -96,7 +97,9 @@ pub fn read_jdip(cache: &mut VariantCache, file: &str, text: &str) -> Result<Vec
                 Section::None
             }
             "END" => {
-                let mut done = case.take().ok_or_else(|| at("END without CASE".to_string()))?;
+                let mut done = case
+                    .take()
+                    .ok_or_else(|| at("END without CASE".to_string()))?;
                 if !results.is_empty() {
                     let variant = cache.get(&done.variant)?;
                     apply_results(&variant, &mut done, &results).map_err(&at)?;
@@ -111,11 +114,17 @@ pub fn read_jdip(cache: &mut VariantCache, file: &str, text: &str) -> Result<Vec
                     Section::Prestate => current.units.push(body),
                     Section::Dislodged => current.dislodged.push((body, None)),
                     Section::Results => {
-                        let (flag, order) = body.split_once(':').ok_or_else(|| at(format!("expected `SUCCESS: …` or `FAILURE: …`, found `{body}`")))?;
+                        let (flag, order) = body.split_once(':').ok_or_else(|| {
+                            at(format!(
+                                "expected `SUCCESS: …` or `FAILURE: …`, found `{body}`"
+                            ))
+                        })?;
                         results.push((flag.trim() == "SUCCESS", order.trim().to_string()));
                     }
                     Section::Owners => {
-                        let (house, unit) = body.split_once(':').ok_or_else(|| at(format!("expected `House: A province`, found `{body}`")))?;
+                        let (house, unit) = body.split_once(':').ok_or_else(|| {
+                            at(format!("expected `House: A province`, found `{body}`"))
+                        })?;
                         let province = unit.split_whitespace().last().unwrap_or("");
                         if let Some(owners) = current.owners.as_mut() {
                             owners.push(format!("{}: {province}", house.trim()));
@@ -168,21 +177,33 @@ fn jdip_phase(text: &str) -> Option<Phase> {
 
 /// From the moves of the phase before: each dislodged unit's attacker, and the provinces
 /// that two or more failed moves aimed at and that stay empty (standoffs).
-fn apply_results(variant: &Variant, case: &mut Case, results: &[(bool, String)]) -> Result<(), String> {
+fn apply_results(
+    variant: &Variant,
+    case: &mut Case,
+    results: &[(bool, String)],
+) -> Result<(), String> {
     let source: Arc<str> = Arc::from(case.file.as_str());
     // (dislodges by land, from, to, succeeded)
     let mut moves: Vec<(bool, ProvinceId, ProvinceId, bool)> = Vec::new();
     for (succeeded, text) in results {
-        let Some(order) = parse_order(variant, &source, case.line, text).map_err(|e| e.to_string())? else {
+        let Some(order) =
+            parse_order(variant, &source, case.line, text).map_err(|e| e.to_string())?
+        else {
             continue;
         };
         if let (Action::Move { to, via_convoy }, Some(from)) = (&order.action, order.unit.at) {
             // A unit dislodged by a convoyed army may retreat where the army came from.
             let by_land = !via_convoy
                 && (variant.army_adjacency[usize::from(from.province.0)].contains(&to.province)
-                    || variant.dragon_adjacency[usize::from(from.province.0)].contains(&to.province)
+                    || variant.dragon_adjacency[usize::from(from.province.0)]
+                        .contains(&to.province)
                         && order.unit.kind != Some(crate::map::UnitKind::Army));
-            moves.push((*succeeded && by_land, from.province, to.province, *succeeded));
+            moves.push((
+                *succeeded && by_land,
+                from.province,
+                to.province,
+                *succeeded,
+            ));
         }
     }
     let occupied: Vec<ProvinceId> = case
@@ -206,6 +227,9 @@ fn apply_results(variant: &Variant, case: &mut Case, results: &[(bool, String)])
             contested.push(to);
         }
     }
-    case.contested = contested.iter().map(|&p| variant.province(p).id.clone()).collect();
+    case.contested = contested
+        .iter()
+        .map(|&p| variant.province(p).id.clone())
+        .collect();
     Ok(())
 }

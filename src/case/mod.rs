@@ -14,7 +14,9 @@ pub use datc_json::convert_datc_json;
 pub use differences::V3_DIFFERENCES;
 pub use jdip::read_jdip;
 pub use position_text::{PositionError, house_named, read_position, unit_text, write_position};
-pub use run::{CaseStatus, CaseVerdict, VariantCache, case_position, case_steps, run_case};
+pub use run::{
+    CaseStatus, CaseStep, CaseVerdict, VariantCache, case_position, case_steps, run_case,
+};
 pub use text::{read_cases, write_cases};
 
 use crate::judge::Phase;

@@ -82,20 +82,31 @@ pub fn unit_from_line(variant: &Variant, text: &str) -> Result<Unit, String> {
         _ => text,
     };
     let (house, spec) = parse_unit_line(variant, text).map_err(|e| e.to_string())?;
-    let house = house.ok_or_else(|| format!("`{text}`: the unit needs its house (`Stark: A win`)"))?;
+    let house =
+        house.ok_or_else(|| format!("`{text}`: the unit needs its house (`Stark: A win`)"))?;
     let owner = house_named(variant, &house).ok_or_else(|| format!("unknown house `{house}`"))?;
-    let kind = spec.kind.ok_or_else(|| format!("`{text}`: the unit needs its kind (A, F or D)"))?;
-    let at = spec.at.ok_or_else(|| format!("`{text}`: the unit needs its province"))?;
+    let kind = spec
+        .kind
+        .ok_or_else(|| format!("`{text}`: the unit needs its kind (A, F or D)"))?;
+    let at = spec
+        .at
+        .ok_or_else(|| format!("`{text}`: the unit needs its province"))?;
     let province = variant.province(at.province);
     let region = match (kind, at.coast) {
         (crate::map::UnitKind::Fleet, Some(coast)) => coast,
         (crate::map::UnitKind::Fleet, None) if !province.coasts.is_empty() => {
-            return Err(format!("`{text}`: a fleet in {} needs its coast", province.id));
+            return Err(format!(
+                "`{text}`: a fleet in {} needs its coast",
+                province.id
+            ));
         }
         _ => province.region,
     };
     if !variant.can_stand(kind, region) {
-        return Err(format!("`{text}`: a unit of this kind cannot stand in {}", province.id));
+        return Err(format!(
+            "`{text}`: a unit of this kind cannot stand in {}",
+            province.id
+        ));
     }
     Ok(Unit {
         owner,
@@ -168,7 +179,13 @@ pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Positi
                     )));
                 }
             }
-            "phase" => phase = Some(parse_phase(rest).ok_or_else(|| error(format!("unknown phase `{rest}` (e.g. `spring 298 movement`)")))?),
+            "phase" => {
+                phase = Some(parse_phase(rest).ok_or_else(|| {
+                    error(format!(
+                        "unknown phase `{rest}` (e.g. `spring 298 movement`)"
+                    ))
+                })?)
+            }
             "owner" => {
                 let (h, provinces) = owner_line(variant, rest).map_err(error)?;
                 let list = owners.get_or_insert_with(|| vec![None; variant.provinces.len()]);
@@ -179,7 +196,10 @@ pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Positi
             "unit" => units.push(unit_from_line(variant, rest).map_err(error)?),
             "dislodged" => {
                 let (unit, from) = match rest.split_once("<-") {
-                    Some((u, f)) => (u.trim(), Some(province_named(variant, f.trim()).map_err(error)?)),
+                    Some((u, f)) => (
+                        u.trim(),
+                        Some(province_named(variant, f.trim()).map_err(error)?),
+                    ),
                     None => (rest, None),
                 };
                 dislodged.push(Dislodged {
@@ -192,7 +212,11 @@ pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Positi
                     contested.push(province_named(variant, p).map_err(error)?);
                 }
             }
-            other => return Err(error(format!("unknown keyword `{other}` (phase, owner, unit, dislodged, contested)"))),
+            other => {
+                return Err(error(format!(
+                    "unknown keyword `{other}` (phase, owner, unit, dislodged, contested)"
+                )));
+            }
         }
     }
     let mut seen = vec![false; variant.provinces.len()];
@@ -222,8 +246,16 @@ pub fn unit_text(variant: &Variant, unit: &Unit) -> String {
         Owner::House(h) => variant.house(h).name.clone(),
         Owner::Neutral => "neutral".to_string(),
     };
-    let name = unit.name.as_ref().map(|n| format!(" {n}")).unwrap_or_default();
-    format!("{owner}: {} {}{name}", unit.kind.letter(), variant.region_label(unit.region))
+    let name = unit
+        .name
+        .as_ref()
+        .map(|n| format!(" {n}"))
+        .unwrap_or_default();
+    format!(
+        "{owner}: {} {}{name}",
+        unit.kind.letter(),
+        variant.region_label(unit.region)
+    )
 }
 
 /// Writes a position in the format `read_position` reads.
@@ -252,7 +284,11 @@ pub fn write_position(variant: &Variant, position: &Position) -> String {
         let _ = writeln!(out, "dislodged {}{from}", unit_text(variant, &d.unit));
     }
     if !position.contested.is_empty() {
-        let list: Vec<&str> = position.contested.iter().map(|&p| variant.province(p).id.as_str()).collect();
+        let list: Vec<&str> = position
+            .contested
+            .iter()
+            .map(|&p| variant.province(p).id.as_str())
+            .collect();
         let _ = writeln!(out, "contested {}", list.join(" "));
     }
     out

@@ -73,7 +73,9 @@ pub fn run_case(cache: &mut VariantCache, case: &Case) -> CaseVerdict {
 
 /// Builds the starting position a case describes.
 pub fn case_position(variant: &Variant, case: &Case) -> Result<Position, String> {
-    let phase = case.phase.unwrap_or_else(|| Phase::first(variant.first_year));
+    let phase = case
+        .phase
+        .unwrap_or_else(|| Phase::first(variant.first_year));
     let mut position = Position::empty(variant, phase);
     position.owners = match &case.owners {
         None => home_owners(variant),
@@ -99,7 +101,10 @@ pub fn case_position(variant: &Variant, case: &Case) -> Result<Position, String>
     for (line, from) in &case.dislodged {
         position.dislodged.push(crate::judge::Dislodged {
             unit: unit_from_line(variant, line)?,
-            attacker_from: from.as_deref().map(|f| province_named(variant, f)).transpose()?,
+            attacker_from: from
+                .as_deref()
+                .map(|f| province_named(variant, f))
+                .transpose()?,
         });
     }
     for p in &case.contested {
@@ -116,7 +121,14 @@ fn check_case(cache: &mut VariantCache, case: &Case) -> Result<Vec<String>, Stri
     for step in &case.steps {
         let (given, unreadable) = read_orders(&variant, case, step, &mut problems);
         let adjudication = adjudicate(&variant, &position, &given);
-        check_outcomes(case, step, &given, &unreadable, &adjudication, &mut problems);
+        check_outcomes(
+            case,
+            step,
+            &given,
+            &unreadable,
+            &adjudication,
+            &mut problems,
+        );
         position = adjudication.after.clone();
         last = Some(adjudication);
     }
@@ -125,14 +137,22 @@ fn check_case(cache: &mut VariantCache, case: &Case) -> Result<Vec<String>, Stri
             &variant,
             "units",
             expected,
-            position.units.iter().map(|u| unit_text(&variant, u)).collect(),
+            position
+                .units
+                .iter()
+                .map(|u| unit_text(&variant, u))
+                .collect(),
             &mut problems,
         );
         compare_units(
             &variant,
             "dislodged units",
             &case.after_dislodged,
-            position.dislodged.iter().map(|d| unit_text(&variant, &d.unit)).collect(),
+            position
+                .dislodged
+                .iter()
+                .map(|d| unit_text(&variant, &d.unit))
+                .collect(),
             &mut problems,
         );
     }
@@ -141,7 +161,10 @@ fn check_case(cache: &mut VariantCache, case: &Case) -> Result<Vec<String>, Stri
             &variant,
             "disbanded units",
             expected,
-            last.disbanded.iter().map(|u| unit_text(&variant, u)).collect(),
+            last.disbanded
+                .iter()
+                .map(|u| unit_text(&variant, u))
+                .collect(),
             &mut problems,
         );
     }
@@ -209,7 +232,10 @@ fn check_outcomes(
         let outcome = match unread {
             Some(error) => {
                 if !matches!(order.expect, Some(Expect::Fails(None))) {
-                    problems.push(format!("line {}: `{}` does not parse: {error}", order.line, order.text));
+                    problems.push(format!(
+                        "line {}: `{}` does not parse: {error}",
+                        order.line, order.text
+                    ));
                 }
                 continue;
             }
@@ -218,7 +244,9 @@ fn check_outcomes(
                 outcomes[next_given - 1].clone()
             }
         };
-        let Some(expect) = &order.expect else { continue };
+        let Some(expect) = &order.expect else {
+            continue;
+        };
         let got = outcome.map_or_else(|| "no outcome".to_string(), |o| o.code());
         let ok = match expect {
             Expect::Succeeds => got == "succeeded",
@@ -233,7 +261,10 @@ fn check_outcomes(
                 Expect::Fails(None) => "fails".to_string(),
                 Expect::Fails(Some(code)) => format!("fails ({code})"),
             };
-            problems.push(format!("line {}: `{}`: expected {wanted}, got {got}", order.line, order.text));
+            problems.push(format!(
+                "line {}: `{}`: expected {wanted}, got {got}",
+                order.line, order.text
+            ));
         }
     }
 }
@@ -259,8 +290,14 @@ fn compare_units(
     let strip = |s: &String| s.split(' ').take(3).collect::<Vec<_>>().join(" ");
     wanted.sort();
     actual.sort();
-    let missing: Vec<&String> = wanted.iter().filter(|w| !actual.iter().any(|a| a == *w || strip(a) == **w)).collect();
-    let extra: Vec<&String> = actual.iter().filter(|a| !wanted.iter().any(|w| *a == w || strip(a) == *w)).collect();
+    let missing: Vec<&String> = wanted
+        .iter()
+        .filter(|w| !actual.iter().any(|a| a == *w || strip(a) == **w))
+        .collect();
+    let extra: Vec<&String> = actual
+        .iter()
+        .filter(|a| !wanted.iter().any(|w| *a == w || strip(a) == *w))
+        .collect();
     if !missing.is_empty() || !extra.is_empty() || wanted.len() != actual.len() {
         problems.push(format!(
             "{what}: expected [{}], got [{}]",
@@ -270,12 +307,15 @@ fn compare_units(
     }
 }
 
+/// One phase of a case, ready to adjudicate: the position and the parsed orders.
+pub type CaseStep = (Position, Vec<GivenOrder>);
+
 /// The positions and parsed orders of every phase of a case, adjudicated once to find the
 /// positions after the first; for timing the judge alone.
 pub fn case_steps(
     cache: &mut VariantCache,
     case: &Case,
-) -> Result<(Arc<Variant>, Vec<(Position, Vec<GivenOrder>)>), String> {
+) -> Result<(Arc<Variant>, Vec<CaseStep>), String> {
     let variant = cache.get(&case.variant)?;
     let mut position = case_position(&variant, case)?;
     let mut steps = Vec::new();

@@ -44,9 +44,13 @@ pub fn read_cases(file: &str, text: &str) -> Result<Vec<Case>, String> {
             "source" => case.sources.push(rest.to_string()),
             "variant" => case.variant = rest.to_string(),
             "phase" => {
-                case.phase = Some(parse_phase(rest).ok_or_else(|| at(&format!("unknown phase `{rest}`")))?)
+                case.phase =
+                    Some(parse_phase(rest).ok_or_else(|| at(&format!("unknown phase `{rest}`")))?)
             }
-            "owner" => case.owners.get_or_insert_with(Vec::new).push(rest.to_string()),
+            "owner" => case
+                .owners
+                .get_or_insert_with(Vec::new)
+                .push(rest.to_string()),
             "unit" => case.units.push(rest.to_string()),
             "dislodged" => {
                 let (unit, from) = match rest.split_once("<-") {
@@ -55,12 +59,20 @@ pub fn read_cases(file: &str, text: &str) -> Result<Vec<Case>, String> {
                 };
                 case.dislodged.push((unit.to_string(), from));
             }
-            "contested" => case.contested.extend(rest.split_whitespace().map(str::to_string)),
+            "contested" => case
+                .contested
+                .extend(rest.split_whitespace().map(str::to_string)),
             "order" => {
-                let (text, expect) = match rest.rsplit_once("=>") {
-                    Some((t, e)) => (t.trim(), Some(parse_expect(e.trim()).ok_or_else(|| at(&format!("unknown expectation `{}`", e.trim())))?)),
-                    None => (rest, None),
-                };
+                let (text, expect) =
+                    match rest.rsplit_once("=>") {
+                        Some((t, e)) => (
+                            t.trim(),
+                            Some(parse_expect(e.trim()).ok_or_else(|| {
+                                at(&format!("unknown expectation `{}`", e.trim()))
+                            })?),
+                        ),
+                        None => (rest, None),
+                    };
                 if let Some(step) = case.steps.last_mut() {
                     step.push(CaseOrder {
                         text: text.to_string(),
@@ -96,7 +108,10 @@ pub fn read_cases(file: &str, text: &str) -> Result<Vec<Case>, String> {
         }
     }
     if let Some(case) = current {
-        return Err(format!("{file}:{}: case {} has no `end`", case.line, case.id));
+        return Err(format!(
+            "{file}:{}: case {} has no `end`",
+            case.line, case.id
+        ));
     }
     Ok(cases)
 }

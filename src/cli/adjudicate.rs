@@ -67,14 +67,25 @@ pub fn run(args: Args) -> Result<(), Error> {
     };
     let jobs: Vec<Job> = if args.files.is_empty() {
         if args.position.is_some() {
-            vec![Job { name: "-".into(), text: read_input(&PathBuf::from("-"))? }]
+            vec![Job {
+                name: "-".into(),
+                text: read_input(&PathBuf::from("-"))?,
+            }]
         } else {
-            vec![Job { name: EXAMPLE_NAME.into(), text: EXAMPLE_ORDERS.into() }]
+            vec![Job {
+                name: EXAMPLE_NAME.into(),
+                text: EXAMPLE_ORDERS.into(),
+            }]
         }
     } else {
         args.files
             .iter()
-            .map(|f| Ok(Job { name: f.display().to_string(), text: read_input(f)? }))
+            .map(|f| {
+                Ok(Job {
+                    name: f.display().to_string(),
+                    text: read_input(f)?,
+                })
+            })
             .collect::<Result<_, Error>>()?
     };
     let progress = jobs.len() > 1 && std::io::stderr().is_terminal();
@@ -98,8 +109,12 @@ pub fn run(args: Args) -> Result<(), Error> {
     print_outputs(&args, &outputs);
     if failures > 0 {
         return Err(Error::Reported(match lang {
-            Lang::Fr => format!("{failures} fichier(s) d'ordres illisible(s) : rien n'a été arbitré pour eux"),
-            Lang::En => format!("{failures} order file(s) could not be read: nothing was adjudicated for them"),
+            Lang::Fr => format!(
+                "{failures} fichier(s) d'ordres illisible(s) : rien n'a été arbitré pour eux"
+            ),
+            Lang::En => format!(
+                "{failures} order file(s) could not be read: nothing was adjudicated for them"
+            ),
         }));
     }
     Ok(())
@@ -131,12 +146,21 @@ fn adjudicate_job(
 ) -> Result<String, Error> {
     let (position_lines, order_lines) = split_turn(&job.text);
     let position = match (base, position_lines.trim().is_empty()) {
-        (_, false) => read_position(variant, &job.name, &position_lines).map_err(|e| Error::Input(e.to_string()))?,
+        (_, false) => read_position(variant, &job.name, &position_lines)
+            .map_err(|e| Error::Input(e.to_string()))?,
         (Some(p), true) => p.clone(),
         (None, true) => Position::starting(variant, args.players).ok_or_else(|| {
             Error::Input(match lang {
-                Lang::Fr => format!("la variante {} n'a pas de configuration pour {} joueurs", variant.id, args.players.unwrap_or(0)),
-                Lang::En => format!("variant {} has no setup for {} players", variant.id, args.players.unwrap_or(0)),
+                Lang::Fr => format!(
+                    "la variante {} n'a pas de configuration pour {} joueurs",
+                    variant.id,
+                    args.players.unwrap_or(0)
+                ),
+                Lang::En => format!(
+                    "variant {} has no setup for {} players",
+                    variant.id,
+                    args.players.unwrap_or(0)
+                ),
             })
         })?,
     };
@@ -158,7 +182,14 @@ fn adjudicate_job(
 /// Splits a turn file into its position lines and its order lines (order lines keep their
 /// place so that messages give the right line numbers).
 fn split_turn(text: &str) -> (String, Vec<(u32, String)>) {
-    const KEYWORDS: [&str; 6] = ["variant", "phase", "owner", "unit", "dislodged", "contested"];
+    const KEYWORDS: [&str; 6] = [
+        "variant",
+        "phase",
+        "owner",
+        "unit",
+        "dislodged",
+        "contested",
+    ];
     let mut position = String::new();
     let mut orders = Vec::new();
     for (n, line) in text.lines().enumerate() {

@@ -95,14 +95,17 @@ pub fn run(args: Args) -> Result<(), Error> {
                 }
             }
             CaseStatus::Failed(problems) => {
-                let difference = V3_DIFFERENCES
-                    .iter()
-                    .find(|(id, _)| *id == verdict.id && case.sources.iter().any(|s| s.starts_with("DATC v2.4")));
+                let difference = V3_DIFFERENCES.iter().find(|(id, _)| {
+                    *id == verdict.id && case.sources.iter().any(|s| s.starts_with("DATC v2.4"))
+                });
                 match difference {
                     Some((_, why)) => {
                         skipped += 1;
                         if !args.quiet {
-                            println!("{} differs from DATC v3.0, which corbeau follows: {why}", verdict.id);
+                            println!(
+                                "{} differs from DATC v3.0, which corbeau follows: {why}",
+                                verdict.id
+                            );
                         }
                     }
                     None => {
@@ -138,7 +141,10 @@ fn benchmark(cache: &mut VariantCache, cases: &[Case], times: u32) -> Result<(),
         }
     }
     let orders: usize = prepared.iter().map(|(_, (_, o))| o.len()).sum();
-    let units: usize = prepared.iter().map(|(_, (p, _))| p.units.len() + p.dislodged.len()).sum();
+    let units: usize = prepared
+        .iter()
+        .map(|(_, (p, _))| p.units.len() + p.dislodged.len())
+        .sum();
     let start = Instant::now();
     for _ in 0..times {
         for (variant, (position, given)) in &prepared {

@@ -60,7 +60,11 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(1) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     match run(cli) {
@@ -88,7 +92,12 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
         },
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "corbeau", &mut std::io::stdout());
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "corbeau",
+                &mut std::io::stdout(),
+            );
             Ok(())
         }
     }
@@ -114,15 +123,21 @@ fn map_check(files: &[String]) -> Result<(), Error> {
         }
     }
     if failed > 0 {
-        return Err(Error::Reported(format!("{failed} variant file(s) with problems")));
+        return Err(Error::Reported(format!(
+            "{failed} variant file(s) with problems"
+        )));
     }
     Ok(())
 }
 
 /// The language of messages and results: `--lang`, else `CORBEAU_LANG`, else French.
 fn language(flag: Option<Lang>) -> Lang {
-    flag.or_else(|| std::env::var("CORBEAU_LANG").ok().and_then(|l| l.parse().ok()))
-        .unwrap_or_default()
+    flag.or_else(|| {
+        std::env::var("CORBEAU_LANG")
+            .ok()
+            .and_then(|l| l.parse().ok())
+    })
+    .unwrap_or_default()
 }
 
 /// Reads a file, or standard input for `-`.

@@ -47,11 +47,18 @@ pub fn has_adjustments(variant: &Variant, position: &Position) -> bool {
     adjustment_counts(variant, position)
         .iter()
         .enumerate()
-        .any(|(h, &delta)| delta < 0 || (delta > 0 && !free_home_centres(variant, position, HouseId(h as u8)).is_empty()))
+        .any(|(h, &delta)| {
+            delta < 0
+                || (delta > 0 && !free_home_centres(variant, position, HouseId(h as u8)).is_empty())
+        })
 }
 
 /// The owned home centres of a house with no unit in them.
-pub fn free_home_centres(variant: &Variant, position: &Position, house: HouseId) -> Vec<ProvinceId> {
+pub fn free_home_centres(
+    variant: &Variant,
+    position: &Position,
+    house: HouseId,
+) -> Vec<ProvinceId> {
     variant
         .house(house)
         .home
@@ -72,7 +79,11 @@ pub fn resolve_adjustments(
     let mut result = AdjustmentResult::default();
     let mut used = vec![0i32; variant.houses.len()];
     let mut built_in: Vec<ProvinceId> = Vec::new();
-    let mut dragons_named: Vec<String> = position.units.iter().filter_map(|u| u.name.clone()).collect();
+    let mut dragons_named: Vec<String> = position
+        .units
+        .iter()
+        .filter_map(|u| u.name.clone())
+        .collect();
     let mut disbanded: Vec<usize> = Vec::new();
     for order in orders {
         let outcome = match &order.command {
@@ -86,7 +97,9 @@ pub fn resolve_adjustments(
                             Outcome::Failed(Failure::BeyondAllowance)
                         } else {
                             let name = match kind {
-                                UnitKind::Dragon => next_dragon_name(variant, house, &dragons_named),
+                                UnitKind::Dragon => {
+                                    next_dragon_name(variant, house, &dragons_named)
+                                }
                                 _ => Some(String::new()),
                             };
                             match name {

@@ -16,20 +16,17 @@ pub enum UnitPool {
 }
 
 /// Finds the one unit a spec describes among `units`.
-pub fn find_unit(
-    variant: &Variant,
-    units: &[&Unit],
-    spec: &UnitSpec,
-) -> Result<usize, Illegal> {
+pub fn find_unit(variant: &Variant, units: &[&Unit], spec: &UnitSpec) -> Result<usize, Illegal> {
     let candidates: Vec<usize> = units
         .iter()
         .enumerate()
         .filter(|(_, u)| {
             spec.at
                 .is_none_or(|at| variant.province_of(u.region) == at.province)
-                && spec.name.as_ref().is_none_or(|name| {
-                    u.name.as_ref().is_some_and(|n| fold(n) == fold(name))
-                })
+                && spec
+                    .name
+                    .as_ref()
+                    .is_none_or(|name| u.name.as_ref().is_some_and(|n| fold(n) == fold(name)))
         })
         .map(|(i, _)| i)
         .collect();
@@ -41,7 +38,9 @@ pub fn find_unit(
         [one] => {
             let unit = units[*one];
             match spec.kind {
-                Some(kind) if kind != unit.kind => Err(Illegal::WrongUnitKind { actual: unit.kind }),
+                Some(kind) if kind != unit.kind => {
+                    Err(Illegal::WrongUnitKind { actual: unit.kind })
+                }
                 _ => Ok(*one),
             }
         }
@@ -59,13 +58,16 @@ pub fn check_owner(unit: &Unit, house: Option<HouseId>) -> Result<(), Illegal> {
     }
 }
 
+/// Why an order was refused, with the unit it was for when that unit was found.
+pub type Refusal = (Option<(UnitPool, usize)>, Illegal);
+
 /// The unit an order is for, in the pool the phase uses, with the command it stands for.
 pub fn resolve_order(
     variant: &Variant,
     position: &Position,
     house: Option<HouseId>,
     order: &Order,
-) -> Result<(UnitPool, usize, Command), (Option<(UnitPool, usize)>, Illegal)> {
+) -> Result<(UnitPool, usize, Command), Refusal> {
     match position.phase.kind {
         PhaseKind::Movement => {
             let board: Vec<&Unit> = position.units.iter().collect();
@@ -123,16 +125,25 @@ fn movement_command(
             let command = move_command(variant, unit, *to, *via_convoy)?;
             // DATC v3.0 6.D.32: beyond its neighbours an army needs fleets on some sea
             // route, whatever their orders; otherwise the order is illegal and it holds.
-            if let Command::Move { to, via_convoy: true } = command
-                && !fleet_route_exists(variant, position, variant.province_of(unit.region), variant.province_of(to))
+            if let Command::Move {
+                to,
+                via_convoy: true,
+            } = command
+                && !fleet_route_exists(
+                    variant,
+                    position,
+                    variant.province_of(unit.region),
+                    variant.province_of(to),
+                )
             {
                 return Err(Illegal::NoFleetsOnRoute);
             }
             Ok(command)
         }
-        Action::Support { unit: supported, to } => {
-            support_command(variant, position, unit, supported, *to)
-        }
+        Action::Support {
+            unit: supported,
+            to,
+        } => support_command(variant, position, unit, supported, *to),
         Action::Convoy { unit: army, to } => convoy_command(variant, position, unit, army, *to),
         Action::Retreat { .. } | Action::Disband | Action::Build | Action::Waive => {
             Err(Illegal::WrongPhase)
@@ -224,6 +235,39 @@ pub fn fleet_target(variant: &Variant, from: RegionId, to: Location) -> Result<R
     }
 }
 
+/// Whether sea province `sea` lies on some chain of seas from `from` to `to`.
+pub fn sea_on_route(variant: &Variant, from: ProvinceId, to: ProvinceId, sea: ProvinceId) -> bool {
+    seas_reachable(variant, from, None)
+        .get(usize::from(sea.0))
+        .copied()
+        .unwrap_or(false)
+        && seas_reachable(variant, to, None)
+            .get(usize::from(sea.0))
+            .copied()
+            .unwrap_or(false)
+}
+
+/// The seas reachable from the coasts of `from` through other seas (stopping early at
+/// `goal` when given).
+fn seas_reachable(variant: &Variant, from: ProvinceId, goal: Option<ProvinceId>) -> Vec<bool> {
+    let mut seen = vec![false; variant.provinces.len()];
+    let mut frontier: Vec<ProvinceId> = seas_touching(variant, from).collect();
+    for &s in &frontier {
+        seen[usize::from(s.0)] = true;
+    }
+    while let Some(sea) = frontier.pop() {
+        if goal.is_some_and(|g| fleet_touches(variant, sea, g)) {
+            break;
+        }
+        for next in seas_touching(variant, sea) {
+            if !std::mem::replace(&mut seen[usize::from(next.0)], true) {
+                frontier.push(next);
+            }
+        }
+    }
+    seen
+}
+
 /// Whether some chain of sea provinces joins two coastal provinces (a convoy could exist).
 pub fn sea_route_exists(variant: &Variant, from: ProvinceId, to: ProvinceId) -> bool {
     let mut seen = vec![false; variant.provinces.len()];
@@ -245,7 +289,12 @@ pub fn sea_route_exists(variant: &Variant, from: ProvinceId, to: ProvinceId) -> 
 }
 
 /// Whether a chain of sea provinces, each holding a fleet, joins two coastal provinces.
-fn fleet_route_exists(variant: &Variant, position: &Position, from: ProvinceId, to: ProvinceId) -> bool {
+fn fleet_route_exists(
+    variant: &Variant,
+    position: &Position,
+    from: ProvinceId,
+    to: ProvinceId,
+) -> bool {
     let mut has_fleet = vec![false; variant.provinces.len()];
     for u in position.units.iter().filter(|u| u.kind == UnitKind::Fleet) {
         has_fleet[usize::from(variant.province_of(u.region).0)] = true;
@@ -262,7 +311,9 @@ fn fleet_route_exists(variant: &Variant, position: &Position, from: ProvinceId, 
             return true;
         }
         for next in seas_touching(variant, sea) {
-            if has_fleet[usize::from(next.0)] && !std::mem::replace(&mut seen[usize::from(next.0)], true) {
+            if has_fleet[usize::from(next.0)]
+                && !std::mem::replace(&mut seen[usize::from(next.0)], true)
+            {
                 frontier.push(next);
             }
         }
@@ -271,7 +322,10 @@ fn fleet_route_exists(variant: &Variant, position: &Position, from: ProvinceId, 
 }
 
 /// The sea provinces a fleet could reach from any coast of `province`.
-pub fn seas_touching(variant: &Variant, province: ProvinceId) -> impl Iterator<Item = ProvinceId> + '_ {
+pub fn seas_touching(
+    variant: &Variant,
+    province: ProvinceId,
+) -> impl Iterator<Item = ProvinceId> + '_ {
     let p = variant.province(province);
     std::iter::once(p.region)
         .chain(p.coasts.iter().copied())

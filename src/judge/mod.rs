@@ -9,10 +9,10 @@ mod position;
 mod retreat;
 
 pub use adjust::{adjustment_counts, free_home_centres, has_adjustments};
-pub use retreat::retreat_options;
 pub use legality::{find_unit, sea_route_exists};
 pub use outcome::{Command, Failure, Illegal, Outcome, Report};
 pub use position::{Dislodged, Phase, PhaseKind, Position, Season, Unit};
+pub use retreat::retreat_options;
 
 use crate::map::{HouseId, Owner, Variant};
 use crate::order::Order;
@@ -68,7 +68,12 @@ struct Assignment {
     rejected: Vec<Rejected>,
 }
 
-fn assign(variant: &Variant, position: &Position, orders: &[GivenOrder], pool_len: usize) -> Assignment {
+fn assign(
+    variant: &Variant,
+    position: &Position,
+    orders: &[GivenOrder],
+    pool_len: usize,
+) -> Assignment {
     let mut a = Assignment {
         commands: vec![None; pool_len],
         illegal: vec![None; pool_len],
@@ -82,13 +87,21 @@ fn assign(variant: &Variant, position: &Position, orders: &[GivenOrder], pool_le
             }
             Err((Some((_, unit)), illegal)) => Some((unit, Err(illegal))),
             Err((None, illegal)) => {
-                a.rejected.push(Rejected { order: index, illegal });
+                a.rejected.push(Rejected {
+                    order: index,
+                    illegal,
+                });
                 None
             }
         };
-        let Some((unit, command)) = unit else { continue };
+        let Some((unit, command)) = unit else {
+            continue;
+        };
         // A later order for the same unit replaces an earlier one.
-        let earlier = a.commands[unit].take().map(|(i, _)| i).or_else(|| a.illegal[unit].take().map(|(i, _)| i));
+        let earlier = a.commands[unit]
+            .take()
+            .map(|(i, _)| i)
+            .or_else(|| a.illegal[unit].take().map(|(i, _)| i));
         if let Some(earlier) = earlier {
             a.rejected.push(Rejected {
                 order: earlier,
@@ -103,7 +116,11 @@ fn assign(variant: &Variant, position: &Position, orders: &[GivenOrder], pool_le
     a
 }
 
-fn adjudicate_movement(variant: &Variant, position: &Position, orders: &[GivenOrder]) -> Adjudication {
+fn adjudicate_movement(
+    variant: &Variant,
+    position: &Position,
+    orders: &[GivenOrder],
+) -> Adjudication {
     let a = assign(variant, position, orders, position.units.len());
     let commands: Vec<Command> = a
         .commands
@@ -177,7 +194,11 @@ fn disband_trapped_units(variant: &Variant, after: &mut Position, disbanded: &mu
     });
 }
 
-fn adjudicate_retreats(variant: &Variant, position: &Position, orders: &[GivenOrder]) -> Adjudication {
+fn adjudicate_retreats(
+    variant: &Variant,
+    position: &Position,
+    orders: &[GivenOrder],
+) -> Adjudication {
     let a = assign(variant, position, orders, position.dislodged.len());
     let commands: Vec<Command> = a
         .commands
@@ -226,7 +247,11 @@ fn adjudicate_retreats(variant: &Variant, position: &Position, orders: &[GivenOr
     }
 }
 
-fn adjudicate_adjustments(variant: &Variant, position: &Position, orders: &[GivenOrder]) -> Adjudication {
+fn adjudicate_adjustments(
+    variant: &Variant,
+    position: &Position,
+    orders: &[GivenOrder],
+) -> Adjudication {
     let mut list = Vec::new();
     let mut indices = Vec::new();
     let mut rejected = Vec::new();
@@ -235,13 +260,18 @@ fn adjudicate_adjustments(variant: &Variant, position: &Position, orders: &[Give
             Ok((pool, unit, command)) => {
                 let unit = (pool == UnitPool::Board && unit != usize::MAX).then_some(unit);
                 list.push(AdjustmentOrder {
-                    house: given.house.or_else(|| unit.and_then(|u| house_of(&position.units[u]))),
+                    house: given
+                        .house
+                        .or_else(|| unit.and_then(|u| house_of(&position.units[u]))),
                     unit,
                     command,
                 });
                 indices.push(index);
             }
-            Err((_, illegal)) => rejected.push(Rejected { order: index, illegal }),
+            Err((_, illegal)) => rejected.push(Rejected {
+                order: index,
+                illegal,
+            }),
         }
     }
     let decided = adjust::resolve_adjustments(variant, position, &list);

@@ -8,7 +8,7 @@
 
 use crate::map::{Owner, ProvinceId, RegionId, Variant};
 
-use super::legality::{fleet_touches, seas_touching};
+use super::legality::{fleet_touches, sea_on_route, seas_touching};
 use super::outcome::{Command, Failure, Outcome};
 use super::position::{Position, Unit};
 
@@ -47,7 +47,9 @@ pub fn resolve_movement(
         let outcome = std::thread::scope(|scope| {
             std::thread::Builder::new()
                 .stack_size(stack)
-                .spawn_scoped(scope, || Resolver::new(variant, &position.units, commands).run())
+                .spawn_scoped(scope, || {
+                    Resolver::new(variant, &position.units, commands).run()
+                })
                 .map(|handle| handle.join())
         });
         match outcome {
@@ -84,7 +86,10 @@ struct Resolver<'a> {
 impl<'a> Resolver<'a> {
     fn new(variant: &'a Variant, units: &'a [Unit], commands: Vec<Command>) -> Self {
         let n = units.len();
-        let province: Vec<ProvinceId> = units.iter().map(|u| variant.province_of(u.region)).collect();
+        let province: Vec<ProvinceId> = units
+            .iter()
+            .map(|u| variant.province_of(u.region))
+            .collect();
         let mut unit_at = vec![None; variant.provinces.len()];
         for (i, &p) in province.iter().enumerate() {
             unit_at[usize::from(p.0)] = Some(i);
@@ -150,7 +155,9 @@ impl<'a> Resolver<'a> {
                 Command::SupportMove { unit, to, coast } => {
                     if let Some(s) = self.unit_at(unit)
                         && self.target[s] == Some(to)
-                        && coast.is_none_or(|c| matches!(self.commands[s], Command::Move { to, .. } if to == c))
+                        && coast.is_none_or(
+                            |c| matches!(self.commands[s], Command::Move { to, .. } if to == c),
+                        )
                     {
                         self.supports[s].push(i);
                     }
@@ -171,25 +178,23 @@ impl<'a> Resolver<'a> {
                 self.resolve(i);
             }
         }
-        let mut destinations: Vec<RegionId> = self.units.iter().map(|u| u.region).collect();
-        let mut dislodged_by = vec![None; n];
-        for i in 0..n {
-            if let Command::Move { to, .. } = self.commands[i]
-                && self.result[i]
-            {
-                destinations[i] = to;
-            }
-        }
-        for i in 0..n {
-            let moved = self.target[i].is_some() && self.result[i];
-            if moved {
-                continue;
-            }
-            dislodged_by[i] = self.moves_into[usize::from(self.province[i].0)]
-                .iter()
-                .find(|&&k| self.result[k])
-                .map(|&k| (self.province[k], self.convoyed[k]));
-        }
+        let destinations: Vec<RegionId> = (0..n)
+            .map(|i| match self.commands[i] {
+                Command::Move { to, .. } if self.result[i] => to,
+                _ => self.units[i].region,
+            })
+            .collect();
+        let dislodged_by: Vec<Option<(ProvinceId, bool)>> = (0..n)
+            .map(|i| {
+                if self.target[i].is_some() && self.result[i] {
+                    return None;
+                }
+                self.moves_into[usize::from(self.province[i].0)]
+                    .iter()
+                    .find(|&&k| self.result[k])
+                    .map(|&k| (self.province[k], self.convoyed[k]))
+            })
+            .collect();
         let outcomes: Vec<Outcome> = (0..n)
             .map(|i| self.outcome(i, dislodged_by[i].map(|(p, _)| p)))
             .collect();
@@ -197,9 +202,9 @@ impl<'a> Resolver<'a> {
         for (p, moves) in self.moves_into.iter().enumerate() {
             let occupied_after = moves.iter().any(|&k| self.result[k])
                 || self.unit_at[p].is_some_and(|u| self.target[u].is_none() || !self.result[u]);
-            let standoff = moves.iter().any(|&k| {
-                matches!(outcomes[k], Outcome::Failed(Failure::Standoff { .. }))
-            });
+            let standoff = moves
+                .iter()
+                .any(|&k| matches!(outcomes[k], Outcome::Failed(Failure::Standoff { .. })));
             if standoff && !occupied_after {
                 contested.push(ProvinceId(p as u16));
             }
@@ -313,9 +318,7 @@ impl<'a> Resolver<'a> {
     fn adjudicate(&mut self, i: usize) -> bool {
         match self.commands[i] {
             Command::Move { .. } => self.adjudicate_move(i),
-            Command::SupportHold { .. } | Command::SupportMove { .. } => {
-                self.adjudicate_support(i)
-            }
+            Command::SupportHold { .. } | Command::SupportMove { .. } => self.adjudicate_support(i),
             Command::Convoy { .. } => !self.is_attacked_successfully(i),
             _ => true,
         }
@@ -444,38 +447,41 @@ impl<'a> Resolver<'a> {
         self.support_count(k, None)
     }
 
-    /// Whether some chain of fleets ordered to convoy this army, whatever becomes of them,
-    /// goes through a fleet of the army's own house.
+    /// The intent to convoy (DATC v3.0 6.G): the army's own house ordered a fleet to convoy
+    /// it from a sea that some route could use, and ordered fleets form a whole route.
     fn own_fleet_on_route(&self, a: usize) -> bool {
+        let Some(to) = self.target[a] else {
+            return false;
+        };
+        let from = self.province[a];
         let owner = self.units[a].owner;
         let fleets = &self.convoyers[a];
-        let Some(to) = self.target[a] else { return false };
-        let from = self.province[a];
-        let reach = |start: &[usize]| -> Vec<bool> {
-            let mut seen = vec![false; fleets.len()];
-            let mut frontier: Vec<usize> = start.to_vec();
-            for &n in start {
-                seen[n] = true;
-            }
-            while let Some(n) = frontier.pop() {
-                for (m, &g) in fleets.iter().enumerate() {
-                    if !seen[m] && fleet_touches(self.variant, self.province[fleets[n]], self.province[g]) {
-                        seen[m] = true;
-                        frontier.push(m);
-                    }
-                }
-            }
-            seen
-        };
-        let starts: Vec<usize> = (0..fleets.len())
+        let intent = fleets.iter().any(|&f| {
+            self.units[f].owner == owner && sea_on_route(self.variant, from, to, self.province[f])
+        });
+        if !intent {
+            return false;
+        }
+        let mut seen = vec![false; fleets.len()];
+        let mut frontier: Vec<usize> = (0..fleets.len())
             .filter(|&n| seas_touching(self.variant, from).any(|s| s == self.province[fleets[n]]))
             .collect();
-        let ends: Vec<usize> = (0..fleets.len())
-            .filter(|&n| fleet_touches(self.variant, self.province[fleets[n]], to))
-            .collect();
-        let from_start = reach(&starts);
-        let to_end = reach(&ends);
-        (0..fleets.len()).any(|n| from_start[n] && to_end[n] && self.units[fleets[n]].owner == owner)
+        for &n in &frontier {
+            seen[n] = true;
+        }
+        while let Some(n) = frontier.pop() {
+            let sea = self.province[fleets[n]];
+            if fleet_touches(self.variant, sea, to) {
+                return true;
+            }
+            for (m, &g) in fleets.iter().enumerate() {
+                if !seen[m] && fleet_touches(self.variant, sea, self.province[g]) {
+                    seen[m] = true;
+                    frontier.push(m);
+                }
+            }
+        }
+        false
     }
 
     /// A chain of convoying fleets, none dislodged, from the army to its destination.
@@ -536,7 +542,9 @@ impl<'a> Resolver<'a> {
                 if let Some(by) = dislodged_by {
                     return Outcome::Failed(Failure::Dislodged { by });
                 }
-                let matched = self.unit_at(unit).is_some_and(|s| self.supports[s].contains(&i));
+                let matched = self
+                    .unit_at(unit)
+                    .is_some_and(|s| self.supports[s].contains(&i));
                 if matched {
                     Outcome::Succeeded
                 } else {

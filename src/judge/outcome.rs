@@ -7,18 +7,31 @@ use crate::map::{Owner, ProvinceId, RegionId, UnitKind};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     Hold,
-    Move { to: RegionId, via_convoy: bool },
-    SupportHold { unit: ProvinceId },
+    Move {
+        to: RegionId,
+        via_convoy: bool,
+    },
+    SupportHold {
+        unit: ProvinceId,
+    },
     /// `coast`: the coast the support names, if any; it must then be the move's.
     SupportMove {
         unit: ProvinceId,
         to: ProvinceId,
         coast: Option<RegionId>,
     },
-    Convoy { army: ProvinceId, to: ProvinceId },
-    Retreat { to: RegionId },
+    Convoy {
+        army: ProvinceId,
+        to: ProvinceId,
+    },
+    Retreat {
+        to: RegionId,
+    },
     Disband,
-    Build { kind: UnitKind, region: RegionId },
+    Build {
+        kind: UnitKind,
+        region: RegionId,
+    },
     Waive,
 }
 
@@ -28,11 +41,15 @@ pub enum Illegal {
     /// No unit of that description in that province.
     NoSuchUnit,
     /// The unit belongs to another house.
-    NotYourUnit { owner: Owner },
+    NotYourUnit {
+        owner: Owner,
+    },
     /// Neutral units cannot be ordered.
     NeutralUnit,
     /// The written unit kind is not the kind of the unit there.
-    WrongUnitKind { actual: UnitKind },
+    WrongUnitKind {
+        actual: UnitKind,
+    },
     /// Two units fit the description.
     AmbiguousUnit,
     /// This kind of order does not belong to this phase.

@@ -48,7 +48,11 @@ pub fn resolve_retreats(
 }
 
 /// Where a dislodged unit (by index in `position.dislodged`) may retreat.
-pub fn retreat_options(variant: &Variant, position: &Position, index: usize) -> Vec<crate::map::RegionId> {
+pub fn retreat_options(
+    variant: &Variant,
+    position: &Position,
+    index: usize,
+) -> Vec<crate::map::RegionId> {
     let Some(dislodged) = position.dislodged.get(index) else {
         return Vec::new();
     };
@@ -60,7 +64,8 @@ pub fn retreat_options(variant: &Variant, position: &Position, index: usize) -> 
             coast: variant.region(region).coast.is_some().then_some(region),
         };
         let action = crate::order::Action::Retreat { to };
-        if let Ok(Command::Retreat { to }) = super::legality::retreat_command(variant, position, index, &action)
+        if let Ok(Command::Retreat { to }) =
+            super::legality::retreat_command(variant, position, index, &action)
             && !options.contains(&to)
         {
             options.push(to);

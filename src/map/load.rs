@@ -32,7 +32,9 @@ pub enum MapError {
         file: String,
         problems: Vec<MapProblem>,
     },
-    #[error("unknown variant `{name}` (the built-in variants are: {known}); give a path to a .toml file instead")]
+    #[error(
+        "unknown variant `{name}` (the built-in variants are: {known}); give a path to a .toml file instead"
+    )]
     UnknownVariant { name: String, known: String },
 }
 
@@ -384,7 +386,9 @@ impl Builder {
             for to in &p.dragon {
                 match variant.province_by_id(to) {
                     Some(target) => push_unique(dragon_extra.entry(from).or_default(), target),
-                    None => self.problem(format!("{key} dragon"), format!("unknown province `{to}`")),
+                    None => {
+                        self.problem(format!("{key} dragon"), format!("unknown province `{to}`"))
+                    }
                 }
             }
             let own = variant.province(from).region;
@@ -416,14 +420,19 @@ impl Builder {
                     if tp.kind == ProvinceKind::Land {
                         self.problem(
                             &list_key,
-                            format!("`{to}` is inland: a fleet border needs coast or sea on both sides"),
+                            format!(
+                                "`{to}` is inland: a fleet border needs coast or sea on both sides"
+                            ),
                         );
                         continue;
                     }
                     if !tp.coasts.is_empty() && variant.region(target).coast.is_none() {
                         self.problem(
                             &list_key,
-                            format!("`{to}` has several coasts: name one (`{to}/{}`)", variant.region(tp.coasts[0]).coast.as_deref().unwrap_or("?")),
+                            format!(
+                                "`{to}` has several coasts: name one (`{to}/{}`)",
+                                variant.region(tp.coasts[0]).coast.as_deref().unwrap_or("?")
+                            ),
                         );
                         continue;
                     }
@@ -459,7 +468,10 @@ impl Builder {
                     );
                 } else if !fleet.get(&to).is_some_and(|back| back.contains(&from)) {
                     self.problem(
-                        format!("[province {}] fleet", variant.province(variant.province_of(to)).id),
+                        format!(
+                            "[province {}] fleet",
+                            variant.province(variant.province_of(to)).id
+                        ),
                         format!(
                             "asymmetric adjacency: `{}` lists `{}` but not the other way round",
                             variant.region_label(from),
@@ -471,7 +483,10 @@ impl Builder {
         }
         for (&from, tos) in &dragon_extra {
             for &to in tos {
-                if !dragon_extra.get(&to).is_some_and(|back| back.contains(&from)) {
+                if !dragon_extra
+                    .get(&to)
+                    .is_some_and(|back| back.contains(&from))
+                {
                     self.problem(
                         format!("[province {}] dragon", variant.province(to).id),
                         format!(
@@ -540,7 +555,10 @@ impl Builder {
             let mut home = Vec::new();
             for centre in &h.home {
                 let Some(p) = variant.province_by_id(centre) else {
-                    self.problem(format!("{key} home"), format!("unknown province `{centre}`"));
+                    self.problem(
+                        format!("{key} home"),
+                        format!("unknown province `{centre}`"),
+                    );
                     continue;
                 };
                 let province = &mut variant.provinces[usize::from(p.0)];
@@ -553,7 +571,10 @@ impl Builder {
                 if let Some(other) = province.home_of {
                     self.problem(
                         format!("{key} home"),
-                        format!("`{centre}` is already a home centre of house `{}`", raw[usize::from(other.0)].id),
+                        format!(
+                            "`{centre}` is already a home centre of house `{}`",
+                            raw[usize::from(other.0)].id
+                        ),
                     );
                 }
                 province.home_of = Some(house);
@@ -601,7 +622,10 @@ impl Builder {
             let key = format!("[unit {} {}]", u.kind.letter(), u.at);
             let owner = self.owner(variant, &key, &u.house);
             let Some(region) = self.region_ref(variant, &u.at) else {
-                self.problem(format!("{key} at"), format!("unknown province or coast `{}`", u.at));
+                self.problem(
+                    format!("{key} at"),
+                    format!("unknown province or coast `{}`", u.at),
+                );
                 continue;
             };
             if !variant.can_stand(u.kind, region) {
@@ -641,7 +665,10 @@ impl Builder {
 
     fn setups(&mut self, raw: &[FileSetup], variant: &mut Variant) {
         if raw.is_empty() {
-            self.problem("[setup]", "a variant needs at least one setup (player count)");
+            self.problem(
+                "[setup]",
+                "a variant needs at least one setup (player count)",
+            );
         }
         let mut counts = HashSet::new();
         for s in raw {
@@ -659,8 +686,12 @@ impl Builder {
             for name in &s.houses {
                 match variant.houses.iter().position(|h| &h.id == name) {
                     Some(i) if !houses.contains(&HouseId(i as u8)) => houses.push(HouseId(i as u8)),
-                    Some(_) => self.problem(format!("{key} houses"), format!("`{name}` listed twice")),
-                    None => self.problem(format!("{key} houses"), format!("unknown house `{name}`")),
+                    Some(_) => {
+                        self.problem(format!("{key} houses"), format!("`{name}` listed twice"))
+                    }
+                    None => {
+                        self.problem(format!("{key} houses"), format!("unknown house `{name}`"))
+                    }
                 }
             }
             variant.setups.push(Setup {
@@ -694,7 +725,10 @@ impl Builder {
         if let Some(last) = variant.victory.last_year
             && last < variant.first_year
         {
-            self.problem("[victory] last_year", "the last year is before the first year");
+            self.problem(
+                "[victory] last_year",
+                "the last year is before the first year",
+            );
         }
     }
 }

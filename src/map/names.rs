@@ -114,7 +114,10 @@ mod tests {
     fn fold_ignores_case_accents_and_punctuation() {
         assert_eq!(fold("Port-Réal"), "port real");
         assert_eq!(fold("  PIERREMOUËTIER "), "pierremouetier");
-        assert_eq!(fold("Presqu'île de Claquepince"), "presqu ile de claquepince");
+        assert_eq!(
+            fold("Presqu'île de Claquepince"),
+            "presqu ile de claquepince"
+        );
         assert_eq!(fold("Goëville"), "goeville");
         assert_eq!(fold("Cœur"), "coeur");
     }
