@@ -15,36 +15,64 @@ pub enum UnitPool {
     Dislodged,
 }
 
-/// Finds the one unit a spec describes among `units`.
-pub fn find_unit(variant: &Variant, units: &[&Unit], spec: &UnitSpec) -> Result<usize, Illegal> {
-    let candidates: Vec<usize> = units
-        .iter()
-        .enumerate()
-        .filter(|(_, u)| {
-            spec.at
-                .is_none_or(|at| variant.province_of(u.region) == at.province)
-                && spec
-                    .name
-                    .as_ref()
-                    .is_none_or(|name| u.name.as_ref().is_some_and(|n| fold(n) == fold(name)))
-        })
-        .map(|(i, _)| i)
-        .collect();
-    if spec.at.is_none() && spec.name.is_none() {
-        return Err(Illegal::NoSuchUnit);
-    }
-    match candidates.as_slice() {
-        [] => Err(Illegal::NoSuchUnit),
-        [one] => {
-            let unit = units[*one];
-            match spec.kind {
-                Some(kind) if kind != unit.kind => {
-                    Err(Illegal::WrongUnitKind { actual: unit.kind })
-                }
-                _ => Ok(*one),
-            }
+/// Units of one pool (the board, or the dislodged) with an index by province, built once
+/// per phase so that finding a unit costs no scan of the board.
+pub struct Board<'a> {
+    pub units: Vec<&'a Unit>,
+    at: Vec<Option<usize>>,
+}
+
+impl<'a> Board<'a> {
+    pub fn new(variant: &Variant, units: impl Iterator<Item = &'a Unit>) -> Board<'a> {
+        let units: Vec<&Unit> = units.collect();
+        let mut at = vec![None; variant.provinces.len()];
+        for (i, u) in units.iter().enumerate() {
+            at[usize::from(variant.province_of(u.region).0)] = Some(i);
         }
-        _ => Err(Illegal::AmbiguousUnit),
+        Board { units, at }
+    }
+}
+
+/// The board and the dislodged units of a position, indexed.
+pub struct Boards<'a> {
+    pub board: Board<'a>,
+    pub dislodged: Board<'a>,
+}
+
+impl<'a> Boards<'a> {
+    pub fn new(variant: &Variant, position: &'a Position) -> Boards<'a> {
+        Boards {
+            board: Board::new(variant, position.units.iter()),
+            dislodged: Board::new(variant, position.dislodged.iter().map(|d| &d.unit)),
+        }
+    }
+}
+
+/// Finds the one unit a spec describes in a pool.
+pub fn find_unit(board: &Board<'_>, spec: &UnitSpec) -> Result<usize, Illegal> {
+    let named = |u: &Unit| {
+        spec.name
+            .as_ref()
+            .is_none_or(|name| u.name.as_ref().is_some_and(|n| fold(n) == fold(name)))
+    };
+    let found = match spec.at {
+        Some(at) => board.at[usize::from(at.province.0)].filter(|&i| named(board.units[i])),
+        None if spec.name.is_some() => {
+            let mut matches = (0..board.units.len()).filter(|&i| named(board.units[i]));
+            let first = matches.next();
+            if matches.next().is_some() {
+                return Err(Illegal::AmbiguousUnit);
+            }
+            first
+        }
+        None => None,
+    };
+    let index = found.ok_or(Illegal::NoSuchUnit)?;
+    match spec.kind {
+        Some(kind) if kind != board.units[index].kind => Err(Illegal::WrongUnitKind {
+            actual: board.units[index].kind,
+        }),
+        _ => Ok(index),
     }
 }
 
@@ -65,43 +93,41 @@ pub type Refusal = (Option<(UnitPool, usize)>, Illegal);
 pub fn resolve_order(
     variant: &Variant,
     position: &Position,
+    boards: &Boards<'_>,
     house: Option<HouseId>,
     order: &Order,
 ) -> Result<(UnitPool, usize, Command), Refusal> {
     match position.phase.kind {
         PhaseKind::Movement => {
-            let board: Vec<&Unit> = position.units.iter().collect();
-            let index = find_unit(variant, &board, &order.unit).map_err(|e| (None, e))?;
+            let index = find_unit(&boards.board, &order.unit).map_err(|e| (None, e))?;
             let found = Some((UnitPool::Board, index));
-            check_owner(board[index], house).map_err(|e| (found, e))?;
-            movement_command(variant, position, board[index], &order.action)
+            let unit = boards.board.units[index];
+            check_owner(unit, house).map_err(|e| (found, e))?;
+            movement_command(variant, position, boards, unit, &order.action)
                 .map(|c| (UnitPool::Board, index, c))
                 .map_err(|e| (found, e))
         }
         PhaseKind::Retreat => {
-            let dislodged: Vec<&Unit> = position.dislodged.iter().map(|d| &d.unit).collect();
-            let index = match find_unit(variant, &dislodged, &order.unit) {
+            let index = match find_unit(&boards.dislodged, &order.unit) {
                 Ok(index) => index,
                 Err(e) => {
-                    let board: Vec<&Unit> = position.units.iter().collect();
-                    return Err(match find_unit(variant, &board, &order.unit) {
+                    return Err(match find_unit(&boards.board, &order.unit) {
                         Ok(_) => (None, Illegal::NotDislodged),
                         Err(_) => (None, e),
                     });
                 }
             };
             let found = Some((UnitPool::Dislodged, index));
-            check_owner(dislodged[index], house).map_err(|e| (found, e))?;
+            check_owner(boards.dislodged.units[index], house).map_err(|e| (found, e))?;
             retreat_command(variant, position, index, &order.action)
                 .map(|c| (UnitPool::Dislodged, index, c))
                 .map_err(|e| (found, e))
         }
         PhaseKind::Adjustment => match &order.action {
             Action::Disband => {
-                let board: Vec<&Unit> = position.units.iter().collect();
-                let index = find_unit(variant, &board, &order.unit).map_err(|e| (None, e))?;
+                let index = find_unit(&boards.board, &order.unit).map_err(|e| (None, e))?;
                 let found = Some((UnitPool::Board, index));
-                check_owner(board[index], house).map_err(|e| (found, e))?;
+                check_owner(boards.board.units[index], house).map_err(|e| (found, e))?;
                 Ok((UnitPool::Board, index, Command::Disband))
             }
             Action::Build => build_command(variant, &order.unit)
@@ -116,6 +142,7 @@ pub fn resolve_order(
 fn movement_command(
     variant: &Variant,
     position: &Position,
+    boards: &Boards<'_>,
     unit: &Unit,
     action: &Action,
 ) -> Result<Command, Illegal> {
@@ -143,8 +170,8 @@ fn movement_command(
         Action::Support {
             unit: supported,
             to,
-        } => support_command(variant, position, unit, supported, *to),
-        Action::Convoy { unit: army, to } => convoy_command(variant, position, unit, army, *to),
+        } => support_command(variant, boards, unit, supported, *to),
+        Action::Convoy { unit: army, to } => convoy_command(variant, boards, unit, army, *to),
         Action::Retreat { .. } | Action::Disband | Action::Build | Action::Waive => {
             Err(Illegal::WrongPhase)
         }
@@ -344,18 +371,17 @@ pub fn fleet_touches(variant: &Variant, sea: ProvinceId, to: ProvinceId) -> bool
 
 fn support_command(
     variant: &Variant,
-    position: &Position,
+    boards: &Boards<'_>,
     supporter: &Unit,
     supported: &UnitSpec,
     to: Option<Location>,
 ) -> Result<Command, Illegal> {
-    let board: Vec<&Unit> = position.units.iter().collect();
     let spec = UnitSpec {
         kind: None,
         ..supported.clone()
     };
-    let index = find_unit(variant, &board, &spec).map_err(|_| Illegal::NothingToSupport)?;
-    let target = board[index];
+    let index = find_unit(&boards.board, &spec).map_err(|_| Illegal::NothingToSupport)?;
+    let target = boards.board.units[index];
     if std::ptr::eq(target, supporter) {
         return Err(Illegal::SupportSelf);
     }
@@ -379,7 +405,7 @@ fn support_command(
 
 fn convoy_command(
     variant: &Variant,
-    position: &Position,
+    boards: &Boards<'_>,
     fleet: &Unit,
     army: &UnitSpec,
     to: Location,
@@ -388,17 +414,17 @@ fn convoy_command(
     if fleet.kind != UnitKind::Fleet || variant.province(at).kind != ProvinceKind::Sea {
         return Err(Illegal::CannotConvoy);
     }
-    let board: Vec<&Unit> = position.units.iter().collect();
     let spec = UnitSpec {
         kind: None,
         ..army.clone()
     };
-    let index = find_unit(variant, &board, &spec).map_err(|_| Illegal::NothingToConvoy)?;
-    if board[index].kind != UnitKind::Army {
+    let index = find_unit(&boards.board, &spec).map_err(|_| Illegal::NothingToConvoy)?;
+    let army = boards.board.units[index];
+    if army.kind != UnitKind::Army {
         return Err(Illegal::CannotBeConvoyed);
     }
     Ok(Command::Convoy {
-        army: variant.province_of(board[index].region),
+        army: variant.province_of(army.region),
         to: to.province,
     })
 }

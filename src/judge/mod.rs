@@ -9,7 +9,7 @@ mod position;
 mod retreat;
 
 pub use adjust::{adjustment_counts, free_home_centres, has_adjustments};
-pub use legality::{find_unit, sea_route_exists};
+pub use legality::{Board, find_unit, sea_route_exists};
 pub use outcome::{Command, Failure, Illegal, Outcome, Report};
 pub use position::{Dislodged, Phase, PhaseKind, Position, Season, Unit};
 pub use retreat::retreat_options;
@@ -18,7 +18,7 @@ use crate::map::{HouseId, Owner, Variant};
 use crate::order::Order;
 
 use adjust::AdjustmentOrder;
-use legality::{UnitPool, resolve_order};
+use legality::{Boards, UnitPool, resolve_order};
 
 /// An order with the house that gave it (None: a batch file without house names, where
 /// any house's unit may be ordered).
@@ -79,8 +79,9 @@ fn assign(
         illegal: vec![None; pool_len],
         rejected: Vec::new(),
     };
+    let boards = Boards::new(variant, position);
     for (index, given) in orders.iter().enumerate() {
-        let unit = match resolve_order(variant, position, given.house, &given.order) {
+        let unit = match resolve_order(variant, position, &boards, given.house, &given.order) {
             Ok((_, unit, command)) => {
                 a.illegal[unit] = None;
                 Some((unit, Ok(command)))
@@ -255,8 +256,9 @@ fn adjudicate_adjustments(
     let mut list = Vec::new();
     let mut indices = Vec::new();
     let mut rejected = Vec::new();
+    let boards = Boards::new(variant, position);
     for (index, given) in orders.iter().enumerate() {
-        match resolve_order(variant, position, given.house, &given.order) {
+        match resolve_order(variant, position, &boards, given.house, &given.order) {
             Ok((pool, unit, command)) => {
                 let unit = (pool == UnitPool::Board && unit != usize::MAX).then_some(unit);
                 list.push(AdjustmentOrder {
