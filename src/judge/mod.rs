@@ -82,10 +82,7 @@ fn assign(
     let boards = Boards::new(variant, position);
     for (index, given) in orders.iter().enumerate() {
         let unit = match resolve_order(variant, position, &boards, given.house, &given.order) {
-            Ok((_, unit, command)) => {
-                a.illegal[unit] = None;
-                Some((unit, Ok(command)))
-            }
+            Ok((_, unit, command)) => Some((unit, Ok(command))),
             Err((Some((_, unit)), illegal)) => Some((unit, Err(illegal))),
             Err((None, illegal)) => {
                 a.rejected.push(Rejected {
