@@ -6,7 +6,9 @@ use std::path::Path;
 use corbeau::case::{CaseStatus, VariantCache, read_cases, run_case};
 
 fn run_dir(dir: &str) -> (usize, usize, Vec<String>) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(dir);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(dir);
     let mut cache = VariantCache::default();
     let (mut passed, mut skipped, mut failures) = (0, 0, Vec::new());
     let mut files: Vec<_> = std::fs::read_dir(&root)
@@ -17,7 +19,10 @@ fn run_dir(dir: &str) -> (usize, usize, Vec<String>) {
     files.sort();
     for file in files {
         let text = std::fs::read_to_string(&file).expect("case file");
-        let name = format!("tests/{dir}/{}", file.file_name().expect("name").to_string_lossy());
+        let name = format!(
+            "tests/{dir}/{}",
+            file.file_name().expect("name").to_string_lossy()
+        );
         let cases = read_cases(&name, &text).unwrap_or_else(|e| panic!("{e}"));
         for case in &cases {
             match run_case(&mut cache, case).status {
@@ -32,8 +37,16 @@ fn run_dir(dir: &str) -> (usize, usize, Vec<String>) {
 
 fn assert_dir(dir: &str, at_least: usize) {
     let (passed, skipped, failures) = run_dir(dir);
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
-    assert!(passed >= at_least, "only {passed} cases passed in tests/{dir} ({skipped} skipped)");
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        passed >= at_least,
+        "only {passed} cases passed in tests/{dir} ({skipped} skipped)"
+    );
 }
 
 #[test]
