@@ -249,7 +249,11 @@ fn read_orders(
                 };
                 given.push(GivenOrder { house, order });
             }
-            Err(e) => errors.push(format!("{name}:{}", e.message(lang))),
+            Err(e) => errors.push(format!(
+                "{name}{} {}",
+                lang.pick(" :", ":"),
+                e.message(lang)
+            )),
         }
     }
     if errors.is_empty() {
