@@ -264,30 +264,24 @@ pub fn fleet_target(variant: &Variant, from: RegionId, to: Location) -> Result<R
 
 /// Whether sea province `sea` lies on some chain of seas from `from` to `to`.
 pub fn sea_on_route(variant: &Variant, from: ProvinceId, to: ProvinceId, sea: ProvinceId) -> bool {
-    seas_reachable(variant, from, None)
-        .get(usize::from(sea.0))
-        .copied()
-        .unwrap_or(false)
-        && seas_reachable(variant, to, None)
-            .get(usize::from(sea.0))
-            .copied()
-            .unwrap_or(false)
+    let index = usize::from(sea.0);
+    seas_reachable(variant, from, |_| true)[index] && seas_reachable(variant, to, |_| true)[index]
 }
 
-/// The seas reachable from the coasts of `from` through other seas (stopping early at
-/// `goal` when given).
-fn seas_reachable(variant: &Variant, from: ProvinceId, goal: Option<ProvinceId>) -> Vec<bool> {
+/// The seas reachable from the coasts of `from` through seas that `open` lets through.
+fn seas_reachable(
+    variant: &Variant,
+    from: ProvinceId,
+    open: impl Fn(ProvinceId) -> bool,
+) -> Vec<bool> {
     let mut seen = vec![false; variant.provinces.len()];
-    let mut frontier: Vec<ProvinceId> = seas_touching(variant, from).collect();
+    let mut frontier: Vec<ProvinceId> = seas_touching(variant, from).filter(|&s| open(s)).collect();
     for &s in &frontier {
         seen[usize::from(s.0)] = true;
     }
     while let Some(sea) = frontier.pop() {
-        if goal.is_some_and(|g| fleet_touches(variant, sea, g)) {
-            break;
-        }
         for next in seas_touching(variant, sea) {
-            if !std::mem::replace(&mut seen[usize::from(next.0)], true) {
+            if open(next) && !std::mem::replace(&mut seen[usize::from(next.0)], true) {
                 frontier.push(next);
             }
         }
@@ -295,24 +289,22 @@ fn seas_reachable(variant: &Variant, from: ProvinceId, goal: Option<ProvinceId>)
     seen
 }
 
+/// Whether a chain of seas that `open` lets through joins two coastal provinces.
+fn sea_chain_joins(
+    variant: &Variant,
+    from: ProvinceId,
+    to: ProvinceId,
+    open: impl Fn(ProvinceId) -> bool,
+) -> bool {
+    seas_reachable(variant, from, open)
+        .iter()
+        .enumerate()
+        .any(|(s, &seen)| seen && fleet_touches(variant, ProvinceId(s as u16), to))
+}
+
 /// Whether some chain of sea provinces joins two coastal provinces (a convoy could exist).
 pub fn sea_route_exists(variant: &Variant, from: ProvinceId, to: ProvinceId) -> bool {
-    let mut seen = vec![false; variant.provinces.len()];
-    let mut frontier: Vec<ProvinceId> = seas_touching(variant, from).collect();
-    for &s in &frontier {
-        seen[usize::from(s.0)] = true;
-    }
-    while let Some(sea) = frontier.pop() {
-        if fleet_touches(variant, sea, to) {
-            return true;
-        }
-        for next in seas_touching(variant, sea) {
-            if !std::mem::replace(&mut seen[usize::from(next.0)], true) {
-                frontier.push(next);
-            }
-        }
-    }
-    false
+    sea_chain_joins(variant, from, to, |_| true)
 }
 
 /// Whether a chain of sea provinces, each holding a fleet, joins two coastal provinces.
@@ -326,26 +318,7 @@ fn fleet_route_exists(
     for u in position.units.iter().filter(|u| u.kind == UnitKind::Fleet) {
         has_fleet[usize::from(variant.province_of(u.region).0)] = true;
     }
-    let mut seen = vec![false; variant.provinces.len()];
-    let mut frontier: Vec<ProvinceId> = seas_touching(variant, from)
-        .filter(|s| has_fleet[usize::from(s.0)])
-        .collect();
-    for &s in &frontier {
-        seen[usize::from(s.0)] = true;
-    }
-    while let Some(sea) = frontier.pop() {
-        if fleet_touches(variant, sea, to) {
-            return true;
-        }
-        for next in seas_touching(variant, sea) {
-            if has_fleet[usize::from(next.0)]
-                && !std::mem::replace(&mut seen[usize::from(next.0)], true)
-            {
-                frontier.push(next);
-            }
-        }
-    }
-    false
+    sea_chain_joins(variant, from, to, |s| has_fleet[usize::from(s.0)])
 }
 
 /// The sea provinces a fleet could reach from any coast of `province`.

@@ -68,6 +68,28 @@ struct Assignment {
     rejected: Vec<Rejected>,
 }
 
+impl Assignment {
+    /// The command of each unit, `default` for a unit without a legal order.
+    fn commands_or(&self, default: Command) -> Vec<Command> {
+        self.commands
+            .iter()
+            .map(|c| {
+                c.as_ref()
+                    .map_or_else(|| default.clone(), |(_, c)| c.clone())
+            })
+            .collect()
+    }
+
+    /// The order a unit's report answers, and its outcome (an illegal order's reason wins).
+    fn outcome_of(&self, unit: usize, decided: &Outcome) -> (Option<usize>, Outcome) {
+        match (&self.illegal[unit], &self.commands[unit]) {
+            (Some((index, illegal)), _) => (Some(*index), Outcome::Illegal(illegal.clone())),
+            (None, Some((index, _))) => (Some(*index), decided.clone()),
+            (None, None) => (None, decided.clone()),
+        }
+    }
+}
+
 fn assign(
     variant: &Variant,
     position: &Position,
@@ -120,11 +142,7 @@ fn adjudicate_movement(
     orders: &[GivenOrder],
 ) -> Adjudication {
     let a = assign(variant, position, orders, position.units.len());
-    let commands: Vec<Command> = a
-        .commands
-        .iter()
-        .map(|c| c.as_ref().map_or(Command::Hold, |(_, c)| c.clone()))
-        .collect();
+    let commands = a.commands_or(Command::Hold);
     let moved = movement::resolve_movement(variant, position, commands);
     let mut after = Position {
         phase: position.phase.next(),
@@ -136,11 +154,7 @@ fn adjudicate_movement(
     let mut reports = Vec::with_capacity(position.units.len());
     let mut disbanded = Vec::new();
     for (i, unit) in position.units.iter().enumerate() {
-        let (order, outcome) = match (&a.illegal[i], &a.commands[i]) {
-            (Some((index, illegal)), _) => (Some(*index), Outcome::Illegal(illegal.clone())),
-            (None, Some((index, _))) => (Some(*index), moved.outcomes[i].clone()),
-            (None, None) => (None, moved.outcomes[i].clone()),
-        };
+        let (order, outcome) = a.outcome_of(i, &moved.outcomes[i]);
         reports.push((
             order,
             Report {
@@ -198,11 +212,7 @@ fn adjudicate_retreats(
     orders: &[GivenOrder],
 ) -> Adjudication {
     let a = assign(variant, position, orders, position.dislodged.len());
-    let commands: Vec<Command> = a
-        .commands
-        .iter()
-        .map(|c| c.as_ref().map_or(Command::Disband, |(_, c)| c.clone()))
-        .collect();
+    let commands = a.commands_or(Command::Disband);
     let (outcomes, survivors) = retreat::resolve_retreats(variant, position, &commands);
     let mut after = Position {
         phase: position.phase.next(),
@@ -214,11 +224,7 @@ fn adjudicate_retreats(
     let mut reports = Vec::new();
     let mut disbanded = Vec::new();
     for (i, d) in position.dislodged.iter().enumerate() {
-        let (order, outcome) = match (&a.illegal[i], &a.commands[i]) {
-            (Some((index, illegal)), _) => (Some(*index), Outcome::Illegal(illegal.clone())),
-            (None, Some((index, _))) => (Some(*index), outcomes[i].clone()),
-            (None, None) => (None, outcomes[i].clone()),
-        };
+        let (order, outcome) = a.outcome_of(i, &outcomes[i]);
         reports.push((
             order,
             Report {
