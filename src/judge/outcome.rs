@@ -14,7 +14,8 @@ pub enum Command {
     SupportHold {
         unit: ProvinceId,
     },
-    /// `coast`: the coast the support names, if any; it must then be the move's.
+    /// `coast`: the coast the support names for a fleet's move, if any; it must then be the
+    /// move's.
     SupportMove {
         unit: ProvinceId,
         to: ProvinceId,
