@@ -469,12 +469,20 @@ fn victory_needs_more_centres_than_the_map_has() {
 }
 
 #[test]
-#[ignore = "LOADER BUG: a setup without its own victory_centres inherits [victory] centres, and the loader reports the same `[victory] centres` problem once more for it (twice in all here)"]
 fn victory_problem_reported_once() {
     assert_only_problem(
         &mini_with("centres = 2", "centres = 3"),
         "[victory] centres",
         "3 centres to win, but the map has 2 supply centres",
+    );
+}
+
+#[test]
+fn victory_needs_at_least_one_centre() {
+    assert_only_problem(
+        &mini_with("centres = 2", "centres = 0"),
+        "[victory] centres",
+        "0 centres to win: at least 1 is needed",
     );
 }
 
@@ -493,7 +501,6 @@ fn setup_victory_needs_more_centres_than_the_map_has() {
 }
 
 #[test]
-#[ignore = "LOADER BUG: a setup's own victory_centres that is too high is reported under the key `[victory] centres`, not where the mistake is (`[setup 2] victory_centres`)"]
 fn setup_victory_problem_names_the_setup() {
     assert_only_problem(
         &mini_with(

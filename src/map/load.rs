@@ -670,9 +670,15 @@ impl Builder {
                 "a variant needs at least one setup (player count)",
             );
         }
+        let supply = variant.provinces.iter().filter(|p| p.supply).count();
         let mut counts = HashSet::new();
         for s in raw {
             let key = format!("[setup {}]", s.players);
+            // Only a count the setup writes itself: an inherited one is checked (and
+            // reported) once, under `[victory] centres`.
+            if let Some(centres) = s.victory_centres {
+                self.centres_to_win(format!("{key} victory_centres"), centres, supply);
+            }
             if !counts.insert(s.players) {
                 self.problem(&key, "two setups for the same player count");
             }
@@ -704,16 +710,7 @@ impl Builder {
 
     fn victory(&mut self, variant: &Variant) {
         let supply = variant.provinces.iter().filter(|p| p.supply).count();
-        let centres = std::iter::once(variant.victory.centres)
-            .chain(variant.setups.iter().map(|s| s.victory_centres));
-        for c in centres {
-            if c == 0 || usize::from(c) > supply {
-                self.problem(
-                    "[victory] centres",
-                    format!("{c} centres to win, but the map has {supply} supply centres"),
-                );
-            }
-        }
+        self.centres_to_win("[victory] centres", variant.victory.centres, supply);
         for rule in &variant.victory.tie_break {
             if !["centres", "units", "home_centres"].contains(&rule.as_str()) {
                 self.problem(
@@ -728,6 +725,18 @@ impl Builder {
             self.problem(
                 "[victory] last_year",
                 "the last year is before the first year",
+            );
+        }
+    }
+
+    /// A victory count, at `key`, must be one a house can reach on this map.
+    fn centres_to_win(&mut self, key: impl Into<String>, centres: u16, supply: usize) {
+        if centres == 0 {
+            self.problem(key, "0 centres to win: at least 1 is needed");
+        } else if usize::from(centres) > supply {
+            self.problem(
+                key,
+                format!("{centres} centres to win, but the map has {supply} supply centres"),
             );
         }
     }
