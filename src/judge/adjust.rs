@@ -209,7 +209,8 @@ fn next_dragon_name(variant: &Variant, house: HouseId, taken: &[String]) -> Opti
 
 /// The units a house in civil disorder loses: farthest from any supply centre it owns
 /// (counting every border, as if any unit could cross land and sea), then fleets before
-/// dragons before armies, then by province name.
+/// dragons before armies, then by the folded display name of the province. The reasons
+/// for each step are in docs/rules.md ("Civil disorder: which units go").
 fn civil_disorder(
     variant: &Variant,
     position: &Position,
