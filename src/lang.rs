@@ -4,7 +4,10 @@ use std::fmt;
 use std::str::FromStr;
 
 /// French (the default) or English.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Lang {
     #[default]
     Fr,

@@ -2,8 +2,12 @@
 
 pub mod case;
 pub mod cli;
+pub mod config;
+pub mod game;
 pub mod judge;
 pub mod lang;
 pub mod map;
 pub mod order;
 pub mod report;
+pub mod service;
+pub mod store;

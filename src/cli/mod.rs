@@ -1,8 +1,14 @@
-//! The command line: `corbeau adjudicate`, `datc`, `map check`, `completions`.
+//! The command line: `corbeau adjudicate`, `datc`, `map check`, the moderator's `game`,
+//! `player`, `orders`, `history`, `export`, the judge's `tick` and `serve`, `completions`.
 
 mod adjudicate;
+mod clock;
+mod context;
 mod datc;
 mod error;
+mod game;
+mod orders;
+mod show;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -37,6 +43,53 @@ enum Command {
     Map {
         #[command(subcommand)]
         command: MapCommand,
+    },
+    /// Stored games: create, list, show, start, pause, resume, extend, process, rollback, end.
+    Game {
+        #[command(subcommand)]
+        command: game::GameCommand,
+        #[command(flatten)]
+        store: Box<context::StoreArgs>,
+    },
+    /// The players of a stored game: add, replace, remove, ready, vote, absence.
+    Player {
+        #[command(subcommand)]
+        command: game::PlayerCommand,
+        #[command(flatten)]
+        store: Box<context::StoreArgs>,
+    },
+    /// Orders of a stored game: submit on behalf of a house, show.
+    Orders {
+        #[command(subcommand)]
+        command: orders::OrdersCommand,
+        #[command(flatten)]
+        store: Box<context::StoreArgs>,
+    },
+    /// The phases a game has played, or the results of one of them.
+    History {
+        #[command(flatten)]
+        args: orders::HistoryArgs,
+        #[command(flatten)]
+        store: Box<context::StoreArgs>,
+    },
+    /// A whole game as JSON: settings, players, position, every phase, audit trail.
+    Export {
+        #[command(flatten)]
+        args: orders::ExportArgs,
+        #[command(flatten)]
+        store: Box<context::StoreArgs>,
+    },
+    /// One pass of the judge: process every game whose deadline passed, queue reminders.
+    Tick {
+        #[command(flatten)]
+        store: Box<context::StoreArgs>,
+    },
+    /// The judge at work: `tick` in a loop, until SIGTERM or Ctrl-C.
+    Serve {
+        #[command(flatten)]
+        args: clock::ServeArgs,
+        #[command(flatten)]
+        store: Box<context::StoreArgs>,
     },
     /// Print shell completions (bash, zsh, fish, elvish, powershell).
     Completions { shell: clap_complete::Shell },
@@ -91,6 +144,23 @@ fn run(cli: Cli) -> Result<(), Error> {
                 Ok(())
             }
         },
+        Command::Game { command, store } => {
+            game::run_game(&context::Context::open(&store)?, command)
+        }
+        Command::Player { command, store } => {
+            game::run_player(&context::Context::open(&store)?, command)
+        }
+        Command::Orders { command, store } => {
+            orders::run_orders(&context::Context::open(&store)?, command)
+        }
+        Command::History { args, store } => {
+            orders::run_history(&context::Context::open(&store)?, args)
+        }
+        Command::Export { args, store } => {
+            orders::run_export(&context::Context::open(&store)?, args)
+        }
+        Command::Tick { store } => clock::run_tick(&context::Context::open(&store)?),
+        Command::Serve { args, store } => clock::run_serve(&context::Context::open(&store)?, args),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,

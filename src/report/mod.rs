@@ -10,7 +10,10 @@ mod view;
 
 pub use build::{results_view, results_view_with_orders};
 pub use describe::order_text;
-pub use render::{RESULTS_TEMPLATE, RenderError, local_templates, render_results, wrap};
+pub use render::{
+    ORDERS_TEMPLATE, RESULTS_TEMPLATE, RenderError, local_templates, render_results,
+    render_template, wrap,
+};
 pub use view::{
     CentreRow, CentreTable, CommandView, Counts, DislodgedView, HouseOrders, HouseRef, HouseUnits,
     OrderLine, OutcomeView, OwnedUnit, Place, RESULTS_FORMAT, RejectedView, ResultsView, Status,

@@ -14,6 +14,9 @@ use super::view::ResultsView;
 /// The template that renders the results of a phase.
 pub const RESULTS_TEMPLATE: &str = "results.txt";
 
+/// The template that answers a set of orders: the orders as understood.
+pub const ORDERS_TEMPLATE: &str = "orders.txt";
+
 /// Every template of a language, by file name, embedded from `templates/`.
 const EMBEDDED: &[(Lang, &str, &str)] = &[
     (
@@ -25,6 +28,16 @@ const EMBEDDED: &[(Lang, &str, &str)] = &[
         Lang::Fr,
         "macros.txt",
         include_str!("../../templates/fr/macros.txt"),
+    ),
+    (
+        Lang::Fr,
+        "orders.txt",
+        include_str!("../../templates/fr/orders.txt"),
+    ),
+    (
+        Lang::En,
+        "orders.txt",
+        include_str!("../../templates/en/orders.txt"),
     ),
     (
         Lang::En,
@@ -54,16 +67,32 @@ pub fn render_results(
     lang: Lang,
     templates: Option<&Path>,
 ) -> Result<String, RenderError> {
+    render_template(
+        RESULTS_TEMPLATE,
+        Value::from_serialize(view),
+        lang,
+        templates,
+    )
+}
+
+/// Renders one template of a language with the data given (a map, whose keys become the
+/// template's variables; `lang` is added).
+pub fn render_template(
+    name: &str,
+    data: Value,
+    lang: Lang,
+    templates: Option<&Path>,
+) -> Result<String, RenderError> {
     let sources = load_sources(lang, templates)?;
     let env = environment(&sources)?;
     let describe = |name: &str| describe_source(&sources, name);
     let template = env
-        .get_template(RESULTS_TEMPLATE)
-        .map_err(|e| template_error(&describe, RESULTS_TEMPLATE, &e))?;
-    let ctx = context! { lang => lang.code(), ..Value::from_serialize(view) };
+        .get_template(name)
+        .map_err(|e| template_error(&describe, name, &e))?;
+    let ctx = context! { lang => lang.code(), ..data };
     template
         .render(ctx)
-        .map_err(|e| template_error(&describe, RESULTS_TEMPLATE, &e))
+        .map_err(|e| template_error(&describe, name, &e))
 }
 
 /// `templates/` in the working directory, if there is one: the default override directory.

@@ -1,0 +1,106 @@
+//! What every store command needs: the configuration, the opened store, the moderator's
+//! language, the clock, and the way to print text or JSON.
+
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::config::Config;
+use crate::game::GameError;
+use crate::lang::Lang;
+use crate::service::Service;
+
+use super::Error;
+
+/// Options shared by the commands that use the store.
+#[derive(Debug, Clone, clap::Args)]
+pub struct StoreArgs {
+    /// The configuration file (default: ./corbeau.toml if present; docs/configuration.md).
+    #[arg(long, global = true, env = "CORBEAU_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// The data directory (default: the configuration's `data_dir`, ./corbeau-data).
+    #[arg(long, global = true, env = "CORBEAU_DATA", value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Language of messages and results: fr or en (default: the configuration's).
+    #[arg(long, global = true, env = "CORBEAU_LANG")]
+    pub lang: Option<Lang>,
+    /// Output for tools, as JSON.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// The time to act at (RFC 3339), instead of the clock: for tests and replays.
+    #[arg(long, global = true, env = "CORBEAU_NOW", hide = true)]
+    pub now: Option<String>,
+}
+
+pub struct Context {
+    pub config: Config,
+    pub service: Service,
+    pub lang: Lang,
+    pub json: bool,
+    pub now: DateTime<Utc>,
+}
+
+impl Context {
+    pub fn open(args: &StoreArgs) -> Result<Context, Error> {
+        let mut config =
+            Config::load(args.config.as_deref()).map_err(|e| Error::Input(e.to_string()))?;
+        if let Some(dir) = &args.data {
+            config.data_dir = dir.clone();
+        }
+        let lang = args.lang.unwrap_or(config.lang);
+        let now = match &args.now {
+            Some(text) => DateTime::parse_from_rfc3339(text)
+                .map(|t| t.with_timezone(&Utc))
+                .map_err(|e| Error::Input(format!("CORBEAU_NOW / --now `{text}`: {e}")))?,
+            None => Utc::now(),
+        };
+        let service = Service::open(&config.data_dir).map_err(|e| game_error(lang, e))?;
+        Ok(Context {
+            config,
+            service,
+            lang,
+            json: args.json,
+            now,
+        })
+    }
+
+    /// A game error as a command-line error in the moderator's language.
+    pub fn fail(&self, e: GameError) -> Error {
+        game_error(self.lang, e)
+    }
+
+    /// Picks the text for the moderator's language.
+    pub fn pick<'a>(&self, fr: &'a str, en: &'a str) -> &'a str {
+        self.lang.pick(fr, en)
+    }
+
+    /// Prints a value as JSON (with `--json`) or the text made by `text`.
+    pub fn print<T: Serialize>(
+        &self,
+        value: &T,
+        text: impl FnOnce() -> String,
+    ) -> Result<(), Error> {
+        if self.json {
+            let json =
+                serde_json::to_string_pretty(value).map_err(|e| Error::Internal(e.to_string()))?;
+            println!("{json}");
+        } else {
+            let text = text();
+            print!("{text}");
+            if !text.ends_with('\n') {
+                println!();
+            }
+        }
+        Ok(())
+    }
+}
+
+pub fn game_error(lang: Lang, e: GameError) -> Error {
+    match e {
+        GameError::Internal(_) | GameError::Store(crate::store::StoreError::Corrupt(_)) => {
+            Error::Internal(e.message(lang))
+        }
+        _ => Error::Input(e.message(lang)),
+    }
+}

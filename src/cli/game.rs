@@ -1,0 +1,741 @@
+//! `corbeau game …` and `corbeau player …`: the moderator's commands on stored games.
+
+use serde_json::json;
+
+use crate::game::calendar::{Weekdays, parse_local_time, parse_time_of_day, parse_time_zone};
+use crate::game::span::Span;
+use crate::game::{
+    Ending, Game, GameError, GameStatus, Moderator, NewGame, NoticeKind, Press, Settings, Trigger,
+    Vote, hash_secret, new_secret,
+};
+use crate::lang::Lang;
+use crate::map::Variant;
+
+use super::Error;
+use super::context::Context;
+use super::show::{ending_text, game_text, record_results, status_word};
+
+#[derive(Debug, clap::Subcommand)]
+pub enum GameCommand {
+    /// Create a game (forming: add its players, then start it).
+    New(Box<NewArgs>),
+    /// List the games.
+    List,
+    /// Show a game: phase, deadline, houses, who has ordered.
+    Show { game: String },
+    /// Start a game whose every house has a player: the first deadline is set.
+    Start { game: String },
+    /// Stop the deadlines (orders are still taken).
+    Pause { game: String },
+    /// Restart the deadlines: the time that was left is given back.
+    Resume { game: String },
+    /// Move the deadline later (`12h`, `1j`), within the game's cap on extensions.
+    Extend { game: String, by: String },
+    /// Adjudicate the current phase now (missing orders hold).
+    Process {
+        game: String,
+        /// Only if this is the current phase (`printemps 299 mouvements`).
+        #[arg(long)]
+        phase: Option<String>,
+        /// Show what would happen; store nothing.
+        #[arg(long)]
+        preview: bool,
+    },
+    /// Undo the last processed phase: its orders come back, with a new deadline.
+    Rollback {
+        game: String,
+        /// Only if the phase to undo is this one.
+        #[arg(long)]
+        phase: Option<String>,
+    },
+    /// End the game: a win, a draw, a concession or abandoned.
+    End(EndArgs),
+    /// Replace the position (docs/position-format.md); kept in the audit trail.
+    Edit {
+        game: String,
+        /// The new position file (`-`: standard input).
+        position: std::path::PathBuf,
+        /// Why, for the audit trail.
+        #[arg(long)]
+        reason: String,
+    },
+    /// The audit trail: every moderator action and judge decision.
+    Audit { game: String },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct NewArgs {
+    /// Short name: lowercase letters, digits, dashes (`westeros-1`).
+    game: String,
+    /// A built-in variant (`westeros`, `classique`) or a variant file.
+    #[arg(long, default_value = "westeros")]
+    variant: String,
+    /// Number of players (3 to 7 on westeros): picks the setup.
+    #[arg(long, default_value_t = 7)]
+    players: u8,
+    /// The game's full name, for mails.
+    #[arg(long)]
+    name: Option<String>,
+    /// The moderator's address (a secret is made for acting by mail).
+    #[arg(long)]
+    moderator: Option<String>,
+    #[command(flatten)]
+    schedule: ScheduleArgs,
+    /// full, broadcast, grey or none.
+    #[arg(long, value_parser = parse_press)]
+    press: Option<Press>,
+    /// Phases missed in a row before a house is in civil disorder (0: never).
+    #[arg(long)]
+    civil_disorder_after: Option<u32>,
+    /// Supply centres that win (default: the setup's).
+    #[arg(long)]
+    victory_centres: Option<u16>,
+    /// After the winter of this year the leader wins (default: the variant's).
+    #[arg(long)]
+    last_year: Option<i32>,
+    /// Language of the game's results and notices (fr, en).
+    #[arg(long)]
+    game_lang: Option<Lang>,
+}
+
+/// When deadlines fall (docs/deadlines.md).
+#[derive(Debug, clap::Args)]
+pub struct ScheduleArgs {
+    /// Time zone of the deadlines (`Europe/Paris`).
+    #[arg(long)]
+    zone: Option<String>,
+    /// Length of a movement phase (`2j`, `48h`).
+    #[arg(long)]
+    movement: Option<String>,
+    #[arg(long)]
+    retreat: Option<String>,
+    #[arg(long)]
+    adjustment: Option<String>,
+    /// Deadlines at this time of day (`20h`, `20:00`, `none`).
+    #[arg(long)]
+    at: Option<String>,
+    /// Days a deadline may fall on (`lun-ven`, `mon,wed,fri`, `all`).
+    #[arg(long)]
+    days: Option<String>,
+    /// How long to wait past the deadline for missing orders.
+    #[arg(long)]
+    grace: Option<String>,
+    /// Reminders before the deadline (`1j,2h`; `none`).
+    #[arg(long)]
+    reminders: Option<String>,
+    /// How far players' absences may push one deadline.
+    #[arg(long)]
+    max_absence: Option<String>,
+    /// Total extension allowed on one phase.
+    #[arg(long)]
+    max_extension: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+#[group(required = true, multiple = false, id = "result")]
+pub struct EndArgs {
+    game: String,
+    /// These houses win (several: a shared victory).
+    #[arg(long, num_args = 1.., group = "result")]
+    win: Vec<String>,
+    /// A draw between every house still in the game.
+    #[arg(long, group = "result")]
+    draw: bool,
+    /// Every other house concedes to this one.
+    #[arg(long, group = "result")]
+    concede: Option<String>,
+    /// Stop the game without a result.
+    #[arg(long, group = "result")]
+    abandon: bool,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum PlayerCommand {
+    /// Seat a player in a house (a secret is made unless given).
+    Add(SeatArgs),
+    /// Give a house to a new player (the old secret stops working).
+    Replace(SeatArgs),
+    /// Leave a house without a player.
+    Remove { game: String, house: String },
+    /// Declare a house ready for early processing (or not, with --not).
+    Ready {
+        game: String,
+        house: String,
+        #[arg(long)]
+        not: bool,
+    },
+    /// A house's vote: `draw`, `concede HOUSE`, or `none`.
+    Vote {
+        game: String,
+        house: String,
+        #[arg(num_args = 1..=2, required = true)]
+        vote: Vec<String>,
+    },
+    /// Declare a player's absence (`2026-12-24` `2026-12-27 20:00`): deadlines move past it.
+    Absence {
+        game: String,
+        house: String,
+        from: String,
+        to: String,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SeatArgs {
+    game: String,
+    house: String,
+    address: String,
+    /// The player's secret (default: a new random one, printed once).
+    #[arg(long)]
+    secret: Option<String>,
+    /// The player's language (fr, en).
+    #[arg(long, default_value = "fr")]
+    player_lang: Lang,
+}
+
+fn parse_press(s: &str) -> Result<Press, String> {
+    match crate::map::fold(s).as_str() {
+        "full" | "complete" | "totale" => Ok(Press::Full),
+        "broadcast" | "publique" | "public" => Ok(Press::Broadcast),
+        "grey" | "gray" | "grise" | "anonyme" => Ok(Press::Grey),
+        "none" | "aucune" | "no" => Ok(Press::None),
+        _ => Err("full, broadcast, grey or none".into()),
+    }
+}
+
+pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
+    let now = ctx.now;
+    match command {
+        GameCommand::New(args) => new_game(ctx, *args),
+        GameCommand::List => {
+            let games = ctx.service.store.games().map_err(|e| ctx.fail(e.into()))?;
+            let rows: Vec<_> = games.iter().map(|g| summary(ctx, g)).collect();
+            ctx.print(&rows, || {
+                if games.is_empty() {
+                    return ctx
+                        .pick(
+                            "aucune partie ; `corbeau game new NOM` en crée une\n",
+                            "no games; `corbeau game new NAME` creates one\n",
+                        )
+                        .to_string();
+                }
+                games
+                    .iter()
+                    .map(|g| {
+                        format!(
+                            "{:<20} {:<10} {:<12} {:<28} {}\n",
+                            g.id,
+                            g.variant,
+                            status_word(g.status, ctx.lang),
+                            g.phase,
+                            g.deadline_text(ctx.lang)
+                        )
+                    })
+                    .collect()
+            })
+        }
+        GameCommand::Show { game } => {
+            let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
+            let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+            ctx.print(&public_game(&g), || game_text(&g, &variant, ctx.lang))
+        }
+        GameCommand::Start { game } => {
+            let g = moderate(ctx, &game, "start", |g, v, e| {
+                g.start(v, now)?;
+                e.detail = format!("deadline {}", g.deadline_text(Lang::En));
+                e.notify(NoticeKind::Started, Vec::new());
+                Ok(())
+            })?;
+            done(ctx, &g, ctx.pick("partie commencée", "game started"))
+        }
+        GameCommand::Pause { game } => {
+            let g = moderate(ctx, &game, "pause", |g, _, e| {
+                g.pause(now)?;
+                e.detail = "paused".into();
+                e.notify(NoticeKind::Paused, Vec::new());
+                Ok(())
+            })?;
+            done(ctx, &g, ctx.pick("partie en pause", "game paused"))
+        }
+        GameCommand::Resume { game } => {
+            let g = moderate(ctx, &game, "resume", |g, _, e| {
+                g.resume(now)?;
+                e.detail = format!("deadline {}", g.deadline_text(Lang::En));
+                e.notify(NoticeKind::Resumed, Vec::new());
+                Ok(())
+            })?;
+            done(ctx, &g, ctx.pick("partie reprise", "game resumed"))
+        }
+        GameCommand::Extend { game, by } => {
+            let by: Span = by.parse().map_err(|e| ctx.fail(GameError::Calendar(e)))?;
+            let g = moderate(ctx, &game, "extend", |g, _, e| {
+                let deadline = g.extend(by, now)?;
+                e.detail = format!("by {by}, to {deadline}");
+                e.notify(NoticeKind::DeadlineChanged { deadline }, Vec::new());
+                Ok(())
+            })?;
+            done(
+                ctx,
+                &g,
+                ctx.pick("date limite repoussée", "deadline extended"),
+            )
+        }
+        GameCommand::Process {
+            game,
+            phase,
+            preview,
+        } => {
+            if preview {
+                let record = ctx.service.preview(&game, now).map_err(|e| ctx.fail(e))?;
+                let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
+                return print_record(ctx, &g, &record, true);
+            }
+            let (g, record) = ctx
+                .service
+                .process(
+                    &game,
+                    "moderator",
+                    Trigger::Moderator,
+                    phase.as_deref(),
+                    now,
+                )
+                .map_err(|e| ctx.fail(e))?;
+            print_record(ctx, &g, &record, false)
+        }
+        GameCommand::Rollback { game, phase } => {
+            let (g, record) = ctx
+                .service
+                .rollback(&game, "moderator", phase.as_deref(), now)
+                .map_err(|e| ctx.fail(e))?;
+            let message = format!(
+                "{} {}",
+                ctx.pick("phase annulée :", "phase rolled back:"),
+                record.phase
+            );
+            done(ctx, &g, &message)
+        }
+        GameCommand::End(args) => end_game(ctx, args),
+        GameCommand::Edit {
+            game,
+            position,
+            reason,
+        } => {
+            let text = super::read_input(&position)?;
+            let g = moderate(ctx, &game, "edit-position", |g, v, e| {
+                let before = g.position.clone();
+                g.edit_position(v, &text, now)?;
+                e.detail = format!("{reason}\n--- before\n{before}--- after\n{}", g.position);
+                Ok(())
+            })?;
+            done(ctx, &g, ctx.pick("position modifiée", "position edited"))
+        }
+        GameCommand::Audit { game } => {
+            ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
+            let entries = ctx
+                .service
+                .store
+                .audit(&game)
+                .map_err(|e| ctx.fail(e.into()))?;
+            ctx.print(&entries, || {
+                entries
+                    .iter()
+                    .map(|a| {
+                        format!(
+                            "{}  {:<12} {:<14} {}\n",
+                            a.at.format("%Y-%m-%d %H:%M:%S"),
+                            a.actor,
+                            a.action,
+                            a.detail.lines().next().unwrap_or("")
+                        )
+                    })
+                    .collect()
+            })
+        }
+    }
+}
+
+fn new_game(ctx: &Context, args: NewArgs) -> Result<(), Error> {
+    let mut settings = Settings::default();
+    apply_schedule(&mut settings, &args.schedule).map_err(|e| ctx.fail(e))?;
+    if let Some(press) = args.press {
+        settings.press = press;
+    }
+    if let Some(n) = args.civil_disorder_after {
+        settings.civil_disorder_after = n;
+    }
+    settings.victory_centres = args.victory_centres;
+    settings.last_year = args.last_year;
+    settings.lang = args.game_lang.unwrap_or(ctx.lang);
+    let (moderator, secret) = match &args.moderator {
+        Some(address) => {
+            let address = crate::game::check_address(address).map_err(|e| ctx.fail(e))?;
+            let secret = new_secret().map_err(|e| ctx.fail(e))?;
+            let hash = hash_secret(&secret).map_err(|e| ctx.fail(e))?;
+            (
+                Some(Moderator {
+                    address,
+                    secret: hash,
+                }),
+                Some(secret),
+            )
+        }
+        None => (None, None),
+    };
+    let new = NewGame {
+        id: args.game,
+        name: args.name,
+        variant: args.variant,
+        players: args.players,
+        settings,
+        moderator,
+    };
+    let game = ctx
+        .service
+        .create(new, "moderator", ctx.now)
+        .map_err(|e| ctx.fail(e))?;
+    let houses: Vec<&str> = game.seats.iter().map(|s| s.house.as_str()).collect();
+    let value = json!({"game": game.id, "houses": houses, "moderator_secret": secret});
+    ctx.print(&value, || {
+        let mut text = format!(
+            "{} {} ({} {}, {})\n{} {}\n",
+            ctx.pick("partie créée :", "game created:"),
+            game.id,
+            game.players,
+            ctx.pick("joueurs", "players"),
+            game.variant,
+            ctx.pick("maisons :", "houses:"),
+            houses.join(", ")
+        );
+        if let Some(secret) = &secret {
+            text.push_str(&format!(
+                "{} {secret}\n",
+                ctx.pick(
+                    "secret du modérateur (noté nulle part ailleurs) :",
+                    "moderator's secret (not kept anywhere else):"
+                )
+            ));
+        }
+        text.push_str(ctx.pick(
+            "ensuite : `corbeau player add PARTIE MAISON ADRESSE` pour chaque maison, puis `corbeau game start PARTIE`\n",
+            "next: `corbeau player add GAME HOUSE ADDRESS` for each house, then `corbeau game start GAME`\n",
+        ));
+        text
+    })
+}
+
+fn apply_schedule(settings: &mut Settings, args: &ScheduleArgs) -> Result<(), GameError> {
+    let s = &mut settings.schedule;
+    let span = |text: &Option<String>, into: &mut Span| -> Result<(), GameError> {
+        if let Some(t) = text {
+            *into = t.parse()?;
+        }
+        Ok(())
+    };
+    if let Some(zone) = &args.zone {
+        s.time_zone = parse_time_zone(zone)?;
+    }
+    span(&args.movement, &mut s.movement)?;
+    span(&args.retreat, &mut s.retreat)?;
+    span(&args.adjustment, &mut s.adjustment)?;
+    span(&args.grace, &mut s.grace)?;
+    span(&args.max_absence, &mut s.max_absence)?;
+    span(&args.max_extension, &mut s.max_extension)?;
+    if let Some(at) = &args.at {
+        s.time_of_day = match crate::map::fold(at).as_str() {
+            "none" | "aucune" | "aucun" => None,
+            _ => Some(parse_time_of_day(at)?),
+        };
+    }
+    if let Some(days) = &args.days {
+        s.weekdays = days.parse::<Weekdays>()?;
+    }
+    if let Some(reminders) = &args.reminders {
+        s.reminders = match crate::map::fold(reminders).as_str() {
+            "none" | "aucun" | "aucune" => Vec::new(),
+            _ => reminders
+                .split(',')
+                .map(|r| r.trim().parse())
+                .collect::<Result<_, _>>()?,
+        };
+    }
+    s.validate()?;
+    Ok(())
+}
+
+fn end_game(ctx: &Context, args: EndArgs) -> Result<(), Error> {
+    let now = ctx.now;
+    let g = moderate(ctx, &args.game, "end", |g, v, e| {
+        let ending = if !args.win.is_empty() {
+            let houses = args
+                .win
+                .iter()
+                .map(|h| g.house_id(v, h))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ending::Win {
+                houses,
+                reason: "moderator".into(),
+            }
+        } else if args.draw {
+            let position = g.current_position(v)?;
+            Ending::Draw {
+                houses: crate::game::survivors(v, g, &position),
+            }
+        } else if let Some(h) = &args.concede {
+            Ending::Concession {
+                house: g.house_id(v, h)?,
+            }
+        } else {
+            Ending::Abandoned
+        };
+        e.detail = serde_json::to_string(&ending).unwrap_or_default();
+        g.end(ending, now)?;
+        e.notify(NoticeKind::GameOver, Vec::new());
+        Ok(())
+    })?;
+    let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+    let text = g
+        .ending
+        .as_ref()
+        .map(|e| ending_text(e, &variant, ctx.lang))
+        .unwrap_or_default();
+    done(ctx, &g, &text)
+}
+
+pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
+    let now = ctx.now;
+    match command {
+        PlayerCommand::Add(args) => seat(ctx, args, false),
+        PlayerCommand::Replace(args) => seat(ctx, args, true),
+        PlayerCommand::Remove { game, house } => {
+            let g = moderate(ctx, &game, "player-remove", |g, v, e| {
+                let house = g.house_id(v, &house)?;
+                let player = g.remove_player(&house)?;
+                e.detail = format!("{house} ({})", player.address);
+                Ok(())
+            })?;
+            done(ctx, &g, ctx.pick("joueur retiré", "player removed"))
+        }
+        PlayerCommand::Ready { game, house, not } => {
+            let g = moderate(ctx, &game, "ready", |g, v, e| {
+                let house = g.house_id(v, &house)?;
+                g.set_ready(&house, !not, now)?;
+                e.detail = format!("{house} {}", if not { "not ready" } else { "ready" });
+                Ok(())
+            })?;
+            done(
+                ctx,
+                &g,
+                if not {
+                    ctx.pick("pas prêt", "not ready")
+                } else {
+                    ctx.pick("prêt", "ready")
+                },
+            )
+        }
+        PlayerCommand::Vote { game, house, vote } => {
+            let vote = parse_vote(&vote)?;
+            let g = moderate(ctx, &game, "vote", |g, v, e| {
+                let house = g.house_id(v, &house)?;
+                let ending = g.vote(v, &house, vote.clone(), now)?;
+                e.detail = format!("{house}: {vote:?}");
+                if ending.is_some() {
+                    e.notify(NoticeKind::GameOver, Vec::new());
+                }
+                Ok(())
+            })?;
+            let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+            let text = match &g.ending {
+                Some(ending) => ending_text(ending, &variant, ctx.lang),
+                None => ctx.pick("vote enregistré", "vote recorded").to_string(),
+            };
+            done(ctx, &g, &text)
+        }
+        PlayerCommand::Absence {
+            game,
+            house,
+            from,
+            to,
+        } => {
+            let g = moderate(ctx, &game, "absence", |g, v, e| {
+                let house = g.house_id(v, &house)?;
+                let zone = g.settings.schedule.time_zone;
+                let start = parse_local_time(&from, zone)?;
+                let end = parse_local_time(&to, zone)?;
+                g.declare_absence(&house, start, end, now)?;
+                e.detail = format!("{house}: {start} to {end}");
+                Ok(())
+            })?;
+            done(ctx, &g, ctx.pick("absence enregistrée", "absence recorded"))
+        }
+    }
+}
+
+fn parse_vote(words: &[String]) -> Result<Option<Vote>, Error> {
+    let first = words
+        .first()
+        .map(|w| crate::map::fold(w))
+        .unwrap_or_default();
+    match (first.as_str(), words.get(1)) {
+        ("draw" | "nul" | "nulle", None) => Ok(Some(Vote::Draw)),
+        ("concede" | "conceder" | "concession", Some(h)) => Ok(Some(Vote::Concede(h.clone()))),
+        ("none" | "aucun" | "retirer", None) => Ok(None),
+        _ => Err(Error::Input(
+            GameError::BadVote(words.join(" ")).message(Lang::default()),
+        )),
+    }
+}
+
+fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
+    let now = ctx.now;
+    let secret = match &args.secret {
+        Some(s) if s.trim().len() >= 6 => s.trim().to_string(),
+        Some(_) => {
+            return Err(Error::Input(
+                ctx.pick(
+                    "un secret doit avoir au moins 6 caractères",
+                    "a secret needs at least 6 characters",
+                )
+                .into(),
+            ));
+        }
+        None => new_secret().map_err(|e| ctx.fail(e))?,
+    };
+    let hash = hash_secret(&secret).map_err(|e| ctx.fail(e))?;
+    let action = if replace {
+        "player-replace"
+    } else {
+        "player-add"
+    };
+    let mut house_id = String::new();
+    let g = moderate(ctx, &args.game, action, |g, v, e| {
+        let house = g.house_id(v, &args.house)?;
+        if replace {
+            g.replace_player(&house, &args.address, hash, args.player_lang, now)?;
+            e.notify(
+                NoticeKind::PlayerReplaced {
+                    house: house.clone(),
+                },
+                Vec::new(),
+            );
+        } else {
+            g.add_player(&house, &args.address, hash, args.player_lang, now)?;
+        }
+        e.detail = format!("{house}: {}", args.address);
+        house_id = house;
+        Ok(())
+    })?;
+    let value = json!({"game": g.id, "house": house_id, "address": args.address, "secret": secret});
+    ctx.print(&value, || {
+        format!(
+            "{} {} → {}\n{} {secret}\n",
+            g.id,
+            house_id,
+            args.address,
+            ctx.pick(
+                "secret du joueur (à lui transmettre ; noté nulle part ailleurs) :",
+                "player's secret (send it to them; not kept anywhere else):"
+            )
+        )
+    })
+}
+
+/// A moderator's action on a game, stored with its audit line.
+fn moderate(
+    ctx: &Context,
+    game: &str,
+    action: &str,
+    change: impl FnOnce(&mut Game, &Variant, &mut crate::service::Effects) -> Result<(), GameError>,
+) -> Result<Game, Error> {
+    ctx.service
+        .update(game, "moderator", action, ctx.now, |g, v, e| {
+            change(g, v, e)?;
+            Ok(g.clone())
+        })
+        .map_err(|e| ctx.fail(e))
+}
+
+/// Says an action was done, with the game's status and deadline.
+fn done(ctx: &Context, g: &Game, what: &str) -> Result<(), Error> {
+    let value = json!({
+        "game": g.id,
+        "status": g.status,
+        "phase": g.phase,
+        "deadline": g.deadline,
+        "message": what,
+    });
+    ctx.print(&value, || {
+        let mut text = format!("{}: {what}\n", g.id);
+        if g.status != GameStatus::Finished {
+            text.push_str(&format!(
+                "{} {} — {} {}\n",
+                ctx.pick("phase :", "phase:"),
+                crate::cli::show::phase_text(g.phase, ctx.lang),
+                ctx.pick("date limite :", "deadline:"),
+                g.deadline_text(ctx.lang)
+            ));
+        }
+        text
+    })
+}
+
+fn print_record(
+    ctx: &Context,
+    g: &Game,
+    record: &crate::game::PhaseRecord,
+    preview: bool,
+) -> Result<(), Error> {
+    if ctx.json {
+        let value = json!({"preview": preview, "game": g.id, "index": record.index, "results": record.results});
+        return ctx.print(&value, String::new);
+    }
+    let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+    let mut text = String::new();
+    if preview {
+        text.push_str(ctx.pick(
+            "APERÇU — rien n'a été enregistré\n\n",
+            "PREVIEW — nothing was stored\n\n",
+        ));
+    }
+    let templates = ctx
+        .config
+        .templates
+        .clone()
+        .or_else(crate::report::local_templates);
+    text.push_str(&record_results(
+        g,
+        &variant,
+        record,
+        !preview,
+        ctx.lang,
+        templates.as_deref(),
+    )?);
+    print!("{text}");
+    Ok(())
+}
+
+/// A game's line in `game list --json`.
+fn summary(ctx: &Context, g: &Game) -> serde_json::Value {
+    json!({
+        "id": g.id,
+        "name": g.name,
+        "variant": g.variant,
+        "status": g.status,
+        "phase": g.phase,
+        "deadline": g.deadline,
+        "deadline_text": g.deadline_text(ctx.lang),
+    })
+}
+
+/// A game without its secrets' hashes, for `show --json` and `export`.
+pub fn public_game(g: &Game) -> Game {
+    let mut g = g.clone();
+    for seat in &mut g.seats {
+        if let Some(p) = &mut seat.player {
+            p.secret = "(hidden)".into();
+        }
+    }
+    if let Some(m) = &mut g.moderator {
+        m.secret = "(hidden)".into();
+    }
+    g
+}

@@ -1,0 +1,226 @@
+//! `corbeau orders …`, `corbeau history` and `corbeau export`: orders given on behalf of a
+//! house, and what the store keeps of each game.
+
+use std::path::PathBuf;
+
+use minijinja::Value;
+use serde_json::json;
+
+use crate::game::{GameError, SubmitMode};
+use crate::report::{ORDERS_TEMPLATE, render_template};
+
+use super::Error;
+use super::context::Context;
+use super::game::public_game;
+use super::show::{phase_text, record_results};
+
+#[derive(Debug, clap::Subcommand)]
+pub enum OrdersCommand {
+    /// Give a house's orders (from a file, or standard input): they replace its orders,
+    /// or with --partial only those of the units they name.
+    Submit {
+        game: String,
+        house: String,
+        /// The order file (`-` or nothing: standard input).
+        file: Option<PathBuf>,
+        /// Replace only the orders of the units named.
+        #[arg(long)]
+        partial: bool,
+        /// Only if this is the current phase (`printemps 299 mouvements`).
+        #[arg(long)]
+        phase: Option<String>,
+    },
+    /// Show the orders received: one house's as understood, or who has ordered.
+    Show { game: String, house: Option<String> },
+}
+
+pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
+    match command {
+        OrdersCommand::Submit {
+            game,
+            house,
+            file,
+            partial,
+            phase,
+        } => {
+            let text = super::read_input(&file.unwrap_or_else(|| PathBuf::from("-")))?;
+            let mode = if partial {
+                SubmitMode::Partial
+            } else {
+                SubmitMode::Replace
+            };
+            let lang = ctx.lang;
+            let now = ctx.now;
+            let (g, house) = ctx
+                .service
+                .update(&game, "moderator", "orders", now, |g, v, e| {
+                    g.check_phase(phase.as_deref())?;
+                    let house = g.house_id(v, &house)?;
+                    g.submit(v, &house, &text, mode, "cli", lang, now)?;
+                    e.detail = format!("{house}: {} line(s), {mode:?}", text.lines().count());
+                    Ok((g.clone(), house))
+                })
+                .map_err(|e| ctx.fail(e))?;
+            show_orders(ctx, &g, &house)
+        }
+        OrdersCommand::Show { game, house } => {
+            let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
+            match house {
+                Some(house) => {
+                    let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+                    let house = g.house_id(&variant, &house).map_err(|e| ctx.fail(e))?;
+                    show_orders(ctx, &g, &house)
+                }
+                None => {
+                    let rows: Vec<_> = g
+                        .seats
+                        .iter()
+                        .map(|s| {
+                            json!({"house": s.house, "orders": s.orders.iter().map(|o| &o.text).collect::<Vec<_>>(),
+                                   "ordered": s.ordered, "ready": s.ready, "deciding": g.deciding.contains(&s.house)})
+                        })
+                        .collect();
+                    ctx.print(&rows, || {
+                        let mut t = format!("{} — {}\n", g.id, phase_text(g.phase, ctx.lang));
+                        for s in &g.seats {
+                            let state = if !g.deciding.contains(&s.house) {
+                                ctx.pick("rien à ordonner", "nothing to order").to_string()
+                            } else if s.ordered.is_some() {
+                                format!("{} {}", s.orders.len(), ctx.pick("ordre(s)", "order(s)"))
+                            } else {
+                                ctx.pick("sans ordres", "no orders").to_string()
+                            };
+                            let ready = if s.ready {
+                                ctx.pick(", prêt", ", ready")
+                            } else {
+                                ""
+                            };
+                            t.push_str(&format!("  {:<12} {state}{ready}\n", s.house));
+                        }
+                        t
+                    })
+                }
+            }
+        }
+    }
+}
+
+/// A house's orders as understood (the `orders.txt` template).
+fn show_orders(ctx: &Context, g: &crate::game::Game, house: &str) -> Result<(), Error> {
+    let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+    let view = g
+        .orders_view(&variant, house, ctx.lang)
+        .map_err(|e| ctx.fail(e))?;
+    let templates = ctx
+        .config
+        .templates
+        .clone()
+        .or_else(crate::report::local_templates);
+    ctx.print(&view, || {
+        render_template(
+            ORDERS_TEMPLATE,
+            Value::from_serialize(&view),
+            ctx.lang,
+            templates.as_deref(),
+        )
+        .unwrap_or_else(|e| e.to_string())
+    })
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HistoryArgs {
+    game: String,
+    /// One phase: its number in the history (0 is the first) or its name.
+    phase: Option<String>,
+}
+
+pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
+    let g = ctx.service.load(&args.game).map_err(|e| ctx.fail(e))?;
+    let records = ctx
+        .service
+        .store
+        .phases(&g.id)
+        .map_err(|e| ctx.fail(e.into()))?;
+    let Some(wanted) = args.phase else {
+        let rows: Vec<_> = records
+            .iter()
+            .map(|r| json!({"index": r.index, "phase": r.phase, "processed": r.processed, "trigger": r.trigger}))
+            .collect();
+        return ctx.print(&rows, || {
+            let mut t = String::new();
+            for r in &records {
+                t.push_str(&format!(
+                    "{:>3}  {:<28} {}\n",
+                    r.index,
+                    phase_text(r.phase, ctx.lang),
+                    r.processed.format("%Y-%m-%d %H:%M UTC")
+                ));
+            }
+            if records.is_empty() {
+                t.push_str(ctx.pick("aucune phase jouée\n", "no phase played yet\n"));
+            }
+            t
+        });
+    };
+    let parsed = crate::case::parse_phase(&wanted);
+    let record = records
+        .iter()
+        .find(|r| {
+            wanted.trim().parse::<u32>().is_ok_and(|i| i == r.index) || parsed == Some(r.phase)
+        })
+        .ok_or_else(|| ctx.fail(GameError::BadPhase(wanted.clone())))?;
+    if ctx.json {
+        return ctx.print(&record_json(record), String::new);
+    }
+    let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+    let templates = ctx
+        .config
+        .templates
+        .clone()
+        .or_else(crate::report::local_templates);
+    let current = record.index + 1 == g.played;
+    print!(
+        "{}",
+        record_results(
+            &g,
+            &variant,
+            record,
+            current,
+            ctx.lang,
+            templates.as_deref()
+        )?
+    );
+    Ok(())
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    game: String,
+}
+
+/// The whole game as JSON: settings, players (without secrets), position, history, audit.
+pub fn run_export(ctx: &Context, args: ExportArgs) -> Result<(), Error> {
+    let g = ctx.service.load(&args.game).map_err(|e| ctx.fail(e))?;
+    let store = &ctx.service.store;
+    let phases = store.phases(&g.id).map_err(|e| ctx.fail(e.into()))?;
+    let audit = store.audit(&g.id).map_err(|e| ctx.fail(e.into()))?;
+    let value = json!({
+        "format": 1,
+        "game": public_game(&g),
+        "phases": phases.iter().map(record_json).collect::<Vec<_>>(),
+        "audit": audit,
+    });
+    let text = serde_json::to_string_pretty(&value).map_err(|e| Error::Internal(e.to_string()))?;
+    println!("{text}");
+    Ok(())
+}
+
+/// A phase record as JSON without the snapshot kept for rollback (it repeats the position
+/// and orders, and holds the secrets' hashes).
+pub fn record_json(record: &crate::game::PhaseRecord) -> serde_json::Value {
+    let mut value = serde_json::to_value(record).unwrap_or_default();
+    if let Some(map) = value.as_object_mut() {
+        map.remove("game_before");
+    }
+    value
+}

@@ -1,0 +1,225 @@
+//! Stored games as text for the moderator's terminal: a game's state, its endings, and the
+//! results of a processed phase through the results templates.
+
+use std::path::Path;
+
+use minijinja::Value;
+use serde_json::json;
+
+use crate::game::{Ending, Game, GameStatus, PhaseRecord};
+use crate::judge::{Phase, PhaseKind, Season};
+use crate::lang::Lang;
+use crate::map::Variant;
+use crate::report::{RESULTS_TEMPLATE, render_template};
+
+use super::Error;
+
+pub fn status_word(status: GameStatus, lang: Lang) -> &'static str {
+    match status {
+        GameStatus::Forming => lang.pick("en formation", "forming"),
+        GameStatus::Running => lang.pick("en cours", "running"),
+        GameStatus::Paused => lang.pick("en pause", "paused"),
+        GameStatus::Finished => lang.pick("terminée", "over"),
+    }
+}
+
+/// `printemps 299, mouvements` / `spring 299, movement`.
+pub fn phase_text(phase: Phase, lang: Lang) -> String {
+    let season = match phase.season {
+        Season::Spring => lang.pick("printemps", "spring"),
+        Season::Autumn => lang.pick("automne", "autumn"),
+        Season::Winter => lang.pick("hiver", "winter"),
+    };
+    let kind = match phase.kind {
+        PhaseKind::Movement => lang.pick("mouvements", "movement"),
+        PhaseKind::Retreat => lang.pick("retraites", "retreats"),
+        PhaseKind::Adjustment => lang.pick("ajustements", "adjustments"),
+    };
+    format!("{season} {}, {kind}", phase.year)
+}
+
+fn house_name(variant: &Variant, id: &str) -> String {
+    variant
+        .house_by_name(id)
+        .map_or_else(|| id.to_string(), |h| variant.house(h).name.clone())
+}
+
+fn names(variant: &Variant, ids: &[String], lang: Lang) -> String {
+    let names: Vec<String> = ids.iter().map(|h| house_name(variant, h)).collect();
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} {} {last}", rest.join(", "), lang.pick("et", "and")),
+        None => String::new(),
+    }
+}
+
+/// How the game ended, in a sentence.
+pub fn ending_text(ending: &Ending, variant: &Variant, lang: Lang) -> String {
+    match ending {
+        Ending::Win { houses, reason } => {
+            let who = names(variant, houses, lang);
+            let why = match reason.split_once(':') {
+                Some(("centres", n)) => {
+                    format!(
+                        "{n} {}",
+                        lang.pick("centres de ravitaillement", "supply centres")
+                    )
+                }
+                Some(("last-year", y)) => format!(
+                    "{} {y}",
+                    lang.pick("en tête à la fin de l'année", "leading at the end of year")
+                ),
+                _ => lang
+                    .pick("décision du modérateur", "moderator's decision")
+                    .to_string(),
+            };
+            if houses.len() > 1 {
+                format!(
+                    "{} {who} ({why})",
+                    lang.pick(
+                        "Partie terminée : victoire partagée de",
+                        "Game over: shared victory of"
+                    )
+                )
+            } else {
+                format!(
+                    "{} {who} ({why})",
+                    lang.pick("Partie terminée : victoire de", "Game over: victory of")
+                )
+            }
+        }
+        Ending::Draw { houses } => format!(
+            "{} {}",
+            lang.pick(
+                "Partie terminée : match nul entre",
+                "Game over: draw between"
+            ),
+            names(variant, houses, lang)
+        ),
+        Ending::Concession { house } => format!(
+            "{} {}",
+            lang.pick("Partie terminée : concession à", "Game over: conceded to"),
+            house_name(variant, house)
+        ),
+        Ending::Abandoned => lang
+            .pick("Partie terminée : abandonnée", "Game over: abandoned")
+            .to_string(),
+    }
+}
+
+/// `game show`: phase, deadline and each house's player and orders.
+pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
+    let mut t = format!(
+        "{} — {} ({}, {} {}) : {}\n",
+        g.id,
+        g.name,
+        variant.name,
+        g.players,
+        lang.pick("joueurs", "players"),
+        status_word(g.status, lang)
+    );
+    if let Some(ending) = &g.ending {
+        t.push_str(&ending_text(ending, variant, lang));
+        t.push('\n');
+    } else {
+        t.push_str(&format!(
+            "{} {} ({} {})\n{} {}\n",
+            lang.pick("Phase :", "Phase:"),
+            phase_text(g.phase, lang),
+            lang.pick("n°", "no."),
+            g.played + 1,
+            lang.pick("Date limite :", "Deadline:"),
+            g.deadline_text(lang)
+        ));
+    }
+    let centres = g
+        .current_position(variant)
+        .map(|p| p.centre_counts(variant))
+        .unwrap_or_default();
+    t.push_str(lang.pick("Maisons :\n", "Houses:\n"));
+    for seat in &g.seats {
+        let player = seat.player.as_ref().map_or_else(
+            || lang.pick("(personne)", "(nobody)").to_string(),
+            |p| p.address.clone(),
+        );
+        let count = variant
+            .house_by_name(&seat.house)
+            .and_then(|h| centres.get(usize::from(h.0)))
+            .copied()
+            .unwrap_or(0);
+        let mut state = Vec::new();
+        if g.deciding.contains(&seat.house) && g.status != GameStatus::Forming {
+            state.push(if seat.ordered.is_some() {
+                format!(
+                    "{} ({})",
+                    lang.pick("ordres reçus", "orders in"),
+                    seat.orders.len()
+                )
+            } else {
+                lang.pick("sans ordres", "no orders").to_string()
+            });
+        }
+        if seat.ready {
+            state.push(lang.pick("prêt", "ready").to_string());
+        }
+        if seat.civil_disorder {
+            state.push(lang.pick("désordre civil", "civil disorder").to_string());
+        } else if seat.missed > 0 {
+            state.push(format!(
+                "{} {}",
+                seat.missed,
+                lang.pick("phase(s) manquée(s)", "phase(s) missed")
+            ));
+        }
+        if let Some(vote) = &seat.vote {
+            state.push(match vote {
+                crate::game::Vote::Draw => lang.pick("vote nul", "votes draw").to_string(),
+                crate::game::Vote::Concede(h) => format!(
+                    "{} {}",
+                    lang.pick("concède à", "concedes to"),
+                    house_name(variant, h)
+                ),
+            });
+        }
+        t.push_str(&format!(
+            "  {:<12} {:>2} {}  {:<28} {}\n",
+            house_name(variant, &seat.house),
+            count,
+            lang.pick("centres", "centres"),
+            player,
+            state.join(", ")
+        ));
+    }
+    t
+}
+
+/// The results of a processed phase through the results template, with the game's name
+/// and (when `current`) its next deadline or ending.
+pub fn record_results(
+    g: &Game,
+    variant: &Variant,
+    record: &PhaseRecord,
+    current: bool,
+    lang: Lang,
+    templates: Option<&Path>,
+) -> Result<String, Error> {
+    let game = json!({
+        "id": g.id,
+        "name": g.name,
+        "index": record.index,
+        "deadline": if current && g.status != GameStatus::Finished { g.deadline.map(|_| g.deadline_text(lang)) } else { None },
+        "deadline_utc": if current { g.deadline.map(|d| d.to_rfc3339()) } else { None },
+        "ending": record.ending.as_ref().map(|e| ending_text(e, variant, lang)),
+    });
+    let mut data = record.results.clone();
+    if let Some(map) = data.as_object_mut() {
+        map.insert("game".into(), game);
+    }
+    render_template(
+        RESULTS_TEMPLATE,
+        Value::from_serialize(&data),
+        lang,
+        templates,
+    )
+    .map_err(|e| Error::Input(e.to_string()))
+}

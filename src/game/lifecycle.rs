@@ -1,0 +1,773 @@
+//! What can happen to a game, as changes of a [`Game`] value: creation, players, start,
+//! orders, readiness, votes, pauses, extensions, processing, rollback and end. Nothing
+//! here touches the store: the caller saves the changed game (and the phase record) in
+//! one transaction, so a refused action (an `Err`) changes nothing.
+
+use chrono::{DateTime, TimeDelta, Utc};
+
+use crate::case::{read_position, write_position};
+use crate::judge::{
+    GivenOrder, Phase, PhaseKind, Position, adjudicate, adjustment_counts, free_home_centres,
+};
+use crate::lang::Lang;
+use crate::map::{HouseId, Owner, Variant};
+use crate::report::{ResultsView, results_view_with_orders};
+
+use super::GameError;
+use super::calendar::{Absence, format_deadline};
+use super::model::{
+    Ending, Game, GameStatus, Moderator, PhaseRecord, Player, Seat, Settings, Submission,
+    SubmitMode, Trigger, Vote,
+};
+use super::orders::{given_orders, merge, read_submission};
+use super::span::Span;
+use super::victory::{board_ending, survivors, vote_ending};
+
+/// What a moderator gives to create a game.
+#[derive(Debug, Clone)]
+pub struct NewGame {
+    pub id: String,
+    pub name: Option<String>,
+    pub variant: String,
+    pub players: u8,
+    pub settings: Settings,
+    pub moderator: Option<Moderator>,
+}
+
+/// Game ids are used in commands and mail subjects: short, lowercase, no spaces.
+pub fn check_game_id(id: &str) -> Result<(), GameError> {
+    let ok = (1..=32).contains(&id.len())
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+        && !id.starts_with('-');
+    if ok {
+        Ok(())
+    } else {
+        Err(GameError::BadGameId(id.to_string()))
+    }
+}
+
+/// A new game, forming: its seats are the houses of the setup for its number of players.
+pub fn create(new: NewGame, variant: &Variant, now: DateTime<Utc>) -> Result<Game, GameError> {
+    check_game_id(&new.id)?;
+    new.settings.schedule.validate()?;
+    let setup = variant
+        .setup(new.players)
+        .ok_or_else(|| GameError::NoSetup {
+            variant: variant.id.clone(),
+            players: new.players,
+            available: variant.setups.iter().map(|s| s.players).collect(),
+        })?;
+    let position =
+        Position::starting(variant, Some(new.players)).ok_or_else(|| GameError::NoSetup {
+            variant: variant.id.clone(),
+            players: new.players,
+            available: Vec::new(),
+        })?;
+    Ok(Game {
+        name: new.name.unwrap_or_else(|| new.id.clone()),
+        id: new.id,
+        variant: new.variant,
+        players: new.players,
+        status: GameStatus::Forming,
+        settings: new.settings,
+        moderator: new.moderator,
+        seats: setup
+            .houses
+            .iter()
+            .map(|&h| Seat::new(&variant.house(h).id))
+            .collect(),
+        phase: position.phase,
+        position: write_position(variant, &position),
+        played: 0,
+        opened: None,
+        deadline: None,
+        extended: Span::ZERO,
+        reminders_sent: 0,
+        paused_left: None,
+        submissions: Vec::new(),
+        created: now,
+        ending: None,
+        deciding: Vec::new(),
+        wake: None,
+    })
+}
+
+/// A valid-looking email address: one `@`, something on each side, no spaces.
+pub fn check_address(address: &str) -> Result<String, GameError> {
+    let address = address.trim();
+    let ok = match address.split_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty()
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+                && !domain.contains('@')
+                && !address
+                    .chars()
+                    .any(|c| c.is_whitespace() || c == '<' || c == '>')
+        }
+        None => false,
+    };
+    if ok {
+        Ok(address.to_lowercase())
+    } else {
+        Err(GameError::BadAddress(address.to_string()))
+    }
+}
+
+impl Game {
+    /// The house id of a name, alias or close misspelling, which must play in this game.
+    pub fn house_id(&self, variant: &Variant, name: &str) -> Result<String, GameError> {
+        let house = match crate::case::house_named(variant, name) {
+            Some(Owner::House(h)) => variant.house(h).id.clone(),
+            _ => {
+                return Err(GameError::UnknownHouse {
+                    name: name.to_string(),
+                    houses: self.seats.iter().map(|s| s.house.clone()).collect(),
+                });
+            }
+        };
+        if self.seat(&house).is_none() {
+            return Err(GameError::HouseNotInGame(house));
+        }
+        Ok(house)
+    }
+
+    /// The current position, read from its text.
+    pub fn current_position(&self, variant: &Variant) -> Result<Position, GameError> {
+        read_position(variant, &self.id, &self.position)
+            .map_err(|e| GameError::BadPosition(e.to_string()))
+    }
+
+    fn require(&self, action: &'static str, allowed: &[GameStatus]) -> Result<(), GameError> {
+        if allowed.contains(&self.status) {
+            Ok(())
+        } else {
+            Err(GameError::Status {
+                action,
+                status: self.status,
+            })
+        }
+    }
+
+    /// Seats a player; before or during the game (a seat left empty or resigned).
+    pub fn add_player(
+        &mut self,
+        house: &str,
+        address: &str,
+        secret_hash: String,
+        lang: Lang,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        self.require(
+            "add a player",
+            &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused],
+        )?;
+        let address = check_address(address)?;
+        if let Some(other) = self
+            .seats
+            .iter()
+            .find(|s| s.house != house && s.player.as_ref().is_some_and(|p| p.address == address))
+        {
+            return Err(GameError::AddressTaken {
+                address,
+                house: other.house.clone(),
+            });
+        }
+        let seat = self
+            .seat_mut(house)
+            .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
+        if let Some(p) = &seat.player
+            && !seat.resigned
+        {
+            return Err(GameError::SeatTaken {
+                house: house.to_string(),
+                address: p.address.clone(),
+            });
+        }
+        seat.player = Some(Player {
+            address,
+            secret: secret_hash,
+            lang,
+            joined: now,
+        });
+        seat.resigned = false;
+        seat.civil_disorder = false;
+        seat.missed = 0;
+        Ok(())
+    }
+
+    /// Gives a house to a new player: the orders already given stay, civil disorder ends.
+    pub fn replace_player(
+        &mut self,
+        house: &str,
+        address: &str,
+        secret_hash: String,
+        lang: Lang,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        self.require(
+            "replace a player",
+            &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused],
+        )?;
+        let seat = self
+            .seat_mut(house)
+            .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
+        if seat.player.is_none() {
+            return Err(GameError::NoPlayer(house.to_string()));
+        }
+        seat.player = None;
+        self.add_player(house, address, secret_hash, lang, now)
+    }
+
+    /// Leaves a house without a player (its units hold until someone takes it).
+    pub fn remove_player(&mut self, house: &str) -> Result<Player, GameError> {
+        self.require(
+            "remove a player",
+            &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused],
+        )?;
+        let seat = self
+            .seat_mut(house)
+            .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
+        let player = seat
+            .player
+            .take()
+            .ok_or_else(|| GameError::NoPlayer(house.to_string()))?;
+        seat.ready = false;
+        seat.vote = None;
+        Ok(player)
+    }
+
+    /// Starts the game: every seat must have a player; the first deadline is set.
+    pub fn start(&mut self, variant: &Variant, now: DateTime<Utc>) -> Result<(), GameError> {
+        self.require("start", &[GameStatus::Forming])?;
+        let missing: Vec<String> = self
+            .seats
+            .iter()
+            .filter(|s| s.player.is_none())
+            .map(|s| s.house.clone())
+            .collect();
+        if !missing.is_empty() {
+            return Err(GameError::MissingPlayers(missing));
+        }
+        self.status = GameStatus::Running;
+        self.open_phase(variant, now, now)
+    }
+
+    /// Opens the current phase at `now`, its deadline counted from `base` (see
+    /// [`Game::next_base`]): no orders, no reminders yet.
+    fn open_phase(
+        &mut self,
+        variant: &Variant,
+        base: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let position = self.current_position(variant)?;
+        self.deciding = self.houses_deciding(variant, &position);
+        self.opened = Some(now);
+        self.deadline = Some(self.settings.schedule.deadline(
+            base,
+            self.phase.kind,
+            &self.absences(),
+        ));
+        self.extended = Span::ZERO;
+        self.reminders_sent = 0;
+        for seat in &mut self.seats {
+            seat.orders.clear();
+            seat.ordered = None;
+            seat.ready = false;
+        }
+        self.submissions.clear();
+        self.update_wake(now);
+        Ok(())
+    }
+
+    /// Which houses have something to decide this phase: units to move, dislodged units
+    /// to retreat, builds or disbands to make.
+    pub fn houses_deciding(&self, variant: &Variant, position: &Position) -> Vec<String> {
+        let adjustments = adjustment_counts(variant, position);
+        self.seats
+            .iter()
+            .filter(|seat| {
+                let Some(h) = variant.house_by_name(&seat.house) else {
+                    return false;
+                };
+                let owned = |o: Owner| o == Owner::House(h);
+                match position.phase.kind {
+                    PhaseKind::Movement => position.units.iter().any(|u| owned(u.owner)),
+                    PhaseKind::Retreat => position.dislodged.iter().any(|d| owned(d.unit.owner)),
+                    PhaseKind::Adjustment => {
+                        let delta = adjustments[usize::from(h.0)];
+                        delta < 0
+                            || (delta > 0 && !free_home_centres(variant, position, h).is_empty())
+                    }
+                }
+            })
+            .map(|s| s.house.clone())
+            .collect()
+    }
+
+    /// Houses with something to decide, not in civil disorder, that have neither given
+    /// orders nor declared themselves ready.
+    pub fn waiting_for(&self) -> Vec<String> {
+        self.deciding
+            .iter()
+            .filter(|h| {
+                self.seat(h)
+                    .is_some_and(|s| !s.civil_disorder && s.ordered.is_none() && !s.ready)
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Houses with something to decide that are not in civil disorder.
+    fn active_deciders(&self) -> impl Iterator<Item = &Seat> {
+        self.deciding
+            .iter()
+            .filter_map(|h| self.seat(h))
+            .filter(|s| !s.civil_disorder)
+    }
+
+    /// Every active house with something to decide declared itself ready.
+    pub fn all_ready(&self) -> bool {
+        let mut any = false;
+        let all = self.active_deciders().all(|s| {
+            any = true;
+            s.ready
+        });
+        any && all
+    }
+
+    /// Takes a house's orders (all of them, or those of the units named). Orders are
+    /// taken while the game runs or is paused, up to the end of the grace period.
+    #[allow(clippy::too_many_arguments)]
+    pub fn submit(
+        &mut self,
+        variant: &Variant,
+        house: &str,
+        text: &str,
+        mode: SubmitMode,
+        source: &str,
+        lang: Lang,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        self.require("submit orders", &[GameStatus::Running, GameStatus::Paused])?;
+        if self.status == GameStatus::Running && self.past_grace(now) {
+            return Err(GameError::Late {
+                deadline: self.deadline_text(lang),
+            });
+        }
+        let position = self.current_position(variant)?;
+        let h = house_index(variant, house)?;
+        if !self.deciding.iter().any(|d| d == house) {
+            return Err(GameError::NothingToOrder {
+                house: house.to_string(),
+            });
+        }
+        let new = read_submission(variant, &position, h, text, lang)?;
+        let seat = self
+            .seat_mut(house)
+            .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
+        seat.orders = merge(&seat.orders, new, mode);
+        seat.ordered = Some(now);
+        seat.civil_disorder = false;
+        self.submissions.push(Submission {
+            house: house.to_string(),
+            at: now,
+            source: source.to_string(),
+            mode,
+            text: text.to_string(),
+        });
+        self.update_wake(now);
+        Ok(())
+    }
+
+    /// The orders of every house, for the judge.
+    pub fn given_orders(&self, variant: &Variant) -> Vec<GivenOrder> {
+        self.seats
+            .iter()
+            .filter_map(|s| variant.house_by_name(&s.house).map(|h| (h, s)))
+            .flat_map(|(h, s)| given_orders(variant, h, &s.orders))
+            .collect()
+    }
+
+    /// The orders of one house as the judge understands them: each order's outcome if it
+    /// were adjudicated alone (so illegal ones show with their reason) and the units still
+    /// without orders.
+    pub fn check_orders(&self, variant: &Variant, house: &str) -> Result<ResultsView, GameError> {
+        let position = self.current_position(variant)?;
+        let h = house_index(variant, house)?;
+        let orders = self
+            .seat(house)
+            .map(|s| given_orders(variant, h, &s.orders))
+            .unwrap_or_default();
+        let adjudication = adjudicate(variant, &position, &orders);
+        Ok(results_view_with_orders(
+            variant,
+            &position,
+            &adjudication,
+            &orders,
+        ))
+    }
+
+    pub fn set_ready(
+        &mut self,
+        house: &str,
+        ready: bool,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        self.require("declare ready", &[GameStatus::Running, GameStatus::Paused])?;
+        let seat = self
+            .seat_mut(house)
+            .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
+        seat.ready = ready;
+        self.update_wake(now);
+        Ok(())
+    }
+
+    /// Records a house's vote; returns the ending if the votes now end the game.
+    pub fn vote(
+        &mut self,
+        variant: &Variant,
+        house: &str,
+        vote: Option<Vote>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Ending>, GameError> {
+        self.require("vote", &[GameStatus::Running, GameStatus::Paused])?;
+        if let Some(Vote::Concede(to)) = &vote {
+            let to = self.house_id(variant, to)?;
+            if to == house {
+                return Err(GameError::BadVote(to));
+            }
+        }
+        let seat = self
+            .seat_mut(house)
+            .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
+        seat.vote = vote;
+        let position = self.current_position(variant)?;
+        let ending = vote_ending(&survivors(variant, self, &position), self);
+        if let Some(ending) = &ending {
+            self.finish(ending.clone(), now);
+        }
+        Ok(ending)
+    }
+
+    pub fn pause(&mut self, now: DateTime<Utc>) -> Result<(), GameError> {
+        self.require("pause", &[GameStatus::Running])?;
+        self.status = GameStatus::Paused;
+        self.paused_left = self.deadline.map(|d| (d - now).num_seconds().max(0));
+        self.update_wake(now);
+        Ok(())
+    }
+
+    /// Resumes a paused game: the time that was left before the deadline is given back,
+    /// and at least an hour, so that nobody is processed the moment the game resumes.
+    pub fn resume(&mut self, now: DateTime<Utc>) -> Result<(), GameError> {
+        self.require("resume", &[GameStatus::Paused])?;
+        self.status = GameStatus::Running;
+        let left = self.paused_left.take().unwrap_or(0).max(3600);
+        self.deadline = Some(now + TimeDelta::seconds(left));
+        self.update_wake(now);
+        Ok(())
+    }
+
+    /// Moves the deadline later by `by`, within the game's cap on extensions.
+    pub fn extend(&mut self, by: Span, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
+        self.require(
+            "extend the deadline",
+            &[GameStatus::Running, GameStatus::Paused],
+        )?;
+        let deadline = self.deadline.unwrap_or(now);
+        let extended = self.settings.schedule.extend(deadline, by, self.extended)?;
+        self.extended = self.extended.checked_add(by).unwrap_or(Span::MAX);
+        self.deadline = Some(extended);
+        if let Some(left) = &mut self.paused_left {
+            *left += by.as_delta().num_seconds();
+        }
+        self.update_wake(now);
+        Ok(extended)
+    }
+
+    /// Records a player's absence; a deadline falling inside it moves past it (within the
+    /// game's cap on absences).
+    pub fn declare_absence(
+        &mut self,
+        house: &str,
+        start: DateTime<Utc>,
+        end: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        self.require(
+            "declare an absence",
+            &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused],
+        )?;
+        if end <= start || end <= now {
+            return Err(GameError::BadAbsence);
+        }
+        let seat = self
+            .seat_mut(house)
+            .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
+        seat.absences.retain(|a| a.end > now);
+        seat.absences.push(Absence { start, end });
+        if let (Some(opened), Some(deadline)) = (self.opened, self.deadline) {
+            let moved = self
+                .settings
+                .schedule
+                .deadline(opened, self.phase.kind, &self.absences())
+                + self.extended.as_delta();
+            if moved > deadline {
+                self.deadline = Some(moved);
+            }
+        }
+        self.update_wake(now);
+        Ok(())
+    }
+
+    fn past_grace(&self, now: DateTime<Utc>) -> bool {
+        self.deadline
+            .is_some_and(|d| now >= d + self.settings.schedule.grace.as_delta())
+    }
+
+    /// Whether the phase should be processed now, and why.
+    pub fn due(&self, now: DateTime<Utc>) -> Option<Trigger> {
+        if self.status != GameStatus::Running {
+            return None;
+        }
+        if self.all_ready() {
+            return Some(Trigger::Ready);
+        }
+        let deadline = self.deadline?;
+        let everyone_ordered = self
+            .active_deciders()
+            .all(|s| s.ordered.is_some() || s.ready);
+        ((now >= deadline && everyone_ordered) || self.past_grace(now)).then_some(Trigger::Deadline)
+    }
+
+    /// The reminder due now, if any: the houses to remind. Counts it as sent.
+    pub fn take_reminder(&mut self, now: DateTime<Utc>) -> Option<Vec<String>> {
+        let (Some(opened), Some(deadline)) = (self.opened, self.deadline) else {
+            return None;
+        };
+        if self.status != GameStatus::Running || now >= deadline {
+            return None;
+        }
+        let times = self.settings.schedule.reminder_times(opened, deadline);
+        let passed = times.iter().filter(|&&t| t <= now).count() as u32;
+        if passed <= self.reminders_sent {
+            return None;
+        }
+        // Reminders missed while the judge was stopped are sent once, not one by one.
+        self.reminders_sent = passed;
+        self.update_wake(now);
+        let waiting = self.waiting_for();
+        (!waiting.is_empty()).then_some(waiting)
+    }
+
+    /// When the judge must look at this game again.
+    pub fn update_wake(&mut self, now: DateTime<Utc>) {
+        self.wake = match (self.status, self.opened, self.deadline) {
+            (GameStatus::Running, Some(opened), Some(deadline)) => {
+                let all_ready = self.all_ready();
+                let reminder = self
+                    .settings
+                    .schedule
+                    .reminder_times(opened, deadline)
+                    .into_iter()
+                    .nth(self.reminders_sent as usize);
+                let end = if now < deadline {
+                    deadline
+                } else {
+                    deadline + self.settings.schedule.grace.as_delta()
+                };
+                let wake = reminder.map_or(end, |r| r.min(end));
+                Some(if all_ready { now.min(wake) } else { wake })
+            }
+            _ => None,
+        };
+    }
+
+    /// Adjudicates the current phase with the orders received (missing orders hold), and
+    /// moves the game to the next phase. Returns the record to keep in the history.
+    pub fn process(
+        &mut self,
+        variant: &Variant,
+        now: DateTime<Utc>,
+        trigger: Trigger,
+    ) -> Result<PhaseRecord, GameError> {
+        self.require("process", &[GameStatus::Running, GameStatus::Paused])?;
+        let before_game = self.clone();
+        let position = self.current_position(variant)?;
+        let deciding = self.houses_deciding(variant, &position);
+        let given = self.given_orders(variant);
+        let adjudication = adjudicate(variant, &position, &given);
+        let view = results_view_with_orders(variant, &position, &adjudication, &given);
+        let results =
+            serde_json::to_value(&view).map_err(|e| GameError::Internal(e.to_string()))?;
+        let mut civil_disorder = Vec::new();
+        let limit = self.settings.civil_disorder_after;
+        for seat in &mut self.seats {
+            if !deciding.contains(&seat.house) {
+                continue;
+            }
+            if seat.ordered.is_some() || seat.ready {
+                seat.missed = 0;
+            } else {
+                seat.missed += 1;
+                if limit > 0 && seat.missed >= limit && !seat.civil_disorder {
+                    seat.civil_disorder = true;
+                    civil_disorder.push(seat.house.clone());
+                }
+            }
+        }
+        let orders = self
+            .seats
+            .iter()
+            .filter(|s| !s.orders.is_empty())
+            .map(|s| {
+                (
+                    s.house.clone(),
+                    s.orders.iter().map(|o| o.text.clone()).collect(),
+                )
+            })
+            .collect();
+        let after = &adjudication.after;
+        self.position = write_position(variant, after);
+        self.phase = after.phase;
+        self.played += 1;
+        let ending = board_ending(variant, self, &position, after)
+            .or_else(|| vote_ending(&survivors(variant, self, after), self));
+        let record = PhaseRecord {
+            index: before_game.played,
+            phase: position.phase,
+            opened: before_game.opened,
+            deadline: before_game.deadline,
+            processed: now,
+            trigger,
+            position_before: before_game.position.clone(),
+            submissions: std::mem::take(&mut self.submissions),
+            orders,
+            results,
+            position_after: self.position.clone(),
+            civil_disorder,
+            ending: ending.clone(),
+            game_before: Box::new(before_game),
+        };
+        match ending {
+            Some(ending) => self.finish(ending, now),
+            None => {
+                let base = next_base(record.deadline, trigger, now);
+                self.open_phase(variant, base, now)?;
+            }
+        }
+        Ok(record)
+    }
+
+    /// Undoes the last processed phase: the game is as it was just before, with its orders,
+    /// and a fresh deadline from now.
+    pub fn rollback(&mut self, last: &PhaseRecord, now: DateTime<Utc>) {
+        let mut restored = (*last.game_before).clone();
+        if restored.status == GameStatus::Running {
+            restored.opened = Some(now);
+            restored.deadline = Some(restored.settings.schedule.deadline(
+                now,
+                restored.phase.kind,
+                &restored.absences(),
+            ));
+            restored.extended = Span::ZERO;
+            restored.reminders_sent = 0;
+        }
+        restored.update_wake(now);
+        *self = restored;
+    }
+
+    /// Ends the game.
+    pub fn finish(&mut self, ending: Ending, now: DateTime<Utc>) {
+        self.status = GameStatus::Finished;
+        self.ending = Some(ending);
+        self.deadline = None;
+        self.update_wake(now);
+    }
+
+    /// Ends the game by the moderator's decision.
+    pub fn end(&mut self, ending: Ending, now: DateTime<Utc>) -> Result<(), GameError> {
+        self.require(
+            "end the game",
+            &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused],
+        )?;
+        self.finish(ending, now);
+        Ok(())
+    }
+
+    /// Replaces the position (the moderator's correction); orders given so far are kept
+    /// only if the phase is unchanged.
+    pub fn edit_position(
+        &mut self,
+        variant: &Variant,
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        self.require(
+            "edit the position",
+            &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused],
+        )?;
+        let position = read_position(variant, &self.id, text)
+            .map_err(|e| GameError::BadPosition(e.to_string()))?;
+        let same_phase = position.phase == self.phase;
+        self.position = write_position(variant, &position);
+        self.phase = position.phase;
+        if !same_phase && self.status != GameStatus::Forming {
+            self.open_phase(variant, now, now)?;
+        } else {
+            self.deciding = self.houses_deciding(variant, &position);
+        }
+        Ok(())
+    }
+
+    /// The deadline for people, or "none".
+    pub fn deadline_text(&self, lang: Lang) -> String {
+        match self.deadline {
+            Some(d) => format_deadline(d, self.settings.schedule.time_zone, lang),
+            None => lang.pick("aucune", "none").to_string(),
+        }
+    }
+
+    /// Checks a `--phase` guard against the phase being played.
+    pub fn check_phase(&self, given: Option<&str>) -> Result<(), GameError> {
+        let Some(given) = given else {
+            return Ok(());
+        };
+        let phase: Phase = crate::case::parse_phase(given)
+            .ok_or_else(|| GameError::BadPhase(given.to_string()))?;
+        if phase == self.phase {
+            Ok(())
+        } else {
+            Err(GameError::WrongPhase {
+                given: given.to_string(),
+                current: self.phase.to_string(),
+            })
+        }
+    }
+}
+
+/// Where the next phase's deadline is counted from. A phase processed at its deadline
+/// counts from the deadline, not from the moment the judge got to it: otherwise a tick a
+/// second late would push a 20:00 deadline to the next day's 20:00, and the cadence would
+/// drift. Early processing (everyone ready) and the moderator's `process` count from now.
+fn next_base(
+    deadline: Option<DateTime<Utc>>,
+    trigger: Trigger,
+    now: DateTime<Utc>,
+) -> DateTime<Utc> {
+    match (trigger, deadline) {
+        (Trigger::Deadline, Some(d)) if d <= now => d,
+        _ => now,
+    }
+}
+
+fn house_index(variant: &Variant, house: &str) -> Result<HouseId, GameError> {
+    variant
+        .house_by_name(house)
+        .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))
+}

@@ -1,0 +1,21 @@
+//! Games: their players, phases, orders, deadlines and endings, as values the store keeps.
+
+pub mod calendar;
+mod error;
+mod lifecycle;
+mod model;
+mod orders;
+mod reply;
+mod secret;
+pub mod span;
+mod victory;
+
+pub use error::GameError;
+pub use lifecycle::{NewGame, check_address, check_game_id, create};
+pub use model::{
+    AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, PhaseRecord, Player,
+    Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,
+};
+pub use reply::{GameRef, OrdersView};
+pub use secret::{hash_secret, new_secret, secret_matches};
+pub use victory::survivors;

@@ -1,0 +1,321 @@
+//! A game as the store keeps it: its settings, its seats (one per house of the setup),
+//! the current position and the orders received for the phase being played.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::judge::Phase;
+use crate::lang::Lang;
+
+use super::calendar::{Absence, Schedule};
+use super::span::Span;
+
+/// Where a game stands in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameStatus {
+    /// Created, waiting for its players and the moderator's `start`.
+    Forming,
+    /// Phases are being played; deadlines run.
+    Running,
+    /// Deadlines stopped by the moderator; orders are still accepted.
+    Paused,
+    /// Won, drawn, conceded or abandoned.
+    Finished,
+}
+
+/// What players may send each other through the judge (the mail issue enforces it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Press {
+    /// Private messages between houses and broadcasts, signed.
+    #[default]
+    Full,
+    /// Only messages to every house.
+    Broadcast,
+    /// Full press, and messages may be sent unsigned (grey press).
+    Grey,
+    /// No press at all.
+    None,
+}
+
+/// The rules a moderator chose for one game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    pub schedule: Schedule,
+    pub press: Press,
+    /// Consecutive phases without orders after which a house is in civil disorder.
+    pub civil_disorder_after: u32,
+    /// Supply centres that win at once; none: the setup's number.
+    pub victory_centres: Option<u16>,
+    /// After the winter of this year the leader wins; none: the variant's last year.
+    pub last_year: Option<i32>,
+    /// Language of the moderator's results and notices.
+    pub lang: Lang,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            schedule: Schedule::default(),
+            press: Press::Full,
+            civil_disorder_after: 2,
+            victory_centres: None,
+            last_year: None,
+            lang: Lang::Fr,
+        }
+    }
+}
+
+/// The person playing a house.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Player {
+    pub address: String,
+    /// The player's secret, salted and hashed (PHC string); never the secret itself.
+    pub secret: String,
+    pub lang: Lang,
+    pub joined: DateTime<Utc>,
+}
+
+/// The game's moderator, who may act by mail with their own secret.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Moderator {
+    pub address: String,
+    pub secret: String,
+}
+
+/// A vote to end the game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "vote", content = "house", rename_all = "lowercase")]
+pub enum Vote {
+    /// A draw shared by every house still in the game.
+    Draw,
+    /// Concede the game to this house.
+    Concede(String),
+}
+
+/// One order kept for the phase being played.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredOrder {
+    /// The province of the unit ordered (a build: the province built in), when the judge
+    /// could find it; a partial resubmission replaces the orders with the same key.
+    pub unit: Option<String>,
+    /// The order as written.
+    pub text: String,
+}
+
+/// How a set of orders was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SubmitMode {
+    /// The set replaces every order of the house.
+    Replace,
+    /// The set replaces only the orders of the units it names.
+    Partial,
+}
+
+/// An order set as received, kept in the phase's history.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Submission {
+    pub house: String,
+    pub at: DateTime<Utc>,
+    /// Where it came from: `cli`, `mail <message-id>`, `moderator`.
+    pub source: String,
+    pub mode: SubmitMode,
+    pub text: String,
+}
+
+/// A house's place in the game: its player, and its orders for the current phase.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Seat {
+    /// The house id in the variant.
+    pub house: String,
+    pub player: Option<Player>,
+    pub orders: Vec<StoredOrder>,
+    /// When the house last gave orders this phase (none: not yet).
+    pub ordered: Option<DateTime<Utc>>,
+    /// Ready to have the phase processed before the deadline.
+    pub ready: bool,
+    /// Consecutive phases with something to decide and no orders.
+    pub missed: u32,
+    pub civil_disorder: bool,
+    pub vote: Option<Vote>,
+    pub absences: Vec<Absence>,
+    /// The player resigned; the seat waits for a replacement.
+    pub resigned: bool,
+}
+
+impl Seat {
+    pub fn new(house: &str) -> Seat {
+        Seat {
+            house: house.to_string(),
+            player: None,
+            orders: Vec::new(),
+            ordered: None,
+            ready: false,
+            missed: 0,
+            civil_disorder: false,
+            vote: None,
+            absences: Vec::new(),
+            resigned: false,
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "result", rename_all = "lowercase")]
+pub enum Ending {
+    /// One house won (by centres, at the last year, or by the moderator's decision).
+    Win { houses: Vec<String>, reason: String },
+    /// A draw shared by these houses.
+    Draw { houses: Vec<String> },
+    /// Every other house conceded to this one.
+    Concession { house: String },
+    /// Stopped by the moderator without a result.
+    Abandoned,
+}
+
+/// One game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Game {
+    /// Short name used in commands and mail subjects (`westeros-1`).
+    pub id: String,
+    pub name: String,
+    /// A built-in variant name or a variant file path.
+    pub variant: String,
+    /// The number of players of the setup.
+    pub players: u8,
+    pub status: GameStatus,
+    pub settings: Settings,
+    pub moderator: Option<Moderator>,
+    pub seats: Vec<Seat>,
+    /// The current position, in the position format (docs/position-format.md).
+    pub position: String,
+    pub phase: Phase,
+    /// Phases processed so far: the history index of the current phase.
+    pub played: u32,
+    /// When the current phase opened (none before the start).
+    pub opened: Option<DateTime<Utc>>,
+    pub deadline: Option<DateTime<Utc>>,
+    /// How much the current phase's deadline was extended.
+    pub extended: Span,
+    /// Reminders already sent for this phase.
+    pub reminders_sent: u32,
+    /// While paused: the time that was left before the deadline.
+    pub paused_left: Option<i64>,
+    /// Order sets received this phase, moved to the history when it is processed.
+    pub submissions: Vec<Submission>,
+    pub created: DateTime<Utc>,
+    pub ending: Option<Ending>,
+    /// Houses with something to decide in the current phase (set when it opens).
+    #[serde(default)]
+    pub deciding: Vec<String>,
+    /// When the judge must next look at the game (deadline, grace, reminder); the store
+    /// indexes games by it so that `tick` reads only the games due.
+    pub wake: Option<DateTime<Utc>>,
+}
+
+impl Game {
+    pub fn seat(&self, house: &str) -> Option<&Seat> {
+        self.seats.iter().find(|s| s.house == house)
+    }
+
+    pub fn seat_mut(&mut self, house: &str) -> Option<&mut Seat> {
+        self.seats.iter_mut().find(|s| s.house == house)
+    }
+
+    /// Every absence declared by the game's players.
+    pub fn absences(&self) -> Vec<Absence> {
+        self.seats
+            .iter()
+            .flat_map(|s| s.absences.iter().copied())
+            .collect()
+    }
+}
+
+/// Why a phase was processed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Trigger {
+    /// The deadline (and grace period) passed.
+    Deadline,
+    /// Every house with something to decide was ready.
+    Ready,
+    /// The moderator's `process`.
+    Moderator,
+}
+
+/// One processed phase, kept for ever: what it started from, what was received, what the
+/// judge decided.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PhaseRecord {
+    /// Its place in the game's history, from 0.
+    pub index: u32,
+    pub phase: Phase,
+    pub opened: Option<DateTime<Utc>>,
+    pub deadline: Option<DateTime<Utc>>,
+    pub processed: DateTime<Utc>,
+    pub trigger: Trigger,
+    pub position_before: String,
+    pub submissions: Vec<Submission>,
+    /// The orders adjudicated, per house.
+    pub orders: Vec<(String, Vec<String>)>,
+    /// The results (docs/results-format.md).
+    pub results: serde_json::Value,
+    pub position_after: String,
+    /// Houses that fell into civil disorder at this phase.
+    pub civil_disorder: Vec<String>,
+    /// The game ended with this phase.
+    pub ending: Option<Ending>,
+    /// The game just before processing: what `rollback` restores.
+    pub game_before: Box<Game>,
+}
+
+/// One line of a game's audit trail: every moderator action and judge decision.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditEntry {
+    pub at: DateTime<Utc>,
+    /// `moderator`, `judge`, or `house:<id>`.
+    pub actor: String,
+    /// `create`, `start`, `process`, `rollback`, `edit-position`, …
+    pub action: String,
+    pub detail: String,
+}
+
+/// Something players or the moderator must be told, queued in the same transaction as
+/// the change that caused it; the mail layer turns it into mails.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Notice {
+    pub game: String,
+    pub at: DateTime<Utc>,
+    pub kind: NoticeKind,
+    /// The houses concerned (empty: every player and the moderator).
+    pub houses: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum NoticeKind {
+    Started,
+    /// The results of the phase with this history index.
+    Results {
+        index: u32,
+    },
+    /// A reminder to houses without orders, with the deadline.
+    Reminder {
+        deadline: DateTime<Utc>,
+    },
+    PlayerReplaced {
+        house: String,
+    },
+    DeadlineChanged {
+        deadline: DateTime<Utc>,
+    },
+    Paused,
+    Resumed,
+    RolledBack {
+        phase: Phase,
+    },
+    GameOver,
+}

@@ -1,0 +1,131 @@
+//! How a game ends by itself: a house reaching the victory count of supply centres, the
+//! last year played, or the votes of the houses still in the game.
+
+use crate::judge::{Position, Season};
+use crate::map::{HouseId, Variant};
+
+use super::model::{Ending, Game, Vote};
+
+/// The ending the board decides after a phase, if any. Centres change only when autumn
+/// ends, so the check runs when the game enters a winter or a new year.
+pub fn board_ending(
+    variant: &Variant,
+    game: &Game,
+    before: &Position,
+    after: &Position,
+) -> Option<Ending> {
+    let autumn_over = after.phase.season == Season::Winter || after.phase.year > before.phase.year;
+    if !autumn_over {
+        return None;
+    }
+    let houses = playing_houses(variant, game);
+    let centres = after.centre_counts(variant);
+    let target = game.settings.victory_centres.unwrap_or_else(|| {
+        variant
+            .setup(game.players)
+            .map_or(variant.victory.centres, |s| s.victory_centres)
+    });
+    let reached: Vec<HouseId> = houses
+        .iter()
+        .copied()
+        .filter(|h| centres[usize::from(h.0)] >= usize::from(target))
+        .collect();
+    if !reached.is_empty() {
+        return Some(Ending::Win {
+            houses: leaders(variant, after, &reached),
+            reason: format!("centres:{target}"),
+        });
+    }
+    let last = game.settings.last_year.or(variant.victory.last_year)?;
+    let past_last = after.phase.year > last
+        || (after.phase.year == last && after.phase.season == Season::Winter);
+    past_last.then(|| Ending::Win {
+        houses: leaders(variant, after, &houses),
+        reason: format!("last-year:{last}"),
+    })
+}
+
+/// The houses of the game's setup.
+fn playing_houses(variant: &Variant, game: &Game) -> Vec<HouseId> {
+    game.seats
+        .iter()
+        .filter_map(|s| variant.house_by_name(&s.house))
+        .collect()
+}
+
+/// The houses that come first by the variant's tie-breaks; several when they stay tied,
+/// for a shared victory.
+fn leaders(variant: &Variant, position: &Position, candidates: &[HouseId]) -> Vec<String> {
+    let centres = position.centre_counts(variant);
+    let units = position.unit_counts(variant);
+    let score = |h: HouseId| -> Vec<usize> {
+        let i = usize::from(h.0);
+        let mut keys = vec![centres[i]];
+        for rule in &variant.victory.tie_break {
+            keys.push(match rule.as_str() {
+                "centres" => centres[i],
+                "units" => units[i],
+                "home_centres" => variant
+                    .house(h)
+                    .home
+                    .iter()
+                    .filter(|&&p| position.owners[usize::from(p.0)] == Some(h))
+                    .count(),
+                _ => 0,
+            });
+        }
+        keys
+    };
+    let best = candidates.iter().map(|&h| score(h)).max();
+    candidates
+        .iter()
+        .filter(|&&h| Some(score(h)) == best)
+        .map(|&h| variant.house(h).id.clone())
+        .collect()
+}
+
+/// Houses still in the game: with units or supply centres.
+pub fn survivors(variant: &Variant, game: &Game, position: &Position) -> Vec<String> {
+    let centres = position.centre_counts(variant);
+    let units = position.unit_counts(variant);
+    playing_houses(variant, game)
+        .into_iter()
+        .filter(|h| {
+            let i = usize::from(h.0);
+            centres[i] > 0
+                || units[i] > 0
+                || position
+                    .dislodged
+                    .iter()
+                    .any(|d| d.unit.owner == crate::map::Owner::House(*h))
+        })
+        .map(|h| variant.house(h).id.clone())
+        .collect()
+}
+
+/// The ending the votes decide: a draw when every surviving house that is not in civil
+/// disorder voted for one; a concession when every such house but one conceded to it.
+pub fn vote_ending(survivors: &[String], game: &Game) -> Option<Ending> {
+    let voters: Vec<&super::model::Seat> = game
+        .seats
+        .iter()
+        .filter(|s| survivors.contains(&s.house) && !s.civil_disorder)
+        .collect();
+    if voters.is_empty() {
+        return None;
+    }
+    if voters.iter().all(|s| s.vote == Some(Vote::Draw)) {
+        return Some(Ending::Draw {
+            houses: survivors.to_vec(),
+        });
+    }
+    let winner = voters.iter().find_map(|s| match &s.vote {
+        Some(Vote::Concede(h)) if survivors.contains(h) => Some(h.clone()),
+        _ => None,
+    })?;
+    voters
+        .iter()
+        .filter(|s| s.house != winner)
+        .all(|s| s.vote == Some(Vote::Concede(winner.clone())))
+        .then_some(Ending::Concession { house: winner })
+}

@@ -1,0 +1,253 @@
+//! The judge's work on stored games, shared by the command line, `tick`, `serve` and the
+//! mail commands: each action loads a game, changes it, and commits the change together
+//! with its audit entry, its phase record and the notices it causes, in one transaction.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::Path;
+use std::rc::Rc;
+
+use chrono::{DateTime, Utc};
+
+use crate::game::{
+    AuditEntry, Game, GameError, NewGame, Notice, NoticeKind, PhaseRecord, Trigger, create,
+};
+use crate::map::{Variant, load_variant};
+use crate::store::{Commit, Store};
+
+/// What an action does besides changing the game.
+#[derive(Debug, Default)]
+pub struct Effects {
+    /// The audit line's detail (empty: no audit line).
+    pub detail: String,
+    pub notices: Vec<(NoticeKind, Vec<String>)>,
+    pub record: Option<PhaseRecord>,
+    pub drop_record: Option<u32>,
+}
+
+impl Effects {
+    pub fn notify(&mut self, kind: NoticeKind, houses: Vec<String>) {
+        self.notices.push((kind, houses));
+    }
+}
+
+/// What one `tick` did.
+#[derive(Debug, Default)]
+pub struct TickReport {
+    /// Games processed: id and the phase played.
+    pub processed: Vec<(String, String)>,
+    /// Reminders queued: game id and houses.
+    pub reminders: Vec<(String, Vec<String>)>,
+    /// Games that could not be handled, with the reason (the others go on).
+    pub errors: Vec<(String, String)>,
+}
+
+pub struct Service {
+    pub store: Store,
+    variants: RefCell<HashMap<String, Rc<Variant>>>,
+}
+
+impl Service {
+    pub fn open(dir: &Path) -> Result<Service, GameError> {
+        Ok(Service {
+            store: Store::open(dir)?,
+            variants: RefCell::new(HashMap::new()),
+        })
+    }
+
+    /// A variant by name or path, loaded once per process.
+    pub fn variant(&self, name: &str) -> Result<Rc<Variant>, GameError> {
+        if let Some(v) = self.variants.borrow().get(name) {
+            return Ok(v.clone());
+        }
+        let variant = Rc::new(load_variant(name)?);
+        self.variants
+            .borrow_mut()
+            .insert(name.to_string(), variant.clone());
+        Ok(variant)
+    }
+
+    /// A stored game; an unknown id gets the nearest existing one as a suggestion.
+    pub fn load(&self, id: &str) -> Result<Game, GameError> {
+        if let Some(game) = self.store.game(id)? {
+            return Ok(game);
+        }
+        let ids = self.store.game_ids()?;
+        let nearest = ids
+            .into_iter()
+            .map(|other| (strsim::jaro_winkler(id, &other), other))
+            .filter(|(score, _)| *score > 0.8)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, other)| other);
+        Err(GameError::UnknownGame {
+            id: id.to_string(),
+            nearest,
+        })
+    }
+
+    /// Creates and stores a new game.
+    pub fn create(&self, new: NewGame, actor: &str, now: DateTime<Utc>) -> Result<Game, GameError> {
+        let variant = self.variant(&new.variant)?;
+        let game = create(new, &variant, now)?;
+        let detail = format!("{} players on {}", game.players, game.variant);
+        self.store.commit(Commit {
+            before: None,
+            game: Some(&game),
+            audit: vec![audit(now, actor, "create", detail)],
+            ..Commit::default()
+        })?;
+        Ok(game)
+    }
+
+    /// Applies `change` to a stored game and commits it with its effects; an error leaves
+    /// the store as it was.
+    pub fn update<T>(
+        &self,
+        id: &str,
+        actor: &str,
+        action: &str,
+        now: DateTime<Utc>,
+        change: impl FnOnce(&mut Game, &Variant, &mut Effects) -> Result<T, GameError>,
+    ) -> Result<T, GameError> {
+        let before = self.load(id)?;
+        let variant = self.variant(&before.variant)?;
+        let mut game = before.clone();
+        let mut effects = Effects::default();
+        let value = change(&mut game, &variant, &mut effects)?;
+        let notices = effects
+            .notices
+            .into_iter()
+            .map(|(kind, houses)| Notice {
+                game: game.id.clone(),
+                at: now,
+                kind,
+                houses,
+            })
+            .collect();
+        let audit = if effects.detail.is_empty() {
+            Vec::new()
+        } else {
+            vec![audit(now, actor, action, effects.detail)]
+        };
+        self.store.commit(Commit {
+            before: Some(&before),
+            game: Some(&game),
+            record: effects.record.as_ref(),
+            drop_record: effects.drop_record,
+            audit,
+            notices,
+        })?;
+        Ok(value)
+    }
+
+    /// Processes the current phase of a game and stores it; `phase` guards against
+    /// processing another phase than the one the moderator looked at.
+    pub fn process(
+        &self,
+        id: &str,
+        actor: &str,
+        trigger: Trigger,
+        phase: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(Game, PhaseRecord), GameError> {
+        self.update(id, actor, "process", now, |game, variant, effects| {
+            game.check_phase(phase)?;
+            let record = game.process(variant, now, trigger)?;
+            effects.detail = format!("{} ({:?})", record.phase, trigger).to_lowercase();
+            effects.notify(
+                NoticeKind::Results {
+                    index: record.index,
+                },
+                Vec::new(),
+            );
+            if record.ending.is_some() {
+                effects.notify(NoticeKind::GameOver, Vec::new());
+            }
+            effects.record = Some(record.clone());
+            Ok((game.clone(), record))
+        })
+    }
+
+    /// Adjudicates the current phase without storing anything.
+    pub fn preview(&self, id: &str, now: DateTime<Utc>) -> Result<PhaseRecord, GameError> {
+        let mut game = self.load(id)?;
+        let variant = self.variant(&game.variant)?;
+        game.process(&variant, now, Trigger::Moderator)
+    }
+
+    /// Undoes the last processed phase.
+    pub fn rollback(
+        &self,
+        id: &str,
+        actor: &str,
+        phase: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(Game, PhaseRecord), GameError> {
+        let last = self
+            .store
+            .last_phase(id)?
+            .ok_or(GameError::NothingToRollback)?;
+        self.update(id, actor, "rollback", now, |game, _, effects| {
+            if let Some(phase) = phase {
+                let mut check = game.clone();
+                check.phase = last.phase;
+                check.check_phase(Some(phase))?;
+            }
+            game.rollback(&last, now);
+            effects.detail = format!("back to {}", last.phase);
+            effects.drop_record = Some(last.index);
+            effects.notify(NoticeKind::RolledBack { phase: last.phase }, Vec::new());
+            Ok((game.clone(), last.clone()))
+        })
+    }
+
+    /// One pass of the judge's clock: every game whose wake time has come is processed if
+    /// due, or reminded. A game that fails is reported and the others go on.
+    pub fn tick(&self, now: DateTime<Utc>) -> Result<TickReport, GameError> {
+        let mut report = TickReport::default();
+        for id in self.store.due_games(now)? {
+            if let Err(e) = self.tick_game(&id, now, &mut report) {
+                report.errors.push((id, e.message(crate::lang::Lang::En)));
+            }
+        }
+        Ok(report)
+    }
+
+    fn tick_game(
+        &self,
+        id: &str,
+        now: DateTime<Utc>,
+        report: &mut TickReport,
+    ) -> Result<(), GameError> {
+        let game = self.load(id)?;
+        if let Some(trigger) = game.due(now) {
+            let (_, record) = self.process(id, "judge", trigger, None, now)?;
+            report
+                .processed
+                .push((id.to_string(), record.phase.to_string()));
+            return Ok(());
+        }
+        let reminded = self.update(id, "judge", "remind", now, |game, _, effects| {
+            let houses = game.take_reminder(now);
+            if let (Some(houses), Some(deadline)) = (&houses, game.deadline) {
+                effects.notify(NoticeKind::Reminder { deadline }, houses.clone());
+            }
+            // A wake time that has passed with nothing to do is moved on.
+            game.update_wake(now);
+            Ok(houses)
+        })?;
+        if let Some(houses) = reminded {
+            report.reminders.push((id.to_string(), houses));
+        }
+        Ok(())
+    }
+}
+
+fn audit(at: DateTime<Utc>, actor: &str, action: &str, detail: String) -> AuditEntry {
+    AuditEntry {
+        at,
+        actor: actor.to_string(),
+        action: action.to_string(),
+        detail,
+    }
+}

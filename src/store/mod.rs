@@ -1,0 +1,359 @@
+//! The store: games, their phase history, audit trails and queued notices, in a sled
+//! database. Every change of one command or one phase is one transaction, flushed to disk
+//! before the command reports success: after a crash the store holds the state before or
+//! the state after, never a mix.
+//!
+//! Trees (keys are bytes; values are JSON so that a moderator's `export` and a future
+//! migration can read them):
+//! - `meta`: `schema` → the schema version (u32, big-endian);
+//! - `games`: game id → [`Game`];
+//! - `phases`: game id, 0, history index (u32 BE) → [`PhaseRecord`];
+//! - `audit`: game id, 0, sequence (u64 BE) → [`AuditEntry`];
+//! - `wake`: time (i64 BE, sign-flipped), game id → game id: which games `tick` must read;
+//! - `notices`: sequence (u64 BE) → [`Notice`], for the mail layer to send.
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use sled::Transactional;
+use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
+
+use crate::game::{AuditEntry, Game, Notice, PhaseRecord};
+
+/// The version of the layout above; bumped (with a migration step) when it changes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error(
+        "the store {} is in use by another corbeau process (is `corbeau serve` running?)",
+        .0.display()
+    )]
+    Locked(PathBuf),
+    #[error("cannot open the store {}: {source}", .path.display())]
+    Open { path: PathBuf, source: sled::Error },
+    #[error(
+        "the store {} was written by a newer corbeau (schema {found}, this one knows up to {SCHEMA_VERSION}): upgrade corbeau",
+        .path.display()
+    )]
+    NewerSchema { path: PathBuf, found: u32 },
+    #[error("the store is damaged: {0}")]
+    Corrupt(String),
+    #[error("the game {0} already exists")]
+    Exists(String),
+    #[error("store: {0}")]
+    Io(#[from] sled::Error),
+}
+
+/// The opened store.
+pub struct Store {
+    path: PathBuf,
+    db: sled::Db,
+    games: sled::Tree,
+    phases: sled::Tree,
+    audit: sled::Tree,
+    wake: sled::Tree,
+    notices: sled::Tree,
+}
+
+/// Everything one command changes, written in one transaction.
+#[derive(Debug, Default)]
+pub struct Commit<'a> {
+    /// The game as it was read (none: a new game, which must not exist yet).
+    pub before: Option<&'a Game>,
+    pub game: Option<&'a Game>,
+    pub record: Option<&'a PhaseRecord>,
+    /// The history index of a record to remove (rollback).
+    pub drop_record: Option<u32>,
+    pub audit: Vec<AuditEntry>,
+    pub notices: Vec<Notice>,
+}
+
+impl Store {
+    /// Opens (or creates) the store in `dir`, checking and migrating its schema.
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        let db = sled::Config::new().path(dir).open().map_err(|source| {
+            let locked = matches!(&source, sled::Error::Io(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock || e.to_string().contains("lock"));
+            if locked {
+                StoreError::Locked(dir.to_path_buf())
+            } else {
+                StoreError::Open {
+                    path: dir.to_path_buf(),
+                    source,
+                }
+            }
+        })?;
+        let store = Store {
+            path: dir.to_path_buf(),
+            games: db.open_tree("games")?,
+            phases: db.open_tree("phases")?,
+            audit: db.open_tree("audit")?,
+            wake: db.open_tree("wake")?,
+            notices: db.open_tree("notices")?,
+            db,
+        };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn migrate(&self) -> Result<(), StoreError> {
+        let meta = self.db.open_tree("meta")?;
+        let found = match meta.get("schema")? {
+            Some(v) => u32::from_be_bytes(
+                v.as_ref()
+                    .try_into()
+                    .map_err(|_| StoreError::Corrupt("schema version".into()))?,
+            ),
+            // A store without a version is a new one: nothing to migrate.
+            None => SCHEMA_VERSION,
+        };
+        if found > SCHEMA_VERSION {
+            return Err(StoreError::NewerSchema {
+                path: self.path.clone(),
+                found,
+            });
+        }
+        // Each step moves the store one version up, in one transaction with the version.
+        // Schema 1 is the first; later versions add their step here.
+        if found < SCHEMA_VERSION {
+            return Err(StoreError::Corrupt(format!(
+                "unknown schema version {found}"
+            )));
+        }
+        meta.insert("schema", &SCHEMA_VERSION.to_be_bytes())?;
+        meta.flush()?;
+        Ok(())
+    }
+
+    pub fn game(&self, id: &str) -> Result<Option<Game>, StoreError> {
+        self.games.get(id)?.map(|v| decode(&v, "game")).transpose()
+    }
+
+    /// Every game, in id order.
+    pub fn games(&self) -> Result<Vec<Game>, StoreError> {
+        self.games
+            .iter()
+            .values()
+            .map(|v| decode(&v?, "game"))
+            .collect()
+    }
+
+    pub fn game_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.games
+            .iter()
+            .keys()
+            .map(|k| Ok(String::from_utf8_lossy(&k?).into_owned()))
+            .collect()
+    }
+
+    /// The ids of the games whose wake time has come.
+    pub fn due_games(&self, now: DateTime<Utc>) -> Result<Vec<String>, StoreError> {
+        let end = time_key(now);
+        let mut ids = Vec::new();
+        for item in self.wake.range(..=end_of(&end)) {
+            let (_, id) = item?;
+            ids.push(String::from_utf8_lossy(&id).into_owned());
+        }
+        ids.dedup();
+        Ok(ids)
+    }
+
+    /// The history of a game, oldest first.
+    pub fn phases(&self, id: &str) -> Result<Vec<PhaseRecord>, StoreError> {
+        self.phases
+            .scan_prefix(prefix(id))
+            .values()
+            .map(|v| decode(&v?, "phase"))
+            .collect()
+    }
+
+    pub fn phase(&self, id: &str, index: u32) -> Result<Option<PhaseRecord>, StoreError> {
+        self.phases
+            .get(phase_key(id, index))?
+            .map(|v| decode(&v, "phase"))
+            .transpose()
+    }
+
+    pub fn last_phase(&self, id: &str) -> Result<Option<PhaseRecord>, StoreError> {
+        self.phases
+            .scan_prefix(prefix(id))
+            .values()
+            .next_back()
+            .transpose()?
+            .map(|v| decode(&v, "phase"))
+            .transpose()
+    }
+
+    pub fn audit(&self, id: &str) -> Result<Vec<AuditEntry>, StoreError> {
+        self.audit
+            .scan_prefix(prefix(id))
+            .values()
+            .map(|v| decode(&v?, "audit"))
+            .collect()
+    }
+
+    /// Every queued notice, oldest first, with its key.
+    pub fn notices(&self) -> Result<Vec<(u64, Notice)>, StoreError> {
+        self.notices
+            .iter()
+            .map(|item| {
+                let (k, v) = item?;
+                let key = u64::from_be_bytes(
+                    k.as_ref()
+                        .try_into()
+                        .map_err(|_| StoreError::Corrupt("notice key".into()))?,
+                );
+                Ok((key, decode(&v, "notice")?))
+            })
+            .collect()
+    }
+
+    /// Writes one command's changes atomically and durably.
+    pub fn commit(&self, commit: Commit<'_>) -> Result<(), StoreError> {
+        let audit_keys = commit
+            .audit
+            .iter()
+            .map(|_| self.db.generate_id())
+            .collect::<Result<Vec<_>, _>>()?;
+        let notice_keys = commit
+            .notices
+            .iter()
+            .map(|_| self.db.generate_id())
+            .collect::<Result<Vec<_>, _>>()?;
+        let game_json = commit.game.map(encode).transpose()?;
+        let record_json = commit.record.map(encode).transpose()?;
+        let audit_json = commit
+            .audit
+            .iter()
+            .map(encode)
+            .collect::<Result<Vec<_>, _>>()?;
+        let notice_json = commit
+            .notices
+            .iter()
+            .map(encode)
+            .collect::<Result<Vec<_>, _>>()?;
+        let id = commit
+            .game
+            .or(commit.before)
+            .map(|g| g.id.clone())
+            .unwrap_or_default();
+        let result = (
+            &self.games,
+            &self.phases,
+            &self.audit,
+            &self.wake,
+            &self.notices,
+        )
+            .transaction(|(games, phases, audit, wake, notices)| {
+                if commit.before.is_none() && games.get(id.as_bytes())?.is_some() {
+                    return Err(ConflictableTransactionError::Abort(StoreError::Exists(
+                        id.clone(),
+                    )));
+                }
+                if let Some(old) = commit.before.and_then(|g| g.wake) {
+                    wake.remove(wake_key(old, &id))?;
+                }
+                match (commit.game, &game_json) {
+                    (Some(game), Some(json)) => {
+                        games.insert(id.as_bytes(), json.as_slice())?;
+                        if let Some(at) = game.wake {
+                            wake.insert(wake_key(at, &id), id.as_bytes())?;
+                        }
+                    }
+                    _ => {
+                        games.remove(id.as_bytes())?;
+                    }
+                }
+                if let (Some(record), Some(json)) = (commit.record, &record_json) {
+                    phases.insert(phase_key(&id, record.index), json.as_slice())?;
+                }
+                if let Some(index) = commit.drop_record {
+                    phases.remove(phase_key(&id, index))?;
+                }
+                put_all(audit, &id, &audit_keys, &audit_json)?;
+                for (key, json) in notice_keys.iter().zip(&notice_json) {
+                    notices.insert(&key.to_be_bytes(), json.as_slice())?;
+                }
+                Ok(())
+            });
+        match result {
+            Ok(()) => {}
+            Err(TransactionError::Abort(e)) => return Err(e),
+            Err(TransactionError::Storage(e)) => return Err(StoreError::Io(e)),
+        }
+        self.db.flush()?;
+        Ok(())
+    }
+
+    /// Removes a sent notice.
+    pub fn drop_notice(&self, key: u64) -> Result<(), StoreError> {
+        self.notices.remove(key.to_be_bytes())?;
+        self.db.flush()?;
+        Ok(())
+    }
+
+    /// Bytes the store takes on disk.
+    pub fn size_on_disk(&self) -> Result<u64, StoreError> {
+        Ok(self.db.size_on_disk()?)
+    }
+}
+
+fn put_all(
+    tree: &TransactionalTree,
+    id: &str,
+    keys: &[u64],
+    values: &[Vec<u8>],
+) -> Result<(), ConflictableTransactionError<StoreError>> {
+    for (key, json) in keys.iter().zip(values) {
+        let mut k = prefix(id);
+        k.extend_from_slice(&key.to_be_bytes());
+        tree.insert(k, json.as_slice())?;
+    }
+    Ok(())
+}
+
+fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, StoreError> {
+    serde_json::to_vec(value).map_err(|e| StoreError::Corrupt(e.to_string()))
+}
+
+fn decode<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, StoreError> {
+    serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
+}
+
+/// Game ids hold no NUL byte, so `id, 0` prefixes only that game's keys.
+fn prefix(id: &str) -> Vec<u8> {
+    let mut k = id.as_bytes().to_vec();
+    k.push(0);
+    k
+}
+
+fn phase_key(id: &str, index: u32) -> Vec<u8> {
+    let mut k = prefix(id);
+    k.extend_from_slice(&index.to_be_bytes());
+    k
+}
+
+/// A time as bytes that sort like the times (the sign bit flipped).
+fn time_key(at: DateTime<Utc>) -> [u8; 8] {
+    ((at.timestamp() as u64) ^ (1 << 63)).to_be_bytes()
+}
+
+fn wake_key(at: DateTime<Utc>, id: &str) -> Vec<u8> {
+    let mut k = time_key(at).to_vec();
+    k.extend_from_slice(id.as_bytes());
+    k
+}
+
+/// The last key of a given time: every wake key of that second sorts before it.
+fn end_of(time: &[u8; 8]) -> Vec<u8> {
+    let mut k = time.to_vec();
+    k.push(0xff);
+    k
+}
