@@ -2,6 +2,7 @@
 
 pub mod case;
 pub mod cli;
+pub mod game;
 pub mod judge;
 pub mod lang;
 pub mod map;

@@ -1,0 +1,180 @@
+//! Deadlines written for people, and the dates, times and zones moderators write.
+
+use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Timelike, Utc};
+use chrono_tz::{TZ_VARIANTS, Tz};
+
+use super::{CalendarError, resolve};
+use crate::lang::Lang;
+
+const DAYS_FR: [&str; 7] = [
+    "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+];
+const DAYS_EN: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+const MONTHS_FR: [&str; 12] = [
+    "janvier",
+    "février",
+    "mars",
+    "avril",
+    "mai",
+    "juin",
+    "juillet",
+    "août",
+    "septembre",
+    "octobre",
+    "novembre",
+    "décembre",
+];
+const MONTHS_EN: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+/// A deadline for people, in the game's zone, to the minute (seconds are dropped):
+/// `dimanche 22 novembre 2026 à 20:00 (Europe/Paris)`, `dimanche 1er novembre …`,
+/// `Sunday 22 November 2026 at 20:00 (Europe/Paris)`.
+pub fn format_deadline(t: DateTime<Utc>, tz: Tz, lang: Lang) -> String {
+    let local = t.with_timezone(&tz);
+    let weekday = local.weekday().num_days_from_monday() as usize;
+    let month = local.month0() as usize;
+    let (day, year) = (local.day(), local.year());
+    let (hour, minute) = (local.hour(), local.minute());
+    match lang {
+        Lang::Fr => format!(
+            "{} {day}{} {} {year} à {hour:02}:{minute:02} ({})",
+            DAYS_FR[weekday],
+            if day == 1 { "er" } else { "" },
+            MONTHS_FR[month],
+            tz.name()
+        ),
+        Lang::En => format!(
+            "{} {day} {} {year} at {hour:02}:{minute:02} ({})",
+            DAYS_EN[weekday],
+            MONTHS_EN[month],
+            tz.name()
+        ),
+    }
+}
+
+/// Parses a moderator's date and time in the game's zone: `2026-11-22 20:00`,
+/// `2026-11-22T20:00`, `2026-11-22` (midnight local), `22/11/2026 20h30`, `22/11/2026 à 20h`,
+/// or RFC 3339 with an offset (`2026-11-22T20:00:00+01:00`, `…Z`), which ignores the zone.
+///
+/// A local time in a spring-forward gap becomes the first instant after the gap, and one
+/// in an autumn fold the earlier of its two instants (as everywhere in the calendar).
+pub fn parse_local_time(s: &str, tz: Tz) -> Result<DateTime<Utc>, CalendarError> {
+    let invalid = || CalendarError::InvalidDateTime {
+        input: s.trim().to_string(),
+    };
+    let text = s.trim();
+    if let Ok(t) = DateTime::parse_from_rfc3339(text) {
+        return Ok(t.with_timezone(&Utc));
+    }
+    // `2026-11-22T20:00`: the T after an ISO date separates it from the time.
+    let text = match text.as_bytes().get(10) {
+        Some(b'T' | b't') if text.is_char_boundary(10) && text.is_char_boundary(11) => {
+            format!("{} {}", &text[..10], &text[11..])
+        }
+        _ => text.to_string(),
+    };
+    let mut words = text
+        .split_whitespace()
+        .filter(|w| !matches!(w.to_lowercase().as_str(), "à" | "a" | "at"));
+    let date_word = words.next().ok_or_else(invalid)?;
+    let date = NaiveDate::parse_from_str(date_word, "%Y-%m-%d")
+        .or_else(|_| NaiveDate::parse_from_str(date_word, "%d/%m/%Y"))
+        .map_err(|_| invalid())?;
+    let time_words: String = words.collect();
+    let time = if time_words.is_empty() {
+        NaiveTime::MIN
+    } else {
+        parse_time_of_day(&time_words).map_err(|_| invalid())?
+    };
+    Ok(resolve(tz, date.and_time(time)))
+}
+
+/// Parses a time zone: an IANA name in any case (`Europe/Paris`, `europe/paris`, `UTC`), or a
+/// city alone when one zone has it (`Paris`, `new york`); otherwise an error suggesting the
+/// nearest name.
+pub fn parse_time_zone(s: &str) -> Result<Tz, CalendarError> {
+    let text = s.trim();
+    if let Ok(tz) = text.parse::<Tz>() {
+        return Ok(tz);
+    }
+    let wanted = text.to_lowercase().replace(' ', "_");
+    let city = |tz: &Tz| tz.name().rsplit('/').next().unwrap_or("").to_lowercase();
+    if let Some(tz) = TZ_VARIANTS
+        .iter()
+        .find(|tz| tz.name().to_lowercase() == wanted)
+    {
+        return Ok(*tz);
+    }
+    let mut by_city = TZ_VARIANTS.iter().filter(|tz| city(tz) == wanted);
+    if let (Some(tz), None) = (by_city.next(), by_city.next()) {
+        return Ok(*tz);
+    }
+    let nearest = TZ_VARIANTS
+        .iter()
+        .map(|tz| {
+            let score = strsim::jaro_winkler(&wanted, &tz.name().to_lowercase())
+                .max(strsim::normalized_damerau_levenshtein(&wanted, &city(tz)));
+            (score, tz.name())
+        })
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, name)| name);
+    Err(CalendarError::UnknownTimeZone {
+        input: text.to_string(),
+        nearest,
+    })
+}
+
+/// Parses a time of day: `20:00`, `8:30`, `20:00:00`, `20h`, `20h30`, `20 h 30`, `20H30`.
+pub fn parse_time_of_day(s: &str) -> Result<NaiveTime, CalendarError> {
+    let invalid = || CalendarError::InvalidTimeOfDay {
+        input: s.trim().to_string(),
+    };
+    let text: String = s.split_whitespace().collect::<String>().to_lowercase();
+    let Some(split) = text.find([':', 'h']) else {
+        return Err(invalid());
+    };
+    let (hours, rest) = text.split_at(split);
+    let (separator, rest) = rest.split_at(1);
+    let (minutes, seconds) = match rest.split_once(':') {
+        Some((minutes, seconds)) if separator == ":" => (minutes, seconds),
+        _ if separator == "h" && rest.is_empty() => ("00", "00"),
+        _ => (rest, "00"),
+    };
+    let number = |digits: &str, lengths: &[usize]| -> Option<u32> {
+        if lengths.contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit()) {
+            digits.parse().ok()
+        } else {
+            None
+        }
+    };
+    let (Some(h), Some(m), Some(sec)) = (
+        number(hours, &[1, 2]),
+        number(minutes, &[2]),
+        number(seconds, &[2]),
+    ) else {
+        return Err(invalid());
+    };
+    NaiveTime::from_hms_opt(h, m, sec).ok_or_else(invalid)
+}

@@ -1,0 +1,2 @@
+pub mod calendar;
+pub mod span;
