@@ -18,8 +18,15 @@ use super::CalendarError;
 /// Friday to Monday); `tous`, `all` or `*` is every day. Serde writes the list of lowercase
 /// English three-letter names, Monday first (`["mon", "tue"]`), and reads such a list (any
 /// name this parser knows) or one string in the parser's syntax (`"lun-ven"`).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Weekdays(u8);
+
+impl Default for Weekdays {
+    /// Every day.
+    fn default() -> Weekdays {
+        Weekdays::ALL
+    }
+}
 
 /// English three-letter names, Monday first: the serde and Display form.
 const SHORT: [&str; 7] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
@@ -105,8 +112,15 @@ impl Weekdays {
         }
         let nearest = NAMES
             .iter()
-            .map(|(name, _)| (strsim::jaro_winkler(word, name), *name))
-            .filter(|(score, _)| *score >= 0.75)
+            .map(|(name, _)| {
+                // The mean: edit distance alone is harsh on three letters (`vne`), and
+                // Jaro-Winkler alone prefers long names sharing the first letter (`vendredi`).
+                let score = (strsim::jaro_winkler(word, name)
+                    + strsim::normalized_damerau_levenshtein(word, name))
+                    / 2.0;
+                (score, *name)
+            })
+            .filter(|(score, _)| *score >= 0.6)
             .max_by(|a, b| a.0.total_cmp(&b.0))
             .map(|(_, name)| name);
         Err(CalendarError::UnknownWeekday {
