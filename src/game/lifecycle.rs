@@ -657,7 +657,13 @@ impl Game {
         match ending {
             Some(ending) => self.finish(ending, now),
             None => {
-                let base = next_base(record.deadline, trigger, now);
+                let base = next_base(
+                    &self.settings.schedule,
+                    self.phase.kind,
+                    record.deadline,
+                    trigger,
+                    now,
+                );
                 self.open_phase(variant, base, now)?;
             }
         }
@@ -754,14 +760,25 @@ impl Game {
 /// Where the next phase's deadline is counted from. A phase processed at its deadline
 /// counts from the deadline, not from the moment the judge got to it: otherwise a tick a
 /// second late would push a 20:00 deadline to the next day's 20:00, and the cadence would
-/// drift. Early processing (everyone ready) and the moderator's `process` count from now.
+/// drift. But a judge that was stopped for long must not leave the next phase with little
+/// or no time: when counting from the old deadline would give less than half a phase from
+/// now, it counts from now. Early processing and the moderator's `process` count from now.
 fn next_base(
+    schedule: &super::calendar::Schedule,
+    kind: PhaseKind,
     deadline: Option<DateTime<Utc>>,
     trigger: Trigger,
     now: DateTime<Utc>,
 ) -> DateTime<Utc> {
     match (trigger, deadline) {
-        (Trigger::Deadline, Some(d)) if d <= now => d,
+        (Trigger::Deadline, Some(d)) if d <= now => {
+            let half = schedule.span(kind).as_delta() / 2;
+            if schedule.deadline(d, kind, &[]) >= now + half {
+                d
+            } else {
+                now
+            }
+        }
         _ => now,
     }
 }

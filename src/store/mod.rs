@@ -25,6 +25,9 @@ use crate::game::{AuditEntry, Game, Notice, PhaseRecord};
 /// The version of the layout above; bumped (with a migration step) when it changes.
 pub const SCHEMA_VERSION: u32 = 1;
 
+/// How long `open` waits for a store another process holds.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error(
@@ -72,8 +75,22 @@ pub struct Commit<'a> {
 }
 
 impl Store {
-    /// Opens (or creates) the store in `dir`, checking and migrating its schema.
+    /// Opens (or creates) the store in `dir`, checking and migrating its schema. A store in
+    /// use by another process is waited for a little (a moderator's command and a cron
+    /// `tick` may meet), then refused with a clear message.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        let give_up = std::time::Instant::now() + LOCK_WAIT;
+        loop {
+            match Store::open_once(dir) {
+                Err(StoreError::Locked(_)) if std::time::Instant::now() < give_up => {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                result => return result,
+            }
+        }
+    }
+
+    fn open_once(dir: &Path) -> Result<Store, StoreError> {
         let db = sled::Config::new().path(dir).open().map_err(|source| {
             let locked = matches!(&source, sled::Error::Io(e)
                 if e.kind() == std::io::ErrorKind::WouldBlock || e.to_string().contains("lock"));

@@ -1,0 +1,340 @@
+//! Crash consistency: `corbeau tick`, `game process` and `orders submit` killed with
+//! SIGKILL at random moments, then run again. Whatever the moment, the store must hold
+//! each game either before or after its phase — never a mix, never a phase applied twice,
+//! never an order lost once its command said it was stored.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, TimeDelta, Utc};
+use corbeau::game::{NewGame, NoticeKind, Settings, SubmitMode, hash_secret};
+use corbeau::lang::Lang;
+use corbeau::service::Service;
+
+const GAMES: usize = 24;
+const ROUNDS: u64 = 60;
+const HOUSES: [&str; 3] = ["stark", "lannister", "baratheon"];
+const ORDERS: [&str; 3] = ["A win -> cno\nA moa -> gri", "A pie -> viv", "A boi -> prt"];
+
+fn start() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-11-22T10:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+/// Past every game's first deadline.
+fn later() -> DateTime<Utc> {
+    start() + TimeDelta::days(3)
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("corbeau-crash-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// A store with `GAMES` running games of three players, each house with its orders in.
+fn seed_store(dir: &Path) {
+    let service = Service::open(dir).unwrap();
+    let hash = hash_secret("secret-1234").unwrap();
+    for g in 0..GAMES {
+        let id = format!("g{g:02}");
+        let new = NewGame {
+            id: id.clone(),
+            name: None,
+            variant: "westeros".into(),
+            players: 3,
+            settings: Settings::default(),
+            moderator: None,
+        };
+        service.create(new, "test", start()).unwrap();
+        service
+            .update(&id, "test", "seed", start(), |game, variant, _| {
+                for house in HOUSES {
+                    let address = format!("{house}@example.org");
+                    game.add_player(house, &address, hash.clone(), Lang::Fr, start())?;
+                }
+                game.start(variant, start())?;
+                for (house, orders) in HOUSES.iter().zip(ORDERS) {
+                    game.submit(
+                        variant,
+                        house,
+                        orders,
+                        SubmitMode::Replace,
+                        "test",
+                        Lang::Fr,
+                        start(),
+                    )?;
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn corbeau(dir: &Path, now: DateTime<Utc>, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_corbeau"));
+    cmd.args(args)
+        .arg("--data")
+        .arg(dir)
+        .env("CORBEAU_NOW", now.to_rfc3339())
+        .env_remove("CORBEAU_CONFIG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    cmd
+}
+
+/// Runs a command and kills it with SIGKILL after `delay` unless it ended before; returns
+/// whether it ended by itself with success.
+fn run_and_kill(mut cmd: Command, input: &str, delay: Duration) -> bool {
+    let mut child = cmd.spawn().unwrap();
+    if let Some(mut stdin) = child.stdin.take() {
+        use std::io::Write;
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    let deadline = Instant::now() + delay;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.success();
+        }
+        if Instant::now() >= deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return false;
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
+/// A small deterministic generator: the delays are random-looking but each run is the same.
+fn delay(round: u64, max_ms: u64) -> Duration {
+    let x = round
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    Duration::from_micros((x >> 33) % (max_ms * 1000))
+}
+
+/// How long a full `tick` over the seeded store takes here, to kill within it.
+fn tick_time(seed: &Path) -> Duration {
+    let dir = temp_dir("timing");
+    copy_dir(seed, &dir);
+    let started = Instant::now();
+    assert!(
+        corbeau(&dir, later(), &["tick"])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let took = started.elapsed();
+    let _ = std::fs::remove_dir_all(&dir);
+    took
+}
+
+/// Every game is whole: its history matches its phase count, the position is the last
+/// record's, the orders of the processed phase are all in its record, and one results
+/// notice was queued per processed phase.
+fn check_store(dir: &Path, expect_processed: Option<bool>) -> usize {
+    check_service(&Service::open(dir).unwrap(), expect_processed)
+}
+
+fn check_service(service: &Service, expect_processed: Option<bool>) -> usize {
+    let notices = service.store.notices().unwrap();
+    let mut processed = 0;
+    for game in service.store.games().unwrap() {
+        let records = service.store.phases(&game.id).unwrap();
+        assert_eq!(
+            records.len() as u32,
+            game.played,
+            "{}: history and phase count",
+            game.id
+        );
+        let results: Vec<u32> = notices
+            .iter()
+            .filter(|(_, n)| n.game == game.id)
+            .filter_map(|(_, n)| match n.kind {
+                NoticeKind::Results { index } => Some(index),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            results,
+            (0..game.played).collect::<Vec<_>>(),
+            "{}: results notices",
+            game.id
+        );
+        match records.last() {
+            None => {
+                // Still before the phase: every house's orders are there.
+                for (house, orders) in HOUSES.iter().zip(ORDERS) {
+                    let seat = game.seat(house).unwrap();
+                    let texts: Vec<&str> = seat.orders.iter().map(|o| o.text.as_str()).collect();
+                    assert_eq!(
+                        texts,
+                        orders.lines().collect::<Vec<_>>(),
+                        "{}: {house}",
+                        game.id
+                    );
+                }
+            }
+            Some(record) => {
+                processed += 1;
+                assert_eq!(game.played, 1, "{}: processed once", game.id);
+                assert_eq!(record.index, 0);
+                assert_eq!(
+                    record.position_after, game.position,
+                    "{}: position",
+                    game.id
+                );
+                assert_eq!(
+                    record.submissions.len(),
+                    HOUSES.len(),
+                    "{}: orders kept",
+                    game.id
+                );
+                assert_eq!(
+                    record.orders.len(),
+                    HOUSES.len(),
+                    "{}: orders adjudicated",
+                    game.id
+                );
+                assert!(
+                    game.seats.iter().all(|s| s.orders.is_empty()),
+                    "{}: new phase",
+                    game.id
+                );
+            }
+        }
+        if let Some(done) = expect_processed {
+            assert_eq!(!records.is_empty(), done, "{}", game.id);
+        }
+    }
+    processed
+}
+
+#[test]
+fn tick_killed_at_any_moment_processes_every_game_exactly_once() {
+    let seed = temp_dir("seed-tick");
+    seed_store(&seed);
+    let full = tick_time(&seed);
+    let mut partial_rounds = 0;
+    for round in 0..ROUNDS {
+        let dir = temp_dir(&format!("tick-{round}"));
+        copy_dir(&seed, &dir);
+        let finished = run_and_kill(
+            corbeau(&dir, later(), &["tick"]),
+            "",
+            delay(round, full.as_millis() as u64 + 1),
+        );
+        let processed = check_store(&dir, finished.then_some(true));
+        if !finished && processed < GAMES {
+            partial_rounds += 1;
+        }
+        // The restarted judge finishes the work, and does not do it twice.
+        assert!(
+            corbeau(&dir, later(), &["tick"])
+                .status()
+                .unwrap()
+                .success()
+        );
+        assert_eq!(check_store(&dir, Some(true)), GAMES);
+        assert!(
+            corbeau(&dir, later(), &["tick"])
+                .status()
+                .unwrap()
+                .success()
+        );
+        assert_eq!(check_store(&dir, Some(true)), GAMES);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let _ = std::fs::remove_dir_all(&seed);
+    assert!(partial_rounds > 0, "no kill landed in the middle of a tick");
+}
+
+#[test]
+fn process_killed_at_any_moment_leaves_the_phase_before_or_after() {
+    let seed = temp_dir("seed-process");
+    seed_store(&seed);
+    let (mut stored, mut killed) = (0, 0);
+    for round in 0..ROUNDS {
+        let dir = temp_dir(&format!("process-{round}"));
+        copy_dir(&seed, &dir);
+        let finished = run_and_kill(
+            corbeau(&dir, start(), &["game", "process", "g00"]),
+            "",
+            delay(round, 60),
+        );
+        let service = Service::open(&dir).unwrap();
+        check_service(&service, None);
+        let played = service.store.game("g00").unwrap().unwrap().played;
+        assert!(played <= 1);
+        if finished {
+            assert_eq!(played, 1, "a process that said it was done is stored");
+            stored += 1;
+        } else {
+            killed += 1;
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let _ = std::fs::remove_dir_all(&seed);
+    assert!(
+        stored > 0 && killed > 0,
+        "{stored} stored, {killed} killed: widen the delays"
+    );
+}
+
+#[test]
+fn orders_killed_at_any_moment_are_stored_whole_or_not_at_all() {
+    let seed = temp_dir("seed-orders");
+    seed_store(&seed);
+    let new_orders = "A win -> kar\nF bla -> det\nA moa H";
+    let (mut stored, mut killed) = (0, 0);
+    for round in 0..ROUNDS {
+        let dir = temp_dir(&format!("orders-{round}"));
+        copy_dir(&seed, &dir);
+        let finished = run_and_kill(
+            corbeau(&dir, start(), &["orders", "submit", "g03", "stark"]),
+            new_orders,
+            delay(round, 60),
+        );
+        let service = Service::open(&dir).unwrap();
+        let game = service.store.game("g03").unwrap().unwrap();
+        let texts: Vec<&str> = game
+            .seat("stark")
+            .unwrap()
+            .orders
+            .iter()
+            .map(|o| o.text.as_str())
+            .collect();
+        let old: Vec<&str> = ORDERS[0].lines().collect();
+        let new: Vec<&str> = new_orders.lines().collect();
+        assert!(texts == old || texts == new, "round {round}: {texts:?}");
+        if finished {
+            assert_eq!(texts, new, "orders reported stored are stored");
+            stored += 1;
+        } else {
+            killed += 1;
+        }
+        drop(service);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let _ = std::fs::remove_dir_all(&seed);
+    assert!(
+        stored > 0 && killed > 0,
+        "{stored} stored, {killed} killed: widen the delays"
+    );
+}
