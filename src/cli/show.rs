@@ -109,13 +109,17 @@ pub fn ending_text(ending: &Ending, variant: &Variant, lang: Lang) -> String {
 
 /// `game show`: phase, deadline and each house's player and orders.
 pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
+    let title = if g.name == g.id {
+        g.id.clone()
+    } else {
+        format!("{} — {}", g.id, g.name)
+    };
     let mut t = format!(
-        "{} — {} ({}, {} {}) : {}\n",
-        g.id,
-        g.name,
+        "{title} ({}, {} {}){} {}\n",
         variant.name,
         g.players,
         lang.pick("joueurs", "players"),
+        lang.pick(" :", ":"),
         status_word(g.status, lang)
     );
     if let Some(ending) = &g.ending {
