@@ -436,12 +436,16 @@ impl Game {
         now: DateTime<Utc>,
     ) -> Result<Option<Ending>, GameError> {
         self.require("vote", &[GameStatus::Running, GameStatus::Paused])?;
-        if let Some(Vote::Concede(to)) = &vote {
-            let to = self.house_id(variant, to)?;
-            if to == house {
-                return Err(GameError::BadVote(to));
+        let vote = match vote {
+            Some(Vote::Concede(to)) => {
+                let to = self.house_id(variant, &to)?;
+                if to == house {
+                    return Err(GameError::BadVote(to));
+                }
+                Some(Vote::Concede(to))
             }
-        }
+            other => other,
+        };
         let seat = self
             .seat_mut(house)
             .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
