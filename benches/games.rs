@@ -67,7 +67,13 @@ fn new_game(service: &Service, id: &str, hash: &str, now: DateTime<Utc>) {
     service
         .update(id, "bench", "seed", now, |g, v, _| {
             for house in HOUSES {
-                g.add_player(house, &format!("{house}@example.org"), hash.into(), Lang::Fr, now)?;
+                g.add_player(
+                    house,
+                    &format!("{house}@example.org"),
+                    hash.into(),
+                    Lang::Fr,
+                    now,
+                )?;
             }
             g.start(v, now)
         })
@@ -92,7 +98,15 @@ fn turn(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
         for (house, text) in orders {
             service
                 .update(&format!("t{i}"), "bench", "orders", start, |g, v, _| {
-                    g.submit(v, house, text, SubmitMode::Replace, "bench", Lang::Fr, start)
+                    g.submit(
+                        v,
+                        house,
+                        text,
+                        SubmitMode::Replace,
+                        "bench",
+                        Lang::Fr,
+                        start,
+                    )
                 })
                 .expect("orders");
         }
@@ -132,7 +146,11 @@ fn tick(hash: &str, start: DateTime<Utc>) {
     let began = Instant::now();
     for i in 0..total {
         // Games started earlier are due at `now`; the rest start later.
-        let opened = if i < due { start } else { start + TimeDelta::days(5) };
+        let opened = if i < due {
+            start
+        } else {
+            start + TimeDelta::days(5)
+        };
         new_game(&service, &format!("g{i:05}"), hash, opened);
     }
     println!(

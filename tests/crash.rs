@@ -3,6 +3,8 @@
 //! each game either before or after its phase — never a mix, never a phase applied twice,
 //! never an order lost once its command said it was stored.
 
+#![allow(clippy::unwrap_used, clippy::field_reassign_with_default)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -311,7 +313,7 @@ fn orders_killed_at_any_moment_are_stored_whole_or_not_at_all() {
             new_orders,
             delay(round, 60),
         );
-        let service = Service::open(&dir).unwrap();
+        let service = Service::open(&dir).unwrap_or_else(|e| panic!("round {round}: {e:?}"));
         let game = service.store.game("g03").unwrap().unwrap();
         let texts: Vec<&str> = game
             .seat("stark")

@@ -1,6 +1,8 @@
 //! The game lifecycle as values, without the store: when a phase is due, reminders, grace,
 //! civil disorder, pause and extensions, absences, votes and victory.
 
+#![allow(clippy::unwrap_used, clippy::field_reassign_with_default)]
+
 use chrono::{DateTime, TimeDelta, Utc};
 use corbeau::game::{
     Ending, Game, GameError, GameStatus, NewGame, Settings, SubmitMode, Trigger, Vote, create,

@@ -12,6 +12,7 @@ use crate::service::TickReport;
 
 use super::Error;
 use super::context::Context;
+use super::show::phase_text;
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
@@ -35,6 +36,14 @@ pub fn run_tick(ctx: &Context) -> Result<(), Error> {
 }
 
 fn print_report(ctx: &Context, report: &TickReport) -> Result<(), Error> {
+    // Nothing done, nothing said: cron mails whatever a job prints.
+    if !ctx.json
+        && report.processed.is_empty()
+        && report.reminders.is_empty()
+        && report.errors.is_empty()
+    {
+        return Ok(());
+    }
     let value = json!({
         "processed": report.processed,
         "reminders": report.reminders,
@@ -43,6 +52,9 @@ fn print_report(ctx: &Context, report: &TickReport) -> Result<(), Error> {
     ctx.print(&value, || {
         let mut t = String::new();
         for (game, phase) in &report.processed {
+            // The report names the phase in the store's words (`spring 298 movement`).
+            let phase = crate::case::parse_phase(phase)
+                .map_or_else(|| phase.clone(), |p| phase_text(p, ctx.lang));
             t.push_str(&format!(
                 "{game}: {} {phase}\n",
                 ctx.pick("traitée :", "processed:")

@@ -306,11 +306,27 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
             let (g, record) = ctx
                 .service
                 .rollback(&game, "moderator", phase.as_deref(), now)
-                .map_err(|e| ctx.fail(e))?;
+                .map_err(|e| match e {
+                    // The guard names the phase to undo, not the one being played.
+                    GameError::WrongPhase { given, current } => {
+                        let last = crate::case::parse_phase(&current).map_or(current, |p| {
+                            crate::cli::show::phase_text(p, ctx.lang)
+                        });
+                        Error::Input(match ctx.lang {
+                            Lang::Fr => format!(
+                                "la dernière phase jouée est « {last} », pas « {given} » : rien n'a été annulé"
+                            ),
+                            Lang::En => format!(
+                                "the last phase played is `{last}`, not `{given}`: nothing was rolled back"
+                            ),
+                        })
+                    }
+                    e => ctx.fail(e),
+                })?;
             let message = format!(
                 "{} {}",
                 ctx.pick("phase annulée :", "phase rolled back:"),
-                record.phase
+                crate::cli::show::phase_text(record.phase, ctx.lang)
             );
             done(ctx, &g, &message)
         }

@@ -162,13 +162,29 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
             t
         });
     };
-    let parsed = crate::case::parse_phase(&wanted);
+    let parsed = crate::case::parse_phase(&wanted.replace(',', " "));
+    let number = wanted.trim().parse::<u32>().ok();
+    if parsed.is_none() && number.is_none() {
+        return Err(ctx.fail(GameError::BadPhase(wanted.clone())));
+    }
     let record = records
         .iter()
-        .find(|r| {
-            wanted.trim().parse::<u32>().is_ok_and(|i| i == r.index) || parsed == Some(r.phase)
-        })
-        .ok_or_else(|| ctx.fail(GameError::BadPhase(wanted.clone())))?;
+        .find(|r| number == Some(r.index) || parsed == Some(r.phase))
+        .ok_or_else(|| {
+            let (id, last) = (&g.id, records.len().checked_sub(1));
+            Error::Input(match (ctx.lang, last) {
+                (crate::lang::Lang::Fr, Some(last)) => format!(
+                    "pas de phase « {wanted} » dans l'historique de {id} (phases jouées : 0 à {last}) ; `corbeau history {id}` les liste"
+                ),
+                (crate::lang::Lang::Fr, None) => {
+                    format!("pas de phase « {wanted} » : {id} n'a encore joué aucune phase")
+                }
+                (_, Some(last)) => format!(
+                    "no phase `{wanted}` in the history of {id} (phases played: 0 to {last}); `corbeau history {id}` lists them"
+                ),
+                (_, None) => format!("no phase `{wanted}`: {id} has not played any phase yet"),
+            })
+        })?;
     if ctx.json {
         return ctx.print(&record_json(record), String::new);
     }

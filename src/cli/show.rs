@@ -152,7 +152,9 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
             .copied()
             .unwrap_or(0);
         let mut state = Vec::new();
-        if g.deciding.contains(&seat.house) && g.status != GameStatus::Forming {
+        // Orders are per phase: nothing to say before the start or after the end.
+        let playing = matches!(g.status, GameStatus::Running | GameStatus::Paused);
+        if g.deciding.contains(&seat.house) && playing {
             state.push(if seat.ordered.is_some() {
                 format!(
                     "{} ({})",

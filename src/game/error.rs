@@ -170,7 +170,7 @@ impl GameError {
                 };
                 lang_pick(
                     fr,
-                    format!("impossible ({action}) : la partie {s_fr}"),
+                    format!("impossible ({}) : la partie {s_fr}", action_fr(action)),
                     format!("cannot {action}: the game {s_en}"),
                 )
             }
@@ -187,7 +187,10 @@ impl GameError {
             ),
             WrongPhase { given, current } => lang_pick(
                 fr,
-                format!("la phase en cours est « {current} », pas « {given} » : rien n'a été fait"),
+                format!(
+                    "la phase en cours est « {} », pas « {given} » : rien n'a été fait",
+                    phase_fr(current)
+                ),
                 format!("the current phase is `{current}`, not `{given}`: nothing was done"),
             ),
             BadPhase(p) => lang_pick(
@@ -247,6 +250,46 @@ impl GameError {
     }
 }
 
+/// The French words for the actions that [`GameError::Status`] names in English.
+fn action_fr(action: &str) -> &str {
+    match action {
+        "add a player" => "ajouter un joueur",
+        "replace a player" => "remplacer un joueur",
+        "remove a player" => "retirer un joueur",
+        "start" => "commencer",
+        "submit orders" => "donner des ordres",
+        "declare ready" => "se déclarer prêt",
+        "vote" => "voter",
+        "pause" => "mettre en pause",
+        "resume" => "reprendre",
+        "extend the deadline" => "repousser la date limite",
+        "declare an absence" => "déclarer une absence",
+        "process" => "traiter la phase",
+        "end the game" => "terminer la partie",
+        "edit the position" => "modifier la position",
+        other => other,
+    }
+}
+
+/// A phase written `spring 298 movement` in French words, in the form `--phase` reads.
+fn phase_fr(phase: &str) -> String {
+    use crate::judge::{PhaseKind, Season};
+    let Some(p) = crate::case::parse_phase(phase) else {
+        return phase.to_string();
+    };
+    let season = match p.season {
+        Season::Spring => "printemps",
+        Season::Autumn => "automne",
+        Season::Winter => "hiver",
+    };
+    let kind = match p.kind {
+        PhaseKind::Movement => "mouvements",
+        PhaseKind::Retreat => "retraites",
+        PhaseKind::Adjustment => "ajustements",
+    };
+    format!("{season} {} {kind}", p.year)
+}
+
 fn lang_pick(fr: bool, in_fr: String, in_en: String) -> String {
     if fr { in_fr } else { in_en }
 }
@@ -271,7 +314,10 @@ impl From<CalendarError> for GameError {
 
 impl From<crate::store::StoreError> for GameError {
     fn from(e: crate::store::StoreError) -> GameError {
-        GameError::Store(e)
+        match e {
+            crate::store::StoreError::Exists(id) => GameError::GameExists(id),
+            e => GameError::Store(e),
+        }
     }
 }
 

@@ -748,7 +748,8 @@ impl Game {
         let Some(given) = given else {
             return Ok(());
         };
-        let phase: Phase = crate::case::parse_phase(given)
+        // `printemps 299, mouvements`, as `game show` writes it, reads too.
+        let phase: Phase = crate::case::parse_phase(&given.replace(',', " "))
             .ok_or_else(|| GameError::BadPhase(given.to_string()))?;
         if phase == self.phase {
             Ok(())
