@@ -141,6 +141,12 @@ impl Game {
             .map_err(|e| GameError::BadPosition(e.to_string()))
     }
 
+    /// The seat of a house of this game, or the error saying it does not play here.
+    fn seat_in(&mut self, house: &str) -> Result<&mut Seat, GameError> {
+        self.seat_mut(house)
+            .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))
+    }
+
     fn require(&self, action: &'static str, allowed: &[GameStatus]) -> Result<(), GameError> {
         if allowed.contains(&self.status) {
             Ok(())
@@ -176,9 +182,7 @@ impl Game {
                 house: other.house.clone(),
             });
         }
-        let seat = self
-            .seat_mut(house)
-            .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
+        let seat = self.seat_in(house)?;
         if let Some(p) = &seat.player
             && !seat.resigned
         {
@@ -212,9 +216,7 @@ impl Game {
             "replace a player",
             &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused],
         )?;
-        let seat = self
-            .seat_mut(house)
-            .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
+        let seat = self.seat_in(house)?;
         if seat.player.is_none() {
             return Err(GameError::NoPlayer(house.to_string()));
         }
@@ -228,9 +230,7 @@ impl Game {
             "remove a player",
             &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused],
         )?;
-        let seat = self
-            .seat_mut(house)
-            .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
+        let seat = self.seat_in(house)?;
         let player = seat
             .player
             .take()
@@ -367,9 +367,7 @@ impl Game {
             });
         }
         let new = read_submission(variant, &position, h, text, lang)?;
-        let seat = self
-            .seat_mut(house)
-            .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
+        let seat = self.seat_in(house)?;
         seat.orders = merge(&seat.orders, new, mode);
         seat.ordered = Some(now);
         seat.civil_disorder = false;
@@ -419,9 +417,7 @@ impl Game {
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         self.require("declare ready", &[GameStatus::Running, GameStatus::Paused])?;
-        let seat = self
-            .seat_mut(house)
-            .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
+        let seat = self.seat_in(house)?;
         seat.ready = ready;
         self.update_wake(now);
         Ok(())
@@ -446,9 +442,7 @@ impl Game {
             }
             other => other,
         };
-        let seat = self
-            .seat_mut(house)
-            .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
+        let seat = self.seat_in(house)?;
         seat.vote = vote;
         let position = self.current_position(variant)?;
         let ending = vote_ending(&survivors(variant, self, &position), self);
@@ -510,9 +504,7 @@ impl Game {
         if end <= start || end <= now {
             return Err(GameError::BadAbsence);
         }
-        let seat = self
-            .seat_mut(house)
-            .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
+        let seat = self.seat_in(house)?;
         seat.absences.retain(|a| a.end > now);
         seat.absences.push(Absence { start, end });
         if let (Some(opened), Some(deadline)) = (self.opened, self.deadline) {
