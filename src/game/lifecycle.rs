@@ -23,6 +23,11 @@ use super::orders::{given_orders, merge, read_submission};
 use super::span::Span;
 use super::victory::{board_ending, survivors, vote_ending};
 
+/// States in which players and the moderator may still change a game.
+const NOT_OVER: &[GameStatus] = &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused];
+/// States in which orders, votes and phases happen.
+const IN_PLAY: &[GameStatus] = &[GameStatus::Running, GameStatus::Paused];
+
 /// What a moderator gives to create a game.
 #[derive(Debug, Clone)]
 pub struct NewGame {
@@ -167,10 +172,7 @@ impl Game {
         lang: Lang,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
-        self.require(
-            "add a player",
-            &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused],
-        )?;
+        self.require("add a player", NOT_OVER)?;
         let address = check_address(address)?;
         if let Some(other) = self
             .seats
@@ -212,10 +214,7 @@ impl Game {
         lang: Lang,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
-        self.require(
-            "replace a player",
-            &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused],
-        )?;
+        self.require("replace a player", NOT_OVER)?;
         let seat = self.seat_in(house)?;
         if seat.player.is_none() {
             return Err(GameError::NoPlayer(house.to_string()));
@@ -226,10 +225,7 @@ impl Game {
 
     /// Leaves a house without a player (its units hold until someone takes it).
     pub fn remove_player(&mut self, house: &str) -> Result<Player, GameError> {
-        self.require(
-            "remove a player",
-            &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused],
-        )?;
+        self.require("remove a player", NOT_OVER)?;
         let seat = self.seat_in(house)?;
         let player = seat
             .player
@@ -353,7 +349,7 @@ impl Game {
         lang: Lang,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
-        self.require("submit orders", &[GameStatus::Running, GameStatus::Paused])?;
+        self.require("submit orders", IN_PLAY)?;
         if self.status == GameStatus::Running && self.past_grace(now) {
             return Err(GameError::Late {
                 deadline: self.deadline_text(lang),
@@ -416,7 +412,7 @@ impl Game {
         ready: bool,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
-        self.require("declare ready", &[GameStatus::Running, GameStatus::Paused])?;
+        self.require("declare ready", IN_PLAY)?;
         let seat = self.seat_in(house)?;
         seat.ready = ready;
         self.update_wake(now);
@@ -431,7 +427,7 @@ impl Game {
         vote: Option<Vote>,
         now: DateTime<Utc>,
     ) -> Result<Option<Ending>, GameError> {
-        self.require("vote", &[GameStatus::Running, GameStatus::Paused])?;
+        self.require("vote", IN_PLAY)?;
         let vote = match vote {
             Some(Vote::Concede(to)) => {
                 let to = self.house_id(variant, &to)?;
@@ -473,10 +469,7 @@ impl Game {
 
     /// Moves the deadline later by `by`, within the game's cap on extensions.
     pub fn extend(&mut self, by: Span, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
-        self.require(
-            "extend the deadline",
-            &[GameStatus::Running, GameStatus::Paused],
-        )?;
+        self.require("extend the deadline", IN_PLAY)?;
         let deadline = self.deadline.unwrap_or(now);
         let extended = self.settings.schedule.extend(deadline, by, self.extended)?;
         self.extended = self.extended.checked_add(by).unwrap_or(Span::MAX);
@@ -497,10 +490,7 @@ impl Game {
         end: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
-        self.require(
-            "declare an absence",
-            &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused],
-        )?;
+        self.require("declare an absence", NOT_OVER)?;
         if end <= start || end <= now {
             return Err(GameError::BadAbsence);
         }
@@ -592,7 +582,7 @@ impl Game {
         now: DateTime<Utc>,
         trigger: Trigger,
     ) -> Result<PhaseRecord, GameError> {
-        self.require("process", &[GameStatus::Running, GameStatus::Paused])?;
+        self.require("process", IN_PLAY)?;
         let before_game = self.clone();
         let position = self.current_position(variant)?;
         let deciding = self.houses_deciding(variant, &position);
@@ -694,10 +684,7 @@ impl Game {
 
     /// Ends the game by the moderator's decision.
     pub fn end(&mut self, ending: Ending, now: DateTime<Utc>) -> Result<(), GameError> {
-        self.require(
-            "end the game",
-            &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused],
-        )?;
+        self.require("end the game", NOT_OVER)?;
         self.finish(ending, now);
         Ok(())
     }
@@ -710,10 +697,7 @@ impl Game {
         text: &str,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
-        self.require(
-            "edit the position",
-            &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused],
-        )?;
+        self.require("edit the position", NOT_OVER)?;
         let position = read_position(variant, &self.id, text)
             .map_err(|e| GameError::BadPosition(e.to_string()))?;
         let same_phase = position.phase == self.phase;
