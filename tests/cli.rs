@@ -60,3 +60,17 @@ fn unknown_command_is_a_user_error() {
     assert_eq!(code, 1);
     assert!(err.contains("unrecognized subcommand"), "{err}");
 }
+
+#[test]
+fn a_configuration_with_an_unknown_key_is_refused_by_name_and_no_store_is_made() {
+    let dir = std::env::temp_dir().join(format!("corbeau-cli-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("corbeau.toml");
+    std::fs::write(&file, "data_dri = \"ailleurs\"\n").expect("write");
+    let (code, out, err) = corbeau(&["game", "list", "--config", file.to_str().expect("utf-8")]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("corbeau.toml") && err.contains("data_dri"), "{err}");
+    assert!(!dir.join("ailleurs").exists() && !dir.join("corbeau-data").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
