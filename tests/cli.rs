@@ -70,7 +70,10 @@ fn a_configuration_with_an_unknown_key_is_refused_by_name_and_no_store_is_made()
     let (code, out, err) = corbeau(&["game", "list", "--config", file.to_str().expect("utf-8")]);
     assert_eq!(code, 1, "{err}");
     assert!(out.is_empty(), "{out}");
-    assert!(err.contains("corbeau.toml") && err.contains("data_dri"), "{err}");
+    assert!(
+        err.contains("corbeau.toml") && err.contains("data_dri"),
+        "{err}"
+    );
     assert!(!dir.join("ailleurs").exists() && !dir.join("corbeau-data").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
