@@ -6,6 +6,7 @@ pub mod config;
 pub mod game;
 pub mod judge;
 pub mod lang;
+pub mod mail;
 pub mod map;
 pub mod order;
 pub mod report;

@@ -23,6 +23,10 @@ pub struct Effects {
     pub notices: Vec<(NoticeKind, Vec<String>)>,
     pub record: Option<PhaseRecord>,
     pub drop_record: Option<u32>,
+    /// Mails to queue with the change (replies, press, welcome mails).
+    pub mails: Vec<crate::mail::outmail::OutMail>,
+    /// The Message-ID of the mail that asked for the change, marked as acted on.
+    pub seen: Option<String>,
 }
 
 impl Effects {
@@ -136,6 +140,8 @@ impl Service {
             drop_record: effects.drop_record,
             audit,
             notices,
+            mails: effects.mails,
+            seen: effects.seen,
         })?;
         Ok(value)
     }

@@ -10,7 +10,10 @@
 //! - `phases`: game id, 0, history index (u32 BE) → [`PhaseRecord`];
 //! - `audit`: game id, 0, sequence (u64 BE) → [`AuditEntry`];
 //! - `wake`: time (i64 BE, sign-flipped), game id → game id: which games `tick` must read;
-//! - `notices`: sequence (u64 BE) → [`Notice`], for the mail layer to send.
+//! - `notices`: sequence (u64 BE) → [`Notice`], for the mail layer to turn into mails;
+//! - `outbox`: sequence (u64 BE) → [`OutMail`]: mails stored, not yet accepted by the
+//!   transport;
+//! - `seen`: Message-ID → time (i64 BE): mails already acted on (deduplication).
 
 use std::path::{Path, PathBuf};
 
@@ -21,6 +24,7 @@ use sled::Transactional;
 use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
 
 use crate::game::{AuditEntry, Game, Notice, PhaseRecord};
+use crate::mail::outmail::OutMail;
 
 /// The version of the layout above; bumped (with a migration step) when it changes.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -59,6 +63,8 @@ pub struct Store {
     audit: sled::Tree,
     wake: sled::Tree,
     notices: sled::Tree,
+    outbox: sled::Tree,
+    seen: sled::Tree,
 }
 
 /// Everything one command changes, written in one transaction.
@@ -72,6 +78,10 @@ pub struct Commit<'a> {
     pub drop_record: Option<u32>,
     pub audit: Vec<AuditEntry>,
     pub notices: Vec<Notice>,
+    /// Mails to queue in the outbox.
+    pub mails: Vec<OutMail>,
+    /// The Message-ID of the mail this change answers: marked as seen.
+    pub seen: Option<String>,
 }
 
 impl Store {
@@ -110,6 +120,8 @@ impl Store {
             audit: db.open_tree("audit")?,
             wake: db.open_tree("wake")?,
             notices: db.open_tree("notices")?,
+            outbox: db.open_tree("outbox")?,
+            seen: db.open_tree("seen")?,
             db,
         };
         store.migrate()?;
@@ -222,70 +234,57 @@ impl Store {
             .iter()
             .map(|item| {
                 let (k, v) = item?;
-                let key = u64::from_be_bytes(
-                    k.as_ref()
-                        .try_into()
-                        .map_err(|_| StoreError::Corrupt("notice key".into()))?,
-                );
-                Ok((key, decode(&v, "notice")?))
+                Ok((sequence(&k, "notice key")?, decode(&v, "notice")?))
             })
             .collect()
     }
 
     /// Writes one command's changes atomically and durably.
     pub fn commit(&self, commit: Commit<'_>) -> Result<(), StoreError> {
-        let audit_keys = commit
-            .audit
-            .iter()
-            .map(|_| self.db.generate_id())
-            .collect::<Result<Vec<_>, _>>()?;
-        let notice_keys = commit
-            .notices
-            .iter()
-            .map(|_| self.db.generate_id())
-            .collect::<Result<Vec<_>, _>>()?;
+        let audit_keys = self.new_keys(commit.audit.len())?;
+        let notice_keys = self.new_keys(commit.notices.len())?;
+        let mail_keys = self.new_keys(commit.mails.len())?;
         let game_json = commit.game.map(encode).transpose()?;
         let record_json = commit.record.map(encode).transpose()?;
-        let audit_json = commit
-            .audit
-            .iter()
-            .map(encode)
-            .collect::<Result<Vec<_>, _>>()?;
-        let notice_json = commit
-            .notices
-            .iter()
-            .map(encode)
-            .collect::<Result<Vec<_>, _>>()?;
+        let audit_json = encode_all(&commit.audit)?;
+        let notice_json = encode_all(&commit.notices)?;
+        let mail_json = encode_all(&commit.mails)?;
+        let touches_game = commit.game.is_some() || commit.before.is_some();
         let id = commit
             .game
             .or(commit.before)
             .map(|g| g.id.clone())
             .unwrap_or_default();
+        let seen_at = Utc::now().timestamp().to_be_bytes();
         let result = (
             &self.games,
             &self.phases,
             &self.audit,
             &self.wake,
             &self.notices,
+            &self.outbox,
+            &self.seen,
         )
-            .transaction(|(games, phases, audit, wake, notices)| {
-                if commit.before.is_none() && games.get(id.as_bytes())?.is_some() {
-                    return Err(ConflictableTransactionError::Abort(StoreError::Exists(
-                        id.clone(),
-                    )));
-                }
-                if let Some(old) = commit.before.and_then(|g| g.wake) {
-                    wake.remove(wake_key(old, &id))?;
-                }
-                match (commit.game, &game_json) {
-                    (Some(game), Some(json)) => {
-                        games.insert(id.as_bytes(), json.as_slice())?;
-                        if let Some(at) = game.wake {
-                            wake.insert(wake_key(at, &id), id.as_bytes())?;
-                        }
+            .transaction(|(games, phases, audit, wake, notices, outbox, seen)| {
+                if touches_game {
+                    if commit.before.is_none() && games.get(id.as_bytes())?.is_some() {
+                        return Err(ConflictableTransactionError::Abort(StoreError::Exists(
+                            id.clone(),
+                        )));
                     }
-                    _ => {
-                        games.remove(id.as_bytes())?;
+                    if let Some(old) = commit.before.and_then(|g| g.wake) {
+                        wake.remove(wake_key(old, &id))?;
+                    }
+                    match (commit.game, &game_json) {
+                        (Some(game), Some(json)) => {
+                            games.insert(id.as_bytes(), json.as_slice())?;
+                            if let Some(at) = game.wake {
+                                wake.insert(wake_key(at, &id), id.as_bytes())?;
+                            }
+                        }
+                        _ => {
+                            games.remove(id.as_bytes())?;
+                        }
                     }
                 }
                 if let (Some(record), Some(json)) = (commit.record, &record_json) {
@@ -295,8 +294,10 @@ impl Store {
                     phases.remove(phase_key(&id, index))?;
                 }
                 put_all(audit, &id, &audit_keys, &audit_json)?;
-                for (key, json) in notice_keys.iter().zip(&notice_json) {
-                    notices.insert(&key.to_be_bytes(), json.as_slice())?;
+                put_sequenced(notices, &notice_keys, &notice_json)?;
+                put_sequenced(outbox, &mail_keys, &mail_json)?;
+                if let Some(message_id) = &commit.seen {
+                    seen.insert(message_id.as_bytes(), &seen_at)?;
                 }
                 Ok(())
             });
@@ -305,6 +306,61 @@ impl Store {
             Err(TransactionError::Abort(e)) => return Err(e),
             Err(TransactionError::Storage(e)) => return Err(StoreError::Io(e)),
         }
+        self.db.flush()?;
+        Ok(())
+    }
+
+    fn new_keys(&self, n: usize) -> Result<Vec<u64>, StoreError> {
+        (0..n)
+            .map(|_| self.db.generate_id().map_err(StoreError::from))
+            .collect()
+    }
+
+    /// Whether a mail with this Message-ID was already acted on.
+    pub fn seen(&self, message_id: &str) -> Result<bool, StoreError> {
+        Ok(self.seen.contains_key(message_id.as_bytes())?)
+    }
+
+    /// Turns a queued notice into the mails that tell it, in one transaction: the notice
+    /// is never both gone and unsent.
+    pub fn notice_to_mails(&self, key: u64, mails: &[OutMail]) -> Result<(), StoreError> {
+        let keys = self.new_keys(mails.len())?;
+        let json = encode_all(mails)?;
+        let result = (&self.notices, &self.outbox).transaction(|(notices, outbox)| {
+            notices.remove(&key.to_be_bytes())?;
+            put_sequenced(outbox, &keys, &json)?;
+            Ok::<(), ConflictableTransactionError<StoreError>>(())
+        });
+        match result {
+            Ok(()) => {}
+            Err(TransactionError::Abort(e)) => return Err(e),
+            Err(TransactionError::Storage(e)) => return Err(StoreError::Io(e)),
+        }
+        self.db.flush()?;
+        Ok(())
+    }
+
+    /// Every mail waiting in the outbox, oldest first, with its key.
+    pub fn outbox(&self) -> Result<Vec<(u64, OutMail)>, StoreError> {
+        self.outbox
+            .iter()
+            .map(|item| {
+                let (k, v) = item?;
+                Ok((sequence(&k, "outbox key")?, decode(&v, "outbox")?))
+            })
+            .collect()
+    }
+
+    /// Records a failed attempt (the mail stays, with its retry time).
+    pub fn outbox_retry(&self, key: u64, mail: &OutMail) -> Result<(), StoreError> {
+        self.outbox.insert(key.to_be_bytes(), encode(mail)?)?;
+        self.db.flush()?;
+        Ok(())
+    }
+
+    /// Removes a mail the transport accepted.
+    pub fn outbox_sent(&self, key: u64) -> Result<(), StoreError> {
+        self.outbox.remove(key.to_be_bytes())?;
         self.db.flush()?;
         Ok(())
     }
@@ -334,6 +390,27 @@ fn put_all(
         tree.insert(k, json.as_slice())?;
     }
     Ok(())
+}
+
+fn put_sequenced(
+    tree: &TransactionalTree,
+    keys: &[u64],
+    values: &[Vec<u8>],
+) -> Result<(), ConflictableTransactionError<StoreError>> {
+    for (key, json) in keys.iter().zip(values) {
+        tree.insert(&key.to_be_bytes(), json.as_slice())?;
+    }
+    Ok(())
+}
+
+fn sequence(key: &[u8], what: &str) -> Result<u64, StoreError> {
+    key.try_into()
+        .map(u64::from_be_bytes)
+        .map_err(|_| StoreError::Corrupt(what.into()))
+}
+
+fn encode_all<T: Serialize>(values: &[T]) -> Result<Vec<Vec<u8>>, StoreError> {
+    values.iter().map(encode).collect()
 }
 
 fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, StoreError> {

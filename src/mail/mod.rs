@@ -1,0 +1,22 @@
+//! The email judge: mail in (parsed, cleaned, read as commands), the commands carried out
+//! on the store, replies, results and notices out through a durable outbox.
+//!
+//! - [`inbound`]: one raw RFC 5322 message to an [`inbound::Inbound`] (sender, ids, the
+//!   body as clean text: quotes, signatures and footers gone);
+//! - [`command`]: the body's text to the mail commands (French and English);
+//! - [`outmail`]: a mail the judge will send, as stored in the outbox;
+//! - [`transport`]: turning an [`outmail::OutMail`] into a real message and handing it to
+//!   the outbox folder, sendmail or SMTP;
+//! - [`send`]: draining the outbox with retries and back-off;
+//! - [`dispatch`]: carrying out one inbound mail's commands and writing its reply;
+//! - [`notify`]: turning queued notices (results, reminders, …) into mails;
+//! - [`maildir`]: reading every new message of a Maildir.
+
+pub mod command;
+pub mod dispatch;
+pub mod inbound;
+pub mod maildir;
+pub mod notify;
+pub mod outmail;
+pub mod send;
+pub mod transport;
