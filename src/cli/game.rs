@@ -2,14 +2,14 @@
 
 use serde_json::json;
 
-use crate::game::calendar::{Weekdays, parse_local_time, parse_time_of_day, parse_time_zone};
+use crate::game::calendar::{Weekdays, parse_time_of_day, parse_time_zone};
 use crate::game::span::Span;
 use crate::game::{
-    Ending, Game, GameError, GameStatus, Moderator, NewGame, NoticeKind, Press, Settings, Trigger,
-    Vote, hash_secret, new_secret,
+    Game, GameError, GameStatus, Moderator, NewGame, Press, Settings, Trigger, Vote, hash_secret,
+    new_secret,
 };
 use crate::lang::Lang;
-use crate::map::Variant;
+use crate::service::{Action, EndBy};
 
 use super::Error;
 use super::context::Context;
@@ -240,40 +240,20 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
             ctx.print(&public_game(&g), || game_text(&g, &variant, ctx.lang))
         }
         GameCommand::Start { game } => {
-            let g = moderate(ctx, &game, "start", |g, v, e| {
-                g.start(v, now)?;
-                e.detail = format!("deadline {}", g.deadline_text(Lang::En));
-                e.notify(NoticeKind::Started, Vec::new());
-                Ok(())
-            })?;
+            let g = moderate(ctx, &game, Action::Start)?;
             done(ctx, &g, ctx.pick("partie commencée", "game started"))
         }
         GameCommand::Pause { game } => {
-            let g = moderate(ctx, &game, "pause", |g, _, e| {
-                g.pause(now)?;
-                e.detail = "paused".into();
-                e.notify(NoticeKind::Paused, Vec::new());
-                Ok(())
-            })?;
+            let g = moderate(ctx, &game, Action::Pause)?;
             done(ctx, &g, ctx.pick("partie en pause", "game paused"))
         }
         GameCommand::Resume { game } => {
-            let g = moderate(ctx, &game, "resume", |g, _, e| {
-                g.resume(now)?;
-                e.detail = format!("deadline {}", g.deadline_text(Lang::En));
-                e.notify(NoticeKind::Resumed, Vec::new());
-                Ok(())
-            })?;
+            let g = moderate(ctx, &game, Action::Resume)?;
             done(ctx, &g, ctx.pick("partie reprise", "game resumed"))
         }
         GameCommand::Extend { game, by } => {
             let by: Span = by.parse().map_err(|e| ctx.fail(GameError::Calendar(e)))?;
-            let g = moderate(ctx, &game, "extend", |g, _, e| {
-                let deadline = g.extend(by, now)?;
-                e.detail = format!("by {by}, to {deadline}");
-                e.notify(NoticeKind::DeadlineChanged { deadline }, Vec::new());
-                Ok(())
-            })?;
+            let g = moderate(ctx, &game, Action::Extend(by))?;
             done(
                 ctx,
                 &g,
@@ -337,12 +317,14 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
             reason,
         } => {
             let text = super::read_input(&position)?;
-            let g = moderate(ctx, &game, "edit-position", |g, v, e| {
-                let before = g.position.clone();
-                g.edit_position(v, &text, now)?;
-                e.detail = format!("{reason}\n--- before\n{before}--- after\n{}", g.position);
-                Ok(())
-            })?;
+            let g = moderate(
+                ctx,
+                &game,
+                Action::Edit {
+                    position: text,
+                    reason,
+                },
+            )?;
             done(ctx, &g, ctx.pick("position modifiée", "position edited"))
         }
         GameCommand::Audit { game } => {
@@ -479,35 +461,16 @@ fn apply_schedule(settings: &mut Settings, args: &ScheduleArgs) -> Result<(), Ga
 }
 
 fn end_game(ctx: &Context, args: EndArgs) -> Result<(), Error> {
-    let now = ctx.now;
-    let g = moderate(ctx, &args.game, "end", |g, v, e| {
-        let ending = if !args.win.is_empty() {
-            let houses = args
-                .win
-                .iter()
-                .map(|h| g.house_id(v, h))
-                .collect::<Result<Vec<_>, _>>()?;
-            Ending::Win {
-                houses,
-                reason: "moderator".into(),
-            }
-        } else if args.draw {
-            let position = g.current_position(v)?;
-            Ending::Draw {
-                houses: crate::game::survivors(v, g, &position),
-            }
-        } else if let Some(h) = &args.concede {
-            Ending::Concession {
-                house: g.house_id(v, h)?,
-            }
-        } else {
-            Ending::Abandoned
-        };
-        e.detail = serde_json::to_string(&ending).unwrap_or_default();
-        g.end(ending, now)?;
-        e.notify(NoticeKind::GameOver, Vec::new());
-        Ok(())
-    })?;
+    let by = if !args.win.is_empty() {
+        EndBy::Win(args.win)
+    } else if args.draw {
+        EndBy::Draw
+    } else if let Some(house) = args.concede {
+        EndBy::Concede(house)
+    } else {
+        EndBy::Abandon
+    };
+    let g = moderate(ctx, &args.game, Action::End(by))?;
     let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
     let text = g
         .ending
@@ -518,26 +481,15 @@ fn end_game(ctx: &Context, args: EndArgs) -> Result<(), Error> {
 }
 
 pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
-    let now = ctx.now;
     match command {
         PlayerCommand::Add(args) => seat(ctx, args, false),
         PlayerCommand::Replace(args) => seat(ctx, args, true),
         PlayerCommand::Remove { game, house } => {
-            let g = moderate(ctx, &game, "player-remove", |g, v, e| {
-                let house = g.house_id(v, &house)?;
-                let player = g.remove_player(&house)?;
-                e.detail = format!("{house} ({})", player.address);
-                Ok(())
-            })?;
+            let g = moderate(ctx, &game, Action::Remove { house })?;
             done(ctx, &g, ctx.pick("joueur retiré", "player removed"))
         }
         PlayerCommand::Ready { game, house, not } => {
-            let g = moderate(ctx, &game, "ready", |g, v, e| {
-                let house = g.house_id(v, &house)?;
-                g.set_ready(&house, !not, now)?;
-                e.detail = format!("{house} {}", if not { "not ready" } else { "ready" });
-                Ok(())
-            })?;
+            let g = moderate(ctx, &game, Action::Ready { house, ready: !not })?;
             done(
                 ctx,
                 &g,
@@ -550,15 +502,7 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
         }
         PlayerCommand::Vote { game, house, vote } => {
             let vote = parse_vote(&vote)?;
-            let g = moderate(ctx, &game, "vote", |g, v, e| {
-                let house = g.house_id(v, &house)?;
-                let ending = g.vote(v, &house, vote.clone(), now)?;
-                e.detail = format!("{house}: {vote:?}");
-                if ending.is_some() {
-                    e.notify(NoticeKind::GameOver, Vec::new());
-                }
-                Ok(())
-            })?;
+            let g = moderate(ctx, &game, Action::Vote { house, vote })?;
             let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
             let text = match &g.ending {
                 Some(ending) => ending_text(ending, &variant, ctx.lang),
@@ -572,15 +516,7 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
             from,
             to,
         } => {
-            let g = moderate(ctx, &game, "absence", |g, v, e| {
-                let house = g.house_id(v, &house)?;
-                let zone = g.settings.schedule.time_zone;
-                let start = parse_local_time(&from, zone)?;
-                let end = parse_local_time(&to, zone)?;
-                g.declare_absence(&house, start, end, now)?;
-                e.detail = format!("{house}: {start} to {end}");
-                Ok(())
-            })?;
+            let g = moderate(ctx, &game, Action::Absence { house, from, to })?;
             done(ctx, &g, ctx.pick("absence enregistrée", "absence recorded"))
         }
     }
@@ -602,7 +538,6 @@ fn parse_vote(words: &[String]) -> Result<Option<Vote>, Error> {
 }
 
 fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
-    let now = ctx.now;
     let secret = match &args.secret {
         Some(s) if s.trim().len() >= 6 => s.trim().to_string(),
         Some(_) => {
@@ -617,29 +552,19 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
         None => new_secret().map_err(|e| ctx.fail(e))?,
     };
     let hash = hash_secret(&secret).map_err(|e| ctx.fail(e))?;
-    let action = if replace {
-        "player-replace"
-    } else {
-        "player-add"
-    };
-    let mut house_id = String::new();
-    let g = moderate(ctx, &args.game, action, |g, v, e| {
-        let house = g.house_id(v, &args.house)?;
-        if replace {
-            g.replace_player(&house, &args.address, hash, args.player_lang, now)?;
-            e.notify(
-                NoticeKind::PlayerReplaced {
-                    house: house.clone(),
-                },
-                Vec::new(),
-            );
-        } else {
-            g.add_player(&house, &args.address, hash, args.player_lang, now)?;
-        }
-        e.detail = format!("{house}: {}", args.address);
-        house_id = house;
-        Ok(())
-    })?;
+    let g = moderate(
+        ctx,
+        &args.game,
+        Action::Seat {
+            house: args.house.clone(),
+            address: args.address.clone(),
+            secret_hash: hash,
+            lang: args.player_lang,
+            replace,
+        },
+    )?;
+    let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+    let house_id = g.house_id(&variant, &args.house).map_err(|e| ctx.fail(e))?;
     let value = json!({"game": g.id, "house": house_id, "address": args.address, "secret": secret});
     ctx.print(&value, || {
         format!(
@@ -656,17 +581,9 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
 }
 
 /// A moderator's action on a game, stored with its audit line.
-fn moderate(
-    ctx: &Context,
-    game: &str,
-    action: &str,
-    change: impl FnOnce(&mut Game, &Variant, &mut crate::service::Effects) -> Result<(), GameError>,
-) -> Result<Game, Error> {
+fn moderate(ctx: &Context, game: &str, action: Action) -> Result<Game, Error> {
     ctx.service
-        .update(game, "moderator", action, ctx.now, |g, v, e| {
-            change(g, v, e)?;
-            Ok(g.clone())
-        })
+        .act(game, "moderator", action, ctx.now)
         .map_err(|e| ctx.fail(e))
 }
 

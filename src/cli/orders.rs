@@ -8,6 +8,7 @@ use serde_json::json;
 
 use crate::game::{GameError, SubmitMode};
 use crate::report::{ORDERS_TEMPLATE, render_template};
+use crate::service::{Action, action};
 
 use super::Error;
 use super::context::Context;
@@ -56,8 +57,14 @@ pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
                 .update(&game, "moderator", "orders", now, |g, v, e| {
                     g.check_phase(phase.as_deref())?;
                     let house = g.house_id(v, &house)?;
-                    g.submit(v, &house, &text, mode, "cli", lang, now)?;
-                    e.detail = format!("{house}: {} line(s), {mode:?}", text.lines().count());
+                    let submit = Action::Submit {
+                        house: house.clone(),
+                        text,
+                        mode,
+                        source: "cli".into(),
+                        lang,
+                    };
+                    action::apply(g, v, submit, e, now)?;
                     Ok((g.clone(), house))
                 })
                 .map_err(|e| ctx.fail(e))?;

@@ -2,6 +2,8 @@
 //! mail commands: each action loads a game, changes it, and commits the change together
 //! with its audit entry, its phase record and the notices it causes, in one transaction.
 
+pub mod action;
+
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::Path;
@@ -14,6 +16,8 @@ use crate::game::{
 };
 use crate::map::{Variant, load_variant};
 use crate::store::{Commit, Store};
+
+pub use action::{Action, EndBy};
 
 /// What an action does besides changing the game.
 #[derive(Debug, Default)]
@@ -146,6 +150,21 @@ impl Service {
         Ok(value)
     }
 
+    /// Applies one action to a stored game and commits it; returns the game after.
+    pub fn act(
+        &self,
+        id: &str,
+        actor: &str,
+        action: Action,
+        now: DateTime<Utc>,
+    ) -> Result<Game, GameError> {
+        let name = action.name();
+        self.update(id, actor, name, now, |game, variant, effects| {
+            action::apply(game, variant, action, effects, now)?;
+            Ok(game.clone())
+        })
+    }
+
     /// Processes the current phase of a game and stores it; `phase` guards against
     /// processing another phase than the one the moderator looked at.
     pub fn process(
@@ -156,20 +175,18 @@ impl Service {
         phase: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<(Game, PhaseRecord), GameError> {
+        let phase = phase.map(str::to_string);
         self.update(id, actor, "process", now, |game, variant, effects| {
-            game.check_phase(phase)?;
-            let record = game.process(variant, now, trigger)?;
-            effects.detail = format!("{} ({:?})", record.phase, trigger).to_lowercase();
-            effects.notify(
-                NoticeKind::Results {
-                    index: record.index,
-                },
-                Vec::new(),
-            );
-            if record.ending.is_some() {
-                effects.notify(NoticeKind::GameOver, Vec::new());
-            }
-            effects.record = Some(record.clone());
+            action::apply(
+                game,
+                variant,
+                Action::Process { phase, trigger },
+                effects,
+                now,
+            )?;
+            let record = effects.record.clone().ok_or(GameError::Internal(
+                "processing gave no phase record".into(),
+            ))?;
             Ok((game.clone(), record))
         })
     }

@@ -1,0 +1,237 @@
+//! The changes a moderator or a player can ask of a game, whether by the command line or
+//! by mail: one place that applies each to a game and says what it causes (audit detail,
+//! notices, phase record), so that both ways act alike.
+
+use chrono::{DateTime, Utc};
+
+use crate::game::calendar::parse_local_time;
+use crate::game::span::Span;
+use crate::game::{Ending, Game, GameError, NoticeKind, SubmitMode, Trigger, Vote, survivors};
+use crate::lang::Lang;
+use crate::map::Variant;
+
+use super::Effects;
+
+/// How the moderator ends a game (houses as written; resolved when applied).
+#[derive(Debug, Clone, PartialEq)]
+pub enum EndBy {
+    Win(Vec<String>),
+    Draw,
+    Concede(String),
+    Abandon,
+}
+
+/// One change of a game. Houses are given as written and resolved against the variant.
+#[derive(Debug, Clone)]
+pub enum Action {
+    Start,
+    Pause,
+    Resume,
+    Extend(Span),
+    /// Process the current phase; `phase`, when given, must name it (a guard).
+    Process {
+        phase: Option<String>,
+        trigger: Trigger,
+    },
+    End(EndBy),
+    /// Seats a player (or gives a seat to a new one: `replace`).
+    Seat {
+        house: String,
+        address: String,
+        secret_hash: String,
+        lang: Lang,
+        replace: bool,
+    },
+    Remove {
+        house: String,
+    },
+    Submit {
+        house: String,
+        text: String,
+        mode: SubmitMode,
+        source: String,
+        lang: Lang,
+    },
+    Ready {
+        house: String,
+        ready: bool,
+    },
+    Vote {
+        house: String,
+        vote: Option<Vote>,
+    },
+    /// An absence, dates as written in the game's time zone.
+    Absence {
+        house: String,
+        from: String,
+        to: String,
+    },
+    Edit {
+        position: String,
+        reason: String,
+    },
+}
+
+impl Action {
+    /// The audit trail's name for the action.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::Start => "start",
+            Action::Pause => "pause",
+            Action::Resume => "resume",
+            Action::Extend(_) => "extend",
+            Action::Process { .. } => "process",
+            Action::End(_) => "end",
+            Action::Seat { replace: false, .. } => "player-add",
+            Action::Seat { replace: true, .. } => "player-replace",
+            Action::Remove { .. } => "player-remove",
+            Action::Submit { .. } => "orders",
+            Action::Ready { .. } => "ready",
+            Action::Vote { .. } => "vote",
+            Action::Absence { .. } => "absence",
+            Action::Edit { .. } => "edit-position",
+        }
+    }
+}
+
+/// Applies `action` to `game`, adding its audit detail, notices and phase record to
+/// `effects`. On an error the game may be half changed: callers drop it.
+pub fn apply(
+    game: &mut Game,
+    variant: &Variant,
+    action: Action,
+    effects: &mut Effects,
+    now: DateTime<Utc>,
+) -> Result<(), GameError> {
+    let detail = match action {
+        Action::Start => {
+            game.start(variant, now)?;
+            effects.notify(NoticeKind::Started, Vec::new());
+            format!("deadline {}", game.deadline_text(Lang::En))
+        }
+        Action::Pause => {
+            game.pause(now)?;
+            effects.notify(NoticeKind::Paused, Vec::new());
+            "paused".into()
+        }
+        Action::Resume => {
+            game.resume(now)?;
+            effects.notify(NoticeKind::Resumed, Vec::new());
+            format!("deadline {}", game.deadline_text(Lang::En))
+        }
+        Action::Extend(by) => {
+            let deadline = game.extend(by, now)?;
+            effects.notify(NoticeKind::DeadlineChanged { deadline }, Vec::new());
+            format!("by {by}, to {deadline}")
+        }
+        Action::Process { phase, trigger } => {
+            game.check_phase(phase.as_deref())?;
+            let record = game.process(variant, now, trigger)?;
+            effects.notify(
+                NoticeKind::Results {
+                    index: record.index,
+                },
+                Vec::new(),
+            );
+            if record.ending.is_some() {
+                effects.notify(NoticeKind::GameOver, Vec::new());
+            }
+            let detail = format!("{} ({:?})", record.phase, trigger).to_lowercase();
+            effects.record = Some(record);
+            detail
+        }
+        Action::End(by) => {
+            let ending = match by {
+                EndBy::Win(houses) => Ending::Win {
+                    houses: houses
+                        .iter()
+                        .map(|h| game.house_id(variant, h))
+                        .collect::<Result<Vec<_>, _>>()?,
+                    reason: "moderator".into(),
+                },
+                EndBy::Draw => {
+                    let position = game.current_position(variant)?;
+                    Ending::Draw {
+                        houses: survivors(variant, game, &position),
+                    }
+                }
+                EndBy::Concede(house) => Ending::Concession {
+                    house: game.house_id(variant, &house)?,
+                },
+                EndBy::Abandon => Ending::Abandoned,
+            };
+            let detail = serde_json::to_string(&ending).unwrap_or_default();
+            game.end(ending, now)?;
+            effects.notify(NoticeKind::GameOver, Vec::new());
+            detail
+        }
+        Action::Seat {
+            house,
+            address,
+            secret_hash,
+            lang,
+            replace,
+        } => {
+            let house = game.house_id(variant, &house)?;
+            if replace {
+                game.replace_player(&house, &address, secret_hash, lang, now)?;
+                effects.notify(
+                    NoticeKind::PlayerReplaced {
+                        house: house.clone(),
+                    },
+                    Vec::new(),
+                );
+            } else {
+                game.add_player(&house, &address, secret_hash, lang, now)?;
+            }
+            format!("{house}: {address}")
+        }
+        Action::Remove { house } => {
+            let house = game.house_id(variant, &house)?;
+            let player = game.remove_player(&house)?;
+            format!("{house} ({})", player.address)
+        }
+        Action::Submit {
+            house,
+            text,
+            mode,
+            source,
+            lang,
+        } => {
+            let house = game.house_id(variant, &house)?;
+            game.submit(variant, &house, &text, mode, &source, lang, now)?;
+            format!("{house}: {} line(s), {mode:?}", text.lines().count())
+        }
+        Action::Ready { house, ready } => {
+            let house = game.house_id(variant, &house)?;
+            game.set_ready(&house, ready, now)?;
+            format!("{house} {}", if ready { "ready" } else { "not ready" })
+        }
+        Action::Vote { house, vote } => {
+            let house = game.house_id(variant, &house)?;
+            let ending = game.vote(variant, &house, vote.clone(), now)?;
+            if ending.is_some() {
+                effects.notify(NoticeKind::GameOver, Vec::new());
+            }
+            format!("{house}: {vote:?}")
+        }
+        Action::Absence { house, from, to } => {
+            let house = game.house_id(variant, &house)?;
+            let zone = game.settings.schedule.time_zone;
+            let start = parse_local_time(&from, zone)?;
+            let end = parse_local_time(&to, zone)?;
+            game.declare_absence(&house, start, end, now)?;
+            format!("{house}: {start} to {end}")
+        }
+        Action::Edit { position, reason } => {
+            let before = game.position.clone();
+            game.edit_position(variant, &position, now)?;
+            format!("{reason}\n--- before\n{before}--- after\n{}", game.position)
+        }
+    };
+    if !effects.detail.is_empty() {
+        effects.detail.push('\n');
+    }
+    effects.detail.push_str(&detail);
+    Ok(())
+}
