@@ -12,7 +12,7 @@ use crate::service::TickReport;
 
 use super::Error;
 use super::context::Context;
-use super::show::phase_text;
+use crate::report::game_text::phase_text;
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {

@@ -28,3 +28,10 @@ impl Error {
         }
     }
 }
+
+/// A template a moderator changed and broke is their input, not a bug.
+impl From<crate::report::RenderError> for Error {
+    fn from(e: crate::report::RenderError) -> Error {
+        Error::Input(e.to_string())
+    }
+}

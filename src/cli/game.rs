@@ -13,7 +13,7 @@ use crate::service::{Action, EndBy};
 
 use super::Error;
 use super::context::Context;
-use super::show::{ending_text, game_text, record_results, status_word};
+use crate::report::game_text::{ending_text, game_text, record_results, status_word};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum GameCommand {
@@ -290,7 +290,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                     // The guard names the phase to undo, not the one being played.
                     GameError::WrongPhase { given, current } => {
                         let last = crate::case::parse_phase(&current).map_or(current, |p| {
-                            crate::cli::show::phase_text(p, ctx.lang)
+                            crate::report::game_text::phase_text(p, ctx.lang)
                         });
                         Error::Input(match ctx.lang {
                             Lang::Fr => format!(
@@ -306,7 +306,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
             let message = format!(
                 "{} {}",
                 ctx.pick("phase annulée :", "phase rolled back:"),
-                crate::cli::show::phase_text(record.phase, ctx.lang)
+                crate::report::game_text::phase_text(record.phase, ctx.lang)
             );
             done(ctx, &g, &message)
         }
@@ -602,7 +602,7 @@ fn done(ctx: &Context, g: &Game, what: &str) -> Result<(), Error> {
             text.push_str(&format!(
                 "{} {} — {} {}\n",
                 ctx.pick("phase :", "phase:"),
-                crate::cli::show::phase_text(g.phase, ctx.lang),
+                crate::report::game_text::phase_text(g.phase, ctx.lang),
                 ctx.pick("date limite :", "deadline:"),
                 g.deadline_text(ctx.lang)
             ));

@@ -8,7 +8,6 @@ mod datc;
 mod error;
 mod game;
 mod orders;
-mod show;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -13,7 +13,7 @@ use crate::service::{Action, action};
 use super::Error;
 use super::context::Context;
 use super::game::public_game;
-use super::show::{phase_text, record_results};
+use crate::report::game_text::{phase_text, record_results};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum OrdersCommand {

@@ -4,6 +4,7 @@
 
 mod build;
 mod describe;
+pub mod game_text;
 mod reason;
 mod render;
 mod view;

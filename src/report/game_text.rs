@@ -1,18 +1,16 @@
-//! Stored games as text for the moderator's terminal: a game's state, its endings, and the
-//! results of a processed phase through the results templates.
+//! Stored games as text for players and moderators: a game's state, its endings, and
+//! the results of a processed phase through the results templates.
 
 use std::path::Path;
 
 use minijinja::Value;
 use serde_json::json;
 
+use super::{RESULTS_TEMPLATE, RenderError, render_template};
 use crate::game::{Ending, Game, GameStatus, PhaseRecord};
 use crate::judge::{Phase, PhaseKind, Season};
 use crate::lang::Lang;
 use crate::map::Variant;
-use crate::report::{RESULTS_TEMPLATE, render_template};
-
-use super::Error;
 
 pub fn status_word(status: GameStatus, lang: Lang) -> &'static str {
     match status {
@@ -208,7 +206,7 @@ pub fn record_results(
     current: bool,
     lang: Lang,
     templates: Option<&Path>,
-) -> Result<String, Error> {
+) -> Result<String, RenderError> {
     let game = json!({
         "id": g.id,
         "name": g.name,
@@ -227,5 +225,4 @@ pub fn record_results(
         lang,
         templates,
     )
-    .map_err(|e| Error::Input(e.to_string()))
 }
