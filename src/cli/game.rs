@@ -670,5 +670,8 @@ pub fn public_game(g: &Game) -> Game {
     if let Some(m) = &mut g.moderator {
         m.secret = "(hidden)".into();
     }
+    for o in &mut g.observers {
+        o.secret = "(hidden)".into();
+    }
     g
 }

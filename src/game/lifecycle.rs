@@ -96,6 +96,7 @@ pub fn create(new: NewGame, variant: &Variant, now: DateTime<Utc>) -> Result<Gam
         ending: None,
         deciding: Vec::new(),
         wake: None,
+        observers: Vec::new(),
     })
 }
 

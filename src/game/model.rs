@@ -84,6 +84,16 @@ pub struct Moderator {
     pub secret: String,
 }
 
+/// Someone who receives a game's results and notices without playing; the secret (hashed)
+/// lets them stop.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Observer {
+    pub address: String,
+    pub secret: String,
+    pub lang: Lang,
+    pub since: DateTime<Utc>,
+}
+
 /// A vote to end the game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "vote", content = "house", rename_all = "lowercase")]
@@ -214,6 +224,9 @@ pub struct Game {
     /// When the judge must next look at the game (deadline, grace, reminder); the store
     /// indexes games by it so that `tick` reads only the games due.
     pub wake: Option<DateTime<Utc>>,
+    /// People who receive the results without playing (`OBSERVE` by mail).
+    #[serde(default)]
+    pub observers: Vec<Observer>,
 }
 
 impl Game {
