@@ -237,6 +237,22 @@ impl Game {
         Ok(player)
     }
 
+    /// A player leaves the game: the house falls into civil disorder (its units hold, or
+    /// are disbanded as the rules say) until the moderator seats someone else.
+    pub fn resign(&mut self, house: &str, now: DateTime<Utc>) -> Result<(), GameError> {
+        self.require("resign", NOT_OVER)?;
+        let seat = self.seat_in(house)?;
+        if seat.player.is_none() || seat.resigned {
+            return Err(GameError::NoPlayer(house.to_string()));
+        }
+        seat.resigned = true;
+        seat.civil_disorder = true;
+        seat.ready = false;
+        seat.vote = None;
+        self.update_wake(now);
+        Ok(())
+    }
+
     /// Starts the game: every seat must have a player; the first deadline is set.
     pub fn start(&mut self, variant: &Variant, now: DateTime<Utc>) -> Result<(), GameError> {
         self.require("start", &[GameStatus::Forming])?;

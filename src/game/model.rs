@@ -322,6 +322,10 @@ pub enum NoticeKind {
     PlayerReplaced {
         house: String,
     },
+    /// A player resigned: the moderator should find someone for the house.
+    Resigned {
+        house: String,
+    },
     DeadlineChanged {
         deadline: DateTime<Utc>,
     },

@@ -1,1 +1,1148 @@
-//! (to be written)
+//! One received mail carried out: its commands read, the sender authenticated by secret,
+//! each action applied to the game, and everything it causes — the game's change, the
+//! reply, press to other houses, the welcome mail of a new player, the mark that this
+//! Message-ID was acted on — committed in one transaction. A mail delivered twice finds
+//! its mark and does nothing; a crash before the commit leaves nothing done.
+
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+
+use crate::config::Config;
+use crate::game::span::Span;
+use crate::game::{
+    Game, GameError, GameStatus, Observer, Press, SubmitMode, Trigger, Vote, check_address,
+    hash_secret, new_secret, secret_matches,
+};
+use crate::lang::Lang;
+use crate::map::Variant;
+use crate::report::ORDERS_TEMPLATE;
+use crate::report::game_text::{ending_text, phase_text, record_results, status_word};
+use crate::service::{Action, Effects, EndBy, Service, action};
+use crate::store::Commit;
+
+use super::command::{self, Command, EndBy as EndCommand, Located, PressTo};
+use super::compose::compose;
+use super::inbound::Inbound;
+use super::outmail::OutMail;
+use super::refusal::Refusal;
+
+/// What became of one received mail.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Handled {
+    /// Its Message-ID was already acted on: nothing done.
+    Duplicate,
+    /// An automatic message (bounce, auto-reply): marked as seen, not answered.
+    Ignored,
+    /// Carried out and answered; the game it was about, if any.
+    Answered { game: Option<String> },
+}
+
+/// Carries out one received mail.
+pub fn handle(
+    service: &Service,
+    config: &Config,
+    mail: &Inbound,
+    now: DateTime<Utc>,
+) -> Result<Handled, GameError> {
+    if service.store.seen(&mail.message_id)? {
+        return Ok(Handled::Duplicate);
+    }
+    if mail.automatic {
+        service.store.commit(Commit {
+            seen: Some(mail.message_id.clone()),
+            ..Commit::default()
+        })?;
+        return Ok(Handled::Ignored);
+    }
+    let script = if mail.too_large {
+        command::Script::default()
+    } else {
+        command::parse(&mail.body)
+    };
+    let lang = script.lang.unwrap_or(config.lang);
+    let named = script.commands.iter().find_map(|c| match &c.command {
+        Ok(Command::SignOn { game, .. })
+        | Ok(Command::Moderator { game, .. })
+        | Ok(Command::Observe { game })
+        | Ok(Command::Unobserve { game, .. }) => Some(game.clone()),
+        _ => None,
+    });
+    let id = match &named {
+        Some(game) => service.store.game(&fold_id(game))?.map(|g| g.id),
+        None => None,
+    };
+    let actor = format!("mail {}", mail.from);
+    let game = match id {
+        Some(id) => {
+            service.update(&id, &actor, "mail", now, |game, variant, effects| {
+                let mut desk = Desk::new(service, config, mail, lang, now, effects);
+                desk.run(Some((game, variant)), &script.commands)?;
+                Ok(Some(game.id.clone()))
+            })?
+        }
+        None => {
+            let mut effects = Effects::default();
+            let mut desk = Desk::new(service, config, mail, lang, now, &mut effects);
+            if let Some(game) = &named {
+                // The first command names a game that does not exist: say so (with the
+                // nearest id) instead of "sign on first".
+                if let Err(e) = service.load(&fold_id(game)) {
+                    desk.refuse_game(&e);
+                }
+            }
+            desk.run(None, &script.commands)?;
+            service.store.commit(Commit {
+                mails: effects.mails,
+                seen: effects.seen,
+                ..Commit::default()
+            })?;
+            None
+        }
+    };
+    // The last READY may make the phase due: process it now rather than at the next tick.
+    if let Some(id) = &game {
+        service.settle(id, now)?;
+    }
+    Ok(Handled::Answered { game })
+}
+
+/// Game ids are written in lower case; players may not.
+fn fold_id(id: &str) -> String {
+    id.trim().to_lowercase()
+}
+
+/// Who the sender turned out to be.
+#[derive(Debug, Clone, PartialEq)]
+enum Role {
+    Nobody,
+    /// Signed on as this house (id).
+    House(String),
+    Moderator,
+}
+
+/// The work on one mail: the sections of the reply as they are made.
+struct Desk<'a> {
+    service: &'a Service,
+    config: &'a Config,
+    mail: &'a Inbound,
+    lang: Lang,
+    now: DateTime<Utc>,
+    effects: &'a mut Effects,
+    role: Role,
+    /// The game the mail is about, once named (even when the sign-on failed).
+    game_id: Option<String>,
+    /// A sign-on failed: the rest of the mail is refused for that game.
+    locked_out: bool,
+    sections: Vec<Value>,
+    /// Order lines waiting to be submitted as one set.
+    orders: Vec<(usize, String)>,
+    mode: SubmitMode,
+    /// The orders were touched: the reply shows them as understood.
+    show_orders: bool,
+    /// The address registered for the house, when it is not the sender's.
+    owner: Option<String>,
+    stopped: bool,
+}
+
+impl<'a> Desk<'a> {
+    fn new(
+        service: &'a Service,
+        config: &'a Config,
+        mail: &'a Inbound,
+        lang: Lang,
+        now: DateTime<Utc>,
+        effects: &'a mut Effects,
+    ) -> Desk<'a> {
+        effects.seen = Some(mail.message_id.clone());
+        Desk {
+            service,
+            config,
+            mail,
+            lang,
+            now,
+            effects,
+            role: Role::Nobody,
+            game_id: None,
+            locked_out: false,
+            sections: Vec::new(),
+            orders: Vec::new(),
+            mode: SubmitMode::Replace,
+            show_orders: false,
+            owner: None,
+            stopped: false,
+        }
+    }
+
+    fn run(
+        &mut self,
+        mut game: Option<(&mut Game, &Variant)>,
+        commands: &[Located],
+    ) -> Result<(), GameError> {
+        if self.mail.too_large {
+            let refusal = Refusal::TooLarge {
+                size: self.mail.size,
+                limit: usize::try_from(self.config.mail.max_size).unwrap_or(usize::MAX),
+            };
+            self.section(0, "", "error", json!({ "message": refusal.message(self.lang) }));
+        }
+        for located in commands {
+            match &located.command {
+                Ok(Command::Order(text)) => self.order(located.line, text),
+                Ok(command) => {
+                    self.flush_orders(&mut game);
+                    self.command(&mut game, located, command.clone())?;
+                }
+                Err(e) => {
+                    self.flush_orders(&mut game);
+                    let message = e.message(self.lang);
+                    self.section(located.line, &located.text, "error", json!({ "message": message }));
+                }
+            }
+            if self.stopped {
+                break;
+            }
+        }
+        self.flush_orders(&mut game);
+        if script_is_empty(commands) && !self.mail.too_large {
+            self.section(0, "", "empty", json!({}));
+        }
+        if !self.mail.attachments.is_empty() {
+            let names = self.mail.attachments.clone();
+            self.section(0, "", "attachments", json!({ "names": names }));
+        }
+        self.reply(game.as_ref().map(|(g, v)| (&**g, *v)))
+    }
+
+    fn section(&mut self, line: usize, text: &str, kind: &str, data: Value) {
+        let mut section = json!({ "line": line, "text": text, "kind": kind });
+        if let (Some(map), Value::Object(extra)) = (section.as_object_mut(), data) {
+            map.extend(extra);
+        }
+        self.sections.push(section);
+    }
+
+    fn refuse(&mut self, located: &Located, refusal: Refusal) {
+        let message = refusal.message(self.lang);
+        self.section(located.line, &located.text, "error", json!({ "message": message }));
+    }
+
+    fn refuse_game(&mut self, e: &GameError) {
+        let message = e.message(self.lang);
+        self.section(0, "", "error", json!({ "message": message }));
+    }
+
+    fn order(&mut self, line: usize, text: &str) {
+        self.orders.push((line, text.to_string()));
+    }
+
+    /// Submits the order lines gathered so far as one set.
+    fn flush_orders(&mut self, game: &mut Option<(&mut Game, &Variant)>) {
+        if self.orders.is_empty() {
+            return;
+        }
+        let lines = std::mem::take(&mut self.orders);
+        let first = lines[0].0;
+        let text: String = lines.iter().map(|(_, t)| format!("{t}\n")).collect();
+        let located = Located {
+            line: first,
+            text: lines[0].1.clone(),
+            command: Ok(Command::Order(String::new())),
+        };
+        let house = match &self.role {
+            Role::House(h) => h.clone(),
+            _ => {
+                let refusal = if self.locked_out {
+                    Refusal::BadSignOn {
+                        game: self.game_id.clone().unwrap_or_default(),
+                    }
+                } else {
+                    Refusal::NotSignedOn
+                };
+                let message = refusal.message(self.lang);
+                let shown: Vec<&str> = lines.iter().map(|(_, t)| t.as_str()).collect();
+                self.section(
+                    first,
+                    &shown.join("\n"),
+                    "error",
+                    json!({ "message": message }),
+                );
+                return;
+            }
+        };
+        let action = Action::Submit {
+            house,
+            text,
+            mode: self.mode,
+            source: format!("mail {} <{}>", self.mail.from, self.mail.message_id),
+            lang: self.lang,
+        };
+        let count = lines.len();
+        if self.act(game, &located, action) {
+            self.show_orders = true;
+            self.section(first, "", "orders", json!({ "count": count }));
+        }
+    }
+
+    /// Applies an action to the game; on an error the game is left as it was and the
+    /// error goes into the reply. Says whether it was done.
+    fn act(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        action: Action,
+    ) -> bool {
+        let Some((game, variant)) = game else {
+            self.refuse(located, Refusal::NoGame);
+            return false;
+        };
+        let before = (**game).clone();
+        let saved_detail = self.effects.detail.clone();
+        match action::apply(game, variant, action, self.effects, self.now) {
+            Ok(()) => true,
+            Err(e) => {
+                **game = before;
+                self.effects.detail = saved_detail;
+                let message = match e {
+                    GameError::OrdersRefused(lines) => {
+                        return self.orders_refused(located, lines);
+                    }
+                    e => e.message(self.lang),
+                };
+                self.section(located.line, &located.text, "error", json!({ "message": message }));
+                false
+            }
+        }
+    }
+
+    fn orders_refused(&mut self, located: &Located, problems: Vec<String>) -> bool {
+        self.section(
+            located.line,
+            "",
+            "orders-refused",
+            json!({ "problems": problems }),
+        );
+        false
+    }
+
+    fn require_house(&mut self, located: &Located) -> Option<String> {
+        match &self.role {
+            Role::House(h) => Some(h.clone()),
+            _ => {
+                let refusal = if self.locked_out {
+                    Refusal::BadSignOn {
+                        game: self.game_id.clone().unwrap_or_default(),
+                    }
+                } else {
+                    Refusal::NotSignedOn
+                };
+                self.refuse(located, refusal);
+                None
+            }
+        }
+    }
+
+    fn require_moderator(&mut self, located: &Located) -> bool {
+        if self.role == Role::Moderator {
+            return true;
+        }
+        let refusal = if self.locked_out {
+            Refusal::BadModeratorSecret {
+                game: self.game_id.clone().unwrap_or_default(),
+            }
+        } else {
+            Refusal::NotModerator
+        };
+        self.refuse(located, refusal);
+        false
+    }
+
+    /// Checks that a command naming `named` stays on the mail's one game.
+    fn same_game(
+        &mut self,
+        game: &Option<(&mut Game, &Variant)>,
+        located: &Located,
+        named: &str,
+    ) -> bool {
+        let named = fold_id(named);
+        match (game, &self.game_id) {
+            (_, Some(first)) if *first != named => {
+                let first = first.clone();
+                self.refuse(located, Refusal::OneGamePerMail { first });
+                false
+            }
+            (Some((g, _)), _) if g.id == named => {
+                self.game_id = Some(named);
+                true
+            }
+            _ => {
+                let e = self
+                    .service
+                    .load(&named)
+                    .err()
+                    .unwrap_or(GameError::UnknownGame {
+                        id: named,
+                        nearest: None,
+                    });
+                let message = e.message(self.lang);
+                self.section(located.line, &located.text, "error", json!({ "message": message }));
+                false
+            }
+        }
+    }
+
+    fn command(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        command: Command,
+    ) -> Result<(), GameError> {
+        let line = located.line;
+        let text = located.text.as_str();
+        match command {
+            Command::Order(_) => {}
+            Command::SignOn {
+                game: named,
+                house,
+                secret,
+            } => {
+                if !self.same_game(game, located, &named) {
+                    return Ok(());
+                }
+                let Some((g, variant)) = game else {
+                    return Ok(());
+                };
+                let seat = g
+                    .house_id(variant, &house)
+                    .ok()
+                    .and_then(|h| g.seat(&h))
+                    .filter(|s| !s.resigned);
+                let player = seat.and_then(|s| s.player.as_ref().map(|p| (s, p)));
+                match player {
+                    Some((seat, p)) if secret_matches(&secret, &p.secret) => {
+                        let house = seat.house.clone();
+                        self.lang = p.lang;
+                        if p.address != self.mail.from {
+                            self.owner = Some(p.address.clone());
+                        }
+                        self.role = Role::House(house.clone());
+                        self.locked_out = false;
+                        let name = house_name(variant, &house);
+                        self.section(line, text, "signed-on", json!({ "house": name, "game": g.id }));
+                    }
+                    _ => {
+                        self.role = Role::Nobody;
+                        self.locked_out = true;
+                        self.note(format!("refused sign-on as {house} from {}", self.mail.from));
+                        let game = g.id.clone();
+                        self.refuse(located, Refusal::BadSignOn { game });
+                    }
+                }
+            }
+            Command::Moderator {
+                game: named,
+                secret,
+            } => {
+                if !self.same_game(game, located, &named) {
+                    return Ok(());
+                }
+                let Some((g, _)) = game else {
+                    return Ok(());
+                };
+                let id = g.id.clone();
+                match &g.moderator {
+                    None => self.refuse(located, Refusal::NoModerator { game: id }),
+                    Some(m) if secret_matches(&secret, &m.secret) => {
+                        self.role = Role::Moderator;
+                        self.locked_out = false;
+                        self.section(line, text, "moderator", json!({ "game": id }));
+                    }
+                    Some(_) => {
+                        self.role = Role::Nobody;
+                        self.locked_out = true;
+                        self.note(format!("refused moderator sign-on from {}", self.mail.from));
+                        self.refuse(located, Refusal::BadModeratorSecret { game: id });
+                    }
+                }
+            }
+            Command::Orders { partial } => {
+                if self.require_house(located).is_some() {
+                    self.mode = if partial {
+                        SubmitMode::Partial
+                    } else {
+                        SubmitMode::Replace
+                    };
+                }
+            }
+            Command::Ready(ready) => {
+                if let Some(house) = self.require_house(located)
+                    && self.act(game, located, Action::Ready { house, ready })
+                {
+                    self.section(line, text, "ready", json!({ "ready": ready }));
+                }
+            }
+            Command::Status => self.status(game, located),
+            Command::List => self.list(located)?,
+            Command::History(phase) => self.history(game, located, phase)?,
+            Command::Draw(on) => {
+                let vote = on.then_some(Vote::Draw);
+                self.vote(game, located, vote);
+            }
+            Command::Concede(to) => self.vote(game, located, Some(Vote::Concede(to))),
+            Command::Resign => {
+                if let Some(house) = self.require_house(located)
+                    && self.act(game, located, Action::Resign { house })
+                {
+                    self.section(line, text, "resigned", json!({}));
+                    self.role = Role::Nobody;
+                }
+            }
+            Command::Address(address) => self.change_address(game, located, &address),
+            Command::Absence { from, to } => {
+                if let Some(house) = self.require_house(located)
+                    && self.act(game, located, Action::Absence { house, from, to })
+                {
+                    self.section(line, text, "absence", json!({}));
+                }
+            }
+            Command::Language(lang) => {
+                if let Some(house) = self.require_house(located)
+                    && let Some((g, _)) = game
+                    && let Some(p) = g.seat_mut(&house).and_then(|s| s.player.as_mut())
+                {
+                    p.lang = lang;
+                    self.lang = lang;
+                    self.note(format!("{house}: language {lang}"));
+                    self.section(line, text, "language", json!({}));
+                }
+            }
+            Command::Observe { game: named } => self.observe(game, located, &named)?,
+            Command::Unobserve {
+                game: named,
+                secret,
+            } => self.unobserve(game, located, &named, &secret),
+            Command::Press { to, grey, body } => self.press(game, located, to, grey, &body)?,
+            Command::Help => self.section(line, text, "help", json!({})),
+            Command::Stop => self.stopped = true,
+            Command::Start => self.moderate(game, located, Action::Start, "started"),
+            Command::Process(phase) => {
+                if self.effects.record.is_some() {
+                    self.refuse(located, Refusal::ProcessOnce);
+                } else {
+                    let action = Action::Process {
+                        phase: Some(phase),
+                        trigger: Trigger::Moderator,
+                    };
+                    self.moderate(game, located, action, "processed");
+                }
+            }
+            Command::Preview => self.preview(game, located)?,
+            Command::Pause => self.moderate(game, located, Action::Pause, "paused"),
+            Command::Resume => self.moderate(game, located, Action::Resume, "resumed"),
+            Command::Extend(span) => match span.parse::<Span>() {
+                Ok(by) => self.moderate(game, located, Action::Extend(by), "extended"),
+                Err(e) => {
+                    let message = GameError::Calendar(e).message(self.lang);
+                    self.refuse(located, Refusal::BadSpan(message));
+                }
+            },
+            Command::Rollback(phase) => {
+                if !self.require_moderator(located) {
+                    return Ok(());
+                }
+                let Some((g, _)) = game else {
+                    return Ok(());
+                };
+                match self.service.store.last_phase(&g.id)? {
+                    None => {
+                        let message = GameError::NothingToRollback.message(self.lang);
+                        self.section(line, text, "error", json!({ "message": message }));
+                    }
+                    Some(last) => {
+                        let action = Action::Rollback {
+                            last: Box::new(last),
+                            phase: Some(phase),
+                        };
+                        self.moderate(game, located, action, "rolled-back");
+                    }
+                }
+            }
+            Command::AddPlayer {
+                house,
+                address,
+                lang,
+            } => self.seat(game, located, house, &address, lang, false)?,
+            Command::ReplacePlayer {
+                house,
+                address,
+                lang,
+            } => self.seat(game, located, house, &address, lang, true)?,
+            Command::RemovePlayer(house) => {
+                self.moderate(game, located, Action::Remove { house }, "removed")
+            }
+            Command::EndGame(by) => {
+                let by = match by {
+                    EndCommand::Win(h) => EndBy::Win(h),
+                    EndCommand::Draw => EndBy::Draw,
+                    EndCommand::Concede(h) => EndBy::Concede(h),
+                    EndCommand::Abandon => EndBy::Abandon,
+                };
+                self.moderate(game, located, Action::End(by), "ended");
+            }
+        }
+        Ok(())
+    }
+
+    /// An audit line of its own (a refused sign-on, a change of language or address).
+    fn note(&mut self, line: String) {
+        if !self.effects.detail.is_empty() {
+            self.effects.detail.push('\n');
+        }
+        self.effects.detail.push_str(&line);
+    }
+
+    fn moderate(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        action: Action,
+        kind: &str,
+    ) {
+        if self.require_moderator(located) && self.act(game, located, action) {
+            let data = match game {
+                Some((g, variant)) => json!({
+                    "phase": phase_text(g.phase, self.lang),
+                    "deadline": g.deadline_text(self.lang),
+                    "status": status_word(g.status, self.lang),
+                    "ending": g.ending.as_ref().map(|e| ending_text(e, variant, self.lang)),
+                }),
+                None => json!({}),
+            };
+            self.section(located.line, &located.text, kind, data);
+        }
+    }
+
+    fn vote(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        vote: Option<Vote>,
+    ) {
+        if let Some(house) = self.require_house(located)
+            && self.act(game, located, Action::Vote { house, vote: vote.clone() })
+        {
+            let ending = game
+                .as_ref()
+                .and_then(|(g, v)| g.ending.as_ref().map(|e| ending_text(e, v, self.lang)));
+            let vote = match vote {
+                None => "none".to_string(),
+                Some(Vote::Draw) => "draw".to_string(),
+                Some(Vote::Concede(h)) => game
+                    .as_ref()
+                    .map_or(h.clone(), |(_, v)| house_name(v, &h)),
+            };
+            self.section(
+                located.line,
+                &located.text,
+                "vote",
+                json!({ "vote": vote, "ending": ending }),
+            );
+        }
+    }
+
+    fn status(&mut self, game: &mut Option<(&mut Game, &Variant)>, located: &Located) {
+        let Some((g, variant)) = game else {
+            self.refuse(located, Refusal::NoGame);
+            return;
+        };
+        if self.role == Role::Nobody {
+            self.require_house(located);
+            return;
+        }
+        if let Role::House(_) = self.role {
+            self.show_orders = true;
+        }
+        let houses: Vec<Value> = g
+            .seats
+            .iter()
+            .map(|s| {
+                json!({
+                    "name": house_name(variant, &s.house),
+                    "deciding": g.deciding.contains(&s.house),
+                    "ordered": s.ordered.is_some(),
+                    "ready": s.ready,
+                    "player": s.player.is_some() && !s.resigned,
+                    "civil_disorder": s.civil_disorder,
+                })
+            })
+            .collect();
+        let data = json!({
+            "game": g.id,
+            "name": g.name,
+            "status": status_word(g.status, self.lang),
+            "phase": phase_text(g.phase, self.lang),
+            "deadline": g.deadline_text(self.lang),
+            "houses": houses,
+        });
+        self.section(located.line, &located.text, "status", data);
+    }
+
+    fn list(&mut self, located: &Located) -> Result<(), GameError> {
+        let games: Vec<Value> = self
+            .service
+            .store
+            .games()?
+            .iter()
+            .map(|g| {
+                let free = g
+                    .seats
+                    .iter()
+                    .filter(|s| s.player.is_none() || s.resigned)
+                    .count();
+                json!({
+                    "id": g.id,
+                    "name": g.name,
+                    "variant": g.variant,
+                    "status": status_word(g.status, self.lang),
+                    "phase": phase_text(g.phase, self.lang),
+                    "deadline": g.deadline_text(self.lang),
+                    "free": free,
+                })
+            })
+            .collect();
+        self.section(located.line, &located.text, "list", json!({ "games": games }));
+        Ok(())
+    }
+
+    fn history(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        phase: Option<String>,
+    ) -> Result<(), GameError> {
+        let Some((g, variant)) = game else {
+            self.refuse(located, Refusal::NoGame);
+            return Ok(());
+        };
+        let records = self.service.store.phases(&g.id)?;
+        let record = match &phase {
+            None => records.last(),
+            Some(p) => {
+                let wanted = crate::case::parse_phase(&p.replace(',', " "));
+                records.iter().rev().find(|r| Some(r.phase) == wanted)
+            }
+        };
+        let Some(record) = record else {
+            let name = phase.unwrap_or_default();
+            self.refuse(located, Refusal::NoSuchPhase(name));
+            return Ok(());
+        };
+        let current = records.last().map(|r| r.index) == Some(record.index);
+        let results = record_results(
+            g,
+            variant,
+            record,
+            current,
+            self.lang,
+            self.config.templates.as_deref(),
+        )
+        .map_err(|e| GameError::Internal(e.to_string()))?;
+        self.section(located.line, &located.text, "history", json!({ "results": results }));
+        Ok(())
+    }
+
+    fn preview(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+    ) -> Result<(), GameError> {
+        if !self.require_moderator(located) {
+            return Ok(());
+        }
+        let Some((g, variant)) = game else {
+            return Ok(());
+        };
+        let mut trial = (**g).clone();
+        match trial.process(variant, self.now, Trigger::Moderator) {
+            Ok(record) => {
+                let results = record_results(
+                    &trial,
+                    variant,
+                    &record,
+                    true,
+                    self.lang,
+                    self.config.templates.as_deref(),
+                )
+                .map_err(|e| GameError::Internal(e.to_string()))?;
+                self.section(located.line, &located.text, "preview", json!({ "results": results }));
+            }
+            Err(e) => {
+                let message = e.message(self.lang);
+                self.section(located.line, &located.text, "error", json!({ "message": message }));
+            }
+        }
+        Ok(())
+    }
+
+    fn change_address(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        address: &str,
+    ) {
+        let Some(house) = self.require_house(located) else {
+            return;
+        };
+        let Some((g, _)) = game else {
+            return;
+        };
+        let address = match check_address(address) {
+            Ok(a) => a,
+            Err(e) => {
+                let message = e.message(self.lang);
+                self.section(located.line, &located.text, "error", json!({ "message": message }));
+                return;
+            }
+        };
+        let taken = g.seats.iter().find(|s| {
+            s.house != house && s.player.as_ref().is_some_and(|p| p.address == address)
+        });
+        if let Some(other) = taken {
+            let e = GameError::AddressTaken {
+                address,
+                house: other.house.clone(),
+            };
+            let message = e.message(self.lang);
+            self.section(located.line, &located.text, "error", json!({ "message": message }));
+            return;
+        }
+        let Some(player) = g.seat_mut(&house).and_then(|s| s.player.as_mut()) else {
+            return;
+        };
+        let old = std::mem::replace(&mut player.address, address.clone());
+        // The old address hears of the change too: a forger with the secret cannot take a
+        // house away unnoticed.
+        if old != self.mail.from {
+            self.owner = Some(old.clone());
+        }
+        self.note(format!("{house}: address {old} -> {address}"));
+        self.section(
+            located.line,
+            &located.text,
+            "address",
+            json!({ "address": address }),
+        );
+    }
+
+    fn observe(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        named: &str,
+    ) -> Result<(), GameError> {
+        if !self.same_game(game, located, named) {
+            return Ok(());
+        }
+        let Some((g, _)) = game else {
+            return Ok(());
+        };
+        let from = self.mail.from.clone();
+        if g.observers.iter().any(|o| o.address == from) {
+            self.refuse(located, Refusal::AlreadyObserving);
+            return Ok(());
+        }
+        let secret = new_secret()?;
+        g.observers.push(Observer {
+            address: from.clone(),
+            secret: hash_secret(&secret)?,
+            lang: self.lang,
+            since: self.now,
+        });
+        let id = g.id.clone();
+        self.note(format!("observer {from}"));
+        self.section(
+            located.line,
+            &located.text,
+            "observing",
+            json!({ "game": id, "secret": secret }),
+        );
+        Ok(())
+    }
+
+    fn unobserve(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        named: &str,
+        secret: &str,
+    ) {
+        if !self.same_game(game, located, named) {
+            return;
+        }
+        let Some((g, _)) = game else {
+            return;
+        };
+        let before = g.observers.len();
+        g.observers.retain(|o| !secret_matches(secret, &o.secret));
+        if g.observers.len() == before {
+            self.refuse(located, Refusal::BadObserverSecret);
+        } else {
+            self.note(format!("observer left ({})", self.mail.from));
+            self.section(located.line, &located.text, "unobserved", json!({}));
+        }
+    }
+
+    fn seat(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        house: String,
+        address: &str,
+        lang: Option<Lang>,
+        replace: bool,
+    ) -> Result<(), GameError> {
+        if !self.require_moderator(located) {
+            return Ok(());
+        }
+        let secret = new_secret()?;
+        let lang = lang.unwrap_or(self.config.lang);
+        let action = Action::Seat {
+            house: house.clone(),
+            address: address.to_string(),
+            secret_hash: hash_secret(&secret)?,
+            lang,
+            replace,
+        };
+        if !self.act(game, located, action) {
+            return Ok(());
+        }
+        let Some((g, variant)) = game else {
+            return Ok(());
+        };
+        let name = g
+            .house_id(variant, &house)
+            .map(|h| house_name(variant, &h))
+            .unwrap_or(house);
+        let address = check_address(address)?;
+        let data = json!({
+            "game": { "id": g.id, "name": g.name, "variant": variant.name },
+            "house": name,
+            "secret": secret,
+            "judge": self.config.judge.address,
+            "status": status_word(g.status, lang),
+            "deadline": g.deadline_text(lang),
+        });
+        let mail = self.compose("welcome.txt", "welcome", data, &address, lang)?;
+        self.effects.mails.push(mail.about(&g.id));
+        let kind = if replace { "replaced" } else { "added" };
+        self.section(
+            located.line,
+            &located.text,
+            kind,
+            json!({ "house": name, "address": address }),
+        );
+        Ok(())
+    }
+
+    fn press(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        to: PressTo,
+        grey: bool,
+        body: &str,
+    ) -> Result<(), GameError> {
+        let sender = match &self.role {
+            Role::House(h) => Some(h.clone()),
+            Role::Moderator => None,
+            Role::Nobody => {
+                self.require_house(located);
+                return Ok(());
+            }
+        };
+        let Some((g, variant)) = game else {
+            return Ok(());
+        };
+        // The moderator may always write, and anyone may write to the moderator.
+        if sender.is_some() && to != PressTo::Moderator {
+            let setting = g.settings.press;
+            let allowed = match setting {
+                Press::None => false,
+                Press::Broadcast => to == PressTo::All,
+                Press::Full | Press::Grey => true,
+            };
+            if !allowed {
+                let setting = press_word(setting, self.lang);
+                self.refuse(located, Refusal::PressForbidden { setting });
+                return Ok(());
+            }
+            if grey && setting != Press::Grey {
+                self.refuse(located, Refusal::GreyForbidden);
+                return Ok(());
+            }
+        }
+        let mut houses: Vec<String> = match &to {
+            PressTo::All => g.seats.iter().map(|s| s.house.clone()).collect(),
+            PressTo::Moderator => Vec::new(),
+            PressTo::Houses(names) => {
+                let mut ids = Vec::new();
+                for name in names {
+                    match g.house_id(variant, name) {
+                        Ok(id) => ids.push(id),
+                        Err(e) => {
+                            let message = e.message(self.lang);
+                            self.section(
+                                located.line,
+                                &located.text,
+                                "error",
+                                json!({ "message": message }),
+                            );
+                            return Ok(());
+                        }
+                    }
+                }
+                ids
+            }
+        };
+        houses.retain(|h| Some(h) != sender.as_ref());
+        houses.dedup();
+        let from_name = match (&sender, grey) {
+            (_, true) => None,
+            (Some(h), false) => Some(house_name(variant, h)),
+            (None, false) => None,
+        };
+        let to_names: Vec<String> = match &to {
+            PressTo::Houses(_) => houses.iter().map(|h| house_name(variant, h)).collect(),
+            _ => Vec::new(),
+        };
+        let mut recipients: Vec<(String, Lang)> = houses
+            .iter()
+            .filter_map(|h| g.seat(h))
+            .filter(|s| !s.resigned)
+            .filter_map(|s| s.player.as_ref().map(|p| (p.address.clone(), p.lang)))
+            .collect();
+        // The moderator reads all press: it is how disputes get settled.
+        if let Some(m) = &g.moderator
+            && sender.is_some()
+        {
+            recipients.push((m.address.clone(), self.config.lang));
+        }
+        if to == PressTo::All {
+            recipients.extend(g.observers.iter().map(|o| (o.address.clone(), o.lang)));
+        }
+        recipients.retain(|(a, _)| *a != self.mail.from);
+        recipients.dedup();
+        if recipients.is_empty() {
+            self.refuse(located, Refusal::NoRecipient);
+            return Ok(());
+        }
+        let id = g.id.clone();
+        let game_name = g.name.clone();
+        for (address, lang) in &recipients {
+            let data = json!({
+                "game": { "id": id, "name": game_name },
+                "from": from_name,
+                "moderator": sender.is_none(),
+                "grey": grey,
+                "broadcast": to == PressTo::All,
+                "to": to_names,
+                "to_moderator": to == PressTo::Moderator,
+                "body": body,
+            });
+            let mail = self.compose("press.txt", "press", data, address, *lang)?;
+            self.effects.mails.push(mail.about(&id));
+        }
+        self.note(format!(
+            "press from {} to {} recipient(s){}",
+            sender.as_deref().unwrap_or("moderator"),
+            recipients.len(),
+            if grey { " (grey)" } else { "" }
+        ));
+        self.section(
+            located.line,
+            &located.text,
+            "press",
+            json!({ "count": recipients.len(), "to": to_names, "broadcast": to == PressTo::All, "grey": grey }),
+        );
+        Ok(())
+    }
+
+    fn compose(
+        &self,
+        template: &str,
+        kind: &str,
+        data: Value,
+        to: &str,
+        lang: Lang,
+    ) -> Result<OutMail, GameError> {
+        compose(self.config, template, kind, data, to, lang, self.now)
+            .map_err(|e| GameError::Internal(e.to_string()))
+    }
+
+    /// The answer to the mail: every section, then the house's orders as understood.
+    fn reply(&mut self, game: Option<(&Game, &Variant)>) -> Result<(), GameError> {
+        let mut orders = None;
+        if let (Role::House(house), Some((g, variant))) = (&self.role, game)
+            && (self.show_orders || g.deciding.contains(house))
+            && matches!(g.status, GameStatus::Running | GameStatus::Paused)
+            && g.deciding.contains(house)
+        {
+            let view = g.orders_view(variant, house, self.lang)?;
+            let text = crate::report::render_template(
+                ORDERS_TEMPLATE,
+                minijinja::Value::from_serialize(&view),
+                self.lang,
+                self.config.templates.as_deref(),
+            )
+            .map_err(|e| GameError::Internal(e.to_string()))?;
+            orders = Some(text);
+        }
+        let game_ref = game.map(|(g, _)| json!({ "id": g.id, "name": g.name }));
+        let data = json!({
+            "game": game_ref,
+            "subject": self.mail.subject,
+            "sections": self.sections,
+            "orders": orders,
+            "judge": self.config.judge.address,
+        });
+        let mail = self.compose("reply.txt", "reply", data, &self.mail.from.clone(), self.lang)?;
+        let mail = mail.answering(Some(&self.mail.message_id), &self.mail.references);
+        let mail = match game {
+            Some((g, _)) => mail.about(&g.id),
+            None => mail,
+        };
+        if let Some(owner) = self.owner.take() {
+            let mut copy = mail.clone();
+            copy.to = owner;
+            copy.message_id = super::outmail::new_message_id(
+                super::outmail::domain_of(&self.config.judge.address),
+                self.now,
+            );
+            self.effects.mails.push(copy);
+        }
+        self.effects.mails.push(mail);
+        Ok(())
+    }
+}
+
+fn script_is_empty(commands: &[Located]) -> bool {
+    commands.is_empty()
+}
+
+fn house_name(variant: &Variant, id: &str) -> String {
+    variant
+        .house_by_name(id)
+        .map_or_else(|| id.to_string(), |h| variant.house(h).name.clone())
+}
+
+fn press_word(press: Press, lang: Lang) -> &'static str {
+    match (press, lang) {
+        (Press::Full, Lang::Fr) => "complète",
+        (Press::Full, Lang::En) => "full",
+        (Press::Broadcast, Lang::Fr) => "publique seulement",
+        (Press::Broadcast, Lang::En) => "broadcast only",
+        (Press::Grey, Lang::Fr) => "grise permise",
+        (Press::Grey, Lang::En) => "grey allowed",
+        (Press::None, Lang::Fr) => "aucune",
+        (Press::None, Lang::En) => "none",
+    }
+}

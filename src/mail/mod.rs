@@ -13,10 +13,12 @@
 //! - [`maildir`]: reading every new message of a Maildir.
 
 pub mod command;
+pub mod compose;
 pub mod dispatch;
 pub mod inbound;
 pub mod maildir;
 pub mod notify;
 pub mod outmail;
+pub mod refusal;
 pub mod send;
 pub mod transport;

@@ -18,38 +18,29 @@ pub const RESULTS_TEMPLATE: &str = "results.txt";
 pub const ORDERS_TEMPLATE: &str = "orders.txt";
 
 /// Every template of a language, by file name, embedded from `templates/`.
-const EMBEDDED: &[(Lang, &str, &str)] = &[
-    (
-        Lang::Fr,
-        "results.txt",
-        include_str!("../../templates/fr/results.txt"),
-    ),
-    (
-        Lang::Fr,
-        "macros.txt",
-        include_str!("../../templates/fr/macros.txt"),
-    ),
-    (
-        Lang::Fr,
-        "orders.txt",
-        include_str!("../../templates/fr/orders.txt"),
-    ),
-    (
-        Lang::En,
-        "orders.txt",
-        include_str!("../../templates/en/orders.txt"),
-    ),
-    (
-        Lang::En,
-        "results.txt",
-        include_str!("../../templates/en/results.txt"),
-    ),
-    (
-        Lang::En,
-        "macros.txt",
-        include_str!("../../templates/en/macros.txt"),
-    ),
-];
+/// Every template, in both languages, built into the binary.
+macro_rules! embedded {
+    ($($name:literal),* $(,)?) => {
+        &[
+            $(
+                (Lang::Fr, $name, include_str!(concat!("../../templates/fr/", $name))),
+                (Lang::En, $name, include_str!(concat!("../../templates/en/", $name))),
+            )*
+        ]
+    };
+}
+
+const EMBEDDED: &[(Lang, &str, &str)] = embedded!(
+    "macros.txt",
+    "results.txt",
+    "orders.txt",
+    "subject.txt",
+    "reply.txt",
+    "notice.txt",
+    "press.txt",
+    "welcome.txt",
+    "help.txt",
+);
 
 /// A template could not be read, compiled or rendered.
 #[derive(Debug, thiserror::Error)]

@@ -6,7 +6,9 @@ use chrono::{DateTime, Utc};
 
 use crate::game::calendar::parse_local_time;
 use crate::game::span::Span;
-use crate::game::{Ending, Game, GameError, NoticeKind, SubmitMode, Trigger, Vote, survivors};
+use crate::game::{
+    Ending, Game, GameError, NoticeKind, PhaseRecord, SubmitMode, Trigger, Vote, survivors,
+};
 use crate::lang::Lang;
 use crate::map::Variant;
 
@@ -70,6 +72,15 @@ pub enum Action {
         position: String,
         reason: String,
     },
+    Resign {
+        house: String,
+    },
+    /// Undoes the last processed phase, `last` (read from the store); `phase`, when
+    /// given, must name it.
+    Rollback {
+        last: Box<PhaseRecord>,
+        phase: Option<String>,
+    },
 }
 
 impl Action {
@@ -90,6 +101,8 @@ impl Action {
             Action::Vote { .. } => "vote",
             Action::Absence { .. } => "absence",
             Action::Edit { .. } => "edit-position",
+            Action::Resign { .. } => "resign",
+            Action::Rollback { .. } => "rollback",
         }
     }
 }
@@ -227,6 +240,29 @@ pub fn apply(
             let before = game.position.clone();
             game.edit_position(variant, &position, now)?;
             format!("{reason}\n--- before\n{before}--- after\n{}", game.position)
+        }
+        Action::Resign { house } => {
+            let house = game.house_id(variant, &house)?;
+            game.resign(&house, now)?;
+            effects.notify(
+                NoticeKind::Resigned {
+                    house: house.clone(),
+                },
+                Vec::new(),
+            );
+            house
+        }
+        Action::Rollback { last, phase } => {
+            if let Some(phase) = phase {
+                // The guard names the phase to undo, not the one being played.
+                let mut check = game.clone();
+                check.phase = last.phase;
+                check.check_phase(Some(&phase))?;
+            }
+            game.rollback(&last, now);
+            effects.drop_record = Some(last.index);
+            effects.notify(NoticeKind::RolledBack { phase: last.phase }, Vec::new());
+            format!("back to {}", last.phase)
         }
     };
     if !effects.detail.is_empty() {

@@ -210,17 +210,14 @@ impl Service {
             .store
             .last_phase(id)?
             .ok_or(GameError::NothingToRollback)?;
-        self.update(id, actor, "rollback", now, |game, _, effects| {
-            if let Some(phase) = phase {
-                let mut check = game.clone();
-                check.phase = last.phase;
-                check.check_phase(Some(phase))?;
-            }
-            game.rollback(&last, now);
-            effects.detail = format!("back to {}", last.phase);
-            effects.drop_record = Some(last.index);
-            effects.notify(NoticeKind::RolledBack { phase: last.phase }, Vec::new());
-            Ok((game.clone(), last.clone()))
+        let phase = phase.map(str::to_string);
+        let rollback = Action::Rollback {
+            last: Box::new(last.clone()),
+            phase,
+        };
+        self.update(id, actor, "rollback", now, |game, variant, effects| {
+            action::apply(game, variant, rollback, effects, now)?;
+            Ok((game.clone(), last))
         })
     }
 
@@ -233,6 +230,15 @@ impl Service {
                 report.errors.push((id, e.message(crate::lang::Lang::En)));
             }
         }
+        Ok(report)
+    }
+
+    /// Processes one game if it is due (everyone ready, or its deadline passed), or sends
+    /// its reminder if that is due; what a `tick` does for every game, done for one (after
+    /// a mail made it due).
+    pub fn settle(&self, id: &str, now: DateTime<Utc>) -> Result<TickReport, GameError> {
+        let mut report = TickReport::default();
+        self.tick_game(id, now, &mut report)?;
         Ok(report)
     }
 

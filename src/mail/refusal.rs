@@ -1,0 +1,130 @@
+//! Why the judge refuses a mail command (as opposed to the game refusing the action),
+//! worded for the player or moderator in their language.
+
+use crate::lang::Lang;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refusal {
+    /// An order or a player's command with no sign-on before it.
+    NotSignedOn,
+    /// A moderator's command without `MODERATOR game secret` before it.
+    NotModerator,
+    /// Wrong house or secret (never says which, so as not to help a guesser).
+    BadSignOn { game: String },
+    BadModeratorSecret { game: String },
+    /// The game has no moderator who could sign on.
+    NoModerator { game: String },
+    /// A second game in one mail.
+    OneGamePerMail { first: String },
+    /// A command that needs a game, with none named.
+    NoGame,
+    /// The game's press setting forbids this press.
+    PressForbidden { setting: &'static str },
+    /// Grey press to a game that does not allow it.
+    GreyForbidden,
+    /// Nobody to send the press to (houses without players, or none named).
+    NoRecipient,
+    /// A second `PROCESS` in one mail.
+    ProcessOnce,
+    /// The phase asked for in `HISTORY` was not played.
+    NoSuchPhase(String),
+    NotObserving,
+    AlreadyObserving,
+    /// `UNOBSERVE` with a secret that matches no observer.
+    BadObserverSecret,
+    /// A span the moderator wrote that cannot be read.
+    BadSpan(String),
+    /// The message was too large to be read.
+    TooLarge { size: usize, limit: usize },
+}
+
+impl Refusal {
+    pub fn message(&self, lang: Lang) -> String {
+        use Refusal::*;
+        let fr = lang == Lang::Fr;
+        let pick = |a: String, b: String| if fr { a } else { b };
+        match self {
+            NotSignedOn => pick(
+                "il faut d'abord s'identifier : PARTIE <partie> <maison> <secret>".into(),
+                "sign on first: SIGNON <game> <house> <secret>".into(),
+            ),
+            NotModerator => pick(
+                "commande du modérateur : il faut d'abord MODERATEUR <partie> <secret>".into(),
+                "a moderator's command: send MODERATOR <game> <secret> first".into(),
+            ),
+            BadSignOn { game } => pick(
+                format!(
+                    "maison ou secret incorrect pour la partie {game} : rien de ce message n'a été exécuté pour cette partie"
+                ),
+                format!(
+                    "wrong house or secret for the game {game}: nothing in this message was done for that game"
+                ),
+            ),
+            BadModeratorSecret { game } => pick(
+                format!("secret du modérateur incorrect pour la partie {game}"),
+                format!("wrong moderator's secret for the game {game}"),
+            ),
+            NoModerator { game } => pick(
+                format!("la partie {game} n'a pas de modérateur par courrier"),
+                format!("the game {game} has no moderator by mail"),
+            ),
+            OneGamePerMail { first } => pick(
+                format!(
+                    "un message ne concerne qu'une partie ({first}) : envoyez un autre message pour une autre partie"
+                ),
+                format!(
+                    "one message is about one game ({first}): send another message for another game"
+                ),
+            ),
+            NoGame => pick(
+                "cette commande porte sur une partie : commencez par PARTIE <partie> <maison> <secret>".into(),
+                "this command is about a game: start with SIGNON <game> <house> <secret>".into(),
+            ),
+            PressForbidden { setting } => pick(
+                format!("la presse de cette partie est « {setting} » : ce message n'est pas permis"),
+                format!("this game's press is `{setting}`: this message is not allowed"),
+            ),
+            GreyForbidden => pick(
+                "cette partie n'autorise pas la presse anonyme (grise)".into(),
+                "this game does not allow anonymous (grey) press".into(),
+            ),
+            NoRecipient => pick(
+                "personne à qui transmettre ce message".into(),
+                "nobody to pass this message to".into(),
+            ),
+            ProcessOnce => pick(
+                "une seule phase traitée par message".into(),
+                "one phase processed per message".into(),
+            ),
+            NoSuchPhase(phase) => pick(
+                format!("aucune phase jouée ne s'appelle « {phase} »"),
+                format!("no phase played is called `{phase}`"),
+            ),
+            NotObserving => pick(
+                "vous n'observez pas cette partie".into(),
+                "you are not observing this game".into(),
+            ),
+            AlreadyObserving => pick(
+                "cette adresse reçoit déjà les résultats de cette partie".into(),
+                "this address already receives this game's results".into(),
+            ),
+            BadObserverSecret => pick(
+                "ce secret n'est celui d'aucun observateur de cette partie".into(),
+                "this secret is no observer's of this game".into(),
+            ),
+            BadSpan(e) => e.clone(),
+            TooLarge { size, limit } => pick(
+                format!(
+                    "votre message fait {} Kio, plus que les {} Kio que le juge lit : il n'a pas été lu. Renvoyez vos commandes seules, sans pièce jointe ni citation.",
+                    size / 1024,
+                    limit / 1024
+                ),
+                format!(
+                    "your message is {} KiB, more than the {} KiB the judge reads: it was not read. Send your commands alone, without attachments or quotes.",
+                    size / 1024,
+                    limit / 1024
+                ),
+            ),
+        }
+    }
+}
