@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use chrono::Utc;
 use serde_json::json;
 
-use crate::service::TickReport;
+use crate::mail::pass::{PassError, PassReport, pass};
+use crate::mail::send::transport_from;
+use crate::mail::transport::Transport;
 
 use super::Error;
 use super::context::Context;
@@ -22,36 +24,77 @@ pub struct ServeArgs {
 }
 
 pub fn run_tick(ctx: &Context) -> Result<(), Error> {
-    let report = ctx.service.tick(ctx.now).map_err(|e| ctx.fail(e))?;
+    let transport = transport(ctx)?;
+    let report = pass(&ctx.service, &ctx.config, &transport, ctx.now).map_err(|e| fail(ctx, e))?;
     print_report(ctx, &report)?;
-    if report.errors.is_empty() {
+    let errors = report.tick.errors.len() + report.ingest.failed.len();
+    if errors == 0 {
         Ok(())
     } else {
         Err(Error::Reported(format!(
-            "{} {}",
-            report.errors.len(),
-            ctx.pick("partie(s) en erreur", "game(s) failed")
+            "{errors} {}",
+            ctx.pick("erreur(s)", "error(s)")
         )))
     }
 }
 
-fn print_report(ctx: &Context, report: &TickReport) -> Result<(), Error> {
+/// The transport of the configuration, or a clear word about what is wrong with it.
+pub fn transport(ctx: &Context) -> Result<Transport, Error> {
+    transport_from(&ctx.config).map_err(|e| {
+        Error::Input(format!(
+            "{} {e}",
+            ctx.pick("configuration du courrier :", "mail configuration:")
+        ))
+    })
+}
+
+pub fn fail(ctx: &Context, e: PassError) -> Error {
+    match e {
+        PassError::Game(e) => ctx.fail(e),
+        PassError::Maildir(e) => Error::Input(e.to_string()),
+    }
+}
+
+pub fn print_report(ctx: &Context, report: &PassReport) -> Result<(), Error> {
+    let tick = &report.tick;
+    let ingest = &report.ingest;
+    let drain = &report.drain;
     // Nothing done, nothing said: cron mails whatever a job prints.
     if !ctx.json
-        && report.processed.is_empty()
-        && report.reminders.is_empty()
-        && report.errors.is_empty()
+        && tick.processed.is_empty()
+        && tick.reminders.is_empty()
+        && tick.errors.is_empty()
+        && ingest.is_empty()
+        && report.queued == 0
+        && drain.sent == 0
+        && drain.failed.is_empty()
     {
         return Ok(());
     }
+    let failed: Vec<_> = drain
+        .failed
+        .iter()
+        .map(|f| json!({"message_id": f.message_id, "to": f.to, "error": f.error.to_string(), "attempts": f.attempts, "next_try": f.next_try}))
+        .collect();
     let value = json!({
-        "processed": report.processed,
-        "reminders": report.reminders,
-        "errors": report.errors,
+        "processed": tick.processed,
+        "reminders": tick.reminders,
+        "errors": tick.errors,
+        "mail": {
+            "answered": ingest.answered,
+            "duplicates": ingest.duplicates,
+            "ignored": ingest.ignored,
+            "unreadable": ingest.unreadable,
+            "failed": ingest.failed,
+            "queued": report.queued,
+            "sent": drain.sent,
+            "send_failed": failed,
+            "waiting": drain.waiting,
+        },
     });
     ctx.print(&value, || {
         let mut t = String::new();
-        for (game, phase) in &report.processed {
+        for (game, phase) in &tick.processed {
             // The report names the phase in the store's words (`spring 298 movement`).
             let phase = crate::case::parse_phase(phase)
                 .map_or_else(|| phase.clone(), |p| phase_text(p, ctx.lang));
@@ -60,21 +103,64 @@ fn print_report(ctx: &Context, report: &TickReport) -> Result<(), Error> {
                 ctx.pick("traitée :", "processed:")
             ));
         }
-        for (game, houses) in &report.reminders {
+        for (game, houses) in &tick.reminders {
             t.push_str(&format!(
                 "{game}: {} {}\n",
                 ctx.pick("rappel à", "reminder to"),
                 houses.join(", ")
             ));
         }
-        for (game, error) in &report.errors {
+        for (game, error) in &tick.errors {
             t.push_str(&format!("{game}: {error}\n"));
+        }
+        if !ingest.is_empty() {
+            t.push_str(&format!(
+                "{} {} ({} {}, {} {})\n",
+                ctx.pick("courrier : répondu à", "mail: answered"),
+                ingest.answered,
+                ingest.duplicates,
+                ctx.pick("doublon(s)", "duplicate(s)"),
+                ingest.ignored,
+                ctx.pick("automatique(s) ignoré(s)", "automatic ignored"),
+            ));
+        }
+        for (file, why) in &ingest.unreadable {
+            t.push_str(&format!(
+                "{} {file}: {why}\n",
+                ctx.pick("courrier illisible, mis de côté :", "unreadable mail, set aside:")
+            ));
+        }
+        for (file, why) in &ingest.failed {
+            t.push_str(&format!(
+                "{} {file}: {why}\n",
+                ctx.pick("courrier laissé pour plus tard :", "mail left for later:")
+            ));
+        }
+        if report.queued + drain.sent > 0 {
+            t.push_str(&format!(
+                "{} {}, {} {}\n",
+                report.queued,
+                ctx.pick("courrier(s) écrit(s)", "mail(s) written"),
+                drain.sent,
+                ctx.pick("envoyé(s)", "sent"),
+            ));
+        }
+        for f in &drain.failed {
+            t.push_str(&format!(
+                "{} {} ({} {}): {}\n",
+                ctx.pick("envoi échoué à", "sending failed to"),
+                f.to,
+                ctx.pick("nouvel essai", "next try"),
+                f.next_try.format("%Y-%m-%d %H:%M:%S UTC"),
+                f.error
+            ));
         }
         t
     })
 }
 
 pub fn run_serve(ctx: &Context, args: ServeArgs) -> Result<(), Error> {
+    let transport = transport(ctx)?;
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
@@ -84,18 +170,20 @@ pub fn run_serve(ctx: &Context, args: ServeArgs) -> Result<(), Error> {
         |s| Duration::from_secs(s.max(1)),
     );
     eprintln!(
-        "corbeau serve: {} {} ({} {}s)",
+        "corbeau serve: {} {} ({} {}s; {} {})",
         ctx.pick("au travail sur", "working on"),
         ctx.service.store.path().display(),
         ctx.pick("un passage toutes les", "one pass every"),
-        interval.as_secs()
+        interval.as_secs(),
+        ctx.pick("courrier :", "mail:"),
+        transport.describe()
     );
     while !stop.load(Ordering::SeqCst) {
         // A fixed --now would replay the same instant for ever: serve follows the clock.
-        let report = ctx.service.tick(Utc::now()).map_err(|e| ctx.fail(e))?;
-        if !report.processed.is_empty() || !report.reminders.is_empty() || !report.errors.is_empty()
-        {
-            print_report(ctx, &report)?;
+        match pass(&ctx.service, &ctx.config, &transport, Utc::now()) {
+            Ok(report) => print_report(ctx, &report)?,
+            // A Maildir gone missing or a store error is said, and the judge goes on.
+            Err(e) => eprintln!("corbeau serve: {}", fail(ctx, e)),
         }
         let until = Instant::now() + interval;
         while Instant::now() < until && !stop.load(Ordering::SeqCst) {

@@ -43,26 +43,25 @@ pub struct Context {
 
 impl Context {
     pub fn open(args: &StoreArgs) -> Result<Context, Error> {
-        let mut config =
-            Config::load(args.config.as_deref()).map_err(|e| Error::Input(e.to_string()))?;
-        if let Some(dir) = &args.data {
-            config.data_dir = dir.clone();
-        }
-        let lang = args.lang.unwrap_or(config.lang);
-        let now = match &args.now {
-            Some(text) => DateTime::parse_from_rfc3339(text)
-                .map(|t| t.with_timezone(&Utc))
-                .map_err(|e| Error::Input(format!("CORBEAU_NOW / --now `{text}`: {e}")))?,
-            None => Utc::now(),
-        };
+        let (config, lang, now) = settings(args)?;
         let service = Service::open(&config.data_dir).map_err(|e| game_error(lang, e))?;
-        Ok(Context {
+        Ok(Context::with(config, service, lang, args.json, now))
+    }
+
+    pub fn with(
+        config: Config,
+        service: Service,
+        lang: Lang,
+        json: bool,
+        now: DateTime<Utc>,
+    ) -> Context {
+        Context {
             config,
             service,
             lang,
-            json: args.json,
+            json,
             now,
-        })
+        }
     }
 
     /// A game error as a command-line error in the moderator's language.
@@ -94,6 +93,23 @@ impl Context {
         }
         Ok(())
     }
+}
+
+/// The configuration (with `--data` applied), the language and the time, without opening
+/// the store.
+pub fn settings(args: &StoreArgs) -> Result<(Config, Lang, DateTime<Utc>), Error> {
+    let mut config = Config::load(args.config.as_deref()).map_err(|e| Error::Input(e.to_string()))?;
+    if let Some(dir) = &args.data {
+        config.data_dir = dir.clone();
+    }
+    let lang = args.lang.unwrap_or(config.lang);
+    let now = match &args.now {
+        Some(text) => DateTime::parse_from_rfc3339(text)
+            .map(|t| t.with_timezone(&Utc))
+            .map_err(|e| Error::Input(format!("CORBEAU_NOW / --now `{text}`: {e}")))?,
+        None => Utc::now(),
+    };
+    Ok((config, lang, now))
 }
 
 pub fn game_error(lang: Lang, e: GameError) -> Error {

@@ -1,5 +1,6 @@
 //! The command line: `corbeau adjudicate`, `datc`, `map check`, the moderator's `game`,
-//! `player`, `orders`, `history`, `export`, the judge's `tick` and `serve`, `completions`.
+//! `player`, `orders`, `history`, `export`, mail in with `ingest`, the judge's `tick` and
+//! `serve`, `completions`.
 
 mod adjudicate;
 mod clock;
@@ -7,6 +8,7 @@ mod context;
 mod datc;
 mod error;
 mod game;
+mod ingest;
 mod orders;
 
 use std::io::Write;
@@ -78,12 +80,24 @@ enum Command {
         #[command(flatten)]
         store: Box<context::StoreArgs>,
     },
-    /// One pass of the judge: process every game whose deadline passed, queue reminders.
+    /// Mail in: one message on stdin (an MTA pipe, procmail), or a Maildir's new messages.
+    ///
+    /// The message is kept in the judge's spool first, then carried out: commands, reply,
+    /// results, the outbox drained. If `corbeau serve` is running, it handles the spool.
+    Ingest {
+        #[command(flatten)]
+        args: ingest::IngestArgs,
+        #[command(flatten)]
+        store: Box<context::StoreArgs>,
+    },
+    /// One pass of the judge: read new mail, process every game whose deadline passed,
+    /// send reminders, results and replies (for cron).
     Tick {
         #[command(flatten)]
         store: Box<context::StoreArgs>,
     },
-    /// The judge at work: `tick` in a loop, until SIGTERM or Ctrl-C.
+    /// The judge at work: `tick` in a loop (mail in, deadlines, outbox), until SIGTERM or
+    /// Ctrl-C.
     Serve {
         #[command(flatten)]
         args: clock::ServeArgs,
@@ -158,6 +172,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::Export { args, store } => {
             orders::run_export(&context::Context::open(&store)?, args)
         }
+        Command::Ingest { args, store } => ingest::run(args, &store),
         Command::Tick { store } => clock::run_tick(&context::Context::open(&store)?),
         Command::Serve { args, store } => clock::run_serve(&context::Context::open(&store)?, args),
         Command::Completions { shell } => {

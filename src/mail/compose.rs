@@ -28,12 +28,12 @@ pub fn compose(
     now: DateTime<Utc>,
 ) -> Result<OutMail, RenderError> {
     let templates = config.templates.as_deref();
-    let body = render(name, &data, lang, templates)?;
-    let mut subject_data = data;
-    if let Some(map) = subject_data.as_object_mut() {
-        map.insert("kind".into(), kind.into());
+    let mut data = data;
+    if let Some(map) = data.as_object_mut() {
+        map.entry("kind").or_insert(kind.into());
     }
-    let subject = render(SUBJECT_TEMPLATE, &subject_data, lang, templates)?;
+    let body = render(name, &data, lang, templates)?;
+    let subject = render(SUBJECT_TEMPLATE, &data, lang, templates)?;
     let subject = subject.split_whitespace().collect::<Vec<_>>().join(" ");
     Ok(OutMail::new(
         domain_of(&config.judge.address),

@@ -19,6 +19,7 @@ pub mod inbound;
 pub mod maildir;
 pub mod notify;
 pub mod outmail;
+pub mod pass;
 pub mod refusal;
 pub mod send;
 pub mod transport;

@@ -1,1 +1,161 @@
-//! (to be written)
+//! Queued notices (results, reminders, the game's events) turned into mails: one per
+//! recipient, in the recipient's language. A notice and its mails change places in one
+//! transaction, so a crash never loses the news nor tells it twice.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+
+use crate::config::Config;
+use crate::game::{Game, GameError, Notice, NoticeKind};
+use crate::lang::Lang;
+use crate::map::Variant;
+use crate::report::game_text::{ending_text, phase_text, record_results};
+use crate::service::Service;
+
+use super::compose::compose;
+use super::outmail::OutMail;
+
+/// Turns every queued notice into mails in the outbox; returns how many mails.
+pub fn queue_notices(
+    service: &Service,
+    config: &Config,
+    now: DateTime<Utc>,
+) -> Result<usize, GameError> {
+    let mut queued = 0;
+    for (key, notice) in service.store.notices()? {
+        let mails = match service.store.game(&notice.game)? {
+            Some(game) => {
+                let variant = service.variant(&game.variant)?;
+                mails_for(service, config, &game, &variant, &notice, now)?
+            }
+            // A game deleted since: nobody left to tell.
+            None => Vec::new(),
+        };
+        queued += mails.len();
+        service.store.notice_to_mails(key, &mails)?;
+    }
+    Ok(queued)
+}
+
+/// Who hears of a notice: the houses named (a reminder), else every player, the
+/// moderator and the observers.
+fn recipients(game: &Game, config: &Config, notice: &Notice) -> Vec<(String, Lang)> {
+    let mut to: Vec<(String, Lang)> = game
+        .seats
+        .iter()
+        .filter(|s| notice.houses.is_empty() || notice.houses.contains(&s.house))
+        .filter(|s| !s.resigned)
+        .filter_map(|s| s.player.as_ref().map(|p| (p.address.clone(), p.lang)))
+        .collect();
+    if notice.houses.is_empty() {
+        if let Some(m) = &game.moderator {
+            to.push((m.address.clone(), config.lang));
+        }
+        to.extend(game.observers.iter().map(|o| (o.address.clone(), o.lang)));
+    }
+    let mut seen = std::collections::HashSet::new();
+    to.retain(|(a, _)| seen.insert(a.clone()));
+    to
+}
+
+fn mails_for(
+    service: &Service,
+    config: &Config,
+    game: &Game,
+    variant: &Variant,
+    notice: &Notice,
+    now: DateTime<Utc>,
+) -> Result<Vec<OutMail>, GameError> {
+    let to = recipients(game, config, notice);
+    let render_error = |e: crate::report::RenderError| GameError::Internal(e.to_string());
+    let mut bodies: HashMap<Lang, (String, Value)> = HashMap::new();
+    let mut mails = Vec::new();
+    for (address, lang) in to {
+        let mail = match &notice.kind {
+            NoticeKind::Results { index } => {
+                let Some(record) = service.store.phase(&game.id, *index)? else {
+                    // Rolled back before it was told: nothing to send.
+                    return Ok(Vec::new());
+                };
+                if !bodies.contains_key(&lang) {
+                    let last = service.store.last_phase(&game.id)?.map(|r| r.index);
+                    let text = record_results(
+                        game,
+                        variant,
+                        &record,
+                        last == Some(*index),
+                        lang,
+                        config.templates.as_deref(),
+                    )
+                    .map_err(render_error)?;
+                    let phase = record.results.get("phase").cloned().unwrap_or(Value::Null);
+                    bodies.insert(lang, (text, phase));
+                }
+                let (text, phase) = &bodies[&lang];
+                let subject = json!({ "game": { "id": game.id }, "phase": phase });
+                let mut mail = compose(
+                    config,
+                    "subject.txt",
+                    "results",
+                    subject,
+                    &address,
+                    lang,
+                    now,
+                )
+                .map_err(render_error)?;
+                mail.body = text.clone();
+                mail
+            }
+            kind => {
+                let data = notice_data(game, variant, kind, lang);
+                compose(
+                    config,
+                    "notice.txt",
+                    kind_word(kind),
+                    data,
+                    &address,
+                    lang,
+                    now,
+                )
+                .map_err(render_error)?
+            }
+        };
+        mails.push(mail.about(&game.id));
+    }
+    Ok(mails)
+}
+
+fn kind_word(kind: &NoticeKind) -> &'static str {
+    match kind {
+        NoticeKind::Started => "started",
+        NoticeKind::Results { .. } => "results",
+        NoticeKind::Reminder { .. } => "reminder",
+        NoticeKind::PlayerReplaced { .. } => "replaced",
+        NoticeKind::Resigned { .. } => "resigned",
+        NoticeKind::DeadlineChanged { .. } => "deadline",
+        NoticeKind::Paused => "paused",
+        NoticeKind::Resumed => "resumed",
+        NoticeKind::RolledBack { .. } => "rolled-back",
+        NoticeKind::GameOver => "game-over",
+    }
+}
+
+fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) -> Value {
+    let house = match kind {
+        NoticeKind::PlayerReplaced { house } | NoticeKind::Resigned { house } => variant
+            .house_by_name(house)
+            .map(|h| variant.house(h).name.clone()),
+        _ => None,
+    };
+    json!({
+        "kind": kind_word(kind),
+        "game": { "id": game.id, "name": game.name },
+        "phase": phase_text(game.phase, lang),
+        "deadline": game.deadline_text(lang),
+        "deadline_utc": game.deadline.map(|d| d.to_rfc3339()),
+        "house": house,
+        "ending": game.ending.as_ref().map(|e| ending_text(e, variant, lang)),
+    })
+}
