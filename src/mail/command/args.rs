@@ -32,7 +32,7 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
         Keyword::History => Ok(Command::History(rest())),
         Keyword::Draw => bare(Command::Draw(true)),
         Keyword::NoDraw => bare(Command::Draw(false)),
-        Keyword::Concede => rest().map(Command::Concede).ok_or_else(bad),
+        Keyword::Concede => house(&words).map(Command::Concede).ok_or_else(bad),
         Keyword::Resign => bare(Command::Resign),
         Keyword::Address => match words[..] {
             [address] => email(address)
@@ -81,8 +81,7 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
                 lang,
             })
             .ok_or_else(bad),
-        Keyword::RemovePlayer => Some(without_player_word(&words).join(" "))
-            .filter(|house| !house.is_empty())
+        Keyword::RemovePlayer => house(without_player_word(&words))
             .map(Command::RemovePlayer)
             .ok_or_else(bad),
         Keyword::EndGame => end_by(&words).map(Command::EndGame).ok_or_else(bad),
@@ -156,18 +155,27 @@ fn house_list(words: &[&str]) -> Vec<String> {
     words
         .iter()
         .flat_map(|w| w.split([',', ';', '&', '+']))
-        .filter(|w| !w.is_empty() && !matches!(fold(w).as_str(), "et" | "and"))
-        .map(str::to_string)
+        .filter_map(|w| house(&[w]))
+        .filter(|w| !matches!(fold(w).as_str(), "et" | "and"))
         .collect()
+}
+
+/// A house as written over several words (`Maison Stark`), without the punctuation
+/// around it (`Stark.`, `(Stark)`), which is no part of any house's name.
+fn house(words: &[&str]) -> Option<String> {
+    let name = words.join(" ");
+    let name = name.trim_matches(|c: char| !c.is_alphanumeric());
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// `game house… secret`: the house is every word between (`Maison Stark` is an alias).
 fn sign_on(words: &[&str]) -> Option<Command> {
     let (game, rest) = words.split_first()?;
-    let (secret, house) = rest.split_last()?;
-    (is_game_id(game) && !house.is_empty()).then(|| Command::SignOn {
+    let (secret, words) = rest.split_last()?;
+    let house = house(words)?;
+    is_game_id(game).then(|| Command::SignOn {
         game: game.to_string(),
-        house: house.join(" "),
+        house,
         secret: secret.to_string(),
     })
 }
@@ -198,15 +206,14 @@ fn language(word: &str) -> Option<Lang> {
 fn seat(words: &[&str]) -> Option<(String, String, Option<Lang>)> {
     let words = without_player_word(words);
     let at = words.iter().position(|w| w.contains('@'))?;
-    let (house, rest) = words.split_at(at);
+    let (house_words, rest) = words.split_at(at);
     let (address, lang) = rest.split_first()?;
     let lang = match lang {
         [] => None,
         [lang] => Some(language(lang)?),
         _ => return None,
     };
-    let address = email(address)?;
-    (!house.is_empty()).then(|| (house.join(" "), address.to_string(), lang))
+    Some((house(house_words)?, email(address)?.to_string(), lang))
 }
 
 /// `AJOUTER JOUEUR Stark …` reads as well as `AJOUTER Stark …`.
@@ -228,7 +235,7 @@ fn end_by(words: &[&str]) -> Option<EndBy> {
             (!houses.is_empty()).then_some(EndBy::Win(houses))
         }
         "nul" | "draw" => rest.is_empty().then_some(EndBy::Draw),
-        "concession" | "concede" => (!rest.is_empty()).then(|| EndBy::Concede(rest.join(" "))),
+        "concession" | "concede" => house(rest).map(EndBy::Concede),
         "abandon" => rest.is_empty().then_some(EndBy::Abandon),
         _ => None,
     }

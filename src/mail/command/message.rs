@@ -2,9 +2,8 @@
 //! as they wrote it, and the form it expects, in their language.
 
 use super::CommandError;
-use super::keywords::{Keyword, SPELLINGS};
+use super::keywords::Keyword;
 use crate::lang::Lang;
-use crate::map::fold;
 
 impl CommandError {
     /// The error for a player or a moderator, in their language.
@@ -15,9 +14,9 @@ impl CommandError {
                 keyword,
                 found,
             } => {
-                // The form is shown in the language of the keyword written (PARTIE gets the
-                // French form even in an English reply), so that it matches what they typed.
-                let form = keyword.usage(written_lang(command).unwrap_or(lang));
+                // The form is the reply's language's (`PARTIE` in an English reply gets
+                // the SIGNON form): a form in the other language would need its prose too.
+                let form = keyword.usage(lang);
                 match (lang, found.is_empty()) {
                     (Lang::Fr, true) => {
                         format!("`{command}` attend : {form} (il manque la suite).")
@@ -57,12 +56,6 @@ impl CommandError {
             },
         }
     }
-}
-
-/// The language a keyword's spelling betrays, if it does.
-fn written_lang(command: &str) -> Option<Lang> {
-    let words = fold(command);
-    SPELLINGS.iter().find(|s| s.words == words)?.lang
 }
 
 impl Keyword {
@@ -133,10 +126,10 @@ impl Keyword {
             Keyword::Stop => ("FIN seul sur sa ligne", "END on its own line"),
             Keyword::Start => ("DÉMARRER seul sur sa ligne", "START on its own line"),
             Keyword::Process => (
-                "TRAITER <phase en cours>, par exemple TRAITER printemps 299 mouvements \
-                 (la phase évite de traiter deux fois)",
-                "PROCESS <current phase>, for example PROCESS spring 299 movement (the phase \
-                 keeps a phase from being processed twice)",
+                "TRAITER <phase en cours>, par exemple TRAITER printemps 299 mouvements, \
+                 pour qu'une phase ne soit jamais traitée deux fois",
+                "PROCESS <current phase>, for example PROCESS spring 299 movement, so that no \
+                 phase is ever processed twice",
             ),
             Keyword::Preview => ("APERÇU seul sur sa ligne", "PREVIEW on its own line"),
             Keyword::Pause => ("PAUSE seul sur sa ligne", "PAUSE on its own line"),

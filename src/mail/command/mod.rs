@@ -51,6 +51,7 @@ pub enum EndBy {
     Abandon,
 }
 
+/// One command of a mail (every spelling of every keyword: [`SPELLINGS`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
     /// `SIGNON game house secret` / `PARTIE game maison secret`: the commands that follow
@@ -65,7 +66,8 @@ pub enum Command {
     /// `ORDERS` / `ORDRES` (replace the whole set) or `PARTIAL ORDERS` / `ORDRES PARTIELS`
     /// (replace only the units named): the order lines that follow.
     Orders { partial: bool },
-    /// A line that is no command, after a sign-on: an order, for the engine's parser.
+    /// A line that starts with no keyword: an order for the engine's parser (or prose,
+    /// which that parser refuses). The dispatcher takes it only after a sign-on.
     Order(String),
     /// `READY` / `PRET`, `NOT READY` / `PAS PRET`.
     Ready(bool),
@@ -83,7 +85,8 @@ pub enum Command {
     Resign,
     /// `ADDRESS new@example.org` / `ADRESSE …`.
     Address(String),
-    /// `ABSENCE from to` (dates as `game player absence` takes them).
+    /// `ABSENCE from to`: each a date and an optional time, as written (as
+    /// `game player absence` takes them).
     Absence { from: String, to: String },
     /// `LANGUAGE en` / `LANGUE fr`: the player's language for every later mail.
     Language(Lang),
@@ -94,7 +97,8 @@ pub enum Command {
     Unobserve { game: String, secret: String },
     /// `PRESS TO house, house` … `END PRESS` / `PRESSE A maison, maison` … `FIN PRESSE`;
     /// `GREY PRESS` / `PRESSE GRISE` for an anonymous one; `BROADCAST` / `DIFFUSION` for
-    /// all.
+    /// all. The body is the lines between, verbatim, blank lines at both ends dropped;
+    /// never empty.
     Press {
         to: PressTo,
         grey: bool,
@@ -131,7 +135,8 @@ pub enum Command {
         address: String,
         lang: Option<Lang>,
     },
-    /// `REMOVE house` / `RETIRER maison`.
+    /// `REMOVE PLAYER house` / `RETIRER maison` (`REMOVE` alone is the English disband,
+    /// `Remove gol`).
     RemovePlayer(String),
     /// `END GAME …` / `TERMINER …`: `WIN house…`, `DRAW`, `CONCEDE house`, `ABANDON`.
     EndGame(EndBy),
