@@ -1,0 +1,278 @@
+//! The arguments of each keyword: game ids and secrets are single words, houses and
+//! phases are kept as written for the dispatcher to resolve, lists of houses are split.
+
+use std::str::FromStr;
+
+use super::keywords::{Head, Keyword};
+use super::{Command, CommandError, EndBy, PressTo};
+use crate::lang::Lang;
+use crate::map::fold;
+
+/// The command of a keyword line (not a press header: see [`press_to`]).
+pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
+    let bad = || wrong(head);
+    let bare = |command: Command| if head.bare() { Ok(command) } else { Err(bad()) };
+    let words: Vec<&str> = head.rest.split_whitespace().collect();
+    let rest = || Some(head.rest.to_string()).filter(|r| !r.is_empty());
+    match head.keyword() {
+        Keyword::SignOn => sign_on(&words).ok_or_else(bad),
+        Keyword::Moderator => match words[..] {
+            [game, secret] if is_game_id(game) => Ok(Command::Moderator {
+                game: game.to_string(),
+                secret: secret.to_string(),
+            }),
+            _ => Err(bad()),
+        },
+        Keyword::Orders => bare(Command::Orders { partial: false }),
+        Keyword::PartialOrders => bare(Command::Orders { partial: true }),
+        Keyword::Ready => bare(Command::Ready(true)),
+        Keyword::NotReady => bare(Command::Ready(false)),
+        Keyword::Status => bare(Command::Status),
+        Keyword::List => bare(Command::List),
+        Keyword::History => Ok(Command::History(rest())),
+        Keyword::Draw => bare(Command::Draw(true)),
+        Keyword::NoDraw => bare(Command::Draw(false)),
+        Keyword::Concede => house(&words).map(Command::Concede).ok_or_else(bad),
+        Keyword::Resign => bare(Command::Resign),
+        Keyword::Address => match words[..] {
+            [address] => email(address)
+                .map(|a| Command::Address(a.to_string()))
+                .ok_or_else(bad),
+            _ => Err(bad()),
+        },
+        Keyword::Absence => absence(&words).ok_or_else(bad),
+        Keyword::Language => match words[..] {
+            [lang] => language(lang).map(Command::Language).ok_or_else(bad),
+            _ => Err(bad()),
+        },
+        Keyword::Observe => match words[..] {
+            [game] if is_game_id(game) => Ok(Command::Observe {
+                game: game.to_string(),
+            }),
+            _ => Err(bad()),
+        },
+        Keyword::Unobserve => match words[..] {
+            [game, secret] if is_game_id(game) => Ok(Command::Unobserve {
+                game: game.to_string(),
+                secret: secret.to_string(),
+            }),
+            _ => Err(bad()),
+        },
+        Keyword::Help => bare(Command::Help),
+        Keyword::Stop => bare(Command::Stop),
+        Keyword::Start => bare(Command::Start),
+        Keyword::Process => rest().map(Command::Process).ok_or_else(bad),
+        Keyword::Preview => bare(Command::Preview),
+        Keyword::Pause => bare(Command::Pause),
+        Keyword::Resume => bare(Command::Resume),
+        Keyword::Extend => rest().map(Command::Extend).ok_or_else(bad),
+        Keyword::Rollback => rest().map(Command::Rollback).ok_or_else(bad),
+        Keyword::AddPlayer => seat(&words)
+            .map(|(house, address, lang)| Command::AddPlayer {
+                house,
+                address,
+                lang,
+            })
+            .ok_or_else(bad),
+        Keyword::ReplacePlayer => seat(&words)
+            .map(|(house, address, lang)| Command::ReplacePlayer {
+                house,
+                address,
+                lang,
+            })
+            .ok_or_else(bad),
+        Keyword::RemovePlayer => house(without_player_word(&words))
+            .map(Command::RemovePlayer)
+            .ok_or_else(bad),
+        Keyword::EndGame => end_by(&words).map(Command::EndGame).ok_or_else(bad),
+        Keyword::PressEnd => Err(CommandError::PressEndWithoutPress {
+            command: head.written.to_string(),
+        }),
+        Keyword::Press | Keyword::GreyPress | Keyword::Broadcast | Keyword::GreyBroadcast => {
+            press_to(head).map(|to| Command::Press {
+                to,
+                grey: matches!(head.keyword(), Keyword::GreyPress | Keyword::GreyBroadcast),
+                body: String::new(),
+            })
+        }
+    }
+}
+
+/// The error of a keyword whose arguments do not fit its form.
+pub(super) fn wrong(head: &Head<'_>) -> CommandError {
+    CommandError::Arguments {
+        command: head.written.to_string(),
+        keyword: head.keyword(),
+        found: head.rest.to_string(),
+    }
+}
+
+/// Who a press header sends to: `À Stark, Lannister`, `TO MODERATOR`, `À TOUS`, or nothing
+/// after `DIFFUSION`/`BROADCAST`.
+pub(super) fn press_to(head: &Head<'_>) -> Result<PressTo, CommandError> {
+    if matches!(head.keyword(), Keyword::Broadcast | Keyword::GreyBroadcast) {
+        return if head.bare() {
+            Ok(PressTo::All)
+        } else {
+            Err(wrong(head))
+        };
+    }
+    let words: Vec<&str> = head.rest.split_whitespace().collect();
+    let words = match words.split_first() {
+        Some((first, rest)) if PREPOSITIONS.contains(&fold(first).as_str()) => rest,
+        _ => &words[..],
+    };
+    let folded = fold(&words.join(" "));
+    if MODERATOR.contains(&folded.as_str()) {
+        return Ok(PressTo::Moderator);
+    }
+    if EVERYONE.contains(&folded.as_str()) {
+        return Ok(PressTo::All);
+    }
+    let houses = house_list(words);
+    let mentions_moderator = houses.iter().any(|h| MODERATOR.contains(&fold(h).as_str()));
+    if houses.is_empty() || mentions_moderator {
+        return Err(wrong(head));
+    }
+    Ok(PressTo::Houses(houses))
+}
+
+/// Words that may come between `PRESSE` and its recipients (`À` folds to `a`).
+const PREPOSITIONS: &[&str] = &["a", "au", "aux", "pour", "to", "for"];
+const MODERATOR: &[&str] = &[
+    "moderateur",
+    "moderatrice",
+    "le moderateur",
+    "la moderatrice",
+    "moderator",
+    "the moderator",
+];
+const EVERYONE: &[&str] = &["tous", "tout le monde", "all", "everyone", "everybody"];
+
+/// Houses separated by commas, semicolons, `&`, `+`, blanks, `et` or `and`: one word each
+/// (Westeros' and the classic map's houses are all one word).
+fn house_list(words: &[&str]) -> Vec<String> {
+    words
+        .iter()
+        .flat_map(|w| w.split([',', ';', '&', '+']))
+        .filter_map(|w| house(&[w]))
+        .filter(|w| !matches!(fold(w).as_str(), "et" | "and"))
+        .collect()
+}
+
+/// A house as written over several words (`Maison Stark`), without the punctuation
+/// around it (`Stark.`, `(Stark)`), which is no part of any house's name.
+fn house(words: &[&str]) -> Option<String> {
+    let name = words.join(" ");
+    let name = name.trim_matches(|c: char| !c.is_alphanumeric());
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+/// `game house… secret`: the house is every word between (`Maison Stark` is an alias).
+fn sign_on(words: &[&str]) -> Option<Command> {
+    let (game, rest) = words.split_first()?;
+    let (secret, words) = rest.split_last()?;
+    let house = house(words)?;
+    is_game_id(game).then(|| Command::SignOn {
+        game: game.to_string(),
+        house,
+        secret: secret.to_string(),
+    })
+}
+
+/// Games are named with ASCII letters, digits, `-` and `_` (docs/games.md); the case is
+/// left for the dispatcher to fold.
+fn is_game_id(word: &str) -> bool {
+    word.chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+}
+
+/// An address as people paste it, angle brackets or not; the dispatcher checks it further.
+fn email(word: &str) -> Option<&str> {
+    let address = word
+        .strip_prefix('<')
+        .and_then(|w| w.strip_suffix('>'))
+        .unwrap_or(word);
+    let (local, domain) = address.split_once('@')?;
+    (!local.is_empty() && !domain.is_empty() && !address.contains(['<', '>'])).then_some(address)
+}
+
+/// `fr`, `en`, `français`, `anglais`, `english`, `french`, in any case.
+fn language(word: &str) -> Option<Lang> {
+    Lang::from_str(&fold(word)).ok()
+}
+
+/// `AJOUTER`/`REMPLACER`'s `[JOUEUR] house… address [lang]`.
+fn seat(words: &[&str]) -> Option<(String, String, Option<Lang>)> {
+    let words = without_player_word(words);
+    let at = words.iter().position(|w| w.contains('@'))?;
+    let (house_words, rest) = words.split_at(at);
+    let (address, lang) = rest.split_first()?;
+    let lang = match lang {
+        [] => None,
+        [lang] => Some(language(lang)?),
+        _ => return None,
+    };
+    Some((house(house_words)?, email(address)?.to_string(), lang))
+}
+
+/// `AJOUTER JOUEUR Stark …` reads as well as `AJOUTER Stark …`.
+fn without_player_word<'a, 'w>(words: &'a [&'w str]) -> &'a [&'w str] {
+    match words.split_first() {
+        Some((first, rest)) if matches!(fold(first).as_str(), "joueur" | "joueuse" | "player") => {
+            rest
+        }
+        _ => words,
+    }
+}
+
+/// `VICTOIRE house…`, `NUL`, `CONCESSION house`, `ABANDON` and their English forms.
+fn end_by(words: &[&str]) -> Option<EndBy> {
+    let (how, rest) = words.split_first()?;
+    match fold(how).as_str() {
+        "victoire" | "win" | "victory" => {
+            let houses = house_list(rest);
+            (!houses.is_empty()).then_some(EndBy::Win(houses))
+        }
+        "nul" | "draw" => rest.is_empty().then_some(EndBy::Draw),
+        "concession" | "concede" => house(rest).map(EndBy::Concede),
+        "abandon" => rest.is_empty().then_some(EndBy::Abandon),
+        _ => None,
+    }
+}
+
+/// `ABSENCE [du|from] date [time] (au|to|-) date [time]`, or two dates without words
+/// between; the dates and times are kept as written (`parse_local_time` reads them).
+fn absence(words: &[&str]) -> Option<Command> {
+    let words = match words.split_first() {
+        Some((first, rest)) if matches!(fold(first).as_str(), "du" | "de" | "from") => rest,
+        _ => words,
+    };
+    let is_separator = |w: &&str| {
+        matches!(*w, "-" | "–" | "—" | "->" | "→")
+            || matches!(fold(w).as_str(), "au" | "to" | "until" | "jusqu au")
+    };
+    let (from, to) = match words.iter().position(is_separator) {
+        Some(at) => (words.get(..at)?, words.get(at + 1..)?),
+        None => {
+            let second = words.iter().skip(1).position(|w| is_date(w))? + 1;
+            words.split_at(second)
+        }
+    };
+    let moment = |part: &[&str]| -> Option<String> {
+        let (date, time) = part.split_first()?;
+        let time_ok = time.iter().all(|w| {
+            w.starts_with(|c: char| c.is_ascii_digit()) || matches!(fold(w).as_str(), "a" | "at")
+        });
+        (is_date(date) && time_ok).then(|| part.join(" "))
+    };
+    Some(Command::Absence {
+        from: moment(from)?,
+        to: moment(to)?,
+    })
+}
+
+/// `2026-12-24`, `24/12/2026`: digits with `-` or `/` (the calendar checks the rest).
+fn is_date(word: &str) -> bool {
+    word.starts_with(|c: char| c.is_ascii_digit()) && word.contains(['-', '/'])
+}

@@ -1,0 +1,316 @@
+//! The keywords of the mail command language, in French and English, and how a line's
+//! leading keyword is recognised: case, accents, hyphens and a trailing colon do not matter.
+
+use unicode_normalization::char::is_combining_mark;
+
+use crate::lang::Lang;
+use crate::map::fold;
+
+/// What a keyword asks for, whatever its spelling; an argument error names it so that the
+/// reply can show the expected form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Keyword {
+    SignOn,
+    Moderator,
+    Orders,
+    PartialOrders,
+    Ready,
+    NotReady,
+    Status,
+    List,
+    History,
+    Draw,
+    NoDraw,
+    Concede,
+    Resign,
+    Address,
+    Absence,
+    Language,
+    Observe,
+    Unobserve,
+    Press,
+    GreyPress,
+    Broadcast,
+    GreyBroadcast,
+    /// The line that ends a press message (`FIN PRESSE`, `END PRESS`).
+    PressEnd,
+    Help,
+    Stop,
+    Start,
+    Process,
+    Preview,
+    Pause,
+    Resume,
+    Extend,
+    Rollback,
+    AddPlayer,
+    ReplacePlayer,
+    RemovePlayer,
+    EndGame,
+}
+
+/// One way of writing a keyword: its words as [`fold`] gives them (lower case, no accents,
+/// one space between words), and the language it betrays, `None` when both write it so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spelling {
+    pub words: &'static str,
+    pub keyword: Keyword,
+    pub lang: Option<Lang>,
+}
+
+const fn fr(words: &'static str, keyword: Keyword) -> Spelling {
+    Spelling {
+        words,
+        keyword,
+        lang: Some(Lang::Fr),
+    }
+}
+
+const fn en(words: &'static str, keyword: Keyword) -> Spelling {
+    Spelling {
+        words,
+        keyword,
+        lang: Some(Lang::En),
+    }
+}
+
+const fn both(words: &'static str, keyword: Keyword) -> Spelling {
+    Spelling {
+        words,
+        keyword,
+        lang: None,
+    }
+}
+
+/// Every spelling of every keyword. docs/email.md lists them all (a test checks it), and
+/// tests/mail_commands.rs checks that none of them starts an order on the shipped maps.
+///
+/// `fin` is also Finland's id on the classic map, and `pas` the id of Passe-du-Prince on
+/// Westeros: `FIN` is the end of the mail only when alone on its line, and `pas` is no
+/// keyword by itself, only in `PAS PRET` and `PAS NUL`. `REMOVE` alone is the English
+/// disband (`Remove gol`), hence `REMOVE PLAYER`.
+pub const SPELLINGS: &[Spelling] = &[
+    fr("partie", Keyword::SignOn),
+    fr("jeu", Keyword::SignOn),
+    en("signon", Keyword::SignOn),
+    en("sign on", Keyword::SignOn),
+    fr("moderateur", Keyword::Moderator),
+    fr("moderatrice", Keyword::Moderator),
+    en("moderator", Keyword::Moderator),
+    fr("ordres", Keyword::Orders),
+    en("orders", Keyword::Orders),
+    fr("ordres partiels", Keyword::PartialOrders),
+    en("partial orders", Keyword::PartialOrders),
+    fr("pret", Keyword::Ready),
+    fr("prete", Keyword::Ready),
+    en("ready", Keyword::Ready),
+    fr("pas pret", Keyword::NotReady),
+    fr("pas prete", Keyword::NotReady),
+    en("not ready", Keyword::NotReady),
+    fr("etat", Keyword::Status),
+    fr("statut", Keyword::Status),
+    en("status", Keyword::Status),
+    fr("liste", Keyword::List),
+    en("list", Keyword::List),
+    fr("historique", Keyword::History),
+    en("history", Keyword::History),
+    fr("nul", Keyword::Draw),
+    en("draw", Keyword::Draw),
+    fr("pas nul", Keyword::NoDraw),
+    en("no draw", Keyword::NoDraw),
+    fr("conceder", Keyword::Concede),
+    en("concede", Keyword::Concede),
+    fr("abandonner", Keyword::Resign),
+    en("resign", Keyword::Resign),
+    fr("adresse", Keyword::Address),
+    en("address", Keyword::Address),
+    both("absence", Keyword::Absence),
+    fr("langue", Keyword::Language),
+    en("language", Keyword::Language),
+    fr("observer", Keyword::Observe),
+    en("observe", Keyword::Observe),
+    fr("ne plus observer", Keyword::Unobserve),
+    en("unobserve", Keyword::Unobserve),
+    fr("presse", Keyword::Press),
+    en("press", Keyword::Press),
+    fr("presse grise", Keyword::GreyPress),
+    en("grey press", Keyword::GreyPress),
+    en("gray press", Keyword::GreyPress),
+    fr("diffusion", Keyword::Broadcast),
+    en("broadcast", Keyword::Broadcast),
+    fr("diffusion grise", Keyword::GreyBroadcast),
+    en("grey broadcast", Keyword::GreyBroadcast),
+    en("gray broadcast", Keyword::GreyBroadcast),
+    fr("fin presse", Keyword::PressEnd),
+    fr("fin de presse", Keyword::PressEnd),
+    fr("fin diffusion", Keyword::PressEnd),
+    fr("fin de diffusion", Keyword::PressEnd),
+    en("end press", Keyword::PressEnd),
+    en("endpress", Keyword::PressEnd),
+    en("end broadcast", Keyword::PressEnd),
+    fr("aide", Keyword::Help),
+    en("help", Keyword::Help),
+    fr("fin", Keyword::Stop),
+    en("end", Keyword::Stop),
+    en("signoff", Keyword::Stop),
+    en("sign off", Keyword::Stop),
+    fr("demarrer", Keyword::Start),
+    en("start", Keyword::Start),
+    fr("traiter", Keyword::Process),
+    en("process", Keyword::Process),
+    fr("apercu", Keyword::Preview),
+    en("preview", Keyword::Preview),
+    both("pause", Keyword::Pause),
+    fr("reprendre", Keyword::Resume),
+    en("resume", Keyword::Resume),
+    fr("prolonger", Keyword::Extend),
+    en("extend", Keyword::Extend),
+    fr("annuler", Keyword::Rollback),
+    en("rollback", Keyword::Rollback),
+    fr("ajouter", Keyword::AddPlayer),
+    en("add", Keyword::AddPlayer),
+    fr("remplacer", Keyword::ReplacePlayer),
+    en("replace", Keyword::ReplacePlayer),
+    fr("retirer", Keyword::RemovePlayer),
+    en("remove player", Keyword::RemovePlayer),
+    fr("terminer", Keyword::EndGame),
+    en("end game", Keyword::EndGame),
+    en("endgame", Keyword::EndGame),
+];
+
+/// The most words in a spelling (`ne plus observer`, `fin de presse`).
+pub(super) const MAX_WORDS: usize = 3;
+
+/// A line's leading keyword and what follows it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Head<'a> {
+    pub spelling: &'static Spelling,
+    /// The keyword as written (`Prêt`, `SIGN-ON`), to quote it back.
+    pub written: &'a str,
+    /// The rest of the line after the keyword and an optional colon, trimmed.
+    pub rest: &'a str,
+}
+
+impl Head<'_> {
+    pub fn keyword(&self) -> Keyword {
+        self.spelling.keyword
+    }
+
+    /// Whether nothing but punctuation follows the keyword (`PRÊT.`, `FIN !`).
+    pub fn bare(&self) -> bool {
+        !self.rest.chars().any(char::is_alphanumeric)
+    }
+}
+
+/// The keyword a (trimmed) line starts with, the longest spelling first, so that
+/// `PRESSE GRISE` is not read as `PRESSE` followed by `GRISE`.
+pub(super) fn read_head(line: &str) -> Option<Head<'_>> {
+    let words = head_words(line);
+    (1..=words.len()).rev().find_map(|n| {
+        let phrase = words
+            .iter()
+            .take(n)
+            .map(|w| w.folded.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let spelling = SPELLINGS.iter().find(|s| s.words == phrase)?;
+        let end = words.get(n - 1)?.end;
+        let (written, rest) = line.split_at_checked(end)?;
+        let rest = rest.trim_start();
+        let rest = rest.strip_prefix(':').unwrap_or(rest).trim();
+        Some(Head {
+            spelling,
+            written: written.trim(),
+            rest,
+        })
+    })
+}
+
+struct Word {
+    folded: String,
+    /// Byte offset just after the word in the line.
+    end: usize,
+}
+
+/// The first few words of a line that could belong to a keyword: runs of letters,
+/// separated by blanks or hyphens (`SIGN-ON`). A run glued to a digit (`A1`, `w1`) is no
+/// keyword word, and neither is anything after it.
+fn head_words(line: &str) -> Vec<Word> {
+    let is_letter = |c: char| c.is_alphabetic() || is_combining_mark(c);
+    let mut words = Vec::new();
+    let mut chars = line.char_indices().peekable();
+    while words.len() < MAX_WORDS {
+        while chars
+            .next_if(|&(_, c)| c.is_whitespace() || c == '-')
+            .is_some()
+        {}
+        let Some(&(start, _)) = chars.peek() else {
+            break;
+        };
+        let mut end = start;
+        while let Some((i, c)) = chars.next_if(|&(_, c)| is_letter(c)) {
+            end = i + c.len_utf8();
+        }
+        let glued = chars.peek().is_some_and(|&(_, c)| c.is_alphanumeric());
+        let Some(word) = line.get(start..end).filter(|w| !w.is_empty() && !glued) else {
+            break;
+        };
+        words.push(Word {
+            folded: fold(word),
+            end,
+        });
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keyword(line: &str) -> Option<(Keyword, &str, &str)> {
+        read_head(line).map(|h| (h.keyword(), h.written, h.rest))
+    }
+
+    #[test]
+    fn spellings_are_folded_unique_and_short() {
+        for (i, s) in SPELLINGS.iter().enumerate() {
+            assert_eq!(fold(s.words), s.words, "{} is not folded", s.words);
+            assert!(s.words.split(' ').count() <= MAX_WORDS, "{}", s.words);
+            assert!(
+                SPELLINGS.iter().skip(i + 1).all(|o| o.words != s.words),
+                "{} twice",
+                s.words
+            );
+        }
+    }
+
+    #[test]
+    fn case_accents_hyphens_and_colons_do_not_matter() {
+        assert_eq!(keyword("PRÊT"), Some((Keyword::Ready, "PRÊT", "")));
+        assert_eq!(keyword("pret."), Some((Keyword::Ready, "pret", ".")));
+        assert_eq!(
+            keyword("Pre\u{302}t"),
+            Some((Keyword::Ready, "Pre\u{302}t", ""))
+        );
+        assert_eq!(
+            keyword("Sign-On: w1 Stark x"),
+            Some((Keyword::SignOn, "Sign-On", "w1 Stark x"))
+        );
+        assert_eq!(
+            keyword("PARTIE:w1 Stark x"),
+            Some((Keyword::SignOn, "PARTIE", "w1 Stark x"))
+        );
+        assert_eq!(
+            keyword("presse  grise : à Stark"),
+            Some((Keyword::GreyPress, "presse  grise", "à Stark"))
+        );
+    }
+
+    #[test]
+    fn words_glued_to_digits_are_no_keywords() {
+        assert_eq!(keyword("pause1"), None);
+        assert_eq!(keyword("A1 Ner tient"), None);
+        assert_eq!(keyword("Pas-Lst"), None);
+        assert_eq!(keyword("Fin-Swe"), Some((Keyword::Stop, "Fin", "-Swe")));
+    }
+}

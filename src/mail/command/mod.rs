@@ -1,0 +1,262 @@
+//! The mail command language (French and English): the cleaned body of a mail read as a
+//! list of commands. The grammar is `grammar/mail.ebnf`; `docs/email.md` documents it.
+//!
+//! The parser knows no game: it reads keywords, keeps their arguments as written and
+//! hands every other line on as an order, for the dispatcher (which knows whether orders
+//! may come there) and the order parser.
+
+mod args;
+mod keywords;
+mod message;
+
+pub use keywords::{Keyword, SPELLINGS, Spelling};
+
+use crate::lang::Lang;
+use keywords::Head;
+
+/// One command of a mail, with the line it came from (1-based, in the cleaned body) and
+/// the text of that line, for the reply.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Located {
+    pub line: usize,
+    pub text: String,
+    pub command: Result<Command, CommandError>,
+}
+
+/// A mail read as commands.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Script {
+    pub commands: Vec<Located>,
+    /// The language of the keywords used, if they say (`PARTIE` → fr, `SIGNON` → en).
+    pub lang: Option<Lang>,
+}
+
+/// Who a press message goes to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PressTo {
+    /// Every house and the moderator (broadcast).
+    All,
+    /// These houses (as written; the dispatcher resolves names).
+    Houses(Vec<String>),
+    /// The moderator only.
+    Moderator,
+}
+
+/// How a game is ended by its moderator.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EndBy {
+    Win(Vec<String>),
+    Draw,
+    Concede(String),
+    Abandon,
+}
+
+/// One command of a mail (every spelling of every keyword: [`SPELLINGS`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// `SIGNON game house secret` / `PARTIE game maison secret`: the commands that follow
+    /// are this house's.
+    SignOn {
+        game: String,
+        house: String,
+        secret: String,
+    },
+    /// `MODERATOR game secret` / `MODERATEUR partie secret`.
+    Moderator { game: String, secret: String },
+    /// `ORDERS` / `ORDRES` (replace the whole set) or `PARTIAL ORDERS` / `ORDRES PARTIELS`
+    /// (replace only the units named): the order lines that follow.
+    Orders { partial: bool },
+    /// A line that starts with no keyword: an order for the engine's parser (or prose,
+    /// which that parser refuses). The dispatcher takes it only after a sign-on.
+    Order(String),
+    /// `READY` / `PRET`, `NOT READY` / `PAS PRET`.
+    Ready(bool),
+    /// `STATUS` / `ETAT`.
+    Status,
+    /// `LIST` / `LISTE`: the games of this judge.
+    List,
+    /// `HISTORY [phase]` / `HISTORIQUE [phase]`: the results of a phase (the last if none).
+    History(Option<String>),
+    /// `DRAW` / `NUL` (true), `NO DRAW` / `PAS NUL` (false: the vote withdrawn).
+    Draw(bool),
+    /// `CONCEDE house` / `CONCEDER maison`.
+    Concede(String),
+    /// `RESIGN` / `ABANDONNER`.
+    Resign,
+    /// `ADDRESS new@example.org` / `ADRESSE …`.
+    Address(String),
+    /// `ABSENCE from to`: each a date and an optional time, as written (as
+    /// `game player absence` takes them).
+    Absence { from: String, to: String },
+    /// `LANGUAGE en` / `LANGUE fr`: the player's language for every later mail.
+    Language(Lang),
+    /// `OBSERVE game` / `OBSERVER partie`: receive the results (no secret needed; the
+    /// answer gives one to stop).
+    Observe { game: String },
+    /// `UNOBSERVE game secret` / `NE PLUS OBSERVER partie secret`.
+    Unobserve { game: String, secret: String },
+    /// `PRESS TO house, house` … `END PRESS` / `PRESSE A maison, maison` … `FIN PRESSE`;
+    /// `GREY PRESS` / `PRESSE GRISE` for an anonymous one; `BROADCAST` / `DIFFUSION` for
+    /// all. The body is the lines between, verbatim, blank lines at both ends dropped;
+    /// never empty.
+    Press {
+        to: PressTo,
+        grey: bool,
+        body: String,
+    },
+    /// `HELP` / `AIDE`.
+    Help,
+    /// `END` / `FIN` (alone on a line): everything after it is ignored.
+    Stop,
+    // Moderator commands.
+    /// `START` / `DEMARRER`.
+    Start,
+    /// `PROCESS phase` / `TRAITER phase`: the phase is a guard (as njudge's PROCESS).
+    Process(String),
+    /// `PREVIEW` / `APERCU`: adjudicate without saving.
+    Preview,
+    /// `PAUSE`.
+    Pause,
+    /// `RESUME` / `REPRENDRE`.
+    Resume,
+    /// `EXTEND 2d` / `PROLONGER 2j`.
+    Extend(String),
+    /// `ROLLBACK phase` / `ANNULER phase`.
+    Rollback(String),
+    /// `ADD house address [lang]` / `AJOUTER maison adresse [langue]`.
+    AddPlayer {
+        house: String,
+        address: String,
+        lang: Option<Lang>,
+    },
+    /// `REPLACE house address [lang]` / `REMPLACER maison adresse [langue]`.
+    ReplacePlayer {
+        house: String,
+        address: String,
+        lang: Option<Lang>,
+    },
+    /// `REMOVE PLAYER house` / `RETIRER maison` (`REMOVE` alone is the English disband,
+    /// `Remove gol`).
+    RemovePlayer(String),
+    /// `END GAME …` / `TERMINER …`: `WIN house…`, `DRAW`, `CONCEDE house`, `ABANDON`.
+    EndGame(EndBy),
+}
+
+/// A line that could not be read as a command; [`CommandError::message`] words it for
+/// players, `Display` for logs.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CommandError {
+    /// A keyword whose arguments do not fit its form (missing, extra or malformed).
+    #[error("`{command}` needs {usage} (got `{found}`)", usage = .keyword.usage(Lang::En))]
+    Arguments {
+        /// The keyword as written.
+        command: String,
+        keyword: Keyword,
+        /// What followed the keyword, as written.
+        found: String,
+    },
+    /// A press message with no end marker: the rest of the mail was taken as its text.
+    #[error("the press message has no end marker (`END PRESS`)")]
+    PressWithoutEnd,
+    /// A press message with nothing between its header and its end marker.
+    #[error("the press message is empty")]
+    EmptyPress,
+    /// An end marker (`FIN PRESSE`) with no press message open.
+    #[error("`{command}` ends no press message")]
+    PressEndWithoutPress { command: String },
+}
+
+/// Reads a cleaned body as commands, one a line. Blank lines, comment lines (`# …`) and
+/// lines of mere punctuation (`-----`) are skipped; a press message takes the lines up to
+/// its end marker; `FIN`/`END` alone ends the reading.
+pub fn parse(body: &str) -> Script {
+    let lines: Vec<&str> = body
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    let mut script = Script::default();
+    let mut next = 0;
+    while let Some(raw) = lines.get(next) {
+        let line = next + 1;
+        next += 1;
+        let text = raw.trim();
+        if is_filler(text) {
+            continue;
+        }
+        let located = |command| Located {
+            line,
+            text: text.to_string(),
+            command,
+        };
+        let Some(head) = keywords::read_head(text).filter(|h| !is_finland(h)) else {
+            script
+                .commands
+                .push(located(Ok(Command::Order(text.to_string()))));
+            continue;
+        };
+        script.lang = script.lang.or(head.spelling.lang);
+        let command = if is_press(head.keyword()) {
+            let (command, after) = press(&head, &lines, next);
+            next = after;
+            command
+        } else {
+            args::command(&head)
+        };
+        let stop = command == Ok(Command::Stop);
+        script.commands.push(located(command));
+        if stop {
+            break;
+        }
+    }
+    script
+}
+
+/// Lines that say nothing: blank, a comment as in order files, or only separators.
+fn is_filler(text: &str) -> bool {
+    text.starts_with('#') || !text.chars().any(char::is_alphanumeric)
+}
+
+/// `FIN` followed by more is an order on the classic map, where `fin` is Finland
+/// (`Fin H`, `Fin-Swe`); alone, it ends the mail.
+fn is_finland(head: &Head<'_>) -> bool {
+    head.spelling.words == "fin" && !head.bare()
+}
+
+fn is_press(keyword: Keyword) -> bool {
+    matches!(
+        keyword,
+        Keyword::Press | Keyword::GreyPress | Keyword::Broadcast | Keyword::GreyBroadcast
+    )
+}
+
+/// A press message whose header was read at `lines[body_start - 1]`: its text runs to the
+/// end marker. Returns the command and where reading goes on; without an end marker,
+/// nowhere, since the rest of the mail is the unended text and no command.
+fn press(
+    head: &Head<'_>,
+    lines: &[&str],
+    body_start: usize,
+) -> (Result<Command, CommandError>, usize) {
+    let rest = lines.get(body_start..).unwrap_or_default();
+    let Some(end) = rest.iter().position(|l| is_press_end(l)) else {
+        return (Err(CommandError::PressWithoutEnd), lines.len());
+    };
+    let after = body_start + end + 1;
+    let text = rest.get(..end).unwrap_or_default();
+    let first = text.iter().position(|l| !l.trim().is_empty());
+    let last = text.iter().rposition(|l| !l.trim().is_empty());
+    let body = match (first, last) {
+        (Some(first), Some(last)) => text.get(first..=last).unwrap_or_default().join("\n"),
+        _ => String::new(),
+    };
+    let command = match args::command(head) {
+        Ok(_) if body.is_empty() => Err(CommandError::EmptyPress),
+        Ok(Command::Press { to, grey, .. }) => Ok(Command::Press { to, grey, body }),
+        other => other,
+    };
+    (command, after)
+}
+
+fn is_press_end(line: &str) -> bool {
+    keywords::read_head(line.trim()).is_some_and(|h| h.keyword() == Keyword::PressEnd && h.bare())
+}
