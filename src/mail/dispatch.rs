@@ -17,10 +17,10 @@ use crate::lang::Lang;
 use crate::map::Variant;
 use crate::report::ORDERS_TEMPLATE;
 use crate::report::game_text::{ending_text, phase_text, record_results, status_word};
-use crate::service::{Action, Effects, EndBy, Service, action};
+use crate::service::{Action, Effects, Service, action};
 use crate::store::Commit;
 
-use super::command::{self, Command, EndBy as EndCommand, Located, PressTo};
+use super::command::{self, Command, Located, PressTo};
 use super::compose::compose;
 use super::inbound::Inbound;
 use super::outmail::OutMail;
@@ -579,15 +579,7 @@ impl<'a> Desk<'a> {
             Command::RemovePlayer(house) => {
                 self.moderate(game, located, Action::Remove { house }, "removed")
             }
-            Command::EndGame(by) => {
-                let by = match by {
-                    EndCommand::Win(h) => EndBy::Win(h),
-                    EndCommand::Draw => EndBy::Draw,
-                    EndCommand::Concede(h) => EndBy::Concede(h),
-                    EndCommand::Abandon => EndBy::Abandon,
-                };
-                self.moderate(game, located, Action::End(by), "ended");
-            }
+            Command::EndGame(by) => self.moderate(game, located, Action::End(by), "ended"),
         }
         Ok(())
     }

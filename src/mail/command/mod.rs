@@ -42,14 +42,8 @@ pub enum PressTo {
     Moderator,
 }
 
-/// How a game is ended by its moderator.
-#[derive(Debug, Clone, PartialEq)]
-pub enum EndBy {
-    Win(Vec<String>),
-    Draw,
-    Concede(String),
-    Abandon,
-}
+/// How a game is ended by its moderator: the service's own type.
+pub use crate::service::EndBy;
 
 /// One command of a mail (every spelling of every keyword: [`SPELLINGS`]).
 #[derive(Debug, Clone, PartialEq)]
