@@ -15,6 +15,7 @@ use crate::game::{
 };
 use crate::lang::Lang;
 use crate::map::Variant;
+use crate::order::parse_order;
 use crate::report::ORDERS_TEMPLATE;
 use crate::report::game_text::{ending_text, phase_text, record_results, status_word};
 use crate::service::{Action, Effects, Service, action};
@@ -142,6 +143,9 @@ struct Desk<'a> {
     /// The address registered for the house, when it is not the sender's.
     owner: Option<String>,
     stopped: bool,
+    /// The line of the first sign-on (player or moderator), if any: what comes before it
+    /// is a greeting, not orders.
+    first_sign_on: Option<usize>,
 }
 
 impl<'a> Desk<'a> {
@@ -170,6 +174,7 @@ impl<'a> Desk<'a> {
             show_orders: false,
             owner: None,
             stopped: false,
+            first_sign_on: None,
         }
     }
 
@@ -185,6 +190,10 @@ impl<'a> Desk<'a> {
             };
             self.section(0, "", "error", json!({ "message": refusal.message(self.lang) }));
         }
+        self.first_sign_on = commands.iter().find_map(|c| match &c.command {
+            Ok(Command::SignOn { .. } | Command::Moderator { .. }) => Some(c.line),
+            _ => None,
+        });
         for located in commands {
             match &located.command {
                 Ok(Command::Order(text)) => self.order(located.line, text),
@@ -232,6 +241,10 @@ impl<'a> Desk<'a> {
     }
 
     fn order(&mut self, line: usize, text: &str) {
+        if self.first_sign_on.is_some_and(|first| line < first) {
+            self.section(line, text, "ignored", json!({}));
+            return;
+        }
         self.orders.push((line, text.to_string()));
     }
 
@@ -240,7 +253,23 @@ impl<'a> Desk<'a> {
         if self.orders.is_empty() {
             return;
         }
-        let lines = std::mem::take(&mut self.orders);
+        let mut lines = std::mem::take(&mut self.orders);
+        if let Some((_, variant)) = game {
+            // "Merci !" after the orders is a courtesy, not a typo: lines after the last
+            // readable order that are no orders at all are set aside, not held against
+            // the whole set.
+            let source: std::sync::Arc<str> = "".into();
+            let readable = |line: &str| parse_order(variant, &source, 1, line).is_ok();
+            let keep = lines
+                .iter()
+                .rposition(|(_, t)| readable(t))
+                .map_or(0, |i| i + 1);
+            if keep > 0 {
+                for (line, text) in lines.split_off(keep) {
+                    self.section(line, &text, "ignored", json!({}));
+                }
+            }
+        }
         let first = lines[0].0;
         let text: String = lines.iter().map(|(_, t)| format!("{t}\n")).collect();
         let located = Located {
