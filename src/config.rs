@@ -22,6 +22,7 @@ pub struct Config {
     pub templates: Option<PathBuf>,
     pub judge: Judge,
     pub serve: Serve,
+    pub mail: MailConfig,
 }
 
 /// Who the judge is, for mail.
@@ -48,6 +49,7 @@ impl Default for Config {
             templates: None,
             judge: Judge::default(),
             serve: Serve::default(),
+            mail: MailConfig::default(),
         }
     }
 }
@@ -109,6 +111,164 @@ impl Config {
         let base = path.parent().unwrap_or(Path::new("."));
         config.data_dir = base.join(&config.data_dir);
         config.templates = config.templates.map(|t| base.join(t));
+        config.mail.resolve_paths(base);
         Ok(config)
+    }
+
+    /// The outbox folder: `[mail] outbox`, else `outbox/` in the data directory (read
+    /// here, not at load, so that `--data` moves it along).
+    pub fn outbox_dir(&self) -> PathBuf {
+        self.mail
+            .outbox
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join("outbox"))
+    }
+}
+
+/// `[mail]`: how mail comes in and goes out.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MailConfig {
+    /// Where outgoing mail goes.
+    pub transport: TransportKind,
+    /// The outbox folder (`transport = "outbox"`); see [`Config::outbox_dir`].
+    pub outbox: Option<PathBuf>,
+    /// A Maildir of incoming mail, read by `serve` and `tick`.
+    pub maildir: Option<PathBuf>,
+    /// Bytes read of one incoming mail; the rest is ignored, so a huge mail cannot
+    /// exhaust memory.
+    pub max_size: u64,
+    pub sendmail: SendmailConfig,
+    pub smtp: SmtpConfig,
+    pub retry: RetryConfig,
+}
+
+/// The ways mail leaves the judge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TransportKind {
+    /// One `.eml` file per mail in a folder: works with nothing set up.
+    #[default]
+    Outbox,
+    /// Piped to the local mail server's sendmail program.
+    Sendmail,
+    /// Straight to an SMTP server.
+    Smtp,
+}
+
+/// `[mail.sendmail]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SendmailConfig {
+    /// The program, called as `COMMAND -i -f FROM -- TO`.
+    pub command: PathBuf,
+}
+
+/// `[mail.smtp]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SmtpConfig {
+    pub host: Option<String>,
+    /// Default by security: 587 (starttls), 465 (tls), 25 (none).
+    pub port: Option<u16>,
+    pub security: Security,
+    pub user: Option<String>,
+    /// The password itself; `password_file` keeps it out of the configuration.
+    pub password: Option<String>,
+    /// A file whose first line is the password.
+    pub password_file: Option<PathBuf>,
+    /// Extra trusted root certificates (PEM), for a server with a private CA.
+    pub ca_file: Option<PathBuf>,
+    /// Seconds to wait for the server at each step.
+    pub timeout: Option<u64>,
+}
+
+/// How the SMTP connection is protected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Security {
+    /// Plain connection upgraded with STARTTLS, which must succeed (no downgrade).
+    #[default]
+    Starttls,
+    /// TLS from the first byte (SMTPS).
+    Tls,
+    /// No encryption: only for a relay on the same machine or network.
+    None,
+}
+
+/// `[mail.retry]`: the back-off after a failed attempt to send.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RetryConfig {
+    /// Seconds before the first retry; each next wait doubles.
+    pub first: u64,
+    /// Seconds the wait never exceeds.
+    pub max: u64,
+}
+
+impl Default for MailConfig {
+    fn default() -> MailConfig {
+        MailConfig {
+            transport: TransportKind::Outbox,
+            outbox: None,
+            maildir: None,
+            max_size: 256 * 1024,
+            sendmail: SendmailConfig::default(),
+            smtp: SmtpConfig::default(),
+            retry: RetryConfig::default(),
+        }
+    }
+}
+
+impl Default for SendmailConfig {
+    fn default() -> SendmailConfig {
+        SendmailConfig {
+            command: PathBuf::from("/usr/sbin/sendmail"),
+        }
+    }
+}
+
+impl Default for RetryConfig {
+    fn default() -> RetryConfig {
+        RetryConfig {
+            first: 60,
+            max: 3600,
+        }
+    }
+}
+
+impl MailConfig {
+    fn resolve_paths(&mut self, base: &Path) {
+        for path in [
+            &mut self.outbox,
+            &mut self.maildir,
+            &mut self.smtp.password_file,
+            &mut self.smtp.ca_file,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            *path = base.join(&*path);
+        }
+        // A bare program name is looked up in PATH; only a relative path is the file's.
+        if self.sendmail.command.components().count() > 1 {
+            self.sendmail.command = base.join(&self.sendmail.command);
+        }
+    }
+}
+
+impl SmtpConfig {
+    /// The port given, else the usual one for the security chosen.
+    pub fn port(&self) -> u16 {
+        self.port.unwrap_or(match self.security {
+            Security::Starttls => 587,
+            Security::Tls => 465,
+            Security::None => 25,
+        })
+    }
+
+    /// The wait for the server at each step (60 s unless set).
+    pub fn timeout(&self) -> Duration {
+        Duration::from_secs(self.timeout.unwrap_or(60).max(1))
     }
 }
