@@ -150,7 +150,9 @@ pub enum TransportKind {
     /// One `.eml` file per mail in a folder: works with nothing set up.
     #[default]
     Outbox,
+    /// Piped to the local mail server's sendmail program.
     Sendmail,
+    /// Straight to an SMTP server.
     Smtp,
 }
 
@@ -265,6 +267,7 @@ impl SmtpConfig {
         })
     }
 
+    /// The wait for the server at each step (60 s unless set).
     pub fn timeout(&self) -> Duration {
         Duration::from_secs(self.timeout.unwrap_or(60).max(1))
     }

@@ -1,1 +1,129 @@
-//! (to be written)
+//! Draining the outbox: every mail that is due goes to the transport; a mail leaves the
+//! store only once the transport took it, and a failure keeps it with a later retry time.
+//! So a crash or a refusing server never loses a mail (SPEC.md §6). The one window left —
+//! the transport took a mail and the process died before the store forgot it — sends that
+//! mail again, with the same Message-ID (docs/deploy.md, "Sending mail").
+//!
+//! Test hooks: the environment variable `CORBEAU_CRASH`, read once per drain, makes the
+//! process abort at a chosen point so that crash tests can check the claims above:
+//! - `before-send`: just before the first mail is handed to the transport;
+//! - `after-send`: just after the transport took the first mail, before the store forgets
+//!   it.
+//!
+//! Any other value is ignored (other modules have hooks of their own).
+
+use chrono::{DateTime, TimeDelta, Utc};
+
+use super::transport::{Backoff, Transport, TransportError};
+use crate::config::{Config, Judge, TransportKind};
+use crate::store::{Store, StoreError};
+
+/// What one drain did.
+#[derive(Debug, Default)]
+pub struct DrainReport {
+    /// Mails the transport took (now gone from the outbox).
+    pub sent: usize,
+    /// Mails tried and refused this time; they stay, with a later retry time.
+    pub failed: Vec<FailedMail>,
+    /// Mails not tried because their retry time has not come.
+    pub waiting: usize,
+}
+
+/// A mail the transport refused.
+#[derive(Debug)]
+pub struct FailedMail {
+    pub message_id: String,
+    pub to: String,
+    pub error: TransportError,
+    /// Failed attempts so far, this one included.
+    pub attempts: u32,
+    pub next_try: DateTime<Utc>,
+}
+
+/// The transport the configuration chooses, with its back-off.
+pub fn transport_from(config: &Config) -> Result<Transport, TransportError> {
+    let mail = &config.mail;
+    let transport = match mail.transport {
+        TransportKind::Outbox => Transport::folder(config.outbox_dir()),
+        TransportKind::Sendmail => Transport::sendmail(&mail.sendmail.command),
+        TransportKind::Smtp => Transport::smtp(&mail.smtp)?,
+    };
+    Ok(transport.with_backoff(Backoff::from(&mail.retry)))
+}
+
+/// Sends every mail of the outbox that is due at `now`, oldest first. Only a store error
+/// stops the drain; a mail the transport refuses is recorded and the next one is tried.
+pub fn drain(
+    store: &Store,
+    transport: &Transport,
+    judge: &Judge,
+    now: DateTime<Utc>,
+) -> Result<DrainReport, StoreError> {
+    let crash = CrashPoint::from_env();
+    let mut report = DrainReport::default();
+    let mut first = true;
+    let mut down: Option<TransportError> = None;
+    for (key, mut mail) in store.outbox()? {
+        if mail.next_try.is_some_and(|at| at > now) {
+            report.waiting += 1;
+            continue;
+        }
+        if first && crash == Some(CrashPoint::BeforeSend) {
+            std::process::abort();
+        }
+        // Once the server is known to be out of reach, the other mails fail with it rather
+        // than each waiting out its own timeout (a drain must not block `serve` for long).
+        let result = match &down {
+            Some(error) => Err(error.clone()),
+            None => transport.send(key, &mail, judge),
+        };
+        match result {
+            Ok(()) => {
+                if first && crash == Some(CrashPoint::AfterSend) {
+                    std::process::abort();
+                }
+                store.outbox_sent(key)?;
+                report.sent += 1;
+            }
+            Err(error) => {
+                if error.is_unreachable() {
+                    down = Some(error.clone());
+                }
+                mail.attempts = mail.attempts.saturating_add(1);
+                let wait = transport
+                    .backoff()
+                    .wait(mail.attempts, error.is_permanent());
+                let next_try = now + TimeDelta::from_std(wait).unwrap_or(TimeDelta::MAX);
+                mail.next_try = Some(next_try);
+                mail.last_error = Some(error.to_string());
+                store.outbox_retry(key, &mail)?;
+                report.failed.push(FailedMail {
+                    message_id: mail.message_id,
+                    to: mail.to,
+                    error,
+                    attempts: mail.attempts,
+                    next_try,
+                });
+            }
+        }
+        first = false;
+    }
+    Ok(report)
+}
+
+/// Where `CORBEAU_CRASH` makes a drain abort (see the module's documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CrashPoint {
+    BeforeSend,
+    AfterSend,
+}
+
+impl CrashPoint {
+    fn from_env() -> Option<CrashPoint> {
+        match std::env::var("CORBEAU_CRASH").ok()?.as_str() {
+            "before-send" => Some(CrashPoint::BeforeSend),
+            "after-send" => Some(CrashPoint::AfterSend),
+            _ => None,
+        }
+    }
+}

@@ -1,1 +1,536 @@
-//! (to be written)
+//! Turning an [`OutMail`] into a real RFC 5322 message and handing it to the outbox
+//! folder, sendmail or an SMTP server (SPEC.md §6, "Outbound"). A transport only says
+//! whether it took the mail; remembering what is left to send is the store's job
+//! ([`super::send::drain`]).
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use lettre::Transport as _;
+use lettre::message::header::{ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0};
+use lettre::message::{Mailbox, Message};
+use lettre::transport::sendmail::SendmailTransport;
+use lettre::transport::smtp::SmtpTransport;
+use lettre::transport::smtp::authentication::{Credentials, Mechanism};
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
+
+use super::outmail::OutMail;
+use crate::config::{Judge, RetryConfig, Security, SmtpConfig};
+
+/// Why a mail was not handed over, in words for the moderator's log.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum TransportError {
+    #[error("[mail.smtp] {0}")]
+    SmtpConfig(String),
+    #[error("[mail.smtp] ca_file {}: {reason}", .path.display())]
+    CaFile { path: PathBuf, reason: String },
+    #[error("[mail.smtp] password_file {}: {source}", .path.display())]
+    PasswordFile {
+        path: PathBuf,
+        source: Arc<std::io::Error>,
+    },
+    #[error("[judge] address `{0}` is not a mail address (expected `name@domain`)")]
+    JudgeAddress(String),
+    #[error("mail {message_id}: the recipient `{to}` is not a mail address")]
+    Recipient { message_id: String, to: String },
+    #[error("mail {message_id}: cannot build the message: {reason}")]
+    Build { message_id: String, reason: String },
+    #[error("outbox folder {}: {source}", .path.display())]
+    Folder {
+        path: PathBuf,
+        source: Arc<std::io::Error>,
+    },
+    #[error("sendmail `{}` failed: {reason}", .command.display())]
+    Sendmail { command: PathBuf, reason: String },
+    #[error("SMTP server {server}: {reason}")]
+    Smtp {
+        server: String,
+        reason: String,
+        /// The server refused for good (a 5xx reply): retrying soon will not help.
+        permanent: bool,
+        /// No SMTP conversation took place (no connection, no TLS, no answer in time):
+        /// the next mails would fail the same way.
+        unreachable: bool,
+    },
+}
+
+impl TransportError {
+    /// Whether retrying without a change (of the mail or the configuration) is pointless:
+    /// a 5xx reply, a bad address, a bad judge address.
+    pub fn is_permanent(&self) -> bool {
+        match self {
+            TransportError::Smtp { permanent, .. } => *permanent,
+            TransportError::JudgeAddress(_)
+            | TransportError::Recipient { .. }
+            | TransportError::Build { .. }
+            | TransportError::SmtpConfig(_)
+            | TransportError::CaFile { .. }
+            | TransportError::PasswordFile { .. } => true,
+            TransportError::Folder { .. } | TransportError::Sendmail { .. } => false,
+        }
+    }
+
+    /// Whether the server could not be reached at all: the next mails would fail the same
+    /// way, each after its own timeout.
+    pub fn is_unreachable(&self) -> bool {
+        matches!(
+            self,
+            TransportError::Smtp {
+                unreachable: true,
+                ..
+            }
+        )
+    }
+}
+
+/// The complete message for `mail`, from the judge: what a player's mail client shows
+/// and threads.
+pub fn message(mail: &OutMail, judge: &Judge) -> Result<Message, TransportError> {
+    let from = judge_mailbox(judge)?;
+    let to: Mailbox = mail
+        .to
+        .trim()
+        .parse()
+        .map_err(|_| TransportError::Recipient {
+            message_id: mail.message_id.clone(),
+            to: mail.to.clone(),
+        })?;
+    let mut builder = Message::builder()
+        .from(from.clone())
+        .reply_to(from)
+        .to(to)
+        .subject(mail.subject.as_str())
+        .message_id(Some(angle(&mail.message_id)))
+        .date(SystemTime::from(mail.queued));
+    if let Some(parent) = mail.in_reply_to.as_deref().filter(|id| is_message_id(id)) {
+        builder = builder.in_reply_to(angle(parent));
+    }
+    let references: Vec<String> = mail
+        .references
+        .iter()
+        .filter(|id| is_message_id(id))
+        .map(|id| angle(id))
+        .collect();
+    if !references.is_empty() {
+        builder = builder.references(references.join(" "));
+    }
+    // No Auto-Submitted header: players answer these mails, and some clients and servers
+    // refuse to answer an auto-submitted message.
+    builder = builder.raw_header(HeaderValue::new(
+        HeaderName::new_from_ascii_str("X-Mailer"),
+        "corbeau".into(),
+    ));
+    if let Some(game) = &mail.game {
+        builder = builder.raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str("X-Corbeau-Game"),
+            game.clone(),
+        ));
+    }
+    // A raw body rather than a MIME single part: lettre ends a part with an extra blank
+    // line, which the player would see.
+    builder
+        .header(MIME_VERSION_1_0)
+        .header(ContentType::TEXT_PLAIN)
+        .body(mail.body.clone())
+        .map_err(|e| TransportError::Build {
+            message_id: mail.message_id.clone(),
+            reason: e.to_string(),
+        })
+}
+
+/// `"Corbeau" <corbeau@exemple.fr>`: the configured address, named after the judge unless
+/// it carries its own name.
+fn judge_mailbox(judge: &Judge) -> Result<Mailbox, TransportError> {
+    let bad = || TransportError::JudgeAddress(judge.address.clone());
+    let mailbox: Mailbox = judge.address.trim().parse().map_err(|_| bad())?;
+    if mailbox.name.is_some() || judge.name.trim().is_empty() {
+        return Ok(mailbox);
+    }
+    Ok(Mailbox::new(
+        Some(judge.name.trim().to_string()),
+        mailbox.email,
+    ))
+}
+
+fn angle(id: &str) -> String {
+    format!("<{id}>")
+}
+
+/// An id another mail client wrote may hold anything; one that would not survive in a
+/// header as an id is left out rather than sent encoded (the thread is only cosmetic).
+fn is_message_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 250
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>')
+}
+
+/// Where mail goes: the outbox folder, sendmail or an SMTP server.
+#[derive(Debug)]
+pub struct Transport {
+    route: Route,
+    backoff: Backoff,
+}
+
+#[derive(Debug)]
+enum Route {
+    Folder(PathBuf),
+    Sendmail {
+        command: PathBuf,
+        sendmail: SendmailTransport,
+    },
+    Smtp {
+        server: String,
+        smtp: Box<SmtpTransport>,
+    },
+}
+
+/// How long a mail waits after a failed attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Backoff {
+    pub first: Duration,
+    pub max: Duration,
+}
+
+impl Default for Backoff {
+    fn default() -> Backoff {
+        Backoff::from(&RetryConfig::default())
+    }
+}
+
+impl From<&RetryConfig> for Backoff {
+    /// A zero first wait would retry a refusing server in a tight loop; a maximum below the
+    /// first wait would shrink the waits.
+    fn from(retry: &RetryConfig) -> Backoff {
+        let first = Duration::from_secs(retry.first.max(1));
+        Backoff {
+            first,
+            max: Duration::from_secs(retry.max).max(first),
+        }
+    }
+}
+
+impl Backoff {
+    /// The wait after the `attempts`-th failure: `first`, doubled at each failure, at most
+    /// `max`; a permanent failure waits `max` at once (someone must fix something first).
+    pub fn wait(&self, attempts: u32, permanent: bool) -> Duration {
+        if permanent {
+            return self.max;
+        }
+        let factor = 1u32
+            .checked_shl(attempts.saturating_sub(1))
+            .unwrap_or(u32::MAX);
+        self.first.saturating_mul(factor).min(self.max)
+    }
+}
+
+impl Transport {
+    /// One `.eml` file per mail in `dir` (created when the first mail is written).
+    pub fn folder(dir: impl Into<PathBuf>) -> Transport {
+        Transport::on(Route::Folder(dir.into()))
+    }
+
+    /// The sendmail program at `command` (`/usr/sbin/sendmail` with Postfix or Exim).
+    pub fn sendmail(command: impl Into<PathBuf>) -> Transport {
+        let command = command.into();
+        let sendmail = SendmailTransport::new_with_command(command.as_os_str());
+        Transport::on(Route::Sendmail { command, sendmail })
+    }
+
+    /// An SMTP server as configured; reads the password file and the CA file now, so a
+    /// mistake shows at start rather than at the first mail.
+    pub fn smtp(config: &SmtpConfig) -> Result<Transport, TransportError> {
+        let host = config
+            .host
+            .as_deref()
+            .map(str::trim)
+            .filter(|h| !h.is_empty())
+            .ok_or_else(|| {
+                TransportError::SmtpConfig("host is missing (transport = \"smtp\")".into())
+            })?;
+        let port = config.port();
+        let tls = match config.security {
+            Security::None => Tls::None,
+            Security::Starttls => Tls::Required(tls_parameters(host, config)?),
+            Security::Tls => Tls::Wrapper(tls_parameters(host, config)?),
+        };
+        let mut builder = SmtpTransport::builder_dangerous(host)
+            .port(port)
+            .tls(tls)
+            .timeout(Some(config.timeout()));
+        if let Some(credentials) = credentials(config)? {
+            builder = builder
+                .credentials(credentials)
+                .authentication(vec![Mechanism::Plain, Mechanism::Login]);
+        }
+        let security = match config.security {
+            Security::Starttls => "STARTTLS",
+            Security::Tls => "TLS",
+            Security::None => "unencrypted",
+        };
+        Ok(Transport::on(Route::Smtp {
+            server: format!("{host}:{port} ({security})"),
+            smtp: Box::new(builder.build()),
+        }))
+    }
+
+    fn on(route: Route) -> Transport {
+        Transport {
+            route,
+            backoff: Backoff::default(),
+        }
+    }
+
+    /// The same transport with another back-off after failures.
+    pub fn with_backoff(mut self, backoff: Backoff) -> Transport {
+        self.backoff = backoff;
+        self
+    }
+
+    /// How long a mail this transport refused waits before its next try.
+    pub fn backoff(&self) -> Backoff {
+        self.backoff
+    }
+
+    /// Where mail goes, for logs: `outbox folder DIR`, `sendmail CMD`, `SMTP host:port`.
+    pub fn describe(&self) -> String {
+        match &self.route {
+            Route::Folder(dir) => format!("outbox folder {}", dir.display()),
+            Route::Sendmail { command, .. } => format!("sendmail {}", command.display()),
+            Route::Smtp { server, .. } => format!("SMTP {server}"),
+        }
+    }
+
+    /// Hands `mail` (the outbox entry `key`) over; `Ok` means the transport took charge of
+    /// it and the outbox may forget it.
+    pub fn send(&self, key: u64, mail: &OutMail, judge: &Judge) -> Result<(), TransportError> {
+        let message = message(mail, judge)?;
+        match &self.route {
+            Route::Folder(dir) => write_eml(dir, &eml_name(key, mail), &message.formatted()),
+            Route::Sendmail { command, sendmail } => {
+                // The sendmail interface takes local text, LF-ended lines; some sendmails
+                // would turn CRLF into CR CR LF.
+                let raw = String::from_utf8_lossy(&message.formatted()).replace("\r\n", "\n");
+                sendmail
+                    .send_raw(message.envelope(), raw.as_bytes())
+                    .map_err(|e| sendmail_error(command, &e))
+            }
+            Route::Smtp { server, smtp } => {
+                // lettre always ends DATA with CRLF "." CRLF, so a message that already
+                // ends its last line would arrive with one blank line more.
+                let mut raw = message.formatted();
+                if raw.ends_with(b"\r\n") {
+                    raw.truncate(raw.len() - 2);
+                }
+                smtp.send_raw(message.envelope(), &raw)
+                    .map(|_| ())
+                    .map_err(|e| smtp_error(server, &e))
+            }
+        }
+    }
+}
+
+/// The file name of a mail in the outbox folder: by time queued, then outbox key, so that
+/// the folder lists in sending order and the same mail always lands in the same file.
+pub fn eml_name(key: u64, mail: &OutMail) -> String {
+    format!("{}-{key:016x}.eml", mail.queued.format("%Y%m%dT%H%M%SZ"))
+}
+
+/// Written under `tmp/`, synced, then renamed into place: a reader of the folder sees
+/// whole files only, and writing a mail again replaces its file.
+fn write_eml(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), TransportError> {
+    let folder_error = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| TransportError::Folder {
+            path,
+            source: Arc::new(source),
+        }
+    };
+    let tmp_dir = dir.join("tmp");
+    fs::create_dir_all(&tmp_dir).map_err(folder_error(&tmp_dir))?;
+    let tmp = tmp_dir.join(name);
+    let mut file = fs::File::create(&tmp).map_err(folder_error(&tmp))?;
+    file.write_all(bytes).map_err(folder_error(&tmp))?;
+    file.sync_all().map_err(folder_error(&tmp))?;
+    drop(file);
+    let path = dir.join(name);
+    fs::rename(&tmp, &path).map_err(folder_error(&path))?;
+    // The rename itself is durable only once the directory is synced.
+    fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(folder_error(dir))
+}
+
+fn tls_parameters(host: &str, config: &SmtpConfig) -> Result<TlsParameters, TransportError> {
+    let mut builder = TlsParameters::builder(host.to_string());
+    if let Some(path) = &config.ca_file {
+        let ca_error = |reason: String| TransportError::CaFile {
+            path: path.clone(),
+            reason,
+        };
+        let pem = fs::read(path).map_err(|e| ca_error(e.to_string()))?;
+        // lettre accepts a file without any certificate, which would fail only later, at
+        // the first connection, as an unknown issuer.
+        if !String::from_utf8_lossy(&pem).contains("-----BEGIN CERTIFICATE-----") {
+            return Err(ca_error("no PEM certificate in it".into()));
+        }
+        let certificate = Certificate::from_pem(&pem)
+            .map_err(|e| ca_error(format!("not a PEM certificate ({e})")))?;
+        builder = builder.add_root_certificate(certificate);
+    }
+    builder
+        .build()
+        .map_err(|e| TransportError::SmtpConfig(format!("TLS for {host}: {e}")))
+}
+
+fn credentials(config: &SmtpConfig) -> Result<Option<Credentials>, TransportError> {
+    let password = match (&config.password, &config.password_file) {
+        (Some(_), Some(_)) => {
+            return Err(TransportError::SmtpConfig(
+                "give password or password_file, not both".into(),
+            ));
+        }
+        (Some(p), None) => Some(p.clone()),
+        (None, Some(path)) => Some(read_password(path)?),
+        (None, None) => None,
+    };
+    match (&config.user, password) {
+        (None, None) => Ok(None),
+        (None, Some(_)) => Err(TransportError::SmtpConfig(
+            "a password is given but no user".into(),
+        )),
+        (Some(user), None) => Err(TransportError::SmtpConfig(format!(
+            "user `{user}` has no password (password_file or password)"
+        ))),
+        (Some(_), Some(_)) if config.security == Security::None => {
+            Err(TransportError::SmtpConfig(
+                "a password would cross the network unencrypted: use security = \"starttls\" or \"tls\""
+                    .into(),
+            ))
+        }
+        (Some(user), Some(password)) => Ok(Some(Credentials::new(user.clone(), password))),
+    }
+}
+
+/// The first line of the file, so that a trailing newline (as `echo` writes) is no part
+/// of the password.
+fn read_password(path: &Path) -> Result<String, TransportError> {
+    let text = fs::read_to_string(path).map_err(|source| TransportError::PasswordFile {
+        path: path.to_path_buf(),
+        source: Arc::new(source),
+    })?;
+    Ok(text.lines().next().unwrap_or_default().to_string())
+}
+
+/// lettre's own words ("internal client error") say nothing to a moderator; the cause
+/// (sendmail's stderr, or why it could not be run) does.
+fn sendmail_error(command: &Path, e: &lettre::transport::sendmail::Error) -> TransportError {
+    let cause = std::error::Error::source(e)
+        .map(|s| s.to_string())
+        .unwrap_or_else(|| e.to_string());
+    let cause = cause.trim();
+    TransportError::Sendmail {
+        command: command.to_path_buf(),
+        reason: if cause.is_empty() {
+            "it exited with an error and said nothing".into()
+        } else {
+            cause.to_string()
+        },
+    }
+}
+
+/// lettre's `is_timeout` misses a read that timed out on Unix, which the system reports
+/// as "would block".
+fn timed_out(e: &lettre::transport::smtp::Error) -> bool {
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+            return matches!(
+                io.kind(),
+                std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+            );
+        }
+        source = cause.source();
+    }
+    false
+}
+
+fn smtp_error(server: &str, e: &lettre::transport::smtp::Error) -> TransportError {
+    // 530, 534, 535, 538: the authentication replies of RFC 4954.
+    let hint = if e.status().is_some_and(|c| c.to_string().starts_with("53")) {
+        " (check [mail.smtp] user and password)"
+    } else if e.is_tls() || e.to_string().contains("certificate") {
+        " (if the server's certificate comes from a private CA, give it as [mail.smtp] ca_file)"
+    } else if timed_out(e) {
+        " (no answer in time: is the server reachable? see [mail.smtp] timeout)"
+    } else if e.status().is_none() && !e.is_response() {
+        " (is the server up, and are host, port and security right?)"
+    } else {
+        ""
+    };
+    TransportError::Smtp {
+        server: server.to_string(),
+        reason: format!("{e}{hint}"),
+        permanent: e.is_permanent(),
+        unreachable: e.status().is_none() && !e.is_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wait_doubles_from_first_and_stops_at_max_even_after_many_failures() {
+        let backoff = Backoff::from(&RetryConfig {
+            first: 60,
+            max: 3600,
+        });
+        let waits: Vec<u64> = [1, 2, 3, 6, 7, 32, 33, u32::MAX]
+            .iter()
+            .map(|&n| backoff.wait(n, false).as_secs())
+            .collect();
+        assert_eq!(waits, [60, 120, 240, 1920, 3600, 3600, 3600, 3600]);
+        assert_eq!(backoff.wait(1, true).as_secs(), 3600);
+    }
+
+    #[test]
+    fn a_zero_or_inverted_retry_setting_still_waits() {
+        let backoff = Backoff::from(&RetryConfig { first: 0, max: 0 });
+        assert_eq!(backoff.wait(1, false).as_secs(), 1);
+        assert_eq!(backoff.wait(5, true).as_secs(), 1);
+    }
+
+    #[test]
+    fn a_line_break_in_a_subject_or_game_cannot_add_a_header() {
+        let at = chrono::DateTime::from_timestamp(1_795_000_000, 0).unwrap();
+        let mut mail = OutMail::new(
+            "exemple.fr",
+            "stark@example.org",
+            "Ordres\r\nBcc: espion@example.org".into(),
+            "texte".into(),
+            at,
+        );
+        mail.game = Some("g1\nX-Injected: oui".into());
+        let raw = message(&mail, &Judge::default()).unwrap().formatted();
+        let text = String::from_utf8(raw).unwrap();
+        for line in text.lines() {
+            assert!(
+                !line.starts_with("Bcc:") && !line.starts_with("X-Injected:"),
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_id_that_cannot_be_a_header_id_is_left_out() {
+        assert!(is_message_id("CAF+x.y@mail.example.org"));
+        for bad in ["", "a b@c", "<a@b>", "é@x", "a\r\nBcc: x@y"] {
+            assert!(!is_message_id(bad), "{bad:?}");
+        }
+    }
+}
