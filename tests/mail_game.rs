@@ -8,14 +8,18 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::BTreeMap;
+#[path = "support/smtp_sink.rs"]
+mod smtp_sink;
+
+use std::collections::{BTreeMap, HashSet};
 use std::fs;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use mail_parser::MessageParser;
+
+use smtp_sink::{Sink, SinkOptions, free_port};
 
 const GAME: &str = "westeros-1";
 const JUDGE: &str = "juge@corbeau.test";
@@ -32,68 +36,19 @@ struct Received {
     raw: String,
 }
 
-/// The aiosmtpd server, killed with the test.
-struct Sink {
-    child: Child,
-    maildir: PathBuf,
-    port: u16,
-}
-
-impl Sink {
-    fn start(root: &Path) -> Sink {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map(|a| a.port())
-            .unwrap();
-        let maildir = root.join("delivered");
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/smtp_sink.py");
-        let mut child = Command::new("python3")
-            .arg(&script)
-            .arg("--port")
-            .arg(port.to_string())
-            .arg("--maildir")
-            .arg(&maildir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("python3 is needed for the SMTP server of this test (apt-get install python3-aiosmtpd)");
-        let mut out = child.stdout.take().unwrap();
-        let mut line = [0u8; 6];
-        use std::io::Read;
-        if out.read_exact(&mut line).is_err() || &line[..5] != b"ready" {
-            let _ = child.kill();
-            panic!(
-                "the SMTP server did not start: install python3-aiosmtpd (Debian) — .ci/run does"
-            );
-        }
-        Sink {
-            child,
-            maildir,
-            port,
-        }
-    }
-
-    /// Every mail received so far, oldest first.
-    fn all(&self) -> Vec<Received> {
-        let mut files: Vec<(SystemTime, PathBuf)> = Vec::new();
-        for sub in ["new", "cur"] {
-            if let Ok(entries) = fs::read_dir(self.maildir.join(sub)) {
-                for e in entries.flatten() {
-                    let modified = e.metadata().and_then(|m| m.modified()).unwrap();
-                    files.push((modified, e.path()));
-                }
-            }
-        }
-        files.sort();
-        files.iter().map(|(_, p)| parse(&fs::read(p).unwrap())).collect()
-    }
-}
-
-impl Drop for Sink {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// Mails the server stored since the last look (by file, so that a mail sent twice with
+/// the same Message-ID counts twice).
+fn unseen(maildir: &Path, seen: &mut HashSet<PathBuf>) -> Vec<Received> {
+    let Ok(entries) = fs::read_dir(maildir.join("new")) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| !seen.contains(p))
+        .collect();
+    paths.sort();
+    seen.extend(paths.iter().cloned());
+    paths.iter().map(|p| parse(&fs::read(p).unwrap())).collect()
 }
 
 fn parse(raw: &[u8]) -> Received {
@@ -121,7 +76,7 @@ struct Judge {
     sink: Sink,
     now: String,
     /// Mails already looked at.
-    seen: usize,
+    seen: HashSet<PathBuf>,
     sent: u32,
 }
 
@@ -139,7 +94,7 @@ impl Judge {
         for sub in ["inbox/new", "inbox/cur", "inbox/tmp"] {
             fs::create_dir_all(root.join(sub)).unwrap();
         }
-        let sink = Sink::start(&root);
+        let sink = Sink::start(&root.join("delivered"), free_port(), &SinkOptions::default());
         fs::write(
             root.join("corbeau.toml"),
             format!(
@@ -154,7 +109,7 @@ impl Judge {
             root,
             sink,
             now: "2026-03-23T08:00:00Z".into(),
-            seen: 0,
+            seen: HashSet::new(),
             sent: 0,
         }
     }
@@ -193,7 +148,7 @@ impl Judge {
     }
 
     fn deliver_raw(&mut self, raw: &str) {
-        let name = format!("{}.{}.test", self.sent, self.seen);
+        let name = format!("{:04}.test", self.sent);
         let tmp = self.root.join("inbox/tmp").join(&name);
         fs::write(&tmp, raw).unwrap();
         fs::rename(&tmp, self.root.join("inbox/new").join(&name)).unwrap();
@@ -207,21 +162,20 @@ impl Judge {
     /// Waits for the mails the last commands sent (the server stores them as they come).
     fn new_mails(&mut self, expected: usize) -> Vec<Received> {
         let give_up = Instant::now() + Duration::from_secs(10);
-        loop {
-            let all = self.sink.all();
-            if all.len() >= self.seen + expected || Instant::now() > give_up {
-                let new = all[self.seen.min(all.len())..].to_vec();
-                self.seen = all.len();
-                assert_eq!(
-                    new.len(),
-                    expected,
-                    "mails received: {:#?}",
-                    new.iter().map(|m| (&m.to, &m.subject)).collect::<Vec<_>>()
-                );
-                return new;
-            }
+        let mut new = Vec::new();
+        while new.len() < expected && Instant::now() < give_up {
+            new.extend(unseen(&self.sink.maildir, &mut self.seen));
             std::thread::sleep(Duration::from_millis(20));
         }
+        std::thread::sleep(Duration::from_millis(100));
+        new.extend(unseen(&self.sink.maildir, &mut self.seen));
+        assert_eq!(
+            new.len(),
+            expected,
+            "mails received: {:#?}",
+            new.iter().map(|m| (&m.to, &m.subject)).collect::<Vec<_>>()
+        );
+        new
     }
 
     fn show(&self) -> serde_json::Value {
@@ -456,10 +410,7 @@ impl Judge {
     /// Every mail that came since the last look, however many.
     fn new_mails_any(&mut self) -> Vec<Received> {
         std::thread::sleep(Duration::from_millis(300));
-        let all = self.sink.all();
-        let new = all[self.seen.min(all.len())..].to_vec();
-        self.seen = all.len();
-        new
+        unseen(&self.sink.maildir, &mut self.seen)
     }
 }
 

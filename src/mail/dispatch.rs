@@ -1035,22 +1035,23 @@ impl<'a> Desk<'a> {
             PressTo::Houses(_) => houses.iter().map(|h| house_name(variant, h)).collect(),
             _ => Vec::new(),
         };
-        let mut recipients: Vec<(String, Lang)> = houses
+        let mut recipients: Vec<(String, Lang, bool)> = houses
             .iter()
             .filter_map(|h| g.seat(h))
             .filter(|s| !s.resigned)
-            .filter_map(|s| s.player.as_ref().map(|p| (p.address.clone(), p.lang)))
+            .filter_map(|s| s.player.as_ref().map(|p| (p.address.clone(), p.lang, false)))
             .collect();
-        // The moderator reads all press: it is how disputes get settled.
+        // The moderator reads all press, grey press with its sender: it is how disputes
+        // and abuse get settled.
         if let Some(m) = &g.moderator
             && sender.is_some()
         {
-            recipients.push((m.address.clone(), self.config.lang));
+            recipients.push((m.address.clone(), self.config.lang, true));
         }
         if to == PressTo::All {
-            recipients.extend(g.observers.iter().map(|o| (o.address.clone(), o.lang)));
+            recipients.extend(g.observers.iter().map(|o| (o.address.clone(), o.lang, false)));
         }
-        recipients.retain(|(a, _)| *a != self.mail.from);
+        recipients.retain(|(a, _, _)| *a != self.mail.from);
         recipients.dedup();
         if recipients.is_empty() {
             self.refuse(located, Refusal::NoRecipient);
@@ -1058,10 +1059,12 @@ impl<'a> Desk<'a> {
         }
         let id = g.id.clone();
         let game_name = g.name.clone();
-        for (address, lang) in &recipients {
+        let real_name = sender.as_ref().map(|h| house_name(variant, h));
+        for (address, lang, moderator_copy) in &recipients {
             let data = json!({
                 "game": { "id": id, "name": game_name },
                 "from": from_name,
+                "revealed": if *moderator_copy && grey { real_name.clone() } else { None },
                 "moderator": sender.is_none(),
                 "grey": grey,
                 "broadcast": to == PressTo::All,
