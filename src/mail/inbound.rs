@@ -43,6 +43,7 @@ pub enum InboundError {
     /// Without a sender address nobody can be answered.
     #[error("the message has no sender address (From)")]
     NoSender,
+    /// Not an email: not one header field could be read.
     #[error("the message cannot be read as an email")]
     Unreadable,
 }
@@ -54,13 +55,16 @@ pub enum InboundError {
 /// body and attachments stay empty.
 pub fn read(raw: &[u8], limit: usize) -> Result<Inbound, InboundError> {
     let too_large = raw.len() > limit;
-    let parser = MessageParser::default();
-    let message = if too_large {
-        parser.parse_headers(raw)
-    } else {
-        parser.parse(raw)
-    };
-    let message = message.ok_or(InboundError::Unreadable)?;
+    let message = parse(raw, too_large).ok_or(InboundError::Unreadable)?;
+    // mail-parser makes a message of any bytes, taking a first line of text for a header
+    // named `hello world`; without one well-formed header field it is not mail.
+    if !message
+        .headers()
+        .iter()
+        .any(|h| is_field_name(h.name.as_str()))
+    {
+        return Err(InboundError::Unreadable);
+    }
     let (from, name) = sender(&message)?;
     let (body, attachments) = if too_large {
         (String::new(), Vec::new())
@@ -79,6 +83,30 @@ pub fn read(raw: &[u8], limit: usize) -> Result<Inbound, InboundError> {
         size: raw.len(),
         too_large,
     })
+}
+
+/// The message as mail-parser reads it; only the headers when `headers_only`.
+///
+/// mail-parser never panics on bad input in a release build, but on some broken MIME
+/// structures it trips its own `debug_assert!`s (found by tests/inbound.rs, damaging the
+/// corpus): catching the panic keeps `read`'s promise in every build, and such a
+/// message is unreadable anyway.
+fn parse(raw: &[u8], headers_only: bool) -> Option<Message<'_>> {
+    let parser = MessageParser::default();
+    std::panic::catch_unwind(|| {
+        if headers_only {
+            parser.parse_headers(raw)
+        } else {
+            parser.parse(raw)
+        }
+    })
+    .ok()
+    .flatten()
+}
+
+/// RFC 5322 3.6.8: printable ASCII but the colon, at least one character.
+fn is_field_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_graphic() && b != b':')
 }
 
 /// The address to answer and its display name: Reply-To when it holds a usable address

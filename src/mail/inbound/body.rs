@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use mail_parser::decoders::quoted_printable::quoted_printable_decode;
 use mail_parser::{Encoding, Message, MessagePart, MimeHeaders, PartType};
+use unicode_normalization::UnicodeNormalization;
 
 use super::html;
 
@@ -116,10 +117,11 @@ fn unflow(text: &str, delsp: bool) -> String {
 
 /// One line ending (`\n`), one space (U+0020, for NBSP and the other Unicode spaces
 /// that French typography and Gmail put before `:` and `AM`), no invisible characters,
-/// no trailing spaces: commands are matched line by line and word by word.
+/// no trailing spaces, and accents composed (NFC: Apple devices may send `e` + U+0301
+/// for `é`): commands are matched line by line and word by word.
 pub(super) fn normalise(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
+    let mut chars = text.nfc().peekable();
     while let Some(c) = chars.next() {
         match c {
             '\r' if chars.peek() == Some(&'\n') => {}
@@ -167,6 +169,11 @@ mod tests {
             normalise("A1\u{A0}Ner -> Som  \r\nDe\u{202F}:\u{200B} x\rfin\t"),
             "A1 Ner -> Som\nDe : x\nfin"
         );
+    }
+
+    #[test]
+    fn accents_are_composed() {
+        assert_eq!(normalise("pre\u{302}t, Ne\u{301}ra"), "prêt, Néra");
     }
 
     #[test]
