@@ -334,6 +334,18 @@ fn html_alternatives_read_as_their_text_parts() {
     assert!(compared >= 5, "{compared} alternatives compared");
 }
 
+#[test]
+fn an_empty_text_alternative_gives_way_to_the_html_one() {
+    let raw = "From: a@example.org\nContent-Type: multipart/alternative; boundary=b\n\n\
+--b\nContent-Type: text/plain; charset=utf-8\n\n\n\
+--b\nContent-Type: text/html; charset=utf-8\n\n<div>A Win -&gt; Moa</div><div>pr&ecirc;t</div>\n\
+--b--\n";
+    assert_eq!(
+        read(raw.as_bytes(), LIMIT).unwrap().body,
+        "A Win -> Moa\nprêt"
+    );
+}
+
 /// Kinds of damage done to a corpus mail.
 #[derive(Debug, Clone)]
 enum Damage {

@@ -12,16 +12,24 @@ use super::html;
 /// The message's body text, before cleaning. mail-parser lists the parts a reader would
 /// see as the body: the text/plain alternative when there is one, else the HTML one.
 /// A client that puts an image between two paragraphs sends two text parts; both count.
+/// Some senders leave the text alternative empty: the HTML one is read then.
 pub(super) fn text(message: &Message<'_>) -> String {
-    let parts: Vec<Cow<'_, str>> = message
-        .text_bodies()
+    let text = normalise(&joined(message, message.text_bodies()));
+    if !text.trim().is_empty() {
+        return text;
+    }
+    normalise(&joined(message, message.html_bodies()))
+}
+
+fn joined<'m>(message: &Message<'_>, parts: impl Iterator<Item = &'m MessagePart<'m>>) -> String {
+    let texts: Vec<Cow<'_, str>> = parts
         .filter_map(|part| match &part.body {
             PartType::Text(text) => Some(plain(message, part, text)),
             PartType::Html(markup) => Some(Cow::Owned(html::to_text(markup))),
             _ => None,
         })
         .collect();
-    normalise(&parts.join("\n"))
+    texts.join("\n")
 }
 
 /// A text/plain part, re-read as Windows-1252 when needed, then unflowed if flowed.
