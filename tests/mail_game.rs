@@ -94,7 +94,11 @@ impl Judge {
         for sub in ["inbox/new", "inbox/cur", "inbox/tmp"] {
             fs::create_dir_all(root.join(sub)).unwrap();
         }
-        let sink = Sink::start(&root.join("delivered"), free_port(), &SinkOptions::default());
+        let sink = Sink::start(
+            &root.join("delivered"),
+            free_port(),
+            &SinkOptions::default(),
+        );
         fs::write(
             root.join("corbeau.toml"),
             format!(
@@ -286,9 +290,17 @@ fn a_game_played_by_mail_from_sign_on_to_results() {
         "{}",
         stark_reply.body
     );
-    assert!(stark_reply.body.contains("Message transmis"), "{}", stark_reply.body);
+    assert!(
+        stark_reply.body.contains("Message transmis"),
+        "{}",
+        stark_reply.body
+    );
     let press = &mails[LANNISTER];
-    assert!(press.body.contains("Le Nord se souvient."), "{}", press.body);
+    assert!(
+        press.body.contains("Le Nord se souvient."),
+        "{}",
+        press.body
+    );
     assert!(press.body.contains("Stark"), "{}", press.body);
     // Neither the signature nor the address of the sender reaches the other house.
     assert!(!press.raw.contains(STARK), "{}", press.raw);
@@ -329,11 +341,7 @@ fn a_game_played_by_mail_from_sign_on_to_results() {
     let out = j.tick();
     assert!(out.contains("1 doublon"), "{out}");
     let replies = j.new_mails(1);
-    assert!(
-        replies[0].body.contains("✓ Ready"),
-        "{}",
-        replies[0].body
-    );
+    assert!(replies[0].body.contains("✓ Ready"), "{}", replies[0].body);
     assert_eq!(replies[0].in_reply_to.as_deref(), Some("twice@roc.test"));
 
     // ------------------------------------------------ everyone ready: processed at once
@@ -382,7 +390,10 @@ fn a_game_played_by_mail_from_sign_on_to_results() {
             .count()
             == 4,
         "{:#?}",
-        mails.iter().map(|m| (&m.to, &m.subject)).collect::<Vec<_>>()
+        mails
+            .iter()
+            .map(|m| (&m.to, &m.subject))
+            .collect::<Vec<_>>()
     );
 
     // ------------------------------------------------ status and history by mail
@@ -396,9 +407,17 @@ fn a_game_played_by_mail_from_sign_on_to_results() {
     j.tick();
     let reply = j.new_mails(1).remove(0);
     assert!(reply.body.contains("Date limite"), "{}", reply.body);
-    assert!(reply.body.contains("Pierremouëtier (pie) -> Néra (ner)"), "{}", reply.body);
+    assert!(
+        reply.body.contains("Pierremouëtier (pie) -> Néra (ner)"),
+        "{}",
+        reply.body
+    );
     for address in [STARK, LANNISTER, MODERATOR] {
-        assert!(!reply.raw.contains(address), "an address leaked: {}", reply.raw);
+        assert!(
+            !reply.raw.contains(address),
+            "an address leaked: {}",
+            reply.raw
+        );
     }
 }
 
@@ -424,7 +443,12 @@ fn a_crash_between_stored_and_sent_loses_nothing_and_sends_once() {
     let (code, out, err) = j.run(&["tick"], &[("CORBEAU_CRASH", "before-send")]);
     assert_ne!(code, 0, "{out}{err}");
     assert!(j.new_mails_any().is_empty());
-    assert!(fs::read_dir(j.root.join("inbox/new")).unwrap().next().is_none());
+    assert!(
+        fs::read_dir(j.root.join("inbox/new"))
+            .unwrap()
+            .next()
+            .is_none()
+    );
     // Dies right after the server took the first one: the mark "sent" is not written.
     let (code, _, _) = j.run(&["tick"], &[("CORBEAU_CRASH", "after-send")]);
     assert_ne!(code, 0);
@@ -484,7 +508,11 @@ fn ingest_from_stdin_answers_through_the_outbox_folder() {
     assert_eq!(files.len(), 1, "{files:?}");
     let reply = parse(&fs::read(&files[0]).unwrap());
     assert_eq!(reply.to, STARK);
-    assert!(reply.body.contains("PARTIE <partie> <maison> <secret>"), "{}", reply.body);
+    assert!(
+        reply.body.contains("PARTIE <partie> <maison> <secret>"),
+        "{}",
+        reply.body
+    );
     // Not a mail: refused with a clear word, exit 1, nothing answered.
     let (code, err) = run(&["ingest"], "");
     assert_eq!(code, 1);

@@ -127,7 +127,10 @@ pub fn print_report(ctx: &Context, report: &PassReport) -> Result<(), Error> {
         for (file, why) in &ingest.unreadable {
             t.push_str(&format!(
                 "{} {file}: {why}\n",
-                ctx.pick("courrier illisible, mis de côté :", "unreadable mail, set aside:")
+                ctx.pick(
+                    "courrier illisible, mis de côté :",
+                    "unreadable mail, set aside:"
+                )
             ));
         }
         for (file, why) in &ingest.failed {

@@ -98,7 +98,8 @@ impl Context {
 /// The configuration (with `--data` applied), the language and the time, without opening
 /// the store.
 pub fn settings(args: &StoreArgs) -> Result<(Config, Lang, DateTime<Utc>), Error> {
-    let mut config = Config::load(args.config.as_deref()).map_err(|e| Error::Input(e.to_string()))?;
+    let mut config =
+        Config::load(args.config.as_deref()).map_err(|e| Error::Input(e.to_string()))?;
     if let Some(dir) = &args.data {
         config.data_dir = dir.clone();
     }

@@ -3,6 +3,10 @@
 //! reply, press to other houses, the welcome mail of a new player, the mark that this
 //! Message-ID was acted on — committed in one transaction. A mail delivered twice finds
 //! its mark and does nothing; a crash before the commit leaves nothing done.
+//!
+//! Carrying out a mail never processes a phase by itself (except the moderator's
+//! `PROCESS`): a phase made due by the last `READY` is processed by the tick of the same
+//! pass (`mail::pass`).
 
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
@@ -74,13 +78,11 @@ pub fn handle(
     };
     let actor = format!("mail {}", mail.from);
     let game = match id {
-        Some(id) => {
-            service.update(&id, &actor, "mail", now, |game, variant, effects| {
-                let mut desk = Desk::new(service, config, mail, lang, now, effects);
-                desk.run(Some((game, variant)), &script.commands)?;
-                Ok(Some(game.id.clone()))
-            })?
-        }
+        Some(id) => service.update(&id, &actor, "mail", now, |game, variant, effects| {
+            let mut desk = Desk::new(service, config, mail, lang, now, effects);
+            desk.run(Some((game, variant)), &script.commands)?;
+            Ok(Some(game.id.clone()))
+        })?,
         None => {
             let mut effects = Effects::default();
             let mut desk = Desk::new(service, config, mail, lang, now, &mut effects);
@@ -100,10 +102,8 @@ pub fn handle(
             None
         }
     };
-    // The last READY may make the phase due: process it now rather than at the next tick.
-    if let Some(id) = &game {
-        service.settle(id, now)?;
-    }
+    // The last READY makes the phase due at once: the pass's tick, which follows the
+    // reading of the mail, processes it.
     Ok(Handled::Answered { game })
 }
 
@@ -188,7 +188,12 @@ impl<'a> Desk<'a> {
                 size: self.mail.size,
                 limit: usize::try_from(self.config.mail.max_size).unwrap_or(usize::MAX),
             };
-            self.section(0, "", "error", json!({ "message": refusal.message(self.lang) }));
+            self.section(
+                0,
+                "",
+                "error",
+                json!({ "message": refusal.message(self.lang) }),
+            );
         }
         self.first_sign_on = commands.iter().find_map(|c| match &c.command {
             Ok(Command::SignOn { .. } | Command::Moderator { .. }) => Some(c.line),
@@ -204,7 +209,12 @@ impl<'a> Desk<'a> {
                 Err(e) => {
                     self.flush_orders(&mut game);
                     let message = e.message(self.lang);
-                    self.section(located.line, &located.text, "error", json!({ "message": message }));
+                    self.section(
+                        located.line,
+                        &located.text,
+                        "error",
+                        json!({ "message": message }),
+                    );
                 }
             }
             if self.stopped {
@@ -232,7 +242,12 @@ impl<'a> Desk<'a> {
 
     fn refuse(&mut self, located: &Located, refusal: Refusal) {
         let message = refusal.message(self.lang);
-        self.section(located.line, &located.text, "error", json!({ "message": message }));
+        self.section(
+            located.line,
+            &located.text,
+            "error",
+            json!({ "message": message }),
+        );
     }
 
     fn refuse_game(&mut self, e: &GameError) {
@@ -337,7 +352,12 @@ impl<'a> Desk<'a> {
                     }
                     e => e.message(self.lang),
                 };
-                self.section(located.line, &located.text, "error", json!({ "message": message }));
+                self.section(
+                    located.line,
+                    &located.text,
+                    "error",
+                    json!({ "message": message }),
+                );
                 false
             }
         }
@@ -413,7 +433,12 @@ impl<'a> Desk<'a> {
                         nearest: None,
                     });
                 let message = e.message(self.lang);
-                self.section(located.line, &located.text, "error", json!({ "message": message }));
+                self.section(
+                    located.line,
+                    &located.text,
+                    "error",
+                    json!({ "message": message }),
+                );
                 false
             }
         }
@@ -456,12 +481,20 @@ impl<'a> Desk<'a> {
                         self.role = Role::House(house.clone());
                         self.locked_out = false;
                         let name = house_name(variant, &house);
-                        self.section(line, text, "signed-on", json!({ "house": name, "game": g.id }));
+                        self.section(
+                            line,
+                            text,
+                            "signed-on",
+                            json!({ "house": name, "game": g.id }),
+                        );
                     }
                     _ => {
                         self.role = Role::Nobody;
                         self.locked_out = true;
-                        self.note(format!("refused sign-on as {house} from {}", self.mail.from));
+                        self.note(format!(
+                            "refused sign-on as {house} from {}",
+                            self.mail.from
+                        ));
                         let game = g.id.clone();
                         self.refuse(located, Refusal::BadSignOn { game });
                     }
@@ -649,7 +682,14 @@ impl<'a> Desk<'a> {
         vote: Option<Vote>,
     ) {
         if let Some(house) = self.require_house(located)
-            && self.act(game, located, Action::Vote { house, vote: vote.clone() })
+            && self.act(
+                game,
+                located,
+                Action::Vote {
+                    house,
+                    vote: vote.clone(),
+                },
+            )
         {
             let ending = game
                 .as_ref()
@@ -657,9 +697,9 @@ impl<'a> Desk<'a> {
             let vote = match vote {
                 None => "none".to_string(),
                 Some(Vote::Draw) => "draw".to_string(),
-                Some(Vote::Concede(h)) => game
-                    .as_ref()
-                    .map_or(h.clone(), |(_, v)| house_name(v, &h)),
+                Some(Vote::Concede(h)) => {
+                    game.as_ref().map_or(h.clone(), |(_, v)| house_name(v, &h))
+                }
             };
             self.section(
                 located.line,
@@ -730,7 +770,12 @@ impl<'a> Desk<'a> {
                 })
             })
             .collect();
-        self.section(located.line, &located.text, "list", json!({ "games": games }));
+        self.section(
+            located.line,
+            &located.text,
+            "list",
+            json!({ "games": games }),
+        );
         Ok(())
     }
 
@@ -767,7 +812,12 @@ impl<'a> Desk<'a> {
             self.config.templates.as_deref(),
         )
         .map_err(|e| GameError::Internal(e.to_string()))?;
-        self.section(located.line, &located.text, "history", json!({ "results": results }));
+        self.section(
+            located.line,
+            &located.text,
+            "history",
+            json!({ "results": results }),
+        );
         Ok(())
     }
 
@@ -794,11 +844,21 @@ impl<'a> Desk<'a> {
                     self.config.templates.as_deref(),
                 )
                 .map_err(|e| GameError::Internal(e.to_string()))?;
-                self.section(located.line, &located.text, "preview", json!({ "results": results }));
+                self.section(
+                    located.line,
+                    &located.text,
+                    "preview",
+                    json!({ "results": results }),
+                );
             }
             Err(e) => {
                 let message = e.message(self.lang);
-                self.section(located.line, &located.text, "error", json!({ "message": message }));
+                self.section(
+                    located.line,
+                    &located.text,
+                    "error",
+                    json!({ "message": message }),
+                );
             }
         }
         Ok(())
@@ -820,20 +880,31 @@ impl<'a> Desk<'a> {
             Ok(a) => a,
             Err(e) => {
                 let message = e.message(self.lang);
-                self.section(located.line, &located.text, "error", json!({ "message": message }));
+                self.section(
+                    located.line,
+                    &located.text,
+                    "error",
+                    json!({ "message": message }),
+                );
                 return;
             }
         };
-        let taken = g.seats.iter().find(|s| {
-            s.house != house && s.player.as_ref().is_some_and(|p| p.address == address)
-        });
+        let taken = g
+            .seats
+            .iter()
+            .find(|s| s.house != house && s.player.as_ref().is_some_and(|p| p.address == address));
         if let Some(other) = taken {
             let e = GameError::AddressTaken {
                 address,
                 house: other.house.clone(),
             };
             let message = e.message(self.lang);
-            self.section(located.line, &located.text, "error", json!({ "message": message }));
+            self.section(
+                located.line,
+                &located.text,
+                "error",
+                json!({ "message": message }),
+            );
             return;
         }
         let Some(player) = g.seat_mut(&house).and_then(|s| s.player.as_mut()) else {
@@ -1039,7 +1110,11 @@ impl<'a> Desk<'a> {
             .iter()
             .filter_map(|h| g.seat(h))
             .filter(|s| !s.resigned)
-            .filter_map(|s| s.player.as_ref().map(|p| (p.address.clone(), p.lang, false)))
+            .filter_map(|s| {
+                s.player
+                    .as_ref()
+                    .map(|p| (p.address.clone(), p.lang, false))
+            })
             .collect();
         // The moderator reads all press, grey press with its sender: it is how disputes
         // and abuse get settled.
@@ -1049,7 +1124,11 @@ impl<'a> Desk<'a> {
             recipients.push((m.address.clone(), self.config.lang, true));
         }
         if to == PressTo::All {
-            recipients.extend(g.observers.iter().map(|o| (o.address.clone(), o.lang, false)));
+            recipients.extend(
+                g.observers
+                    .iter()
+                    .map(|o| (o.address.clone(), o.lang, false)),
+            );
         }
         recipients.retain(|(a, _, _)| *a != self.mail.from);
         recipients.dedup();
@@ -1128,7 +1207,13 @@ impl<'a> Desk<'a> {
             "orders": orders,
             "judge": self.config.judge.address,
         });
-        let mail = self.compose("reply.txt", "reply", data, &self.mail.from.clone(), self.lang)?;
+        let mail = self.compose(
+            "reply.txt",
+            "reply",
+            data,
+            &self.mail.from.clone(),
+            self.lang,
+        )?;
         let mail = mail.answering(Some(&self.mail.message_id), &self.mail.references);
         let mail = match game {
             Some((g, _)) => mail.about(&g.id),

@@ -10,16 +10,26 @@ pub enum Refusal {
     /// A moderator's command without `MODERATOR game secret` before it.
     NotModerator,
     /// Wrong house or secret (never says which, so as not to help a guesser).
-    BadSignOn { game: String },
-    BadModeratorSecret { game: String },
+    BadSignOn {
+        game: String,
+    },
+    BadModeratorSecret {
+        game: String,
+    },
     /// The game has no moderator who could sign on.
-    NoModerator { game: String },
+    NoModerator {
+        game: String,
+    },
     /// A second game in one mail.
-    OneGamePerMail { first: String },
+    OneGamePerMail {
+        first: String,
+    },
     /// A command that needs a game, with none named.
     NoGame,
     /// The game's press setting forbids this press.
-    PressForbidden { setting: &'static str },
+    PressForbidden {
+        setting: &'static str,
+    },
     /// Grey press to a game that does not allow it.
     GreyForbidden,
     /// Nobody to send the press to (houses without players, or none named).
@@ -35,7 +45,10 @@ pub enum Refusal {
     /// A span the moderator wrote that cannot be read.
     BadSpan(String),
     /// The message was too large to be read.
-    TooLarge { size: usize, limit: usize },
+    TooLarge {
+        size: usize,
+        limit: usize,
+    },
 }
 
 impl Refusal {

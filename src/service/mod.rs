@@ -233,15 +233,6 @@ impl Service {
         Ok(report)
     }
 
-    /// Processes one game if it is due (everyone ready, or its deadline passed), or sends
-    /// its reminder if that is due; what a `tick` does for every game, done for one (after
-    /// a mail made it due).
-    pub fn settle(&self, id: &str, now: DateTime<Utc>) -> Result<TickReport, GameError> {
-        let mut report = TickReport::default();
-        self.tick_game(id, now, &mut report)?;
-        Ok(report)
-    }
-
     fn tick_game(
         &self,
         id: &str,
