@@ -3,6 +3,7 @@
 //! transaction, so a crash never loses the news nor tells it twice.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
@@ -79,7 +80,7 @@ fn mails_for(
                     // Rolled back before it was told: nothing to send.
                     return Ok(Vec::new());
                 };
-                if !bodies.contains_key(&lang) {
+                if let Entry::Vacant(slot) = bodies.entry(lang) {
                     let last = service.store.last_phase(&game.id)?.map(|r| r.index);
                     let text = record_results(
                         game,
@@ -91,7 +92,7 @@ fn mails_for(
                     )
                     .map_err(render_error)?;
                     let phase = record.results.get("phase").cloned().unwrap_or(Value::Null);
-                    bodies.insert(lang, (text, phase));
+                    slot.insert((text, phase));
                 }
                 let (text, phase) = &bodies[&lang];
                 let subject = json!({ "game": { "id": game.id }, "phase": phase });
