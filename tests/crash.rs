@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::field_reassign_with_default)]
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -148,14 +149,44 @@ fn tick_time(seed: &Path) -> Duration {
 }
 
 /// Every game is whole: its history matches its phase count, the position is the last
-/// record's, the orders of the processed phase are all in its record, and one results
-/// notice was queued per processed phase.
+/// record's, the orders of the processed phase are all in its record, and each processed
+/// phase was told once: a results notice still queued, or the results mails to its three
+/// players (in the store's outbox or already in the outbox folder).
 fn check_store(dir: &Path, expect_processed: Option<bool>) -> usize {
     check_service(&Service::open(dir).unwrap(), expect_processed)
 }
 
+/// The Message-IDs of the results mails of each game, in the store's outbox and in the
+/// outbox folder (a mail may be in both after a crash: the same id).
+fn results_mails(service: &Service) -> HashMap<String, HashSet<String>> {
+    let mut mails: HashMap<String, HashSet<String>> = HashMap::new();
+    for (_, mail) in service.store.outbox().unwrap() {
+        if mail.subject.contains("Résultats") {
+            let game = mail.game.clone().unwrap_or_default();
+            mails.entry(game).or_default().insert(mail.message_id);
+        }
+    }
+    let folder = service.store.path().join("outbox");
+    for entry in std::fs::read_dir(folder).into_iter().flatten() {
+        let raw = std::fs::read(entry.unwrap().path()).unwrap_or_default();
+        let parsed = mail_parser::MessageParser::default().parse(&raw);
+        let Some(m) = parsed else { continue };
+        if m.subject().is_some_and(|s| s.contains("Résultats")) {
+            let game = m
+                .header_raw("X-Corbeau-Game")
+                .unwrap_or_default()
+                .trim()
+                .to_string();
+            let id = m.message_id().unwrap_or_default().to_string();
+            mails.entry(game).or_default().insert(id);
+        }
+    }
+    mails
+}
+
 fn check_service(service: &Service, expect_processed: Option<bool>) -> usize {
     let notices = service.store.notices().unwrap();
+    let mails = results_mails(service);
     let mut processed = 0;
     for game in service.store.games().unwrap() {
         let records = service.store.phases(&game.id).unwrap();
@@ -173,10 +204,16 @@ fn check_service(service: &Service, expect_processed: Option<bool>) -> usize {
                 _ => None,
             })
             .collect();
+        let sent = mails.get(&game.id).map_or(0, HashSet::len);
+        assert!(
+            results.iter().all(|i| *i < game.played),
+            "{}: results notices {results:?}",
+            game.id
+        );
         assert_eq!(
-            results,
-            (0..game.played).collect::<Vec<_>>(),
-            "{}: results notices",
+            results.len() * HOUSES.len() + sent,
+            game.played as usize * HOUSES.len(),
+            "{}: results told once (notices {results:?}, mails {sent})",
             game.id
         );
         match records.last() {
