@@ -486,8 +486,10 @@ fn a_game_of_westeros_played_through_the_command_line() {
     assert!(out.contains("lannister    3 ordre(s)"), "{out}");
 
     // ------------------------------------------------ spring 298: processed by `tick`
-    // The reminder time (a day before the deadline): everyone has ordered, nothing to do.
+    // The reminder time (a day before the deadline): everyone has ordered, no reminder;
+    // the mails telling the start of the game, queued until now, go to the outbox folder.
     j.at("2026-03-24T19:00:00Z");
+    assert_eq!(j.ok(&["tick"]), "3 courrier(s) écrit(s), 3 envoyé(s)\n");
     assert_eq!(j.ok(&["tick"]), "");
     assert_eq!(played(&j.show()), 0);
     // Past the deadline.
