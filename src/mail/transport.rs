@@ -10,8 +10,10 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use lettre::Transport as _;
-use lettre::message::header::{ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0};
-use lettre::message::{Mailbox, Message};
+use lettre::message::header::{
+    ContentTransferEncoding, ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0,
+};
+use lettre::message::{Body, Mailbox, Message};
 use lettre::transport::sendmail::SendmailTransport;
 use lettre::transport::smtp::SmtpTransport;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
@@ -89,6 +91,13 @@ impl TransportError {
 /// The complete message for `mail`, from the judge: what a player's mail client shows
 /// and threads.
 pub fn message(mail: &OutMail, judge: &Judge) -> Result<Message, TransportError> {
+    build(mail, judge, false)
+}
+
+/// `readable`: the body in 8 bits when it can be, so that an .eml of the outbox folder
+/// reads as it is with `less`; on the wire, what lettre finds best (7 bits or
+/// quoted-printable), since not every server takes 8BITMIME.
+fn build(mail: &OutMail, judge: &Judge, readable: bool) -> Result<Message, TransportError> {
     let from = judge_mailbox(judge)?;
     let to: Mailbox = mail
         .to
@@ -131,14 +140,28 @@ pub fn message(mail: &OutMail, judge: &Judge) -> Result<Message, TransportError>
     }
     // A raw body rather than a MIME single part: lettre ends a part with an extra blank
     // line, which the player would see.
+    let body = match readable.then(|| eight_bit(&mail.body)).flatten() {
+        Some(body) => body,
+        None => Body::new(mail.body.clone()),
+    };
     builder
         .header(MIME_VERSION_1_0)
         .header(ContentType::TEXT_PLAIN)
-        .body(mail.body.clone())
+        .body(body)
         .map_err(|e| TransportError::Build {
             message_id: mail.message_id.clone(),
             reason: e.to_string(),
         })
+}
+
+/// The text as an 8-bit body, CRLF-ended, when every line fits RFC 5322's 998 bytes
+/// (lettre's own choice stops at 76, which would turn most results to quoted-printable).
+fn eight_bit(text: &str) -> Option<Body> {
+    let clean = !text.contains(['\r', '\0']) && text.lines().all(|l| l.len() <= 998);
+    clean.then(|| {
+        let crlf = text.replace('\n', "\r\n");
+        Body::dangerous_pre_encoded(crlf.into_bytes(), ContentTransferEncoding::EightBit)
+    })
 }
 
 /// `"Corbeau" <corbeau@exemple.fr>`: the configured address, named after the judge unless
@@ -308,7 +331,7 @@ impl Transport {
     /// Hands `mail` (the outbox entry `key`) over; `Ok` means the transport took charge of
     /// it and the outbox may forget it.
     pub fn send(&self, key: u64, mail: &OutMail, judge: &Judge) -> Result<(), TransportError> {
-        let message = message(mail, judge)?;
+        let message = build(mail, judge, matches!(self.route, Route::Folder(_)))?;
         match &self.route {
             Route::Folder(dir) => write_eml(dir, &eml_name(key, mail), &message.formatted()),
             Route::Sendmail { command, sendmail } => {
