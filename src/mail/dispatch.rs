@@ -204,7 +204,8 @@ impl<'a> Desk<'a> {
                 Ok(Command::Order(text)) => self.order(located.line, text),
                 Ok(command) => {
                     self.flush_orders(&mut game);
-                    self.command(&mut game, located, command.clone())?;
+                    let shown = masked(located, command);
+                    self.command(&mut game, &shown, command.clone())?;
                 }
                 Err(e) => {
                     self.flush_orders(&mut game);
@@ -1231,6 +1232,22 @@ impl<'a> Desk<'a> {
         self.effects.mails.push(mail);
         Ok(())
     }
+}
+
+/// The command as the reply quotes it: never with its secret, which a reply forwarded or
+/// quoted in a later mail would give away.
+fn masked(located: &Located, command: &Command) -> Located {
+    let secret = match command {
+        Command::SignOn { secret, .. }
+        | Command::Moderator { secret, .. }
+        | Command::Unobserve { secret, .. } => Some(secret),
+        _ => None,
+    };
+    let mut shown = located.clone();
+    if let Some(secret) = secret.filter(|s| !s.is_empty()) {
+        shown.text = shown.text.replace(secret.as_str(), "********");
+    }
+    shown
 }
 
 fn script_is_empty(commands: &[Located]) -> bool {
