@@ -6,12 +6,13 @@
 
 use std::io::Read;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use crate::game::GameError;
 use crate::mail::maildir::{self, deliver};
 use crate::mail::pass::pass;
 use crate::service::Service;
-use crate::store::StoreError;
+use crate::store::{Store, StoreError};
 
 use super::Error;
 use super::clock::{fail, print_report, transport};
@@ -51,7 +52,11 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
         }
         config.mail.maildir = Some(dir);
     }
-    let service = match Service::open(&config.data_dir) {
+    // The mail is safe in the spool: no need to wait long for a store someone holds.
+    let opened = Store::open_waiting(&config.data_dir, Duration::from_millis(500))
+        .map_err(GameError::from)
+        .and_then(Service::on);
+    let service = match opened {
         Ok(service) => service,
         Err(GameError::Store(StoreError::Locked(_))) => {
             eprintln!(

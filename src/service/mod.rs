@@ -57,8 +57,12 @@ pub struct Service {
 
 impl Service {
     pub fn open(dir: &Path) -> Result<Service, GameError> {
+        Service::on(Store::open(dir)?)
+    }
+
+    pub fn on(store: Store) -> Result<Service, GameError> {
         Ok(Service {
-            store: Store::open(dir)?,
+            store,
             variants: RefCell::new(HashMap::new()),
         })
     }

@@ -89,7 +89,12 @@ impl Store {
     /// use by another process is waited for a little (a moderator's command and a cron
     /// `tick` may meet), then refused with a clear message.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
-        let give_up = std::time::Instant::now() + LOCK_WAIT;
+        Store::open_waiting(dir, LOCK_WAIT)
+    }
+
+    /// Opens the store, waiting at most `wait` for another process to let it go.
+    pub fn open_waiting(dir: &Path, wait: std::time::Duration) -> Result<Store, StoreError> {
+        let give_up = std::time::Instant::now() + wait;
         loop {
             match Store::open_once(dir) {
                 Err(StoreError::Locked(_)) if std::time::Instant::now() < give_up => {
