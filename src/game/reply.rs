@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::judge::Phase;
 use crate::lang::Lang;
 use crate::map::Variant;
-use crate::report::{HouseRef, OrderLine, RejectedView, UnitView};
+use crate::report::{HouseRef, OrderLine, Place, RejectedView, UnitView, region_place};
 
 use super::{Game, GameError};
 
@@ -27,7 +27,25 @@ pub struct OrdersView {
     pub missing: Vec<UnitView>,
     /// Whether the house declared itself ready.
     pub ready: bool,
+    /// For each move that cannot reach its destination: where the unit could go.
+    pub reach: Vec<Reach>,
 }
+
+/// Where a unit whose move is illegal could go (the suggestion of the answer).
+#[derive(Debug, Clone, Serialize)]
+pub struct Reach {
+    /// The order's index in `orders`.
+    pub index: usize,
+    pub places: Vec<Place>,
+}
+
+/// Reasons for which the unit's reach is the useful suggestion.
+const OUT_OF_REACH: &[&str] = &[
+    "not-adjacent",
+    "no-fleets-on-route",
+    "coast-not-reachable",
+    "coast-needed",
+];
 
 #[derive(Debug, Clone, Serialize)]
 pub struct GameRef {
@@ -65,6 +83,23 @@ impl Game {
         } else {
             rest.into_iter().filter_map(|o| o.unit).collect()
         };
+        let reach = orders
+            .iter()
+            .filter(|o| {
+                o.outcome
+                    .reason
+                    .as_deref()
+                    .is_some_and(|r| OUT_OF_REACH.contains(&r))
+            })
+            .filter_map(|o| {
+                let unit = o.unit.as_ref()?;
+                Some(Reach {
+                    index: o.index?,
+                    places: reachable(variant, unit),
+                })
+            })
+            .filter(|r| !r.places.is_empty())
+            .collect();
         Ok(OrdersView {
             game: GameRef {
                 id: self.id.clone(),
@@ -78,6 +113,23 @@ impl Game {
             rejected: view.rejected,
             missing,
             ready: self.seat(house).is_some_and(|s| s.ready),
+            reach,
         })
     }
+}
+
+/// The provinces a unit can move to from where it stands (its regions for a fleet).
+fn reachable(variant: &Variant, unit: &UnitView) -> Vec<Place> {
+    let Some(from) = variant
+        .region_ids()
+        .find(|&r| variant.region_label(r) == unit.at.id)
+    else {
+        return Vec::new();
+    };
+    variant
+        .region_ids()
+        .filter(|&to| variant.province_of(to) != variant.province_of(from))
+        .filter(|&to| variant.can_stand(unit.kind, to) && variant.can_move(unit.kind, from, to))
+        .map(|to| region_place(variant, to))
+        .collect()
 }

@@ -257,6 +257,11 @@ impl Variant {
         }
     }
 
+    /// All regions (provinces and their coasts), in index order.
+    pub fn region_ids(&self) -> impl Iterator<Item = RegionId> + '_ {
+        (0..self.regions.len()).map(|i| RegionId(i as u16))
+    }
+
     /// All provinces, in id order.
     pub fn province_ids(&self) -> impl Iterator<Item = ProvinceId> + '_ {
         (0..self.provinces.len()).map(|i| ProvinceId(i as u16))

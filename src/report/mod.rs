@@ -10,7 +10,7 @@ mod render;
 mod view;
 
 pub use build::{results_view, results_view_with_orders};
-pub use describe::order_text;
+pub use describe::{order_text, region_place};
 pub use render::{
     ORDERS_TEMPLATE, RESULTS_TEMPLATE, RenderError, local_templates, render_results,
     render_template, wrap,
