@@ -17,9 +17,14 @@ pub struct PositionError {
     pub message: String,
 }
 
-/// `spring 1901 movement`, `printemps 298 mouvements`, `winter 1901 adjustment`.
+/// `spring 1901 movement`, `printemps 298 mouvements`, `winter 1901 adjustment`, or the
+/// short form judges use: `S1901M`, `F1901R`, `W1901A` (in French `P298M`, `A298R`,
+/// `H298A`).
 pub fn parse_phase(text: &str) -> Option<Phase> {
     let words: Vec<String> = text.split_whitespace().map(fold).collect();
+    if let [short] = words.as_slice() {
+        return parse_short_phase(short);
+    }
     let [season, year, kind] = words.as_slice() else {
         return None;
     };
@@ -37,6 +42,27 @@ pub fn parse_phase(text: &str) -> Option<Phase> {
     };
     Some(Phase {
         year: year.parse().ok()?,
+        season,
+        kind,
+    })
+}
+
+fn parse_short_phase(word: &str) -> Option<Phase> {
+    let mut chars = word.chars();
+    let season = match chars.next()? {
+        's' | 'p' => Season::Spring,
+        'f' | 'a' => Season::Autumn,
+        'w' | 'h' => Season::Winter,
+        _ => return None,
+    };
+    let kind = match chars.next_back()? {
+        'm' => PhaseKind::Movement,
+        'r' => PhaseKind::Retreat,
+        'a' | 'b' => PhaseKind::Adjustment,
+        _ => return None,
+    };
+    Some(Phase {
+        year: chars.as_str().parse().ok()?,
         season,
         kind,
     })
@@ -292,4 +318,41 @@ pub fn write_position(variant: &Variant, position: &Position) -> String {
         let _ = writeln!(out, "contested {}", list.join(" "));
     }
     out
+}
+
+#[cfg(test)]
+mod phase_tests {
+    use super::*;
+
+    #[test]
+    fn phases_read_in_full_and_short() {
+        let spring = Phase {
+            year: 299,
+            season: Season::Spring,
+            kind: PhaseKind::Movement,
+        };
+        for text in [
+            "spring 299 movement",
+            "printemps 299 mouvements",
+            "S299M",
+            "p299m",
+        ] {
+            assert_eq!(parse_phase(text), Some(spring), "{text}");
+        }
+        assert_eq!(
+            parse_phase("A298R"),
+            Some(Phase {
+                year: 298,
+                season: Season::Autumn,
+                kind: PhaseKind::Retreat
+            })
+        );
+        assert_eq!(
+            parse_phase("H1901A").map(|p| p.kind),
+            Some(PhaseKind::Adjustment)
+        );
+        for bad in ["S299", "X299M", "S2x9M", "", "spring 299"] {
+            assert_eq!(parse_phase(bad), None, "{bad}");
+        }
+    }
 }
