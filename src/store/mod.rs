@@ -235,13 +235,7 @@ impl Store {
 
     /// Every queued notice, oldest first, with its key.
     pub fn notices(&self) -> Result<Vec<(u64, Notice)>, StoreError> {
-        self.notices
-            .iter()
-            .map(|item| {
-                let (k, v) = item?;
-                Ok((sequence(&k, "notice key")?, decode(&v, "notice")?))
-            })
-            .collect()
+        sequenced(&self.notices, "notice")
     }
 
     /// Writes one command's changes atomically and durably.
@@ -306,6 +300,11 @@ impl Store {
                 }
                 Ok(())
             });
+        self.finish(result)
+    }
+
+    /// A transaction's outcome, flushed to disk when it committed.
+    fn finish(&self, result: Result<(), TransactionError<StoreError>>) -> Result<(), StoreError> {
         match result {
             Ok(()) => {}
             Err(TransactionError::Abort(e)) => return Err(e),
@@ -336,24 +335,12 @@ impl Store {
             put_sequenced(outbox, &keys, &json)?;
             Ok::<(), ConflictableTransactionError<StoreError>>(())
         });
-        match result {
-            Ok(()) => {}
-            Err(TransactionError::Abort(e)) => return Err(e),
-            Err(TransactionError::Storage(e)) => return Err(StoreError::Io(e)),
-        }
-        self.db.flush()?;
-        Ok(())
+        self.finish(result)
     }
 
     /// Every mail waiting in the outbox, oldest first, with its key.
     pub fn outbox(&self) -> Result<Vec<(u64, OutMail)>, StoreError> {
-        self.outbox
-            .iter()
-            .map(|item| {
-                let (k, v) = item?;
-                Ok((sequence(&k, "outbox key")?, decode(&v, "outbox")?))
-            })
-            .collect()
+        sequenced(&self.outbox, "outbox")
     }
 
     /// Records a failed attempt (the mail stays, with its retry time).
@@ -408,10 +395,22 @@ fn put_sequenced(
     Ok(())
 }
 
-fn sequence(key: &[u8], what: &str) -> Result<u64, StoreError> {
-    key.try_into()
-        .map(u64::from_be_bytes)
-        .map_err(|_| StoreError::Corrupt(what.into()))
+/// The values of a tree keyed by sequence numbers, oldest first, with their keys.
+fn sequenced<T: DeserializeOwned>(
+    tree: &sled::Tree,
+    what: &str,
+) -> Result<Vec<(u64, T)>, StoreError> {
+    tree.iter()
+        .map(|item| {
+            let (k, v) = item?;
+            let key = k
+                .as_ref()
+                .try_into()
+                .map(u64::from_be_bytes)
+                .map_err(|_| StoreError::Corrupt(format!("{what} key")))?;
+            Ok((key, decode(&v, what)?))
+        })
+        .collect()
 }
 
 fn encode_all<T: Serialize>(values: &[T]) -> Result<Vec<Vec<u8>>, StoreError> {
