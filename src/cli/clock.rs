@@ -51,7 +51,7 @@ pub fn transport(ctx: &Context) -> Result<Transport, Error> {
 pub fn fail(ctx: &Context, e: PassError) -> Error {
     match e {
         PassError::Game(e) => ctx.fail(e),
-        PassError::Maildir(e) => Error::Input(e.to_string()),
+        PassError::Maildir(e) => Error::Input(e.message(ctx.lang)),
     }
 }
 

@@ -42,12 +42,12 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
                 .into(),
             ));
         }
-        deliver(&maildir::spool(&config), &raw).map_err(|e| Error::Input(e.to_string()))?;
+        deliver(&maildir::spool(&config), &raw).map_err(|e| Error::Input(e.message(lang)))?;
     }
     if let Some(dir) = args.maildir {
         if !dir.join("new").is_dir() {
             return Err(Error::Input(
-                maildir::MaildirError::NotAMaildir(dir).to_string(),
+                maildir::MaildirError::NotAMaildir(dir).message(lang),
             ));
         }
         config.mail.maildir = Some(dir);

@@ -48,6 +48,26 @@ pub enum InboundError {
     Unreadable,
 }
 
+impl InboundError {
+    /// The reason for the moderator, in their language.
+    pub fn message(&self, lang: crate::lang::Lang) -> String {
+        match self {
+            InboundError::NoSender => lang
+                .pick(
+                    "le message n'a pas d'adresse d'expéditeur (From)",
+                    "the message has no sender address (From)",
+                )
+                .into(),
+            InboundError::Unreadable => lang
+                .pick(
+                    "le message ne se lit pas comme un courriel",
+                    "the message cannot be read as an email",
+                )
+                .into(),
+        }
+    }
+}
+
 /// Reads a raw message; `limit` is the largest size (in bytes) whose body is read.
 ///
 /// A message over the limit is read as far as its headers only (sender, ids, subject,

@@ -90,13 +90,26 @@ pub fn ingest_maildir(
                 mark(&path, "S")?;
             }
             Ok(Err(e)) => {
-                report.unreadable.push((name, e.to_string()));
+                report.unreadable.push((name, e.message(config.lang)));
                 mark(&path, "FS")?;
             }
             Err(e) => report.failed.push((name, e.message(config.lang))),
         }
     }
     Ok(report)
+}
+
+impl MaildirError {
+    /// The error for the moderator, in their language.
+    pub fn message(&self, lang: crate::lang::Lang) -> String {
+        match (self, lang) {
+            (MaildirError::NotAMaildir(dir), crate::lang::Lang::Fr) => format!(
+                "{} : ce n'est pas un Maildir (il lui faut les dossiers new/, cur/ et tmp/)",
+                dir.display()
+            ),
+            _ => self.to_string(),
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
