@@ -553,7 +553,7 @@ fn deadline(places: &Places, orders: &[(String, String)], runs: usize) {
             &mut steps[2],
         );
         row(
-            "of which in `queue_notices`, per recipient: loading the phase record",
+            "one phase record read from the store (`queue_notices` reads 2 per results notice)",
             &mut record,
         );
     }
