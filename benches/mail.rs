@@ -221,14 +221,28 @@ fn main() {
             .map(|t| format!(" and {} (tmpfs)", t.display()))
             .unwrap_or_default()
     );
-    pieces();
+    let load = load_average();
+    pieces(&places);
     ingest(&places, &orders, mails, spawns);
     deadline(&places, &orders, runs);
-    println!("bench ran for {:.0} s", began.elapsed().as_secs_f64());
+    println!(
+        "\nbench ran for {:.0} s; load average {load} at the start, {} at the end",
+        began.elapsed().as_secs_f64(),
+        load_average()
+    );
 }
 
-/// What every mail pays whatever the store: checking the secret, rendering a template.
-fn pieces() {
+/// The machine's 1-minute load average (Linux), to tell a quiet run from a busy one.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// What every mail pays whatever the store (checking the secret, rendering a template),
+/// and what making a file durable costs where the stores are.
+fn pieces(places: &Places) {
     let hash = judge_hash();
     let cheap = cheap_hash();
     println!("\n| piece | time |\n|---|---:|");
@@ -267,16 +281,66 @@ fn pieces() {
         ms(render(Some(&dir)))
     );
     let _ = std::fs::remove_dir_all(&dir);
+    let mut bases = vec![("disk", places.disk.clone())];
+    if let Some(t) = &places.tmpfs {
+        bases.push(("tmpfs", t.clone()));
+    }
+    for (on, base) in bases {
+        let (file, folder) = fsync_time(&base);
+        println!("| writing a 4 kB file and `fsync` on {on} | {} |", ms(file));
+        println!("| `fsync` of its directory on {on} | {} |", ms(folder));
+    }
+}
+
+/// Seconds to write and sync a small file, and to sync its directory.
+fn fsync_time(base: &Path) -> (f64, f64) {
+    let dir = fresh_dir(base, "fsync");
+    let block = vec![b'x'; 4096];
+    let mut n = 0;
+    let file = per_call(50, || {
+        n += 1;
+        let mut f = std::fs::File::create(dir.join(format!("{n}.eml"))).expect("create");
+        f.write_all(&block).expect("write");
+        f.sync_all().expect("fsync");
+    });
+    let folder = per_call(50, || {
+        std::fs::File::open(&dir)
+            .and_then(|d| d.sync_all())
+            .expect("fsync dir");
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    (file, folder)
+}
+
+/// Mails per second, and the mean seconds per mail of the first and the last tenth.
+struct Rate {
+    per_second: f64,
+    first: f64,
+    last: f64,
+}
+
+impl Rate {
+    fn of(times: &[Duration]) -> Rate {
+        let total: f64 = times.iter().map(Duration::as_secs_f64).sum();
+        let tenth = (times.len() / 10).max(1);
+        let mean = |part: &[Duration]| {
+            part.iter().map(Duration::as_secs_f64).sum::<f64>() / part.len() as f64
+        };
+        Rate {
+            per_second: times.len() as f64 / total,
+            first: mean(&times[..tenth]),
+            last: mean(&times[times.len() - tenth..]),
+        }
+    }
 }
 
 /// One library figure: mails through `ingest_one` on a fresh store in `base`.
-fn ingest_one_rate(base: &Path, name: &str, hash: &str, mails: &[Vec<u8>]) -> (f64, f64, f64) {
+fn ingest_one_rate(base: &Path, name: &str, hash: &str, mails: &[Vec<u8>]) -> Rate {
     let dir = fresh_dir(base, name);
     let (service, config) = judge(&dir);
     new_game(&service, hash);
     let now = start();
     let mut times = Vec::with_capacity(mails.len());
-    let began = Instant::now();
     for raw in mails {
         let one = Instant::now();
         let handled = ingest_one(&service, &config, raw, now)
@@ -288,21 +352,10 @@ fn ingest_one_rate(base: &Path, name: &str, hash: &str, mails: &[Vec<u8>]) -> (f
         );
         times.push(one.elapsed());
     }
-    let total = began.elapsed().as_secs_f64();
     check_orders(&service);
     drop(service);
     let _ = std::fs::remove_dir_all(&dir);
-    let tenth = (mails.len() / 10).max(1);
-    let first: f64 = times[..tenth].iter().map(Duration::as_secs_f64).sum();
-    let last: f64 = times[times.len() - tenth..]
-        .iter()
-        .map(Duration::as_secs_f64)
-        .sum();
-    (
-        mails.len() as f64 / total,
-        first / tenth as f64,
-        last / tenth as f64,
-    )
+    Rate::of(&times)
 }
 
 /// Every house's orders were taken (the mails were read as orders, not refused).
@@ -323,12 +376,13 @@ fn ingest(places: &Places, orders: &[(String, String)], mails: usize, spawns: us
     );
     println!("| how | store on | mails/s | ms per mail | first tenth | last tenth |");
     println!("|---|---|---:|---:|---:|---:|");
-    let row = |how: &str, on: &str, (rate, first, last): (f64, f64, f64)| {
+    let row = |how: &str, on: &str, rate: Rate| {
         println!(
-            "| {how} | {on} | {rate:.1} | {:.2} | {:.2} | {:.2} |",
-            1000.0 / rate,
-            first * 1000.0,
-            last * 1000.0
+            "| {how} | {on} | {:.1} | {:.2} | {:.2} | {:.2} |",
+            rate.per_second,
+            1000.0 / rate.per_second,
+            rate.first * 1000.0,
+            rate.last * 1000.0
         );
     };
     row(
@@ -364,10 +418,15 @@ fn ingest(places: &Places, orders: &[(String, String)], mails: usize, spawns: us
         "| then one `ingest_maildir` | disk | {carried:.1} | {:.2} | | |",
         1000.0 / carried
     );
-    let rate = binary_rate(&places.disk, &hash, orders, spawns);
+    let (rate, idle) = binary_rate(&places.disk, &hash, orders, spawns);
+    row(
+        &format!("`corbeau ingest` < mail, {spawns} runs (process, spool, store open, pass)"),
+        "disk",
+        rate,
+    );
     println!(
-        "| `corbeau ingest` < mail, {spawns} runs (process, spool, store open, pass) | disk | {rate:.1} | {:.2} | | |",
-        1000.0 / rate
+        "| for comparison: `corbeau tick` with nothing to do (process, store open, empty pass) | disk | | {:.2} | | |",
+        idle * 1000.0
     );
 }
 
@@ -392,8 +451,9 @@ fn maildir_rate(base: &Path, hash: &str, mails: &[Vec<u8>]) -> (f64, f64) {
     (delivered, carried)
 }
 
-/// Mails/s of `corbeau ingest --data DIR` with one mail on stdin, run `spawns` times.
-fn binary_rate(base: &Path, hash: &str, orders: &[(String, String)], spawns: usize) -> f64 {
+/// `corbeau ingest --data DIR` with one mail on stdin, run `spawns` times; and seconds per
+/// `corbeau tick` with nothing to do on the same store.
+fn binary_rate(base: &Path, hash: &str, orders: &[(String, String)], spawns: usize) -> (Rate, f64) {
     let dir = fresh_dir(base, "binary");
     let data = dir.join("data");
     {
@@ -401,20 +461,11 @@ fn binary_rate(base: &Path, hash: &str, orders: &[(String, String)], spawns: usi
         new_game(&service, hash);
     }
     let mails = order_mails(spawns, orders, "bin");
-    let began = Instant::now();
+    let mut times = Vec::with_capacity(mails.len());
     for raw in &mails {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_corbeau"))
-            .arg("ingest")
-            .arg("--data")
-            .arg(&data)
-            .current_dir(&dir)
-            .env("CORBEAU_NOW", start().to_rfc3339())
-            .env_remove("CORBEAU_CONFIG")
-            .env_remove("CORBEAU_DATA")
-            .env_remove("CORBEAU_LANG")
+        let one = Instant::now();
+        let mut child = corbeau("ingest", &dir, &data)
             .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
             .spawn()
             .expect("corbeau ingest");
         child
@@ -427,18 +478,39 @@ fn binary_rate(base: &Path, hash: &str, orders: &[(String, String)], spawns: usi
             child.wait().expect("wait").success(),
             "corbeau ingest failed"
         );
+        times.push(one.elapsed());
     }
-    let rate = mails.len() as f64 / began.elapsed().as_secs_f64();
-    let replies = std::fs::read_dir(data.join("outbox"))
-        .map(|d| {
-            d.filter_map(Result::ok)
-                .filter(|e| e.path().extension().is_some_and(|x| x == "eml"))
-                .count()
-        })
-        .unwrap_or(0);
-    assert_eq!(replies, mails.len(), "one reply per mail in the outbox");
+    assert_eq!(
+        results_in(&data.join("outbox")),
+        mails.len(),
+        "one reply per mail in the outbox"
+    );
+    let idle = per_call(20, || {
+        let status = corbeau("tick", &dir, &data)
+            .stdin(Stdio::null())
+            .status()
+            .expect("corbeau tick");
+        assert!(status.success(), "corbeau tick failed");
+    });
     let _ = std::fs::remove_dir_all(&dir);
-    rate
+    (Rate::of(&times), idle)
+}
+
+/// `corbeau SUBCOMMAND` on the data directory `data`, run in `dir`, at the bench's time.
+fn corbeau(subcommand: &str, dir: &Path, data: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_corbeau"));
+    command
+        .arg(subcommand)
+        .arg("--data")
+        .arg(data)
+        .current_dir(dir)
+        .env("CORBEAU_NOW", start().to_rfc3339())
+        .env_remove("CORBEAU_CONFIG")
+        .env_remove("CORBEAU_DATA")
+        .env_remove("CORBEAU_LANG")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit());
+    command
 }
 
 /// A fresh store with the 7 houses' orders in; returns the judge and a time past the
@@ -466,6 +538,7 @@ fn ordered_game(
     (service, config, deadline + TimeDelta::seconds(1))
 }
 
+/// The mails in an outbox folder.
 fn results_in(outbox: &Path) -> usize {
     std::fs::read_dir(outbox)
         .map(|d| {
