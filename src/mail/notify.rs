@@ -70,23 +70,34 @@ fn mails_for(
     now: DateTime<Utc>,
 ) -> Result<Vec<OutMail>, GameError> {
     let to = recipients(game, config, notice);
+    if to.is_empty() {
+        return Ok(Vec::new());
+    }
     let render_error = |e: crate::report::RenderError| GameError::Internal(e.to_string());
+    // The phase record of a results notice, read once for all its recipients, and
+    // whether it is the last phase played.
+    let results = match &notice.kind {
+        NoticeKind::Results { index } => match service.store.phase(&game.id, *index)? {
+            Some(record) => {
+                let last = service.store.last_phase(&game.id)?.map(|r| r.index);
+                Some((record, last == Some(*index)))
+            }
+            // Rolled back before it was told: nothing to send.
+            None => return Ok(Vec::new()),
+        },
+        _ => None,
+    };
     let mut bodies: HashMap<Lang, (String, Value)> = HashMap::new();
     let mut mails = Vec::new();
     for (address, lang) in to {
-        let mail = match &notice.kind {
-            NoticeKind::Results { index } => {
-                let Some(record) = service.store.phase(&game.id, *index)? else {
-                    // Rolled back before it was told: nothing to send.
-                    return Ok(Vec::new());
-                };
+        let mail = match &results {
+            Some((record, is_last)) => {
                 if let Entry::Vacant(slot) = bodies.entry(lang) {
-                    let last = service.store.last_phase(&game.id)?.map(|r| r.index);
                     let text = record_results(
                         game,
                         variant,
-                        &record,
-                        last == Some(*index),
+                        record,
+                        *is_last,
                         lang,
                         config.templates.as_deref(),
                     )
@@ -109,12 +120,12 @@ fn mails_for(
                 mail.body = text.clone();
                 mail
             }
-            kind => {
-                let data = notice_data(game, variant, kind, lang);
+            None => {
+                let data = notice_data(game, variant, &notice.kind, lang);
                 compose(
                     config,
                     "notice.txt",
-                    kind_word(kind),
+                    kind_word(&notice.kind),
                     data,
                     &address,
                     lang,

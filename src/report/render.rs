@@ -1,9 +1,16 @@
 //! Results as text, from the minijinja templates of `templates/{fr,en}/`. The templates
 //! are embedded in the binary; a directory laid out like `templates/` overrides any of
 //! them at run time, so a moderator can change the wording without rebuilding.
+//!
+//! The templates of a language are compiled once and kept, by language and override
+//! directory: compiling them all costs more than rendering one (docs/performance.md).
+//! Every render still looks at the override files (size and modification time), so an
+//! edited, added or removed file is picked up by a running `serve` at its next mail.
 
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, SystemTime};
 
 use minijinja::{Environment, UndefinedBehavior, Value, context};
 
@@ -74,10 +81,10 @@ pub fn render_template(
     lang: Lang,
     templates: Option<&Path>,
 ) -> Result<String, RenderError> {
-    let sources = load_sources(lang, templates)?;
-    let env = environment(&sources)?;
-    let describe = |name: &str| describe_source(&sources, name);
-    let template = env
+    let compiled = compiled(lang, templates)?;
+    let describe = |name: &str| compiled.describe(name);
+    let template = compiled
+        .env
         .get_template(name)
         .map_err(|e| template_error(&describe, name, &e))?;
     let ctx = context! { lang => lang.code(), ..data };
@@ -130,7 +137,109 @@ fn load_sources(lang: Lang, templates: Option<&Path>) -> Result<Vec<Source>, Ren
     Ok(sources)
 }
 
-fn environment(sources: &[Source]) -> Result<Environment<'_>, RenderError> {
+/// The compiled templates of one language and override directory, and what they were
+/// compiled from.
+struct Compiled {
+    lang: Lang,
+    dir: Option<PathBuf>,
+    stamps: Vec<Stamp>,
+    env: Environment<'static>,
+    /// Each template's name and where it came from, for error messages.
+    origins: Vec<(&'static str, String)>,
+}
+
+impl Compiled {
+    fn describe(&self, name: &str) -> String {
+        describe_origin(&self.origins, name)
+    }
+}
+
+fn describe_origin(origins: &[(&'static str, String)], name: &str) -> String {
+    origins
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or_else(|| name.to_string(), |(_, origin)| origin.clone())
+}
+
+/// What a template was read from: the embedded text, or an override file as it was then.
+#[derive(Debug, PartialEq)]
+enum Stamp {
+    Embedded,
+    File { len: u64, modified: SystemTime },
+}
+
+/// A file changed this recently may change again within the file system's clock tick,
+/// keeping its stamp: its templates are compiled afresh at every render until it is older.
+const SETTLED: Duration = Duration::from_secs(1);
+
+/// The templates compiled so far, at most one entry per language and override directory.
+static COMPILED: Mutex<Vec<Arc<Compiled>>> = Mutex::new(Vec::new());
+
+/// The templates of `lang`, compiled, from the cache when no override file changed since.
+fn compiled(lang: Lang, templates: Option<&Path>) -> Result<Arc<Compiled>, RenderError> {
+    let stamps = stamps(lang, templates);
+    if let Some(stamps) = &stamps {
+        let cache = COMPILED.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(hit) = cache
+            .iter()
+            .find(|c| c.lang == lang && c.dir.as_deref() == templates && &c.stamps == stamps)
+        {
+            return Ok(hit.clone());
+        }
+    }
+    let sources = load_sources(lang, templates)?;
+    let origins: Vec<(&'static str, String)> =
+        sources.iter().map(|s| (s.name, s.origin.clone())).collect();
+    let env = environment(sources, &origins)?;
+    let keep = stamps.is_some();
+    let fresh = Arc::new(Compiled {
+        lang,
+        dir: templates.map(Path::to_path_buf),
+        stamps: stamps.unwrap_or_default(),
+        env,
+        origins,
+    });
+    if keep {
+        let mut cache = COMPILED.lock().unwrap_or_else(PoisonError::into_inner);
+        cache.retain(|c| !(c.lang == lang && c.dir.as_deref() == templates));
+        cache.push(fresh.clone());
+    }
+    Ok(fresh)
+}
+
+/// The stamp of every template of `lang`, in the order of [`EMBEDDED`]; none when one
+/// cannot be trusted to show a change (too recent, no modification time, unreadable:
+/// reading the files will tell).
+fn stamps(lang: Lang, templates: Option<&Path>) -> Option<Vec<Stamp>> {
+    let settled = SystemTime::now().checked_sub(SETTLED)?;
+    let mut stamps = Vec::new();
+    for &(l, name, _) in EMBEDDED {
+        if l != lang {
+            continue;
+        }
+        let Some(dir) = templates else {
+            stamps.push(Stamp::Embedded);
+            continue;
+        };
+        match std::fs::metadata(dir.join(lang.code()).join(name)) {
+            Ok(meta) => {
+                let modified = meta.modified().ok().filter(|m| *m <= settled)?;
+                stamps.push(Stamp::File {
+                    len: meta.len(),
+                    modified,
+                });
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => stamps.push(Stamp::Embedded),
+            Err(_) => return None,
+        }
+    }
+    Some(stamps)
+}
+
+fn environment(
+    sources: Vec<Source>,
+    origins: &[(&'static str, String)],
+) -> Result<Environment<'static>, RenderError> {
     let mut env = Environment::new();
     env.set_trim_blocks(true);
     env.set_lstrip_blocks(true);
@@ -140,18 +249,12 @@ fn environment(sources: &[Source]) -> Result<Environment<'_>, RenderError> {
     env.add_filter("ljust", ljust);
     env.add_filter("rjust", rjust);
     env.add_filter("signed", signed);
+    let describe = |name: &str| describe_origin(origins, name);
     for source in sources {
-        env.add_template(source.name, &source.text)
-            .map_err(|e| template_error(&|n| describe_source(sources, n), source.name, &e))?;
+        env.add_template_owned(source.name, source.text)
+            .map_err(|e| template_error(&describe, source.name, &e))?;
     }
     Ok(env)
-}
-
-fn describe_source(sources: &[Source], name: &str) -> String {
-    sources
-        .iter()
-        .find(|s| s.name == name)
-        .map_or_else(|| name.to_string(), |s| s.origin.clone())
 }
 
 /// Names the template where the error happened (which may be an imported one) and says
@@ -245,7 +348,84 @@ fn signed(n: i64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::wrap;
+    use std::fs::{self, File};
+    use std::path::{Path, PathBuf};
+    use std::sync::Arc;
+    use std::time::{Duration, SystemTime};
+
+    use minijinja::Value;
+
+    use super::{compiled, render_template, wrap};
+    use crate::lang::Lang;
+
+    fn override_dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("corbeau-render-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("fr")).expect("temp dir");
+        dir
+    }
+
+    /// Writes an override file dated `age` ago.
+    fn write_dated(path: &Path, text: &str, age: Duration) {
+        fs::write(path, text).expect("write");
+        let when = SystemTime::now() - age;
+        File::options()
+            .write(true)
+            .open(path)
+            .and_then(|f| f.set_modified(when))
+            .expect("set mtime");
+    }
+
+    fn welcome(dir: &Path) -> String {
+        render_template("welcome.txt", Value::from(()), Lang::Fr, Some(dir))
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn compiled_templates_are_kept_while_no_override_file_changes() {
+        let dir = override_dir("kept");
+        write_dated(
+            &dir.join("fr/welcome.txt"),
+            "A {{ lang }}\n",
+            Duration::from_secs(3600),
+        );
+        let first = compiled(Lang::Fr, Some(&dir)).expect("compiled");
+        let second = compiled(Lang::Fr, Some(&dir)).expect("compiled");
+        assert!(Arc::ptr_eq(&first, &second), "compiled once");
+        let embedded = compiled(Lang::Fr, None).expect("compiled");
+        assert!(Arc::ptr_eq(
+            &embedded,
+            &compiled(Lang::Fr, None).expect("compiled")
+        ));
+        fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn an_edited_added_or_removed_override_file_is_picked_up() {
+        let dir = override_dir("edited");
+        let path = dir.join("fr/welcome.txt");
+        let embedded = render_template("welcome.txt", Value::from(()), Lang::Fr, None).is_err();
+        assert!(embedded, "the embedded welcome needs its data");
+        write_dated(&path, "A {{ lang }}\n", Duration::from_secs(3600));
+        assert_eq!(welcome(&dir), "A fr\n");
+        // Same size, another modification time.
+        write_dated(&path, "B {{ lang }}\n", Duration::from_secs(1800));
+        assert_eq!(welcome(&dir), "B fr\n");
+        // Same size, rewritten at once: too recent to be trusted, read again.
+        fs::write(&path, "C {{ lang }}\n").expect("write");
+        assert_eq!(welcome(&dir), "C fr\n");
+        fs::write(&path, "D {{ lang }}\n").expect("write");
+        assert_eq!(welcome(&dir), "D fr\n");
+        // A new file for another template, then the override removed.
+        write_dated(&dir.join("fr/press.txt"), "p\n", Duration::from_secs(3600));
+        let press = render_template("press.txt", Value::from(()), Lang::Fr, Some(&dir));
+        assert_eq!(press.expect("press"), "p\n");
+        fs::remove_file(&path).expect("remove");
+        let back = render_template("welcome.txt", Value::from(()), Lang::Fr, Some(&dir));
+        assert!(back.is_err(), "the embedded welcome again: {back:?}");
+        fs::remove_dir_all(&dir).ok();
+    }
 
     #[test]
     fn wrap_breaks_at_spaces_and_indents_continuations() {
