@@ -2050,3 +2050,32 @@ fn golden_odd_mails() {
     w.handle(&mail, now());
     assert_golden("mail/reply-empty-fr.txt", &rendered(&w.reply_to(STRANGER)));
 }
+
+#[test]
+fn orders_on_both_sides_of_a_command_make_one_set() {
+    let mut w = World::running("orders-split", Press::Full);
+    w.send(
+        STARK,
+        &format!(
+            "{}A win -> roc\nPRESSE A Lannister\nLe Nord se souvient.\nFIN PRESSE\nA moa H\nPRET\nF bla H\n",
+            stark()
+        ),
+    );
+    let reply = w.reply_to(STARK);
+    let mut orders = orders_of(&w.game(), "stark");
+    orders.sort();
+    assert_eq!(
+        orders,
+        vec!["A moa H", "A win -> roc", "F bla H"],
+        "{}",
+        reply.body
+    );
+    assert!(!reply.body.contains("Unités sans ordre"), "{}", reply.body);
+    // ORDRES again in the same mail starts a new whole set, as written.
+    w.send(
+        STARK,
+        &format!("{}A win H\nETAT\nORDRES\nA moa -> gri\n", stark()),
+    );
+    w.take();
+    assert_eq!(orders_of(&w.game(), "stark"), vec!["A moa -> gri"]);
+}

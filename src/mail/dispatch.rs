@@ -316,6 +316,9 @@ impl<'a> Desk<'a> {
             source: format!("mail {} <{}>", self.mail.from, self.mail.message_id),
             lang: self.lang,
         };
+        // Order lines after a command (`PRET`, press) belong to the same set: the next
+        // block of this mail adds to this one unless `ORDRES` starts a new set.
+        self.mode = SubmitMode::Partial;
         let count = lines.len();
         if self.act(game, &located, action) {
             self.show_orders = true;
@@ -479,6 +482,7 @@ impl<'a> Desk<'a> {
                         }
                         self.role = Role::House(house.clone());
                         self.locked_out = false;
+                        self.mode = SubmitMode::Replace;
                         let name = house_name(variant, &house);
                         self.section(
                             line,
