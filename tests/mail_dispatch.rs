@@ -2079,3 +2079,79 @@ fn orders_on_both_sides_of_a_command_make_one_set() {
     w.take();
     assert_eq!(orders_of(&w.game(), "stark"), vec!["A moa -> gri"]);
 }
+
+#[test]
+fn the_last_ready_lets_the_next_tick_process_the_phase() {
+    let mut w = World::running("all-ready", Press::Full);
+    w.send(STARK, &format!("{}A win -> roc\nPRET\n", stark()));
+    w.send(
+        LANNISTER,
+        &format!("SIGNON {GAME} Lannister {LANNISTER_SECRET}\nREADY\n"),
+    );
+    // Carrying out a mail never processes by itself.
+    assert_eq!(w.game().played, 0);
+    w.send(
+        BARATHEON,
+        &format!("{}PRET\n", sign_on("Baratheon", BARATHEON_SECRET)),
+    );
+    assert_eq!(w.game().played, 0);
+    w.take();
+    let report = w.service.tick(now()).unwrap();
+    assert_eq!(report.processed.len(), 1, "{report:?}");
+    let game = w.game();
+    assert_eq!(game.played, 1);
+    assert_eq!(orders_of(&game, "stark"), Vec::<String>::new());
+    let results = w.notices(now());
+    assert_eq!(results.len(), 4, "{}", show(&results));
+}
+
+#[test]
+fn orders_after_the_deadline_are_refused() {
+    let mut w = World::running("late", Press::Full);
+    let deadline = w.game().deadline.unwrap();
+    let mail = w.inbound(STARK, &format!("{}A win -> roc\n", stark()));
+    w.handle(&mail, deadline + TimeDelta::minutes(5));
+    let reply = w.reply_to(STARK);
+    assert!(reply.body.contains("✗ trop tard"), "{}", reply.body);
+    assert_eq!(orders_of(&w.game(), "stark"), Vec::<String>::new());
+}
+
+#[test]
+fn golden_other_notices() {
+    let mut w = World::running("golden-other-notices", Press::Full);
+    let mut fr = String::new();
+    let mut en = String::new();
+    let steps = [
+        "PAUSE\n",
+        "REPRENDRE\n",
+        "PROLONGER 1j\n",
+        "REMPLACER Baratheon renly@accalmie.test\n",
+        "TRAITER printemps 298 mouvements\n",
+        "ANNULER printemps 298 mouvements\n",
+    ];
+    for step in steps {
+        w.send(MODERATOR, &format!("{}{step}", moderator()));
+        w.take();
+        for mail in w.notices(now()) {
+            if mail.subject.contains("Résultats") || mail.subject.contains("Results") {
+                continue;
+            }
+            let text = format!("{}\n\n", rendered(&mail));
+            match mail.to.as_str() {
+                STARK => fr.push_str(&text),
+                LANNISTER => en.push_str(&text),
+                _ => {}
+            }
+        }
+    }
+    w.send(STARK, &format!("{}ABANDONNER\n", stark()));
+    w.take();
+    for mail in w.notices(now()) {
+        let text = format!("{}\n\n", rendered(&mail));
+        if mail.to == LANNISTER {
+            en.push_str(&text);
+        }
+    }
+    assert_golden("mail/notices-other-fr.txt", &fr);
+    assert_golden("mail/notices-other-en.txt", &en);
+}
