@@ -86,13 +86,8 @@ pub fn handle(
         None => {
             let mut effects = Effects::default();
             let mut desk = Desk::new(service, config, mail, lang, now, &mut effects);
-            if let Some(game) = &named {
-                // The first command names a game that does not exist: say so (with the
-                // nearest id) instead of "sign on first".
-                if let Err(e) = service.load(&fold_id(game)) {
-                    desk.refuse_game(&e);
-                }
-            }
+            // A command naming a game that does not exist says so at its own line, with
+            // the nearest id (`same_game`).
             desk.run(None, &script.commands)?;
             service.store.commit(Commit {
                 mails: effects.mails,
@@ -200,12 +195,12 @@ impl<'a> Desk<'a> {
             _ => None,
         });
         for located in commands {
+            let located = &masked(located);
             match &located.command {
                 Ok(Command::Order(text)) => self.order(located.line, text),
                 Ok(command) => {
                     self.flush_orders(&mut game);
-                    let shown = masked(located, command);
-                    self.command(&mut game, &shown, command.clone())?;
+                    self.command(&mut game, located, command.clone())?;
                 }
                 Err(e) => {
                     self.flush_orders(&mut game);
@@ -251,9 +246,9 @@ impl<'a> Desk<'a> {
         );
     }
 
-    fn refuse_game(&mut self, e: &GameError) {
-        let message = e.message(self.lang);
-        self.section(0, "", "error", json!({ "message": message }));
+    /// A game's refusal, in the reader's language and in mail words.
+    fn game_message(&self, e: &GameError) -> String {
+        super::refusal::game_error(e, self.lang)
     }
 
     fn order(&mut self, line: usize, text: &str) {
@@ -321,6 +316,9 @@ impl<'a> Desk<'a> {
             source: format!("mail {} <{}>", self.mail.from, self.mail.message_id),
             lang: self.lang,
         };
+        // Order lines after a command (`PRET`, press) belong to the same set: the next
+        // block of this mail adds to this one unless `ORDRES` starts a new set.
+        self.mode = SubmitMode::Partial;
         let count = lines.len();
         if self.act(game, &located, action) {
             self.show_orders = true;
@@ -351,7 +349,7 @@ impl<'a> Desk<'a> {
                     GameError::OrdersRefused(lines) => {
                         return self.orders_refused(located, lines);
                     }
-                    e => e.message(self.lang),
+                    e => self.game_message(&e),
                 };
                 self.section(
                     located.line,
@@ -425,6 +423,9 @@ impl<'a> Desk<'a> {
                 true
             }
             _ => {
+                // An unknown game is still the mail's one game: a later sign-on for
+                // another game is refused as such, not reported unknown.
+                self.game_id = Some(named.clone());
                 let e = self
                     .service
                     .load(&named)
@@ -433,7 +434,7 @@ impl<'a> Desk<'a> {
                         id: named,
                         nearest: None,
                     });
-                let message = e.message(self.lang);
+                let message = self.game_message(&e);
                 self.section(
                     located.line,
                     &located.text,
@@ -481,6 +482,7 @@ impl<'a> Desk<'a> {
                         }
                         self.role = Role::House(house.clone());
                         self.locked_out = false;
+                        self.mode = SubmitMode::Replace;
                         let name = house_name(variant, &house);
                         self.section(
                             line,
@@ -515,6 +517,8 @@ impl<'a> Desk<'a> {
                 match &g.moderator {
                     None => self.refuse(located, Refusal::NoModerator { game: id }),
                     Some(m) if secret_matches(&secret, &m.secret) => {
+                        // The moderator's language is the game's (`LANGUE` changes it).
+                        self.lang = g.settings.lang;
                         self.role = Role::Moderator;
                         self.locked_out = false;
                         self.section(line, text, "moderator", json!({ "game": id }));
@@ -568,7 +572,15 @@ impl<'a> Desk<'a> {
                 }
             }
             Command::Language(lang) => {
-                if let Some(house) = self.require_house(located)
+                if self.role == Role::Moderator
+                    && let Some((g, _)) = game
+                {
+                    // The moderator's results, notices and answers.
+                    g.settings.lang = lang;
+                    self.lang = lang;
+                    self.note(format!("moderator: language {lang}"));
+                    self.section(line, text, "language", json!({}));
+                } else if let Some(house) = self.require_house(located)
                     && let Some((g, _)) = game
                     && let Some(p) = g.seat_mut(&house).and_then(|s| s.player.as_mut())
                 {
@@ -588,7 +600,7 @@ impl<'a> Desk<'a> {
             Command::Stop => self.stopped = true,
             Command::Start => self.moderate(game, located, Action::Start, "started"),
             Command::Process(phase) => {
-                if self.effects.record.is_some() {
+                if self.phase_changed() {
                     self.refuse(located, Refusal::ProcessOnce);
                 } else {
                     let action = Action::Process {
@@ -604,7 +616,7 @@ impl<'a> Desk<'a> {
             Command::Extend(span) => match span.parse::<Span>() {
                 Ok(by) => self.moderate(game, located, Action::Extend(by), "extended"),
                 Err(e) => {
-                    let message = GameError::Calendar(e).message(self.lang);
+                    let message = self.game_message(&GameError::Calendar(e));
                     self.refuse(located, Refusal::BadSpan(message));
                 }
             },
@@ -612,12 +624,18 @@ impl<'a> Desk<'a> {
                 if !self.require_moderator(located) {
                     return Ok(());
                 }
+                // The last phase is read from the store, which does not hold yet what
+                // this mail processed or undid.
+                if self.phase_changed() {
+                    self.refuse(located, Refusal::ProcessOnce);
+                    return Ok(());
+                }
                 let Some((g, _)) = game else {
                     return Ok(());
                 };
                 match self.service.store.last_phase(&g.id)? {
                     None => {
-                        let message = GameError::NothingToRollback.message(self.lang);
+                        let message = self.game_message(&GameError::NothingToRollback);
                         self.section(line, text, "error", json!({ "message": message }));
                     }
                     Some(last) => {
@@ -645,6 +663,11 @@ impl<'a> Desk<'a> {
             Command::EndGame(by) => self.moderate(game, located, Action::End(by), "ended"),
         }
         Ok(())
+    }
+
+    /// This mail already processed or rolled back a phase.
+    fn phase_changed(&self) -> bool {
+        self.effects.record.is_some() || self.effects.drop_record.is_some()
     }
 
     /// An audit line of its own (a refused sign-on, a change of language or address).
@@ -790,6 +813,12 @@ impl<'a> Desk<'a> {
             self.refuse(located, Refusal::NoGame);
             return Ok(());
         };
+        // A player's or the moderator's command: after a refused sign-on, nothing more is
+        // done for the game.
+        if self.role == Role::Nobody {
+            self.require_house(located);
+            return Ok(());
+        }
         let records = self.service.store.phases(&g.id)?;
         let record = match &phase {
             None => records.last(),
@@ -799,8 +828,11 @@ impl<'a> Desk<'a> {
             }
         };
         let Some(record) = record else {
-            let name = phase.unwrap_or_default();
-            self.refuse(located, Refusal::NoSuchPhase(name));
+            let refusal = match phase {
+                Some(name) => Refusal::NoSuchPhase(name),
+                None => Refusal::NothingPlayed,
+            };
+            self.refuse(located, refusal);
             return Ok(());
         };
         let current = records.last().map(|r| r.index) == Some(record.index);
@@ -853,7 +885,7 @@ impl<'a> Desk<'a> {
                 );
             }
             Err(e) => {
-                let message = e.message(self.lang);
+                let message = self.game_message(&e);
                 self.section(
                     located.line,
                     &located.text,
@@ -880,7 +912,7 @@ impl<'a> Desk<'a> {
         let address = match check_address(address) {
             Ok(a) => a,
             Err(e) => {
-                let message = e.message(self.lang);
+                let message = self.game_message(&e);
                 self.section(
                     located.line,
                     &located.text,
@@ -899,7 +931,7 @@ impl<'a> Desk<'a> {
                 address,
                 house: other.house.clone(),
             };
-            let message = e.message(self.lang);
+            let message = self.game_message(&e);
             self.section(
                 located.line,
                 &located.text,
@@ -1080,9 +1112,10 @@ impl<'a> Desk<'a> {
                 let mut ids = Vec::new();
                 for name in names {
                     match g.house_id(variant, name) {
-                        Ok(id) => ids.push(id),
+                        Ok(id) if !ids.contains(&id) => ids.push(id),
+                        Ok(_) => {}
                         Err(e) => {
-                            let message = e.message(self.lang);
+                            let message = self.game_message(&e);
                             self.section(
                                 located.line,
                                 &located.text,
@@ -1097,7 +1130,9 @@ impl<'a> Desk<'a> {
             }
         };
         houses.retain(|h| Some(h) != sender.as_ref());
-        houses.dedup();
+        // Grey press to the moderator is simply signed, since the moderator always sees
+        // the sender; the moderator's own press is always signed (docs/email.md, "Press").
+        let grey = grey && to != PressTo::Moderator && sender.is_some();
         let from_name = match (&sender, grey) {
             (_, true) => None,
             (Some(h), false) => Some(house_name(variant, h)),
@@ -1117,13 +1152,6 @@ impl<'a> Desk<'a> {
                     .map(|p| (p.address.clone(), p.lang, false))
             })
             .collect();
-        // The moderator reads all press, grey press with its sender: it is how disputes
-        // and abuse get settled.
-        if let Some(m) = &g.moderator
-            && sender.is_some()
-        {
-            recipients.push((m.address.clone(), self.config.lang, true));
-        }
         if to == PressTo::All {
             recipients.extend(
                 g.observers
@@ -1132,7 +1160,22 @@ impl<'a> Desk<'a> {
             );
         }
         recipients.retain(|(a, _, _)| *a != self.mail.from);
-        recipients.dedup();
+        // Press to houses that nobody reads (the sender's own, houses without a player)
+        // is not sent: the moderator's copy alone would pass it off as delivered.
+        if recipients.is_empty() && to != PressTo::Moderator {
+            self.refuse(located, Refusal::NoRecipient);
+            return Ok(());
+        }
+        // The moderator reads all press, grey press with its sender: it is how disputes
+        // and abuse get settled.
+        if let Some(m) = &g.moderator
+            && sender.is_some()
+            && m.address != self.mail.from
+        {
+            recipients.push((m.address.clone(), g.settings.lang, true));
+        }
+        let mut seen = std::collections::HashSet::new();
+        recipients.retain(|(a, _, _)| seen.insert(a.clone()));
         if recipients.is_empty() {
             self.refuse(located, Refusal::NoRecipient);
             return Ok(());
@@ -1234,25 +1277,34 @@ impl<'a> Desk<'a> {
     }
 }
 
-/// The command as the reply quotes it: never with its secret, which a reply forwarded or
-/// quoted in a later mail would give away.
-fn masked(located: &Located, command: &Command) -> Located {
-    let secret = match command {
-        Command::SignOn { secret, .. }
-        | Command::Moderator { secret, .. }
-        | Command::Unobserve { secret, .. } => Some(secret),
-        _ => None,
-    };
-    let mut shown = located.clone();
-    if let Some(secret) = secret.filter(|s| !s.is_empty()) {
-        shown.text = shown.text.replace(secret.as_str(), "********");
-    }
-    shown
+/// Nothing to carry out: no line at all, or only the end marker (`FIN`).
+fn script_is_empty(commands: &[Located]) -> bool {
+    commands
+        .iter()
+        .all(|c| matches!(c.command, Ok(Command::Stop)))
 }
 
-fn script_is_empty(commands: &[Located]) -> bool {
-    commands.is_empty()
+/// The command with its secret hidden in the line quoted back: replies wait in the
+/// store's outbox (and the outbox folder) as plain text, where secrets must not be, and a
+/// reply copied to the registered address must not hand the secret on.
+fn masked(located: &Located) -> Located {
+    let secret = match &located.command {
+        Ok(Command::SignOn { secret, .. })
+        | Ok(Command::Moderator { secret, .. })
+        | Ok(Command::Unobserve { secret, .. }) => secret.as_str(),
+        _ => return located.clone(),
+    };
+    let mut located = located.clone();
+    if let Some(at) = located.text.rfind(secret).filter(|_| !secret.is_empty()) {
+        located
+            .text
+            .replace_range(at..at + secret.len(), SECRET_MASK);
+    }
+    located
 }
+
+/// What a secret looks like in a reply.
+const SECRET_MASK: &str = "********";
 
 fn house_name(variant: &Variant, id: &str) -> String {
     variant

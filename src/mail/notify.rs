@@ -42,7 +42,7 @@ pub fn queue_notices(
 
 /// Who hears of a notice: the houses named (a reminder), else every player, the
 /// moderator and the observers.
-fn recipients(game: &Game, config: &Config, notice: &Notice) -> Vec<(String, Lang)> {
+fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
     let mut to: Vec<(String, Lang)> = game
         .seats
         .iter()
@@ -52,7 +52,8 @@ fn recipients(game: &Game, config: &Config, notice: &Notice) -> Vec<(String, Lan
         .collect();
     if notice.houses.is_empty() {
         if let Some(m) = &game.moderator {
-            to.push((m.address.clone(), config.lang));
+            // `settings.lang`: the language of the moderator's results and notices.
+            to.push((m.address.clone(), game.settings.lang));
         }
         to.extend(game.observers.iter().map(|o| (o.address.clone(), o.lang)));
     }
@@ -69,7 +70,7 @@ fn mails_for(
     notice: &Notice,
     now: DateTime<Utc>,
 ) -> Result<Vec<OutMail>, GameError> {
-    let to = recipients(game, config, notice);
+    let to = recipients(game, notice);
     if to.is_empty() {
         return Ok(Vec::new());
     }

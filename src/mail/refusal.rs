@@ -1,6 +1,7 @@
 //! Why the judge refuses a mail command (as opposed to the game refusing the action),
 //! worded for the player or moderator in their language.
 
+use crate::game::GameError;
 use crate::lang::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -34,10 +35,12 @@ pub enum Refusal {
     GreyForbidden,
     /// Nobody to send the press to (houses without players, or none named).
     NoRecipient,
-    /// A second `PROCESS` in one mail.
+    /// A second `PROCESS` or `ROLLBACK` in one mail.
     ProcessOnce,
     /// The phase asked for in `HISTORY` was not played.
     NoSuchPhase(String),
+    /// `HISTORY` before the first phase was played.
+    NothingPlayed,
     NotObserving,
     AlreadyObserving,
     /// `UNOBSERVE` with a secret that matches no observer.
@@ -106,12 +109,16 @@ impl Refusal {
                 "nobody to pass this message to".into(),
             ),
             ProcessOnce => pick(
-                "une seule phase traitée par message".into(),
-                "one phase processed per message".into(),
+                "une seule phase traitée ou annulée par message : envoyez un autre message".into(),
+                "one phase processed or rolled back per message: send another message".into(),
             ),
             NoSuchPhase(phase) => pick(
                 format!("aucune phase jouée ne s'appelle « {phase} »"),
                 format!("no phase played is called `{phase}`"),
+            ),
+            NothingPlayed => pick(
+                "aucune phase n'a encore été jouée dans cette partie".into(),
+                "no phase of this game has been played yet".into(),
             ),
             NotObserving => pick(
                 "vous n'observez pas cette partie".into(),
@@ -139,5 +146,54 @@ impl Refusal {
                 ),
             ),
         }
+    }
+}
+
+/// A game's refusal worded for a mail: where the game's own message points to the command
+/// line (`corbeau game list`, `player replace`), the mail command is named instead.
+pub fn game_error(e: &GameError, lang: Lang) -> String {
+    let fr = lang == Lang::Fr;
+    match e {
+        GameError::UnknownGame { id, nearest } => {
+            let hint = match (nearest, fr) {
+                (Some(n), true) => format!(" (vouliez-vous dire « {n} » ?)"),
+                (Some(n), false) => format!(" (did you mean `{n}`?)"),
+                (None, _) => String::new(),
+            };
+            if fr {
+                format!("aucune partie « {id} »{hint} ; LISTE donne les parties de ce juge")
+            } else {
+                format!("no game `{id}`{hint}; LIST gives the games of this judge")
+            }
+        }
+        GameError::SeatTaken { house, address } => {
+            if fr {
+                format!(
+                    "la maison {house} est déjà jouée par {address} : REMPLACER {house} <adresse> la confie à quelqu'un d'autre"
+                )
+            } else {
+                format!(
+                    "house {house} is already played by {address}: REPLACE {house} <address> gives it to someone else"
+                )
+            }
+        }
+        // The game refuses a concession to one's own house so (the mail's vote words are
+        // read by the command parser, never by the game).
+        GameError::BadVote(house) => {
+            if fr {
+                format!("la maison {house} ne peut pas concéder la partie à elle-même")
+            } else {
+                format!("house {house} cannot concede the game to itself")
+            }
+        }
+        GameError::MissingPlayers(houses) => {
+            let houses = houses.join(", ");
+            if fr {
+                format!("il manque des joueurs pour : {houses} (AJOUTER <maison> <adresse>)")
+            } else {
+                format!("players missing for: {houses} (ADD <house> <address>)")
+            }
+        }
+        e => e.message(lang),
     }
 }

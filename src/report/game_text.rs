@@ -21,7 +21,8 @@ pub fn status_word(status: GameStatus, lang: Lang) -> &'static str {
     }
 }
 
-/// `printemps 299, mouvements` / `spring 299, movement`.
+/// `printemps 299, mouvements` / `spring 299, movements`, as the templates' `phase` macro
+/// writes it.
 pub fn phase_text(phase: Phase, lang: Lang) -> String {
     let season = match phase.season {
         Season::Spring => lang.pick("printemps", "spring"),
@@ -29,7 +30,7 @@ pub fn phase_text(phase: Phase, lang: Lang) -> String {
         Season::Winter => lang.pick("hiver", "winter"),
     };
     let kind = match phase.kind {
-        PhaseKind::Movement => lang.pick("mouvements", "movement"),
+        PhaseKind::Movement => lang.pick("mouvements", "movements"),
         PhaseKind::Retreat => lang.pick("retraites", "retreats"),
         PhaseKind::Adjustment => lang.pick("ajustements", "adjustments"),
     };

@@ -309,17 +309,21 @@ pub fn wrap(text: &str, width: Option<usize>, indent: Option<usize>) -> String {
     out
 }
 
-/// The words of a text, a parenthesis kept with the word before it (`Port-Réal (prt)`).
+/// The words of a text, a parenthesis kept with the word before it (`Port-Réal (prt)`)
+/// and a word of one letter with the word after it (`A fer`, `à 20:00`), so that no line
+/// ends with a unit's letter cut from its province.
 fn glued_words(text: &str) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
+    let mut open = false;
     for word in text.split(' ').filter(|w| !w.is_empty()) {
         match words.last_mut() {
-            Some(last) if word.starts_with('(') => {
+            Some(last) if open || word.starts_with('(') => {
                 last.push(' ');
                 last.push_str(word);
             }
             _ => words.push(word.to_string()),
         }
+        open = word.chars().count() == 1 && word.chars().all(char::is_alphabetic);
     }
     words
 }
@@ -438,6 +442,14 @@ mod tests {
         assert_eq!(
             wrap("vers Port-Réal (prt)", Some(16), Some(2)),
             "vers\n  Port-Réal (prt)"
+        );
+    }
+
+    #[test]
+    fn wrap_keeps_a_unit_letter_with_its_province() {
+        assert_eq!(
+            wrap("  Stark : A win, F bla, A moa", Some(25), Some(4)),
+            "  Stark : A win, F bla,\n    A moa"
         );
     }
 
