@@ -377,3 +377,35 @@ fn orders_killed_at_any_moment_are_stored_whole_or_not_at_all() {
         "{stored} stored, {killed} killed: widen the delays"
     );
 }
+
+/// A process killed while sled writes a snapshot leaves `snap.<lsn>.generating` behind,
+/// which sled 0.34 would take for the newest snapshot and call corruption: the store
+/// removes it and opens from the finished snapshot and the log, losing nothing.
+#[test]
+fn a_snapshot_left_half_written_does_not_stop_the_store() {
+    let dir = temp_dir("snapshot");
+    let service = Service::open(&dir).unwrap();
+    service
+        .create(
+            NewGame {
+                id: "g".into(),
+                name: None,
+                variant: "westeros".into(),
+                players: 3,
+                settings: Settings::default(),
+                moderator: None,
+            },
+            "moderator",
+            start(),
+        )
+        .unwrap();
+    drop(service);
+    std::fs::write(
+        dir.join("snap.FFFFFFFFFFFFFFFF.generating"),
+        b"half a snapshot",
+    )
+    .unwrap();
+    let service = Service::open(&dir).unwrap();
+    assert_eq!(service.store.game_ids().unwrap(), ["g"]);
+    assert!(!dir.join("snap.FFFFFFFFFFFFFFFF.generating").exists());
+}

@@ -106,7 +106,18 @@ impl Store {
     }
 
     fn open_once(dir: &Path) -> Result<Store, StoreError> {
-        let db = sled::Config::new().path(dir).open().map_err(|source| {
+        let db = match sled::Config::new().path(dir).open() {
+            // sled 0.34 writes a snapshot as `snap.<lsn>.generating`, synced, then renamed;
+            // a process killed before the rename leaves that file behind, and the next open
+            // takes it for the newest snapshot and reports corruption. Such a file is
+            // never a finished snapshot: remove it and open again, from the last finished
+            // snapshot and the log.
+            Err(sled::Error::Corruption { .. }) if remove_unfinished_snapshots(dir) => {
+                sled::Config::new().path(dir).open()
+            }
+            other => other,
+        };
+        let db = db.map_err(|source| {
             let locked = matches!(&source, sled::Error::Io(e)
                 if e.kind() == std::io::ErrorKind::WouldBlock || e.to_string().contains("lock"));
             if locked {
@@ -368,6 +379,25 @@ impl Store {
     pub fn size_on_disk(&self) -> Result<u64, StoreError> {
         Ok(self.db.size_on_disk()?)
     }
+}
+
+/// Removes every `snap.*.generating` file of the store (any other name starting with
+/// `snap.` would be read as a snapshot too); says whether there was one.
+fn remove_unfinished_snapshots(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    let mut found = false;
+    for path in entries.filter_map(Result::ok).map(|e| e.path()) {
+        let unfinished = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .is_some_and(|n| n.starts_with("snap.") && n.ends_with(".generating"));
+        if unfinished {
+            found |= std::fs::remove_file(&path).is_ok();
+        }
+    }
+    found
 }
 
 fn put_all(
