@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 use crate::config::Config;
 use crate::game::span::Span;
 use crate::game::{
-    Game, GameError, GameStatus, Observer, Press, SubmitMode, Trigger, Vote, check_address,
-    hash_secret, new_secret, secret_matches,
+    Game, GameError, GameStatus, Observer, PhaseRecord, Press, SubmitMode, Trigger, Vote,
+    check_address, hash_secret, new_secret, secret_matches,
 };
 use crate::lang::Lang;
 use crate::map::Variant;
@@ -133,8 +133,6 @@ struct Desk<'a> {
     /// Order lines waiting to be submitted as one set.
     orders: Vec<(usize, String)>,
     mode: SubmitMode,
-    /// The orders were touched: the reply shows them as understood.
-    show_orders: bool,
     /// The address registered for the house, when it is not the sender's.
     owner: Option<String>,
     stopped: bool,
@@ -166,7 +164,6 @@ impl<'a> Desk<'a> {
             sections: Vec::new(),
             orders: Vec::new(),
             mode: SubmitMode::Replace,
-            show_orders: false,
             owner: None,
             stopped: false,
             first_sign_on: None,
@@ -321,7 +318,6 @@ impl<'a> Desk<'a> {
         self.mode = SubmitMode::Partial;
         let count = lines.len();
         if self.act(game, &located, action) {
-            self.show_orders = true;
             self.section(first, "", "orders", json!({ "count": count }));
         }
     }
@@ -743,9 +739,7 @@ impl<'a> Desk<'a> {
             self.require_house(located);
             return;
         }
-        if let Role::House(_) = self.role {
-            self.show_orders = true;
-        }
+        if let Role::House(_) = self.role {}
         let houses: Vec<Value> = g
             .seats
             .iter()
@@ -836,21 +830,25 @@ impl<'a> Desk<'a> {
             return Ok(());
         };
         let current = records.last().map(|r| r.index) == Some(record.index);
-        let results = record_results(
-            g,
-            variant,
-            record,
-            current,
-            self.lang,
-            self.config.templates.as_deref(),
-        )
-        .map_err(|e| GameError::Internal(e.to_string()))?;
-        self.section(
-            located.line,
-            &located.text,
-            "history",
-            json!({ "results": results }),
-        );
+        self.results_section(located, "history", g, variant, record, current)?;
+        Ok(())
+    }
+
+    /// A section holding the results of a phase, as `results.txt` writes them.
+    fn results_section(
+        &mut self,
+        located: &Located,
+        kind: &str,
+        game: &Game,
+        variant: &Variant,
+        record: &PhaseRecord,
+        current: bool,
+    ) -> Result<(), GameError> {
+        let templates = self.config.templates.as_deref();
+        let results = record_results(game, variant, record, current, self.lang, templates)
+            .map_err(|e| GameError::Internal(e.to_string()))?;
+        let data = json!({ "results": results });
+        self.section(located.line, &located.text, kind, data);
         Ok(())
     }
 
@@ -868,21 +866,7 @@ impl<'a> Desk<'a> {
         let mut trial = (**g).clone();
         match trial.process(variant, self.now, Trigger::Moderator) {
             Ok(record) => {
-                let results = record_results(
-                    &trial,
-                    variant,
-                    &record,
-                    true,
-                    self.lang,
-                    self.config.templates.as_deref(),
-                )
-                .map_err(|e| GameError::Internal(e.to_string()))?;
-                self.section(
-                    located.line,
-                    &located.text,
-                    "preview",
-                    json!({ "results": results }),
-                );
+                self.results_section(located, "preview", &trial, variant, &record, true)?;
             }
             Err(e) => {
                 let message = self.game_message(&e);
@@ -1229,7 +1213,6 @@ impl<'a> Desk<'a> {
     fn reply(&mut self, game: Option<(&Game, &Variant)>) -> Result<(), GameError> {
         let mut orders = None;
         if let (Role::House(house), Some((g, variant))) = (&self.role, game)
-            && (self.show_orders || g.deciding.contains(house))
             && matches!(g.status, GameStatus::Running | GameStatus::Paused)
             && g.deciding.contains(house)
         {

@@ -41,7 +41,6 @@ pub enum Refusal {
     NoSuchPhase(String),
     /// `HISTORY` before the first phase was played.
     NothingPlayed,
-    NotObserving,
     AlreadyObserving,
     /// `UNOBSERVE` with a secret that matches no observer.
     BadObserverSecret,
@@ -119,10 +118,6 @@ impl Refusal {
             NothingPlayed => pick(
                 "aucune phase n'a encore été jouée dans cette partie".into(),
                 "no phase of this game has been played yet".into(),
-            ),
-            NotObserving => pick(
-                "vous n'observez pas cette partie".into(),
-                "you are not observing this game".into(),
             ),
             AlreadyObserving => pick(
                 "cette adresse reçoit déjà les résultats de cette partie".into(),
