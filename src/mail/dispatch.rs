@@ -202,12 +202,7 @@ impl<'a> Desk<'a> {
                 Err(e) => {
                     self.flush_orders(&mut game);
                     let message = e.message(self.lang);
-                    self.section(
-                        located.line,
-                        &located.text,
-                        "error",
-                        json!({ "message": message }),
-                    );
+                    self.error(located, message);
                 }
             }
             if self.stopped {
@@ -233,14 +228,19 @@ impl<'a> Desk<'a> {
         self.sections.push(section);
     }
 
-    fn refuse(&mut self, located: &Located, refusal: Refusal) {
-        let message = refusal.message(self.lang);
+    /// A line the judge could not carry out, and why.
+    fn error(&mut self, located: &Located, message: String) {
         self.section(
             located.line,
             &located.text,
             "error",
             json!({ "message": message }),
         );
+    }
+
+    fn refuse(&mut self, located: &Located, refusal: Refusal) {
+        let message = refusal.message(self.lang);
+        self.error(located, message);
     }
 
     /// A game's refusal, in the reader's language and in mail words.
@@ -347,12 +347,7 @@ impl<'a> Desk<'a> {
                     }
                     e => self.game_message(&e),
                 };
-                self.section(
-                    located.line,
-                    &located.text,
-                    "error",
-                    json!({ "message": message }),
-                );
+                self.error(located, message);
                 false
             }
         }
@@ -431,12 +426,7 @@ impl<'a> Desk<'a> {
                         nearest: None,
                     });
                 let message = self.game_message(&e);
-                self.section(
-                    located.line,
-                    &located.text,
-                    "error",
-                    json!({ "message": message }),
-                );
+                self.error(located, message);
                 false
             }
         }
@@ -632,7 +622,7 @@ impl<'a> Desk<'a> {
                 match self.service.store.last_phase(&g.id)? {
                     None => {
                         let message = self.game_message(&GameError::NothingToRollback);
-                        self.section(line, text, "error", json!({ "message": message }));
+                        self.error(located, message);
                     }
                     Some(last) => {
                         let action = Action::Rollback {
@@ -870,12 +860,7 @@ impl<'a> Desk<'a> {
             }
             Err(e) => {
                 let message = self.game_message(&e);
-                self.section(
-                    located.line,
-                    &located.text,
-                    "error",
-                    json!({ "message": message }),
-                );
+                self.error(located, message);
             }
         }
         Ok(())
@@ -897,12 +882,7 @@ impl<'a> Desk<'a> {
             Ok(a) => a,
             Err(e) => {
                 let message = self.game_message(&e);
-                self.section(
-                    located.line,
-                    &located.text,
-                    "error",
-                    json!({ "message": message }),
-                );
+                self.error(located, message);
                 return;
             }
         };
@@ -916,12 +896,7 @@ impl<'a> Desk<'a> {
                 house: other.house.clone(),
             };
             let message = self.game_message(&e);
-            self.section(
-                located.line,
-                &located.text,
-                "error",
-                json!({ "message": message }),
-            );
+            self.error(located, message);
             return;
         }
         let Some(player) = g.seat_mut(&house).and_then(|s| s.player.as_mut()) else {
@@ -1100,12 +1075,7 @@ impl<'a> Desk<'a> {
                         Ok(_) => {}
                         Err(e) => {
                             let message = self.game_message(&e);
-                            self.section(
-                                located.line,
-                                &located.text,
-                                "error",
-                                json!({ "message": message }),
-                            );
+                            self.error(located, message);
                             return Ok(());
                         }
                     }
