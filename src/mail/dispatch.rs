@@ -288,13 +288,7 @@ impl<'a> Desk<'a> {
         let house = match &self.role {
             Role::House(h) => h.clone(),
             _ => {
-                let refusal = if self.locked_out {
-                    Refusal::BadSignOn {
-                        game: self.game_id.clone().unwrap_or_default(),
-                    }
-                } else {
-                    Refusal::NotSignedOn
-                };
+                let refusal = self.not_signed_on();
                 let message = refusal.message(self.lang);
                 let shown: Vec<&str> = lines.iter().map(|(_, t)| t.as_str()).collect();
                 self.section(
@@ -363,17 +357,22 @@ impl<'a> Desk<'a> {
         false
     }
 
+    /// Why a player's command is refused without a sign-on: none was given, or it failed.
+    fn not_signed_on(&self) -> Refusal {
+        if self.locked_out {
+            Refusal::BadSignOn {
+                game: self.game_id.clone().unwrap_or_default(),
+            }
+        } else {
+            Refusal::NotSignedOn
+        }
+    }
+
     fn require_house(&mut self, located: &Located) -> Option<String> {
         match &self.role {
             Role::House(h) => Some(h.clone()),
             _ => {
-                let refusal = if self.locked_out {
-                    Refusal::BadSignOn {
-                        game: self.game_id.clone().unwrap_or_default(),
-                    }
-                } else {
-                    Refusal::NotSignedOn
-                };
+                let refusal = self.not_signed_on();
                 self.refuse(located, refusal);
                 None
             }
