@@ -329,6 +329,26 @@ fn a_wrong_secret_is_refused_changes_nothing_and_is_audited() {
 }
 
 #[test]
+fn a_known_player_is_answered_in_their_language_before_signing_on() {
+    let mut w = World::running("known-player-lang", Press::Full);
+    // Lannister plays in English; French keywords and a wrong secret still get English.
+    w.send(
+        LANNISTER,
+        &format!(
+            "PARTIE {GAME} Lannister faux
+PRET
+"
+        ),
+    );
+    let reply = w.reply_to(LANNISTER);
+    assert!(
+        reply.body.contains("wrong house or secret"),
+        "{}",
+        reply.body
+    );
+}
+
+#[test]
 fn a_wrong_house_reads_like_a_wrong_secret() {
     let mut w = World::running("wrong-house", Press::Full);
     w.send(

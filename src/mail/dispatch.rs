@@ -64,7 +64,6 @@ pub fn handle(
     } else {
         command::parse(&mail.body)
     };
-    let lang = script.lang.unwrap_or(config.lang);
     let named = script.commands.iter().find_map(|c| match &c.command {
         Ok(Command::SignOn { game, .. })
         | Ok(Command::Moderator { game, .. })
@@ -72,10 +71,21 @@ pub fn handle(
         | Ok(Command::Unobserve { game, .. }) => Some(game.clone()),
         _ => None,
     });
-    let id = match &named {
-        Some(game) => service.store.game(&fold_id(game))?.map(|g| g.id),
+    let game = match &named {
+        Some(game) => service.store.game(&fold_id(game))?,
         None => None,
     };
+    // Until a sign-on says who writes, answer a known player of the game in their own
+    // language, then in the language of the keywords used, then in the judge's.
+    let known = game.as_ref().and_then(|g| {
+        g.seats
+            .iter()
+            .filter_map(|s| s.player.as_ref())
+            .find(|p| p.address == mail.from)
+            .map(|p| p.lang)
+    });
+    let lang = known.or(script.lang).unwrap_or(config.lang);
+    let id = game.map(|g| g.id);
     let actor = format!("mail {}", mail.from);
     let game = match id {
         Some(id) => service.update(&id, &actor, "mail", now, |game, variant, effects| {
