@@ -518,3 +518,37 @@ fn ingest_from_stdin_answers_through_the_outbox_folder() {
     assert_eq!(code, 1);
     assert!(err.contains("rien sur l'entrée standard"), "{err}");
 }
+
+#[test]
+fn a_mail_the_server_refused_waits_in_the_outbox_and_retry_sends_it_at_once() {
+    let mut j = Judge::new("outbox");
+    let config = fs::read_to_string(j.root.join("corbeau.toml")).unwrap();
+    // The server is somewhere else for a while: nothing listens on that port.
+    let wrong = config.replace(
+        &format!("port = {}", j.sink.port),
+        &format!("port = {}", free_port()),
+    );
+    fs::write(j.root.join("corbeau.toml"), &wrong).unwrap();
+    j.mail(STARK, "AIDE\n");
+    let out = j.tick();
+    assert!(out.contains("envoi échoué à arya@nord.test"), "{out}");
+    let listed = j.ok(&["outbox"]);
+    assert!(listed.contains("arya@nord.test"), "{listed}");
+    assert!(listed.contains("1 essai(s) échoué(s)"), "{listed}");
+    let rows: serde_json::Value = serde_json::from_str(&j.ok(&["outbox", "--json"])).unwrap();
+    assert_eq!(rows[0]["attempts"], 1);
+    assert!(rows[0]["next_try"].is_string());
+    assert!(rows[0]["last_error"].as_str().unwrap().contains("SMTP"));
+
+    // Mended: without --retry the mail waits for its back-off…
+    fs::write(j.root.join("corbeau.toml"), &config).unwrap();
+    j.tick();
+    assert!(j.new_mails_any().is_empty());
+    // …with it, the next pass sends it, once.
+    let out = j.ok(&["outbox", "--retry"]);
+    assert!(out.contains("réessayés au prochain passage"), "{out}");
+    j.tick();
+    let mails = j.new_mails(1);
+    assert_eq!(mails[0].to, STARK);
+    assert_eq!(j.ok(&["outbox"]), "aucun courrier en attente\n");
+}

@@ -10,6 +10,7 @@ mod error;
 mod game;
 mod ingest;
 mod orders;
+mod outbox;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -87,6 +88,14 @@ enum Command {
     Ingest {
         #[command(flatten)]
         args: ingest::IngestArgs,
+        #[command(flatten)]
+        store: Box<context::StoreArgs>,
+    },
+    /// The mails waiting to be sent, with their last error; `--retry` sends them at the
+    /// next pass without waiting for the back-off.
+    Outbox {
+        #[command(flatten)]
+        args: outbox::OutboxArgs,
         #[command(flatten)]
         store: Box<context::StoreArgs>,
     },
@@ -173,6 +182,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             orders::run_export(&context::Context::open(&store)?, args)
         }
         Command::Ingest { args, store } => ingest::run(args, &store),
+        Command::Outbox { args, store } => outbox::run(&context::Context::open(&store)?, args),
         Command::Tick { store } => clock::run_tick(&context::Context::open(&store)?),
         Command::Serve { args, store } => clock::run_serve(&context::Context::open(&store)?, args),
         Command::Completions { shell } => {

@@ -1,0 +1,78 @@
+//! `corbeau outbox`: the mails the judge has stored and no transport has taken yet, with
+//! why (the last error) and when the next attempt comes; `--retry` brings every attempt
+//! forward to the next pass, once the moderator has mended the cause (a password, a
+//! server).
+
+use serde_json::json;
+
+use super::Error;
+use super::context::Context;
+
+#[derive(Debug, clap::Args)]
+pub struct OutboxArgs {
+    /// Try every waiting mail again at the next pass, without waiting for its back-off.
+    #[arg(long)]
+    retry: bool,
+}
+
+pub fn run(ctx: &Context, args: OutboxArgs) -> Result<(), Error> {
+    let store = &ctx.service.store;
+    let mut waiting = store.outbox().map_err(|e| ctx.fail(e.into()))?;
+    if args.retry {
+        for (key, mail) in &mut waiting {
+            if mail.next_try.take().is_some() {
+                store
+                    .outbox_retry(*key, mail)
+                    .map_err(|e| ctx.fail(e.into()))?;
+            }
+        }
+    }
+    let rows: Vec<_> = waiting
+        .iter()
+        .map(|(_, m)| {
+            json!({
+                "message_id": m.message_id,
+                "to": m.to,
+                "subject": m.subject,
+                "game": m.game,
+                "queued": m.queued,
+                "attempts": m.attempts,
+                "next_try": m.next_try,
+                "last_error": m.last_error,
+            })
+        })
+        .collect();
+    ctx.print(&rows, || {
+        if waiting.is_empty() {
+            return ctx
+                .pick("aucun courrier en attente\n", "no mail waiting\n")
+                .to_string();
+        }
+        let mut t = String::new();
+        for (_, m) in &waiting {
+            let when = match m.next_try {
+                Some(at) => at.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
+                None => ctx.pick("au prochain passage", "at the next pass").into(),
+            };
+            t.push_str(&format!(
+                "{}  {}  {}\n    {} {} — {} {when}\n",
+                m.queued.format("%Y-%m-%d %H:%M"),
+                m.to,
+                m.subject,
+                m.attempts,
+                ctx.pick("essai(s) échoué(s)", "failed attempt(s)"),
+                ctx.pick("prochain", "next"),
+            ));
+            if let Some(e) = &m.last_error {
+                t.push_str(&format!("    {e}\n"));
+            }
+        }
+        if args.retry {
+            t.push_str(ctx.pick(
+                "tous seront réessayés au prochain passage (`corbeau tick` ou `serve`)\n",
+                "all will be tried again at the next pass (`corbeau tick` or `serve`)\n",
+            ));
+        }
+        t
+    })
+}
