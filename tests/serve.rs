@@ -1,6 +1,7 @@
-//! `corbeau serve` as a moderator runs it: it reads its Maildir at each pass, a `corbeau
-//! ingest` from an MTA pipe while it holds the store leaves the mail in the spool for it,
-//! and SIGTERM stops it cleanly between two passes.
+//! `corbeau serve` as a moderator runs it: it reads its Maildir at each pass, lets the
+//! moderator's commands use the store between passes, a `corbeau ingest` from an MTA pipe
+//! that finds the store in use leaves the mail in the spool for the next pass, and SIGTERM
+//! stops it cleanly between two passes.
 
 #![allow(clippy::unwrap_used)]
 
@@ -83,7 +84,13 @@ fn serve_reads_its_maildir_and_the_spool_and_stops_on_sigterm() {
         .collect();
     assert_eq!(cur, ["1:2,S"]);
 
-    // `ingest` from a pipe while serve holds the store: spooled, answered by serve.
+    // Between passes the store is free for the moderator.
+    let list = corbeau(&dir).args(["game", "list"]).output().unwrap();
+    assert!(list.status.success(), "{}", String::from_utf8_lossy(&list.stderr));
+
+    // `ingest` from a pipe while another process holds the store: spooled, and answered
+    // by serve's next pass once the store is free.
+    let held = corbeau::store::Store::open(&dir.join("corbeau-data")).unwrap();
     let mut ingest = corbeau(&dir)
         .arg("ingest")
         .stdin(Stdio::piped())
@@ -101,6 +108,8 @@ fn serve_reads_its_maildir_and_the_spool_and_stops_on_sigterm() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(err.contains("prochain passage"), "{err}");
+    assert_eq!(replies_to(&dir, "bob@example.org"), 0);
+    drop(held);
     wait_for("the answer to the piped mail", || {
         replies_to(&dir, "bob@example.org") == 1
     });

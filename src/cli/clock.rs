@@ -12,8 +12,12 @@ use crate::mail::pass::{PassError, PassReport, pass};
 use crate::mail::send::transport_from;
 use crate::mail::transport::Transport;
 
+use crate::config::Config;
+use crate::lang::Lang;
+use crate::service::Service;
+
 use super::Error;
-use super::context::Context;
+use super::context::{Context, StoreArgs, game_error, settings};
 use crate::report::game_text::phase_text;
 
 #[derive(Debug, clap::Args)]
@@ -40,10 +44,14 @@ pub fn run_tick(ctx: &Context) -> Result<(), Error> {
 
 /// The transport of the configuration, or a clear word about what is wrong with it.
 pub fn transport(ctx: &Context) -> Result<Transport, Error> {
-    transport_from(&ctx.config).map_err(|e| {
+    configured_transport(&ctx.config, ctx.lang)
+}
+
+fn configured_transport(config: &Config, lang: Lang) -> Result<Transport, Error> {
+    transport_from(config).map_err(|e| {
         Error::Input(format!(
             "{} {e}",
-            ctx.pick("configuration du courrier :", "mail configuration:")
+            lang.pick("configuration du courrier :", "mail configuration:")
         ))
     })
 }
@@ -162,31 +170,45 @@ pub fn print_report(ctx: &Context, report: &PassReport) -> Result<(), Error> {
     })
 }
 
-pub fn run_serve(ctx: &Context, args: ServeArgs) -> Result<(), Error> {
-    let transport = transport(ctx)?;
+/// The judge at work. The store is opened for each pass and closed after it, so that
+/// between passes the moderator's commands (`corbeau game …`) and a piped `corbeau
+/// ingest` can use it; a pass that finds it in use waits a little, then is skipped.
+pub fn run_serve(store: &StoreArgs, args: ServeArgs) -> Result<(), Error> {
+    let (config, lang, _) = settings(store)?;
+    let transport = configured_transport(&config, lang)?;
+    // Refuse at once what would fail every pass (a store of a newer corbeau, say).
+    drop(Service::open(&config.data_dir).map_err(|e| game_error(lang, e))?);
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
         .map_err(|e| Error::Internal(format!("signal handler: {e}")))?;
     let interval = args.interval.map_or_else(
-        || ctx.config.serve.interval(),
+        || config.serve.interval(),
         |s| Duration::from_secs(s.max(1)),
     );
     eprintln!(
         "corbeau serve: {} {} ({} {}s; {} {})",
-        ctx.pick("au travail sur", "working on"),
-        ctx.service.store.path().display(),
-        ctx.pick("un passage toutes les", "one pass every"),
+        lang.pick("au travail sur", "working on"),
+        config.data_dir.display(),
+        lang.pick("un passage toutes les", "one pass every"),
         interval.as_secs(),
-        ctx.pick("courrier :", "mail:"),
+        lang.pick("courrier :", "mail:"),
         transport.describe()
     );
     while !stop.load(Ordering::SeqCst) {
-        // A fixed --now would replay the same instant for ever: serve follows the clock.
-        match pass(&ctx.service, &ctx.config, &transport, Utc::now()) {
-            Ok(report) => print_report(ctx, &report)?,
-            // A Maildir gone missing or a store error is said, and the judge goes on.
-            Err(e) => eprintln!("corbeau serve: {}", fail(ctx, e)),
+        match Service::open(&config.data_dir) {
+            Ok(service) => {
+                // A fixed --now would replay the same instant for ever: serve follows
+                // the clock.
+                let ctx = Context::with(config.clone(), service, lang, store.json, Utc::now());
+                match pass(&ctx.service, &ctx.config, &transport, ctx.now) {
+                    Ok(report) => print_report(&ctx, &report)?,
+                    // A Maildir gone missing or a store error is said, and the judge
+                    // goes on.
+                    Err(e) => eprintln!("corbeau serve: {}", fail(&ctx, e)),
+                }
+            }
+            Err(e) => eprintln!("corbeau serve: {}", game_error(lang, e)),
         }
         let until = Instant::now() + interval;
         while Instant::now() < until && !stop.load(Ordering::SeqCst) {
@@ -195,7 +217,7 @@ pub fn run_serve(ctx: &Context, args: ServeArgs) -> Result<(), Error> {
     }
     eprintln!(
         "corbeau serve: {}",
-        ctx.pick("arrêt propre", "stopped cleanly")
+        lang.pick("arrêt propre", "stopped cleanly")
     );
     Ok(())
 }

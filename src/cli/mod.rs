@@ -184,7 +184,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::Ingest { args, store } => ingest::run(args, &store),
         Command::Outbox { args, store } => outbox::run(&context::Context::open(&store)?, args),
         Command::Tick { store } => clock::run_tick(&context::Context::open(&store)?),
-        Command::Serve { args, store } => clock::run_serve(&context::Context::open(&store)?, args),
+        Command::Serve { args, store } => clock::run_serve(&store, args),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,
