@@ -86,7 +86,11 @@ fn serve_reads_its_maildir_and_the_spool_and_stops_on_sigterm() {
 
     // Between passes the store is free for the moderator.
     let list = corbeau(&dir).args(["game", "list"]).output().unwrap();
-    assert!(list.status.success(), "{}", String::from_utf8_lossy(&list.stderr));
+    assert!(
+        list.status.success(),
+        "{}",
+        String::from_utf8_lossy(&list.stderr)
+    );
 
     // `ingest` from a pipe while another process holds the store: spooled, and answered
     // by serve's next pass once the store is free.

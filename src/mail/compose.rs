@@ -27,21 +27,39 @@ pub fn compose(
     lang: Lang,
     now: DateTime<Utc>,
 ) -> Result<OutMail, RenderError> {
-    let templates = config.templates.as_deref();
     let mut data = data;
     if let Some(map) = data.as_object_mut() {
         map.entry("kind").or_insert(kind.into());
     }
-    let body = render(name, &data, lang, templates)?;
-    let subject = render(SUBJECT_TEMPLATE, &data, lang, templates)?;
-    let subject = subject.split_whitespace().collect::<Vec<_>>().join(" ");
-    Ok(OutMail::new(
-        domain_of(&config.judge.address),
-        to,
-        subject,
-        body,
-        now,
-    ))
+    let body = render(name, &data, lang, config.templates.as_deref())?;
+    let subject = subject(config, kind, data, lang)?;
+    Ok(mail(config, to, subject, body, now))
+}
+
+/// The subject line of a mail of this kind (`data` as for its body).
+pub fn subject(
+    config: &Config,
+    kind: &str,
+    data: serde_json::Value,
+    lang: Lang,
+) -> Result<String, RenderError> {
+    let mut data = data;
+    if let Some(map) = data.as_object_mut() {
+        map.entry("kind").or_insert(kind.into());
+    }
+    let line = render(SUBJECT_TEMPLATE, &data, lang, config.templates.as_deref())?;
+    Ok(line.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// A mail from the judge of this configuration.
+pub fn mail(
+    config: &Config,
+    to: &str,
+    subject: String,
+    body: String,
+    now: DateTime<Utc>,
+) -> OutMail {
+    OutMail::new(domain_of(&config.judge.address), to, subject, body, now)
 }
 
 fn render(

@@ -15,7 +15,7 @@ use crate::map::Variant;
 use crate::report::game_text::{ending_text, phase_text, record_results};
 use crate::service::Service;
 
-use super::compose::compose;
+use super::compose::{compose, mail, subject};
 use super::outmail::OutMail;
 
 /// Turns every queued notice into mails in the outbox; returns how many mails.
@@ -107,19 +107,9 @@ fn mails_for(
                     slot.insert((text, phase));
                 }
                 let (text, phase) = &bodies[&lang];
-                let subject = json!({ "game": { "id": game.id }, "phase": phase });
-                let mut mail = compose(
-                    config,
-                    "subject.txt",
-                    "results",
-                    subject,
-                    &address,
-                    lang,
-                    now,
-                )
-                .map_err(render_error)?;
-                mail.body = text.clone();
-                mail
+                let data = json!({ "game": { "id": game.id }, "phase": phase });
+                let subject = subject(config, "results", data, lang).map_err(render_error)?;
+                mail(config, &address, subject, text.clone(), now)
             }
             None => {
                 let data = notice_data(game, variant, &notice.kind, lang);
