@@ -4,6 +4,10 @@
 //! - `tick` over 10 000 stored games of which 1 000 are due;
 //! - store size per game-year.
 
+#[path = "support/example.rs"]
+mod example;
+use example::example_orders;
+
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -22,24 +26,6 @@ const HOUSES: [&str; 7] = [
     "martell",
     "targaryen",
 ];
-
-/// The bundled example turn, split by house.
-fn example_orders() -> Vec<(String, String)> {
-    let text = include_str!("../games/examples/westeros-printemps-298.txt");
-    let mut orders: Vec<(String, String)> = Vec::new();
-    for line in text.lines() {
-        let trimmed = line.split('#').next().unwrap_or("").trim();
-        if let Some(house) = trimmed.strip_suffix(':') {
-            orders.push((house.trim().to_lowercase(), String::new()));
-        } else if !trimmed.is_empty()
-            && let Some((_, text)) = orders.last_mut()
-        {
-            text.push_str(trimmed);
-            text.push('\n');
-        }
-    }
-    orders
-}
 
 fn at(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s)

@@ -10,6 +10,10 @@
 //! `CORBEAU_BENCH_SPAWNS` (runs of the binary, default 100), `CORBEAU_BENCH_RUNS` (deadline
 //! passes, default 20).
 
+#[path = "support/example.rs"]
+mod example;
+use example::example_orders;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -84,24 +88,6 @@ fn fresh_dir(base: &Path, name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("bench dir");
     d
-}
-
-/// The bundled example turn, split by house.
-fn example_orders() -> Vec<(String, String)> {
-    let text = include_str!("../games/examples/westeros-printemps-298.txt");
-    let mut orders: Vec<(String, String)> = Vec::new();
-    for line in text.lines() {
-        let trimmed = line.split('#').next().unwrap_or("").trim();
-        if let Some(house) = trimmed.strip_suffix(':') {
-            orders.push((house.trim().to_lowercase(), String::new()));
-        } else if !trimmed.is_empty()
-            && let Some((_, text)) = orders.last_mut()
-        {
-            text.push_str(trimmed);
-            text.push('\n');
-        }
-    }
-    orders
 }
 
 fn address(house: &str) -> String {

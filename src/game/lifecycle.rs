@@ -164,6 +164,22 @@ impl Game {
         }
     }
 
+    /// `address` made canonical, if it is a mail address no other house's player has.
+    pub fn free_address(&self, house: &str, address: &str) -> Result<String, GameError> {
+        let address = check_address(address)?;
+        let taken = self
+            .seats
+            .iter()
+            .find(|s| s.house != house && s.player.as_ref().is_some_and(|p| p.address == address));
+        match taken {
+            Some(other) => Err(GameError::AddressTaken {
+                address,
+                house: other.house.clone(),
+            }),
+            None => Ok(address),
+        }
+    }
+
     /// Seats a player; before or during the game (a seat left empty or resigned).
     pub fn add_player(
         &mut self,
@@ -174,17 +190,7 @@ impl Game {
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         self.require("add a player", NOT_OVER)?;
-        let address = check_address(address)?;
-        if let Some(other) = self
-            .seats
-            .iter()
-            .find(|s| s.house != house && s.player.as_ref().is_some_and(|p| p.address == address))
-        {
-            return Err(GameError::AddressTaken {
-                address,
-                house: other.house.clone(),
-            });
-        }
+        let address = self.free_address(house, address)?;
         let seat = self.seat_in(house)?;
         if let Some(p) = &seat.player
             && !seat.resigned

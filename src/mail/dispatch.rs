@@ -887,7 +887,7 @@ impl<'a> Desk<'a> {
         let Some((g, _)) = game else {
             return;
         };
-        let address = match check_address(address) {
+        let address = match g.free_address(&house, address) {
             Ok(a) => a,
             Err(e) => {
                 let message = self.game_message(&e);
@@ -895,19 +895,6 @@ impl<'a> Desk<'a> {
                 return;
             }
         };
-        let taken = g
-            .seats
-            .iter()
-            .find(|s| s.house != house && s.player.as_ref().is_some_and(|p| p.address == address));
-        if let Some(other) = taken {
-            let e = GameError::AddressTaken {
-                address,
-                house: other.house.clone(),
-            };
-            let message = self.game_message(&e);
-            self.error(located, message);
-            return;
-        }
         let Some(player) = g.seat_mut(&house).and_then(|s| s.player.as_mut()) else {
             return;
         };
