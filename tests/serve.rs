@@ -146,3 +146,36 @@ fn serve_reads_its_maildir_and_the_spool_and_stops_on_sigterm() {
         String::from_utf8_lossy(&list.stderr)
     );
 }
+
+#[test]
+fn bad_mail_input_is_said_clearly_and_nothing_is_lost() {
+    let dir = root("bad-input");
+    // Not a Maildir: exit 1, said in the moderator's language, no store touched.
+    let out = corbeau(&dir)
+        .args(["ingest", "--maildir", "nowhere"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("nowhere : ce n'est pas un Maildir"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+
+    // A file that is no mail at all is set aside, flagged, never deleted; a good mail
+    // beside it is answered.
+    fs::write(dir.join("inbox/new/junk"), b"\x00\x01 not a mail").unwrap();
+    let raw = mail("alice@example.org", "ok@example.org", "AIDE");
+    fs::write(dir.join("inbox/new/good"), raw).unwrap();
+    let out = corbeau(&dir).arg("tick").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("courrier illisible, mis de côté : junk"),
+        "{text}"
+    );
+    assert_eq!(
+        fs::read(dir.join("inbox/cur/junk:2,FS")).unwrap(),
+        b"\x00\x01 not a mail"
+    );
+    assert!(dir.join("inbox/cur/good:2,S").exists());
+    assert_eq!(replies_to(&dir, "alice@example.org"), 1);
+}
