@@ -105,6 +105,16 @@ fn assign(
     for (index, given) in orders.iter().enumerate() {
         let unit = match resolve_order(variant, position, &boards, given.house, &given.order) {
             Ok((_, unit, command)) => Some((unit, Ok(command))),
+            // An order for a unit its house may not order (another house's, a neutral one)
+            // is illegal and changes nothing (DATC 6.A.6): it never takes the place of the
+            // owner's order, whether it comes before or after it.
+            Err((Some(_), illegal @ (Illegal::NotYourUnit { .. } | Illegal::NeutralUnit))) => {
+                a.rejected.push(Rejected {
+                    order: index,
+                    illegal,
+                });
+                None
+            }
             Err((Some((_, unit)), illegal)) => Some((unit, Err(illegal))),
             Err((None, illegal)) => {
                 a.rejected.push(Rejected {
