@@ -51,8 +51,9 @@ pub enum GameError {
         current: String,
     },
     BadPhase(String),
-    /// The order set has lines that are not orders: nothing was stored.
-    OrdersRefused(Vec<String>),
+    /// The order set has lines that are not orders, or orders for units the house does
+    /// not own: nothing was stored.
+    OrdersRefused(Vec<super::orders::OrderProblem>),
     NothingToOrder {
         house: String,
     },
@@ -209,7 +210,9 @@ impl GameError {
                 let mut text = head;
                 for e in errors {
                     text.push_str("\n  ");
-                    text.push_str(e);
+                    text.push_str(&e.message(lang));
+                    text.push_str("\n    > ");
+                    text.push_str(&e.text);
                 }
                 text
             }

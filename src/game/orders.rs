@@ -3,16 +3,83 @@
 
 use std::sync::Arc;
 
-use crate::judge::{GivenOrder, Position};
+use crate::judge::{GivenOrder, Illegal, Position, not_yours};
 use crate::lang::Lang;
 use crate::map::{HouseId, Owner, Variant, fold};
-use crate::order::{Action, Order, parse_order};
+use crate::order::{Action, Expectation, Order, OrderError, parse_order};
 
 use super::GameError;
 use super::model::{StoredOrder, SubmitMode};
 
-/// Reads a submitted order set for `house`. Any line that is not an order refuses the
-/// whole set, so that a typo never leaves a house with half its orders.
+/// Why one line of a submitted order set was refused, with the line as written and its
+/// number (1-based, in the submitted text; the mail renumbers it as the mail's own line
+/// with [`OrderProblem::at_line`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrderProblem {
+    pub line: usize,
+    pub text: String,
+    kind: ProblemKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum ProblemKind {
+    /// Not an order: the parser's error, with its column.
+    Unreadable(OrderError),
+    /// `Stark: A win H` sent by another house: the house written, the sender's.
+    OtherHouse { written: String, sender: String },
+    /// An order for a unit of another house (its name) or a neutral one (none): never
+    /// stored, so that it can neither replace nor stand for its owner's (DATC 6.A.6).
+    NotYourUnit {
+        owner: Option<String>,
+        sender: String,
+    },
+}
+
+impl OrderProblem {
+    /// The same problem, said at another line number (the mail's own).
+    pub fn at_line(mut self, line: usize) -> OrderProblem {
+        self.line = line;
+        self
+    }
+
+    /// `ligne 3, colonne 10 : « Nerra » ? vouliez-vous dire Néra (Ner) ?` — where and why,
+    /// without the line itself (shown beside it).
+    pub fn message(&self, lang: Lang) -> String {
+        let line = self.line;
+        match (&self.kind, lang) {
+            (ProblemKind::Unreadable(e), _) => {
+                let source: Arc<str> = Arc::from("");
+                e.clone()
+                    .relocated(&source, u32::try_from(line).unwrap_or(u32::MAX))
+                    .message(lang)
+            }
+            (ProblemKind::OtherHouse { written, sender }, Lang::Fr) => format!(
+                "ligne {line} : c'est un ordre pour la maison {written}, pas pour {sender}"
+            ),
+            (ProblemKind::OtherHouse { written, sender }, Lang::En) => {
+                format!("line {line}: this is an order for house {written}, not {sender}")
+            }
+            (ProblemKind::NotYourUnit { owner: Some(owner), sender }, Lang::Fr) => format!(
+                "ligne {line} : cette unité appartient à la maison {owner} ; \
+                 {sender} ne peut pas lui donner d'ordre"
+            ),
+            (ProblemKind::NotYourUnit { owner: Some(owner), sender }, Lang::En) => format!(
+                "line {line}: this unit belongs to house {owner}; {sender} cannot order it"
+            ),
+            (ProblemKind::NotYourUnit { owner: None, .. }, Lang::Fr) => format!(
+                "ligne {line} : cette unité est neutre ; les unités neutres ne reçoivent pas \
+                 d'ordres"
+            ),
+            (ProblemKind::NotYourUnit { owner: None, .. }, Lang::En) => {
+                format!("line {line}: this unit is neutral; neutral units take no orders")
+            }
+        }
+    }
+}
+
+/// Reads a submitted order set for `house`. Any line that is not an order, or that orders
+/// a unit the house does not own, refuses the whole set, so that a typo never leaves a
+/// house with half its orders and no order for another house's unit is ever stored.
 pub fn read_submission(
     variant: &Variant,
     position: &Position,
@@ -21,45 +88,85 @@ pub fn read_submission(
     lang: Lang,
 ) -> Result<Vec<StoredOrder>, GameError> {
     let source: Arc<str> = Arc::from(lang.pick("ordres", "orders"));
+    let sender = variant.house(house).name.clone();
     let mut orders = Vec::new();
-    let mut errors = Vec::new();
+    let mut problems = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let line_no = u32::try_from(index + 1).unwrap_or(u32::MAX);
         if is_own_header(variant, house, line) {
             continue;
         }
+        let problem = |kind| OrderProblem {
+            line: index + 1,
+            text: line.trim().to_string(),
+            kind,
+        };
         match parse_order(variant, &source, line_no, line) {
             Ok(None) => {}
             Ok(Some(order)) => match written_house(variant, &order) {
-                Some(Owner::House(h)) if h != house => errors.push(match lang {
-                    Lang::Fr => format!(
-                        "{}:{line_no}: « {} » est un ordre pour la maison {}, pas pour {}",
-                        source,
-                        order.text,
-                        variant.house(h).name,
-                        variant.house(house).name
-                    ),
-                    Lang::En => format!(
-                        "{}:{line_no}: `{}` is an order for house {}, not {}",
-                        source,
-                        order.text,
-                        variant.house(h).name,
-                        variant.house(house).name
-                    ),
-                }),
-                _ => orders.push(StoredOrder {
-                    unit: unit_key(variant, position, &order),
-                    text: order.text.clone(),
-                }),
+                Some(Owner::House(h)) if h != house => {
+                    problems.push(problem(ProblemKind::OtherHouse {
+                        written: variant.house(h).name.clone(),
+                        sender: sender.clone(),
+                    }))
+                }
+                _ => match not_yours(variant, position, house, &order) {
+                    Some(illegal) => problems.push(problem(ProblemKind::NotYourUnit {
+                        owner: match illegal {
+                            Illegal::NotYourUnit {
+                                owner: Owner::House(h),
+                            } => Some(variant.house(h).name.clone()),
+                            _ => None,
+                        },
+                        sender: sender.clone(),
+                    })),
+                    None => orders.push(StoredOrder {
+                        unit: unit_key(variant, position, &order),
+                        text: order.text.clone(),
+                    }),
+                },
             },
-            Err(e) => errors.push(e.message(lang)),
+            Err(e) => problems.push(problem(ProblemKind::Unreadable(e))),
         }
     }
-    if errors.is_empty() {
+    if problems.is_empty() {
         Ok(orders)
     } else {
-        Err(GameError::OrdersRefused(errors))
+        Err(GameError::OrdersRefused(problems))
     }
+}
+
+/// Whether an unreadable line reads as prose ("Merci !", "Bonne journée", "A bientôt")
+/// rather than as a mistyped order: the parser stopped within its first two words without
+/// reading a unit, and it has no arrow. A readable order is never prose.
+pub fn looks_like_prose(variant: &Variant, line: &str) -> bool {
+    let source: Arc<str> = Arc::from("");
+    let error = match parse_order(variant, &source, 1, line) {
+        Ok(_) => return false,
+        Err(e) => e,
+    };
+    if line.contains("->") {
+        return false;
+    }
+    // The unit was read: what follows is a mistyped order verb or destination.
+    if let OrderError::Expected { expected, .. } = &error
+        && matches!(
+            expected,
+            Expectation::Verb | Expectation::Arrow | Expectation::Coast | Expectation::CloseParen
+        )
+    {
+        return false;
+    }
+    let column = error.span().column as usize;
+    let mut starts = Vec::new();
+    let mut previous_blank = true;
+    for (i, c) in line.chars().enumerate() {
+        if !c.is_whitespace() && previous_blank {
+            starts.push(i + 1);
+        }
+        previous_blank = c.is_whitespace();
+    }
+    starts.get(2).is_none_or(|&third| column < third)
 }
 
 /// `Stark:` alone on a line, naming the house that sends the orders.

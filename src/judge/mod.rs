@@ -61,6 +61,22 @@ pub fn adjudicate(variant: &Variant, position: &Position, orders: &[GivenOrder])
     }
 }
 
+/// Why `house` may not give this order at all, when it names a unit of the phase's pool
+/// that belongs to another house or to nobody (`NotYourUnit`, `NeutralUnit`): such an
+/// order is refused when it is submitted, before it could be stored (issue 9).
+pub fn not_yours(
+    variant: &Variant,
+    position: &Position,
+    house: HouseId,
+    order: &Order,
+) -> Option<Illegal> {
+    let boards = Boards::new(variant, position);
+    match resolve_order(variant, position, &boards, Some(house), order) {
+        Err((_, illegal @ (Illegal::NotYourUnit { .. } | Illegal::NeutralUnit))) => Some(illegal),
+        _ => None,
+    }
+}
+
 /// For each unit of a pool, the index of the last order given to it, plus the rejected ones.
 struct Assignment {
     commands: Vec<Option<(usize, Command)>>,

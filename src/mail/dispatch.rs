@@ -14,12 +14,11 @@ use serde_json::{Value, json};
 use crate::config::Config;
 use crate::game::span::Span;
 use crate::game::{
-    Game, GameError, GameStatus, Observer, PhaseRecord, Press, SubmitMode, Trigger, Vote,
-    check_address, hash_secret, new_secret, secret_matches,
+    Game, GameError, GameStatus, Observer, OrderProblem, PhaseRecord, Press, SubmitMode, Trigger,
+    Vote, check_address, hash_secret, new_secret, looks_like_prose, secret_matches,
 };
 use crate::lang::Lang;
 use crate::map::Variant;
-use crate::order::parse_order;
 use crate::report::ORDERS_TEMPLATE;
 use crate::report::game_text::{ending_text, phase_text, record_results, status_word};
 use crate::service::{Action, Effects, Service, action};
@@ -149,6 +148,14 @@ struct Desk<'a> {
     /// The line of the first sign-on (player or moderator), if any: what comes before it
     /// is a greeting, not orders.
     first_sign_on: Option<usize>,
+    /// The mail's line of each line of the order set being submitted, so that its
+    /// refusals name the lines as the player numbers them.
+    submitting: Vec<usize>,
+    /// An order set of this mail was refused: a `PRÊT` of the same mail does not count.
+    orders_refused: bool,
+    /// A `PRÊT` of this mail that took effect: its section, the house, and the flag before,
+    /// to withdraw it if an order set of the mail is refused after it.
+    made_ready: Option<(usize, String, bool)>,
 }
 
 impl<'a> Desk<'a> {
@@ -177,6 +184,9 @@ impl<'a> Desk<'a> {
             owner: None,
             stopped: false,
             first_sign_on: None,
+            submitting: Vec::new(),
+            orders_refused: false,
+            made_ready: None,
         }
     }
 
@@ -273,19 +283,19 @@ impl<'a> Desk<'a> {
         }
         let mut lines = std::mem::take(&mut self.orders);
         if let Some((_, variant)) = game {
-            // "Merci !" after the orders is a courtesy, not a typo: lines after the last
-            // readable order that are no orders at all are set aside, not held against
-            // the whole set.
-            let source: std::sync::Arc<str> = "".into();
-            let readable = |line: &str| parse_order(variant, &source, 1, line).is_ok();
+            // "Merci !" after the orders (or after `PRÊT`) is a courtesy, not a typo: lines
+            // that read as prose rather than as a mistyped order, after the last line that
+            // may be an order, are set aside, not held against the whole set; a block of
+            // nothing but prose is no order set at all.
             let keep = lines
                 .iter()
-                .rposition(|(_, t)| readable(t))
+                .rposition(|(_, t)| !looks_like_prose(variant, t))
                 .map_or(0, |i| i + 1);
-            if keep > 0 {
-                for (line, text) in lines.split_off(keep) {
-                    self.section(line, &text, "ignored", json!({}));
-                }
+            for (line, text) in lines.split_off(keep) {
+                self.section(line, &text, "ignored", json!({}));
+            }
+            if lines.is_empty() {
+                return;
             }
         }
         let first = lines[0].0;
@@ -321,8 +331,26 @@ impl<'a> Desk<'a> {
         // block of this mail adds to this one unless `ORDRES` starts a new set.
         self.mode = SubmitMode::Partial;
         let count = lines.len();
+        self.submitting = lines.iter().map(|(line, _)| *line).collect();
+        let refused_before = self.orders_refused;
         if self.act(game, &located, action) {
             self.section(first, "", "orders", json!({ "count": count }));
+        } else if self.orders_refused && !refused_before {
+            self.withdraw_ready(game);
+        }
+    }
+
+    /// Orders of this mail were refused after its `PRÊT` took effect: the house is put
+    /// back as it was, and the reply says so where it acknowledged the `PRÊT`.
+    fn withdraw_ready(&mut self, game: &mut Option<(&mut Game, &Variant)>) {
+        let (Some((index, house, before)), Some((g, _))) = (self.made_ready.take(), game) else {
+            return;
+        };
+        if g.set_ready(&house, before, self.now).is_ok() {
+            self.note(format!("{house}: ready withdrawn, orders refused"));
+            if let Some(section) = self.sections.get_mut(index) {
+                section["kind"] = json!("ready-refused");
+            }
         }
     }
 
@@ -357,7 +385,20 @@ impl<'a> Desk<'a> {
         }
     }
 
-    fn orders_refused(&mut self, located: &Located, problems: Vec<String>) -> bool {
+    fn orders_refused(&mut self, located: &Located, problems: Vec<OrderProblem>) -> bool {
+        self.orders_refused = true;
+        // Numbered in the mail, as the player sees it, not in the joined order set.
+        let problems: Vec<Value> = problems
+            .into_iter()
+            .map(|p| {
+                let line = p.line;
+                let p = match line.checked_sub(1).and_then(|i| self.submitting.get(i)) {
+                    Some(&in_mail) => p.at_line(in_mail),
+                    None => p,
+                };
+                json!({ "line": p.line, "text": p.text, "message": p.message(self.lang) })
+            })
+            .collect();
         self.section(
             located.line,
             "",
@@ -536,9 +577,27 @@ impl<'a> Desk<'a> {
                 }
             }
             Command::Ready(ready) => {
-                if let Some(house) = self.require_house(located)
-                    && self.act(game, located, Action::Ready { house, ready })
-                {
+                let Some(house) = self.require_house(located) else {
+                    return Ok(());
+                };
+                // Refused orders never make a house ready: it would be processed with
+                // orders it did not mean (its units holding).
+                if ready && self.orders_refused {
+                    self.section(line, text, "ready-refused", json!({}));
+                    return Ok(());
+                }
+                let before = game
+                    .as_ref()
+                    .and_then(|(g, _)| g.seat(&house))
+                    .is_some_and(|s| s.ready);
+                let action = Action::Ready {
+                    house: house.clone(),
+                    ready,
+                };
+                if self.act(game, located, action) {
+                    if ready {
+                        self.made_ready = Some((self.sections.len(), house, before));
+                    }
                     self.section(line, text, "ready", json!({ "ready": ready }));
                 }
             }
