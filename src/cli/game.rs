@@ -13,7 +13,7 @@ use crate::service::{Action, EndBy};
 
 use super::Error;
 use super::context::Context;
-use crate::report::game_text::{ending_text, game_text, record_results, status_word};
+use crate::report::game_text::{Audience, ending_text, game_text, record_results_for, status_word};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum GameCommand {
@@ -634,11 +634,13 @@ fn print_record(
         .templates
         .clone()
         .or_else(crate::report::local_templates);
-    text.push_str(&record_results(
+    // The command line is the moderator's: every house's rejected lines.
+    text.push_str(&record_results_for(
         g,
         &variant,
         record,
         !preview,
+        &Audience::Moderator,
         ctx.lang,
         templates.as_deref(),
     )?);

@@ -13,7 +13,7 @@ use crate::service::{Action, action};
 use super::Error;
 use super::context::Context;
 use super::game::public_game;
-use crate::report::game_text::{phase_text, record_results};
+use crate::report::game_text::{Audience, phase_text, record_results_for};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum OrdersCommand {
@@ -204,11 +204,13 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
     let current = record.index + 1 == g.played;
     print!(
         "{}",
-        record_results(
+        // The command line is the moderator's: every house's rejected lines.
+        record_results_for(
             &g,
             &variant,
             record,
             current,
+            &Audience::Moderator,
             ctx.lang,
             templates.as_deref()
         )?

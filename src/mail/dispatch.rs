@@ -20,7 +20,7 @@ use crate::game::{
 use crate::lang::Lang;
 use crate::map::Variant;
 use crate::report::ORDERS_TEMPLATE;
-use crate::report::game_text::{ending_text, phase_text, record_results, status_word};
+use crate::report::game_text::{Audience, ending_text, phase_text, record_results_for, status_word};
 use crate::service::{Action, Effects, Service, action};
 use crate::store::Commit;
 
@@ -903,8 +903,16 @@ impl<'a> Desk<'a> {
         current: bool,
     ) -> Result<(), GameError> {
         let templates = self.config.templates.as_deref();
-        let results = record_results(game, variant, record, current, self.lang, templates)
-            .map_err(|e| GameError::Internal(e.to_string()))?;
+        // A house reads its own rejected lines, the moderator everyone's.
+        let audience = match &self.role {
+            Role::House(house) => Audience::House(house.clone()),
+            Role::Moderator => Audience::Moderator,
+            Role::Nobody => Audience::Public,
+        };
+        let results = record_results_for(
+            game, variant, record, current, &audience, self.lang, templates,
+        )
+        .map_err(|e| GameError::Internal(e.to_string()))?;
         let data = json!({ "results": results });
         self.section(located.line, &located.text, kind, data);
         Ok(())

@@ -12,7 +12,7 @@ use crate::config::Config;
 use crate::game::{Game, GameError, Notice, NoticeKind};
 use crate::lang::Lang;
 use crate::map::Variant;
-use crate::report::game_text::{ending_text, phase_text, record_results};
+use crate::report::game_text::{Audience, ending_text, phase_text, record_results_for};
 use crate::service::Service;
 
 use super::compose::{compose, mail, subject};
@@ -88,17 +88,22 @@ fn mails_for(
         },
         _ => None,
     };
-    let mut bodies: HashMap<Lang, (String, Value)> = HashMap::new();
+    // One text per language and audience: a house reads its own rejected lines, the
+    // moderator everyone's, the others none (`Audience`).
+    let mut bodies: HashMap<(Lang, Audience), (String, Value)> = HashMap::new();
     let mut mails = Vec::new();
     for (address, lang) in to {
         let mail = match &results {
             Some((record, is_last)) => {
-                if let Entry::Vacant(slot) = bodies.entry(lang) {
-                    let text = record_results(
+                let audience = audience_of(game, &address).narrowed(record);
+                let key = (lang, audience);
+                if let Entry::Vacant(slot) = bodies.entry(key.clone()) {
+                    let text = record_results_for(
                         game,
                         variant,
                         record,
                         *is_last,
+                        &key.1,
                         lang,
                         config.templates.as_deref(),
                     )
@@ -106,7 +111,7 @@ fn mails_for(
                     let phase = record.results.get("phase").cloned().unwrap_or(Value::Null);
                     slot.insert((text, phase));
                 }
-                let (text, phase) = &bodies[&lang];
+                let (text, phase) = &bodies[&key];
                 let data = json!({ "game": { "id": game.id }, "phase": phase });
                 let subject = subject(config, "results", data, lang).map_err(render_error)?;
                 mail(config, &address, subject, text.clone(), now)
@@ -128,6 +133,18 @@ fn mails_for(
         mails.push(mail.about(&game.id));
     }
     Ok(mails)
+}
+
+/// Who an address is in the game, for the results it may read: the moderator, a house's
+/// player, or anybody else (observers).
+fn audience_of(game: &Game, address: &str) -> Audience {
+    if game.moderator.as_ref().is_some_and(|m| m.address == address) {
+        return Audience::Moderator;
+    }
+    game.seats
+        .iter()
+        .find(|s| !s.resigned && s.player.as_ref().is_some_and(|p| p.address == address))
+        .map_or(Audience::Public, |s| Audience::House(s.house.clone()))
 }
 
 fn kind_word(kind: &NoticeKind) -> &'static str {

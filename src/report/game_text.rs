@@ -198,13 +198,81 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
     t
 }
 
-/// The results of a processed phase through the results template, with the game's name
-/// and (when `current`) its next deadline or ending.
+/// Who reads a phase's results, which decides the rejected and superseded lines shown:
+/// they reveal intentions, so only their author and the moderator see them (issue 9).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Audience {
+    /// Everyone (the results mailed to all, observers): the orders the judge used only.
+    Public,
+    /// One house's player (house id): the public results and that house's own lines.
+    House(String),
+    /// The moderator: every house's lines.
+    Moderator,
+}
+
+impl Audience {
+    /// The audience whose results are the same text for this record: a house with no
+    /// rejected line reads the public results (rendered once for all of them).
+    pub fn narrowed(self, record: &PhaseRecord) -> Audience {
+        match &self {
+            Audience::House(house) if !rejected_lines(record).any(|r| from_house(r, house)) => {
+                Audience::Public
+            }
+            _ => self,
+        }
+    }
+
+    fn sees(&self, rejected: &serde_json::Value) -> bool {
+        match self {
+            Audience::Public => false,
+            Audience::House(house) => from_house(rejected, house),
+            Audience::Moderator => true,
+        }
+    }
+
+    fn word(&self) -> &'static str {
+        match self {
+            Audience::Public => "public",
+            Audience::House(_) => "house",
+            Audience::Moderator => "moderator",
+        }
+    }
+}
+
+fn rejected_lines(record: &PhaseRecord) -> impl Iterator<Item = &serde_json::Value> {
+    record
+        .results
+        .get("rejected")
+        .and_then(|r| r.as_array())
+        .into_iter()
+        .flatten()
+}
+
+fn from_house(rejected: &serde_json::Value, house: &str) -> bool {
+    rejected.pointer("/house/id").and_then(|h| h.as_str()) == Some(house)
+}
+
+/// The public results of a processed phase (see [`record_results_for`]).
 pub fn record_results(
     g: &Game,
     variant: &Variant,
     record: &PhaseRecord,
     current: bool,
+    lang: Lang,
+    templates: Option<&Path>,
+) -> Result<String, RenderError> {
+    record_results_for(g, variant, record, current, &Audience::Public, lang, templates)
+}
+
+/// The results of a processed phase through the results template, with the game's name
+/// and (when `current`) its next deadline or ending, showing the rejected and superseded
+/// lines `audience` may see.
+pub fn record_results_for(
+    g: &Game,
+    variant: &Variant,
+    record: &PhaseRecord,
+    current: bool,
+    audience: &Audience,
     lang: Lang,
     templates: Option<&Path>,
 ) -> Result<String, RenderError> {
@@ -219,6 +287,14 @@ pub fn record_results(
     let mut data = record.results.clone();
     if let Some(map) = data.as_object_mut() {
         map.insert("game".into(), game);
+        map.insert("audience".into(), json!(audience.word()));
+        if let Some(rejected) = map.get_mut("rejected").and_then(|r| r.as_array_mut()) {
+            rejected.retain(|r| audience.sees(r));
+            let shown = rejected.len();
+            if let Some(counts) = map.get_mut("counts").and_then(|c| c.as_object_mut()) {
+                counts.insert("rejected".into(), json!(shown));
+            }
+        }
     }
     render_template(
         RESULTS_TEMPLATE,

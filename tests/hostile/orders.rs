@@ -1,0 +1,442 @@
+//! Orders as a rival player would abuse them (issue 9): an order for another house's unit,
+//! results that would reveal every house's rejected lines, a `PRÊT` that would make a
+//! house ready with refused orders, courtesies taken for orders, refusals numbered inside
+//! the joined order set. Through the library (mails given to `dispatch::handle`, notices
+//! turned into mails) and through the binary (`corbeau orders submit`).
+
+#![allow(clippy::unwrap_used)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use chrono::{DateTime, Utc};
+use corbeau::config::Config;
+use corbeau::game::{Game, Moderator, NewGame, Settings, StoredOrder, hash_secret};
+use corbeau::lang::Lang;
+use corbeau::mail::dispatch::handle;
+use corbeau::mail::inbound::Inbound;
+use corbeau::mail::notify::queue_notices;
+use corbeau::mail::outmail::OutMail;
+use corbeau::service::Service;
+
+const GAME: &str = "trust";
+const JUDGE: &str = "juge@corbeau.test";
+const STARK: &str = "arya@nord.test";
+const LANNISTER: &str = "tyrion@roc.test";
+const BARATHEON: &str = "stannis@peyredragon.test";
+const MODERATOR: &str = "mestre@citadelle.test";
+const STARK_SECRET: &str = "loup-d1re";
+const LANNISTER_SECRET: &str = "Lion-0r!";
+const BARATHEON_SECRET: &str = "cerf-n01r";
+const MODERATOR_SECRET: &str = "m0d-s3cret";
+
+fn now() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-03-23T08:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+/// A judge with a running three-house Westeros game (Lannister reads English).
+struct World {
+    service: Service,
+    config: Config,
+    dir: PathBuf,
+    sent: u32,
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl World {
+    fn new(name: &str) -> World {
+        let dir = std::env::temp_dir().join(format!(
+            "corbeau-hostile-orders-{}-{name}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut config = Config {
+            data_dir: dir.clone(),
+            ..Config::default()
+        };
+        config.judge.address = JUDGE.into();
+        let w = World {
+            service: Service::open(&dir).unwrap(),
+            config,
+            dir,
+            sent: 0,
+        };
+        let new = NewGame {
+            id: GAME.into(),
+            name: None,
+            variant: "westeros".into(),
+            players: 3,
+            settings: Settings::default(),
+            moderator: Some(Moderator {
+                address: MODERATOR.into(),
+                secret: hash_secret(MODERATOR_SECRET).unwrap(),
+            }),
+        };
+        w.service.create(new, "test", now()).unwrap();
+        w.service
+            .update(GAME, "test", "seed", now(), |game, variant, _| {
+                let players = [
+                    ("stark", STARK, STARK_SECRET, Lang::Fr),
+                    ("lannister", LANNISTER, LANNISTER_SECRET, Lang::En),
+                    ("baratheon", BARATHEON, BARATHEON_SECRET, Lang::Fr),
+                ];
+                for (house, address, secret, lang) in players {
+                    game.add_player(house, address, hash_secret(secret)?, lang, now())?;
+                }
+                game.start(variant, now())?;
+                Ok(())
+            })
+            .unwrap();
+        w
+    }
+
+    /// Carries out a mail and returns the reply to its sender (the other mails queued
+    /// are dropped).
+    fn send(&mut self, from: &str, body: &str) -> OutMail {
+        self.sent += 1;
+        let mail = Inbound {
+            message_id: format!("{}.hostile@{}", self.sent, from.replace('@', ".")),
+            from: from.into(),
+            subject: "ordres".into(),
+            body: body.into(),
+            size: body.len() + 300,
+            ..Inbound::default()
+        };
+        handle(&self.service, &self.config, &mail, now()).unwrap();
+        let mails = self.take();
+        let replies: Vec<&OutMail> = mails
+            .iter()
+            .filter(|m| m.to == from && m.subject.starts_with("Re:"))
+            .collect();
+        assert_eq!(replies.len(), 1, "one reply to {from}");
+        replies[0].clone()
+    }
+
+    fn take(&self) -> Vec<OutMail> {
+        let mut mails = Vec::new();
+        for (key, mail) in self.service.store.outbox().unwrap() {
+            self.service.store.outbox_sent(key).unwrap();
+            mails.push(mail);
+        }
+        mails
+    }
+
+    /// The moderator processes the spring; the results mails, by address.
+    fn process(&mut self) -> Vec<OutMail> {
+        let reply = self.send(
+            MODERATOR,
+            &format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nTRAITER printemps 298 mouvements\n"),
+        );
+        assert!(reply.body.contains("✓ Phase traitée"), "{}", reply.body);
+        queue_notices(&self.service, &self.config, now()).unwrap();
+        self.take()
+    }
+
+    fn game(&self) -> Game {
+        self.service.load(GAME).unwrap()
+    }
+}
+
+fn stark() -> String {
+    format!("PARTIE {GAME} Stark {STARK_SECRET}\n")
+}
+
+fn baratheon() -> String {
+    format!("PARTIE {GAME} Baratheon {BARATHEON_SECRET}\n")
+}
+
+fn orders_of(game: &Game, house: &str) -> Vec<String> {
+    game.seat(house)
+        .unwrap()
+        .orders
+        .iter()
+        .map(|o| o.text.clone())
+        .collect()
+}
+
+fn results_to<'a>(mails: &'a [OutMail], to: &str) -> &'a OutMail {
+    let found: Vec<&OutMail> = mails.iter().filter(|m| m.to == to).collect();
+    assert_eq!(found.len(), 1, "one results mail to {to}");
+    found[0]
+}
+
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Where Stark's army of Winterfell stands.
+fn stark_army_at(game: &Game) -> bool {
+    game.position.contains("A cno")
+}
+
+#[test]
+fn a_foreign_order_by_mail_is_refused_never_stored_and_the_owners_move_stands() {
+    let mut w = World::new("foreign-mail");
+    w.send(STARK, &format!("{}A win -> cno\n", stark()));
+    let reply = w.send(BARATHEON, &format!("{}A boi -> prt\nA win H\n", baratheon()));
+    let body = flat(&reply.body);
+    assert!(
+        body.contains("Ordres refusés, aucun n'a été enregistré"),
+        "{}",
+        reply.body
+    );
+    assert!(
+        body.contains("ligne 3 : cette unité appartient à la maison Stark"),
+        "{}",
+        reply.body
+    );
+    assert!(reply.body.contains("      > A win H\n"), "{}", reply.body);
+    assert!(!body.contains("ligne(s) d'ordres reçue(s)"), "{}", reply.body);
+    assert_eq!(orders_of(&w.game(), "baratheon"), Vec::<String>::new());
+    assert_eq!(orders_of(&w.game(), "stark"), vec!["A win -> cno"]);
+
+    let results = w.process();
+    assert!(stark_army_at(&w.game()), "{}", w.game().position);
+    for mail in &results {
+        assert!(!mail.body.contains("A win H"), "to {}:\n{}", mail.to, mail.body);
+    }
+    let to_stark = flat(&results_to(&results, STARK).body);
+    assert!(
+        to_stark.contains("A Winterfell (win) -> Château-Noir (cno) réussi"),
+        "{to_stark}"
+    );
+}
+
+#[test]
+fn a_foreign_order_stored_before_the_fix_never_replaces_the_owners() {
+    let mut w = World::new("foreign-stored");
+    w.send(STARK, &format!("{}A win -> cno\n", stark()));
+    // A game stored by an earlier judge may still hold one: the judge itself ignores it.
+    w.service
+        .update(GAME, "test", "seed", now(), |game, _, _| {
+            let seat = game.seats.iter_mut().find(|s| s.house == "baratheon");
+            let seat = seat.ok_or_else(|| corbeau::game::GameError::Internal("seat".into()))?;
+            seat.orders = vec![StoredOrder {
+                unit: Some("win".into()),
+                text: "A win H".into(),
+            }];
+            Ok(())
+        })
+        .unwrap();
+    let results = w.process();
+    assert!(stark_army_at(&w.game()), "{}", w.game().position);
+    // Nobody but its author and the moderator reads the intruder's line.
+    for to in [STARK, LANNISTER] {
+        let body = &results_to(&results, to).body;
+        assert!(!body.contains("A win H"), "to {to}:\n{body}");
+        assert!(body.contains("rejected=0"), "to {to}:\n{body}");
+    }
+    let own = flat(&results_to(&results, BARATHEON).body);
+    assert!(own.contains("Vos ordres rejetés"), "{own}");
+    assert!(
+        own.contains("« A win H » illégal : cette unité appartient à la maison Stark"),
+        "{own}"
+    );
+    let moderator = flat(&results_to(&results, MODERATOR).body);
+    assert!(moderator.contains("A win H"), "{moderator}");
+    assert!(
+        moderator.contains("seuls leur auteur et le modérateur les voient"),
+        "{moderator}"
+    );
+}
+
+#[test]
+fn rejected_and_superseded_lines_reach_their_author_and_the_moderator_only() {
+    let mut w = World::new("private-rejected");
+    // A superseded move (intentions) and an order for a unit that is not there.
+    let reply = w.send(
+        BARATHEON,
+        &format!("{}A boi -> prt\nA boi H\nA bie -> prt\n", baratheon()),
+    );
+    assert!(reply.body.contains("3 ligne(s) d'ordres"), "{}", reply.body);
+    w.send(STARK, &format!("{}A win -> cno\n", stark()));
+    let results = w.process();
+    for to in [STARK, LANNISTER] {
+        let body = &results_to(&results, to).body;
+        assert!(!body.contains("A boi -> prt"), "to {to}:\n{body}");
+        assert!(!body.contains("A bie"), "to {to}:\n{body}");
+        assert!(!body.contains("Ordres rejetés"), "to {to}:\n{body}");
+        assert!(!body.contains("Rejected orders"), "to {to}:\n{body}");
+        assert!(body.contains(":: counts:"), "to {to}:\n{body}");
+        assert!(body.contains("rejected=0"), "to {to}:\n{body}");
+    }
+    let own = &results_to(&results, BARATHEON).body;
+    assert!(own.contains("Vos ordres rejetés"), "{own}");
+    assert!(own.contains("« A boi -> prt »"), "{own}");
+    assert!(own.contains("« A bie -> prt »"), "{own}");
+    assert!(own.contains("rejected=2"), "{own}");
+    let moderator = &results_to(&results, MODERATOR).body;
+    assert!(moderator.contains("Baratheon : « A boi -> prt »"), "{moderator}");
+    // The history by mail follows the same rule.
+    let history = w.send(STARK, &format!("{}HISTORIQUE\n", stark()));
+    assert!(history.body.contains("résultats"), "{}", history.body);
+    assert!(!history.body.contains("A boi -> prt"), "{}", history.body);
+    let history = w.send(BARATHEON, &format!("{}HISTORIQUE\n", baratheon()));
+    assert!(history.body.contains("« A boi -> prt »"), "{}", history.body);
+}
+
+#[test]
+fn refused_orders_never_make_a_house_ready() {
+    let mut w = World::new("refused-ready");
+    // PRÊT after the refused set: not taken.
+    let reply = w.send(STARK, &format!("{}A win -> Port-Réel\nPRET\n", stark()));
+    assert!(reply.body.contains("Ordres refusés"), "{}", reply.body);
+    assert!(
+        reply.body.contains("✗ PRÊT non pris en compte"),
+        "{}",
+        reply.body
+    );
+    assert!(!reply.body.contains("✓ Prêt"), "{}", reply.body);
+    assert!(!w.game().seat("stark").unwrap().ready);
+    // PRÊT before the refused set: withdrawn, and the reply says so where it stood.
+    let reply = w.send(STARK, &format!("{}PRET\nA win -> Port-Réel\n", stark()));
+    assert!(
+        reply.body.contains("> PRET\n  ✗ PRÊT non pris en compte"),
+        "{}",
+        reply.body
+    );
+    assert!(!w.game().seat("stark").unwrap().ready);
+    // A foreign order refuses the set, and so the PRÊT.
+    let reply = w.send(BARATHEON, &format!("{}A boi -> prt\nA win H\nPRET\n", baratheon()));
+    assert!(reply.body.contains("PRÊT non pris en compte"), "{}", reply.body);
+    assert!(!w.game().seat("baratheon").unwrap().ready);
+    // In English too.
+    let reply = w.send(
+        LANNISTER,
+        &format!("SIGNON {GAME} Lannister {LANNISTER_SECRET}\nA pie -> Nerra\nREADY\n"),
+    );
+    assert!(reply.body.contains("✗ READY not taken"), "{}", reply.body);
+    assert!(!w.game().seat("lannister").unwrap().ready);
+    // Nothing of it made the phase due.
+    assert!(w.game().due(now()).is_none());
+}
+
+#[test]
+fn a_courtesy_after_pret_is_no_refusal() {
+    let mut w = World::new("courtesy");
+    let reply = w.send(
+        STARK,
+        &format!("{}A win -> cno\nA moa -> sal\nPRET\nMerci !\nA bientôt\n", stark()),
+    );
+    assert!(!reply.body.contains("refusés"), "{}", reply.body);
+    assert!(reply.body.contains("> Merci !\n  (ignoré"), "{}", reply.body);
+    assert!(reply.body.contains("✓ Prêt"), "{}", reply.body);
+    assert_eq!(
+        orders_of(&w.game(), "stark"),
+        vec!["A win -> cno", "A moa -> sal"]
+    );
+    assert!(w.game().seat("stark").unwrap().ready);
+    // A courtesy alone after PRÊT, without orders: no refusal either.
+    let reply = w.send(BARATHEON, &format!("{}PRET\nBonne journée à tous\n", baratheon()));
+    assert!(!reply.body.contains("refusés"), "{}", reply.body);
+    assert!(w.game().seat("baratheon").unwrap().ready);
+}
+
+#[test]
+fn a_mistyped_order_after_the_last_good_one_is_no_courtesy() {
+    let mut w = World::new("typo-last");
+    let reply = w.send(STARK, &format!("{}A win -> cno\nA moa tien\nPRET\n", stark()));
+    let body = flat(&reply.body);
+    assert!(body.contains("Ordres refusés"), "{}", reply.body);
+    assert!(body.contains("ligne 3, colonne 7"), "{}", reply.body);
+    assert!(reply.body.contains("> A moa tien"), "{}", reply.body);
+    assert!(!w.game().seat("stark").unwrap().ready);
+    assert_eq!(orders_of(&w.game(), "stark"), Vec::<String>::new());
+}
+
+#[test]
+fn refusals_give_the_mails_own_line_numbers() {
+    let mut w = World::new("line-numbers");
+    let reply = w.send(
+        STARK,
+        &format!(
+            "{}A win -> cno\nA moa -> sal\n\nPRESSE A Lannister\nLe Nord se souvient.\nFIN PRESSE\nF bla -> Port-Réel\nF bla H\n",
+            stark()
+        ),
+    );
+    // Line 8 of the mail (the sign-on is line 1, the blank line counts), not line 1 of
+    // the second order block.
+    let body = flat(&reply.body);
+    assert!(body.contains("ligne 8, colonne 10"), "{}", reply.body);
+    assert!(reply.body.contains("      > F bla -> Port-Réel\n"), "{}", reply.body);
+    // The first block was recorded, the second refused whole.
+    assert_eq!(
+        orders_of(&w.game(), "stark"),
+        vec!["A win -> cno", "A moa -> sal"]
+    );
+}
+
+/// `corbeau orders submit` (the moderator's terminal) refuses a foreign order too.
+#[test]
+fn the_command_line_refuses_a_foreign_order() {
+    let root = std::env::temp_dir().join(format!(
+        "corbeau-hostile-orders-cli-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let run = |args: &[&str], stdin: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_corbeau"))
+            .args(args)
+            .arg("--data")
+            .arg(root.join("data"))
+            .current_dir(&root)
+            .env("CORBEAU_NOW", "2026-03-23T08:00:00Z")
+            .env_remove("CORBEAU_LANG")
+            .env_remove("CORBEAU_CONFIG")
+            .env_remove("CORBEAU_DATA")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for args in [
+        &["game", "new", GAME, "--players", "3"][..],
+        &["player", "add", GAME, "stark", STARK],
+        &["player", "add", GAME, "lannister", LANNISTER],
+        &["player", "add", GAME, "baratheon", BARATHEON],
+        &["game", "start", GAME],
+    ] {
+        assert_eq!(run(args, "").0, Some(0), "{args:?}");
+    }
+    let (code, _, _) = run(&["orders", "submit", GAME, "stark", "-"], "A win -> cno\n");
+    assert_eq!(code, Some(0));
+    let (code, out, err) = run(
+        &["orders", "submit", GAME, "baratheon", "-"],
+        "A boi -> prt\nA win H\n",
+    );
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        err.contains("ligne 2 : cette unité appartient à la maison Stark"),
+        "{err}"
+    );
+    assert!(err.contains("> A win H"), "{err}");
+    let (code, out, err) = run(&["game", "process", GAME], "");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        flat(&out).contains("A Winterfell (win) -> Château-Noir (cno) réussi"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
