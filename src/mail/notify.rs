@@ -30,7 +30,19 @@ pub fn queue_notices(
         let mails = match service.store.game(&notice.game)? {
             Some(game) => {
                 let variant = service.variant(&game.variant)?;
-                mails_for(service, config, &game, &variant, &notice, now)?
+                match mails_for(service, config, &game, &variant, &notice, now) {
+                    Ok(mails) => mails,
+                    // A moderator's template that fails must not hold this notice and every
+                    // one behind it for ever: the built-in templates tell it.
+                    Err(_) if config.templates.is_some() => {
+                        let builtin = Config {
+                            templates: None,
+                            ..config.clone()
+                        };
+                        mails_for(service, &builtin, &game, &variant, &notice, now)?
+                    }
+                    Err(e) => return Err(e),
+                }
             }
             // A game deleted since: nobody left to tell.
             None => Vec::new(),

@@ -227,3 +227,24 @@ pub fn record_results(
         templates,
     )
 }
+
+/// [`record_results`] that survives a broken override template: when the templates of
+/// `templates` fail, the built-in ones render the results. The text, and the override's
+/// failure (to tell the moderator) if there was one. Only when the built-in templates fail
+/// too is it an error (theirs).
+pub fn record_results_or_builtin(
+    g: &Game,
+    variant: &Variant,
+    record: &PhaseRecord,
+    current: bool,
+    lang: Lang,
+    templates: Option<&Path>,
+) -> Result<(String, Option<RenderError>), RenderError> {
+    match record_results(g, variant, record, current, lang, templates) {
+        Ok(text) => Ok((text, None)),
+        Err(e) if templates.is_some() => {
+            record_results(g, variant, record, current, lang, None).map(|text| (text, Some(e)))
+        }
+        Err(e) => Err(e),
+    }
+}
