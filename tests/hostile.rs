@@ -1,5 +1,7 @@
 //! Attacks on the judge, each replayed as a test (issue 9): one module per area.
 
-mod support;
+#[path = "hostile/flow.rs"]
+mod flow;
 #[path = "hostile/orders.rs"]
 mod orders;
+mod support;

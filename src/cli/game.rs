@@ -13,7 +13,9 @@ use crate::service::{Action, EndBy};
 
 use super::Error;
 use super::context::Context;
-use crate::report::game_text::{Audience, ending_text, game_text, record_results_for, status_word};
+use crate::report::game_text::{
+    Audience, ending_text, game_text, record_results_or_builtin, status_word,
+};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum GameCommand {
@@ -635,7 +637,7 @@ fn print_record(
         .clone()
         .or_else(crate::report::local_templates);
     // The command line is the moderator's: every house's rejected lines.
-    text.push_str(&record_results_for(
+    match record_results_or_builtin(
         g,
         &variant,
         record,
@@ -643,9 +645,49 @@ fn print_record(
         &Audience::Moderator,
         ctx.lang,
         templates.as_deref(),
-    )?);
-    print!("{text}");
-    Ok(())
+    ) {
+        Ok((results, broken)) => {
+            text.push_str(&results);
+            print!("{text}");
+            if let Some(e) = broken {
+                eprintln!("{}", template_fallback(ctx, &e));
+            }
+            Ok(())
+        }
+        // The phase is processed and stored: say so, and the rendering problem apart,
+        // without an exit code that would tell a script nothing was done.
+        Err(e) if !preview => {
+            println!(
+                "{}: {} {}",
+                g.id,
+                ctx.pick("phase traitée :", "phase processed:"),
+                crate::report::game_text::phase_text(record.phase, ctx.lang)
+            );
+            eprintln!(
+                "{}",
+                match ctx.lang {
+                    Lang::Fr => format!(
+                        "corbeau: les résultats n'ont pas pu être mis en forme ({e}) ; la phase est bien traitée : `corbeau history {} {} --json` les donne",
+                        g.id, record.index
+                    ),
+                    Lang::En => format!(
+                        "corbeau: the results could not be rendered ({e}); the phase is processed: `corbeau history {} {} --json` gives them",
+                        g.id, record.index
+                    ),
+                }
+            );
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The warning when a moderator's template failed and the built-in one was used instead.
+pub fn template_fallback(ctx: &Context, e: &crate::report::RenderError) -> String {
+    match ctx.lang {
+        Lang::Fr => format!("corbeau: attention : {e} ; le modèle intégré a servi à la place"),
+        Lang::En => format!("corbeau: warning: {e}; the built-in template was used instead"),
+    }
 }
 
 /// A game's line in `game list --json`.

@@ -13,7 +13,7 @@ use crate::service::{Action, action};
 use super::Error;
 use super::context::Context;
 use super::game::public_game;
-use crate::report::game_text::{Audience, phase_text, record_results_for};
+use crate::report::game_text::{Audience, phase_text, record_results_or_builtin};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum OrdersCommand {
@@ -124,13 +124,32 @@ fn show_orders(ctx: &Context, g: &crate::game::Game, house: &str) -> Result<(), 
         .clone()
         .or_else(crate::report::local_templates);
     ctx.print(&view, || {
-        render_template(
-            ORDERS_TEMPLATE,
-            Value::from_serialize(&view),
-            ctx.lang,
-            templates.as_deref(),
-        )
-        .unwrap_or_else(|e| e.to_string())
+        let render = |dir: Option<&std::path::Path>| {
+            render_template(ORDERS_TEMPLATE, Value::from_serialize(&view), ctx.lang, dir)
+        };
+        match render(templates.as_deref()) {
+            Ok(text) => text,
+            Err(e) => {
+                // The orders are stored whatever their display: the built-in template, or
+                // a plain word of what is kept, and the problem on standard error.
+                let fallback = templates.as_ref().and_then(|_| render(None).ok());
+                match fallback {
+                    Some(text) => {
+                        eprintln!("{}", super::game::template_fallback(ctx, &e));
+                        text
+                    }
+                    None => {
+                        eprintln!("corbeau: {e}");
+                        let orders = g.seat(house).map_or(0, |s| s.orders.len());
+                        format!(
+                            "{}: {house}: {orders} {}\n",
+                            g.id,
+                            ctx.pick("ordre(s) gardé(s)", "order(s) kept")
+                        )
+                    }
+                }
+            }
+        }
     })
 }
 
@@ -202,19 +221,20 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
         .clone()
         .or_else(crate::report::local_templates);
     let current = record.index + 1 == g.played;
-    print!(
-        "{}",
+    let (text, broken) = record_results_or_builtin(
+        &g,
+        &variant,
+        record,
+        current,
         // The command line is the moderator's: every house's rejected lines.
-        record_results_for(
-            &g,
-            &variant,
-            record,
-            current,
-            &Audience::Moderator,
-            ctx.lang,
-            templates.as_deref()
-        )?
-    );
+        &Audience::Moderator,
+        ctx.lang,
+        templates.as_deref(),
+    )?;
+    print!("{text}");
+    if let Some(e) = broken {
+        eprintln!("{}", super::game::template_fallback(ctx, &e));
+    }
     Ok(())
 }
 

@@ -103,17 +103,31 @@ impl Schedule {
         absences: &[Absence],
     ) -> DateTime<Utc> {
         let base = self.snap(self.after(opened, self.span(kind)));
+        self.past_absences(base, base, absences)
+    }
+
+    /// A deadline moved past the absences it falls inside, whatever set it (a new phase, an
+    /// extension, a resume): while it falls inside an absence, `snap` of that absence's end;
+    /// never more than `max_absence` past `base`, the deadline before any absence moved it
+    /// (then the latest allowed instant no later than `after(base, max_absence)`, and never
+    /// before `deadline`).
+    pub fn past_absences(
+        &self,
+        deadline: DateTime<Utc>,
+        base: DateTime<Utc>,
+        absences: &[Absence],
+    ) -> DateTime<Utc> {
         let limit = self.after(base, self.max_absence);
-        let mut deadline = base;
+        let mut moved = deadline;
         // Each push leaves the absence for good (the deadline only grows past its end), so
         // the loop pushes at most once per absence.
-        while let Some(absence) = absences.iter().find(|a| a.contains(deadline)) {
-            deadline = self.snap(absence.end);
-            if deadline > limit {
-                return self.snap_back(limit).max(base);
+        while let Some(absence) = absences.iter().find(|a| a.contains(moved)) {
+            moved = self.snap(absence.end);
+            if moved > limit {
+                return self.snap_back(limit).max(deadline);
             }
         }
-        deadline
+        moved
     }
 
     /// The first allowed instant at or after `t`. With a time of day: that local time on the

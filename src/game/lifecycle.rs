@@ -97,6 +97,8 @@ pub fn create(new: NewGame, variant: &Variant, now: DateTime<Utc>) -> Result<Gam
         deciding: Vec::new(),
         wake: None,
         observers: Vec::new(),
+        absence_base: None,
+        grace_told: false,
     })
 }
 
@@ -286,12 +288,7 @@ impl Game {
         let position = self.current_position(variant)?;
         self.deciding = self.houses_deciding(variant, &position);
         self.opened = Some(now);
-        self.deadline = Some(self.settings.schedule.deadline(
-            base,
-            self.phase.kind,
-            &self.absences(),
-        ));
-        self.extended = Span::ZERO;
+        self.set_fresh_deadline(base);
         self.reminders_sent = 0;
         for seat in &mut self.seats {
             seat.orders.clear();
@@ -486,6 +483,11 @@ impl Game {
         self.status = GameStatus::Running;
         let left = self.paused_left.take().unwrap_or(0).max(3600);
         self.deadline = Some(now + TimeDelta::seconds(left));
+        // A fresh deadline: absences count from it (and those declared during the pause
+        // move it now).
+        self.absence_base = None;
+        self.grace_told = false;
+        self.push_past_absences(now);
         self.update_wake(now);
         Ok(())
     }
@@ -497,22 +499,31 @@ impl Game {
         let extended = self.settings.schedule.extend(deadline, by, self.extended)?;
         self.extended = self.extended.checked_add(by).unwrap_or(Span::MAX);
         self.deadline = Some(extended);
+        if let Some(base) = &mut self.absence_base {
+            // The extension moves the deadline without absences too.
+            *base = self.settings.schedule.after(*base, by);
+        }
         if let Some(left) = &mut self.paused_left {
             *left += by.as_delta().num_seconds();
         }
+        self.grace_told = false;
+        // An extension into a declared absence goes past it, as any deadline does.
+        self.push_past_absences(now);
         self.update_wake(now);
-        Ok(extended)
+        Ok(self.deadline.unwrap_or(extended))
     }
 
     /// Records a player's absence; a deadline falling inside it moves past it (within the
-    /// game's cap on absences).
+    /// game's cap on absences), whatever set that deadline: the phase's opening, an
+    /// extension or a resume. Returns the new deadline when it moved. While the game is
+    /// paused the deadline is set again at the resume, which applies the absence then.
     pub fn declare_absence(
         &mut self,
         house: &str,
         start: DateTime<Utc>,
         end: DateTime<Utc>,
         now: DateTime<Utc>,
-    ) -> Result<(), GameError> {
+    ) -> Result<Option<DateTime<Utc>>, GameError> {
         self.require("declare an absence", NOT_OVER)?;
         if end <= start || end <= now {
             return Err(GameError::BadAbsence);
@@ -520,23 +531,58 @@ impl Game {
         let seat = self.seat_in(house)?;
         seat.absences.retain(|a| a.end > now);
         seat.absences.push(Absence { start, end });
-        if let (Some(opened), Some(deadline)) = (self.opened, self.deadline) {
-            let moved = self
-                .settings
-                .schedule
-                .deadline(opened, self.phase.kind, &self.absences())
-                + self.extended.as_delta();
-            if moved > deadline {
-                self.deadline = Some(moved);
-            }
-        }
+        let moved = self.push_past_absences(now);
         self.update_wake(now);
-        Ok(())
+        Ok(moved)
+    }
+
+    /// Moves a running game's deadline past the absences it falls inside
+    /// ([`Schedule::past_absences`](super::calendar::Schedule::past_absences)); the new
+    /// deadline when it moved.
+    fn push_past_absences(&mut self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        if self.status != GameStatus::Running {
+            return None;
+        }
+        let deadline = self.deadline?;
+        let base = self.absence_base.unwrap_or(deadline);
+        let moved = self
+            .settings
+            .schedule
+            .past_absences(deadline, base, &self.absences());
+        if moved <= deadline {
+            return None;
+        }
+        self.absence_base = Some(base);
+        self.deadline = Some(moved);
+        // A deadline moved out of the grace period: the players are told again if it runs.
+        self.grace_told = false;
+        self.update_wake(now);
+        Some(moved)
+    }
+
+    /// Sets the deadline of a phase counted from `base` (its absences applied) and forgets
+    /// the extensions and absence pushes of the phase before.
+    fn set_fresh_deadline(&mut self, base: DateTime<Utc>) {
+        let schedule = &self.settings.schedule;
+        let plain = schedule.deadline(base, self.phase.kind, &[]);
+        let deadline = schedule.deadline(base, self.phase.kind, &self.absences());
+        self.absence_base = (deadline != plain).then_some(plain);
+        self.deadline = Some(deadline);
+        self.extended = Span::ZERO;
+        self.grace_told = false;
+    }
+
+    /// When the judge stops waiting for missing orders: [`Schedule::grace_end`], the one
+    /// rule of docs/deadlines.md (whole days on the calendar, so a day of grace across a
+    /// clock change still ends at the deadline's local time).
+    ///
+    /// [`Schedule::grace_end`]: super::calendar::Schedule::grace_end
+    pub fn grace_end(&self) -> Option<DateTime<Utc>> {
+        self.deadline.map(|d| self.settings.schedule.grace_end(d))
     }
 
     fn past_grace(&self, now: DateTime<Utc>) -> bool {
-        self.deadline
-            .is_some_and(|d| now >= d + self.settings.schedule.grace.as_delta())
+        self.grace_end().is_some_and(|end| now >= end)
     }
 
     /// Whether the phase should be processed now, and why.
@@ -574,6 +620,23 @@ impl Game {
         (!waiting.is_empty()).then_some(waiting)
     }
 
+    /// At the deadline, while a grace period runs: the houses still without orders, to be
+    /// told that the judge waits for them until the grace period ends. Once per deadline.
+    pub fn take_grace_notice(&mut self, now: DateTime<Utc>) -> Option<Vec<String>> {
+        let deadline = self.deadline?;
+        if self.status != GameStatus::Running
+            || now < deadline
+            || self.grace_told
+            || self.settings.schedule.grace.is_zero()
+            || self.past_grace(now)
+        {
+            return None;
+        }
+        self.grace_told = true;
+        let waiting = self.waiting_for();
+        (!waiting.is_empty()).then_some(waiting)
+    }
+
     /// When the judge must look at this game again.
     pub fn update_wake(&mut self, now: DateTime<Utc>) {
         self.wake = match (self.status, self.opened, self.deadline) {
@@ -588,7 +651,7 @@ impl Game {
                 let end = if now < deadline {
                     deadline
                 } else {
-                    deadline + self.settings.schedule.grace.as_delta()
+                    self.settings.schedule.grace_end(deadline)
                 };
                 let wake = reminder.map_or(end, |r| r.min(end));
                 Some(if all_ready { now.min(wake) } else { wake })
@@ -615,6 +678,7 @@ impl Game {
         let results =
             serde_json::to_value(&view).map_err(|e| GameError::Internal(e.to_string()))?;
         let mut civil_disorder = Vec::new();
+        let mut missed = Vec::new();
         let limit = self.settings.civil_disorder_after;
         for seat in &mut self.seats {
             if !deciding.contains(&seat.house) {
@@ -623,6 +687,11 @@ impl Game {
             if seat.ordered.is_some() || seat.ready {
                 seat.missed = 0;
             } else {
+                // A house already in civil disorder is expected to give nothing: the
+                // moderator was told when it fell into it.
+                if !seat.civil_disorder {
+                    missed.push(seat.house.clone());
+                }
                 seat.missed += 1;
                 if limit > 0 && seat.missed >= limit && !seat.civil_disorder {
                     seat.civil_disorder = true;
@@ -660,6 +729,7 @@ impl Game {
             results,
             position_after: self.position.clone(),
             civil_disorder,
+            missed,
             ending: ending.clone(),
             game_before: Box::new(before_game),
         };
@@ -679,20 +749,50 @@ impl Game {
         Ok(record)
     }
 
-    /// Undoes the last processed phase: the game is as it was just before, with its orders,
-    /// and a fresh deadline from now.
+    /// Undoes the last processed phase: the phase is played again with the orders it had,
+    /// but nobody is ready any more (else, with everyone ready, the next tick would replay
+    /// it at once with the same orders), and a fresh deadline counted from now. What is not
+    /// the phase's play stays as it is now: the players (a replacement or a new address
+    /// since), their absences, the moderator, the observers and the settings.
     pub fn rollback(&mut self, last: &PhaseRecord, now: DateTime<Utc>) {
         let mut restored = (*last.game_before).clone();
-        if restored.status == GameStatus::Running {
-            restored.opened = Some(now);
-            restored.deadline = Some(restored.settings.schedule.deadline(
-                now,
-                restored.phase.kind,
-                &restored.absences(),
-            ));
-            restored.extended = Span::ZERO;
-            restored.reminders_sent = 0;
+        for seat in &mut restored.seats {
+            seat.ready = false;
+            if let Some(current) = self.seat(&seat.house) {
+                if seat.player != current.player {
+                    // Someone new since: their seat's standing is theirs, not the old one's.
+                    seat.civil_disorder = current.civil_disorder;
+                    seat.missed = current.missed;
+                }
+                seat.player.clone_from(&current.player);
+                seat.absences.clone_from(&current.absences);
+                seat.resigned = current.resigned;
+                if current.resigned {
+                    seat.civil_disorder = true;
+                }
+            }
         }
+        restored.moderator.clone_from(&self.moderator);
+        restored.observers.clone_from(&self.observers);
+        restored.settings.clone_from(&self.settings);
+        if self.status == GameStatus::Paused {
+            // The moderator's pause since holds.
+            restored.status = GameStatus::Paused;
+        }
+        if restored.status == GameStatus::Paused {
+            // Still paused: the deadline is given back at the resume, a phase's length.
+            restored.paused_left = Some(
+                restored
+                    .settings
+                    .schedule
+                    .span(restored.phase.kind)
+                    .as_delta()
+                    .num_seconds(),
+            );
+        }
+        restored.opened = Some(now);
+        restored.set_fresh_deadline(now);
+        restored.reminders_sent = 0;
         restored.update_wake(now);
         *self = restored;
     }

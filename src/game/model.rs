@@ -227,6 +227,15 @@ pub struct Game {
     /// People who receive the results without playing (`OBSERVE` by mail).
     #[serde(default)]
     pub observers: Vec<Observer>,
+    /// The current deadline as it was before declared absences moved it this phase (none:
+    /// not moved): `max_absence` is counted from it, whatever pause or extension came
+    /// between.
+    #[serde(default)]
+    pub absence_base: Option<DateTime<Utc>>,
+    /// The players without orders were told that the deadline passed and the grace period
+    /// runs (once per phase).
+    #[serde(default)]
+    pub grace_told: bool,
 }
 
 impl Game {
@@ -279,6 +288,10 @@ pub struct PhaseRecord {
     pub position_after: String,
     /// Houses that fell into civil disorder at this phase.
     pub civil_disorder: Vec<String>,
+    /// Houses that had something to decide and gave no orders (those already in civil
+    /// disorder left out).
+    #[serde(default)]
+    pub missed: Vec<String>,
     /// The game ended with this phase.
     pub ending: Option<Ending>,
     /// The game just before processing: what `rollback` restores.
@@ -335,4 +348,22 @@ pub enum NoticeKind {
         phase: Phase,
     },
     GameOver,
+    /// The deadline passed without these houses' orders: the judge waits for them until
+    /// `until`, the end of the grace period.
+    Grace {
+        deadline: DateTime<Utc>,
+        until: DateTime<Utc>,
+    },
+    /// A house gave no orders for a phase (told to its player and the moderator);
+    /// `missed`: phases in a row.
+    Missed {
+        house: String,
+        phase: Phase,
+        missed: u32,
+    },
+    /// A house fell into civil disorder (told to its player and the moderator).
+    CivilDisorder {
+        house: String,
+        phase: Phase,
+    },
 }

@@ -53,19 +53,31 @@ impl OrderProblem {
                     .relocated(&source, u32::try_from(line).unwrap_or(u32::MAX))
                     .message(lang)
             }
-            (ProblemKind::OtherHouse { written, sender }, Lang::Fr) => format!(
-                "ligne {line} : c'est un ordre pour la maison {written}, pas pour {sender}"
-            ),
+            (ProblemKind::OtherHouse { written, sender }, Lang::Fr) => {
+                format!("ligne {line} : c'est un ordre pour la maison {written}, pas pour {sender}")
+            }
             (ProblemKind::OtherHouse { written, sender }, Lang::En) => {
                 format!("line {line}: this is an order for house {written}, not {sender}")
             }
-            (ProblemKind::NotYourUnit { owner: Some(owner), sender }, Lang::Fr) => format!(
+            (
+                ProblemKind::NotYourUnit {
+                    owner: Some(owner),
+                    sender,
+                },
+                Lang::Fr,
+            ) => format!(
                 "ligne {line} : cette unité appartient à la maison {owner} ; \
                  {sender} ne peut pas lui donner d'ordre"
             ),
-            (ProblemKind::NotYourUnit { owner: Some(owner), sender }, Lang::En) => format!(
-                "line {line}: this unit belongs to house {owner}; {sender} cannot order it"
-            ),
+            (
+                ProblemKind::NotYourUnit {
+                    owner: Some(owner),
+                    sender,
+                },
+                Lang::En,
+            ) => {
+                format!("line {line}: this unit belongs to house {owner}; {sender} cannot order it")
+            }
             (ProblemKind::NotYourUnit { owner: None, .. }, Lang::Fr) => format!(
                 "ligne {line} : cette unité est neutre ; les unités neutres ne reçoivent pas \
                  d'ordres"

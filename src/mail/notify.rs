@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use crate::config::Config;
+use crate::game::calendar::format_deadline;
 use crate::game::{Game, GameError, Notice, NoticeKind};
 use crate::lang::Lang;
 use crate::map::Variant;
@@ -29,7 +30,19 @@ pub fn queue_notices(
         let mails = match service.store.game(&notice.game)? {
             Some(game) => {
                 let variant = service.variant(&game.variant)?;
-                mails_for(service, config, &game, &variant, &notice, now)?
+                match mails_for(service, config, &game, &variant, &notice, now) {
+                    Ok(mails) => mails,
+                    // A moderator's template that fails must not hold this notice and every
+                    // one behind it for ever: the built-in templates tell it.
+                    Err(_) if config.templates.is_some() => {
+                        let builtin = Config {
+                            templates: None,
+                            ..config.clone()
+                        };
+                        mails_for(service, &builtin, &game, &variant, &notice, now)?
+                    }
+                    Err(e) => return Err(e),
+                }
             }
             // A game deleted since: nobody left to tell.
             None => Vec::new(),
@@ -41,8 +54,13 @@ pub fn queue_notices(
 }
 
 /// Who hears of a notice: the houses named (a reminder), else every player, the
-/// moderator and the observers.
+/// moderator and the observers. A house's missed deadline or civil disorder goes to its
+/// player and the moderator, who may have to find someone.
 fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
+    let moderator_too = matches!(
+        notice.kind,
+        NoticeKind::Missed { .. } | NoticeKind::CivilDisorder { .. }
+    );
     let mut to: Vec<(String, Lang)> = game
         .seats
         .iter()
@@ -50,11 +68,13 @@ fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
         .filter(|s| !s.resigned)
         .filter_map(|s| s.player.as_ref().map(|p| (p.address.clone(), p.lang)))
         .collect();
-    if notice.houses.is_empty() {
+    if notice.houses.is_empty() || moderator_too {
         if let Some(m) = &game.moderator {
             // `settings.lang`: the language of the moderator's results and notices.
             to.push((m.address.clone(), game.settings.lang));
         }
+    }
+    if notice.houses.is_empty() {
         to.extend(game.observers.iter().map(|o| (o.address.clone(), o.lang)));
     }
     let mut seen = std::collections::HashSet::new();
@@ -138,7 +158,11 @@ fn mails_for(
 /// Who an address is in the game, for the results it may read: the moderator, a house's
 /// player, or anybody else (observers).
 fn audience_of(game: &Game, address: &str) -> Audience {
-    if game.moderator.as_ref().is_some_and(|m| m.address == address) {
+    if game
+        .moderator
+        .as_ref()
+        .is_some_and(|m| m.address == address)
+    {
         return Audience::Moderator;
     }
     game.seats
@@ -159,15 +183,31 @@ fn kind_word(kind: &NoticeKind) -> &'static str {
         NoticeKind::Resumed => "resumed",
         NoticeKind::RolledBack { .. } => "rolled-back",
         NoticeKind::GameOver => "game-over",
+        NoticeKind::Grace { .. } => "grace",
+        NoticeKind::Missed { .. } => "missed",
+        NoticeKind::CivilDisorder { .. } => "civil-disorder",
     }
 }
 
 fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) -> Value {
     let house = match kind {
-        NoticeKind::PlayerReplaced { house } | NoticeKind::Resigned { house } => variant
+        NoticeKind::PlayerReplaced { house }
+        | NoticeKind::Resigned { house }
+        | NoticeKind::Missed { house, .. }
+        | NoticeKind::CivilDisorder { house, .. } => variant
             .house_by_name(house)
             .map(|h| variant.house(h).name.clone()),
         _ => None,
+    };
+    let zone = game.settings.schedule.time_zone;
+    // The phase the notice is about, when it is not the one being played (a missed
+    // deadline is told once the phase is processed).
+    let (missed_phase, missed_kind, missed) = match kind {
+        NoticeKind::Missed {
+            phase, missed: n, ..
+        } => (Some(*phase), Some(*phase), Some(*n)),
+        NoticeKind::CivilDisorder { phase, .. } => (Some(*phase), Some(*phase), None),
+        _ => (None, None, None),
     };
     json!({
         "kind": kind_word(kind),
@@ -177,5 +217,13 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
         "deadline_utc": game.deadline.map(|d| d.to_rfc3339()),
         "house": house,
         "ending": game.ending.as_ref().map(|e| ending_text(e, variant, lang)),
+        "grace_end": match kind {
+            NoticeKind::Grace { until, .. } => Some(format_deadline(*until, zone, lang)),
+            _ => None,
+        },
+        "missed_phase": missed_phase.map(|p| phase_text(p, lang)),
+        "missed_kind": missed_kind.map(|p| p.kind),
+        "missed": missed,
+        "civil_disorder_after": game.settings.civil_disorder_after,
     })
 }

@@ -261,7 +261,15 @@ pub fn record_results(
     lang: Lang,
     templates: Option<&Path>,
 ) -> Result<String, RenderError> {
-    record_results_for(g, variant, record, current, &Audience::Public, lang, templates)
+    record_results_for(
+        g,
+        variant,
+        record,
+        current,
+        &Audience::Public,
+        lang,
+        templates,
+    )
 }
 
 /// The results of a processed phase through the results template, with the game's name
@@ -302,4 +310,27 @@ pub fn record_results_for(
         lang,
         templates,
     )
+}
+
+/// [`record_results`] that survives a broken override template: when the templates of
+/// `templates` fail, the built-in ones render the results. The text, and the override's
+/// failure (to tell the moderator) if there was one. Only when the built-in templates fail
+/// too is it an error (theirs).
+pub fn record_results_or_builtin(
+    g: &Game,
+    variant: &Variant,
+    record: &PhaseRecord,
+    current: bool,
+    audience: &Audience,
+    lang: Lang,
+    templates: Option<&Path>,
+) -> Result<(String, Option<RenderError>), RenderError> {
+    match record_results_for(g, variant, record, current, audience, lang, templates) {
+        Ok(text) => Ok((text, None)),
+        Err(e) if templates.is_some() => {
+            record_results_for(g, variant, record, current, audience, lang, None)
+                .map(|text| (text, Some(e)))
+        }
+        Err(e) => Err(e),
+    }
 }

@@ -11,6 +11,8 @@ mod view;
 
 pub use build::{results_view, results_view_with_orders};
 pub use describe::{order_text, region_place};
+/// Outcomes as template data: tests render every code through the templates with it.
+pub use reason::{illegal_view, outcome_view};
 pub use render::{
     ORDERS_TEMPLATE, RESULTS_TEMPLATE, RenderError, local_templates, render_results,
     render_template, wrap,

@@ -146,6 +146,31 @@ pub fn apply(
                 },
                 Vec::new(),
             );
+            // The player and the moderator hear of a house's silence: one notice each,
+            // civil disorder saying the miss too.
+            for house in &record.missed {
+                if record.civil_disorder.contains(house) {
+                    continue;
+                }
+                let missed = game.seat(house).map_or(1, |s| s.missed);
+                effects.notify(
+                    NoticeKind::Missed {
+                        house: house.clone(),
+                        phase: record.phase,
+                        missed,
+                    },
+                    vec![house.clone()],
+                );
+            }
+            for house in &record.civil_disorder {
+                effects.notify(
+                    NoticeKind::CivilDisorder {
+                        house: house.clone(),
+                        phase: record.phase,
+                    },
+                    vec![house.clone()],
+                );
+            }
             if record.ending.is_some() {
                 effects.notify(NoticeKind::GameOver, Vec::new());
             }
@@ -233,8 +258,15 @@ pub fn apply(
             let zone = game.settings.schedule.time_zone;
             let start = parse_local_time(&from, zone)?;
             let end = parse_local_time(&to, zone)?;
-            game.declare_absence(&house, start, end, now)?;
-            format!("{house}: {start} to {end}")
+            let moved = game.declare_absence(&house, start, end, now)?;
+            // Everyone plays to the deadline: all are told when an absence moves it.
+            if let Some(deadline) = moved {
+                effects.notify(NoticeKind::DeadlineChanged { deadline }, Vec::new());
+            }
+            match moved {
+                Some(deadline) => format!("{house}: {start} to {end}, deadline to {deadline}"),
+                None => format!("{house}: {start} to {end}"),
+            }
         }
         Action::Edit { position, reason } => {
             let before = game.position.clone();

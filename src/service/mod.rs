@@ -256,6 +256,14 @@ impl Service {
             if let (Some(houses), Some(deadline)) = (&houses, game.deadline) {
                 effects.notify(NoticeKind::Reminder { deadline }, houses.clone());
             }
+            // The deadline passed and a grace period runs: the houses without orders are
+            // told, once, until when the judge waits for them.
+            let late = game.take_grace_notice(now);
+            if let (Some(late), Some(deadline), Some(until)) =
+                (&late, game.deadline, game.grace_end())
+            {
+                effects.notify(NoticeKind::Grace { deadline, until }, late.clone());
+            }
             // A wake time that has passed with nothing to do is moved on.
             game.update_wake(now);
             Ok(houses)

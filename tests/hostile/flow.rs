@@ -1,0 +1,1215 @@
+//! Game flow that players must be able to trust (issue 9, item 7): a rollback replays the
+//! phase with its orders but nobody ready; an absence moves any deadline it covers and
+//! everyone hears of it; the players and the moderator hear of a grace period, a missed
+//! deadline and civil disorder; one grace rule across clock changes; and every outcome and
+//! error code renders in both languages, so that no order can break the results.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use chrono::{DateTime, TimeDelta, Utc};
+use corbeau::config::Config;
+use corbeau::game::calendar::{CalendarError, Span};
+use corbeau::game::{
+    Game, GameError, GameStatus, Moderator, NewGame, NoticeKind, Settings, SubmitMode, Trigger,
+    create,
+};
+use corbeau::judge::{Failure, Illegal, Outcome, Phase, PhaseKind, Season};
+use corbeau::lang::Lang;
+use corbeau::mail::notify::queue_notices;
+use corbeau::mail::outmail::OutMail;
+use corbeau::mail::refusal::Refusal;
+use corbeau::map::{HouseId, Owner, ProvinceId, UnitKind, Variant, load_variant};
+use corbeau::order::OrderError;
+use corbeau::report::{ORDERS_TEMPLATE, RESULTS_TEMPLATE, outcome_view, render_template};
+use corbeau::service::{Action, Service};
+use minijinja::Value;
+use serde_json::json;
+
+use crate::support::assert_golden;
+
+const GAME: &str = "flux";
+const STARK: &str = "arya@nord.test";
+const LANNISTER: &str = "tyrion@roc.test";
+const BARATHEON: &str = "stannis@peyredragon.test";
+const MODERATOR: &str = "mestre@citadelle.test";
+
+fn at(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+}
+
+/// Monday 23 March 2026, 09:00 in Paris; the first deadline is Wednesday 25 at 20:00.
+fn t0() -> DateTime<Utc> {
+    at("2026-03-23T08:00:00Z")
+}
+
+/// A judge with its own store and one running game of three players (Lannister reads
+/// English) and a moderator.
+struct World {
+    service: Service,
+    config: Config,
+    dir: PathBuf,
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl World {
+    fn new(name: &str, settings: Settings) -> World {
+        let dir = std::env::temp_dir().join(format!("corbeau-flow-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let mut config = Config {
+            data_dir: dir.clone(),
+            ..Config::default()
+        };
+        config.judge.address = "juge@corbeau.test".into();
+        let service = Service::open(&dir).unwrap();
+        let new = NewGame {
+            id: GAME.into(),
+            name: Some("La Guerre des Cinq Rois".into()),
+            variant: "westeros".into(),
+            players: 3,
+            settings,
+            moderator: Some(Moderator {
+                address: MODERATOR.into(),
+                secret: "hash".into(),
+            }),
+        };
+        service.create(new, "test", t0()).unwrap();
+        service
+            .update(GAME, "test", "seed", t0(), |game, variant, _| {
+                for (house, address, lang) in [
+                    ("stark", STARK, Lang::Fr),
+                    ("lannister", LANNISTER, Lang::En),
+                    ("baratheon", BARATHEON, Lang::Fr),
+                ] {
+                    game.add_player(house, address, "hash".into(), lang, t0())?;
+                }
+                game.start(variant, t0())
+            })
+            .unwrap();
+        World {
+            service,
+            config,
+            dir,
+        }
+    }
+
+    fn game(&self) -> Game {
+        self.service.load(GAME).unwrap()
+    }
+
+    fn act(&self, action: Action, now: DateTime<Utc>) -> Game {
+        self.service.act(GAME, "moderator", action, now).unwrap()
+    }
+
+    fn submit(&self, house: &str, orders: &str, now: DateTime<Utc>) {
+        self.act(
+            Action::Submit {
+                house: house.into(),
+                text: orders.into(),
+                mode: SubmitMode::Replace,
+                source: "test".into(),
+                lang: Lang::Fr,
+            },
+            now,
+        );
+    }
+
+    fn ready(&self, house: &str, now: DateTime<Utc>) {
+        self.act(
+            Action::Ready {
+                house: house.into(),
+                ready: true,
+            },
+            now,
+        );
+    }
+
+    fn kinds(&self) -> Vec<(NoticeKind, Vec<String>)> {
+        self.service
+            .store
+            .notices()
+            .unwrap()
+            .into_iter()
+            .map(|(_, n)| (n.kind, n.houses))
+            .collect()
+    }
+
+    /// The notices queued so far, as mails, taken out of the outbox.
+    fn mails(&self, now: DateTime<Utc>) -> Vec<OutMail> {
+        queue_notices(&self.service, &self.config, now).unwrap();
+        let mut mails = Vec::new();
+        for (key, mail) in self.service.store.outbox().unwrap() {
+            self.service.store.outbox_sent(key).unwrap();
+            mails.push(mail);
+        }
+        mails
+    }
+}
+
+fn rendered(mail: &OutMail) -> String {
+    format!(
+        "To: {}\nSubject: {}\n\n{}\n\n",
+        mail.to, mail.subject, mail.body
+    )
+}
+
+fn recipients(mails: &[OutMail]) -> Vec<&str> {
+    let mut to: Vec<&str> = mails.iter().map(|m| m.to.as_str()).collect();
+    to.sort();
+    to
+}
+
+// ------------------------------------------------------------------------------ rollback
+
+#[test]
+fn a_rollback_keeps_the_orders_clears_the_ready_flags_and_says_so() {
+    let w = World::new("rollback", Settings::default());
+    w.submit("stark", "A win -> roc\n", t0());
+    for house in ["stark", "lannister", "baratheon"] {
+        w.ready(house, t0());
+    }
+    let report = w.service.tick(t0() + TimeDelta::minutes(1)).unwrap();
+    assert_eq!(report.processed.len(), 1, "{report:?}");
+    w.mails(t0());
+    // After the phase, Baratheon changes hands: the rollback must not give it back.
+    w.service
+        .update(GAME, "moderator", "replace", t0(), |game, _, _| {
+            game.replace_player(
+                "baratheon",
+                "renly@accalmie.test",
+                "h2".into(),
+                Lang::Fr,
+                t0(),
+            )
+        })
+        .unwrap();
+
+    let now = t0() + TimeDelta::hours(2);
+    let (game, _) = w.service.rollback(GAME, "moderator", None, now).unwrap();
+    assert_eq!(game.played, 0);
+    assert_eq!(game.phase.season, Season::Spring);
+    assert!(
+        game.seats.iter().all(|s| !s.ready),
+        "nobody is ready after a rollback: {:?}",
+        game.seats
+    );
+    assert_eq!(
+        game.seat("stark").unwrap().orders[0].text,
+        "A win -> roc",
+        "the orders are kept"
+    );
+    assert_eq!(
+        game.seat("baratheon")
+            .unwrap()
+            .player
+            .as_ref()
+            .unwrap()
+            .address,
+        "renly@accalmie.test"
+    );
+    // A sane deadline: a whole phase from the rollback, in the future.
+    let deadline = game.deadline.unwrap();
+    assert_eq!(
+        deadline,
+        game.settings
+            .schedule
+            .deadline(now, PhaseKind::Movement, &[])
+    );
+    assert!(deadline > now + TimeDelta::days(2), "{deadline}");
+    // The next passes of the judge do not replay the phase at once.
+    let report = w.service.tick(now + TimeDelta::minutes(5)).unwrap();
+    assert!(report.processed.is_empty(), "{report:?}");
+    assert_eq!(w.game().played, 0);
+
+    let mails = w.mails(now);
+    let fr = mails.iter().find(|m| m.to == STARK).unwrap();
+    let en = mails.iter().find(|m| m.to == LANNISTER).unwrap();
+    assert!(
+        fr.body
+            .contains("Les ordres déjà reçus pour cette phase sont gardés"),
+        "{}",
+        fr.body
+    );
+    assert!(!fr.body.contains("Renvoyez vos ordres"), "{}", fr.body);
+    assert!(
+        en.body
+            .contains("The orders already received for this phase are kept"),
+        "{}",
+        en.body
+    );
+    assert!(!en.body.contains("Send your orders again"), "{}", en.body);
+}
+
+// ------------------------------------------------------------------------------ absences
+
+/// Lannister is away from Thursday 26 March 10:00 to Saturday 28 12:00 (Paris).
+fn lannister_away() -> Action {
+    Action::Absence {
+        house: "lannister".into(),
+        from: "2026-03-26 10:00".into(),
+        to: "2026-03-28 12:00".into(),
+    }
+}
+
+/// Saturday 28 March 2026, 20:00 in Paris: the first allowed instant after the absence.
+fn after_absence() -> DateTime<Utc> {
+    at("2026-03-28T19:00:00Z")
+}
+
+fn assert_everyone_told(w: &World, deadline: DateTime<Utc>, now: DateTime<Utc>) {
+    let told: Vec<_> = w
+        .kinds()
+        .into_iter()
+        .filter(|(k, _)| *k == NoticeKind::DeadlineChanged { deadline })
+        .collect();
+    assert_eq!(told.len(), 1, "{:?}", w.kinds());
+    assert!(told[0].1.is_empty(), "every player and the moderator");
+    let mails = w.mails(now);
+    let to = recipients(&mails);
+    for who in [STARK, LANNISTER, BARATHEON, MODERATOR] {
+        assert!(to.contains(&who), "{who} not told: {to:?}");
+    }
+    let fr = mails.iter().find(|m| m.to == STARK).unwrap();
+    assert!(
+        fr.body.contains("samedi 28 mars 2026 à 20:00"),
+        "{}",
+        fr.body
+    );
+}
+
+#[test]
+fn an_absence_after_an_extension_moves_the_deadline_and_everyone_is_told() {
+    let w = World::new("absence-extension", Settings::default());
+    let now = t0() + TimeDelta::hours(1);
+    let game = w.act(Action::Extend(Span::days(1)), now);
+    // Wednesday 25 20:00 + 1 day: Thursday 26 20:00, inside the absence.
+    assert_eq!(game.deadline, Some(at("2026-03-26T19:00:00Z")));
+    w.mails(now);
+    let game = w.act(lannister_away(), now);
+    assert_eq!(game.deadline, Some(after_absence()));
+    assert_everyone_told(&w, after_absence(), now);
+}
+
+#[test]
+fn an_absence_after_a_pause_moves_the_deadline_and_everyone_is_told() {
+    let w = World::new("absence-pause", Settings::default());
+    w.act(Action::Pause, t0());
+    // Resumed a day later: the 2 days 11 hours that were left end on Thursday 26 at 20:00.
+    let resumed = t0() + TimeDelta::days(1);
+    let game = w.act(Action::Resume, resumed);
+    assert_eq!(game.deadline, Some(at("2026-03-26T19:00:00Z")));
+    w.mails(resumed);
+    let game = w.act(lannister_away(), resumed);
+    assert_eq!(game.deadline, Some(after_absence()));
+    assert_everyone_told(&w, after_absence(), resumed);
+}
+
+#[test]
+fn an_absence_declared_during_a_pause_moves_the_deadline_at_the_resume() {
+    let w = World::new("absence-in-pause", Settings::default());
+    w.act(Action::Pause, t0());
+    let game = w.act(lannister_away(), t0());
+    assert_eq!(game.status, GameStatus::Paused);
+    let game = w.act(Action::Resume, t0() + TimeDelta::days(1));
+    assert_eq!(game.deadline, Some(after_absence()));
+}
+
+#[test]
+fn absences_stay_within_the_cap_whatever_came_before() {
+    let mut settings = Settings::default();
+    settings.schedule.max_absence = Span::days(1);
+    let w = World::new("absence-cap", settings);
+    let now = t0() + TimeDelta::hours(1);
+    w.act(Action::Extend(Span::days(1)), now);
+    // A week away: the deadline (Thursday 26 20:00) moves by one day at most.
+    let game = w.act(
+        Action::Absence {
+            house: "lannister".into(),
+            from: "2026-03-26 10:00".into(),
+            to: "2026-04-02 12:00".into(),
+        },
+        now,
+    );
+    assert_eq!(game.deadline, Some(at("2026-03-27T19:00:00Z")));
+    // A second absence cannot push it further than the cap either.
+    let game = w.act(
+        Action::Absence {
+            house: "stark".into(),
+            from: "2026-03-27 10:00".into(),
+            to: "2026-03-29 12:00".into(),
+        },
+        now,
+    );
+    assert_eq!(game.deadline, Some(at("2026-03-27T19:00:00Z")));
+}
+
+#[test]
+fn an_absence_that_does_not_cover_the_deadline_moves_nothing_and_tells_nobody() {
+    let w = World::new("absence-outside", Settings::default());
+    let game = w.act(
+        Action::Absence {
+            house: "lannister".into(),
+            from: "2026-03-26 10:00".into(),
+            to: "2026-03-27 12:00".into(),
+        },
+        t0(),
+    );
+    assert_eq!(game.deadline, Some(at("2026-03-25T19:00:00Z")));
+    assert!(w.kinds().is_empty(), "{:?}", w.kinds());
+}
+
+// ------------------------------------------------- grace, missed deadlines, civil disorder
+
+#[test]
+fn grace_missed_deadlines_and_civil_disorder_are_told() {
+    let mut settings = Settings::default();
+    settings.schedule.grace = Span::hours(12);
+    settings.civil_disorder_after = 2;
+    let w = World::new("grace", settings);
+    let deadline = w.game().deadline.unwrap();
+    w.submit("stark", "A win -> roc\n", t0());
+
+    // At the deadline: Lannister and Baratheon are told, once, that the judge waits.
+    let report = w.service.tick(deadline).unwrap();
+    assert!(report.processed.is_empty(), "{report:?}");
+    let until = at("2026-03-26T07:00:00Z");
+    assert_eq!(
+        w.kinds(),
+        vec![(
+            NoticeKind::Grace { deadline, until },
+            vec!["lannister".to_string(), "baratheon".to_string()]
+        )]
+    );
+    let mails = w.mails(deadline);
+    assert_eq!(recipients(&mails), [BARATHEON, LANNISTER]);
+    let mut fr = String::new();
+    let mut en = String::new();
+    for mail in &mails {
+        match mail.to.as_str() {
+            BARATHEON => fr.push_str(&rendered(mail)),
+            LANNISTER => en.push_str(&rendered(mail)),
+            _ => {}
+        }
+    }
+    w.service.tick(deadline + TimeDelta::hours(1)).unwrap();
+    assert!(w.kinds().is_empty(), "told once: {:?}", w.kinds());
+
+    // At the end of the grace period the phase is processed: each silent house and the
+    // moderator hear of it, nobody else.
+    let report = w.service.tick(until).unwrap();
+    assert_eq!(report.processed.len(), 1, "{report:?}");
+    let mails = w.mails(until);
+    let missed: Vec<&OutMail> = mails
+        .iter()
+        .filter(|m| m.body.contains(":: corbeau: missed"))
+        .collect();
+    assert_eq!(
+        recipients(&missed.iter().map(|m| (*m).clone()).collect::<Vec<_>>()),
+        [MODERATOR, MODERATOR, BARATHEON, LANNISTER]
+    );
+    for mail in &missed {
+        assert!(
+            !(mail.to == LANNISTER && mail.body.contains("Baratheon"))
+                && !(mail.to == BARATHEON && mail.body.contains("Lannister")),
+            "a house hears only of itself: {}",
+            mail.body
+        );
+        match mail.to.as_str() {
+            BARATHEON => fr.push_str(&rendered(mail)),
+            LANNISTER => en.push_str(&rendered(mail)),
+            _ => {}
+        }
+    }
+    assert!(
+        !mails
+            .iter()
+            .any(|m| m.to == STARK && !m.subject.contains("Résultats")),
+        "Stark ordered: the results only"
+    );
+
+    // A second silent phase: civil disorder, told to the house and the moderator.
+    let deadline = w.game().deadline.unwrap();
+    w.submit("stark", "A roc H\n", deadline - TimeDelta::hours(1));
+    w.submit("lannister", "A pie H\n", deadline - TimeDelta::hours(1));
+    w.service.tick(deadline).unwrap();
+    w.mails(deadline);
+    let end = w.game().grace_end().unwrap();
+    w.service.tick(end).unwrap();
+    let mails = w.mails(end);
+    let disorder: Vec<OutMail> = mails
+        .iter()
+        .filter(|m| m.body.contains(":: corbeau: civil-disorder"))
+        .cloned()
+        .collect();
+    assert_eq!(recipients(&disorder), [MODERATOR, BARATHEON]);
+    assert!(
+        !mails.iter().any(|m| m.body.contains(":: corbeau: missed")),
+        "civil disorder says the miss too"
+    );
+    for mail in &disorder {
+        if mail.to == BARATHEON {
+            fr.push_str(&rendered(mail));
+        }
+    }
+    assert_golden("mail/notices-flow-fr.txt", &fr);
+    assert_golden("mail/notices-flow-en.txt", &en);
+
+    // A house in civil disorder is not told again at each phase.
+    let deadline = w.game().deadline.unwrap();
+    w.service.tick(deadline).unwrap();
+    w.service.tick(w.game().grace_end().unwrap()).unwrap();
+    assert!(
+        !w.kinds()
+            .iter()
+            .any(|(k, _)| matches!(k, NoticeKind::Missed { house, .. } if house == "baratheon")),
+        "{:?}",
+        w.kinds()
+    );
+}
+
+// ------------------------------------------------------------------------- one grace rule
+
+fn paris_game(deadline: &str) -> Game {
+    let variant = load_variant("westeros").unwrap();
+    let mut settings = Settings::default();
+    settings.schedule.grace = Span::days(1);
+    settings.schedule.reminders = Vec::new();
+    let mut game = create(
+        NewGame {
+            id: "heure".into(),
+            name: None,
+            variant: "westeros".into(),
+            players: 3,
+            settings,
+            moderator: None,
+        },
+        &variant,
+        at(deadline) - TimeDelta::days(2),
+    )
+    .unwrap();
+    for h in ["stark", "lannister", "baratheon"] {
+        game.add_player(
+            h,
+            &format!("{h}@example.org"),
+            "hash".into(),
+            Lang::Fr,
+            t0(),
+        )
+        .unwrap();
+    }
+    game.start(&variant, at(deadline) - TimeDelta::days(2))
+        .unwrap();
+    assert_eq!(game.deadline, Some(at(deadline)));
+    game
+}
+
+/// A day of grace is a day on the wall clock (docs/deadlines.md): after a deadline on
+/// the Saturday evening of a clock change, the judge waits until Sunday at the same local
+/// time, 23 or 25 hours later, and the judge's wake time, its processing and its refusal
+/// of late orders all follow that one rule.
+#[test]
+fn a_day_of_grace_across_a_clock_change_ends_at_the_same_local_time() {
+    for (deadline, end) in [
+        // Summer time starts on Sunday 29 March 2026: 23 hours.
+        ("2026-03-28T19:00:00Z", "2026-03-29T18:00:00Z"),
+        // Winter time starts on Sunday 25 October 2026: 25 hours.
+        ("2026-10-24T18:00:00Z", "2026-10-25T19:00:00Z"),
+    ] {
+        let variant: Variant = load_variant("westeros").unwrap();
+        let mut game = paris_game(deadline);
+        let (deadline, end) = (at(deadline), at(end));
+        assert_eq!(game.settings.schedule.grace_end(deadline), end);
+        assert_eq!(game.grace_end(), Some(end));
+        game.update_wake(deadline);
+        assert_eq!(game.wake, Some(end), "wake after {deadline}");
+        let second = TimeDelta::seconds(1);
+        assert_eq!(game.due(end - second), None);
+        assert_eq!(game.due(end), Some(Trigger::Deadline));
+        let late = game.clone().submit(
+            &variant,
+            "stark",
+            "A win H\n",
+            SubmitMode::Replace,
+            "test",
+            Lang::Fr,
+            end,
+        );
+        assert!(matches!(late, Err(GameError::Late { .. })), "{late:?}");
+        game.submit(
+            &variant,
+            "stark",
+            "A win H\n",
+            SubmitMode::Replace,
+            "test",
+            Lang::Fr,
+            end - second,
+        )
+        .unwrap();
+    }
+}
+
+// ----------------------------------------------------- an illegal waive, from the binary
+
+struct Cli {
+    root: PathBuf,
+}
+
+impl Drop for Cli {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.root);
+    }
+}
+
+impl Cli {
+    fn new(name: &str) -> Cli {
+        let root =
+            std::env::temp_dir().join(format!("corbeau-flow-cli-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(&root).unwrap();
+        Cli { root }
+    }
+
+    /// Runs corbeau at `now`: exit code, stdout, stderr.
+    fn run(&self, now: &str, args: &[&str], stdin: &str) -> (i32, String, String) {
+        use std::io::Write;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_corbeau"))
+            .args(args)
+            .arg("--data")
+            .arg(self.root.join("data"))
+            .current_dir(&self.root)
+            .env("CORBEAU_NOW", now)
+            .env_remove("CORBEAU_LANG")
+            .env_remove("CORBEAU_CONFIG")
+            .env_remove("CORBEAU_DATA")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        (out.status.code().unwrap_or(-1), stdout, stderr)
+    }
+
+    #[track_caller]
+    fn ok(&self, now: &str, args: &[&str], stdin: &str) -> String {
+        let (code, out, err) = self.run(now, args, stdin);
+        assert_eq!(code, 0, "{args:?}\n{out}\n{err}");
+        assert!(
+            !out.contains("undefined") && !err.contains("undefined"),
+            "{out}\n{err}"
+        );
+        out
+    }
+}
+
+#[test]
+fn an_illegal_waive_renders_and_the_phase_is_processed_and_kept_in_the_history() {
+    let cli = Cli::new("waive");
+    let now = "2026-03-23T08:00:00Z";
+    cli.ok(now, &["game", "new", "essai", "--players", "3"], "");
+    for (house, address) in [
+        ("stark", "alice@example.org"),
+        ("lannister", "bob@example.org"),
+        ("baratheon", "carol@example.org"),
+    ] {
+        cli.ok(now, &["player", "add", "essai", house, address], "");
+    }
+    cli.ok(now, &["game", "start", "essai"], "");
+    cli.ok(
+        now,
+        &["orders", "submit", "essai", "stark"],
+        "A win -> roc\nA moa -> sal\n",
+    );
+    cli.ok(now, &["game", "process", "essai"], "");
+    cli.ok(now, &["game", "process", "essai"], "");
+    // Winter 298: Stark may build two; a third waive is illegal and names no unit.
+    let out = cli.ok(
+        now,
+        &["orders", "submit", "essai", "stark"],
+        "waive\nwaive\nwaive\n",
+    );
+    assert!(
+        out.contains("(sans unité) : « waive »\n      illégal : aucune construction permise"),
+        "{out}"
+    );
+    let out = cli.ok(now, &["game", "process", "essai"], "");
+    assert!(out.contains("hiver 298, ajustements"), "{out}");
+    assert!(out.contains("(sans unité) : « waive »"), "{out}");
+    for lang in ["fr", "en"] {
+        let out = cli.ok(now, &["history", "essai", "2", "--lang", lang], "");
+        assert!(
+            out.contains("(sans unité) : « waive »") || out.contains("(no unit): \"waive\""),
+            "{out}"
+        );
+    }
+}
+
+/// A moderator's results template that fails after the phase is stored: the command says
+/// the phase was processed (exit 0), and the problem apart; the built-in templates render
+/// the results meanwhile, in `history` too.
+#[test]
+fn a_broken_results_template_never_turns_a_processed_phase_into_a_failure() {
+    let cli = Cli::new("broken-template");
+    let now = "2026-03-23T08:00:00Z";
+    cli.ok(now, &["game", "new", "essai", "--players", "3"], "");
+    for (house, address) in [
+        ("stark", "alice@example.org"),
+        ("lannister", "bob@example.org"),
+        ("baratheon", "carol@example.org"),
+    ] {
+        cli.ok(now, &["player", "add", "essai", house, address], "");
+    }
+    cli.ok(now, &["game", "start", "essai"], "");
+    let dir = cli.root.join("templates/fr");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("results.txt"), "{{ nothing.here }}\n").unwrap();
+    let (code, out, err) = cli.run(now, &["game", "process", "essai"], "");
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains("résultats : printemps 298, mouvements"),
+        "{out}"
+    );
+    assert!(err.contains("results.txt"), "{err}");
+    assert!(
+        err.contains("le modèle intégré a servi à la place"),
+        "{err}"
+    );
+    let (code, out, err) = cli.run(now, &["history", "essai", "0"], "");
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains("résultats : printemps 298, mouvements"),
+        "{out}"
+    );
+    let (code, out, _) = cli.run(now, &["history", "essai"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("printemps 298"), "{out}");
+}
+
+// ------------------------------------------------- every code renders in both languages
+
+/// Every reason an order may be illegal. The match below has no wildcard: a new reason
+/// does not compile until it is listed here, and so rendered by the test.
+fn every_illegal() -> Vec<Illegal> {
+    let all = vec![
+        Illegal::NoSuchUnit,
+        Illegal::NotYourUnit {
+            owner: Owner::House(HouseId(1)),
+        },
+        Illegal::NotYourUnit {
+            owner: Owner::Neutral,
+        },
+        Illegal::NeutralUnit,
+        Illegal::WrongUnitKind {
+            actual: UnitKind::Fleet,
+        },
+        Illegal::WrongUnitKind {
+            actual: UnitKind::Dragon,
+        },
+        Illegal::AmbiguousUnit,
+        Illegal::WrongPhase,
+        Illegal::MoveToOwnProvince,
+        Illegal::NotAdjacent,
+        Illegal::NoFleetsOnRoute,
+        Illegal::WrongTerrain,
+        Illegal::CoastNeeded,
+        Illegal::CoastNotReachable,
+        Illegal::CannotBeConvoyed,
+        Illegal::CannotConvoy,
+        Illegal::SupportSelf,
+        Illegal::SupportOutOfReach,
+        Illegal::NothingToSupport,
+        Illegal::SupportToNeutral,
+        Illegal::NothingToConvoy,
+        Illegal::ConvoyOutOfReach,
+        Illegal::NotDislodged,
+        Illegal::RetreatToAttackerProvince,
+        Illegal::RetreatOccupied,
+        Illegal::RetreatContested,
+        Illegal::NotHomeCentre,
+        Illegal::CentreNotOwned,
+        Illegal::CentreOccupied,
+        Illegal::NoBuildAllowed,
+        Illegal::KindNotBuildable,
+        Illegal::NoDragonNameLeft,
+        Illegal::NoDisbandDue,
+        Illegal::Replaced,
+        Illegal::Duplicate,
+    ];
+    for illegal in &all {
+        match illegal {
+            Illegal::NoSuchUnit
+            | Illegal::NotYourUnit { .. }
+            | Illegal::NeutralUnit
+            | Illegal::WrongUnitKind { .. }
+            | Illegal::AmbiguousUnit
+            | Illegal::WrongPhase
+            | Illegal::MoveToOwnProvince
+            | Illegal::NotAdjacent
+            | Illegal::NoFleetsOnRoute
+            | Illegal::WrongTerrain
+            | Illegal::CoastNeeded
+            | Illegal::CoastNotReachable
+            | Illegal::CannotBeConvoyed
+            | Illegal::CannotConvoy
+            | Illegal::SupportSelf
+            | Illegal::SupportOutOfReach
+            | Illegal::NothingToSupport
+            | Illegal::SupportToNeutral
+            | Illegal::NothingToConvoy
+            | Illegal::ConvoyOutOfReach
+            | Illegal::NotDislodged
+            | Illegal::RetreatToAttackerProvince
+            | Illegal::RetreatOccupied
+            | Illegal::RetreatContested
+            | Illegal::NotHomeCentre
+            | Illegal::CentreNotOwned
+            | Illegal::CentreOccupied
+            | Illegal::NoBuildAllowed
+            | Illegal::KindNotBuildable
+            | Illegal::NoDragonNameLeft
+            | Illegal::NoDisbandDue
+            | Illegal::Replaced
+            | Illegal::Duplicate => {}
+        }
+    }
+    all
+}
+
+/// Every reason a legal order may fail (no wildcard either).
+fn every_failure() -> Vec<Failure> {
+    let (a, b) = (ProvinceId(0), ProvinceId(1));
+    let all = vec![
+        Failure::Standoff { with: vec![a, b] },
+        Failure::Defended { by: a },
+        Failure::LostHeadToHead { against: a },
+        Failure::WouldDislodgeOwnUnit,
+        Failure::NoConvoyRoute,
+        Failure::Dislodged { by: a },
+        Failure::SupportCut { by: a },
+        Failure::NotMatched,
+        Failure::RetreatStandoff,
+        Failure::BeyondAllowance,
+        Failure::ConvoyParadox,
+    ];
+    for failure in &all {
+        match failure {
+            Failure::Standoff { .. }
+            | Failure::Defended { .. }
+            | Failure::LostHeadToHead { .. }
+            | Failure::WouldDislodgeOwnUnit
+            | Failure::NoConvoyRoute
+            | Failure::Dislodged { .. }
+            | Failure::SupportCut { .. }
+            | Failure::NotMatched
+            | Failure::RetreatStandoff
+            | Failure::BeyondAllowance
+            | Failure::ConvoyParadox => {}
+        }
+    }
+    all
+}
+
+fn every_outcome() -> Vec<Outcome> {
+    let mut all = vec![Outcome::Succeeded];
+    all.extend(every_failure().into_iter().map(Outcome::Failed));
+    all.extend(every_illegal().into_iter().map(Outcome::Illegal));
+    all
+}
+
+/// Checks a rendered text: not empty, no undefined value, and the outcome worded (its
+/// bare code never stands in for a sentence).
+#[track_caller]
+fn check_text(text: &str, what: &str, code: Option<&str>) {
+    assert!(!text.trim().is_empty(), "{what}: empty");
+    assert!(!text.contains("undefined"), "{what}: {text}");
+    if let Some(code) = code {
+        for bare in [
+            format!(": {code}\n"),
+            format!(": {code} ("),
+            format!(" : {code}\n"),
+            format!(" : {code} ("),
+        ] {
+            assert!(
+                !text.contains(&bare),
+                "{what}: the code {code} is not worded:\n{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_outcome_renders_in_both_languages_in_results_and_replies() {
+    let variant = load_variant("westeros").unwrap();
+    let w = World::new("codes", Settings::default());
+    w.submit("stark", "A win -> roc\nA moa H\nF bla H\n", t0());
+    let game = w.game();
+    let results = serde_json::to_value(game.check_orders(&variant, "stark").unwrap()).unwrap();
+    let mut checked = 0;
+    for outcome in every_outcome() {
+        let view = serde_json::to_value(outcome_view(&variant, &outcome)).unwrap();
+        let code = view["reason"].as_str().map(str::to_string);
+        for lang in [Lang::Fr, Lang::En] {
+            // In the results: on an order written by a player, on an order without a
+            // unit (a waive), and among the rejected lines.
+            let mut data = results.clone();
+            let group = &mut data["houses"][0]["orders"];
+            let mut waive = group[0].clone();
+            waive["unit"] = json!(null);
+            waive["command"] = json!({"type": "waive"});
+            waive["order"] = json!("waive");
+            group.as_array_mut().unwrap().push(waive);
+            for line in group.as_array_mut().unwrap() {
+                line["outcome"] = view.clone();
+                line["written"] = json!("A win -> xyz");
+            }
+            // Only illegal lines are ever rejected.
+            let illegal = matches!(outcome, Outcome::Illegal(_));
+            if illegal {
+                data["rejected"] = json!([{
+                    "index": 0,
+                    "house": data["houses"][0]["house"].clone(),
+                    "written": "A win -> xyz",
+                    "outcome": view.clone(),
+                }]);
+            }
+            for kind in ["movement", "retreat", "adjustment"] {
+                data["phase"]["kind"] = json!(kind);
+                let text =
+                    render_template(RESULTS_TEMPLATE, Value::from_serialize(&data), lang, None)
+                        .unwrap_or_else(|e| panic!("{outcome:?} {lang:?} {kind}: {e}"));
+                check_text(
+                    &text,
+                    &format!("results {outcome:?} {lang:?}"),
+                    code.as_deref(),
+                );
+            }
+            // In the reply to a set of orders.
+            let mut reply =
+                serde_json::to_value(game.orders_view(&variant, "stark", lang).unwrap()).unwrap();
+            let mut waive = reply["orders"][0].clone();
+            waive["unit"] = json!(null);
+            waive["command"] = json!({"type": "waive"});
+            reply["orders"].as_array_mut().unwrap().push(waive);
+            for line in reply["orders"].as_array_mut().unwrap() {
+                line["outcome"] = view.clone();
+                line["written"] = json!("A win -> xyz");
+            }
+            if illegal {
+                reply["rejected"] = json!([{
+                    "index": 0, "house": null, "written": "A win -> xyz", "outcome": view.clone(),
+                }]);
+            }
+            let text = render_template(ORDERS_TEMPLATE, Value::from_serialize(&reply), lang, None)
+                .unwrap_or_else(|e| panic!("reply {outcome:?} {lang:?}: {e}"));
+            check_text(
+                &text,
+                &format!("reply {outcome:?} {lang:?}"),
+                code.as_deref(),
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 2 * (1 + 11 + 35));
+}
+
+/// Every notice kind (no wildcard: a new kind must be listed to compile).
+fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<String>)> {
+    let phase = Phase {
+        year: 298,
+        season: Season::Spring,
+        kind: PhaseKind::Movement,
+    };
+    let all = vec![
+        (NoticeKind::Started, vec![]),
+        (
+            NoticeKind::Reminder { deadline },
+            vec!["stark".into(), "lannister".into()],
+        ),
+        (
+            NoticeKind::PlayerReplaced {
+                house: "baratheon".into(),
+            },
+            vec![],
+        ),
+        (
+            NoticeKind::Resigned {
+                house: "baratheon".into(),
+            },
+            vec![],
+        ),
+        (NoticeKind::DeadlineChanged { deadline }, vec![]),
+        (NoticeKind::Paused, vec![]),
+        (NoticeKind::Resumed, vec![]),
+        (NoticeKind::RolledBack { phase }, vec![]),
+        (NoticeKind::GameOver, vec![]),
+        (
+            NoticeKind::Grace {
+                deadline,
+                until: deadline + TimeDelta::hours(12),
+            },
+            vec!["stark".into(), "lannister".into()],
+        ),
+        (
+            NoticeKind::Missed {
+                house: "stark".into(),
+                phase,
+                missed: 1,
+            },
+            vec!["stark".into(), "lannister".into()],
+        ),
+        (
+            NoticeKind::CivilDisorder {
+                house: "stark".into(),
+                phase,
+            },
+            vec!["stark".into(), "lannister".into()],
+        ),
+    ];
+    for (kind, _) in &all {
+        match kind {
+            NoticeKind::Started
+            | NoticeKind::Results { .. }
+            | NoticeKind::Reminder { .. }
+            | NoticeKind::PlayerReplaced { .. }
+            | NoticeKind::Resigned { .. }
+            | NoticeKind::DeadlineChanged { .. }
+            | NoticeKind::Paused
+            | NoticeKind::Resumed
+            | NoticeKind::RolledBack { .. }
+            | NoticeKind::GameOver
+            | NoticeKind::Grace { .. }
+            | NoticeKind::Missed { .. }
+            | NoticeKind::CivilDisorder { .. } => {}
+        }
+    }
+    all
+}
+
+#[test]
+fn every_notice_renders_in_both_languages() {
+    let w = World::new("notices", Settings::default());
+    let deadline = w.game().deadline.unwrap();
+    let kinds = every_notice(deadline);
+    let count = kinds.len();
+    w.service
+        .update(GAME, "test", "notices", t0(), |_, _, effects| {
+            for (kind, houses) in kinds {
+                effects.notify(kind, houses);
+            }
+            Ok(())
+        })
+        .unwrap();
+    let mails = w.mails(t0());
+    for lang_of in [STARK, LANNISTER] {
+        let told: Vec<&OutMail> = mails.iter().filter(|m| m.to == lang_of).collect();
+        assert_eq!(told.len(), count, "{lang_of}");
+        for mail in told {
+            check_text(&mail.subject, &format!("subject to {lang_of}"), None);
+            check_text(&mail.body, &format!("notice to {lang_of}"), None);
+            // Something past the header and the game's name.
+            let said = mail
+                .body
+                .lines()
+                .filter(|l| !l.starts_with("::") && !l.trim().is_empty())
+                .count();
+            assert!(said >= 2, "{}", rendered(mail));
+        }
+    }
+}
+
+#[test]
+fn every_error_and_refusal_is_worded_in_both_languages() {
+    let mut checked = 0;
+    let mut check = |fr: String, en: String, what: String| {
+        check_text(&fr, &what, None);
+        check_text(&en, &what, None);
+        checked += 1;
+    };
+    let calendar = vec![
+        CalendarError::InvalidSpan { input: "48".into() },
+        CalendarError::UnknownSpanUnit {
+            input: "2x".into(),
+            unit: "x".into(),
+        },
+        CalendarError::SpanTooLong {
+            input: "400d".into(),
+        },
+        CalendarError::UnknownWeekday {
+            input: "lun-vne".into(),
+            word: "vne".into(),
+            nearest: Some("ven"),
+        },
+        CalendarError::NoWeekday,
+        CalendarError::InvalidTimeOfDay {
+            input: "25h".into(),
+        },
+        CalendarError::InvalidDateTime {
+            input: "22 nov".into(),
+        },
+        CalendarError::UnknownTimeZone {
+            input: "Europe/Pari".into(),
+            nearest: Some("Europe/Paris"),
+        },
+        CalendarError::ZeroPhase {
+            kind: PhaseKind::Retreat,
+        },
+        CalendarError::InvalidReminder {
+            reminder: Span::ZERO,
+            longest: Span::days(2),
+        },
+        CalendarError::ExtensionTooLong {
+            by: Span::days(2),
+            already: Span::days(2),
+            max: Span::days(3),
+        },
+    ];
+    for e in &calendar {
+        match e {
+            CalendarError::InvalidSpan { .. }
+            | CalendarError::UnknownSpanUnit { .. }
+            | CalendarError::SpanTooLong { .. }
+            | CalendarError::UnknownWeekday { .. }
+            | CalendarError::NoWeekday
+            | CalendarError::InvalidTimeOfDay { .. }
+            | CalendarError::InvalidDateTime { .. }
+            | CalendarError::UnknownTimeZone { .. }
+            | CalendarError::ZeroPhase { .. }
+            | CalendarError::InvalidReminder { .. }
+            | CalendarError::ExtensionTooLong { .. } => {}
+        }
+        check(
+            e.message(Lang::Fr),
+            e.message(Lang::En),
+            format!("{} ({e:?})", e.code()),
+        );
+    }
+    let games = vec![
+        GameError::UnknownGame {
+            id: "batail".into(),
+            nearest: Some("bataille".into()),
+        },
+        GameError::GameExists("bataille".into()),
+        GameError::BadGameId("Bad Id".into()),
+        GameError::NoSetup {
+            variant: "westeros".into(),
+            players: 9,
+            available: vec![3, 7],
+        },
+        GameError::UnknownHouse {
+            name: "frey".into(),
+            houses: vec!["stark".into(), "lannister".into()],
+        },
+        GameError::HouseNotInGame("tyrell".into()),
+        GameError::SeatTaken {
+            house: "stark".into(),
+            address: "a@b.test".into(),
+        },
+        GameError::NoPlayer("stark".into()),
+        GameError::BadAddress("nobody".into()),
+        GameError::AddressTaken {
+            address: "a@b.test".into(),
+            house: "stark".into(),
+        },
+        GameError::Status {
+            action: "process",
+            status: GameStatus::Forming,
+        },
+        GameError::MissingPlayers(vec!["stark".into(), "lannister".into()]),
+        GameError::WrongPhase {
+            given: "printemps 299".into(),
+            current: "spring 298 movement".into(),
+        },
+        GameError::BadPhase("été".into()),
+        // Each problem renders in tests/hostile/orders.rs; here the refusal itself.
+        GameError::OrdersRefused(Vec::new()),
+        GameError::NothingToOrder {
+            house: "stark".into(),
+        },
+        GameError::NothingToRollback,
+        GameError::BadAbsence,
+        GameError::Late {
+            deadline: "mercredi".into(),
+        },
+        GameError::Calendar(CalendarError::NoWeekday),
+        GameError::BadPosition("line 2".into()),
+        GameError::BadVote("stark".into()),
+        GameError::Internal("oops".into()),
+    ];
+    for e in &games {
+        check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
+    }
+    let refusals = vec![
+        Refusal::NotSignedOn,
+        Refusal::NotModerator,
+        Refusal::BadSignOn {
+            game: "bataille".into(),
+        },
+        Refusal::BadModeratorSecret {
+            game: "bataille".into(),
+        },
+        Refusal::NoModerator {
+            game: "bataille".into(),
+        },
+        Refusal::OneGamePerMail {
+            first: "bataille".into(),
+        },
+        Refusal::NoGame,
+        Refusal::PressForbidden { setting: "none" },
+        Refusal::GreyForbidden,
+        Refusal::NoRecipient,
+        Refusal::ProcessOnce,
+        Refusal::NoSuchPhase("été 300".into()),
+        Refusal::NothingPlayed,
+        Refusal::AlreadyObserving,
+        Refusal::BadObserverSecret,
+        Refusal::BadSpan("2x".into()),
+        Refusal::TooLarge {
+            size: 2_000_000,
+            limit: 1_000_000,
+        },
+    ];
+    for r in &refusals {
+        check(r.message(Lang::Fr), r.message(Lang::En), format!("{r:?}"));
+    }
+    // Order lines that cannot be read, as the parser gives them.
+    let variant = load_variant("westeros").unwrap();
+    for line in [
+        "A sombrevale -> win",
+        "F bla/cn H",
+        "A win tien",
+        &"A win H ".repeat(200),
+    ] {
+        let errors: Vec<OrderError> = corbeau::order::parse_orders(&variant, "test", line)
+            .into_iter()
+            .filter_map(Result::err)
+            .collect();
+        assert!(!errors.is_empty(), "{line}");
+        for e in errors {
+            check(
+                e.message(Lang::Fr),
+                e.message(Lang::En),
+                format!("{} ({line})", e.code()),
+            );
+        }
+    }
+    assert_eq!(checked, 11 + 23 + 17 + 4);
+}
