@@ -86,6 +86,7 @@ fn mail(n: u32, to: &str) -> OutMail {
         attempts: 0,
         next_try: None,
         last_error: None,
+        failed: false,
     }
 }
 

@@ -205,6 +205,7 @@ impl Game {
             secret: secret_hash,
             lang,
             joined: now,
+            bounced: None,
         });
         seat.resigned = false;
         seat.civil_disorder = false;

@@ -16,6 +16,7 @@ pub use model::{
     AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, PhaseRecord,
     Player, Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,
 };
+pub use model::Bounced;
 pub use reply::{GameRef, OrdersView};
 pub use secret::{hash_secret, new_secret, secret_matches};
 pub use victory::survivors;

@@ -13,6 +13,7 @@
 //! - [`maildir`]: reading every new message of a Maildir.
 
 pub mod command;
+pub mod bounces;
 pub mod compose;
 pub mod dispatch;
 pub mod inbound;

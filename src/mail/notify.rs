@@ -43,6 +43,16 @@ pub fn queue_notices(
 /// Who hears of a notice: the houses named (a reminder), else every player, the
 /// moderator and the observers.
 fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
+    // A failed address is the moderator's business (it names the address); when the
+    // moderator's own address is the one failing, nobody can be told by mail.
+    if let NoticeKind::Undeliverable { address, .. } = &notice.kind {
+        return game
+            .moderator
+            .iter()
+            .filter(|m| m.address != *address)
+            .map(|m| (m.address.clone(), game.settings.lang))
+            .collect();
+    }
     let mut to: Vec<(String, Lang)> = game
         .seats
         .iter()
@@ -142,6 +152,7 @@ fn kind_word(kind: &NoticeKind) -> &'static str {
         NoticeKind::Resumed => "resumed",
         NoticeKind::RolledBack { .. } => "rolled-back",
         NoticeKind::GameOver => "game-over",
+        NoticeKind::Undeliverable { .. } => "undeliverable",
     }
 }
 
@@ -160,5 +171,15 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
         "deadline_utc": game.deadline.map(|d| d.to_rfc3339()),
         "house": house,
         "ending": game.ending.as_ref().map(|e| ending_text(e, variant, lang)),
+        "failure": match kind {
+            NoticeKind::Undeliverable { address, reason, house } => json!({
+                "address": address,
+                "reason": reason,
+                "house": house.as_ref().map(|h| variant
+                    .house_by_name(h)
+                    .map_or_else(|| h.clone(), |i| variant.house(i).name.clone())),
+            }),
+            _ => Value::Null,
+        },
     })
 }

@@ -27,6 +27,9 @@ pub struct DrainReport {
     pub failed: Vec<FailedMail>,
     /// Mails not tried because their retry time has not come.
     pub waiting: usize,
+    /// Mails set aside: refused for good, kept as failed and never tried again (the
+    /// ones refused this time are also in `failed`).
+    pub set_aside: usize,
 }
 
 /// A mail the transport refused.
@@ -64,6 +67,10 @@ pub fn drain(
     let mut first = true;
     let mut down: Option<TransportError> = None;
     for (key, mut mail) in store.outbox()? {
+        if mail.failed {
+            report.set_aside += 1;
+            continue;
+        }
         if mail.next_try.is_some_and(|at| at > now) {
             report.waiting += 1;
             continue;
@@ -96,7 +103,14 @@ pub fn drain(
                 let next_try = now + TimeDelta::from_std(wait).unwrap_or(TimeDelta::MAX);
                 mail.next_try = Some(next_try);
                 mail.last_error = Some(error.to_string());
-                store.outbox_retry(key, &mail)?;
+                if error.is_undeliverable() {
+                    // Retrying cannot help: kept as failed, and the moderator of the game
+                    // it was about told, in one transaction (docs/deploy.md, "Bounces").
+                    super::bounces::set_aside(store, key, &mail, &error.to_string(), now)?;
+                    report.set_aside += 1;
+                } else {
+                    store.outbox_retry(key, &mail)?;
+                }
                 report.failed.push(FailedMail {
                     message_id: mail.message_id,
                     to: mail.to,
