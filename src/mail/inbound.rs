@@ -323,10 +323,6 @@ fn is_automatic(message: &Message<'_>, sender: &str) -> bool {
             "bulk" | "junk" | "list" | "auto_reply" | "auto-reply"
         )
     });
-    // Exchange's request not to be answered by robots (`All`, `OOF`, `AutoReply`, …): the
-    // judge's replies are automatic, so any value but `None` asks it to keep quiet.
-    let suppress = text("X-Auto-Response-Suppress")
-        .is_some_and(|v| v.split(',').any(|w| !w.trim().is_empty() && w.trim() != "none"));
     // An empty reverse path is how bounces and other notifications are sent (RFC 5321 4.5.5).
     let null_return_path = text("Return-Path").is_some_and(|v| {
         let path = v.trim_start_matches('<').trim_end_matches('>').trim();
@@ -348,11 +344,13 @@ fn is_automatic(message: &Message<'_>, sender: &str) -> bool {
     });
     auto_submitted
         || precedence
-        || suppress
         || null_return_path
         || robot_from
         || report
         // Mailing-list traffic (RFC 2919, RFC 2369): a list must not hear from the judge.
+        // Not `X-Auto-Response-Suppress` alone: Outlook puts it on a person's own mail too
+        // (it asks servers for no out-of-office replies), and that mail must be answered;
+        // an unmarked robot is stopped by the reply cap instead.
         || has("List-Id")
         || has("List-Unsubscribe")
         || has("List-Post")
