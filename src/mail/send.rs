@@ -41,6 +41,8 @@ pub struct FailedMail {
     /// Failed attempts so far, this one included.
     pub attempts: u32,
     pub next_try: DateTime<Utc>,
+    /// Refused for good: set aside, not tried again (`corbeau outbox` shows it).
+    pub set_aside: bool,
 }
 
 /// The transport the configuration chooses, with its back-off.
@@ -103,7 +105,8 @@ pub fn drain(
                 let next_try = now + TimeDelta::from_std(wait).unwrap_or(TimeDelta::MAX);
                 mail.next_try = Some(next_try);
                 mail.last_error = Some(error.to_string());
-                if error.is_undeliverable() {
+                let set_aside = error.is_undeliverable();
+                if set_aside {
                     // Retrying cannot help: kept as failed, and the moderator of the game
                     // it was about told, in one transaction (docs/deploy.md, "Bounces").
                     super::bounces::set_aside(store, key, &mail, &error.to_string(), now)?;
@@ -117,6 +120,7 @@ pub fn drain(
                     error,
                     attempts: mail.attempts,
                     next_try,
+                    set_aside,
                 });
             }
         }
