@@ -31,6 +31,9 @@ pub struct Config {
 pub struct Judge {
     pub address: String,
     pub name: String,
+    /// Other addresses that deliver to the judge (the alias `juge` beside `corbeau`, an old
+    /// domain): mail from them is never answered and no player may take them.
+    pub aliases: Vec<String>,
 }
 
 /// `corbeau serve`.
@@ -59,8 +62,35 @@ impl Default for Judge {
         Judge {
             address: "corbeau@localhost".into(),
             name: "Corbeau".into(),
+            aliases: Vec::new(),
         }
     }
+}
+
+impl Judge {
+    /// Whether `address` (bare or `Name <address>`, any case) is the judge's own address
+    /// or one of its aliases: answering it, or mailing a player there, would make the
+    /// judge write to itself.
+    pub fn is_own(&self, address: &str) -> bool {
+        let Some(address) = bare(address) else {
+            return false;
+        };
+        std::iter::once(&self.address)
+            .chain(&self.aliases)
+            .filter_map(|own| bare(own))
+            .any(|own| own == address)
+    }
+}
+
+/// `local@domain` in lower case, from a bare address or `Name <local@domain>`.
+fn bare(address: &str) -> Option<String> {
+    let address = address.trim();
+    let address = match (address.rfind('<'), address.rfind('>')) {
+        (Some(open), Some(close)) if open < close => &address[open + 1..close],
+        _ => address,
+    };
+    let address = address.trim();
+    address.contains('@').then(|| address.to_lowercase())
 }
 
 impl Default for Serve {
@@ -138,6 +168,9 @@ pub struct MailConfig {
     /// Bytes read of one incoming mail; the rest is ignored, so a huge mail cannot
     /// exhaust memory.
     pub max_size: u64,
+    /// Replies to one address in an hour; past them one warning, then silence until the
+    /// hour is over, so that a robot answering every mail cannot keep the judge talking.
+    pub replies_per_hour: u32,
     pub sendmail: SendmailConfig,
     pub smtp: SmtpConfig,
     pub retry: RetryConfig,
@@ -213,6 +246,7 @@ impl Default for MailConfig {
             outbox: None,
             maildir: None,
             max_size: 256 * 1024,
+            replies_per_hour: 20,
             sendmail: SendmailConfig::default(),
             smtp: SmtpConfig::default(),
             retry: RetryConfig::default(),

@@ -1,7 +1,11 @@
-//! Attacks on the judge, each replayed as a test (issue 9): one module per area.
+//! Attacks on the judge (issue 9), one module per area: tests/hostile/<area>.rs.
+
+#![allow(clippy::unwrap_used)]
 
 #[path = "hostile/flow.rs"]
 mod flow;
+#[path = "hostile/loops.rs"]
+mod loops;
 #[path = "hostile/orders.rs"]
 mod orders;
 mod support;

@@ -134,6 +134,7 @@ impl World {
             size: body.len() + 300,
             too_large: false,
             automatic: false,
+            ..Inbound::default()
         }
     }
 

@@ -86,6 +86,7 @@ fn mail(n: u32, to: &str) -> OutMail {
         attempts: 0,
         next_try: None,
         last_error: None,
+        failed: false,
     }
 }
 
@@ -185,7 +186,11 @@ fn assert_whole(raw: &[u8], sent: &OutMail, wire: bool) {
         parsed.header_raw("X-Mailer").map(str::trim),
         Some("corbeau")
     );
-    assert!(parsed.header_raw("Auto-Submitted").is_none());
+    // RFC 3834: a reply is marked, so that no robot answers it.
+    assert_eq!(
+        parsed.header_raw("Auto-Submitted").map(str::trim),
+        Some("auto-replied")
+    );
     let content_type = parsed.header_raw("Content-Type").unwrap().to_lowercase();
     assert!(
         content_type.contains("text/plain") && content_type.contains("charset=utf-8"),

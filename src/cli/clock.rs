@@ -82,7 +82,7 @@ pub fn print_report(ctx: &Context, report: &PassReport) -> Result<(), Error> {
     let failed: Vec<_> = drain
         .failed
         .iter()
-        .map(|f| json!({"message_id": f.message_id, "to": f.to, "error": f.error.to_string(), "attempts": f.attempts, "next_try": f.next_try}))
+        .map(|f| json!({"message_id": f.message_id, "to": f.to, "error": f.error.to_string(), "attempts": f.attempts, "next_try": f.next_try, "set_aside": f.set_aside}))
         .collect();
     let value = json!({
         "processed": tick.processed,
@@ -156,7 +156,18 @@ pub fn print_report(ctx: &Context, report: &PassReport) -> Result<(), Error> {
                 ctx.pick("envoyé(s)", "sent"),
             ));
         }
-        for f in &drain.failed {
+        for f in drain.failed.iter().filter(|f| f.set_aside) {
+            t.push_str(&format!(
+                "{} {}: {}\n",
+                ctx.pick(
+                    "refusé pour de bon, mis de côté (corbeau outbox) :",
+                    "refused for good, set aside (corbeau outbox):"
+                ),
+                f.to,
+                f.error
+            ));
+        }
+        for f in drain.failed.iter().filter(|f| !f.set_aside) {
             t.push_str(&format!(
                 "{} {} ({} {}): {}\n",
                 ctx.pick("envoi échoué à", "sending failed to"),

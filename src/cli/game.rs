@@ -369,6 +369,9 @@ fn new_game(ctx: &Context, args: NewArgs) -> Result<(), Error> {
     let (moderator, secret) = match &args.moderator {
         Some(address) => {
             let address = crate::game::check_address(address).map_err(|e| ctx.fail(e))?;
+            if ctx.config.judge.is_own(&address) {
+                return Err(ctx.fail(GameError::JudgeAddress(address)));
+            }
             let secret = new_secret().map_err(|e| ctx.fail(e))?;
             let hash = hash_secret(&secret).map_err(|e| ctx.fail(e))?;
             (
@@ -553,6 +556,10 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
         }
         None => new_secret().map_err(|e| ctx.fail(e))?,
     };
+    // The judge's own address would make it write to itself (docs/email.md).
+    if ctx.config.judge.is_own(&args.address) {
+        return Err(ctx.fail(GameError::JudgeAddress(args.address.trim().into())));
+    }
     let hash = hash_secret(&secret).map_err(|e| ctx.fail(e))?;
     let g = moderate(
         ctx,

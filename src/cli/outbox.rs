@@ -20,7 +20,10 @@ pub fn run(ctx: &Context, args: OutboxArgs) -> Result<(), Error> {
     let mut waiting = store.outbox().map_err(|e| ctx.fail(e.into()))?;
     if args.retry {
         for (key, mail) in &mut waiting {
-            if mail.next_try.take().is_some() {
+            // A mail set aside as undeliverable is given another chance too: the
+            // moderator retries once the address is mended (or wants to see it fail).
+            let failed = std::mem::take(&mut mail.failed);
+            if mail.next_try.take().is_some() || failed {
                 store
                     .outbox_retry(*key, mail)
                     .map_err(|e| ctx.fail(e.into()))?;
@@ -39,6 +42,7 @@ pub fn run(ctx: &Context, args: OutboxArgs) -> Result<(), Error> {
                 "attempts": m.attempts,
                 "next_try": m.next_try,
                 "last_error": m.last_error,
+                "failed": m.failed,
             })
         })
         .collect();
@@ -51,6 +55,12 @@ pub fn run(ctx: &Context, args: OutboxArgs) -> Result<(), Error> {
         let mut t = String::new();
         for (_, m) in &waiting {
             let when = match m.next_try {
+                _ if m.failed => ctx
+                    .pick(
+                        "jamais : refusé pour de bon, mis de côté (--retry pour réessayer)",
+                        "never: refused for good, set aside (--retry to try again)",
+                    )
+                    .into(),
                 Some(at) => at.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
                 None => ctx.pick("au prochain passage", "at the next pass").into(),
             };

@@ -71,6 +71,9 @@ pub enum GameError {
     Store(crate::store::StoreError),
     /// Something that should not happen (a bug), with what was going on.
     Internal(String),
+    /// The judge's own address (or an alias) given for a player or the moderator: the
+    /// judge would write to itself.
+    JudgeAddress(String),
 }
 
 impl GameError {
@@ -248,6 +251,13 @@ impl GameError {
                 fr,
                 format!("erreur interne de corbeau, merci de la signaler : {e}"),
                 format!("internal error in corbeau, please report it: {e}"),
+            ),
+            JudgeAddress(a) => lang_pick(
+                fr,
+                format!(
+                    "{a} est l'adresse du juge lui-même : personne ne peut jouer ni modérer à cette adresse"
+                ),
+                format!("{a} is the judge's own address: nobody can play or moderate there"),
             ),
         }
     }

@@ -207,6 +207,7 @@ impl Game {
             secret: secret_hash,
             lang,
             joined: now,
+            bounced: None,
         });
         seat.resigned = false;
         seat.civil_disorder = false;

@@ -12,6 +12,7 @@ mod victory;
 
 pub use error::GameError;
 pub use lifecycle::{NewGame, check_address, check_game_id, create};
+pub use model::Bounced;
 pub use model::{
     AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, PhaseRecord,
     Player, Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,

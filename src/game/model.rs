@@ -75,6 +75,18 @@ pub struct Player {
     pub secret: String,
     pub lang: Lang,
     pub joined: DateTime<Utc>,
+    /// Mail to this address came back undelivered (a bounce, or a permanent refusal of
+    /// the mail server): shown to the moderator until the address changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounced: Option<Bounced>,
+}
+
+/// A delivery failure recorded against a player's address.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bounced {
+    pub at: DateTime<Utc>,
+    /// Why, as the mail system said it.
+    pub reason: String,
 }
 
 /// The game's moderator, who may act by mail with their own secret.
@@ -365,5 +377,13 @@ pub enum NoticeKind {
     CivilDisorder {
         house: String,
         phase: Phase,
+    },
+    /// Mail to a participant's address could not be delivered (a bounce, or a mail server
+    /// that refused it for good): told to the moderator only.
+    Undeliverable {
+        /// The house whose player's address failed, if it is a player's.
+        house: Option<String>,
+        address: String,
+        reason: String,
     },
 }

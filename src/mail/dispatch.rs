@@ -53,7 +53,13 @@ pub fn handle(
     if service.store.seen(&mail.message_id)? {
         return Ok(Handled::Duplicate);
     }
-    if mail.automatic {
+    if let Some(bounce) = &mail.bounce {
+        super::bounces::record(service, config, mail, bounce, now)?;
+        return Ok(Handled::Ignored);
+    }
+    // Never answer a robot, nor the judge itself (a forged From or Reply-To): either
+    // would start a loop (docs/email.md, "Mail that is never answered").
+    if mail.automatic || super::bounces::from_the_judge(config, mail) {
         service.store.commit(Commit {
             seen: Some(mail.message_id.clone()),
             ..Commit::default()
@@ -88,21 +94,25 @@ pub fn handle(
     let lang = known.or(script.lang).unwrap_or(config.lang);
     let id = game.map(|g| g.id);
     let actor = format!("mail {}", mail.from);
+    let quota = Quota::of(service, config, &mail.from, now)?;
     let game = match id {
         Some(id) => service.update(&id, &actor, "mail", now, |game, variant, effects| {
             let mut desk = Desk::new(service, config, mail, lang, now, effects);
+            desk.quota = quota;
             desk.run(Some((game, variant)), &script.commands)?;
             Ok(Some(game.id.clone()))
         })?,
         None => {
             let mut effects = Effects::default();
             let mut desk = Desk::new(service, config, mail, lang, now, &mut effects);
+            desk.quota = quota;
             // A command naming a game that does not exist says so at its own line, with
             // the nearest id (`same_game`).
             desk.run(None, &script.commands)?;
             service.store.commit(Commit {
                 mails: effects.mails,
                 seen: effects.seen,
+                replied: effects.replied,
                 ..Commit::default()
             })?;
             None
@@ -111,6 +121,40 @@ pub fn handle(
     // The last READY makes the phase due at once: the pass's tick, which follows the
     // reading of the mail, processes it.
     Ok(Handled::Answered { game })
+}
+
+/// Where the sender stands against the cap of answers per hour (`[mail]
+/// replies_per_hour`): a robot that answers every mail, unmarked, would otherwise keep the
+/// judge writing to it for ever.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Quota {
+    /// Answered as usual.
+    Open,
+    /// The last answer of the hour, with a warning; silence follows until `until`.
+    Last { until: DateTime<Utc> },
+    /// Past the cap: the mail is carried out, not answered.
+    Silent,
+}
+
+impl Quota {
+    fn of(
+        service: &Service,
+        config: &Config,
+        address: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Quota, GameError> {
+        let cap = config.mail.replies_per_hour;
+        let window = service.store.reply_window(address, now)?;
+        Ok(match window {
+            // 0: no cap.
+            _ if cap == 0 => Quota::Open,
+            Some(w) if w.count > cap => Quota::Silent,
+            Some(w) if w.count == cap => Quota::Last {
+                until: w.since + crate::store::REPLY_WINDOW,
+            },
+            _ => Quota::Open,
+        })
+    }
 }
 
 /// Game ids are written in lower case; players may not.
@@ -158,6 +202,7 @@ struct Desk<'a> {
     /// A `PRÊT` of this mail that took effect: its section, the house, and the flag before,
     /// to withdraw it if an order set of the mail is refused after it.
     made_ready: Option<(usize, String, bool)>,
+    quota: Quota,
 }
 
 impl<'a> Desk<'a> {
@@ -189,6 +234,7 @@ impl<'a> Desk<'a> {
             submitting: Vec::new(),
             orders_refused: false,
             made_ready: None,
+            quota: Quota::Open,
         }
     }
 
@@ -800,6 +846,7 @@ impl<'a> Desk<'a> {
             return;
         }
         if let Role::House(_) = self.role {}
+        let moderator = self.role == Role::Moderator;
         let houses: Vec<Value> = g
             .seats
             .iter()
@@ -811,6 +858,9 @@ impl<'a> Desk<'a> {
                     "ready": s.ready,
                     "player": s.player.is_some() && !s.resigned,
                     "civil_disorder": s.civil_disorder,
+                    // Delivery failures concern the moderator only.
+                    "bounced": moderator
+                        && s.player.as_ref().is_some_and(|p| p.bounced.is_some()),
                 })
             })
             .collect();
@@ -957,6 +1007,19 @@ impl<'a> Desk<'a> {
             return;
         };
         let address = match g.free_address(&house, address) {
+            // The judge's own address would make it write to itself; another player's
+            // would merge two houses' mail. Which of the two is not said: the reply must
+            // not tell who plays what.
+            Ok(a) if self.config.judge.is_own(&a) => {
+                self.note(format!("{house}: address change to {a} refused"));
+                self.refuse(located, Refusal::AddressUnavailable(a));
+                return;
+            }
+            Err(GameError::AddressTaken { address, .. }) => {
+                self.note(format!("{house}: address change to {address} refused"));
+                self.refuse(located, Refusal::AddressUnavailable(address));
+                return;
+            }
             Ok(a) => a,
             Err(e) => {
                 let message = self.game_message(&e);
@@ -967,6 +1030,10 @@ impl<'a> Desk<'a> {
         let Some(player) = g.seat_mut(&house).and_then(|s| s.player.as_mut()) else {
             return;
         };
+        // A new address starts without the old one's delivery failures.
+        if player.address != address {
+            player.bounced = None;
+        }
         let old = std::mem::replace(&mut player.address, address.clone());
         // The old address hears of the change too: a forger with the secret cannot take a
         // house away unnoticed.
@@ -1050,6 +1117,11 @@ impl<'a> Desk<'a> {
         replace: bool,
     ) -> Result<(), GameError> {
         if !self.require_moderator(located) {
+            return Ok(());
+        }
+        if self.config.judge.is_own(address) {
+            let message = self.game_message(&GameError::JudgeAddress(address.trim().into()));
+            self.error(located, message);
             return Ok(());
         }
         let secret = new_secret()?;
@@ -1246,6 +1318,24 @@ impl<'a> Desk<'a> {
 
     /// The answer to the mail: every section, then the house's orders as understood.
     fn reply(&mut self, game: Option<(&Game, &Variant)>) -> Result<(), GameError> {
+        match self.quota {
+            Quota::Open => {}
+            Quota::Silent => return Ok(()),
+            Quota::Last { until } => {
+                let cap = self.config.mail.replies_per_hour;
+                let until = until.format("%H:%M UTC").to_string();
+                let mut warning = json!({ "line": 0, "text": "", "kind": "quiet" });
+                if let Some(map) = warning.as_object_mut() {
+                    map.insert("cap".into(), cap.into());
+                    map.insert("until".into(), until.into());
+                }
+                self.sections.insert(0, warning);
+            }
+        }
+        self.effects.replied = Some(crate::store::Replied {
+            address: self.mail.from.clone(),
+            at: self.now,
+        });
         let mut orders = None;
         if let (Role::House(house), Some((g, variant))) = (&self.role, game)
             && matches!(g.status, GameStatus::Running | GameStatus::Paused)

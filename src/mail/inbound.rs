@@ -6,6 +6,7 @@
 //! docs/email-ingest.md.
 
 mod body;
+pub mod bounce;
 mod clean;
 mod html;
 
@@ -36,6 +37,12 @@ pub struct Inbound {
     /// An automatic message (bounce, auto-reply, list traffic): never answered, so that
     /// two robots cannot answer each other forever.
     pub automatic: bool,
+    /// Every address the message claims to come from (From, Sender, Reply-To),
+    /// lower-cased: mail from the judge's own address is never answered, whichever of
+    /// them holds it.
+    pub authors: Vec<String>,
+    /// The delivery failure it reports, if it is a bounce (never answered).
+    pub bounce: Option<bounce::Bounce>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -91,9 +98,17 @@ pub fn read(raw: &[u8], limit: usize) -> Result<Inbound, InboundError> {
     } else {
         (clean::clean(&body::text(&message)), attachments(&message))
     };
+    let automatic = is_automatic(&message, &from);
+    let bounce = if too_large {
+        None
+    } else {
+        bounce::read(&message, automatic)
+    };
     Ok(Inbound {
         message_id: message_id(&message, raw),
-        automatic: is_automatic(&message, &from),
+        automatic: automatic || bounce.is_some(),
+        authors: authors(&message),
+        bounce,
         from,
         name,
         subject: message.subject().map(one_line).unwrap_or_default(),
@@ -140,6 +155,22 @@ fn sender(message: &Message<'_>) -> Result<(String, Option<String>), InboundErro
     // address's name would be a guess.
     let name = name.or_else(|| from.filter(|(a, _)| *a == address).and_then(|(_, n)| n));
     Ok((address, name))
+}
+
+/// Every usable address of From, Sender and Reply-To, once each.
+fn authors(message: &Message<'_>) -> Vec<String> {
+    let mut all: Vec<String> = Vec::new();
+    let headers = [message.from(), message.sender(), message.reply_to()];
+    for header in headers.into_iter().flatten() {
+        for address in header.iter().filter_map(|a| a.address()) {
+            if let Some(address) = bare_address(address)
+                && !all.contains(&address)
+            {
+                all.push(address);
+            }
+        }
+    }
+    all
 }
 
 /// The first usable mailbox of an address header, as (lower-cased address, name).
@@ -286,20 +317,25 @@ fn is_automatic(message: &Message<'_>, sender: &str) -> bool {
         let keyword = v.split([';', '(', ' ', '\t']).next().unwrap_or_default();
         !keyword.is_empty() && keyword != "no"
     });
-    let precedence =
-        text("Precedence").is_some_and(|v| matches!(v.as_str(), "bulk" | "junk" | "list"));
+    let precedence = text("Precedence").is_some_and(|v| {
+        matches!(
+            v.as_str(),
+            "bulk" | "junk" | "list" | "auto_reply" | "auto-reply"
+        )
+    });
     // An empty reverse path is how bounces and other notifications are sent (RFC 5321 4.5.5).
-    let null_return_path = text("Return-Path").is_some_and(|v| v == "<>");
+    let null_return_path = text("Return-Path").is_some_and(|v| {
+        let path = v.trim_start_matches('<').trim_end_matches('>').trim();
+        path.is_empty() || path == "mailer-daemon"
+    });
     let robot_from = message
         .from()
-        .and_then(|from| from.first())
-        .and_then(|addr| addr.address())
         .into_iter()
+        .chain(message.sender())
+        .flat_map(|header| header.iter())
+        .filter_map(|addr| addr.address())
         .chain([sender])
-        .any(|address| {
-            let local = address.split('@').next().unwrap_or_default();
-            local.eq_ignore_ascii_case("mailer-daemon") || local.eq_ignore_ascii_case("postmaster")
-        });
+        .any(is_robot_address);
     let report = message.root_part().content_type().is_some_and(|ct| {
         ct.ctype().eq_ignore_ascii_case("multipart")
             && ct
@@ -311,9 +347,32 @@ fn is_automatic(message: &Message<'_>, sender: &str) -> bool {
         || null_return_path
         || robot_from
         || report
-        || (has("X-Auto-Response-Suppress") && has("List-Id"))
+        // Mailing-list traffic (RFC 2919, RFC 2369): a list must not hear from the judge.
+        // Not `X-Auto-Response-Suppress` alone: Outlook puts it on a person's own mail too
+        // (it asks servers for no out-of-office replies), and that mail must be answered;
+        // an unmarked robot is stopped by the reply cap instead.
+        || has("List-Id")
+        || has("List-Unsubscribe")
+        || has("List-Post")
         || has("X-Autoreply")
         || has("X-Autorespond")
+        || has("X-Autoreply-From")
+        || has("X-Mail-Autoreply")
+        || has("X-Loop")
+}
+
+/// The local parts robots send from: bounces, and the addresses that read no answer.
+fn is_robot_address(address: &str) -> bool {
+    let local = address
+        .rsplit_once('@')
+        .map_or(address, |(l, _)| l)
+        .to_ascii_lowercase();
+    matches!(
+        local.as_str(),
+        "mailer-daemon" | "postmaster" | "noreply" | "no-reply" | "donotreply" | "do-not-reply"
+    ) || local.starts_with("owner-")
+        || local.ends_with("-request")
+        || local.ends_with("-bounces")
 }
 
 /// The attachments' file names, or their content types when they have none.

@@ -61,6 +61,16 @@ fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
         notice.kind,
         NoticeKind::Missed { .. } | NoticeKind::CivilDisorder { .. }
     );
+    // A failed address is the moderator's business (it names the address); when the
+    // moderator's own address is the one failing, nobody can be told by mail.
+    if let NoticeKind::Undeliverable { address, .. } = &notice.kind {
+        return game
+            .moderator
+            .iter()
+            .filter(|m| m.address != *address)
+            .map(|m| (m.address.clone(), game.settings.lang))
+            .collect();
+    }
     let mut to: Vec<(String, Lang)> = game
         .seats
         .iter()
@@ -186,6 +196,7 @@ fn kind_word(kind: &NoticeKind) -> &'static str {
         NoticeKind::Grace { .. } => "grace",
         NoticeKind::Missed { .. } => "missed",
         NoticeKind::CivilDisorder { .. } => "civil-disorder",
+        NoticeKind::Undeliverable { .. } => "undeliverable",
     }
 }
 
@@ -225,5 +236,15 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
         "missed_kind": missed_kind.map(|p| p.kind),
         "missed": missed,
         "civil_disorder_after": game.settings.civil_disorder_after,
+        "failure": match kind {
+            NoticeKind::Undeliverable { address, reason, house } => json!({
+                "address": address,
+                "reason": reason,
+                "house": house.as_ref().map(|h| variant
+                    .house_by_name(h)
+                    .map_or_else(|| h.clone(), |i| variant.house(i).name.clone())),
+            }),
+            _ => Value::Null,
+        },
     })
 }

@@ -32,6 +32,11 @@ pub struct OutMail {
     pub next_try: Option<DateTime<Utc>>,
     #[serde(default)]
     pub last_error: Option<String>,
+    /// The transport refused the mail for good (an SMTP 5xx, a sendmail "no such user"):
+    /// it is set aside, not tried again, and shown by `corbeau outbox` until the moderator
+    /// retries it (`--retry`) or it is dropped.
+    #[serde(default)]
+    pub failed: bool,
 }
 
 impl OutMail {
@@ -55,6 +60,7 @@ impl OutMail {
             attempts: 0,
             next_try: None,
             last_error: None,
+            failed: false,
         }
     }
 
@@ -70,27 +76,41 @@ impl OutMail {
         self
     }
 
+    /// The `Auto-Submitted` value of RFC 3834 for this mail: `auto-replied` for an answer
+    /// to a mail, `auto-generated` for the rest (results, notices, press, welcome).
+    pub fn auto_submitted(&self) -> &'static str {
+        if self.in_reply_to.is_some() {
+            "auto-replied"
+        } else {
+            "auto-generated"
+        }
+    }
+
     pub fn about(mut self, game: &str) -> OutMail {
         self.game = Some(game.to_string());
         self
     }
 }
 
-/// `corbeau.<time>.<random>@<domain>`: unique without any counter to keep.
+/// `corbeau.<128 random bits>@<domain>`: unique, and nothing in it links one mail to
+/// another — no time, no counter — so that two mails queued together (a grey press and
+/// the reply to its author) cannot be matched by their ids (docs/email.md, "Press").
+///
+/// `now` is not used, on purpose: it is kept so that callers need not change.
 pub fn new_message_id(domain: &str, now: DateTime<Utc>) -> String {
-    let mut bytes = [0u8; 8];
-    // Without randomness (never seen on Linux) the time and a process counter still
-    // make the id unique enough for one judge.
+    let _ = now;
+    let mut bytes = [0u8; 16];
     if getrandom::fill(&mut bytes).is_err() {
-        bytes = COUNTER
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-            .to_be_bytes();
+        // Without the system's randomness (never seen on Linux), a counter hashed with
+        // std's per-process random keys: still unique, and not readable as a counter.
+        use std::hash::BuildHasher;
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let state = std::collections::hash_map::RandomState::new();
+        bytes[..8].copy_from_slice(&state.hash_one(n).to_be_bytes());
+        bytes[8..].copy_from_slice(&state.hash_one(!n).to_be_bytes());
     }
     let random: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    format!(
-        "corbeau.{}.{random}@{domain}",
-        now.timestamp_nanos_opt().unwrap_or_default()
-    )
+    format!("corbeau.{random}@{domain}")
 }
 
 static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);

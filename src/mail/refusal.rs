@@ -51,6 +51,9 @@ pub enum Refusal {
         size: usize,
         limit: usize,
     },
+    /// `ADRESSE` to the judge's own address or to one already in the game; which of the
+    /// two is not said, so that nobody learns another player's address this way.
+    AddressUnavailable(String),
 }
 
 impl Refusal {
@@ -138,6 +141,14 @@ impl Refusal {
                     "your message is {} KiB, more than the {} KiB the judge reads: it was not read. Send your commands alone, without attachments or quotes.",
                     size / 1024,
                     limit / 1024
+                ),
+            ),
+            AddressUnavailable(address) => pick(
+                format!(
+                    "l'adresse {address} ne peut pas servir dans cette partie (c'est celle du juge ou d'un autre participant) : votre adresse n'a pas changé"
+                ),
+                format!(
+                    "the address {address} cannot be used in this game (it is the judge's or another participant's): your address did not change"
                 ),
             ),
         }

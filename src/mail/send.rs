@@ -27,6 +27,9 @@ pub struct DrainReport {
     pub failed: Vec<FailedMail>,
     /// Mails not tried because their retry time has not come.
     pub waiting: usize,
+    /// Mails set aside: refused for good, kept as failed and never tried again (the
+    /// ones refused this time are also in `failed`).
+    pub set_aside: usize,
 }
 
 /// A mail the transport refused.
@@ -38,6 +41,8 @@ pub struct FailedMail {
     /// Failed attempts so far, this one included.
     pub attempts: u32,
     pub next_try: DateTime<Utc>,
+    /// Refused for good: set aside, not tried again (`corbeau outbox` shows it).
+    pub set_aside: bool,
 }
 
 /// The transport the configuration chooses, with its back-off.
@@ -64,6 +69,10 @@ pub fn drain(
     let mut first = true;
     let mut down: Option<TransportError> = None;
     for (key, mut mail) in store.outbox()? {
+        if mail.failed {
+            report.set_aside += 1;
+            continue;
+        }
         if mail.next_try.is_some_and(|at| at > now) {
             report.waiting += 1;
             continue;
@@ -96,13 +105,22 @@ pub fn drain(
                 let next_try = now + TimeDelta::from_std(wait).unwrap_or(TimeDelta::MAX);
                 mail.next_try = Some(next_try);
                 mail.last_error = Some(error.to_string());
-                store.outbox_retry(key, &mail)?;
+                let set_aside = error.is_undeliverable();
+                if set_aside {
+                    // Retrying cannot help: kept as failed, and the moderator of the game
+                    // it was about told, in one transaction (docs/deploy.md, "Bounces").
+                    super::bounces::set_aside(store, key, &mail, &error.to_string(), now)?;
+                    report.set_aside += 1;
+                } else {
+                    store.outbox_retry(key, &mail)?;
+                }
                 report.failed.push(FailedMail {
                     message_id: mail.message_id,
                     to: mail.to,
                     error,
                     attempts: mail.attempts,
                     next_try,
+                    set_aside,
                 });
             }
         }

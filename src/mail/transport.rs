@@ -14,7 +14,6 @@ use lettre::message::header::{
     ContentTransferEncoding, ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0,
 };
 use lettre::message::{Body, Mailbox, Message};
-use lettre::transport::sendmail::SendmailTransport;
 use lettre::transport::smtp::SmtpTransport;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
@@ -56,6 +55,18 @@ pub enum TransportError {
         /// No SMTP conversation took place (no connection, no TLS, no answer in time):
         /// the next mails would fail the same way.
         unreachable: bool,
+        /// The server refused this mail or its recipient for good (550–554, 501, 521,
+        /// 556), as opposed to the judge's own settings (a refused login, 53x): the mail
+        /// is set aside rather than tried again.
+        undeliverable: bool,
+    },
+    /// sendmail said, by its exit status (sysexits.h), that this mail can never be
+    /// delivered: 65 (EX_DATAERR), 67 (EX_NOUSER), 68 (EX_NOHOST).
+    #[error("sendmail `{}` refused the mail for good (exit status {code}): {reason}", .command.display())]
+    SendmailRefused {
+        command: PathBuf,
+        code: i32,
+        reason: String,
     },
 }
 
@@ -65,6 +76,7 @@ impl TransportError {
     pub fn is_permanent(&self) -> bool {
         match self {
             TransportError::Smtp { permanent, .. } => *permanent,
+            TransportError::SendmailRefused { .. } => true,
             TransportError::JudgeAddress(_)
             | TransportError::Recipient { .. }
             | TransportError::Build { .. }
@@ -72,6 +84,19 @@ impl TransportError {
             | TransportError::CaFile { .. }
             | TransportError::PasswordFile { .. } => true,
             TransportError::Folder { .. } | TransportError::Sendmail { .. } => false,
+        }
+    }
+
+    /// Whether this mail can never be delivered as it is, whatever the judge's settings: a
+    /// recipient the server refuses for good, an address that is not one. Such a mail is
+    /// set aside (kept, marked failed) and the moderator told, instead of being tried
+    /// again and again; a refusal that comes from the settings (login, TLS, the judge's
+    /// address) keeps the back-off, since mending them lets every mail through.
+    pub fn is_undeliverable(&self) -> bool {
+        match self {
+            TransportError::Smtp { undeliverable, .. } => *undeliverable,
+            TransportError::SendmailRefused { .. } | TransportError::Recipient { .. } => true,
+            _ => false,
         }
     }
 
@@ -126,8 +151,19 @@ fn build(mail: &OutMail, judge: &Judge, readable: bool) -> Result<Message, Trans
     if !references.is_empty() {
         builder = builder.references(references.join(" "));
     }
-    // No Auto-Submitted header: players answer these mails, and some clients and servers
-    // refuse to answer an auto-submitted message.
+    // Every mail of the judge is sent by a program (RFC 3834): a vacation responder or
+    // another robot must not answer it, which is what keeps two robots from writing to
+    // each other for ever. A person still answers it as any mail.
+    builder = builder.raw_header(HeaderValue::new(
+        HeaderName::new_from_ascii_str("Auto-Submitted"),
+        mail.auto_submitted().into(),
+    ));
+    // Exchange's own switch for the same: no out-of-office or automatic reply. Not `All`,
+    // which would also stop the non-delivery reports the judge reads (docs/email.md).
+    builder = builder.raw_header(HeaderValue::new(
+        HeaderName::new_from_ascii_str("X-Auto-Response-Suppress"),
+        "OOF, AutoReply".into(),
+    ));
     builder = builder.raw_header(HeaderValue::new(
         HeaderName::new_from_ascii_str("X-Mailer"),
         "corbeau".into(),
@@ -204,7 +240,6 @@ enum Route {
     Folder(PathBuf),
     Sendmail {
         command: PathBuf,
-        sendmail: SendmailTransport,
     },
     Smtp {
         server: String,
@@ -259,9 +294,9 @@ impl Transport {
 
     /// The sendmail program at `command` (`/usr/sbin/sendmail` with Postfix or Exim).
     pub fn sendmail(command: impl Into<PathBuf>) -> Transport {
-        let command = command.into();
-        let sendmail = SendmailTransport::new_with_command(command.as_os_str());
-        Transport::on(Route::Sendmail { command, sendmail })
+        Transport::on(Route::Sendmail {
+            command: command.into(),
+        })
     }
 
     /// An SMTP server as configured; reads the password file and the CA file now, so a
@@ -323,7 +358,7 @@ impl Transport {
     pub fn describe(&self) -> String {
         match &self.route {
             Route::Folder(dir) => format!("outbox folder {}", dir.display()),
-            Route::Sendmail { command, .. } => format!("sendmail {}", command.display()),
+            Route::Sendmail { command } => format!("sendmail {}", command.display()),
             Route::Smtp { server, .. } => format!("SMTP {server}"),
         }
     }
@@ -334,13 +369,11 @@ impl Transport {
         let message = build(mail, judge, matches!(self.route, Route::Folder(_)))?;
         match &self.route {
             Route::Folder(dir) => write_eml(dir, &eml_name(key, mail), &message.formatted()),
-            Route::Sendmail { command, sendmail } => {
+            Route::Sendmail { command } => {
                 // The sendmail interface takes local text, LF-ended lines; some sendmails
                 // would turn CRLF into CR CR LF.
                 let raw = String::from_utf8_lossy(&message.formatted()).replace("\r\n", "\n");
-                sendmail
-                    .send_raw(message.envelope(), raw.as_bytes())
-                    .map_err(|e| sendmail_error(command, &e))
+                run_sendmail(command, message.envelope(), raw.as_bytes())
             }
             Route::Smtp { server, smtp } => {
                 // lettre always ends DATA with CRLF "." CRLF, so a message that already
@@ -449,20 +482,73 @@ fn read_password(path: &Path) -> Result<String, TransportError> {
     Ok(text.lines().next().unwrap_or_default().to_string())
 }
 
-/// lettre's own words ("internal client error") say nothing to a moderator; the cause
-/// (sendmail's stderr, or why it could not be run) does.
-fn sendmail_error(command: &Path, e: &lettre::transport::sendmail::Error) -> TransportError {
-    let cause = std::error::Error::source(e)
-        .map(|s| s.to_string())
-        .unwrap_or_else(|| e.to_string());
-    let cause = cause.trim();
-    TransportError::Sendmail {
+/// The exit statuses of sysexits.h that say the mail itself can never be delivered; every
+/// other failure (EX_TEMPFAIL 75, EX_UNAVAILABLE 69, EX_CONFIG 78, a crash, …) may be the
+/// mail system's passing state or its settings, and is tried again with the back-off.
+pub const SENDMAIL_PERMANENT: &[i32] = &[
+    65, // EX_DATAERR: the message or an address in it is malformed
+    67, // EX_NOUSER: no such user
+    68, // EX_NOHOST: no such host
+];
+
+/// `COMMAND -i -f FROM -- TO…` with the message on its standard input, as lettre runs it,
+/// but reading the exit status, which lettre drops: it tells a mail that can never be
+/// delivered from one to try again.
+fn run_sendmail(
+    command: &Path,
+    envelope: &lettre::address::Envelope,
+    raw: &[u8],
+) -> Result<(), TransportError> {
+    use std::process::{Command, Stdio};
+    let failed = |reason: String| TransportError::Sendmail {
         command: command.to_path_buf(),
-        reason: if cause.is_empty() {
-            "it exited with an error and said nothing".into()
-        } else {
-            cause.to_string()
-        },
+        reason,
+    };
+    let mut process = Command::new(command);
+    process.arg("-i");
+    if let Some(from) = envelope.from() {
+        process.arg("-f").arg(from.to_string());
+    }
+    process
+        .arg("--")
+        .args(envelope.to().iter().map(|a| a.to_string()))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = process.spawn().map_err(|e| failed(e.to_string()))?;
+    // Written by a thread, so that a sendmail that writes much to stderr before reading
+    // its input cannot block both sides.
+    let writer = child.stdin.take().map(|mut stdin| {
+        let raw = raw.to_vec();
+        std::thread::spawn(move || stdin.write_all(&raw))
+    });
+    let output = child
+        .wait_with_output()
+        .map_err(|e| failed(e.to_string()))?;
+    let written = writer.map(|w| w.join());
+    let stderr = String::from_utf8_lossy(&output.stderr).trim().to_string();
+    let code = output.status.code();
+    if output.status.success() {
+        return match written {
+            Some(Ok(Err(e))) => Err(failed(e.to_string())),
+            _ => Ok(()),
+        };
+    }
+    let reason = if stderr.is_empty() {
+        format!(
+            "it exited with status {} and said nothing",
+            code.map_or_else(|| "(killed)".to_string(), |c| c.to_string())
+        )
+    } else {
+        stderr
+    };
+    match code {
+        Some(code) if SENDMAIL_PERMANENT.contains(&code) => Err(TransportError::SendmailRefused {
+            command: command.to_path_buf(),
+            code,
+            reason,
+        }),
+        _ => Err(failed(reason)),
     }
 }
 
@@ -495,11 +581,17 @@ fn smtp_error(server: &str, e: &lettre::transport::smtp::Error) -> TransportErro
     } else {
         ""
     };
+    let code = e.status().map(|c| c.to_string()).unwrap_or_default();
     TransportError::Smtp {
         server: server.to_string(),
         reason: format!("{e}{hint}"),
         permanent: e.is_permanent(),
         unreachable: e.status().is_none() && !e.is_response(),
+        undeliverable: e.is_permanent()
+            && matches!(
+                code.as_str(),
+                "501" | "521" | "550" | "551" | "552" | "553" | "554" | "556"
+            ),
     }
 }
 

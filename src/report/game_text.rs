@@ -167,6 +167,14 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
         if seat.ready {
             state.push(lang.pick("prêt", "ready").to_string());
         }
+        if let Some(b) = seat.player.as_ref().and_then(|p| p.bounced.as_ref()) {
+            state.push(format!(
+                "{} {} ({})",
+                lang.pick("courrier non remis le", "mail undelivered on"),
+                b.at.format("%Y-%m-%d"),
+                b.reason
+            ));
+        }
         if seat.civil_disorder {
             state.push(lang.pick("désordre civil", "civil disorder").to_string());
         } else if seat.missed > 0 {

@@ -31,6 +31,8 @@ pub struct Effects {
     pub mails: Vec<crate::mail::outmail::OutMail>,
     /// The Message-ID of the mail that asked for the change, marked as acted on.
     pub seen: Option<String>,
+    /// The answer to the mail's sender, counted against the hourly cap.
+    pub replied: Option<crate::store::Replied>,
 }
 
 impl Effects {
@@ -150,6 +152,8 @@ impl Service {
             notices,
             mails: effects.mails,
             seen: effects.seen,
+            replied: effects.replied,
+            ..Commit::default()
         })?;
         Ok(value)
     }

@@ -13,7 +13,11 @@
 //! - `notices`: sequence (u64 BE) → [`Notice`], for the mail layer to turn into mails;
 //! - `outbox`: sequence (u64 BE) → [`OutMail`]: mails stored, not yet accepted by the
 //!   transport;
-//! - `seen`: Message-ID → time (i64 BE): mails already acted on (deduplication).
+//! - `seen`: Message-ID → time (i64 BE): mails already acted on (deduplication);
+//! - `replies`: `a`, address → [`ReplyWindow`]: the judge's answers to that address in the
+//!   current hour (the cap of `[mail] replies_per_hour`); `t`, window start (time key),
+//!   address → nothing: the same windows by age, so that expired ones are pruned without
+//!   reading them all.
 
 use std::path::{Path, PathBuf};
 
@@ -65,6 +69,24 @@ pub struct Store {
     notices: sled::Tree,
     outbox: sled::Tree,
     seen: sled::Tree,
+    replies: sled::Tree,
+}
+
+/// How long a window of the reply cap lasts.
+pub const REPLY_WINDOW: chrono::TimeDelta = chrono::TimeDelta::hours(1);
+
+/// The answers the judge gave one address since `since` (at most [`REPLY_WINDOW`] ago).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ReplyWindow {
+    pub since: DateTime<Utc>,
+    pub count: u32,
+}
+
+/// One more answer to `address` at `at`, counted in the commit that queues it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replied {
+    pub address: String,
+    pub at: DateTime<Utc>,
 }
 
 /// Everything one command changes, written in one transaction.
@@ -82,6 +104,10 @@ pub struct Commit<'a> {
     pub mails: Vec<OutMail>,
     /// The Message-ID of the mail this change answers: marked as seen.
     pub seen: Option<String>,
+    /// An answer counted against the sender's hourly cap.
+    pub replied: Option<Replied>,
+    /// An outbox mail written again in place (set aside as failed).
+    pub outbox_update: Option<(u64, &'a OutMail)>,
 }
 
 impl Store {
@@ -138,6 +164,7 @@ impl Store {
             notices: db.open_tree("notices")?,
             outbox: db.open_tree("outbox")?,
             seen: db.open_tree("seen")?,
+            replies: db.open_tree("replies")?,
             db,
         };
         store.migrate()?;
@@ -259,6 +286,10 @@ impl Store {
         let audit_json = encode_all(&commit.audit)?;
         let notice_json = encode_all(&commit.notices)?;
         let mail_json = encode_all(&commit.mails)?;
+        let update_json = commit
+            .outbox_update
+            .map(|(key, mail)| Ok::<_, StoreError>((key, encode(mail)?)))
+            .transpose()?;
         let touches_game = commit.game.is_some() || commit.before.is_some();
         let id = commit
             .game
@@ -266,6 +297,9 @@ impl Store {
             .map(|g| g.id.clone())
             .unwrap_or_default();
         let seen_at = Utc::now().timestamp().to_be_bytes();
+        if let Some(replied) = &commit.replied {
+            self.prune_replies(replied.at)?;
+        }
         let result = (
             &self.games,
             &self.phases,
@@ -274,43 +308,52 @@ impl Store {
             &self.notices,
             &self.outbox,
             &self.seen,
+            &self.replies,
         )
-            .transaction(|(games, phases, audit, wake, notices, outbox, seen)| {
-                if touches_game {
-                    if commit.before.is_none() && games.get(id.as_bytes())?.is_some() {
-                        return Err(ConflictableTransactionError::Abort(StoreError::Exists(
-                            id.clone(),
-                        )));
-                    }
-                    if let Some(old) = commit.before.and_then(|g| g.wake) {
-                        wake.remove(wake_key(old, &id))?;
-                    }
-                    match (commit.game, &game_json) {
-                        (Some(game), Some(json)) => {
-                            games.insert(id.as_bytes(), json.as_slice())?;
-                            if let Some(at) = game.wake {
-                                wake.insert(wake_key(at, &id), id.as_bytes())?;
+            .transaction(
+                |(games, phases, audit, wake, notices, outbox, seen, replies)| {
+                    if touches_game {
+                        if commit.before.is_none() && games.get(id.as_bytes())?.is_some() {
+                            return Err(ConflictableTransactionError::Abort(StoreError::Exists(
+                                id.clone(),
+                            )));
+                        }
+                        if let Some(old) = commit.before.and_then(|g| g.wake) {
+                            wake.remove(wake_key(old, &id))?;
+                        }
+                        match (commit.game, &game_json) {
+                            (Some(game), Some(json)) => {
+                                games.insert(id.as_bytes(), json.as_slice())?;
+                                if let Some(at) = game.wake {
+                                    wake.insert(wake_key(at, &id), id.as_bytes())?;
+                                }
+                            }
+                            _ => {
+                                games.remove(id.as_bytes())?;
                             }
                         }
-                        _ => {
-                            games.remove(id.as_bytes())?;
-                        }
                     }
-                }
-                if let (Some(record), Some(json)) = (commit.record, &record_json) {
-                    phases.insert(phase_key(&id, record.index), json.as_slice())?;
-                }
-                if let Some(index) = commit.drop_record {
-                    phases.remove(phase_key(&id, index))?;
-                }
-                put_all(audit, &id, &audit_keys, &audit_json)?;
-                put_sequenced(notices, &notice_keys, &notice_json)?;
-                put_sequenced(outbox, &mail_keys, &mail_json)?;
-                if let Some(message_id) = &commit.seen {
-                    seen.insert(message_id.as_bytes(), &seen_at)?;
-                }
-                Ok(())
-            });
+                    if let (Some(record), Some(json)) = (commit.record, &record_json) {
+                        phases.insert(phase_key(&id, record.index), json.as_slice())?;
+                    }
+                    if let Some(index) = commit.drop_record {
+                        phases.remove(phase_key(&id, index))?;
+                    }
+                    put_all(audit, &id, &audit_keys, &audit_json)?;
+                    put_sequenced(notices, &notice_keys, &notice_json)?;
+                    put_sequenced(outbox, &mail_keys, &mail_json)?;
+                    if let Some((key, json)) = &update_json {
+                        outbox.insert(&key.to_be_bytes(), json.as_slice())?;
+                    }
+                    if let Some(message_id) = &commit.seen {
+                        seen.insert(message_id.as_bytes(), &seen_at)?;
+                    }
+                    if let Some(replied) = &commit.replied {
+                        count_reply(replies, replied)?;
+                    }
+                    Ok(())
+                },
+            );
         self.finish(result)
     }
 
@@ -334,6 +377,68 @@ impl Store {
     /// Whether a mail with this Message-ID was already acted on.
     pub fn seen(&self, message_id: &str) -> Result<bool, StoreError> {
         Ok(self.seen.contains_key(message_id.as_bytes())?)
+    }
+
+    /// The answers given to `address` in its current window (none once it is over).
+    pub fn reply_window(
+        &self,
+        address: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<ReplyWindow>, StoreError> {
+        Ok(self
+            .replies
+            .get(reply_key(address))?
+            .map(|v| decode::<ReplyWindow>(&v, "reply window"))
+            .transpose()?
+            .filter(|w| now < w.since + REPLY_WINDOW))
+    }
+
+    /// Forgets the windows that ended before `now`. Outside the commit's transaction
+    /// (sled's transactions cannot scan): an expired window counts as none anyway.
+    fn prune_replies(&self, now: DateTime<Utc>) -> Result<(), StoreError> {
+        let mut end = vec![b't'];
+        end.extend_from_slice(&time_key(now - REPLY_WINDOW));
+        for item in self.replies.range(b"t".to_vec()..end) {
+            let (key, _) = item?;
+            let address = key.get(9..).unwrap_or_default();
+            let mut window = vec![b'a'];
+            window.extend_from_slice(address);
+            // A window started again since has another `t` key; keep it.
+            let current = self
+                .replies
+                .get(&window)?
+                .map(|v| decode::<ReplyWindow>(&v, "reply window"))
+                .transpose()?;
+            if current.is_none_or(|w| w.since + REPLY_WINDOW <= now) {
+                self.replies.remove(&window)?;
+            }
+            self.replies.remove(key)?;
+        }
+        Ok(())
+    }
+
+    /// Sets a mail aside for good (the transport refused it permanently), with the notices
+    /// that tell the moderator and the game whose player's address failed, in one
+    /// transaction.
+    pub fn outbox_failed(
+        &self,
+        key: u64,
+        mail: &OutMail,
+        before: Option<&Game>,
+        game: Option<&Game>,
+        notices: Vec<Notice>,
+        audit: Vec<AuditEntry>,
+    ) -> Result<(), StoreError> {
+        let mut mail = mail.clone();
+        mail.failed = true;
+        self.commit(Commit {
+            before,
+            game,
+            audit,
+            notices,
+            outbox_update: Some((key, &mail)),
+            ..Commit::default()
+        })
     }
 
     /// Turns a queued notice into the mails that tell it, in one transaction: the notice
@@ -398,6 +503,46 @@ fn remove_unfinished_snapshots(dir: &Path) -> bool {
         }
     }
     found
+}
+
+fn reply_key(address: &str) -> Vec<u8> {
+    let mut k = vec![b'a'];
+    k.extend_from_slice(address.as_bytes());
+    k
+}
+
+/// Adds one answer to the address's window, or starts a new window.
+fn count_reply(
+    replies: &TransactionalTree,
+    replied: &Replied,
+) -> Result<(), ConflictableTransactionError<StoreError>> {
+    let key = reply_key(&replied.address);
+    let current = match replies.get(&key)? {
+        Some(v) => Some(
+            decode::<ReplyWindow>(&v, "reply window")
+                .map_err(ConflictableTransactionError::Abort)?,
+        ),
+        None => None,
+    };
+    let window = match current {
+        Some(w) if replied.at < w.since + REPLY_WINDOW => ReplyWindow {
+            since: w.since,
+            count: w.count.saturating_add(1),
+        },
+        _ => {
+            let mut by_age = vec![b't'];
+            by_age.extend_from_slice(&time_key(replied.at));
+            by_age.extend_from_slice(replied.address.as_bytes());
+            replies.insert(by_age, &[])?;
+            ReplyWindow {
+                since: replied.at,
+                count: 1,
+            }
+        }
+    };
+    let json = encode(&window).map_err(ConflictableTransactionError::Abort)?;
+    replies.insert(key, json)?;
+    Ok(())
 }
 
 fn put_all(

@@ -983,6 +983,14 @@ fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<String>)> {
             },
             vec!["stark".into(), "lannister".into()],
         ),
+        (
+            NoticeKind::Undeliverable {
+                house: Some("stark".into()),
+                address: "alice@example.org".into(),
+                reason: "550 5.1.1 no such user".into(),
+            },
+            vec![],
+        ),
     ];
     for (kind, _) in &all {
         match kind {
@@ -998,7 +1006,8 @@ fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<String>)> {
             | NoticeKind::GameOver
             | NoticeKind::Grace { .. }
             | NoticeKind::Missed { .. }
-            | NoticeKind::CivilDisorder { .. } => {}
+            | NoticeKind::CivilDisorder { .. }
+            | NoticeKind::Undeliverable { .. } => {}
         }
     }
     all

@@ -27,9 +27,11 @@ def main():
     p.add_argument("--user")
     p.add_argument("--password")
     p.add_argument("--tempfail", type=int, default=0, help="answer 451 to the first N mails")
+    p.add_argument("--reject", help="answer 550 to RCPT TO addresses containing this text")
     args = p.parse_args()
 
     handler = Sink(args.maildir, args.tempfail)
+    handler.reject = args.reject
     options = {"server_hostname": "sink.test", "ready_timeout": 20}
     if args.cert:
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -57,6 +59,13 @@ class Sink:
     def __init__(self, path, tempfail):
         self.box = mailbox.Maildir(path, create=True)
         self.tempfail = tempfail
+        self.reject = None
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if self.reject and self.reject in address:
+            return "550 5.1.1 <{}>: no such user (test)".format(address)
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
         if self.tempfail > 0:

@@ -146,6 +146,8 @@ pub struct SinkOptions {
     pub login: Option<(String, String)>,
     /// Answer 451 to this many mails first.
     pub tempfail: u32,
+    /// Answer 550 (no such user) to every recipient containing this text.
+    pub reject: Option<String>,
 }
 
 /// A running server; killed when dropped.
@@ -177,6 +179,9 @@ impl Sink {
                 .args(["--password", password]);
         }
         command.args(["--tempfail", &options.tempfail.to_string()]);
+        if let Some(reject) = &options.reject {
+            command.args(["--reject", reject]);
+        }
         let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

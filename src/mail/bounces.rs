@@ -1,0 +1,190 @@
+//! Mail that comes back: a bounce naming a player's address, or a mail server refusing a
+//! mail for good. Either way the address is flagged in the game (`game show`, the
+//! moderator's STATUS) and the moderator is told once, by a notice; a bounce is never
+//! answered. Also: whether a received mail claims to come from the judge itself.
+
+use chrono::{DateTime, Utc};
+
+use crate::config::{Config, Judge};
+use crate::game::{AuditEntry, Bounced, Game, GameError, Notice, NoticeKind};
+use crate::service::Service;
+use crate::store::{Commit, Store, StoreError};
+
+use super::inbound::Inbound;
+use super::inbound::bounce::Bounce;
+use super::outmail::{OutMail, domain_of};
+
+/// Whether the mail claims to come from the judge (From, Sender or Reply-To is the judge's
+/// address or an alias): answering it would be writing to itself.
+pub fn from_the_judge(config: &Config, mail: &Inbound) -> bool {
+    config.judge.is_own(&mail.from) || mail.authors.iter().any(|a| config.judge.is_own(a))
+}
+
+/// Whether a Message-ID is one the judge made (`corbeau.…@` its domain or an alias's).
+pub fn is_judge_message_id(judge: &Judge, id: &str) -> bool {
+    let id = id.trim().trim_start_matches('<').trim_end_matches('>');
+    let Some((local, domain)) = id.rsplit_once('@') else {
+        return false;
+    };
+    local.starts_with("corbeau.")
+        && std::iter::once(&judge.address)
+            .chain(&judge.aliases)
+            .any(|own| domain_of(own).eq_ignore_ascii_case(domain))
+}
+
+/// Acts on a bounce: flags the players whose address failed and queues the moderator's
+/// notice, marking the bounce as seen in the same transaction. A bounce that names no
+/// player, or that returns a mail the judge did not send, is only marked as seen.
+pub fn record(
+    service: &Service,
+    config: &Config,
+    mail: &Inbound,
+    bounce: &Bounce,
+    now: DateTime<Utc>,
+) -> Result<(), GameError> {
+    // A returned copy with another sender's id is backscatter (spam forged in the judge's
+    // name); a guessed bounce must show it returns the judge's own mail.
+    let ours = bounce
+        .message_id
+        .as_deref()
+        .map(|id| is_judge_message_id(&config.judge, id));
+    let trusted = match ours {
+        Some(ours) => ours,
+        None => bounce.standard,
+    };
+    let games: Vec<Game> = if trusted {
+        service
+            .store
+            .games()?
+            .into_iter()
+            .filter(|g| bounce.game.as_ref().is_none_or(|id| *id == g.id))
+            .filter(|g| {
+                g.seats.iter().any(|s| {
+                    s.player
+                        .as_ref()
+                        .is_some_and(|p| bounce.recipients.contains(&p.address))
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let Some((last, others)) = games.split_last() else {
+        service.store.commit(Commit {
+            seen: Some(mail.message_id.clone()),
+            ..Commit::default()
+        })?;
+        return Ok(());
+    };
+    // One transaction per game; the bounce is marked seen with the last. A crash between
+    // two leaves a flag already set, which a second delivery does not set or tell again.
+    for (game, seen) in others
+        .iter()
+        .map(|g| (g, None))
+        .chain([(last, Some(mail.message_id.clone()))])
+    {
+        service.update(&game.id, "judge", "bounce", now, |g, _, effects| {
+            effects.seen = seen;
+            for (house, address) in flag(g, &bounce.recipients, &bounce.reason, now) {
+                if !effects.detail.is_empty() {
+                    effects.detail.push('\n');
+                }
+                effects.detail.push_str(&format!(
+                    "{house}: mail to {address} bounced: {}",
+                    bounce.reason
+                ));
+                effects.notify(
+                    NoticeKind::Undeliverable {
+                        house: Some(house),
+                        address,
+                        reason: bounce.reason.clone(),
+                    },
+                    Vec::new(),
+                );
+            }
+            Ok(())
+        })?;
+    }
+    Ok(())
+}
+
+/// Flags every player of `game` at one of `addresses` not flagged yet; returns their
+/// (house, address).
+fn flag(
+    game: &mut Game,
+    addresses: &[String],
+    reason: &str,
+    now: DateTime<Utc>,
+) -> Vec<(String, String)> {
+    let mut flagged = Vec::new();
+    for seat in &mut game.seats {
+        if let Some(p) = &mut seat.player
+            && addresses.contains(&p.address)
+            && p.bounced.is_none()
+        {
+            p.bounced = Some(Bounced {
+                at: now,
+                reason: reason.to_string(),
+            });
+            flagged.push((seat.house.clone(), p.address.clone()));
+        }
+    }
+    flagged
+}
+
+/// Sets aside a mail the transport refused for good, and tells the moderator of the game
+/// it was about (flagging the player's address), all in one transaction. A mail to the
+/// moderator's own address tells nobody (the notice would fail the same way).
+pub fn set_aside(
+    store: &Store,
+    key: u64,
+    mail: &OutMail,
+    reason: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let before = match &mail.game {
+        Some(id) => store.game(id)?,
+        None => None,
+    };
+    let Some(before) = before else {
+        return store.outbox_failed(key, mail, None, None, Vec::new(), Vec::new());
+    };
+    let mut game = before.clone();
+    let address = mail.to.trim().to_lowercase();
+    let flagged = flag(&mut game, std::slice::from_ref(&address), reason, now);
+    let house = game
+        .seats
+        .iter()
+        .find(|s| s.player.as_ref().is_some_and(|p| p.address == address))
+        .map(|s| s.house.clone());
+    let to_moderator = game
+        .moderator
+        .as_ref()
+        .is_some_and(|m| m.address == address);
+    // Told once per address: a player already flagged is not told about again.
+    let tell = !to_moderator && (house.is_none() || !flagged.is_empty());
+    let notices = if tell {
+        vec![Notice {
+            game: game.id.clone(),
+            at: now,
+            kind: NoticeKind::Undeliverable {
+                house: house.clone(),
+                address: address.clone(),
+                reason: reason.to_string(),
+            },
+            houses: Vec::new(),
+        }]
+    } else {
+        Vec::new()
+    };
+    let audit = vec![AuditEntry {
+        at: now,
+        actor: "judge".into(),
+        action: "undeliverable".into(),
+        detail: format!(
+            "{}mail to {address} refused for good: {reason}",
+            house.map(|h| format!("{h}: ")).unwrap_or_default()
+        ),
+    }];
+    store.outbox_failed(key, mail, Some(&before), Some(&game), notices, audit)
+}
