@@ -14,7 +14,6 @@ use lettre::message::header::{
     ContentTransferEncoding, ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0,
 };
 use lettre::message::{Body, Mailbox, Message};
-use lettre::transport::sendmail::SendmailTransport;
 use lettre::transport::smtp::SmtpTransport;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
@@ -204,7 +203,8 @@ enum Route {
     Folder(PathBuf),
     Sendmail {
         command: PathBuf,
-        sendmail: SendmailTransport,
+        /// How long one mail may take; then sendmail is stopped and the mail retried.
+        timeout: Duration,
     },
     Smtp {
         server: String,
@@ -257,11 +257,19 @@ impl Transport {
         Transport::on(Route::Folder(dir.into()))
     }
 
-    /// The sendmail program at `command` (`/usr/sbin/sendmail` with Postfix or Exim).
+    /// The sendmail program at `command` (`/usr/sbin/sendmail` with Postfix or Exim),
+    /// stopped after 60 s.
     pub fn sendmail(command: impl Into<PathBuf>) -> Transport {
-        let command = command.into();
-        let sendmail = SendmailTransport::new_with_command(command.as_os_str());
-        Transport::on(Route::Sendmail { command, sendmail })
+        Transport::sendmail_within(command, Duration::from_secs(60))
+    }
+
+    /// The sendmail program at `command`, stopped (with what it started) when one mail
+    /// takes longer than `timeout`: a hung sendmail must not hold the judge.
+    pub fn sendmail_within(command: impl Into<PathBuf>, timeout: Duration) -> Transport {
+        Transport::on(Route::Sendmail {
+            command: command.into(),
+            timeout,
+        })
     }
 
     /// An SMTP server as configured; reads the password file and the CA file now, so a
@@ -334,13 +342,11 @@ impl Transport {
         let message = build(mail, judge, matches!(self.route, Route::Folder(_)))?;
         match &self.route {
             Route::Folder(dir) => write_eml(dir, &eml_name(key, mail), &message.formatted()),
-            Route::Sendmail { command, sendmail } => {
+            Route::Sendmail { command, timeout } => {
                 // The sendmail interface takes local text, LF-ended lines; some sendmails
                 // would turn CRLF into CR CR LF.
                 let raw = String::from_utf8_lossy(&message.formatted()).replace("\r\n", "\n");
-                sendmail
-                    .send_raw(message.envelope(), raw.as_bytes())
-                    .map_err(|e| sendmail_error(command, &e))
+                run_sendmail(command, *timeout, message.envelope(), raw.into_bytes())
             }
             Route::Smtp { server, smtp } => {
                 // lettre always ends DATA with CRLF "." CRLF, so a message that already
@@ -449,21 +455,98 @@ fn read_password(path: &Path) -> Result<String, TransportError> {
     Ok(text.lines().next().unwrap_or_default().to_string())
 }
 
-/// lettre's own words ("internal client error") say nothing to a moderator; the cause
-/// (sendmail's stderr, or why it could not be run) does.
-fn sendmail_error(command: &Path, e: &lettre::transport::sendmail::Error) -> TransportError {
-    let cause = std::error::Error::source(e)
-        .map(|s| s.to_string())
-        .unwrap_or_else(|| e.to_string());
-    let cause = cause.trim();
-    TransportError::Sendmail {
+/// Runs `COMMAND -i -f FROM -- TO…` (as lettre's sendmail transport does) with the
+/// message on its stdin, and waits for it at most `timeout`. sendmail runs in a process
+/// group of its own, so that stopping it also stops what it started (a queue runner, a
+/// shell script's children), and the pipes are served by threads of their own, so that a
+/// sendmail that neither reads nor exits cannot block the judge.
+fn run_sendmail(
+    command: &Path,
+    timeout: Duration,
+    envelope: &lettre::address::Envelope,
+    raw: Vec<u8>,
+) -> Result<(), TransportError> {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let failed = |reason: String| TransportError::Sendmail {
         command: command.to_path_buf(),
-        reason: if cause.is_empty() {
-            "it exited with an error and said nothing".into()
-        } else {
-            cause.to_string()
-        },
+        reason,
+    };
+    let from: &str = envelope.from().map_or("<>", |a| a.as_ref());
+    let mut cmd = Command::new(command);
+    cmd.arg("-i")
+        .arg("-f")
+        .arg(from)
+        .arg("--")
+        .args(envelope.to().iter().map(|a| -> &str { a.as_ref() }))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| failed(format!("cannot be run: {e}")))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        std::thread::spawn(move || {
+            // A sendmail that stops reading is found by the wait below.
+            let _ = stdin.write_all(&raw);
+        });
     }
+    let (said_tx, said) = std::sync::mpsc::channel();
+    if let Some(mut stderr) = child.stderr.take() {
+        std::thread::spawn(move || {
+            let mut text = Vec::new();
+            // At most a few KB of its words: enough for the log.
+            let _ = stderr.by_ref().take(4096).read_to_end(&mut text);
+            let _ = said_tx.send(String::from_utf8_lossy(&text).trim().to_string());
+        });
+    }
+    let give_up = std::time::Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if std::time::Instant::now() < give_up => {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Ok(None) => {
+                stop(&mut child);
+                return Err(failed(format!(
+                    "no answer within {} s: stopped (see [mail.sendmail] timeout)",
+                    timeout.as_secs()
+                )));
+            }
+            Err(e) => {
+                stop(&mut child);
+                return Err(failed(format!("cannot wait for it: {e}")));
+            }
+        }
+    };
+    if status.success() {
+        return Ok(());
+    }
+    let words = said
+        .recv_timeout(Duration::from_millis(500))
+        .unwrap_or_default();
+    Err(failed(if words.is_empty() {
+        format!("it exited with an error and said nothing ({status})")
+    } else {
+        words
+    }))
+}
+
+/// Kills sendmail and its process group, and reaps it.
+fn stop(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals that process group only; the group
+        // is the child's own (process_group(0) at spawn).
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// lettre's `is_timeout` misses a read that timed out on Unix, which the system reports
