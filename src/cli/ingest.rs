@@ -39,8 +39,15 @@ pub struct IngestArgs {
 }
 
 /// How long `ingest` waits for a store another process holds: a `serve` pass lets it go
-/// between two mails when it sees someone waiting, a moderator's command is short.
-const STORE_WAIT: Duration = Duration::from_secs(10);
+/// between two mails when it sees someone waiting, a moderator's command is short. The
+/// environment variable `CORBEAU_STORE_WAIT` (seconds) changes it, for tests.
+fn store_wait() -> Duration {
+    std::env::var("CORBEAU_STORE_WAIT")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .unwrap_or(Duration::from_secs(10))
+}
 
 pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
     // A configuration that cannot be read now may be fixed before the mail server gives
@@ -83,7 +90,7 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
     let transport = configured_transport(&config, lang).map_err(Error::temporary)?;
     let mut ours = None;
     if let Some(pending) = pending {
-        let service = Store::open_waiting(&config.data_dir, STORE_WAIT)
+        let service = Store::open_waiting(&config.data_dir, store_wait())
             .map_err(GameError::from)
             .and_then(Service::on)
             .map_err(|e| Error::Temporary(game_error(lang, e).to_string()))?;
@@ -98,7 +105,7 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
         }
     }
     // The rest of the pass: the store is let go between mails and steps.
-    let mut hold = Hold::dir(&config.data_dir, STORE_WAIT);
+    let mut hold = Hold::dir(&config.data_dir, store_wait());
     let result = pass_holding(&mut hold, &config, &transport, now);
     drop(hold);
     let mut report = match result {
