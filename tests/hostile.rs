@@ -1,0 +1,3 @@
+mod support;
+#[path = "hostile/mta.rs"]
+mod mta;
