@@ -34,6 +34,9 @@ pub struct Judge {
     /// Other addresses that deliver to the judge (the alias `juge` beside `corbeau`, an old
     /// domain): mail from them is never answered and no player may take them.
     pub aliases: Vec<String>,
+    /// Who runs the judge: told of a mail set aside (quarantined) that names no game with
+    /// a moderator. None: such mails are only reported by `tick`/`serve`.
+    pub admin: Option<String>,
 }
 
 /// `corbeau serve`.
@@ -63,6 +66,7 @@ impl Default for Judge {
             address: "corbeau@localhost".into(),
             name: "Corbeau".into(),
             aliases: Vec::new(),
+            admin: None,
         }
     }
 }
@@ -174,6 +178,11 @@ pub struct MailConfig {
     pub sendmail: SendmailConfig,
     pub smtp: SmtpConfig,
     pub retry: RetryConfig,
+    /// Days a raw mail is kept in `cur/` (spool and Maildir) after it reached the judge;
+    /// 0 keeps them for ever.
+    pub retention_days: u64,
+    /// Whether the retention applies to the configured Maildir too (not only the spool).
+    pub prune_maildir: bool,
 }
 
 /// The ways mail leaves the judge.
@@ -195,6 +204,8 @@ pub enum TransportKind {
 pub struct SendmailConfig {
     /// The program, called as `COMMAND -i -f FROM -- TO`.
     pub command: PathBuf,
+    /// Seconds sendmail may take for one mail before it is stopped (60 unless set).
+    pub timeout: Option<u64>,
 }
 
 /// `[mail.smtp]`.
@@ -250,6 +261,8 @@ impl Default for MailConfig {
             sendmail: SendmailConfig::default(),
             smtp: SmtpConfig::default(),
             retry: RetryConfig::default(),
+            retention_days: 30,
+            prune_maildir: true,
         }
     }
 }
@@ -258,7 +271,23 @@ impl Default for SendmailConfig {
     fn default() -> SendmailConfig {
         SendmailConfig {
             command: PathBuf::from("/usr/sbin/sendmail"),
+            timeout: None,
         }
+    }
+}
+
+impl SendmailConfig {
+    /// How long one mail may take (60 s unless set).
+    pub fn timeout(&self) -> Duration {
+        Duration::from_secs(self.timeout.unwrap_or(60).max(1))
+    }
+}
+
+impl MailConfig {
+    /// How long raw mails are kept in `cur/`; none: for ever.
+    pub fn retention(&self) -> Option<chrono::TimeDelta> {
+        let days = i64::try_from(self.retention_days).unwrap_or(i64::MAX);
+        (days > 0).then(|| chrono::TimeDelta::try_days(days).unwrap_or(chrono::TimeDelta::MAX))
     }
 }
 

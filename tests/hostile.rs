@@ -6,6 +6,8 @@
 mod flow;
 #[path = "hostile/loops.rs"]
 mod loops;
+#[path = "hostile/mta.rs"]
+mod mta;
 #[path = "hostile/orders.rs"]
 mod orders;
 mod support;

@@ -92,28 +92,47 @@ fn serve_reads_its_maildir_and_the_spool_and_stops_on_sigterm() {
         String::from_utf8_lossy(&list.stderr)
     );
 
-    // `ingest` from a pipe while another process holds the store: spooled, and answered
-    // by serve's next pass once the store is free.
+    // `ingest` from a pipe while another process holds the store and never lets it go:
+    // 75 (the MTA keeps the mail and tries again), nothing kept, nothing done; the retry
+    // once the store is free is answered once.
     let held = corbeau::store::Store::open(&dir.join("corbeau-data")).unwrap();
-    let mut ingest = corbeau(&dir)
-        .arg("ingest")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    ingest
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(mail("bob@example.org", "2@example.org", "HELP").as_bytes())
-        .unwrap();
-    let out = ingest.wait_with_output().unwrap();
+    let pipe = |dir: &Path| {
+        let mut ingest = corbeau(dir)
+            .arg("ingest")
+            .env("CORBEAU_STORE_WAIT", "0.3")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        ingest
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(mail("bob@example.org", "2@example.org", "HELP").as_bytes())
+            .unwrap();
+        ingest.wait_with_output().unwrap()
+    };
+    let out = pipe(&dir);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
-    assert!(err.contains("prochain passage"), "{err}");
-    assert_eq!(replies_to(&dir, "bob@example.org"), 0);
+    assert_eq!(out.status.code(), Some(75), "{err}");
+    assert!(err.contains("in use by another corbeau process"), "{err}");
+    assert_eq!(
+        fs::read_dir(dir.join("corbeau-data/incoming/new"))
+            .unwrap()
+            .count(),
+        0
+    );
     drop(held);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(replies_to(&dir, "bob@example.org"), 0);
+    let out = pipe(&dir);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     wait_for("the answer to the piped mail", || {
         replies_to(&dir, "bob@example.org") == 1
     });
@@ -150,13 +169,14 @@ fn serve_reads_its_maildir_and_the_spool_and_stops_on_sigterm() {
 #[test]
 fn bad_mail_input_is_said_clearly_and_nothing_is_lost() {
     let dir = root("bad-input");
-    // Not a Maildir: exit 1, said in the moderator's language, no store touched.
+    // Not a Maildir (maybe not mounted yet): exit 75, said in the moderator's language,
+    // no store touched.
     let out = corbeau(&dir)
         .args(["ingest", "--maildir", "nowhere"])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(out.status.code(), Some(75), "{err}");
     assert!(err.contains("nowhere : ce n'est pas un Maildir"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 

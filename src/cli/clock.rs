@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use chrono::Utc;
 use serde_json::json;
 
-use crate::mail::pass::{PassError, PassReport, pass};
+use crate::mail::pass::{Hold, PassReport, pass_holding};
 use crate::mail::send::transport_from;
 use crate::mail::transport::Transport;
 
@@ -17,7 +17,8 @@ use crate::lang::Lang;
 use crate::service::Service;
 
 use super::Error;
-use super::context::{Context, StoreArgs, game_error, settings};
+use super::context::{StoreArgs, game_error, settings};
+use super::ingest::pass_error;
 use crate::report::game_text::phase_text;
 
 #[derive(Debug, clap::Args)]
@@ -27,27 +28,31 @@ pub struct ServeArgs {
     interval: Option<u64>,
 }
 
-pub fn run_tick(ctx: &Context) -> Result<(), Error> {
-    let transport = transport(ctx)?;
-    let report = pass(&ctx.service, &ctx.config, &transport, ctx.now).map_err(|e| fail(ctx, e))?;
-    print_report(ctx, &report)?;
+/// One pass; the store is opened for each step (and let go between mails when someone
+/// waits for it), never for the whole pass.
+pub fn run_tick(store: &StoreArgs) -> Result<(), Error> {
+    let (config, lang, now) = settings(store)?;
+    let transport = configured_transport(&config, lang)?;
+    let mut hold = Hold::dir(&config.data_dir, LOCK_WAIT);
+    let report =
+        pass_holding(&mut hold, &config, &transport, now).map_err(|e| pass_error(lang, e))?;
+    print_report(lang, store.json, &report)?;
     let errors = report.tick.errors.len() + report.ingest.failed.len();
     if errors == 0 {
         Ok(())
     } else {
         Err(Error::Reported(format!(
             "{errors} {}",
-            ctx.pick("erreur(s)", "error(s)")
+            lang.pick("erreur(s)", "error(s)")
         )))
     }
 }
 
-/// The transport of the configuration, or a clear word about what is wrong with it.
-pub fn transport(ctx: &Context) -> Result<Transport, Error> {
-    configured_transport(&ctx.config, ctx.lang)
-}
+/// How long a pass's opening of the store waits for a moderator's command.
+const LOCK_WAIT: Duration = Duration::from_secs(5);
 
-fn configured_transport(config: &Config, lang: Lang) -> Result<Transport, Error> {
+/// The transport of the configuration, or a clear word about what is wrong with it.
+pub fn configured_transport(config: &Config, lang: Lang) -> Result<Transport, Error> {
     transport_from(config).map_err(|e| {
         Error::Input(format!(
             "{} {e}",
@@ -56,14 +61,8 @@ fn configured_transport(config: &Config, lang: Lang) -> Result<Transport, Error>
     })
 }
 
-pub fn fail(ctx: &Context, e: PassError) -> Error {
-    match e {
-        PassError::Game(e) => ctx.fail(e),
-        PassError::Maildir(e) => Error::Input(e.message(ctx.lang)),
-    }
-}
-
-pub fn print_report(ctx: &Context, report: &PassReport) -> Result<(), Error> {
+pub fn print_report(lang: Lang, json: bool, report: &PassReport) -> Result<(), Error> {
+    let ctx = Printer { lang, json };
     let tick = &report.tick;
     let ingest = &report.ingest;
     let drain = &report.drain;
@@ -74,6 +73,7 @@ pub fn print_report(ctx: &Context, report: &PassReport) -> Result<(), Error> {
         && tick.errors.is_empty()
         && ingest.is_empty()
         && report.queued == 0
+        && report.pruned == 0
         && drain.sent == 0
         && drain.failed.is_empty()
     {
@@ -98,6 +98,7 @@ pub fn print_report(ctx: &Context, report: &PassReport) -> Result<(), Error> {
             "sent": drain.sent,
             "send_failed": failed,
             "waiting": drain.waiting,
+            "pruned": report.pruned,
         },
     });
     ctx.print(&value, || {
@@ -141,6 +142,16 @@ pub fn print_report(ctx: &Context, report: &PassReport) -> Result<(), Error> {
                 )
             ));
         }
+        if report.pruned > 0 {
+            t.push_str(&format!(
+                "{} {}\n",
+                report.pruned,
+                ctx.pick(
+                    "courrier(s) brut(s) supprimé(s) après la durée de conservation",
+                    "raw mail(s) removed after the retention"
+                )
+            ));
+        }
         for (file, why) in &ingest.failed {
             t.push_str(&format!(
                 "{} {file}: {why}\n",
@@ -181,9 +192,10 @@ pub fn print_report(ctx: &Context, report: &PassReport) -> Result<(), Error> {
     })
 }
 
-/// The judge at work. The store is opened for each pass and closed after it, so that
-/// between passes the moderator's commands (`corbeau game …`) and a piped `corbeau
-/// ingest` can use it; a pass that finds it in use waits a little, then is skipped.
+/// The judge at work. The store is opened for each step of a pass and let go between
+/// mails as soon as another process waits for it, so that the moderator's commands
+/// (`corbeau game …`) and a piped `corbeau ingest` wait for one mail at most; a pass that
+/// finds it in use waits a little, then is skipped.
 pub fn run_serve(store: &StoreArgs, args: ServeArgs) -> Result<(), Error> {
     let (config, lang, _) = settings(store)?;
     let transport = configured_transport(&config, lang)?;
@@ -207,20 +219,14 @@ pub fn run_serve(store: &StoreArgs, args: ServeArgs) -> Result<(), Error> {
         transport.describe()
     );
     while !stop.load(Ordering::SeqCst) {
-        match Service::open(&config.data_dir) {
-            Ok(service) => {
-                // A fixed --now would replay the same instant for ever: serve follows
-                // the clock.
-                let ctx = Context::with(config.clone(), service, lang, store.json, Utc::now());
-                match pass(&ctx.service, &ctx.config, &transport, ctx.now) {
-                    Ok(report) => print_report(&ctx, &report)?,
-                    // A Maildir gone missing or a store error is said, and the judge
-                    // goes on.
-                    Err(e) => eprintln!("corbeau serve: {}", fail(&ctx, e)),
-                }
-            }
-            Err(e) => eprintln!("corbeau serve: {}", game_error(lang, e)),
+        let mut hold = Hold::dir(&config.data_dir, LOCK_WAIT);
+        // A fixed --now would replay the same instant for ever: serve follows the clock.
+        match pass_holding(&mut hold, &config, &transport, Utc::now()) {
+            Ok(report) => print_report(lang, store.json, &report)?,
+            // A Maildir gone missing or a store error is said, and the judge goes on.
+            Err(e) => eprintln!("corbeau serve: {}", pass_error(lang, e)),
         }
+        drop(hold);
         let until = Instant::now() + interval;
         while Instant::now() < until && !stop.load(Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(100));
@@ -231,4 +237,35 @@ pub fn run_serve(store: &StoreArgs, args: ServeArgs) -> Result<(), Error> {
         lang.pick("arrêt propre", "stopped cleanly")
     );
     Ok(())
+}
+
+/// What printing a report needs: the language and the output's form.
+struct Printer {
+    lang: Lang,
+    json: bool,
+}
+
+impl Printer {
+    fn pick<'a>(&self, fr: &'a str, en: &'a str) -> &'a str {
+        self.lang.pick(fr, en)
+    }
+
+    fn print<T: serde::Serialize>(
+        &self,
+        value: &T,
+        text: impl FnOnce() -> String,
+    ) -> Result<(), Error> {
+        if self.json {
+            let json =
+                serde_json::to_string_pretty(value).map_err(|e| Error::Internal(e.to_string()))?;
+            println!("{json}");
+        } else {
+            let text = text();
+            print!("{text}");
+            if !text.ends_with('\n') {
+                println!();
+            }
+        }
+        Ok(())
+    }
 }

@@ -1,7 +1,12 @@
 //! Errors of the command line, with the exit code each deserves: 1 for a user's mistake
-//! (bad input, clear message), 2 for a bug in corbeau.
+//! (bad input, clear message), 2 for a bug in corbeau, 75 (EX_TEMPFAIL of sysexits.h)
+//! for a failure that may pass by itself: a mail server that gets 75 from `corbeau
+//! ingest` keeps the mail and tries again later, where any other code bounces it.
 
 use crate::map::MapError;
+
+/// "Temporary failure; user is invited to retry" (sysexits.h).
+pub const EX_TEMPFAIL: u8 = 75;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -17,14 +22,27 @@ pub enum Error {
     Output(#[from] std::io::Error),
     #[error("bug in corbeau, please report it: {0}")]
     Internal(String),
+    /// Nothing was done, and trying again later may work (store busy, disk full, a
+    /// configuration or Maildir that cannot be read yet).
+    #[error("{0}")]
+    Temporary(String),
 }
 
 impl Error {
-    /// 1 for user errors, 2 for internal ones.
+    /// 1 for user errors, 2 for internal ones, 75 for temporary failures.
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Internal(_) => 2,
+            Error::Temporary(_) => EX_TEMPFAIL,
             _ => 1,
+        }
+    }
+
+    /// The same error, said to be temporary.
+    pub fn temporary(self) -> Error {
+        match self {
+            Error::Temporary(_) => self,
+            other => Error::Temporary(other.to_string()),
         }
     }
 }

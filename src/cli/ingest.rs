@@ -1,22 +1,34 @@
-//! `corbeau ingest`: mail in. One message on stdin (for an MTA pipe or procmail) is first
-//! delivered into the judge's spool Maildir, so that it is safe on disk before anything
-//! else happens, then carried out with the rest of a pass (replies and results sent). When
-//! `corbeau serve` holds the store, the message waits in the spool for its next pass.
-//! With `--maildir`, every new message of that Maildir is carried out.
+//! `corbeau ingest`: mail in. One message on stdin (for an MTA pipe, procmail or
+//! fetchmail's `mda`), or with `--maildir` every new message of a Maildir.
+//!
+//! A mail server turns the exit code into the sender's fate, so it is exact:
+//! - 0: the message was carried out (answered, found already done, or quarantined for
+//!   the moderator when it cannot be handled); what follows it in the same pass
+//!   (other mails, due games, the outbox) is best effort, its troubles printed only;
+//! - 75 (EX_TEMPFAIL): nothing was done, try again later — the store stayed busy, the
+//!   configuration, the data directory or the configured Maildir cannot be read, the
+//!   disk is full, the store failed to write. The message is not kept, so it is acted on
+//!   once, at the retry (a retry of a message already acted on finds its Message-ID);
+//! - 1: not a mail at all (nothing on stdin): retrying cannot help.
+//!
+//! The message is written (synced) in the spool's `tmp/` first; once the store is held,
+//! it is moved into `new/` and carried out before anything else, so that no other pass
+//! can act on it while this one reports a failure.
 
 use std::io::Read;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::game::GameError;
-use crate::mail::maildir::{self, deliver};
-use crate::mail::pass::pass;
+use crate::lang::Lang;
+use crate::mail::maildir::{self, Outcome, carry_out, prepare};
+use crate::mail::pass::{Hold, PassError, PassReport, pass_holding};
 use crate::service::Service;
-use crate::store::{Store, StoreError};
+use crate::store::Store;
 
 use super::Error;
-use super::clock::{fail, print_report, transport};
-use super::context::{Context, StoreArgs, game_error, settings};
+use super::clock::{configured_transport, print_report};
+use super::context::{StoreArgs, game_error, settings};
 
 #[derive(Debug, clap::Args)]
 pub struct IngestArgs {
@@ -26,52 +38,111 @@ pub struct IngestArgs {
     maildir: Option<PathBuf>,
 }
 
+/// How long `ingest` waits for a store another process holds: a `serve` pass lets it go
+/// between two mails when it sees someone waiting, a moderator's command is short. The
+/// environment variable `CORBEAU_STORE_WAIT` (seconds) changes it, for tests.
+fn store_wait() -> Duration {
+    std::env::var("CORBEAU_STORE_WAIT")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .unwrap_or(Duration::from_secs(10))
+}
+
 pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
-    let (mut config, lang, now) = settings(store)?;
-    if args.maildir.is_none() {
-        let mut raw = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut raw)
-            .map_err(|e| Error::Input(format!("stdin: {e}")))?;
-        if raw.iter().all(u8::is_ascii_whitespace) {
-            return Err(Error::Input(
-                lang.pick(
-                    "rien sur l'entrée standard : `corbeau ingest` lit un courrier (RFC 5322)",
-                    "nothing on stdin: `corbeau ingest` reads one mail (RFC 5322)",
-                )
-                .into(),
-            ));
-        }
-        deliver(&maildir::spool(&config), &raw).map_err(|e| Error::Input(e.message(lang)))?;
+    // A configuration that cannot be read now may be fixed before the mail server gives
+    // up: the mail waits in its queue.
+    let (mut config, lang, now) = settings(store).map_err(Error::temporary)?;
+    let temporary = |e: maildir::MaildirError| Error::Temporary(e.message(lang));
+    if let Some(dir) = &args.maildir
+        && !dir.join("new").is_dir()
+    {
+        return Err(temporary(maildir::MaildirError::NotAMaildir(dir.clone())));
     }
-    if let Some(dir) = args.maildir {
-        if !dir.join("new").is_dir() {
-            return Err(Error::Input(
-                maildir::MaildirError::NotAMaildir(dir).message(lang),
-            ));
+    let pending = match args.maildir {
+        Some(dir) => {
+            config.mail.maildir = Some(dir);
+            None
         }
-        config.mail.maildir = Some(dir);
-    }
-    // The mail is safe in the spool: no need to wait long for a store someone holds.
-    let opened = Store::open_waiting(&config.data_dir, Duration::from_millis(500))
-        .map_err(GameError::from)
-        .and_then(Service::on);
-    let service = match opened {
-        Ok(service) => service,
-        Err(GameError::Store(StoreError::Locked(_))) => {
-            eprintln!(
-                "corbeau ingest: {}",
-                lang.pick(
-                    "le juge en service (`corbeau serve`) traitera ce courrier à son prochain passage",
-                    "the running judge (`corbeau serve`) will handle this mail at its next pass",
-                )
-            );
-            return Ok(());
+        None => {
+            let mut raw = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut raw)
+                .map_err(|e| Error::Temporary(format!("stdin: {e}")))?;
+            if raw.iter().all(u8::is_ascii_whitespace) {
+                return Err(Error::Input(
+                    lang.pick(
+                        "rien sur l'entrée standard : `corbeau ingest` lit un courrier (RFC 5322)",
+                        "nothing on stdin: `corbeau ingest` reads one mail (RFC 5322)",
+                    )
+                    .into(),
+                ));
+            }
+            Some(prepare(&maildir::spool(&config), &raw).map_err(temporary)?)
         }
-        Err(e) => return Err(game_error(lang, e)),
     };
-    let ctx = Context::with(config, service, lang, store.json, now);
-    let transport = transport(&ctx)?;
-    let report = pass(&ctx.service, &ctx.config, &transport, now).map_err(|e| fail(&ctx, e))?;
-    print_report(&ctx, &report)
+    // Whatever would make the pass fail is checked before the mail is acted on.
+    if let Some(dir) = &config.mail.maildir
+        && (!dir.join("new").is_dir() || !dir.join("cur").is_dir())
+    {
+        return Err(temporary(maildir::MaildirError::NotAMaildir(dir.clone())));
+    }
+    let transport = configured_transport(&config, lang).map_err(Error::temporary)?;
+    let mut ours = None;
+    if let Some(pending) = pending {
+        let service = Store::open_waiting(&config.data_dir, store_wait())
+            .map_err(GameError::from)
+            .and_then(Service::on)
+            .map_err(|e| Error::Temporary(game_error(lang, e).to_string()))?;
+        // Held: no other pass reads the spool until this mail is done.
+        let path = pending.publish().map_err(temporary)?;
+        match carry_out(&service, &config, &path, now) {
+            Outcome::Left(why) => {
+                maildir::take_back(&path);
+                return Err(Error::Temporary(why));
+            }
+            outcome => ours = Some((maildir::file_name(&path), outcome)),
+        }
+    }
+    // The rest of the pass: the store is let go between mails and steps.
+    let mut hold = Hold::dir(&config.data_dir, store_wait());
+    let result = pass_holding(&mut hold, &config, &transport, now);
+    drop(hold);
+    let mut report = match result {
+        Ok(report) => report,
+        // The mail was carried out: what follows it is only reported.
+        Err(e) if ours.is_some() => {
+            eprintln!("corbeau ingest: {}", pass_error(lang, e));
+            PassReport::default()
+        }
+        Err(e) => return Err(pass_error(lang, e)),
+    };
+    match ours {
+        Some((_, Outcome::Done(handled))) => report.ingest.add(&handled),
+        Some((name, Outcome::Quarantined(why))) => report.ingest.unreadable.push((name, why)),
+        _ => {}
+    }
+    print_report(lang, store.json, &report)?;
+    if !report.ingest.failed.is_empty() {
+        // `--maildir`: the messages left in `new/` are read at the next run.
+        return Err(Error::Temporary(format!(
+            "{} {}",
+            report.ingest.failed.len(),
+            lang.pick(
+                "courrier(s) laissé(s) pour plus tard",
+                "mail(s) left for later"
+            )
+        )));
+    }
+    Ok(())
+}
+
+/// A pass's failure as the command's error: temporary (75) unless retrying cannot help.
+pub fn pass_error(lang: Lang, e: PassError) -> Error {
+    let temporary = e.is_temporary();
+    let error = match e {
+        PassError::Game(e) => game_error(lang, e),
+        PassError::Maildir(e) => Error::Input(e.message(lang)),
+    };
+    if temporary { error.temporary() } else { error }
 }

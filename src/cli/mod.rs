@@ -153,6 +153,22 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<(), Error> {
+    // A person may be typing what the command reads on stdin: read it all before the
+    // store is opened, so that nobody else waits for them meanwhile.
+    let reads_stdin = match &cli.command {
+        Command::Orders {
+            command: orders::OrdersCommand::Submit { file, .. },
+            ..
+        } => file.as_ref().is_none_or(|f| f.as_os_str() == "-"),
+        Command::Game {
+            command: game::GameCommand::Edit { position, .. },
+            ..
+        } => position.as_os_str() == "-",
+        _ => false,
+    };
+    if reads_stdin {
+        read_input(&PathBuf::from("-"))?;
+    }
     match cli.command {
         Command::Adjudicate(args) => adjudicate::run(args),
         Command::Datc(args) => datc::run(args),
@@ -183,7 +199,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         }
         Command::Ingest { args, store } => ingest::run(args, &store),
         Command::Outbox { args, store } => outbox::run(&context::Context::open(&store)?, args),
-        Command::Tick { store } => clock::run_tick(&context::Context::open(&store)?),
+        Command::Tick { store } => clock::run_tick(&store),
         Command::Serve { args, store } => clock::run_serve(&store, args),
         Command::Completions { shell } => {
             clap_complete::generate(
@@ -234,13 +250,17 @@ fn language(flag: Option<Lang>) -> Lang {
     .unwrap_or_default()
 }
 
-/// Reads a file, or standard input for `-`.
+/// Reads a file, or standard input for `-` (read once, then kept: see `run`).
 fn read_input(path: &PathBuf) -> Result<String, Error> {
+    static STDIN: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
     if path.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-            .map_err(|e| Error::Input(format!("standard input: {e}")))?;
-        return Ok(text);
+        let read = STDIN.get_or_init(|| {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                .map(|_| text)
+                .map_err(|e| format!("standard input: {e}"))
+        });
+        return read.clone().map_err(Error::Input);
     }
     std::fs::read_to_string(path).map_err(|e| Error::Input(format!("{}: {e}", path.display())))
 }

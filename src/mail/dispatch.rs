@@ -43,13 +43,28 @@ pub enum Handled {
     Answered { game: Option<String> },
 }
 
-/// Carries out one received mail.
+/// Carries out one received mail that reached the judge `now`.
 pub fn handle(
     service: &Service,
     config: &Config,
     mail: &Inbound,
     now: DateTime<Utc>,
 ) -> Result<Handled, GameError> {
+    handle_arrived(service, config, mail, now, now)
+}
+
+/// Carries out one received mail at `now` that reached the judge at `arrival` (its
+/// Maildir delivery or spool time, never later than `now`): the game's actions (orders,
+/// `PRÊT`, votes…) are judged as of `arrival`, so that a mail that came in before the
+/// deadline is on time however late the pass that reads it (docs/deadlines.md).
+pub fn handle_arrived(
+    service: &Service,
+    config: &Config,
+    mail: &Inbound,
+    now: DateTime<Utc>,
+    arrival: DateTime<Utc>,
+) -> Result<Handled, GameError> {
+    let arrival = arrival.min(now);
     if service.store.seen(&mail.message_id)? {
         return Ok(Handled::Duplicate);
     }
@@ -99,6 +114,7 @@ pub fn handle(
         Some(id) => service.update(&id, &actor, "mail", now, |game, variant, effects| {
             let mut desk = Desk::new(service, config, mail, lang, now, effects);
             desk.quota = quota;
+            desk.arrival = arrival;
             desk.run(Some((game, variant)), &script.commands)?;
             Ok(Some(game.id.clone()))
         })?,
@@ -106,6 +122,7 @@ pub fn handle(
             let mut effects = Effects::default();
             let mut desk = Desk::new(service, config, mail, lang, now, &mut effects);
             desk.quota = quota;
+            desk.arrival = arrival;
             // A command naming a game that does not exist says so at its own line, with
             // the nearest id (`same_game`).
             desk.run(None, &script.commands)?;
@@ -178,6 +195,8 @@ struct Desk<'a> {
     mail: &'a Inbound,
     lang: Lang,
     now: DateTime<Utc>,
+    /// When the mail reached the judge: the time of its game actions.
+    arrival: DateTime<Utc>,
     effects: &'a mut Effects,
     role: Role,
     /// The game the mail is about, once named (even when the sign-on failed).
@@ -221,6 +240,7 @@ impl<'a> Desk<'a> {
             mail,
             lang,
             now,
+            arrival: now,
             effects,
             role: Role::Nobody,
             game_id: None,
@@ -416,7 +436,7 @@ impl<'a> Desk<'a> {
         };
         let before = (**game).clone();
         let saved_detail = self.effects.detail.clone();
-        match action::apply(game, variant, action, self.effects, self.now) {
+        match action::apply(game, variant, action, self.effects, self.arrival) {
             Ok(()) => true,
             Err(e) => {
                 **game = before;

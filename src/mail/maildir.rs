@@ -4,22 +4,39 @@
 //!
 //! A message is moved from `new/` to `cur/` (with the Seen flag, `:2,S`) only after what
 //! it asked was committed; a crash in between leaves it in `new/`, and reading it again
-//! does nothing twice because its Message-ID was marked in the same commit. A message the
-//! judge cannot read at all goes to `cur/` flagged (`:2,FS`) for the moderator to look
-//! at: nothing is ever deleted.
+//! does nothing twice because its Message-ID was marked in the same commit.
+//!
+//! A message the judge cannot handle — not a mail, a file it cannot read, a bug (a panic)
+//! or a permanent error in its handling, or one during which the judge died twice — is
+//! quarantined: moved to `cur/` flagged (`:2,FS`), its reason appended to
+//! `<data_dir>/quarantine.log`, and the moderator of the game it names (else `[judge]
+//! admin`) told by mail; the mails behind it are read as usual. A temporary failure (the
+//! store) leaves the message in `new/` for the next pass. Raw mails are removed from
+//! `cur/` after `[mail] retention_days` (docs/storage.md).
+//!
+//! Test hook: `CORBEAU_POISON=panic:WORD` makes the handling of a mail whose raw text
+//! holds WORD panic, `CORBEAU_POISON=abort:WORD` abort the process (as an out-of-memory
+//! kill would).
 
 use std::io::{self, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, TimeDelta, Utc};
+use serde_json::json;
 
 use crate::config::Config;
 use crate::game::GameError;
 use crate::service::Service;
+use crate::store::{Commit, StoreError};
 
-use super::dispatch::{Handled, handle};
-use super::inbound::read;
+use super::command::{self, Command};
+use super::compose::compose;
+use super::dispatch::{Handled, handle_arrived};
+use super::inbound::{Inbound, read};
+use super::pass::{Hold, PassError};
 
 /// What reading a Maildir did.
 #[derive(Debug, Default)]
@@ -27,7 +44,7 @@ pub struct IngestReport {
     pub answered: usize,
     pub duplicates: usize,
     pub ignored: usize,
-    /// Messages set aside (flagged in `cur/`): file name and why.
+    /// Messages quarantined (flagged in `cur/`): file name and why.
     pub unreadable: Vec<(String, String)>,
     /// Messages left in `new/` for the next pass (the store failed): file name and why.
     pub failed: Vec<(String, String)>,
@@ -61,42 +78,321 @@ pub fn ingest_one(
     raw: &[u8],
     now: DateTime<Utc>,
 ) -> Result<Result<Handled, super::inbound::InboundError>, GameError> {
+    ingest_arrived(service, config, raw, now, now)
+}
+
+/// Reads one raw message that reached the judge at `arrival` and carries it out at `now`.
+pub fn ingest_arrived(
+    service: &Service,
+    config: &Config,
+    raw: &[u8],
+    now: DateTime<Utc>,
+    arrival: DateTime<Utc>,
+) -> Result<Result<Handled, super::inbound::InboundError>, GameError> {
     let limit = usize::try_from(config.mail.max_size).unwrap_or(usize::MAX);
     match read(raw, limit) {
-        Ok(mail) => handle(service, config, &mail, now).map(Ok),
+        Ok(mail) => handle_arrived(service, config, &mail, now, arrival).map(Ok),
         Err(e) => Ok(Err(e)),
     }
 }
 
-/// Carries out every new message of the Maildir `dir`, oldest first.
+/// Carries out every new message of the Maildir `dir`, oldest first, on a store the
+/// caller holds.
 pub fn ingest_maildir(
     service: &Service,
     config: &Config,
     dir: &Path,
     now: DateTime<Utc>,
-) -> Result<IngestReport, MaildirError> {
+) -> Result<IngestReport, PassError> {
     let mut report = IngestReport::default();
+    read_maildir(&mut Hold::Open(service), config, dir, now, &mut report)?;
+    Ok(report)
+}
+
+/// Carries out every new message of the Maildir `dir`, oldest first, each with the store
+/// `hold` gives; a store that cannot be had stops the reading (the rest waits in `new/`).
+pub fn read_maildir(
+    hold: &mut Hold<'_>,
+    config: &Config,
+    dir: &Path,
+    now: DateTime<Utc>,
+    report: &mut IngestReport,
+) -> Result<(), PassError> {
+    let mut since = Instant::now();
     for path in new_messages(dir)? {
-        let name = file_name(&path);
-        let raw = match std::fs::read(&path) {
-            Ok(raw) => raw,
-            // Taken by another reader meanwhile.
-            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(MaildirError::Io(path, e)),
-        };
-        match ingest_one(service, config, &raw, now) {
-            Ok(Ok(handled)) => {
-                report.add(&handled);
-                mark(&path, "S")?;
+        let service = hold.service()?;
+        match carry_out(service, config, &path, now) {
+            Outcome::Done(handled) => report.add(&handled),
+            Outcome::Gone => {}
+            Outcome::Left(why) => report.failed.push((file_name(&path), why)),
+            Outcome::Quarantined(why) => report.unreadable.push((file_name(&path), why)),
+        }
+        hold.breathe(&mut since);
+    }
+    Ok(())
+}
+
+/// What became of one message of `new/`.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Carried out (or found already done), moved to `cur/`.
+    Done(Handled),
+    /// Taken by another reader meanwhile.
+    Gone,
+    /// A temporary failure: left in `new/` for the next pass, with the reason.
+    Left(String),
+    /// Set aside, flagged, the moderator told: the reason.
+    Quarantined(String),
+}
+
+/// Whether a failure may pass by itself: the store busy, or failing to read or write.
+pub fn is_temporary(e: &GameError) -> bool {
+    matches!(
+        e,
+        GameError::Store(StoreError::Locked(_) | StoreError::Open { .. } | StoreError::Io(_))
+    )
+}
+
+/// Carries out the message at `path` (in a Maildir's `new/`) with the store held: moved
+/// to `cur/` once done, quarantined when it cannot be handled, left in `new/` on a
+/// temporary failure.
+pub fn carry_out(service: &Service, config: &Config, path: &Path, now: DateTime<Utc>) -> Outcome {
+    let lang = config.lang;
+    let guard = Guard::new(config);
+    if guard.killed_twice(path) {
+        let why = lang.pick(
+            "le juge s'est arrêté deux fois en le traitant (mémoire ? plantage ?)",
+            "the judge died twice while handling it (memory? crash?)",
+        );
+        return quarantine(service, config, path, None, why.into(), now);
+    }
+    guard.enter(path);
+    let outcome = carry_out_guarded(service, config, path, now);
+    guard.leave();
+    outcome
+}
+
+fn carry_out_guarded(
+    service: &Service,
+    config: &Config,
+    path: &Path,
+    now: DateTime<Utc>,
+) -> Outcome {
+    let lang = config.lang;
+    let raw = match std::fs::read(path) {
+        Ok(raw) => raw,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Outcome::Gone,
+        Err(e) => {
+            let why = format!(
+                "{}: {e}",
+                lang.pick("fichier illisible", "cannot read the file")
+            );
+            return quarantine(service, config, path, None, why, now);
+        }
+    };
+    let at = arrival(path, now);
+    let handled = quietly(|| {
+        poison_hook(&raw);
+        ingest_arrived(service, config, &raw, now, at)
+    });
+    let limit = usize::try_from(config.mail.max_size).unwrap_or(usize::MAX);
+    match handled {
+        Ok(Ok(Ok(handled))) => match mark(path, "S") {
+            Ok(_) => Outcome::Done(handled),
+            Err(MaildirError::Io(_, e)) if e.kind() == io::ErrorKind::NotFound => {
+                Outcome::Done(handled)
             }
-            Ok(Err(e)) => {
-                report.unreadable.push((name, e.message(config.lang)));
-                mark(&path, "FS")?;
-            }
-            Err(e) => report.failed.push((name, e.message(config.lang))),
+            // Done and committed; read again, it is found already done.
+            Err(e) => Outcome::Left(e.message(lang)),
+        },
+        Ok(Ok(Err(e))) => quarantine(service, config, path, None, e.message(lang), now),
+        Ok(Err(e)) if is_temporary(&e) => Outcome::Left(e.message(lang)),
+        Ok(Err(e)) => {
+            let mail = quietly(|| read(&raw, limit)).ok().and_then(Result::ok);
+            quarantine(service, config, path, mail.as_ref(), e.message(lang), now)
+        }
+        Err(panic) => {
+            let why = format!(
+                "{} {panic}",
+                lang.pick(
+                    "erreur de corbeau (à signaler) :",
+                    "bug in corbeau (please report it):"
+                )
+            );
+            let mail = quietly(|| read(&raw, limit)).ok().and_then(Result::ok);
+            quarantine(service, config, path, mail.as_ref(), why, now)
         }
     }
-    Ok(report)
+}
+
+/// Runs `f`, turning a panic into its message, without the panic's report on stderr.
+fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    std::panic::set_hook(previous);
+    result.map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".into())
+    })
+}
+
+/// The test hook of the module's documentation.
+fn poison_hook(raw: &[u8]) {
+    let Ok(hook) = std::env::var("CORBEAU_POISON") else {
+        return;
+    };
+    let (how, word) = hook.split_once(':').unwrap_or(("", ""));
+    let holds = !word.is_empty() && raw.windows(word.len()).any(|w| w == word.as_bytes());
+    match how {
+        "panic" if holds => panic!("CORBEAU_POISON: a poison mail"),
+        "abort" if holds => std::process::abort(),
+        _ => {}
+    }
+}
+
+/// Sets a message aside: flagged in `cur/`, its reason in the log, the moderator told.
+fn quarantine(
+    service: &Service,
+    config: &Config,
+    path: &Path,
+    mail: Option<&Inbound>,
+    reason: String,
+    now: DateTime<Utc>,
+) -> Outcome {
+    let kept = match mark(path, "FS") {
+        Ok(kept) => kept,
+        Err(MaildirError::Io(_, e)) if e.kind() == io::ErrorKind::NotFound => {
+            return Outcome::Gone;
+        }
+        Err(e) => return Outcome::Left(e.message(config.lang)),
+    };
+    let line = format!(
+        "{}\t{}\t{}\n",
+        now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        kept.display(),
+        reason.replace(['\n', '\t'], " ")
+    );
+    let log = config.data_dir.join(QUARANTINE_LOG);
+    let logged = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log)
+        .and_then(|mut f| f.write_all(line.as_bytes()));
+    let mut why = reason.clone();
+    if let Err(e) = logged {
+        why.push_str(&format!(" ({}: {e})", log.display()));
+    }
+    // Telling is best effort: the mail is safe, flagged, whatever happens here.
+    let _ = quietly(|| tell(service, config, &kept, mail, &reason, now));
+    Outcome::Quarantined(why)
+}
+
+/// The file beside the store where the reason of each quarantined mail is written.
+pub const QUARANTINE_LOG: &str = "quarantine.log";
+
+/// Mails the moderator of the game the mail names, else `[judge] admin`, about a
+/// quarantined mail.
+fn tell(
+    service: &Service,
+    config: &Config,
+    kept: &Path,
+    mail: Option<&Inbound>,
+    reason: &str,
+    now: DateTime<Utc>,
+) -> Result<(), GameError> {
+    let named = mail.and_then(|m| {
+        command::parse(&m.body)
+            .commands
+            .iter()
+            .find_map(|c| match &c.command {
+                Ok(Command::SignOn { game, .. })
+                | Ok(Command::Moderator { game, .. })
+                | Ok(Command::Observe { game })
+                | Ok(Command::Unobserve { game, .. }) => Some(game.trim().to_lowercase()),
+                _ => None,
+            })
+    });
+    let game = match named {
+        Some(id) => service.store.game(&id)?,
+        None => None,
+    };
+    let to = match game
+        .as_ref()
+        .and_then(|g| g.moderator.as_ref().map(|m| (g, m)))
+    {
+        Some((g, m)) => (m.address.clone(), g.settings.lang),
+        None => match &config.judge.admin {
+            Some(admin) => (admin.clone(), config.lang),
+            None => return Ok(()),
+        },
+    };
+    let data = json!({
+        "game": game.as_ref().map(|g| json!({ "id": g.id, "name": g.name })),
+        "file": kept.display().to_string(),
+        "reason": reason,
+        "from": mail.map(|m| m.from.clone()),
+        "subject": mail.map(|m| m.subject.clone()),
+        "retention": config.mail.retention_days,
+    });
+    let out = compose(
+        config,
+        "quarantine.txt",
+        "quarantine",
+        data,
+        &to.0,
+        to.1,
+        now,
+    )
+    .map_err(|e| GameError::Internal(e.to_string()))?;
+    let out = match &game {
+        Some(g) => out.about(&g.id),
+        None => out,
+    };
+    service.store.commit(Commit {
+        mails: vec![out],
+        ..Commit::default()
+    })?;
+    Ok(())
+}
+
+/// The mark of the mail being handled, `<data_dir>/handling`: its path and how many times
+/// its handling began. A process that dies while handling a mail (out of memory, killed)
+/// leaves it; the mail is quarantined, unread, at the third attempt, so that a poison
+/// mail cannot kill every restart.
+struct Guard(PathBuf);
+
+impl Guard {
+    fn new(config: &Config) -> Guard {
+        Guard(config.data_dir.join("handling"))
+    }
+
+    fn attempts(&self, path: &Path) -> u32 {
+        let Ok(text) = std::fs::read_to_string(&self.0) else {
+            return 0;
+        };
+        let mut lines = text.lines();
+        match (lines.next(), lines.next()) {
+            (Some(p), Some(n)) if Path::new(p) == path => n.trim().parse().unwrap_or(0),
+            _ => 0,
+        }
+    }
+
+    fn killed_twice(&self, path: &Path) -> bool {
+        self.attempts(path) >= 2
+    }
+
+    fn enter(&self, path: &Path) {
+        let n = self.attempts(path) + 1;
+        let _ = std::fs::write(&self.0, format!("{}\n{n}\n", path.display()));
+    }
+
+    fn leave(&self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 impl MaildirError {
@@ -136,8 +432,8 @@ pub fn new_messages(dir: &Path) -> Result<Vec<PathBuf>, MaildirError> {
     Ok(paths)
 }
 
-/// Moves a message from `new/` to `cur/` with these flags.
-fn mark(path: &Path, flags: &str) -> Result<(), MaildirError> {
+/// Moves a message from `new/` to `cur/` with these flags; returns where it went.
+fn mark(path: &Path, flags: &str) -> Result<PathBuf, MaildirError> {
     let name = file_name(path);
     let base = name.split(":2,").next().unwrap_or(&name).to_string();
     let cur = path
@@ -146,7 +442,8 @@ fn mark(path: &Path, flags: &str) -> Result<(), MaildirError> {
         .map(|d| d.join("cur"))
         .ok_or_else(|| MaildirError::NotAMaildir(path.to_path_buf()))?;
     let target = cur.join(format!("{base}:2,{flags}"));
-    std::fs::rename(path, &target).map_err(|e| MaildirError::Io(target, e))
+    std::fs::rename(path, &target).map_err(|e| MaildirError::Io(target.clone(), e))?;
+    Ok(target)
 }
 
 /// Creates `dir` as a Maildir if it is not one yet.
@@ -161,6 +458,47 @@ pub fn create(dir: &Path) -> Result<(), MaildirError> {
 /// Delivers a message into a Maildir the standard way: written and synced in `tmp/`,
 /// then renamed into `new/`, so a reader never sees half a message.
 pub fn deliver(dir: &Path, raw: &[u8]) -> Result<PathBuf, MaildirError> {
+    prepare(dir, raw)?.publish()
+}
+
+/// A message written and synced in a Maildir's `tmp/`, not yet delivered: removed if
+/// dropped unpublished.
+pub struct Pending {
+    tmp: Option<PathBuf>,
+    target: PathBuf,
+}
+
+impl Pending {
+    /// Renames the message into `new/`; returns its path there.
+    pub fn publish(mut self) -> Result<PathBuf, MaildirError> {
+        let tmp = self
+            .tmp
+            .take()
+            .ok_or_else(|| MaildirError::Io(self.target.clone(), io::ErrorKind::NotFound.into()))?;
+        if let Err(e) = std::fs::rename(&tmp, &self.target) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(MaildirError::Io(self.target.clone(), e));
+        }
+        Ok(self.target.clone())
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if let Some(tmp) = &self.tmp {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
+/// Takes a message back out of `new/` (delivered, then not carried out): removed, as if
+/// never delivered. Says whether it was still there.
+pub fn take_back(path: &Path) -> bool {
+    std::fs::remove_file(path).is_ok()
+}
+
+/// Writes a message into `dir/tmp/`, synced, ready to be renamed into `new/`.
+pub fn prepare(dir: &Path, raw: &[u8]) -> Result<Pending, MaildirError> {
     create(dir)?;
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let now = std::time::SystemTime::now()
@@ -179,14 +517,84 @@ pub fn deliver(dir: &Path, raw: &[u8]) -> Result<PathBuf, MaildirError> {
         move |e| MaildirError::Io(p, e)
     };
     let mut file = std::fs::File::create(&tmp).map_err(io(&tmp))?;
+    let pending = Pending {
+        tmp: Some(tmp.clone()),
+        target: dir.join("new").join(&name),
+    };
     file.write_all(raw).map_err(io(&tmp))?;
     file.sync_all().map_err(io(&tmp))?;
-    let target = dir.join("new").join(&name);
-    std::fs::rename(&tmp, &target).map_err(io(&target))?;
-    Ok(target)
+    Ok(pending)
 }
 
-fn file_name(path: &Path) -> String {
+/// When the message at `path` reached the judge: the delivery time at the head of its
+/// Maildir name (`1700000000.M…`, set by the delivering program), or the file's
+/// modification time, whichever is later — a tool that sets a file's time from its
+/// `Date:` header can only make a mail later, never earlier — and never later than `now`.
+/// The message's own `Date:` header is never used: the sender writes it.
+pub fn arrival(path: &Path, now: DateTime<Utc>) -> DateTime<Utc> {
+    let named = name_time(&file_name(path));
+    let modified = std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .map(DateTime::<Utc>::from);
+    let at = match (named, modified) {
+        (Some(a), Some(b)) => a.max(b),
+        (a, b) => a.or(b).unwrap_or(now),
+    };
+    at.min(now)
+}
+
+/// The seconds at the head of a Maildir file name.
+fn name_time(name: &str) -> Option<DateTime<Utc>> {
+    let digits: String = name.chars().take_while(char::is_ascii_digit).collect();
+    if digits.is_empty() || !name[digits.len()..].starts_with('.') {
+        return None;
+    }
+    DateTime::from_timestamp(digits.parse().ok()?, 0)
+}
+
+/// Removes from `dir/cur` every message that reached the judge before `now - keep`, and
+/// with `tmp` the files of `dir/tmp` older than 36 hours (left by a delivery that died:
+/// the Maildir rule). Returns how many messages were removed.
+pub fn prune(dir: &Path, keep: TimeDelta, now: DateTime<Utc>, tmp: bool) -> usize {
+    let mut removed = 0;
+    let old = |path: &Path, limit: DateTime<Utc>| arrival(path, now) < limit;
+    if let Ok(entries) = std::fs::read_dir(dir.join("cur")) {
+        let limit = now - keep;
+        for path in entries.filter_map(Result::ok).map(|e| e.path()) {
+            if path.is_file() && old(&path, limit) && std::fs::remove_file(&path).is_ok() {
+                removed += 1;
+            }
+        }
+    }
+    if tmp && let Ok(entries) = std::fs::read_dir(dir.join("tmp")) {
+        let limit = now - TimeDelta::hours(36);
+        for path in entries.filter_map(Result::ok).map(|e| e.path()) {
+            if path.is_file() && old(&path, limit) {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
+    removed
+}
+
+/// The retention applied to the spool and (unless `prune_maildir = false`) the
+/// configured Maildir; returns how many raw mails were removed.
+pub fn prune_all(config: &Config, now: DateTime<Utc>) -> usize {
+    let Some(keep) = config.mail.retention() else {
+        return 0;
+    };
+    let mut removed = prune(&spool(config), keep, now, true);
+    if config.mail.prune_maildir
+        && let Some(dir) = &config.mail.maildir
+    {
+        removed += prune(dir, keep, now, false);
+    }
+    removed
+}
+
+/// The file name of a path, for reports.
+pub fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()

@@ -50,7 +50,9 @@ pub fn transport_from(config: &Config) -> Result<Transport, TransportError> {
     let mail = &config.mail;
     let transport = match mail.transport {
         TransportKind::Outbox => Transport::folder(config.outbox_dir()),
-        TransportKind::Sendmail => Transport::sendmail(&mail.sendmail.command),
+        TransportKind::Sendmail => {
+            Transport::sendmail_within(&mail.sendmail.command, mail.sendmail.timeout())
+        }
         TransportKind::Smtp => Transport::smtp(&mail.smtp)?,
     };
     Ok(transport.with_backoff(Backoff::from(&mail.retry)))

@@ -240,6 +240,8 @@ enum Route {
     Folder(PathBuf),
     Sendmail {
         command: PathBuf,
+        /// How long one mail may take; then sendmail is stopped and the mail retried.
+        timeout: Duration,
     },
     Smtp {
         server: String,
@@ -292,10 +294,18 @@ impl Transport {
         Transport::on(Route::Folder(dir.into()))
     }
 
-    /// The sendmail program at `command` (`/usr/sbin/sendmail` with Postfix or Exim).
+    /// The sendmail program at `command` (`/usr/sbin/sendmail` with Postfix or Exim),
+    /// stopped after 60 s.
     pub fn sendmail(command: impl Into<PathBuf>) -> Transport {
+        Transport::sendmail_within(command, Duration::from_secs(60))
+    }
+
+    /// The sendmail program at `command`, stopped (with what it started) when one mail
+    /// takes longer than `timeout`: a hung sendmail must not hold the judge.
+    pub fn sendmail_within(command: impl Into<PathBuf>, timeout: Duration) -> Transport {
         Transport::on(Route::Sendmail {
             command: command.into(),
+            timeout,
         })
     }
 
@@ -358,7 +368,7 @@ impl Transport {
     pub fn describe(&self) -> String {
         match &self.route {
             Route::Folder(dir) => format!("outbox folder {}", dir.display()),
-            Route::Sendmail { command } => format!("sendmail {}", command.display()),
+            Route::Sendmail { command, .. } => format!("sendmail {}", command.display()),
             Route::Smtp { server, .. } => format!("SMTP {server}"),
         }
     }
@@ -369,11 +379,11 @@ impl Transport {
         let message = build(mail, judge, matches!(self.route, Route::Folder(_)))?;
         match &self.route {
             Route::Folder(dir) => write_eml(dir, &eml_name(key, mail), &message.formatted()),
-            Route::Sendmail { command } => {
+            Route::Sendmail { command, timeout } => {
                 // The sendmail interface takes local text, LF-ended lines; some sendmails
                 // would turn CRLF into CR CR LF.
                 let raw = String::from_utf8_lossy(&message.formatted()).replace("\r\n", "\n");
-                run_sendmail(command, message.envelope(), raw.as_bytes())
+                run_sendmail(command, *timeout, message.envelope(), raw.into_bytes())
             }
             Route::Smtp { server, smtp } => {
                 // lettre always ends DATA with CRLF "." CRLF, so a message that already
@@ -491,58 +501,85 @@ pub const SENDMAIL_PERMANENT: &[i32] = &[
     68, // EX_NOHOST: no such host
 ];
 
-/// `COMMAND -i -f FROM -- TO…` with the message on its standard input, as lettre runs it,
-/// but reading the exit status, which lettre drops: it tells a mail that can never be
-/// delivered from one to try again.
+/// Runs `COMMAND -i -f FROM -- TO…` (as lettre's sendmail transport does) with the
+/// message on its stdin, and waits for it at most `timeout`. sendmail runs in a process
+/// group of its own, so that stopping it also stops what it started (a queue runner, a
+/// shell script's children), and the pipes are served by threads of their own, so that a
+/// sendmail that neither reads nor exits cannot block the judge.
 fn run_sendmail(
     command: &Path,
+    timeout: Duration,
     envelope: &lettre::address::Envelope,
-    raw: &[u8],
+    raw: Vec<u8>,
 ) -> Result<(), TransportError> {
+    use std::io::Read;
     use std::process::{Command, Stdio};
     let failed = |reason: String| TransportError::Sendmail {
         command: command.to_path_buf(),
         reason,
     };
-    let mut process = Command::new(command);
-    process.arg("-i");
-    if let Some(from) = envelope.from() {
-        process.arg("-f").arg(from.to_string());
-    }
-    process
+    let from: &str = envelope.from().map_or("<>", |a| a.as_ref());
+    let mut cmd = Command::new(command);
+    cmd.arg("-i")
+        .arg("-f")
+        .arg(from)
         .arg("--")
-        .args(envelope.to().iter().map(|a| a.to_string()))
+        .args(envelope.to().iter().map(|a| -> &str { a.as_ref() }))
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+        .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    let mut child = process.spawn().map_err(|e| failed(e.to_string()))?;
-    // Written by a thread, so that a sendmail that writes much to stderr before reading
-    // its input cannot block both sides.
-    let writer = child.stdin.take().map(|mut stdin| {
-        let raw = raw.to_vec();
-        std::thread::spawn(move || stdin.write_all(&raw))
-    });
-    let output = child
-        .wait_with_output()
-        .map_err(|e| failed(e.to_string()))?;
-    let written = writer.map(|w| w.join());
-    let stderr = String::from_utf8_lossy(&output.stderr).trim().to_string();
-    let code = output.status.code();
-    if output.status.success() {
-        return match written {
-            Some(Ok(Err(e))) => Err(failed(e.to_string())),
-            _ => Ok(()),
-        };
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| failed(format!("cannot be run: {e}")))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        std::thread::spawn(move || {
+            // A sendmail that stops reading is found by the wait below.
+            let _ = stdin.write_all(&raw);
+        });
     }
-    let reason = if stderr.is_empty() {
-        format!(
-            "it exited with status {} and said nothing",
-            code.map_or_else(|| "(killed)".to_string(), |c| c.to_string())
-        )
-    } else {
-        stderr
+    let (said_tx, said) = std::sync::mpsc::channel();
+    if let Some(mut stderr) = child.stderr.take() {
+        std::thread::spawn(move || {
+            let mut text = Vec::new();
+            // At most a few KB of its words: enough for the log.
+            let _ = stderr.by_ref().take(4096).read_to_end(&mut text);
+            let _ = said_tx.send(String::from_utf8_lossy(&text).trim().to_string());
+        });
+    }
+    let give_up = std::time::Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if std::time::Instant::now() < give_up => {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Ok(None) => {
+                stop(&mut child);
+                return Err(failed(format!(
+                    "no answer within {} s: stopped (see [mail.sendmail] timeout)",
+                    timeout.as_secs()
+                )));
+            }
+            Err(e) => {
+                stop(&mut child);
+                return Err(failed(format!("cannot wait for it: {e}")));
+            }
+        }
     };
-    match code {
+    if status.success() {
+        return Ok(());
+    }
+    let words = said
+        .recv_timeout(Duration::from_millis(500))
+        .unwrap_or_default();
+    let reason = if words.is_empty() {
+        format!("it exited with an error and said nothing ({status})")
+    } else {
+        words
+    };
+    match status.code() {
         Some(code) if SENDMAIL_PERMANENT.contains(&code) => Err(TransportError::SendmailRefused {
             command: command.to_path_buf(),
             code,
@@ -550,6 +587,20 @@ fn run_sendmail(
         }),
         _ => Err(failed(reason)),
     }
+}
+
+/// Kills sendmail and its process group, and reaps it.
+fn stop(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals that process group only; the group
+        // is the child's own (process_group(0) at spawn).
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// lettre's `is_timeout` misses a read that timed out on Unix, which the system reports

@@ -47,6 +47,7 @@ const EMBEDDED: &[(Lang, &str, &str)] = embedded!(
     "press.txt",
     "welcome.txt",
     "help.txt",
+    "quarantine.txt",
 );
 
 /// A template could not be read, compiled or rendered.

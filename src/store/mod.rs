@@ -119,16 +119,37 @@ impl Store {
     }
 
     /// Opens the store, waiting at most `wait` for another process to let it go.
+    /// While it waits, a file `waiting.<pid>` in `dir` says so: a long `serve` pass lets
+    /// the store go between two mails when it sees one ([`Store::someone_waits`]).
     pub fn open_waiting(dir: &Path, wait: std::time::Duration) -> Result<Store, StoreError> {
         let give_up = std::time::Instant::now() + wait;
+        let mut knock: Option<Knock> = None;
         loop {
             match Store::open_once(dir) {
                 Err(StoreError::Locked(_)) if std::time::Instant::now() < give_up => {
-                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    if knock.is_none() {
+                        knock = Knock::at(dir);
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(20));
                 }
                 result => return result,
             }
         }
+    }
+
+    /// Whether another process is waiting for the store in `dir` (a knock younger than
+    /// [`KNOCK_LIFE`]: one left by a killed process is soon ignored).
+    pub fn someone_waits(dir: &Path) -> bool {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return false;
+        };
+        let now = std::time::SystemTime::now();
+        entries.filter_map(Result::ok).any(|e| {
+            e.file_name().to_string_lossy().starts_with(KNOCK_PREFIX)
+                && e.metadata()
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|at| now.duration_since(at).unwrap_or_default() < KNOCK_LIFE)
+        })
     }
 
     fn open_once(dir: &Path) -> Result<Store, StoreError> {
@@ -483,6 +504,28 @@ impl Store {
     /// Bytes the store takes on disk.
     pub fn size_on_disk(&self) -> Result<u64, StoreError> {
         Ok(self.db.size_on_disk()?)
+    }
+}
+
+/// The name of the files that say a process waits for the store.
+const KNOCK_PREFIX: &str = "waiting.";
+
+/// How long a knock counts: longer than any wait for the store.
+pub const KNOCK_LIFE: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// A process's knock, removed when it stops waiting.
+struct Knock(PathBuf);
+
+impl Knock {
+    fn at(dir: &Path) -> Option<Knock> {
+        let path = dir.join(format!("{KNOCK_PREFIX}{}", std::process::id()));
+        std::fs::write(&path, b"").ok().map(|()| Knock(path))
+    }
+}
+
+impl Drop for Knock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
     }
 }
 
