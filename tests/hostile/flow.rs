@@ -1030,7 +1030,8 @@ fn every_notice_renders_in_both_languages() {
     let mails = w.mails(t0());
     for lang_of in [STARK, LANNISTER] {
         let told: Vec<&OutMail> = mails.iter().filter(|m| m.to == lang_of).collect();
-        assert_eq!(told.len(), count, "{lang_of}");
+        // An undeliverable address is the moderator's business alone.
+        assert_eq!(told.len(), count - 1, "{lang_of}");
         for mail in told {
             check_text(&mail.subject, &format!("subject to {lang_of}"), None);
             check_text(&mail.body, &format!("notice to {lang_of}"), None);

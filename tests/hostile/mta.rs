@@ -342,7 +342,7 @@ fn lateness_is_judged_by_the_time_the_mail_reached_the_judge() {
             mail(
                 "lannister@example.org",
                 "l@example.org",
-                &format!("PARTIE {GAME} lannister lion-dor\nORDRES\nA ldg H\nFIN"),
+                &format!("PARTIE {GAME} lannister lion-dor\nORDRES\nA pie H\nFIN"),
             )
         ),
         m,

@@ -163,7 +163,11 @@ fn orders_of(game: &Game, house: &str) -> Vec<String> {
 }
 
 fn results_to<'a>(mails: &'a [OutMail], to: &str) -> &'a OutMail {
-    let found: Vec<&OutMail> = mails.iter().filter(|m| m.to == to).collect();
+    // Other notices of the same pass (a house's missed deadline) go to some of them too.
+    let found: Vec<&OutMail> = mails
+        .iter()
+        .filter(|m| m.to == to && m.body.starts_with(":: corbeau: results"))
+        .collect();
     assert_eq!(found.len(), 1, "one results mail to {to}");
     found[0]
 }
