@@ -1,3 +1,3 @@
-mod support;
 #[path = "hostile/flow.rs"]
 mod flow;
+mod support;

@@ -681,9 +681,7 @@ fn print_record(
 /// The warning when a moderator's template failed and the built-in one was used instead.
 pub fn template_fallback(ctx: &Context, e: &crate::report::RenderError) -> String {
     match ctx.lang {
-        Lang::Fr => format!(
-            "corbeau: attention : {e} ; le modèle intégré a servi à la place"
-        ),
+        Lang::Fr => format!("corbeau: attention : {e} ; le modèle intégré a servi à la place"),
         Lang::En => format!("corbeau: warning: {e}; the built-in template was used instead"),
     }
 }

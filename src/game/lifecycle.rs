@@ -578,8 +578,7 @@ impl Game {
     ///
     /// [`Schedule::grace_end`]: super::calendar::Schedule::grace_end
     pub fn grace_end(&self) -> Option<DateTime<Utc>> {
-        self.deadline
-            .map(|d| self.settings.schedule.grace_end(d))
+        self.deadline.map(|d| self.settings.schedule.grace_end(d))
     }
 
     fn past_grace(&self, now: DateTime<Utc>) -> bool {
@@ -782,7 +781,14 @@ impl Game {
         }
         if restored.status == GameStatus::Paused {
             // Still paused: the deadline is given back at the resume, a phase's length.
-            restored.paused_left = Some(restored.settings.schedule.span(restored.phase.kind).as_delta().num_seconds());
+            restored.paused_left = Some(
+                restored
+                    .settings
+                    .schedule
+                    .span(restored.phase.kind)
+                    .as_delta()
+                    .num_seconds(),
+            );
         }
         restored.opened = Some(now);
         restored.set_fresh_deadline(now);

@@ -38,9 +38,7 @@ const BARATHEON: &str = "stannis@peyredragon.test";
 const MODERATOR: &str = "mestre@citadelle.test";
 
 fn at(s: &str) -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339(s)
-        .unwrap()
-        .with_timezone(&Utc)
+    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
 }
 
 /// Monday 23 March 2026, 09:00 in Paris; the first deadline is Wednesday 25 at 20:00.
@@ -209,7 +207,12 @@ fn a_rollback_keeps_the_orders_clears_the_ready_flags_and_says_so() {
         "the orders are kept"
     );
     assert_eq!(
-        game.seat("baratheon").unwrap().player.as_ref().unwrap().address,
+        game.seat("baratheon")
+            .unwrap()
+            .player
+            .as_ref()
+            .unwrap()
+            .address,
         "renly@accalmie.test"
     );
     // A sane deadline: a whole phase from the rollback, in the future.
@@ -230,13 +233,15 @@ fn a_rollback_keeps_the_orders_clears_the_ready_flags_and_says_so() {
     let fr = mails.iter().find(|m| m.to == STARK).unwrap();
     let en = mails.iter().find(|m| m.to == LANNISTER).unwrap();
     assert!(
-        fr.body.contains("Les ordres déjà reçus pour cette phase sont gardés"),
+        fr.body
+            .contains("Les ordres déjà reçus pour cette phase sont gardés"),
         "{}",
         fr.body
     );
     assert!(!fr.body.contains("Renvoyez vos ordres"), "{}", fr.body);
     assert!(
-        en.body.contains("The orders already received for this phase are kept"),
+        en.body
+            .contains("The orders already received for this phase are kept"),
         "{}",
         en.body
     );
@@ -412,8 +417,8 @@ fn grace_missed_deadlines_and_civil_disorder_are_told() {
     );
     for mail in &missed {
         assert!(
-            !(mail.to == LANNISTER && mail.body.contains("Baratheon"))
-                && !(mail.to == BARATHEON && mail.body.contains("Lannister")),
+            !((mail.to == LANNISTER && mail.body.contains("Baratheon"))
+                || (mail.to == BARATHEON && mail.body.contains("Lannister"))),
             "a house hears only of itself: {}",
             mail.body
         );
@@ -491,8 +496,14 @@ fn paris_game(deadline: &str) -> Game {
     )
     .unwrap();
     for h in ["stark", "lannister", "baratheon"] {
-        game.add_player(h, &format!("{h}@example.org"), "hash".into(), Lang::Fr, t0())
-            .unwrap();
+        game.add_player(
+            h,
+            &format!("{h}@example.org"),
+            "hash".into(),
+            Lang::Fr,
+            t0(),
+        )
+        .unwrap();
     }
     game.start(&variant, at(deadline) - TimeDelta::days(2))
         .unwrap();
@@ -559,7 +570,8 @@ impl Drop for Cli {
 
 impl Cli {
     fn new(name: &str) -> Cli {
-        let root = std::env::temp_dir().join(format!("corbeau-flow-cli-{}-{name}", std::process::id()));
+        let root =
+            std::env::temp_dir().join(format!("corbeau-flow-cli-{}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&root);
         fs::create_dir_all(&root).unwrap();
         Cli { root }
@@ -601,7 +613,10 @@ impl Cli {
     fn ok(&self, now: &str, args: &[&str], stdin: &str) -> String {
         let (code, out, err) = self.run(now, args, stdin);
         assert_eq!(code, 0, "{args:?}\n{out}\n{err}");
-        assert!(!out.contains("undefined") && !err.contains("undefined"), "{out}\n{err}");
+        assert!(
+            !out.contains("undefined") && !err.contains("undefined"),
+            "{out}\n{err}"
+        );
         out
     }
 }
@@ -619,7 +634,11 @@ fn an_illegal_waive_renders_and_the_phase_is_processed_and_kept_in_the_history()
         cli.ok(now, &["player", "add", "essai", house, address], "");
     }
     cli.ok(now, &["game", "start", "essai"], "");
-    cli.ok(now, &["orders", "submit", "essai", "stark"], "A win -> roc\nA moa -> sal\n");
+    cli.ok(
+        now,
+        &["orders", "submit", "essai", "stark"],
+        "A win -> roc\nA moa -> sal\n",
+    );
     cli.ok(now, &["game", "process", "essai"], "");
     cli.ok(now, &["game", "process", "essai"], "");
     // Winter 298: Stark may build two; a third waive is illegal and names no unit.
@@ -665,12 +684,21 @@ fn a_broken_results_template_never_turns_a_processed_phase_into_a_failure() {
     fs::write(dir.join("results.txt"), "{{ nothing.here }}\n").unwrap();
     let (code, out, err) = cli.run(now, &["game", "process", "essai"], "");
     assert_eq!(code, 0, "{out}\n{err}");
-    assert!(out.contains("résultats : printemps 298, mouvements"), "{out}");
+    assert!(
+        out.contains("résultats : printemps 298, mouvements"),
+        "{out}"
+    );
     assert!(err.contains("results.txt"), "{err}");
-    assert!(err.contains("le modèle intégré a servi à la place"), "{err}");
+    assert!(
+        err.contains("le modèle intégré a servi à la place"),
+        "{err}"
+    );
     let (code, out, err) = cli.run(now, &["history", "essai", "0"], "");
     assert_eq!(code, 0, "{out}\n{err}");
-    assert!(out.contains("résultats : printemps 298, mouvements"), "{out}");
+    assert!(
+        out.contains("résultats : printemps 298, mouvements"),
+        "{out}"
+    );
     let (code, out, _) = cli.run(now, &["history", "essai"], "");
     assert_eq!(code, 0);
     assert!(out.contains("printemps 298"), "{out}");
@@ -868,13 +896,15 @@ fn every_outcome_renders_in_both_languages_in_results_and_replies() {
                 let text =
                     render_template(RESULTS_TEMPLATE, Value::from_serialize(&data), lang, None)
                         .unwrap_or_else(|e| panic!("{outcome:?} {lang:?} {kind}: {e}"));
-                check_text(&text, &format!("results {outcome:?} {lang:?}"), code.as_deref());
+                check_text(
+                    &text,
+                    &format!("results {outcome:?} {lang:?}"),
+                    code.as_deref(),
+                );
             }
             // In the reply to a set of orders.
-            let mut reply = serde_json::to_value(
-                game.orders_view(&variant, "stark", lang).unwrap(),
-            )
-            .unwrap();
+            let mut reply =
+                serde_json::to_value(game.orders_view(&variant, "stark", lang).unwrap()).unwrap();
             let mut waive = reply["orders"][0].clone();
             waive["unit"] = json!(null);
             waive["command"] = json!({"type": "waive"});
@@ -890,7 +920,11 @@ fn every_outcome_renders_in_both_languages_in_results_and_replies() {
             }
             let text = render_template(ORDERS_TEMPLATE, Value::from_serialize(&reply), lang, None)
                 .unwrap_or_else(|e| panic!("reply {outcome:?} {lang:?}: {e}"));
-            check_text(&text, &format!("reply {outcome:?} {lang:?}"), code.as_deref());
+            check_text(
+                &text,
+                &format!("reply {outcome:?} {lang:?}"),
+                code.as_deref(),
+            );
             checked += 1;
         }
     }
@@ -906,7 +940,10 @@ fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<String>)> {
     };
     let all = vec![
         (NoticeKind::Started, vec![]),
-        (NoticeKind::Reminder { deadline }, vec!["stark".into(), "lannister".into()]),
+        (
+            NoticeKind::Reminder { deadline },
+            vec!["stark".into(), "lannister".into()],
+        ),
         (
             NoticeKind::PlayerReplaced {
                 house: "baratheon".into(),
@@ -1022,7 +1059,9 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             nearest: Some("ven"),
         },
         CalendarError::NoWeekday,
-        CalendarError::InvalidTimeOfDay { input: "25h".into() },
+        CalendarError::InvalidTimeOfDay {
+            input: "25h".into(),
+        },
         CalendarError::InvalidDateTime {
             input: "22 nov".into(),
         },
@@ -1115,11 +1154,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         GameError::Internal("oops".into()),
     ];
     for e in &games {
-        check(
-            e.message(Lang::Fr),
-            e.message(Lang::En),
-            format!("{e:?}"),
-        );
+        check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
     }
     let refusals = vec![
         Refusal::NotSignedOn,
@@ -1156,7 +1191,12 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
     }
     // Order lines that cannot be read, as the parser gives them.
     let variant = load_variant("westeros").unwrap();
-    for line in ["A sombrevale -> win", "F bla/cn H", "A win tien", &"A win H ".repeat(200)] {
+    for line in [
+        "A sombrevale -> win",
+        "F bla/cn H",
+        "A win tien",
+        &"A win H ".repeat(200),
+    ] {
         let errors: Vec<OrderError> = corbeau::order::parse_orders(&variant, "test", line)
             .into_iter()
             .filter_map(Result::err)
