@@ -78,11 +78,11 @@ fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
         .filter(|s| !s.resigned)
         .filter_map(|s| s.player.as_ref().map(|p| (p.address.clone(), p.lang)))
         .collect();
-    if notice.houses.is_empty() || moderator_too {
-        if let Some(m) = &game.moderator {
-            // `settings.lang`: the language of the moderator's results and notices.
-            to.push((m.address.clone(), game.settings.lang));
-        }
+    if (notice.houses.is_empty() || moderator_too)
+        && let Some(m) = &game.moderator
+    {
+        // `settings.lang`: the language of the moderator's results and notices.
+        to.push((m.address.clone(), game.settings.lang));
     }
     if notice.houses.is_empty() {
         to.extend(game.observers.iter().map(|o| (o.address.clone(), o.lang)));

@@ -146,10 +146,11 @@ pub fn apply(
                 },
                 Vec::new(),
             );
-            // The player and the moderator hear of a house's silence: one notice each,
-            // civil disorder saying the miss too.
+            // The player and the moderator hear of a house's silence at a deadline: one
+            // notice each, civil disorder saying the miss too. (A moderator's early
+            // `process` is no deadline missed; civil disorder is told whatever the trigger.)
             for house in &record.missed {
-                if record.civil_disorder.contains(house) {
+                if record.civil_disorder.contains(house) || trigger != Trigger::Deadline {
                     continue;
                 }
                 let missed = game.seat(house).map_or(1, |s| s.missed);
