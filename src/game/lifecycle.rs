@@ -97,6 +97,7 @@ pub fn create(new: NewGame, variant: &Variant, now: DateTime<Utc>) -> Result<Gam
         deciding: Vec::new(),
         wake: None,
         observers: Vec::new(),
+        observer_requests: Vec::new(),
     })
 }
 

@@ -13,9 +13,10 @@ mod victory;
 pub use error::GameError;
 pub use lifecycle::{NewGame, check_address, check_game_id, create};
 pub use model::{
-    AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, PhaseRecord,
+    AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, ObserverRequest,
+    PhaseRecord,
     Player, Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,
 };
 pub use reply::{GameRef, OrdersView};
-pub use secret::{hash_secret, new_secret, secret_matches};
+pub use secret::{hash_secret, new_secret, secret_checks, secret_matches};
 pub use victory::survivors;

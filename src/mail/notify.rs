@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use crate::config::Config;
+use crate::game::calendar::format_deadline;
 use crate::game::{Game, GameError, Notice, NoticeKind};
 use crate::lang::Lang;
 use crate::map::Variant;
@@ -43,6 +44,9 @@ pub fn queue_notices(
 /// Who hears of a notice: the houses named (a reminder), else every player, the
 /// moderator and the observers.
 fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
+    if let NoticeKind::SignOnThrottled { house, .. } = &notice.kind {
+        return throttle_recipients(game, house.as_deref());
+    }
     let mut to: Vec<(String, Lang)> = game
         .seats
         .iter()
@@ -59,6 +63,24 @@ fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
     }
     let mut seen = std::collections::HashSet::new();
     to.retain(|(a, _)| seen.insert(a.clone()));
+    to
+}
+
+/// Who hears that sign-ons are throttled: the house's player (if the house was the
+/// target) and the moderator; never the observers, nor the other houses.
+fn throttle_recipients(game: &Game, house: Option<&str>) -> Vec<(String, Lang)> {
+    let mut to: Vec<(String, Lang)> = house
+        .and_then(|h| game.seat(h))
+        .filter(|s| !s.resigned)
+        .and_then(|s| s.player.as_ref())
+        .map(|p| (p.address.clone(), p.lang))
+        .into_iter()
+        .collect();
+    if let Some(m) = &game.moderator
+        && to.iter().all(|(a, _)| *a != m.address)
+    {
+        to.push((m.address.clone(), game.settings.lang));
+    }
     to
 }
 
@@ -142,6 +164,7 @@ fn kind_word(kind: &NoticeKind) -> &'static str {
         NoticeKind::Resumed => "resumed",
         NoticeKind::RolledBack { .. } => "rolled-back",
         NoticeKind::GameOver => "game-over",
+        NoticeKind::SignOnThrottled { .. } => "throttled",
     }
 }
 
@@ -150,6 +173,19 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
         NoticeKind::PlayerReplaced { house } | NoticeKind::Resigned { house } => variant
             .house_by_name(house)
             .map(|h| variant.house(h).name.clone()),
+        NoticeKind::SignOnThrottled {
+            house: Some(house), ..
+        } => variant
+            .house_by_name(house)
+            .map(|h| variant.house(h).name.clone()),
+        _ => None,
+    };
+    let until = match kind {
+        NoticeKind::SignOnThrottled { until, .. } => Some(format_deadline(
+            *until,
+            game.settings.schedule.time_zone,
+            lang,
+        )),
         _ => None,
     };
     json!({
@@ -160,5 +196,6 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
         "deadline_utc": game.deadline.map(|d| d.to_rfc3339()),
         "house": house,
         "ending": game.ending.as_ref().map(|e| ending_text(e, variant, lang)),
+        "until": until,
     })
 }

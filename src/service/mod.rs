@@ -31,6 +31,8 @@ pub struct Effects {
     pub mails: Vec<crate::mail::outmail::OutMail>,
     /// The Message-ID of the mail that asked for the change, marked as acted on.
     pub seen: Option<String>,
+    /// Sign-on counters to write or forget (`store::Commit::guards`).
+    pub guards: Vec<(String, Option<crate::mail::throttle::Guard>)>,
 }
 
 impl Effects {
@@ -150,6 +152,7 @@ impl Service {
             notices,
             mails: effects.mails,
             seen: effects.seen,
+            guards: effects.guards,
         })?;
         Ok(value)
     }

@@ -13,7 +13,9 @@
 //! - `notices`: sequence (u64 BE) → [`Notice`], for the mail layer to turn into mails;
 //! - `outbox`: sequence (u64 BE) → [`OutMail`]: mails stored, not yet accepted by the
 //!   transport;
-//! - `seen`: Message-ID → time (i64 BE): mails already acted on (deduplication).
+//! - `seen`: Message-ID → time (i64 BE): mails already acted on (deduplication);
+//! - `guards`: `house\0<game>\0<house>`, `moderator\0<game>` or `sender\0<address>` →
+//!   [`Guard`]: failed sign-ons, for the throttle (`mail::throttle`).
 
 use std::path::{Path, PathBuf};
 
@@ -25,6 +27,7 @@ use sled::transaction::{ConflictableTransactionError, TransactionError, Transact
 
 use crate::game::{AuditEntry, Game, Notice, PhaseRecord};
 use crate::mail::outmail::OutMail;
+use crate::mail::throttle::{self, Guard};
 
 /// The version of the layout above; bumped (with a migration step) when it changes.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -65,6 +68,7 @@ pub struct Store {
     notices: sled::Tree,
     outbox: sled::Tree,
     seen: sled::Tree,
+    guards: sled::Tree,
 }
 
 /// Everything one command changes, written in one transaction.
@@ -82,6 +86,8 @@ pub struct Commit<'a> {
     pub mails: Vec<OutMail>,
     /// The Message-ID of the mail this change answers: marked as seen.
     pub seen: Option<String>,
+    /// Sign-on counters to write (`None`: to forget), by key.
+    pub guards: Vec<(String, Option<Guard>)>,
 }
 
 impl Store {
@@ -138,6 +144,7 @@ impl Store {
             notices: db.open_tree("notices")?,
             outbox: db.open_tree("outbox")?,
             seen: db.open_tree("seen")?,
+            guards: db.open_tree("guards")?,
             db,
         };
         store.migrate()?;
@@ -266,6 +273,11 @@ impl Store {
             .map(|g| g.id.clone())
             .unwrap_or_default();
         let seen_at = Utc::now().timestamp().to_be_bytes();
+        let guard_json = commit
+            .guards
+            .iter()
+            .map(|(key, guard)| Ok((key.as_bytes(), guard.as_ref().map(encode).transpose()?)))
+            .collect::<Result<Vec<_>, StoreError>>()?;
         let result = (
             &self.games,
             &self.phases,
@@ -274,8 +286,9 @@ impl Store {
             &self.notices,
             &self.outbox,
             &self.seen,
+            &self.guards,
         )
-            .transaction(|(games, phases, audit, wake, notices, outbox, seen)| {
+            .transaction(|(games, phases, audit, wake, notices, outbox, seen, guards)| {
                 if touches_game {
                     if commit.before.is_none() && games.get(id.as_bytes())?.is_some() {
                         return Err(ConflictableTransactionError::Abort(StoreError::Exists(
@@ -308,6 +321,12 @@ impl Store {
                 put_sequenced(outbox, &mail_keys, &mail_json)?;
                 if let Some(message_id) = &commit.seen {
                     seen.insert(message_id.as_bytes(), &seen_at)?;
+                }
+                for (key, json) in &guard_json {
+                    match json {
+                        Some(json) => guards.insert(*key, json.as_slice())?,
+                        None => guards.remove(*key)?,
+                    };
                 }
                 Ok(())
             });
@@ -373,6 +392,35 @@ impl Store {
         self.notices.remove(key.to_be_bytes())?;
         self.db.flush()?;
         Ok(())
+    }
+
+    /// The sign-on counter under `key` (`throttle::Subject::key`), if any.
+    pub fn guard(&self, key: &str) -> Result<Option<Guard>, StoreError> {
+        self.guards
+            .get(key.as_bytes())?
+            .map(|v| decode(&v, "guard"))
+            .transpose()
+    }
+
+    /// The keys of the sign-on counters to forget at `now`: those expired, then the
+    /// oldest beyond `throttle::MAX_ENTRIES`. A damaged entry is forgotten too.
+    pub fn guards_to_forget(&self, now: DateTime<Utc>) -> Result<Vec<String>, StoreError> {
+        let mut forget = Vec::new();
+        let mut kept = Vec::new();
+        for item in self.guards.iter() {
+            let (key, value) = item?;
+            let key = String::from_utf8_lossy(&key).into_owned();
+            match decode::<Guard>(&value, "guard") {
+                Ok(guard) if !guard.expired(now) => kept.push((guard.last, key)),
+                _ => forget.push(key),
+            }
+        }
+        if kept.len() > throttle::MAX_ENTRIES {
+            kept.sort();
+            let excess = kept.len() - throttle::MAX_ENTRIES;
+            forget.extend(kept.into_iter().take(excess).map(|(_, key)| key));
+        }
+        Ok(forget)
     }
 
     /// Bytes the store takes on disk.
