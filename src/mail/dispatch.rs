@@ -61,11 +61,19 @@ pub fn handle(
         })?;
         return Ok(Handled::Ignored);
     }
-    let script = if mail.too_large {
+    let mut script = if mail.too_large {
         command::Script::default()
     } else {
         command::parse(&mail.body)
     };
+    // A mail of more commands than anyone writes is refused whole, unread: carrying out
+    // each line (a secret, the names nearest to a line that is no order, a phase's
+    // results quoted) is what would cost.
+    let too_many = script.commands.len();
+    let too_many = (too_many > MAX_COMMANDS).then_some(too_many);
+    if too_many.is_some() {
+        script.commands.clear();
+    }
     let named = script.commands.iter().find_map(|c| match &c.command {
         Ok(Command::SignOn { game, .. })
         | Ok(Command::Moderator { game, .. })
@@ -93,12 +101,14 @@ pub fn handle(
     let game = match id {
         Some(id) => service.update(&id, &actor, "mail", now, |game, variant, effects| {
             let mut desk = Desk::new(service, config, mail, lang, now, effects);
+            desk.too_many = too_many;
             desk.run(Some((game, variant)), &script.commands)?;
             Ok(Some(game.id.clone()))
         })?,
         None => {
             let mut effects = Effects::default();
             let mut desk = Desk::new(service, config, mail, lang, now, &mut effects);
+            desk.too_many = too_many;
             // A command naming a game that does not exist says so at its own line, with
             // the nearest id (`same_game`).
             desk.run(None, &script.commands)?;
@@ -115,6 +125,10 @@ pub fn handle(
     // reading of the mail, processes it.
     Ok(Handled::Answered { game })
 }
+
+/// The most commands one mail may hold (a player's orders for every unit and a few
+/// commands are a few dozen): beyond, the mail is refused whole, unread.
+pub const MAX_COMMANDS: usize = 300;
 
 /// Requests to observe a game waiting for confirmation, at most.
 const MAX_OBSERVER_REQUESTS: usize = 20;
@@ -173,6 +187,8 @@ struct Desk<'a> {
     hidden: Vec<String>,
     /// The line being carried out had words after its secret (ignored, and said so).
     extra_words: bool,
+    /// The mail held this many commands, more than [`MAX_COMMANDS`]: none was read.
+    too_many: Option<usize>,
 }
 
 impl<'a> Desk<'a> {
@@ -204,6 +220,7 @@ impl<'a> Desk<'a> {
             secret_spent: false,
             hidden: Vec::new(),
             extra_words: false,
+            too_many: None,
         }
     }
 
@@ -223,6 +240,14 @@ impl<'a> Desk<'a> {
                 "error",
                 json!({ "message": refusal.message(self.lang) }),
             );
+        }
+        if let Some(count) = self.too_many {
+            let refusal = Refusal::TooManyCommands {
+                count,
+                limit: MAX_COMMANDS,
+            };
+            let message = refusal.message(self.lang);
+            self.section(0, "", "error", json!({ "message": message }));
         }
         self.first_sign_on = commands.iter().find_map(|c| match &c.command {
             Ok(Command::SignOn { .. } | Command::Moderator { .. }) => Some(c.line),
@@ -251,7 +276,7 @@ impl<'a> Desk<'a> {
             }
         }
         self.flush_orders(&mut game);
-        if script_is_empty(commands) && !self.mail.too_large {
+        if script_is_empty(commands) && !self.mail.too_large && self.too_many.is_none() {
             self.section(0, "", "empty", json!({}));
         }
         if !self.mail.attachments.is_empty() {

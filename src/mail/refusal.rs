@@ -69,6 +69,11 @@ pub enum Refusal {
     BadObserverToken,
     /// Too many requests to observe wait for their confirmation.
     TooManyObserverRequests,
+    /// A mail of more commands than the judge reads: none was read.
+    TooManyCommands {
+        count: usize,
+        limit: usize,
+    },
 }
 
 impl Refusal {
@@ -182,6 +187,18 @@ impl Refusal {
             BadObserverToken => pick(
                 "ce jeton n'est pas celui envoyé à cette adresse".into(),
                 "this token is not the one sent to this address".into(),
+            ),
+            TooManyCommands { count, limit } => pick(
+                format!(
+                    "votre message contient {count} commandes ou ordres, plus que les {limit} \
+                     que le juge lit dans un message : il n'a pas été lu, rien n'a été \
+                     exécuté. Envoyez vos commandes en plusieurs messages."
+                ),
+                format!(
+                    "your message holds {count} commands or orders, more than the {limit} the \
+                     judge reads in one message: it was not read, nothing was done. Send your \
+                     commands in several messages."
+                ),
             ),
             TooManyObserverRequests => pick(
                 "trop de demandes d'observation attendent leur confirmation : réessayez \
