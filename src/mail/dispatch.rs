@@ -189,6 +189,9 @@ struct Desk<'a> {
     extra_words: bool,
     /// The mail held this many commands, more than [`MAX_COMMANDS`]: none was read.
     too_many: Option<usize>,
+    /// The sign-on was refused unchecked by the throttle, until then (in the reader's
+    /// words): the lines after it say so, never "wrong secret".
+    throttled: Option<String>,
 }
 
 impl<'a> Desk<'a> {
@@ -221,6 +224,7 @@ impl<'a> Desk<'a> {
             hidden: Vec::new(),
             extra_words: false,
             too_many: None,
+            throttled: None,
         }
     }
 
@@ -425,7 +429,12 @@ impl<'a> Desk<'a> {
 
     /// Why a player's command is refused without a sign-on: none was given, or it failed.
     fn not_signed_on(&self) -> Refusal {
-        if self.locked_out {
+        if let Some(until) = &self.throttled {
+            Refusal::Throttled {
+                game: self.game_id.clone().unwrap_or_default(),
+                until: until.clone(),
+            }
+        } else if self.locked_out {
             Refusal::BadSignOn {
                 game: self.game_id.clone().unwrap_or_default(),
             }
@@ -449,7 +458,12 @@ impl<'a> Desk<'a> {
         if self.role == Role::Moderator {
             return true;
         }
-        let refusal = if self.locked_out {
+        let refusal = if let Some(until) = &self.throttled {
+            Refusal::Throttled {
+                game: self.game_id.clone().unwrap_or_default(),
+                until: until.clone(),
+            }
+        } else if self.locked_out {
             Refusal::BadModeratorSecret {
                 game: self.game_id.clone().unwrap_or_default(),
             }
@@ -716,6 +730,7 @@ impl<'a> Desk<'a> {
             ));
             self.lock_out();
             let until = format_deadline(until, g.settings.schedule.time_zone, self.lang);
+            self.throttled = Some(until.clone());
             let game = g.id.clone();
             self.refuse(located, Refusal::Throttled { game, until });
             return Ok(());
@@ -790,6 +805,7 @@ impl<'a> Desk<'a> {
             ));
             self.lock_out();
             let until = format_deadline(until, g.settings.schedule.time_zone, self.lang);
+            self.throttled = Some(until.clone());
             self.refuse(located, Refusal::Throttled { game: id, until });
             return Ok(());
         }
