@@ -10,4 +10,6 @@ mod loops;
 mod mta;
 #[path = "hostile/orders.rs"]
 mod orders;
+#[path = "hostile/signon.rs"]
+mod signon;
 mod support;

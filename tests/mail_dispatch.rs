@@ -1185,17 +1185,26 @@ fn language_en_answers_in_english_from_then_on() {
     assert!(to_stark.body.contains(":: lang: en"));
 }
 
-#[test]
-fn observers_get_the_results_until_they_stop() {
-    let mut w = World::running("observe", Press::Full);
-    w.send(STRANGER, &format!("OBSERVER {GAME}\n"));
-    let reply = w.reply_to(STRANGER);
+/// `OBSERVER` from `address`, confirmed with the token its answer holds; returns the
+/// secret that stops it.
+fn observe(w: &mut World, address: &str) -> String {
+    w.send(address, &format!("OBSERVER {GAME}\n"));
+    let asked = w.reply_to(address);
+    let confirm = format!("OBSERVER {GAME} CONFIRMER ");
+    let token = asked
+        .body
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(&confirm))
+        .unwrap_or_else(|| panic!("no token in {}", asked.body))
+        .to_string();
+    w.send(address, &format!("{confirm}{token}\n"));
+    let reply = w.reply_to(address);
     assert!(
         reply.body.contains("✓ Vous recevrez les résultats"),
         "{}",
         reply.body
     );
-    let secret = reply
+    reply
         .body
         .lines()
         .find_map(|l| {
@@ -1203,7 +1212,13 @@ fn observers_get_the_results_until_they_stop() {
                 .strip_prefix(&format!("Pour arrêter : NE PLUS OBSERVER {GAME} "))
         })
         .unwrap()
-        .to_string();
+        .to_string()
+}
+
+#[test]
+fn observers_get_the_results_until_they_stop() {
+    let mut w = World::running("observe", Press::Full);
+    let secret = observe(&mut w, STRANGER);
     assert_eq!(w.game().observers.len(), 1);
     w.send(STRANGER, &format!("OBSERVER {GAME}\n"));
     assert!(w.reply_to(STRANGER).body.contains("reçoit déjà"));
@@ -1800,17 +1815,7 @@ fn golden_status_and_refusals() {
 #[test]
 fn secrets_are_never_quoted_back() {
     let mut w = World::running("masked", Press::Full);
-    w.send(STRANGER, &format!("OBSERVER {GAME}\n"));
-    let observing = w.reply_to(STRANGER);
-    let observer_secret = observing
-        .body
-        .lines()
-        .find_map(|l| {
-            l.trim()
-                .strip_prefix(&format!("Pour arrêter : NE PLUS OBSERVER {GAME} "))
-        })
-        .unwrap()
-        .to_string();
+    let observer_secret = observe(&mut w, STRANGER);
     w.send("arya@voyage.test", &format!("{}PRET\n", stark()));
     w.send(MODERATOR, &format!("{}ETAT\n", moderator()));
     w.send(

@@ -63,6 +63,13 @@ pub enum GameCommand {
     },
     /// The audit trail: every moderator action and judge decision.
     Audit { game: String },
+    /// Allow or forbid observers (`oui`/`non`, `yes`/`no`); forbidding ends the current
+    /// observers and the requests waiting for confirmation.
+    Observers {
+        game: String,
+        #[arg(value_parser = parse_allowed)]
+        allowed: bool,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -98,6 +105,9 @@ pub struct NewArgs {
     /// Language of the game's results and notices (fr, en).
     #[arg(long)]
     game_lang: Option<Lang>,
+    /// Nobody may observe the game (`game observers GAME yes` allows it later).
+    #[arg(long)]
+    no_observers: bool,
 }
 
 /// When deadlines fall (docs/deadlines.md).
@@ -202,6 +212,14 @@ fn parse_press(s: &str) -> Result<Press, String> {
         "grey" | "gray" | "grise" | "anonyme" => Ok(Press::Grey),
         "none" | "aucune" | "no" => Ok(Press::None),
         _ => Err("full, broadcast, grey or none".into()),
+    }
+}
+
+fn parse_allowed(s: &str) -> Result<bool, String> {
+    match crate::map::fold(s).as_str() {
+        "oui" | "yes" | "on" | "allow" | "allowed" | "permis" => Ok(true),
+        "non" | "no" | "off" | "forbid" | "forbidden" | "interdits" => Ok(false),
+        _ => Err("oui/yes or non/no".into()),
     }
 }
 
@@ -329,6 +347,18 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
             )?;
             done(ctx, &g, ctx.pick("position modifiée", "position edited"))
         }
+        GameCommand::Observers { game, allowed } => {
+            let g = moderate(ctx, &game, Action::Observers { allowed })?;
+            let message = if allowed {
+                ctx.pick("observateurs permis", "observers allowed")
+            } else {
+                ctx.pick(
+                    "observateurs interdits (les actuels ne reçoivent plus rien)",
+                    "observers forbidden (the current ones receive nothing more)",
+                )
+            };
+            done(ctx, &g, message)
+        }
         GameCommand::Audit { game } => {
             ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
             let entries = ctx
@@ -366,6 +396,7 @@ fn new_game(ctx: &Context, args: NewArgs) -> Result<(), Error> {
     settings.victory_centres = args.victory_centres;
     settings.last_year = args.last_year;
     settings.lang = args.game_lang.unwrap_or(ctx.lang);
+    settings.observers = !args.no_observers;
     let (moderator, secret) = match &args.moderator {
         Some(address) => {
             let address = crate::game::check_address(address).map_err(|e| ctx.fail(e))?;
@@ -723,6 +754,9 @@ pub fn public_game(g: &Game) -> Game {
     }
     for o in &mut g.observers {
         o.secret = "(hidden)".into();
+    }
+    for r in &mut g.observer_requests {
+        r.token = "(hidden)".into();
     }
     g
 }

@@ -99,6 +99,7 @@ pub fn create(new: NewGame, variant: &Variant, now: DateTime<Utc>) -> Result<Gam
         observers: Vec::new(),
         absence_base: None,
         grace_told: false,
+        observer_requests: Vec::new(),
     })
 }
 

@@ -14,10 +14,10 @@ pub use error::GameError;
 pub use lifecycle::{NewGame, check_address, check_game_id, create};
 pub use model::Bounced;
 pub use model::{
-    AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, PhaseRecord,
-    Player, Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,
+    AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, ObserverRequest,
+    PhaseRecord, Player, Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,
 };
 pub use orders::{OrderProblem, looks_like_prose};
 pub use reply::{GameRef, OrdersView};
-pub use secret::{hash_secret, new_secret, secret_matches};
+pub use secret::{hash_secret, new_secret, secret_checks, secret_matches};
 pub use victory::survivors;

@@ -52,6 +52,15 @@ pub struct Settings {
     pub last_year: Option<i32>,
     /// Language of the moderator's results and notices.
     pub lang: Lang,
+    /// Whether people may observe the game (`OBSERVER`); the moderator may forbid it.
+    #[serde(default = "allowed")]
+    pub observers: bool,
+}
+
+/// Observers are allowed unless the moderator said otherwise (and in games stored before
+/// the setting existed).
+fn allowed() -> bool {
+    true
 }
 
 impl Default for Settings {
@@ -63,6 +72,7 @@ impl Default for Settings {
             victory_centres: None,
             last_year: None,
             lang: Lang::Fr,
+            observers: true,
         }
     }
 }
@@ -104,6 +114,19 @@ pub struct Observer {
     pub secret: String,
     pub lang: Lang,
     pub since: DateTime<Utc>,
+}
+
+/// A request to observe the game, waiting for the address to confirm it with the token
+/// the judge mailed there: nobody is subscribed without their consent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ObserverRequest {
+    pub address: String,
+    /// The token, salted and hashed (PHC string).
+    pub token: String,
+    pub lang: Lang,
+    pub asked: DateTime<Utc>,
+    /// The token is refused after this time.
+    pub expires: DateTime<Utc>,
 }
 
 /// A vote to end the game.
@@ -248,6 +271,9 @@ pub struct Game {
     /// runs (once per phase).
     #[serde(default)]
     pub grace_told: bool,
+    /// Requests to observe, waiting for their address to confirm.
+    #[serde(default)]
+    pub observer_requests: Vec<ObserverRequest>,
 }
 
 impl Game {
@@ -385,5 +411,11 @@ pub enum NoticeKind {
         house: Option<String>,
         address: String,
         reason: String,
+    },
+    /// Sign-ons as this house (none: as the moderator) failed again and again: they are
+    /// refused until then. Told to the house's player and the moderator, once.
+    SignOnThrottled {
+        house: Option<String>,
+        until: DateTime<Utc>,
     },
 }

@@ -12,10 +12,12 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use crate::config::Config;
+use crate::game::calendar::format_deadline;
 use crate::game::span::Span;
 use crate::game::{
-    Game, GameError, GameStatus, Observer, OrderProblem, PhaseRecord, Press, SubmitMode, Trigger,
-    Vote, check_address, hash_secret, looks_like_prose, new_secret, secret_matches,
+    Game, GameError, GameStatus, Observer, ObserverRequest, OrderProblem, PhaseRecord, Press,
+    SubmitMode, Trigger, Vote, check_address, hash_secret, looks_like_prose, new_secret,
+    secret_matches,
 };
 use crate::lang::Lang;
 use crate::map::Variant;
@@ -26,11 +28,12 @@ use crate::report::game_text::{
 use crate::service::{Action, Effects, Service, action};
 use crate::store::Commit;
 
-use super::command::{self, Command, Located, PressTo};
+use super::command::{self, Command, CommandError, Located, PressTo, SECRET_MASK};
 use super::compose::compose;
 use super::inbound::Inbound;
 use super::outmail::OutMail;
 use super::refusal::Refusal;
+use super::throttle::{Guard, Subject};
 
 /// What became of one received mail.
 #[derive(Debug, Clone, PartialEq)]
@@ -81,15 +84,24 @@ pub fn handle_arrived(
         })?;
         return Ok(Handled::Ignored);
     }
-    let script = if mail.too_large {
+    let mut script = if mail.too_large {
         command::Script::default()
     } else {
         command::parse(&mail.body)
     };
+    // A mail of more commands than anyone writes is refused whole, unread: carrying out
+    // each line (a secret, the names nearest to a line that is no order, a phase's
+    // results quoted) is what would cost.
+    let too_many = script.commands.len();
+    let too_many = (too_many > MAX_COMMANDS).then_some(too_many);
+    if too_many.is_some() {
+        script.commands.clear();
+    }
     let named = script.commands.iter().find_map(|c| match &c.command {
         Ok(Command::SignOn { game, .. })
         | Ok(Command::Moderator { game, .. })
         | Ok(Command::Observe { game })
+        | Ok(Command::ConfirmObserve { game, .. })
         | Ok(Command::Unobserve { game, .. }) => Some(game.clone()),
         _ => None,
     });
@@ -115,6 +127,7 @@ pub fn handle_arrived(
             let mut desk = Desk::new(service, config, mail, lang, now, effects);
             desk.quota = quota;
             desk.arrival = arrival;
+            desk.too_many = too_many;
             desk.run(Some((game, variant)), &script.commands)?;
             Ok(Some(game.id.clone()))
         })?,
@@ -123,6 +136,7 @@ pub fn handle_arrived(
             let mut desk = Desk::new(service, config, mail, lang, now, &mut effects);
             desk.quota = quota;
             desk.arrival = arrival;
+            desk.too_many = too_many;
             // A command naming a game that does not exist says so at its own line, with
             // the nearest id (`same_game`).
             desk.run(None, &script.commands)?;
@@ -130,6 +144,7 @@ pub fn handle_arrived(
                 mails: effects.mails,
                 seen: effects.seen,
                 replied: effects.replied,
+                guards: effects.guards,
                 ..Commit::default()
             })?;
             None
@@ -172,6 +187,22 @@ impl Quota {
             _ => Quota::Open,
         })
     }
+}
+
+/// The most commands one mail may hold (a player's orders for every unit and a few
+/// commands are a few dozen): beyond, the mail is refused whole, unread.
+pub const MAX_COMMANDS: usize = 300;
+
+/// Requests to observe a game waiting for confirmation, at most.
+const MAX_OBSERVER_REQUESTS: usize = 20;
+
+/// How long the token of a request to observe is good for.
+const OBSERVER_TOKEN_LIFE: chrono::TimeDelta = chrono::TimeDelta::days(3);
+
+/// Whether two addresses are the same mailbox, as far as the judge can tell (domains
+/// ignore case, and so do the local parts of every mail system players use).
+fn same_address(a: &str, b: &str) -> bool {
+    a.trim().eq_ignore_ascii_case(b.trim())
 }
 
 /// Game ids are written in lower case; players may not.
@@ -222,6 +253,19 @@ struct Desk<'a> {
     /// to withdraw it if an order set of the mail is refused after it.
     made_ready: Option<(usize, String, bool)>,
     quota: Quota,
+    /// A secret was checked (or refused for the throttle) in this mail: one mail buys one
+    /// guess, so every later one is refused unchecked.
+    secret_spent: bool,
+    /// The words hidden from the quotes of this mail's lines (secrets, and what followed
+    /// them): the reply's subject hides them too.
+    hidden: Vec<String>,
+    /// The line being carried out had words after its secret (ignored, and said so).
+    extra_words: bool,
+    /// The mail held this many commands, more than [`MAX_COMMANDS`]: none was read.
+    too_many: Option<usize>,
+    /// The sign-on was refused unchecked by the throttle, until then (in the reader's
+    /// words): the lines after it say so, never "wrong secret".
+    throttled: Option<String>,
 }
 
 impl<'a> Desk<'a> {
@@ -255,6 +299,11 @@ impl<'a> Desk<'a> {
             orders_refused: false,
             made_ready: None,
             quota: Quota::Open,
+            secret_spent: false,
+            hidden: Vec::new(),
+            extra_words: false,
+            too_many: None,
+            throttled: None,
         }
     }
 
@@ -275,12 +324,23 @@ impl<'a> Desk<'a> {
                 json!({ "message": refusal.message(self.lang) }),
             );
         }
+        if let Some(count) = self.too_many {
+            let refusal = Refusal::TooManyCommands {
+                count,
+                limit: MAX_COMMANDS,
+            };
+            let message = refusal.message(self.lang);
+            self.section(0, "", "error", json!({ "message": message }));
+        }
         self.first_sign_on = commands.iter().find_map(|c| match &c.command {
             Ok(Command::SignOn { .. } | Command::Moderator { .. }) => Some(c.line),
             _ => None,
         });
         for located in commands {
-            let located = &masked(located);
+            let (located, hidden, extra) = masked(located, game.as_ref().map(|(_, v)| *v));
+            let located = &located;
+            self.extra_words = extra;
+            self.hidden.extend(hidden);
             match &located.command {
                 Ok(Command::Order(text)) => self.order(located.line, text),
                 Ok(command) => {
@@ -298,7 +358,7 @@ impl<'a> Desk<'a> {
             }
         }
         self.flush_orders(&mut game);
-        if script_is_empty(commands) && !self.mail.too_large {
+        if script_is_empty(commands) && !self.mail.too_large && self.too_many.is_none() {
             self.section(0, "", "empty", json!({}));
         }
         if !self.mail.attachments.is_empty() {
@@ -478,7 +538,12 @@ impl<'a> Desk<'a> {
 
     /// Why a player's command is refused without a sign-on: none was given, or it failed.
     fn not_signed_on(&self) -> Refusal {
-        if self.locked_out {
+        if let Some(until) = &self.throttled {
+            Refusal::Throttled {
+                game: self.game_id.clone().unwrap_or_default(),
+                until: until.clone(),
+            }
+        } else if self.locked_out {
             Refusal::BadSignOn {
                 game: self.game_id.clone().unwrap_or_default(),
             }
@@ -502,7 +567,12 @@ impl<'a> Desk<'a> {
         if self.role == Role::Moderator {
             return true;
         }
-        let refusal = if self.locked_out {
+        let refusal = if let Some(until) = &self.throttled {
+            Refusal::Throttled {
+                game: self.game_id.clone().unwrap_or_default(),
+                until: until.clone(),
+            }
+        } else if self.locked_out {
             Refusal::BadModeratorSecret {
                 game: self.game_id.clone().unwrap_or_default(),
             }
@@ -564,77 +634,11 @@ impl<'a> Desk<'a> {
                 game: named,
                 house,
                 secret,
-            } => {
-                if !self.same_game(game, located, &named) {
-                    return Ok(());
-                }
-                let Some((g, variant)) = game else {
-                    return Ok(());
-                };
-                let seat = g
-                    .house_id(variant, &house)
-                    .ok()
-                    .and_then(|h| g.seat(&h))
-                    .filter(|s| !s.resigned);
-                let player = seat.and_then(|s| s.player.as_ref().map(|p| (s, p)));
-                match player {
-                    Some((seat, p)) if secret_matches(&secret, &p.secret) => {
-                        let house = seat.house.clone();
-                        self.lang = p.lang;
-                        if p.address != self.mail.from {
-                            self.owner = Some(p.address.clone());
-                        }
-                        self.role = Role::House(house.clone());
-                        self.locked_out = false;
-                        self.mode = SubmitMode::Replace;
-                        let name = house_name(variant, &house);
-                        self.section(
-                            line,
-                            text,
-                            "signed-on",
-                            json!({ "house": name, "game": g.id }),
-                        );
-                    }
-                    _ => {
-                        self.role = Role::Nobody;
-                        self.locked_out = true;
-                        self.note(format!(
-                            "refused sign-on as {house} from {}",
-                            self.mail.from
-                        ));
-                        let game = g.id.clone();
-                        self.refuse(located, Refusal::BadSignOn { game });
-                    }
-                }
-            }
+            } => self.sign_on(game, located, &named, &house, &secret)?,
             Command::Moderator {
                 game: named,
                 secret,
-            } => {
-                if !self.same_game(game, located, &named) {
-                    return Ok(());
-                }
-                let Some((g, _)) = game else {
-                    return Ok(());
-                };
-                let id = g.id.clone();
-                match &g.moderator {
-                    None => self.refuse(located, Refusal::NoModerator { game: id }),
-                    Some(m) if secret_matches(&secret, &m.secret) => {
-                        // The moderator's language is the game's (`LANGUE` changes it).
-                        self.lang = g.settings.lang;
-                        self.role = Role::Moderator;
-                        self.locked_out = false;
-                        self.section(line, text, "moderator", json!({ "game": id }));
-                    }
-                    Some(_) => {
-                        self.role = Role::Nobody;
-                        self.locked_out = true;
-                        self.note(format!("refused moderator sign-on from {}", self.mail.from));
-                        self.refuse(located, Refusal::BadModeratorSecret { game: id });
-                    }
-                }
-            }
+            } => self.moderator_sign_on(game, located, &named, &secret)?,
             Command::Orders { partial } => {
                 if self.require_house(located).is_some() {
                     self.mode = if partial {
@@ -713,10 +717,26 @@ impl<'a> Desk<'a> {
                 }
             }
             Command::Observe { game: named } => self.observe(game, located, &named)?,
+            Command::ConfirmObserve { game: named, token } => {
+                self.confirm_observe(game, located, &named, &token)?
+            }
+            Command::Observers(allowed) => {
+                let action = Action::Observers { allowed };
+                let removed = game.as_ref().map_or(0, |(g, _)| g.observers.len());
+                if self.require_moderator(located) && self.act(game, located, action) {
+                    let removed = if allowed { 0 } else { removed };
+                    self.section(
+                        line,
+                        text,
+                        "observers",
+                        json!({ "allowed": allowed, "removed": removed }),
+                    );
+                }
+            }
             Command::Unobserve {
                 game: named,
                 secret,
-            } => self.unobserve(game, located, &named, &secret),
+            } => self.unobserve(game, located, &named, &secret)?,
             Command::Press { to, grey, body } => self.press(game, located, to, grey, &body)?,
             Command::Help => self.section(line, text, "help", json!({})),
             Command::Stop => self.stopped = true,
@@ -783,6 +803,237 @@ impl<'a> Desk<'a> {
                 self.moderate(game, located, Action::Remove { house }, "removed")
             }
             Command::EndGame(by) => self.moderate(game, located, Action::End(by), "ended"),
+        }
+        Ok(())
+    }
+
+    /// `PARTIE game house secret`: the one secret this mail may have checked, unless the
+    /// throttle refuses it unchecked.
+    fn sign_on(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        named: &str,
+        house: &str,
+        secret: &str,
+    ) -> Result<(), GameError> {
+        if !self.same_game(game, located, named) {
+            return Ok(());
+        }
+        let Some((g, variant)) = game else {
+            return Ok(());
+        };
+        if self.secret_spent {
+            self.refuse(located, Refusal::OneSecretPerMail);
+            return Ok(());
+        }
+        self.secret_spent = true;
+        let (shown, _, _) = shown_house(variant, house, secret);
+        let (house, secret) = match split_sign_on(variant, house, secret) {
+            Some((house, secret, _, _)) => (house, secret),
+            None => (house.to_string(), secret.to_string()),
+        };
+        let seat = g
+            .house_id(variant, &house)
+            .ok()
+            .and_then(|h| g.seat(&h))
+            .filter(|s| !s.resigned);
+        let player = seat.and_then(|s| s.player.as_ref().map(|p| (s.house.clone(), p.clone())));
+        let shown = shown.unwrap_or_else(|| SECRET_MASK.to_string());
+        let from = self.mail.from.clone();
+        // The registered address is not locked out by others' failures on its house: a
+        // guesser cannot keep the player out of the game.
+        let mut guards = vec![(Subject::Sender(from.clone()), true)];
+        if let Some((id, p)) = &player {
+            let house = Subject::House {
+                game: g.id.clone(),
+                house: id.clone(),
+            };
+            guards.push((house, !same_address(&p.address, &from)));
+        }
+        if let Some(until) = self.throttled(&guards)? {
+            self.note(format!(
+                "sign-on as {shown} from {from} refused unchecked (throttled)"
+            ));
+            self.lock_out();
+            let until = format_deadline(until, g.settings.schedule.time_zone, self.lang);
+            self.throttled = Some(until.clone());
+            let game = g.id.clone();
+            self.refuse(located, Refusal::Throttled { game, until });
+            return Ok(());
+        }
+        match player {
+            Some((house, p)) if secret_matches(&secret, &p.secret) => {
+                self.guards_passed(&guards)?;
+                self.lang = p.lang;
+                if p.address != self.mail.from {
+                    self.owner = Some(p.address.clone());
+                }
+                self.role = Role::House(house.clone());
+                self.locked_out = false;
+                self.mode = SubmitMode::Replace;
+                let name = house_name(variant, &house);
+                self.section(
+                    located.line,
+                    &located.text,
+                    "signed-on",
+                    json!({ "house": name, "game": g.id, "extra": self.extra_words }),
+                );
+            }
+            player => {
+                // A house nobody plays puts nobody at risk: the sender is counted, nobody
+                // is told.
+                let target = player.map(|(house, _)| Some(house));
+                self.guards_failed(&guards, target)?;
+                self.lock_out();
+                self.note(format!("refused sign-on as {shown} from {from}"));
+                let game = g.id.clone();
+                self.refuse(located, Refusal::BadSignOn { game });
+            }
+        }
+        Ok(())
+    }
+
+    /// `MODERATEUR game secret`, as a player's sign-on.
+    fn moderator_sign_on(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        named: &str,
+        secret: &str,
+    ) -> Result<(), GameError> {
+        if !self.same_game(game, located, named) {
+            return Ok(());
+        }
+        let Some((g, _)) = game else {
+            return Ok(());
+        };
+        let id = g.id.clone();
+        let Some(moderator) = g.moderator.clone() else {
+            self.refuse(located, Refusal::NoModerator { game: id });
+            return Ok(());
+        };
+        if self.secret_spent {
+            self.refuse(located, Refusal::OneSecretPerMail);
+            return Ok(());
+        }
+        self.secret_spent = true;
+        let from = self.mail.from.clone();
+        let guards = [
+            (Subject::Sender(from.clone()), true),
+            (
+                Subject::Moderator { game: id.clone() },
+                !same_address(&moderator.address, &from),
+            ),
+        ];
+        if let Some(until) = self.throttled(&guards)? {
+            self.note(format!(
+                "moderator sign-on from {from} refused unchecked (throttled)"
+            ));
+            self.lock_out();
+            let until = format_deadline(until, g.settings.schedule.time_zone, self.lang);
+            self.throttled = Some(until.clone());
+            self.refuse(located, Refusal::Throttled { game: id, until });
+            return Ok(());
+        }
+        if secret_matches(secret, &moderator.secret) {
+            self.guards_passed(&guards)?;
+            // The moderator's language is the game's (`LANGUE` changes it).
+            self.lang = g.settings.lang;
+            self.role = Role::Moderator;
+            self.locked_out = false;
+            let data = json!({ "game": id, "extra": self.extra_words });
+            self.section(located.line, &located.text, "moderator", data);
+        } else {
+            self.guards_failed(&guards, Some(None))?;
+            self.lock_out();
+            self.note(format!("refused moderator sign-on from {from}"));
+            self.refuse(located, Refusal::BadModeratorSecret { game: id });
+        }
+        Ok(())
+    }
+
+    /// A sign-on failed or was refused: nothing more is done for the game in this mail.
+    fn lock_out(&mut self) {
+        self.role = Role::Nobody;
+        self.locked_out = true;
+    }
+
+    /// The stored counter of a subject, or a fresh one.
+    fn guard(&self, subject: &Subject) -> Result<Guard, GameError> {
+        Ok(self
+            .service
+            .store
+            .guard(&subject.key())?
+            .unwrap_or_else(|| Guard::new(self.now)))
+    }
+
+    /// Until when the throttle refuses a secret for these subjects (those marked `true`
+    /// are checked), if it does.
+    fn throttled(&self, guards: &[(Subject, bool)]) -> Result<Option<DateTime<Utc>>, GameError> {
+        let mut until = None;
+        for (subject, _) in guards.iter().filter(|(_, checked)| *checked) {
+            if let Some(key_until) = self.guard(subject)?.locked(self.now) {
+                until = until.max(Some(key_until));
+            }
+        }
+        Ok(until)
+    }
+
+    /// A right secret: the counters that exist start a new window.
+    fn guards_passed(&mut self, guards: &[(Subject, bool)]) -> Result<(), GameError> {
+        for (subject, _) in guards {
+            if let Some(mut guard) = self.service.store.guard(&subject.key())? {
+                guard.succeed(self.now);
+                self.effects.guards.push((subject.key(), Some(guard)));
+            }
+        }
+        Ok(())
+    }
+
+    /// A wrong secret, counted for every subject. When it starts a lockout the house's
+    /// player (`notify`: `Some(Some(house))`; `Some(None)`: the moderator's sign-on) and
+    /// the moderator are told, once: the house's (or the moderator's) counter remembers
+    /// it, else the sender's. Expired counters are forgotten in the same transaction.
+    fn guards_failed(
+        &mut self,
+        guards: &[(Subject, bool)],
+        notify: Option<Option<String>>,
+    ) -> Result<(), GameError> {
+        let mut counted: Vec<(Subject, Guard)> = Vec::new();
+        let mut locked_until = None;
+        for (subject, _) in guards {
+            let mut guard = self.guard(subject)?;
+            if guard.fail(self.now) {
+                locked_until = locked_until.max(guard.locked_until);
+            }
+            counted.push((subject.clone(), guard));
+        }
+        // The counter that remembers the telling: the target's if there is one.
+        let teller = counted
+            .iter()
+            .find(|(s, _)| !matches!(s, Subject::Sender(_)))
+            .or(counted.first());
+        let told = teller.is_some_and(|(_, g)| g.told);
+        if let (Some(until), Some(house), false) = (locked_until, notify, told) {
+            for (_, guard) in &mut counted {
+                guard.told = true;
+            }
+            let houses = house.iter().cloned().collect();
+            self.effects.notify(
+                crate::game::NoticeKind::SignOnThrottled { house, until },
+                houses,
+            );
+            self.note(format!("sign-ons throttled until {until}"));
+        }
+        let written: Vec<String> = counted.iter().map(|(s, _)| s.key()).collect();
+        for (subject, guard) in counted {
+            self.effects.guards.push((subject.key(), Some(guard)));
+        }
+        for key in self.service.store.guards_to_forget(self.now)? {
+            if !written.contains(&key) {
+                self.effects.guards.push((key, None));
+            }
         }
         Ok(())
     }
@@ -1069,6 +1320,9 @@ impl<'a> Desk<'a> {
         );
     }
 
+    /// `OBSERVER game`: nobody observes without consent, so the request only waits for
+    /// its address to confirm it; the token goes in the answer, which goes to that very
+    /// address (a forged sender never sees it).
     fn observe(
         &mut self,
         game: &mut Option<(&mut Game, &Variant)>,
@@ -1082,16 +1336,115 @@ impl<'a> Desk<'a> {
             return Ok(());
         };
         let from = self.mail.from.clone();
-        if g.observers.iter().any(|o| o.address == from) {
+        if !g.settings.observers {
+            self.refuse(located, Refusal::ObserversForbidden);
+            return Ok(());
+        }
+        if g.observers.iter().any(|o| same_address(&o.address, &from)) {
             self.refuse(located, Refusal::AlreadyObserving);
             return Ok(());
         }
+        let now = self.now;
+        g.observer_requests
+            .retain(|r| r.expires > now && !same_address(&r.address, &from));
+        if g.observer_requests.len() >= MAX_OBSERVER_REQUESTS {
+            self.refuse(located, Refusal::TooManyObserverRequests);
+            return Ok(());
+        }
+        // Hashing the token costs as much as checking a secret: one a mail.
+        if self.secret_spent {
+            self.refuse(located, Refusal::OneSecretPerMail);
+            return Ok(());
+        }
+        self.secret_spent = true;
+        let token = new_secret()?;
+        let expires = now + OBSERVER_TOKEN_LIFE;
+        g.observer_requests.push(ObserverRequest {
+            address: from.clone(),
+            token: hash_secret(&token)?,
+            lang: self.lang,
+            asked: now,
+            expires,
+        });
+        let zone = g.settings.schedule.time_zone;
+        let id = g.id.clone();
+        self.note(format!("observer request from {from}"));
+        self.section(
+            located.line,
+            &located.text,
+            "observe-asked",
+            json!({
+                "game": id,
+                "address": from,
+                "asked": format_deadline(now, zone, self.lang),
+                "expires": format_deadline(expires, zone, self.lang),
+                "token": token,
+            }),
+        );
+        Ok(())
+    }
+
+    /// `OBSERVER game CONFIRMER token`, from the address that asked: it observes from now
+    /// on, with a secret to stop.
+    fn confirm_observe(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        named: &str,
+        token: &str,
+    ) -> Result<(), GameError> {
+        if !self.same_game(game, located, named) {
+            return Ok(());
+        }
+        let Some((g, _)) = game else {
+            return Ok(());
+        };
+        let from = self.mail.from.clone();
+        if !g.settings.observers {
+            self.refuse(located, Refusal::ObserversForbidden);
+            return Ok(());
+        }
+        if g.observers.iter().any(|o| same_address(&o.address, &from)) {
+            self.refuse(located, Refusal::AlreadyObserving);
+            return Ok(());
+        }
+        let now = self.now;
+        let request = g
+            .observer_requests
+            .iter()
+            .position(|r| r.expires > now && same_address(&r.address, &from));
+        let Some(request) = request else {
+            let game = g.id.clone();
+            self.refuse(located, Refusal::NoObserverRequest { game });
+            return Ok(());
+        };
+        if self.secret_spent {
+            self.refuse(located, Refusal::OneSecretPerMail);
+            return Ok(());
+        }
+        self.secret_spent = true;
+        let guards = [(Subject::Sender(from.clone()), true)];
+        if let Some(until) = self.throttled(&guards)? {
+            let until = format_deadline(until, g.settings.schedule.time_zone, self.lang);
+            let game = g.id.clone();
+            self.refuse(located, Refusal::Throttled { game, until });
+            return Ok(());
+        }
+        let hash = g.observer_requests.get(request).map(|r| r.token.clone());
+        if !hash.is_some_and(|h| secret_matches(token, &h)) {
+            self.guards_failed(&guards, None)?;
+            self.note(format!("wrong observer token from {from}"));
+            self.refuse(located, Refusal::BadObserverToken);
+            return Ok(());
+        }
+        self.guards_passed(&guards)?;
+        let asked = g.observer_requests.remove(request);
         let secret = new_secret()?;
         g.observers.push(Observer {
-            address: from.clone(),
+            address: asked.address,
             secret: hash_secret(&secret)?,
-            lang: self.lang,
-            since: self.now,
+            lang: asked.lang,
+            since: now,
         });
         let id = g.id.clone();
         self.note(format!("observer {from}"));
@@ -1104,27 +1457,52 @@ impl<'a> Desk<'a> {
         Ok(())
     }
 
+    /// `NE PLUS OBSERVER game secret`, from the observing address: one secret checked.
     fn unobserve(
         &mut self,
         game: &mut Option<(&mut Game, &Variant)>,
         located: &Located,
         named: &str,
         secret: &str,
-    ) {
+    ) -> Result<(), GameError> {
         if !self.same_game(game, located, named) {
-            return;
+            return Ok(());
         }
         let Some((g, _)) = game else {
-            return;
+            return Ok(());
         };
-        let before = g.observers.len();
-        g.observers.retain(|o| !secret_matches(secret, &o.secret));
-        if g.observers.len() == before {
+        let from = self.mail.from.clone();
+        let Some(at) = g
+            .observers
+            .iter()
+            .position(|o| same_address(&o.address, &from))
+        else {
             self.refuse(located, Refusal::BadObserverSecret);
-        } else {
-            self.note(format!("observer left ({})", self.mail.from));
-            self.section(located.line, &located.text, "unobserved", json!({}));
+            return Ok(());
+        };
+        if self.secret_spent {
+            self.refuse(located, Refusal::OneSecretPerMail);
+            return Ok(());
         }
+        self.secret_spent = true;
+        let guards = [(Subject::Sender(from.clone()), true)];
+        if let Some(until) = self.throttled(&guards)? {
+            let until = format_deadline(until, g.settings.schedule.time_zone, self.lang);
+            let game = g.id.clone();
+            self.refuse(located, Refusal::Throttled { game, until });
+            return Ok(());
+        }
+        let hash = g.observers.get(at).map(|o| o.secret.clone());
+        if hash.is_some_and(|h| secret_matches(secret, &h)) {
+            self.guards_passed(&guards)?;
+            g.observers.remove(at);
+            self.note(format!("observer left ({from})"));
+            self.section(located.line, &located.text, "unobserved", json!({}));
+        } else {
+            self.guards_failed(&guards, None)?;
+            self.refuse(located, Refusal::BadObserverSecret);
+        }
+        Ok(())
     }
 
     fn seat(
@@ -1372,9 +1750,10 @@ impl<'a> Desk<'a> {
             orders = Some(text);
         }
         let game_ref = game.map(|(g, _)| json!({ "id": g.id, "name": g.name }));
+        let subject = masked_subject(&self.mail.subject, &self.hidden);
         let data = json!({
             "game": game_ref,
-            "subject": self.mail.subject,
+            "subject": subject,
             "sections": self.sections,
             "orders": orders,
             "judge": self.config.judge.address,
@@ -1412,27 +1791,111 @@ fn script_is_empty(commands: &[Located]) -> bool {
         .all(|c| matches!(c.command, Ok(Command::Stop)))
 }
 
-/// The command with its secret hidden in the line quoted back: replies wait in the
-/// store's outbox (and the outbox folder) as plain text, where secrets must not be, and a
-/// reply copied to the registered address must not hand the secret on.
-fn masked(located: &Located) -> Located {
-    let secret = match &located.command {
-        Ok(Command::SignOn { secret, .. })
-        | Ok(Command::Moderator { secret, .. })
-        | Ok(Command::Unobserve { secret, .. }) => secret.as_str(),
-        _ => return located.clone(),
+/// The command with its secret hidden in the line quoted back, and in the error that
+/// quotes its arguments: replies wait in the store's outbox (and the outbox folder) as
+/// plain text, where secrets must not be, and a reply copied to the registered address
+/// must not hand the secret on. Everything after the secret's place is hidden, whatever
+/// it is (`PARTIE g Stark s3cret merci`, a secret typed before the house): only the
+/// game, the house as the map knows it and a confirmation's keyword are shown.
+///
+/// Returns the line to quote, the words hidden, and whether words followed the secret.
+fn masked(located: &Located, variant: Option<&Variant>) -> (Located, Vec<String>, bool) {
+    let Some(line) = command::secret_line(&located.text) else {
+        return (located.clone(), Vec::new(), false);
     };
-    let mut located = located.clone();
-    if let Some(at) = located.text.rfind(secret).filter(|_| !secret.is_empty()) {
-        located
-            .text
-            .replace_range(at..at + secret.len(), SECRET_MASK);
+    let (shown, extra) = match (&located.command, variant) {
+        (Ok(Command::SignOn { house, secret, .. }), Some(variant)) => {
+            let (_, house_words, extra) = shown_house(variant, house, secret);
+            (1 + house_words, extra)
+        }
+        (Ok(Command::Moderator { .. } | Command::Unobserve { .. }), _) => (1, line.words.len() > 2),
+        (Ok(Command::ConfirmObserve { .. }), _) => (2, line.words.len() > 3),
+        _ => (line.safe_words(), false),
+    };
+    let hidden: Vec<String> = line.hidden(shown).iter().map(|w| w.to_string()).collect();
+    let mut quoted = located.clone();
+    quoted.text = line.masked(shown);
+    if let Err(CommandError::Arguments { found, .. }) = &mut quoted.command {
+        *found = line.masked_rest(shown);
     }
-    located
+    (quoted, hidden, extra)
 }
 
-/// What a secret looks like in a reply.
-const SECRET_MASK: &str = "********";
+/// The mail's subject as the reply's `Re:` quotes it: a sign-on written there (as some
+/// players do) shows no more than in the body, and no word the body's quotes hid
+/// appears in it.
+fn masked_subject(subject: &str, hidden: &[String]) -> String {
+    // `Re: Fwd: PARTIE …`: the prefixes of mail programs come before the command.
+    let subject = subject.trim();
+    let mut rest = subject;
+    while let Some((prefix, after)) = rest.split_once(':') {
+        let prefix = prefix.trim().to_lowercase();
+        if !matches!(
+            prefix.as_str(),
+            "re" | "fwd" | "fw" | "tr" | "réf" | "ref" | "aw" | "wg"
+        ) {
+            break;
+        }
+        rest = after.trim_start();
+    }
+    let mut subject = match command::secret_line(rest) {
+        Some(line) => {
+            let shown = line.safe_words();
+            let kept = subject.len() - rest.len();
+            format!(
+                "{}{}",
+                subject.get(..kept).unwrap_or_default(),
+                line.masked(shown)
+            )
+        }
+        None => subject.to_string(),
+    };
+    // Words of three letters or less are courtesies (`ok`), never the judge's secrets,
+    // and hiding them would maul the subject.
+    for word in hidden.iter().filter(|w| w.chars().count() > 3) {
+        if subject.contains(word.as_str()) {
+            subject = subject.replace(word.as_str(), SECRET_MASK);
+        }
+    }
+    subject
+}
+
+/// What of a sign-on's words may be quoted as its house: the house the map names exactly
+/// (then words after the secret are extra), else the first word if the map takes it for
+/// a misspelt house, else nothing (it may be the secret, typed before the house). Returns
+/// the house as shown, how many words it took, and whether extra words followed.
+fn shown_house(variant: &Variant, house: &str, secret: &str) -> (Option<String>, usize, bool) {
+    if let Some((name, _, words, extra)) = split_sign_on(variant, house, secret) {
+        return (Some(name), words, extra);
+    }
+    match house.split_whitespace().next() {
+        Some(first) if crate::case::house_named(variant, first).is_some() => {
+            (Some(first.to_string()), 1, false)
+        }
+        _ => (None, 0, false),
+    }
+}
+
+/// A sign-on's house and secret, read with the map: the house is the longest run of
+/// words after the game that names a house exactly (`Maison Stark`), the secret the word
+/// after it, and words after that are extra (`merci`). `None` when no run names a house
+/// exactly: the parser's reading stands (every word but the last is the house, matched
+/// loosely, the last the secret). Returns the house as written, the secret, how many
+/// words the house took, and whether extra words followed.
+fn split_sign_on(
+    variant: &Variant,
+    house: &str,
+    secret: &str,
+) -> Option<(String, String, usize, bool)> {
+    let words: Vec<&str> = house.split_whitespace().chain([secret]).collect();
+    (1..words.len()).rev().find_map(|n| {
+        let name = words.get(..n)?.join(" ");
+        let name = name.trim_matches(|c: char| !c.is_alphanumeric());
+        variant.house_by_name(name)?;
+        let secret = words.get(n)?;
+        Some((name.to_string(), secret.to_string(), n, n + 1 < words.len()))
+    })
+}
 
 fn house_name(variant: &Variant, id: &str) -> String {
     variant

@@ -23,4 +23,5 @@ pub mod outmail;
 pub mod pass;
 pub mod refusal;
 pub mod send;
+pub mod throttle;
 pub mod transport;

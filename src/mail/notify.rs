@@ -71,6 +71,9 @@ fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
             .map(|m| (m.address.clone(), game.settings.lang))
             .collect();
     }
+    if let NoticeKind::SignOnThrottled { house, .. } = &notice.kind {
+        return throttle_recipients(game, house.as_deref());
+    }
     let mut to: Vec<(String, Lang)> = game
         .seats
         .iter()
@@ -89,6 +92,24 @@ fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
     }
     let mut seen = std::collections::HashSet::new();
     to.retain(|(a, _)| seen.insert(a.clone()));
+    to
+}
+
+/// Who hears that sign-ons are throttled: the house's player (if the house was the
+/// target) and the moderator; never the observers, nor the other houses.
+fn throttle_recipients(game: &Game, house: Option<&str>) -> Vec<(String, Lang)> {
+    let mut to: Vec<(String, Lang)> = house
+        .and_then(|h| game.seat(h))
+        .filter(|s| !s.resigned)
+        .and_then(|s| s.player.as_ref())
+        .map(|p| (p.address.clone(), p.lang))
+        .into_iter()
+        .collect();
+    if let Some(m) = &game.moderator
+        && to.iter().all(|(a, _)| *a != m.address)
+    {
+        to.push((m.address.clone(), game.settings.lang));
+    }
     to
 }
 
@@ -197,6 +218,7 @@ fn kind_word(kind: &NoticeKind) -> &'static str {
         NoticeKind::Missed { .. } => "missed",
         NoticeKind::CivilDisorder { .. } => "civil-disorder",
         NoticeKind::Undeliverable { .. } => "undeliverable",
+        NoticeKind::SignOnThrottled { .. } => "throttled",
     }
 }
 
@@ -208,6 +230,19 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
         | NoticeKind::CivilDisorder { house, .. } => variant
             .house_by_name(house)
             .map(|h| variant.house(h).name.clone()),
+        NoticeKind::SignOnThrottled {
+            house: Some(house), ..
+        } => variant
+            .house_by_name(house)
+            .map(|h| variant.house(h).name.clone()),
+        _ => None,
+    };
+    let until = match kind {
+        NoticeKind::SignOnThrottled { until, .. } => Some(format_deadline(
+            *until,
+            game.settings.schedule.time_zone,
+            lang,
+        )),
         _ => None,
     };
     let zone = game.settings.schedule.time_zone;
@@ -246,5 +281,6 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
             }),
             _ => Value::Null,
         },
+        "until": until,
     })
 }

@@ -54,6 +54,31 @@ pub enum Refusal {
     /// `ADRESSE` to the judge's own address or to one already in the game; which of the
     /// two is not said, so that nobody learns another player's address this way.
     AddressUnavailable(String),
+    /// A second sign-on (or secret) in one mail: refused without being checked, so that
+    /// one mail buys one guess.
+    OneSecretPerMail,
+    /// Too many wrong secrets lately, from this address or for this house: refused
+    /// without being checked (it says nothing of whether the secret was right).
+    Throttled {
+        game: String,
+        /// When to try again, in the reader's words.
+        until: String,
+    },
+    /// The moderator does not allow observers in this game.
+    ObserversForbidden,
+    /// `OBSERVER … CONFIRMER` with no request waiting from this address.
+    NoObserverRequest {
+        game: String,
+    },
+    /// `OBSERVER … CONFIRMER` with the wrong token.
+    BadObserverToken,
+    /// Too many requests to observe wait for their confirmation.
+    TooManyObserverRequests,
+    /// A mail of more commands than the judge reads: none was read.
+    TooManyCommands {
+        count: usize,
+        limit: usize,
+    },
 }
 
 impl Refusal {
@@ -131,6 +156,63 @@ impl Refusal {
                 "this secret is no observer's of this game".into(),
             ),
             BadSpan(e) => e.clone(),
+            OneSecretPerMail => pick(
+                "une seule identification par message : cette ligne n'a pas été vérifiée ; \
+                 écrivez un message par identification"
+                    .into(),
+                "one sign-on per message: this line was not checked; send one message per \
+                 sign-on"
+                    .into(),
+            ),
+            Throttled { game, until } => pick(
+                format!(
+                    "trop d'identifications manquées pour la partie {game} : elles sont refusées \
+                     sans vérification jusqu'au {until} ; rien de ce message n'a été exécuté \
+                     pour cette partie"
+                ),
+                format!(
+                    "too many failed sign-ons for the game {game}: they are refused unchecked \
+                     until {until}; nothing in this message was done for that game"
+                ),
+            ),
+            ObserversForbidden => pick(
+                "le modérateur de cette partie n'accepte pas d'observateurs".into(),
+                "the moderator of this game allows no observers".into(),
+            ),
+            NoObserverRequest { game } => pick(
+                format!(
+                    "aucune demande d'observation n'attend de confirmation de cette adresse \
+                     (ou elle a expiré) : envoyez d'abord OBSERVER {game}"
+                ),
+                format!(
+                    "no request to observe waits for this address to confirm it (or it \
+                     expired): send OBSERVE {game} first"
+                ),
+            ),
+            BadObserverToken => pick(
+                "ce jeton n'est pas celui envoyé à cette adresse".into(),
+                "this token is not the one sent to this address".into(),
+            ),
+            TooManyCommands { count, limit } => pick(
+                format!(
+                    "votre message contient {count} commandes ou ordres, plus que les {limit} \
+                     que le juge lit dans un message : il n'a pas été lu, rien n'a été \
+                     exécuté. Envoyez vos commandes en plusieurs messages."
+                ),
+                format!(
+                    "your message holds {count} commands or orders, more than the {limit} the \
+                     judge reads in one message: it was not read, nothing was done. Send your \
+                     commands in several messages."
+                ),
+            ),
+            TooManyObserverRequests => pick(
+                "trop de demandes d'observation attendent leur confirmation : réessayez \
+                 dans quelques jours"
+                    .into(),
+                "too many requests to observe wait for their confirmation: try again in a \
+                 few days"
+                    .into(),
+            ),
             TooLarge { size, limit } => pick(
                 format!(
                     "votre message fait {} Kio, plus que les {} Kio que le juge lit : il n'a pas été lu. Renvoyez vos commandes seules, sans pièce jointe ni citation.",

@@ -43,6 +43,9 @@ pub struct NameIndex {
     shown: Vec<(String, String, ProvinceId)>,
 }
 
+/// How alike a name must be to a misspelt one to be suggested for it.
+const NEAR: f64 = 0.75;
+
 impl NameIndex {
     /// Adds a name of a province; returns the province already holding it, if any.
     pub fn add_province_name(&mut self, name: &str, id: ProvinceId) -> Option<ProvinceId> {
@@ -76,21 +79,33 @@ impl NameIndex {
         self.coasts.get(&(province, fold(name))).copied()
     }
 
-    /// Up to three names nearest to a misspelt one, best first, as written in the variant.
+    /// Up to three names nearest to a misspelt one, best first, as written in the variant:
+    /// those at least [`NEAR`] alike (Jaro-Winkler or edit distance).
     pub fn nearest(&self, name: &str) -> Vec<(String, ProvinceId)> {
         let wanted = fold(name);
         if wanted.is_empty() {
             return Vec::new();
         }
+        let wanted_len = wanted.chars().count();
         let mut scored: Vec<(f64, &str, ProvinceId)> = self
             .shown
             .iter()
             .map(|(folded, shown, id)| {
-                let score = strsim::jaro_winkler(&wanted, folded)
-                    .max(strsim::normalized_damerau_levenshtein(&wanted, folded));
+                let jaro = strsim::jaro_winkler(&wanted, folded);
+                // The edit distance is at least the difference of lengths: when that
+                // alone keeps it under the threshold, it is not computed (it is most of
+                // the cost of a line that is no order, and hostile mail is full of them).
+                let len = folded.chars().count();
+                let longest = wanted_len.max(len).max(1) as f64;
+                let best_edit = 1.0 - wanted_len.abs_diff(len) as f64 / longest;
+                let score = if best_edit < NEAR {
+                    jaro
+                } else {
+                    jaro.max(strsim::normalized_damerau_levenshtein(&wanted, folded))
+                };
                 (score, shown.as_str(), *id)
             })
-            .filter(|(score, _, _)| *score >= 0.75)
+            .filter(|(score, _, _)| *score >= NEAR)
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut out: Vec<(String, ProvinceId)> = Vec::new();

@@ -81,6 +81,11 @@ pub enum Action {
         last: Box<PhaseRecord>,
         phase: Option<String>,
     },
+    /// Allows or forbids observers; forbidding ends the current observers and the
+    /// requests waiting for confirmation.
+    Observers {
+        allowed: bool,
+    },
 }
 
 impl Action {
@@ -103,6 +108,7 @@ impl Action {
             Action::Edit { .. } => "edit-position",
             Action::Resign { .. } => "resign",
             Action::Rollback { .. } => "rollback",
+            Action::Observers { .. } => "observers",
         }
     }
 }
@@ -296,6 +302,17 @@ pub fn apply(
             effects.drop_record = Some(last.index);
             effects.notify(NoticeKind::RolledBack { phase: last.phase }, Vec::new());
             format!("back to {}", last.phase)
+        }
+        Action::Observers { allowed } => {
+            game.settings.observers = allowed;
+            if allowed {
+                "observers allowed".to_string()
+            } else {
+                let ended = game.observers.len();
+                game.observers.clear();
+                game.observer_requests.clear();
+                format!("observers forbidden ({ended} ended)")
+            }
         }
     };
     if !effects.detail.is_empty() {

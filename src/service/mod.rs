@@ -33,6 +33,8 @@ pub struct Effects {
     pub seen: Option<String>,
     /// The answer to the mail's sender, counted against the hourly cap.
     pub replied: Option<crate::store::Replied>,
+    /// Sign-on counters to write or forget (`store::Commit::guards`).
+    pub guards: Vec<(String, Option<crate::mail::throttle::Guard>)>,
 }
 
 impl Effects {
@@ -153,6 +155,7 @@ impl Service {
             mails: effects.mails,
             seen: effects.seen,
             replied: effects.replied,
+            guards: effects.guards,
             ..Commit::default()
         })?;
         Ok(value)

@@ -17,7 +17,9 @@
 //! - `replies`: `a`, address → [`ReplyWindow`]: the judge's answers to that address in the
 //!   current hour (the cap of `[mail] replies_per_hour`); `t`, window start (time key),
 //!   address → nothing: the same windows by age, so that expired ones are pruned without
-//!   reading them all.
+//!   reading them all;
+//! - `guards`: `house\0<game>\0<house>`, `moderator\0<game>` or `sender\0<address>` →
+//!   [`Guard`]: failed sign-ons, for the throttle (`mail::throttle`).
 
 use std::path::{Path, PathBuf};
 
@@ -29,6 +31,7 @@ use sled::transaction::{ConflictableTransactionError, TransactionError, Transact
 
 use crate::game::{AuditEntry, Game, Notice, PhaseRecord};
 use crate::mail::outmail::OutMail;
+use crate::mail::throttle::{self, Guard};
 
 /// The version of the layout above; bumped (with a migration step) when it changes.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -70,6 +73,7 @@ pub struct Store {
     outbox: sled::Tree,
     seen: sled::Tree,
     replies: sled::Tree,
+    guards: sled::Tree,
 }
 
 /// How long a window of the reply cap lasts.
@@ -108,6 +112,8 @@ pub struct Commit<'a> {
     pub replied: Option<Replied>,
     /// An outbox mail written again in place (set aside as failed).
     pub outbox_update: Option<(u64, &'a OutMail)>,
+    /// Sign-on counters to write (`None`: to forget), by key.
+    pub guards: Vec<(String, Option<Guard>)>,
 }
 
 impl Store {
@@ -186,6 +192,7 @@ impl Store {
             outbox: db.open_tree("outbox")?,
             seen: db.open_tree("seen")?,
             replies: db.open_tree("replies")?,
+            guards: db.open_tree("guards")?,
             db,
         };
         store.migrate()?;
@@ -321,6 +328,11 @@ impl Store {
         if let Some(replied) = &commit.replied {
             self.prune_replies(replied.at)?;
         }
+        let guard_json = commit
+            .guards
+            .iter()
+            .map(|(key, guard)| Ok((key.as_bytes(), guard.as_ref().map(encode).transpose()?)))
+            .collect::<Result<Vec<_>, StoreError>>()?;
         let result = (
             &self.games,
             &self.phases,
@@ -330,9 +342,10 @@ impl Store {
             &self.outbox,
             &self.seen,
             &self.replies,
+            &self.guards,
         )
             .transaction(
-                |(games, phases, audit, wake, notices, outbox, seen, replies)| {
+                |(games, phases, audit, wake, notices, outbox, seen, replies, guards)| {
                     if touches_game {
                         if commit.before.is_none() && games.get(id.as_bytes())?.is_some() {
                             return Err(ConflictableTransactionError::Abort(StoreError::Exists(
@@ -368,6 +381,12 @@ impl Store {
                     }
                     if let Some(message_id) = &commit.seen {
                         seen.insert(message_id.as_bytes(), &seen_at)?;
+                    }
+                    for (key, json) in &guard_json {
+                        match json {
+                            Some(json) => guards.insert(*key, json.as_slice())?,
+                            None => guards.remove(*key)?,
+                        };
                     }
                     if let Some(replied) = &commit.replied {
                         count_reply(replies, replied)?;
@@ -499,6 +518,35 @@ impl Store {
         self.notices.remove(key.to_be_bytes())?;
         self.db.flush()?;
         Ok(())
+    }
+
+    /// The sign-on counter under `key` (`throttle::Subject::key`), if any.
+    pub fn guard(&self, key: &str) -> Result<Option<Guard>, StoreError> {
+        self.guards
+            .get(key.as_bytes())?
+            .map(|v| decode(&v, "guard"))
+            .transpose()
+    }
+
+    /// The keys of the sign-on counters to forget at `now`: those expired, then the
+    /// oldest beyond `throttle::MAX_ENTRIES`. A damaged entry is forgotten too.
+    pub fn guards_to_forget(&self, now: DateTime<Utc>) -> Result<Vec<String>, StoreError> {
+        let mut forget = Vec::new();
+        let mut kept = Vec::new();
+        for item in self.guards.iter() {
+            let (key, value) = item?;
+            let key = String::from_utf8_lossy(&key).into_owned();
+            match decode::<Guard>(&value, "guard") {
+                Ok(guard) if !guard.expired(now) => kept.push((guard.last, key)),
+                _ => forget.push(key),
+            }
+        }
+        if kept.len() > throttle::MAX_ENTRIES {
+            kept.sort();
+            let excess = kept.len() - throttle::MAX_ENTRIES;
+            forget.extend(kept.into_iter().take(excess).map(|(_, key)| key));
+        }
+        Ok(forget)
     }
 
     /// Bytes the store takes on disk.

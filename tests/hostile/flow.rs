@@ -991,6 +991,13 @@ fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<String>)> {
             },
             vec![],
         ),
+        (
+            NoticeKind::SignOnThrottled {
+                house: None,
+                until: deadline,
+            },
+            vec![],
+        ),
     ];
     for (kind, _) in &all {
         match kind {
@@ -1007,7 +1014,8 @@ fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<String>)> {
             | NoticeKind::Grace { .. }
             | NoticeKind::Missed { .. }
             | NoticeKind::CivilDisorder { .. }
-            | NoticeKind::Undeliverable { .. } => {}
+            | NoticeKind::Undeliverable { .. }
+            | NoticeKind::SignOnThrottled { .. } => {}
         }
     }
     all
@@ -1030,8 +1038,9 @@ fn every_notice_renders_in_both_languages() {
     let mails = w.mails(t0());
     for lang_of in [STARK, LANNISTER] {
         let told: Vec<&OutMail> = mails.iter().filter(|m| m.to == lang_of).collect();
-        // An undeliverable address is the moderator's business alone.
-        assert_eq!(told.len(), count - 1, "{lang_of}");
+        // An undeliverable address and the moderator's throttled sign-ons are the
+        // moderator's business alone.
+        assert_eq!(told.len(), count - 2, "{lang_of}");
         for mail in told {
             check_text(&mail.subject, &format!("subject to {lang_of}"), None);
             check_text(&mail.body, &format!("notice to {lang_of}"), None);
@@ -1163,6 +1172,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         GameError::BadPosition("line 2".into()),
         GameError::BadVote("stark".into()),
         GameError::Internal("oops".into()),
+        GameError::JudgeAddress("juge@example.org".into()),
     ];
     for e in &games {
         // No wildcard: a new error does not compile until it is listed above. (The map's
@@ -1192,7 +1202,8 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::BadPosition(_)
             | GameError::BadVote(_)
             | GameError::Store(_)
-            | GameError::Internal(_) => {}
+            | GameError::Internal(_)
+            | GameError::JudgeAddress(_) => {}
         }
         check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
     }
@@ -1225,6 +1236,22 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             size: 2_000_000,
             limit: 1_000_000,
         },
+        Refusal::AddressUnavailable("x@example.org".into()),
+        Refusal::OneSecretPerMail,
+        Refusal::Throttled {
+            game: "bataille".into(),
+            until: "mercredi 20:00".into(),
+        },
+        Refusal::ObserversForbidden,
+        Refusal::NoObserverRequest {
+            game: "bataille".into(),
+        },
+        Refusal::BadObserverToken,
+        Refusal::TooManyObserverRequests,
+        Refusal::TooManyCommands {
+            count: 2_000,
+            limit: 300,
+        },
     ];
     for r in &refusals {
         // No wildcard: a new refusal does not compile until it is listed above.
@@ -1245,7 +1272,15 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | Refusal::AlreadyObserving
             | Refusal::BadObserverSecret
             | Refusal::BadSpan(_)
-            | Refusal::TooLarge { .. } => {}
+            | Refusal::TooLarge { .. }
+            | Refusal::AddressUnavailable(_)
+            | Refusal::OneSecretPerMail
+            | Refusal::Throttled { .. }
+            | Refusal::ObserversForbidden
+            | Refusal::NoObserverRequest { .. }
+            | Refusal::BadObserverToken
+            | Refusal::TooManyObserverRequests
+            | Refusal::TooManyCommands { .. } => {}
         }
         check(r.message(Lang::Fr), r.message(Lang::En), format!("{r:?}"));
     }
@@ -1270,5 +1305,5 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    assert_eq!(checked, 11 + 23 + 17 + 4);
+    assert_eq!(checked, 11 + 24 + 25 + 4);
 }

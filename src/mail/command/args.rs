@@ -16,8 +16,10 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
     let rest = || Some(head.rest.to_string()).filter(|r| !r.is_empty());
     match head.keyword() {
         Keyword::SignOn => sign_on(&words).ok_or_else(bad),
+        // Words after the secret (`merci`) are no part of it: the dispatcher ignores them
+        // and says so, and never quotes them back (they may be the secret, misplaced).
         Keyword::Moderator => match words[..] {
-            [game, secret] if is_game_id(game) => Ok(Command::Moderator {
+            [game, secret, ..] if is_game_id(game) => Ok(Command::Moderator {
                 game: game.to_string(),
                 secret: secret.to_string(),
             }),
@@ -49,6 +51,16 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
             [game] if is_game_id(game) => Ok(Command::Observe {
                 game: game.to_string(),
             }),
+            [game, confirm, token, ..] if is_game_id(game) && is_confirm(confirm) => {
+                Ok(Command::ConfirmObserve {
+                    game: game.to_string(),
+                    token: token.to_string(),
+                })
+            }
+            _ => Err(bad()),
+        },
+        Keyword::Observers => match words[..] {
+            [answer] => yes_no(answer).map(Command::Observers).ok_or_else(bad),
             _ => Err(bad()),
         },
         Keyword::Unobserve => match words[..] {
@@ -178,6 +190,25 @@ fn sign_on(words: &[&str]) -> Option<Command> {
         house,
         secret: secret.to_string(),
     })
+}
+
+/// The word between the game and the token of `OBSERVER <partie> CONFIRMER <jeton>`.
+pub(super) fn is_confirm(word: &str) -> bool {
+    matches!(
+        fold(word).as_str(),
+        "confirmer" | "confirme" | "confirmation" | "confirm"
+    )
+}
+
+/// The moderator's answer to `OBSERVATEURS`/`OBSERVERS`: allowed or not.
+fn yes_no(word: &str) -> Option<bool> {
+    let word = fold(word);
+    let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+    match word {
+        "oui" | "permis" | "autorises" | "yes" | "on" | "allowed" => Some(true),
+        "non" | "interdits" | "no" | "off" | "forbidden" | "none" => Some(false),
+        _ => None,
+    }
 }
 
 /// Games are named with ASCII letters, digits, `-` and `_` (docs/games.md); the case is

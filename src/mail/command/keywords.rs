@@ -47,6 +47,8 @@ pub enum Keyword {
     ReplacePlayer,
     RemovePlayer,
     EndGame,
+    /// The moderator allows or forbids observers.
+    Observers,
 }
 
 /// One way of writing a keyword: its words as [`fold`] gives them (lower case, no accents,
@@ -176,6 +178,9 @@ pub const SPELLINGS: &[Spelling] = &[
     fr("terminer", Keyword::EndGame),
     en("end game", Keyword::EndGame),
     en("endgame", Keyword::EndGame),
+    fr("observateurs", Keyword::Observers),
+    fr("observatrices", Keyword::Observers),
+    en("observers", Keyword::Observers),
 ];
 
 /// The most words in a spelling (`ne plus observer`, `fin de presse`).

@@ -95,7 +95,10 @@ impl Keyword {
                  ABSENCE from 2026-12-24 to 2026-12-27 20:00",
             ),
             Keyword::Language => ("LANGUE fr ou LANGUE en", "LANGUAGE en or LANGUAGE fr"),
-            Keyword::Observe => ("OBSERVER <partie>", "OBSERVE <game>"),
+            Keyword::Observe => (
+                "OBSERVER <partie>, puis OBSERVER <partie> CONFIRMER <jeton>",
+                "OBSERVE <game>, then OBSERVE <game> CONFIRM <token>",
+            ),
             Keyword::Unobserve => (
                 "NE PLUS OBSERVER <partie> <secret>",
                 "UNOBSERVE <game> <secret>",
@@ -151,6 +154,7 @@ impl Keyword {
                 "REPLACE <house> <address> [fr|en]",
             ),
             Keyword::RemovePlayer => ("RETIRER <maison>", "REMOVE PLAYER <house>"),
+            Keyword::Observers => ("OBSERVATEURS oui ou non", "OBSERVERS yes or no"),
             Keyword::EndGame => (
                 "TERMINER VICTOIRE <maison>…, TERMINER NUL, TERMINER CONCESSION <maison> ou \
                  TERMINER ABANDON",

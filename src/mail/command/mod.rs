@@ -84,11 +84,17 @@ pub enum Command {
     Absence { from: String, to: String },
     /// `LANGUAGE en` / `LANGUE fr`: the player's language for every later mail.
     Language(Lang),
-    /// `OBSERVE game` / `OBSERVER partie`: receive the results (no secret needed; the
-    /// answer gives one to stop).
+    /// `OBSERVE game` / `OBSERVER partie`: asks to receive the results; the answer, sent
+    /// to the asking address, holds the token that confirms it (`ConfirmObserve`).
     Observe { game: String },
     /// `UNOBSERVE game secret` / `NE PLUS OBSERVER partie secret`.
     Unobserve { game: String, secret: String },
+    /// `OBSERVE game CONFIRM token` / `OBSERVER partie CONFIRMER jeton`: the address
+    /// that asked to observe confirms with the token the judge mailed it.
+    ConfirmObserve { game: String, token: String },
+    /// `OBSERVERS yes|no` / `OBSERVATEURS oui|non`: the moderator allows or forbids
+    /// observers (forbidding ends the current ones).
+    Observers(bool),
     /// `PRESS TO house, house` … `END PRESS` / `PRESSE A maison, maison` … `FIN PRESSE`;
     /// `GREY PRESS` / `PRESSE GRISE` for an anonymous one; `BROADCAST` / `DIFFUSION` for
     /// all. The body is the lines between, verbatim, blank lines at both ends dropped;
@@ -203,6 +209,77 @@ pub fn parse(body: &str) -> Script {
         }
     }
     script
+}
+
+/// A keyword line that may carry a secret (a sign-on, the moderator's sign-on, an
+/// observer's secret or confirmation token), split so that it can be quoted back
+/// without the secret, whatever surrounds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SecretLine<'a> {
+    pub keyword: Keyword,
+    /// The keyword as written.
+    pub written: &'a str,
+    /// The words after the keyword (the game first).
+    pub words: Vec<&'a str>,
+}
+
+/// What a hidden secret is quoted as.
+pub const SECRET_MASK: &str = "********";
+
+/// The line `text` if it starts with a keyword that carries a secret.
+pub fn secret_line(text: &str) -> Option<SecretLine<'_>> {
+    let head = keywords::read_head(text.trim())?;
+    let keyword = head.keyword();
+    let carries = matches!(
+        keyword,
+        Keyword::SignOn | Keyword::Moderator | Keyword::Unobserve | Keyword::Observe
+    );
+    (carries && !is_finland(&head)).then(|| SecretLine {
+        keyword,
+        written: head.written,
+        words: head.rest.split_whitespace().collect(),
+    })
+}
+
+impl SecretLine<'_> {
+    /// How many of the words may be shown when nothing more is known: the game, and for
+    /// a confirmation its keyword. A sign-on's house is shown only by the dispatcher,
+    /// which knows the map: without it, the secret could be the word after the game.
+    pub fn safe_words(&self) -> usize {
+        let shown = match self.keyword {
+            Keyword::Observe if self.words.get(1).is_some_and(|w| args::is_confirm(w)) => 2,
+            _ => 1,
+        };
+        shown.min(self.words.len())
+    }
+
+    /// The words after the first `shown`, which the quote hides.
+    pub fn hidden(&self, shown: usize) -> &[&str] {
+        self.words.get(shown..).unwrap_or_default()
+    }
+
+    /// The line with the words after the first `shown` replaced by one [`SECRET_MASK`].
+    pub fn masked(&self, shown: usize) -> String {
+        let mut text = self.written.to_string();
+        for word in self.words.iter().take(shown) {
+            text.push(' ');
+            text.push_str(word);
+        }
+        if !self.hidden(shown).is_empty() {
+            text.push(' ');
+            text.push_str(SECRET_MASK);
+        }
+        text
+    }
+
+    /// What follows the keyword, masked the same way.
+    pub fn masked_rest(&self, shown: usize) -> String {
+        let mut words: Vec<&str> = self.words.iter().take(shown).copied().collect();
+        if !self.hidden(shown).is_empty() {
+            words.push(SECRET_MASK);
+        }
+        words.join(" ")
+    }
 }
 
 /// Lines that say nothing: blank, a comment as in order files, or only separators.

@@ -1,0 +1,763 @@
+//! Sign-on cost, secrets and observers, attacked (issue 9, items 2 and 6): poison mails of
+//! hundreds of sign-on lines, a right secret after a wrong one, guessing secrets by mail
+//! (the throttle, its notice, its counters across a restart), secrets echoed with a word
+//! after them, on a moderator's line, in the Subject, in the audit, `export` and the store,
+//! and observers subscribed without consent.
+//!
+//! Cost is asserted on the number of hash checks (`corbeau::game::secret_checks`, counted
+//! per thread), never on time: the figures are in docs/performance.md.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use chrono::{DateTime, TimeDelta, Utc};
+use corbeau::config::Config;
+use corbeau::game::{Game, Moderator, NewGame, NoticeKind, Settings, hash_secret, secret_checks};
+use corbeau::lang::Lang;
+use corbeau::mail::dispatch::{Handled, MAX_COMMANDS, handle};
+use corbeau::mail::inbound::Inbound;
+use corbeau::mail::maildir::{deliver, ingest_maildir};
+use corbeau::mail::notify::queue_notices;
+use corbeau::mail::outmail::OutMail;
+use corbeau::mail::throttle::{self, Subject};
+use corbeau::service::{Action, Service};
+
+const GAME: &str = "westeros-1";
+const JUDGE: &str = "juge@corbeau.test";
+const STARK: &str = "arya@nord.test";
+const LANNISTER: &str = "tyrion@roc.test";
+const BARATHEON: &str = "stannis@peyredragon.test";
+const MODERATOR: &str = "mestre@citadelle.test";
+const MALLORY: &str = "mallory@ailleurs.test";
+const EVE: &str = "eve@ailleurs.test";
+const STARK_SECRET: &str = "k7pq2mzd9a";
+const LANNISTER_SECRET: &str = "r0cdelion7";
+const BARATHEON_SECRET: &str = "cerfn0ir42";
+const MODERATOR_SECRET: &str = "m0ds3cret9";
+
+/// Monday 23 March 2026, 09:00 in Paris.
+fn now() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-03-23T08:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+fn minutes(n: i64) -> DateTime<Utc> {
+    now() + TimeDelta::minutes(n)
+}
+
+/// A judge with its own store (reopened at will, as after a restart) and the game
+/// `westeros-1` running: three players, a moderator.
+struct World {
+    service: Option<Service>,
+    config: Config,
+    dir: PathBuf,
+    sent: u32,
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        self.service = None;
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl World {
+    fn new(name: &str) -> World {
+        let dir = std::env::temp_dir().join(format!(
+            "corbeau-hostile-signon-{}-{name}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut config = Config {
+            data_dir: dir.clone(),
+            ..Config::default()
+        };
+        config.judge.address = JUDGE.into();
+        let w = World {
+            service: Some(Service::open(&dir).unwrap()),
+            config,
+            dir,
+            sent: 0,
+        };
+        let new = NewGame {
+            id: GAME.into(),
+            name: Some("La Guerre des Cinq Rois".into()),
+            variant: "westeros".into(),
+            players: 3,
+            settings: Settings::default(),
+            moderator: Some(Moderator {
+                address: MODERATOR.into(),
+                secret: hash_secret(MODERATOR_SECRET).unwrap(),
+            }),
+        };
+        w.service().create(new, "test", now()).unwrap();
+        w.service()
+            .update(GAME, "test", "seed", now(), |game, variant, _| {
+                for (house, address, secret, lang) in [
+                    ("stark", STARK, STARK_SECRET, Lang::Fr),
+                    ("lannister", LANNISTER, LANNISTER_SECRET, Lang::En),
+                    ("baratheon", BARATHEON, BARATHEON_SECRET, Lang::Fr),
+                ] {
+                    game.add_player(house, address, hash_secret(secret)?, lang, now())?;
+                }
+                game.start(variant, now())
+            })
+            .unwrap();
+        w
+    }
+
+    fn service(&self) -> &Service {
+        self.service.as_ref().unwrap()
+    }
+
+    /// Closes the store and opens it again, as a restarted judge does.
+    fn restart(&mut self) {
+        self.service = None;
+        self.service = Some(Service::open(&self.dir).unwrap());
+    }
+
+    fn inbound(&mut self, from: &str, subject: &str, body: &str) -> Inbound {
+        self.sent += 1;
+        Inbound {
+            message_id: format!("{}.hostile@{}", self.sent, from.replace('@', ".")),
+            from: from.into(),
+            name: None,
+            subject: subject.into(),
+            references: Vec::new(),
+            body: body.into(),
+            attachments: Vec::new(),
+            size: body.len() + 300,
+            too_large: false,
+            automatic: false,
+            authors: vec![from.to_lowercase()],
+            bounce: None,
+        }
+    }
+
+    /// Carries out a mail at `at`; returns how many secrets were checked against a hash.
+    fn send_at(&mut self, from: &str, body: &str, at: DateTime<Utc>) -> u64 {
+        let mail = self.inbound(from, "ordres", body);
+        let before = secret_checks();
+        let handled = handle(self.service(), &self.config, &mail, at).unwrap();
+        assert!(matches!(handled, Handled::Answered { .. }), "{handled:?}");
+        secret_checks() - before
+    }
+
+    fn send(&mut self, from: &str, body: &str) -> u64 {
+        self.send_at(from, body, now())
+    }
+
+    /// The mails queued since the last look (taken out of the outbox).
+    fn take(&self) -> Vec<OutMail> {
+        let mut mails = Vec::new();
+        for (key, mail) in self.service().store.outbox().unwrap() {
+            self.service().store.outbox_sent(key).unwrap();
+            mails.push(mail);
+        }
+        mails
+    }
+
+    fn reply_to(&self, to: &str) -> OutMail {
+        let mails = self.take();
+        let found: Vec<&OutMail> = mails
+            .iter()
+            .filter(|m| m.to == to && m.subject.starts_with("Re:"))
+            .collect();
+        assert_eq!(found.len(), 1, "replies to {to}: {mails:#?}");
+        found[0].clone()
+    }
+
+    /// The last reply to `to` among the mails taken.
+    fn last_reply_to(&self, to: &str) -> OutMail {
+        let mails = self.take();
+        mails
+            .into_iter()
+            .filter(|m| m.to == to && m.subject.starts_with("Re:"))
+            .next_back()
+            .unwrap_or_else(|| panic!("no reply to {to}"))
+    }
+
+    fn game(&self) -> Game {
+        self.service().load(GAME).unwrap()
+    }
+
+    fn audit(&self) -> String {
+        self.service()
+            .store
+            .audit(GAME)
+            .unwrap()
+            .iter()
+            .map(|a| format!("{} {}: {}\n", a.actor, a.action, a.detail))
+            .collect()
+    }
+
+    fn throttle_notices(&self) -> Vec<NoticeKind> {
+        self.service()
+            .store
+            .notices()
+            .unwrap()
+            .into_iter()
+            .map(|(_, n)| n.kind)
+            .filter(|k| matches!(k, NoticeKind::SignOnThrottled { .. }))
+            .collect()
+    }
+}
+
+fn sign_on(house: &str, secret: &str) -> String {
+    format!("PARTIE {GAME} {house} {secret}\n")
+}
+
+/// The text with every run of blanks made one space (wrapped lines joined).
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+// ===================================================================== poison mails
+
+#[test]
+fn three_hundred_wrong_sign_ons_cost_one_check_and_the_mail_behind_is_answered() {
+    let w = World::new("poison-300");
+    let before = w.game();
+    let poison = "PARTIE westeros-1 Stark wrongsecret\n".repeat(300);
+    let raw = |from: &str, id: &str, body: &str| {
+        format!("From: {from}\nSubject: x\nMessage-ID: <{id}@test>\n\n{body}").into_bytes()
+    };
+    let maildir = w.dir.join("maildir");
+    deliver(&maildir, &raw(MALLORY, "poison", &poison)).unwrap();
+    deliver(
+        &maildir,
+        &raw(
+            STARK,
+            "behind",
+            &format!("{}PRET\n", sign_on("Stark", STARK_SECRET)),
+        ),
+    )
+    .unwrap();
+    let checks = secret_checks();
+    let report = ingest_maildir(w.service(), &w.config, &maildir, now()).unwrap();
+    // One check for the poison mail, one for the mail behind it.
+    assert_eq!(secret_checks() - checks, 2);
+    assert_eq!(report.answered, 2, "{report:?}");
+    assert!(report.failed.is_empty() && report.unreadable.is_empty());
+    let mails = w.take();
+    let poisoned = mails.iter().find(|m| m.to == MALLORY).unwrap();
+    assert_eq!(
+        poisoned
+            .body
+            .matches("une seule identification par message")
+            .count(),
+        299
+    );
+    assert_eq!(
+        poisoned.body.matches("maison ou secret incorrect").count(),
+        1
+    );
+    let behind = mails.iter().find(|m| m.to == STARK).unwrap();
+    assert!(
+        behind.body.contains("✓ Identifié(e) : Stark"),
+        "{}",
+        behind.body
+    );
+    let after = w.game();
+    assert!(after.seat("stark").unwrap().ready);
+    assert_eq!(before.seat("lannister"), after.seat("lannister"));
+}
+
+#[test]
+fn two_thousand_sign_on_lines_are_refused_whole_without_a_check() {
+    let mut w = World::new("poison-2000");
+    let poison = "PARTIE westeros-1 Stark wrongsecret\n".repeat(2000);
+    assert_eq!(w.send(MALLORY, &poison), 0);
+    let reply = w.reply_to(MALLORY);
+    let text = flat(&reply.body);
+    assert!(
+        text.contains(&format!(
+            "votre message contient 2000 commandes ou ordres, plus que les {MAX_COMMANDS}"
+        )),
+        "{text}"
+    );
+    assert!(!reply.body.contains("> PARTIE"), "{}", reply.body);
+    // Nothing was counted against the house: no secret was even read.
+    let house = Subject::House {
+        game: GAME.into(),
+        house: "stark".into(),
+    };
+    assert_eq!(w.service().store.guard(&house.key()).unwrap(), None);
+    // The mail behind it is answered as usual.
+    assert_eq!(
+        w.send(STARK, &format!("{}PRET\n", sign_on("Stark", STARK_SECRET))),
+        1
+    );
+    assert!(w.game().seat("stark").unwrap().ready);
+}
+
+#[test]
+fn a_right_secret_after_a_wrong_one_in_the_same_mail_is_not_accepted() {
+    let mut w = World::new("right-after-wrong");
+    let body = format!(
+        "{}{}PRET\n",
+        sign_on("Stark", "devine"),
+        sign_on("Stark", STARK_SECRET)
+    );
+    assert_eq!(w.send(STARK, &body), 1);
+    let reply = w.reply_to(STARK);
+    let text = flat(&reply.body);
+    assert!(text.contains("maison ou secret incorrect"), "{text}");
+    assert!(
+        text.contains("une seule identification par message : cette ligne n'a pas été vérifiée"),
+        "{text}"
+    );
+    assert!(!text.contains("✓ Identifié(e)"), "{text}");
+    assert!(!w.game().seat("stark").unwrap().ready);
+}
+
+#[test]
+fn a_moderator_and_a_player_sign_on_cost_one_check_per_mail() {
+    let mut w = World::new("moderator-then-player");
+    let body = format!(
+        "MODERATEUR {GAME} {MODERATOR_SECRET}\n{}PRET\n",
+        sign_on("Stark", STARK_SECRET)
+    );
+    assert_eq!(w.send(MODERATOR, &body), 1);
+    let text = flat(&w.reply_to(MODERATOR).body);
+    assert!(text.contains("✓ Identifié(e) comme modérateur"), "{text}");
+    assert!(
+        text.contains("une seule identification par message"),
+        "{text}"
+    );
+    assert!(!w.game().seat("stark").unwrap().ready);
+}
+
+// ===================================================================== the throttle
+
+#[test]
+fn guessing_a_house_s_secret_is_throttled_and_told_once() {
+    let mut w = World::new("throttle-house");
+    for i in 0..throttle::FAILURES_ALLOWED {
+        let guess = format!("guess{i}");
+        assert_eq!(
+            w.send_at(MALLORY, &sign_on("Stark", &guess), minutes(i.into())),
+            1,
+            "guess {i}"
+        );
+    }
+    let text = flat(&w.last_reply_to(MALLORY).body);
+    assert!(text.contains("maison ou secret incorrect"), "{text}");
+    // Locked: even the right secret is refused, unchecked, with when to try again and
+    // nothing that says whether it was right.
+    let body = format!("{}PRET\n", sign_on("Stark", STARK_SECRET));
+    assert_eq!(w.send_at(MALLORY, &body, minutes(5)), 0);
+    let text = flat(&w.reply_to(MALLORY).body);
+    assert!(
+        text.contains("trop d'identifications manquées pour la partie westeros-1")
+            && text.contains("jusqu'au lundi 23 mars 2026 à 09:19"),
+        "{text}"
+    );
+    assert!(!text.contains("incorrect") && !text.contains("✓"), "{text}");
+    assert!(!w.game().seat("stark").unwrap().ready);
+    // Another address is refused too: the house's counter holds.
+    assert_eq!(w.send_at(EVE, &sign_on("Stark", "guess9"), minutes(6)), 0);
+    assert!(flat(&w.reply_to(EVE).body).contains("trop d'identifications manquées"));
+    // The player, from the registered address, still signs on.
+    assert_eq!(w.send_at(STARK, &body, minutes(7)), 1);
+    assert!(w.game().seat("stark").unwrap().ready);
+    // Told once, to Stark's player and the moderator only.
+    let notices = w.throttle_notices();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(
+        matches!(&notices[0], NoticeKind::SignOnThrottled { house: Some(h), until } if h == "stark" && *until == minutes(4 + 15)),
+        "{notices:?}"
+    );
+    w.take();
+    queue_notices(w.service(), &w.config, minutes(8)).unwrap();
+    let told = w.take();
+    let mut to: Vec<&str> = told.iter().map(|m| m.to.as_str()).collect();
+    to.sort_unstable();
+    assert_eq!(to, [STARK, MODERATOR], "{told:#?}");
+    let to_stark = told.iter().find(|m| m.to == STARK).unwrap();
+    assert!(
+        flat(&to_stark.body).contains("Des identifications comme Stark ont échoué plusieurs fois"),
+        "{}",
+        to_stark.body
+    );
+    assert!(!to_stark.body.contains(MALLORY), "{}", to_stark.body);
+    assert!(
+        to_stark.subject.contains("Identifications refusées"),
+        "{}",
+        to_stark.subject
+    );
+    // Five more failures after the lock: a second, longer lockout, and no second notice.
+    for i in 0..throttle::FAILURES_ALLOWED {
+        let guess = format!("again{i}");
+        assert_eq!(
+            w.send_at(
+                MALLORY,
+                &sign_on("Stark", &guess),
+                minutes(20 + i64::from(i))
+            ),
+            1
+        );
+    }
+    assert_eq!(w.send_at(MALLORY, &sign_on("Stark", "x"), minutes(30)), 0);
+    let text = flat(&w.last_reply_to(MALLORY).body);
+    assert!(
+        text.contains("jusqu'au lundi 23 mars 2026 à 09:54"),
+        "{text}"
+    );
+    // (The first notice was turned into mails above.)
+    assert_eq!(w.throttle_notices(), []);
+}
+
+#[test]
+fn the_counters_survive_a_restart_and_old_ones_are_forgotten() {
+    let mut w = World::new("throttle-restart");
+    for i in 0..throttle::FAILURES_ALLOWED {
+        w.send_at(MALLORY, &sign_on("Lannister", "guess"), minutes(i.into()));
+    }
+    w.restart();
+    w.take();
+    assert_eq!(
+        w.send_at(MALLORY, &sign_on("Lannister", LANNISTER_SECRET), minutes(6)),
+        0
+    );
+    assert!(flat(&w.reply_to(MALLORY).body).contains("trop d'identifications manquées"));
+    // After the lock, the secret is checked again.
+    assert_eq!(
+        w.send_at(
+            MALLORY,
+            &sign_on("Lannister", LANNISTER_SECRET),
+            minutes(20)
+        ),
+        1
+    );
+    let sender = Subject::Sender(MALLORY.into()).key();
+    assert!(w.service().store.guard(&sender).unwrap().is_some());
+    // Days later, someone else's failure forgets Mallory's counters.
+    let later = now() + throttle::FORGET_AFTER + TimeDelta::hours(1);
+    w.send_at(EVE, &sign_on("Baratheon", "guess"), later);
+    assert_eq!(w.service().store.guard(&sender).unwrap(), None);
+    let house = Subject::House {
+        game: GAME.into(),
+        house: "lannister".into(),
+    };
+    assert_eq!(w.service().store.guard(&house.key()).unwrap(), None);
+    assert!(
+        w.service()
+            .store
+            .guard(&Subject::Sender(EVE.into()).key())
+            .unwrap()
+            .is_some()
+    );
+}
+
+#[test]
+fn one_sender_guessing_several_houses_and_the_moderator_is_throttled() {
+    let mut w = World::new("throttle-sender");
+    let bodies = [
+        sign_on("Stark", "a1"),
+        sign_on("Lannister", "a2"),
+        sign_on("Baratheon", "a3"),
+        format!("MODERATEUR {GAME} a4\n"),
+        sign_on("Dorne", "a5"),
+    ];
+    for (i, body) in bodies.iter().enumerate() {
+        w.send_at(MALLORY, body, minutes(i as i64));
+    }
+    let body = format!("MODERATEUR {GAME} {MODERATOR_SECRET}\n");
+    assert_eq!(w.send_at(MALLORY, &body, minutes(6)), 0);
+    let text = flat(&w.last_reply_to(MALLORY).body);
+    assert!(text.contains("trop d'identifications manquées"), "{text}");
+    // The moderator, from their own address, is not held by Mallory's failures.
+    assert_eq!(w.send_at(MODERATOR, &body, minutes(7)), 1);
+    assert!(flat(&w.reply_to(MODERATOR).body).contains("✓ Identifié(e) comme modérateur"));
+}
+
+// ===================================================================== secrets
+
+/// Every place a secret could be kept: the files of the store, `export`.
+fn assert_nowhere(w: &mut World, secrets: &[&str]) {
+    let dir = w.dir.clone();
+    w.service = None;
+    let mut files = vec![dir.clone()];
+    let mut seen = 0;
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        // The raw mails of a Maildir are the senders' own text (kept for a while, issue
+        // 9's retention); the store and the outbox must not repeat it.
+        if path.components().any(|c| c.as_os_str() == "maildir") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        seen += bytes.len();
+        for secret in secrets {
+            assert!(
+                !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+                "{secret} in {}",
+                path.display()
+            );
+        }
+    }
+    assert!(seen > 0);
+    let export = Command::new(env!("CARGO_BIN_EXE_corbeau"))
+        .args(["export", GAME, "--data"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(export.status.success(), "{export:?}");
+    let text = String::from_utf8_lossy(&export.stdout);
+    assert!(text.contains("refused"), "{text}");
+    for secret in secrets {
+        assert!(!text.contains(secret), "{secret} in export");
+    }
+    w.service = Some(Service::open(&dir).unwrap());
+}
+
+#[test]
+fn a_word_after_the_secret_never_shows_it_and_is_ignored() {
+    let mut w = World::new("trailing-word");
+    let body = format!("PARTIE {GAME} Stark {STARK_SECRET} merci\nPRET\n");
+    assert_eq!(w.send(STARK, &body), 1);
+    let reply = w.reply_to(STARK);
+    assert!(!reply.body.contains(STARK_SECRET), "{}", reply.body);
+    assert!(
+        reply.body.contains("> PARTIE westeros-1 Stark ********\n"),
+        "{}",
+        reply.body
+    );
+    assert!(
+        reply
+            .body
+            .contains("(les mots après le secret ont été ignorés)")
+    );
+    assert!(w.game().seat("stark").unwrap().ready);
+    // A wrong secret with a word after it, or typed before the house: the same.
+    let guesses = ["guessed-it", "presque-ca"];
+    w.send(
+        MALLORY,
+        &format!("PARTIE {GAME} Stark {} merci\n", guesses[0]),
+    );
+    w.send(MALLORY, &format!("PARTIE {GAME} {} Stark\n", guesses[1]));
+    let mails = w.take();
+    assert_eq!(mails.len(), 2);
+    assert!(
+        mails[0]
+            .body
+            .contains("> PARTIE westeros-1 Stark ********\n")
+    );
+    assert!(mails[1].body.contains("> PARTIE westeros-1 ********\n"));
+    let audit = w.audit();
+    assert!(audit.contains("refused sign-on as Stark from"), "{audit}");
+    for secret in [STARK_SECRET, guesses[0], guesses[1]] {
+        for mail in &mails {
+            assert!(!mail.body.contains(secret), "{secret} in {}", mail.body);
+        }
+        assert!(!audit.contains(secret), "{secret} in {audit}");
+    }
+    assert_nowhere(&mut w, &[STARK_SECRET, guesses[0], guesses[1]]);
+}
+
+#[test]
+fn a_moderator_line_with_a_word_after_the_secret_is_masked() {
+    let mut w = World::new("moderator-extra");
+    let body = format!("MODERATEUR {GAME} {MODERATOR_SECRET} merci\nPAUSE\n");
+    assert_eq!(w.send(MODERATOR, &body), 1);
+    let reply = w.reply_to(MODERATOR);
+    assert!(!reply.body.contains(MODERATOR_SECRET), "{}", reply.body);
+    assert!(reply.body.contains("> MODERATEUR westeros-1 ********\n"));
+    assert!(reply.body.contains("✓ Partie en pause."), "{}", reply.body);
+    // A wrong one, and one the parser refuses (`MODERATEUR` with no game), likewise.
+    w.send(MALLORY, &format!("MODERATEUR {GAME} faux-secret merci\n"));
+    w.send(MALLORY, "MODERATEUR nul/part faux-aussi\n");
+    for mail in w.take() {
+        for secret in ["faux-secret", "faux-aussi"] {
+            assert!(!mail.body.contains(secret), "{secret} in {}", mail.body);
+        }
+    }
+    assert_nowhere(&mut w, &[MODERATOR_SECRET, "faux-secret", "faux-aussi"]);
+}
+
+#[test]
+fn a_secret_in_the_subject_is_not_echoed_in_the_reply_s_subject() {
+    let mut w = World::new("subject");
+    let body = format!("{}PRET\n", sign_on("Stark", STARK_SECRET));
+    for subject in [
+        format!("PARTIE {GAME} Stark {STARK_SECRET}"),
+        format!("Re: Fwd: SIGNON {GAME} Stark {STARK_SECRET} please"),
+        format!("mes ordres ({STARK_SECRET})"),
+    ] {
+        let mail = w.inbound(STARK, &subject, &body);
+        handle(w.service(), &w.config, &mail, now()).unwrap();
+        let reply = w.reply_to(STARK);
+        assert!(
+            !reply.subject.contains(STARK_SECRET),
+            "{subject} -> {}",
+            reply.subject
+        );
+        assert!(reply.subject.contains("********"), "{}", reply.subject);
+    }
+    // A subject without a secret is quoted as it was.
+    let mail = w.inbound(STARK, "Ordres du printemps", &body);
+    handle(w.service(), &w.config, &mail, now()).unwrap();
+    assert_eq!(w.reply_to(STARK).subject, "Re: Ordres du printemps");
+}
+
+// ===================================================================== observers
+
+/// The token of a request to observe, from its answer.
+fn token_in(mail: &OutMail) -> String {
+    mail.body
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix(&format!("OBSERVER {GAME} CONFIRMER "))
+        })
+        .unwrap_or_else(|| panic!("no token in {}", mail.body))
+        .to_string()
+}
+
+#[test]
+fn nobody_observes_without_confirming_from_the_observed_address() {
+    let mut w = World::new("observer-consent");
+    // Mallory asks in Eve's name: Eve gets the token, Mallory nothing.
+    let asked = w.inbound(EVE, "x", &format!("OBSERVER {GAME}\n"));
+    handle(w.service(), &w.config, &asked, now()).unwrap();
+    let to_eve = w.reply_to(EVE);
+    let text = flat(&to_eve.body);
+    assert!(
+        text.contains("au nom de cette adresse, eve@ailleurs.test")
+            && text.contains("Rien ne se fera sans votre confirmation")
+            && text.contains("Si vous n'avez rien demandé, ignorez ce message"),
+        "{text}"
+    );
+    let token = token_in(&to_eve);
+    let game = w.game();
+    assert!(game.observers.is_empty());
+    assert_eq!(game.observer_requests.len(), 1);
+    assert!(!game.observer_requests[0].token.contains(&token));
+    // Not confirmed: the results do not go to Eve.
+    w.send(
+        MODERATOR,
+        &format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nTRAITER printemps 298 mouvements\n"),
+    );
+    w.take();
+    queue_notices(w.service(), &w.config, now()).unwrap();
+    assert!(w.take().iter().all(|m| m.to != EVE));
+    // The token from another address: refused, unchecked.
+    let confirm = format!("OBSERVER {GAME} CONFIRMER {token}\n");
+    assert_eq!(w.send(MALLORY, &confirm), 0);
+    let text = flat(&w.reply_to(MALLORY).body);
+    assert!(
+        text.contains("aucune demande d'observation n'attend"),
+        "{text}"
+    );
+    assert!(!text.contains(&token), "{text}");
+    // A wrong token from Eve: refused.
+    assert_eq!(
+        w.send(EVE, &format!("OBSERVER {GAME} CONFIRMER devine\n")),
+        1
+    );
+    assert!(flat(&w.reply_to(EVE).body).contains("ce jeton n'est pas celui envoyé"));
+    // The right one: Eve observes, with a secret to stop.
+    assert_eq!(w.send(EVE, &confirm), 1);
+    let reply = w.reply_to(EVE);
+    assert!(!reply.body.contains(&token), "{}", reply.body);
+    assert!(
+        reply
+            .body
+            .contains(&format!("> OBSERVER {GAME} CONFIRMER ********")),
+        "{}",
+        reply.body
+    );
+    assert!(reply.body.contains("✓ Vous recevrez les résultats"));
+    let game = w.game();
+    assert_eq!(game.observers.len(), 1);
+    assert_eq!(game.observers[0].address, EVE);
+    assert!(game.observer_requests.is_empty());
+}
+
+#[test]
+fn observer_tokens_expire() {
+    let mut w = World::new("observer-expiry");
+    w.send(EVE, &format!("OBSERVER {GAME}\n"));
+    let token = token_in(&w.reply_to(EVE));
+    let late = now() + TimeDelta::days(3) + TimeDelta::minutes(1);
+    let confirm = format!("OBSERVER {GAME} CONFIRMER {token}\n");
+    assert_eq!(w.send_at(EVE, &confirm, late), 0);
+    assert!(flat(&w.reply_to(EVE).body).contains("ou elle a expiré"));
+    assert!(w.game().observers.is_empty());
+}
+
+#[test]
+fn the_moderator_can_forbid_observers_by_mail_and_command_line() {
+    let mut w = World::new("observers-forbidden");
+    w.send(EVE, &format!("OBSERVER {GAME}\n"));
+    let token = token_in(&w.reply_to(EVE));
+    w.send(EVE, &format!("OBSERVER {GAME} CONFIRMER {token}\n"));
+    w.send(MALLORY, &format!("OBSERVER {GAME}\n"));
+    w.take();
+    assert_eq!(w.game().observers.len(), 1);
+    assert_eq!(w.game().observer_requests.len(), 1);
+    w.send(
+        MODERATOR,
+        &format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nOBSERVATEURS non\n"),
+    );
+    let text = flat(&w.reply_to(MODERATOR).body);
+    assert!(
+        text.contains("✓ Les observateurs sont interdits dans cette partie (1 ne reçoivent plus"),
+        "{text}"
+    );
+    let game = w.game();
+    assert!(!game.settings.observers);
+    assert!(game.observers.is_empty() && game.observer_requests.is_empty());
+    assert_eq!(w.send(MALLORY, &format!("OBSERVER {GAME}\n")), 0);
+    assert!(flat(&w.reply_to(MALLORY).body).contains("n'accepte pas d'observateurs"));
+    // Not a player's command.
+    w.send(
+        STARK,
+        &format!("{}OBSERVATEURS oui\n", sign_on("Stark", STARK_SECRET)),
+    );
+    assert!(flat(&w.reply_to(STARK).body).contains("commande du modérateur"));
+    assert!(!w.game().settings.observers);
+    // The command line's `game observers` is the same action.
+    let game = w
+        .service()
+        .act(
+            GAME,
+            "moderator",
+            Action::Observers { allowed: true },
+            now(),
+        )
+        .unwrap();
+    assert!(game.settings.observers);
+    assert!(w.audit().contains("observers allowed"), "{}", w.audit());
+}
+
+#[test]
+fn an_observer_leaves_only_from_the_observed_address_with_one_check() {
+    let mut w = World::new("unobserve");
+    w.send(EVE, &format!("OBSERVER {GAME}\n"));
+    let token = token_in(&w.reply_to(EVE));
+    w.send(EVE, &format!("OBSERVER {GAME} CONFIRMER {token}\n"));
+    let reply = w.reply_to(EVE);
+    let secret = reply
+        .body
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix(&format!("Pour arrêter : NE PLUS OBSERVER {GAME} "))
+        })
+        .unwrap()
+        .to_string();
+    let leave = format!("NE PLUS OBSERVER {GAME} {secret}\n");
+    assert_eq!(w.send(MALLORY, &leave), 0);
+    assert_eq!(w.game().observers.len(), 1);
+    let twice = format!("NE PLUS OBSERVER {GAME} faux\n{leave}");
+    assert_eq!(w.send(EVE, &twice), 1);
+    assert_eq!(w.game().observers.len(), 1);
+    assert_eq!(w.send(EVE, &leave), 1);
+    assert!(w.game().observers.is_empty());
+}
