@@ -15,12 +15,14 @@ use crate::config::Config;
 use crate::game::span::Span;
 use crate::game::{
     Game, GameError, GameStatus, Observer, OrderProblem, PhaseRecord, Press, SubmitMode, Trigger,
-    Vote, check_address, hash_secret, new_secret, looks_like_prose, secret_matches,
+    Vote, check_address, hash_secret, looks_like_prose, new_secret, secret_matches,
 };
 use crate::lang::Lang;
 use crate::map::Variant;
 use crate::report::ORDERS_TEMPLATE;
-use crate::report::game_text::{Audience, ending_text, phase_text, record_results_for, status_word};
+use crate::report::game_text::{
+    Audience, ending_text, phase_text, record_results_for, status_word,
+};
 use crate::service::{Action, Effects, Service, action};
 use crate::store::Commit;
 

@@ -138,7 +138,11 @@ fn mails_for(
 /// Who an address is in the game, for the results it may read: the moderator, a house's
 /// player, or anybody else (observers).
 fn audience_of(game: &Game, address: &str) -> Audience {
-    if game.moderator.as_ref().is_some_and(|m| m.address == address) {
+    if game
+        .moderator
+        .as_ref()
+        .is_some_and(|m| m.address == address)
+    {
         return Audience::Moderator;
     }
     game.seats

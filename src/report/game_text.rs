@@ -261,7 +261,15 @@ pub fn record_results(
     lang: Lang,
     templates: Option<&Path>,
 ) -> Result<String, RenderError> {
-    record_results_for(g, variant, record, current, &Audience::Public, lang, templates)
+    record_results_for(
+        g,
+        variant,
+        record,
+        current,
+        &Audience::Public,
+        lang,
+        templates,
+    )
 }
 
 /// The results of a processed phase through the results template, with the game's name

@@ -20,6 +20,8 @@ use corbeau::mail::notify::queue_notices;
 use corbeau::mail::outmail::OutMail;
 use corbeau::service::Service;
 
+use crate::support::assert_golden;
+
 const GAME: &str = "trust";
 const JUDGE: &str = "juge@corbeau.test";
 const STARK: &str = "arya@nord.test";
@@ -181,7 +183,10 @@ fn stark_army_at(game: &Game) -> bool {
 fn a_foreign_order_by_mail_is_refused_never_stored_and_the_owners_move_stands() {
     let mut w = World::new("foreign-mail");
     w.send(STARK, &format!("{}A win -> cno\n", stark()));
-    let reply = w.send(BARATHEON, &format!("{}A boi -> prt\nA win H\n", baratheon()));
+    let reply = w.send(
+        BARATHEON,
+        &format!("{}A boi -> prt\nA win H\n", baratheon()),
+    );
     let body = flat(&reply.body);
     assert!(
         body.contains("Ordres refusés, aucun n'a été enregistré"),
@@ -194,14 +199,23 @@ fn a_foreign_order_by_mail_is_refused_never_stored_and_the_owners_move_stands() 
         reply.body
     );
     assert!(reply.body.contains("      > A win H\n"), "{}", reply.body);
-    assert!(!body.contains("ligne(s) d'ordres reçue(s)"), "{}", reply.body);
+    assert!(
+        !body.contains("ligne(s) d'ordres reçue(s)"),
+        "{}",
+        reply.body
+    );
     assert_eq!(orders_of(&w.game(), "baratheon"), Vec::<String>::new());
     assert_eq!(orders_of(&w.game(), "stark"), vec!["A win -> cno"]);
 
     let results = w.process();
     assert!(stark_army_at(&w.game()), "{}", w.game().position);
     for mail in &results {
-        assert!(!mail.body.contains("A win H"), "to {}:\n{}", mail.to, mail.body);
+        assert!(
+            !mail.body.contains("A win H"),
+            "to {}:\n{}",
+            mail.to,
+            mail.body
+        );
     }
     let to_stark = flat(&results_to(&results, STARK).body);
     assert!(
@@ -258,8 +272,12 @@ fn rejected_and_superseded_lines_reach_their_author_and_the_moderator_only() {
     );
     assert!(reply.body.contains("3 ligne(s) d'ordres"), "{}", reply.body);
     w.send(STARK, &format!("{}A win -> cno\n", stark()));
+    w.send(
+        LANNISTER,
+        &format!("SIGNON {GAME} Lannister {LANNISTER_SECRET}\nA pie -> viv\nA pie H\n"),
+    );
     let results = w.process();
-    for to in [STARK, LANNISTER] {
+    for to in [STARK] {
         let body = &results_to(&results, to).body;
         assert!(!body.contains("A boi -> prt"), "to {to}:\n{body}");
         assert!(!body.contains("A bie"), "to {to}:\n{body}");
@@ -273,14 +291,37 @@ fn rejected_and_superseded_lines_reach_their_author_and_the_moderator_only() {
     assert!(own.contains("« A boi -> prt »"), "{own}");
     assert!(own.contains("« A bie -> prt »"), "{own}");
     assert!(own.contains("rejected=2"), "{own}");
+    let english = &results_to(&results, LANNISTER).body;
+    assert!(!english.contains("A boi -> prt"), "{english}");
+    assert!(english.contains("Your rejected orders"), "{english}");
+    assert!(english.contains("\"A pie -> viv\""), "{english}");
     let moderator = &results_to(&results, MODERATOR).body;
-    assert!(moderator.contains("Baratheon : « A boi -> prt »"), "{moderator}");
+    assert!(
+        moderator.contains("Baratheon : « A boi -> prt »"),
+        "{moderator}"
+    );
+    assert!(
+        moderator.contains("Lannister : « A pie -> viv »"),
+        "{moderator}"
+    );
+    // How each reads it (goldens): a house its own lines, the moderator everyone's.
+    assert_golden("mail/results-own-rejected-fr.txt", own);
+    assert_golden("mail/results-own-rejected-en.txt", english);
+    assert_golden("mail/results-moderator-rejected-fr.txt", moderator);
+    assert_golden(
+        "mail/results-public-fr.txt",
+        &results_to(&results, STARK).body,
+    );
     // The history by mail follows the same rule.
     let history = w.send(STARK, &format!("{}HISTORIQUE\n", stark()));
     assert!(history.body.contains("résultats"), "{}", history.body);
     assert!(!history.body.contains("A boi -> prt"), "{}", history.body);
     let history = w.send(BARATHEON, &format!("{}HISTORIQUE\n", baratheon()));
-    assert!(history.body.contains("« A boi -> prt »"), "{}", history.body);
+    assert!(
+        history.body.contains("« A boi -> prt »"),
+        "{}",
+        history.body
+    );
 }
 
 #[test]
@@ -305,8 +346,15 @@ fn refused_orders_never_make_a_house_ready() {
     );
     assert!(!w.game().seat("stark").unwrap().ready);
     // A foreign order refuses the set, and so the PRÊT.
-    let reply = w.send(BARATHEON, &format!("{}A boi -> prt\nA win H\nPRET\n", baratheon()));
-    assert!(reply.body.contains("PRÊT non pris en compte"), "{}", reply.body);
+    let reply = w.send(
+        BARATHEON,
+        &format!("{}A boi -> prt\nA win H\nPRET\n", baratheon()),
+    );
+    assert!(
+        reply.body.contains("PRÊT non pris en compte"),
+        "{}",
+        reply.body
+    );
     assert!(!w.game().seat("baratheon").unwrap().ready);
     // In English too.
     let reply = w.send(
@@ -324,10 +372,17 @@ fn a_courtesy_after_pret_is_no_refusal() {
     let mut w = World::new("courtesy");
     let reply = w.send(
         STARK,
-        &format!("{}A win -> cno\nA moa -> sal\nPRET\nMerci !\nA bientôt\n", stark()),
+        &format!(
+            "{}A win -> cno\nA moa -> sal\nPRET\nMerci !\nA bientôt\n",
+            stark()
+        ),
     );
     assert!(!reply.body.contains("refusés"), "{}", reply.body);
-    assert!(reply.body.contains("> Merci !\n  (ignoré"), "{}", reply.body);
+    assert!(
+        reply.body.contains("> Merci !\n  (ignoré"),
+        "{}",
+        reply.body
+    );
     assert!(reply.body.contains("✓ Prêt"), "{}", reply.body);
     assert_eq!(
         orders_of(&w.game(), "stark"),
@@ -335,7 +390,10 @@ fn a_courtesy_after_pret_is_no_refusal() {
     );
     assert!(w.game().seat("stark").unwrap().ready);
     // A courtesy alone after PRÊT, without orders: no refusal either.
-    let reply = w.send(BARATHEON, &format!("{}PRET\nBonne journée à tous\n", baratheon()));
+    let reply = w.send(
+        BARATHEON,
+        &format!("{}PRET\nBonne journée à tous\n", baratheon()),
+    );
     assert!(!reply.body.contains("refusés"), "{}", reply.body);
     assert!(w.game().seat("baratheon").unwrap().ready);
 }
@@ -343,7 +401,10 @@ fn a_courtesy_after_pret_is_no_refusal() {
 #[test]
 fn a_mistyped_order_after_the_last_good_one_is_no_courtesy() {
     let mut w = World::new("typo-last");
-    let reply = w.send(STARK, &format!("{}A win -> cno\nA moa tien\nPRET\n", stark()));
+    let reply = w.send(
+        STARK,
+        &format!("{}A win -> cno\nA moa tien\nPRET\n", stark()),
+    );
     let body = flat(&reply.body);
     assert!(body.contains("Ordres refusés"), "{}", reply.body);
     assert!(body.contains("ligne 3, colonne 7"), "{}", reply.body);
@@ -366,7 +427,11 @@ fn refusals_give_the_mails_own_line_numbers() {
     // the second order block.
     let body = flat(&reply.body);
     assert!(body.contains("ligne 8, colonne 10"), "{}", reply.body);
-    assert!(reply.body.contains("      > F bla -> Port-Réel\n"), "{}", reply.body);
+    assert!(
+        reply.body.contains("      > F bla -> Port-Réel\n"),
+        "{}",
+        reply.body
+    );
     // The first block was recorded, the second refused whole.
     assert_eq!(
         orders_of(&w.game(), "stark"),
@@ -377,10 +442,8 @@ fn refusals_give_the_mails_own_line_numbers() {
 /// `corbeau orders submit` (the moderator's terminal) refuses a foreign order too.
 #[test]
 fn the_command_line_refuses_a_foreign_order() {
-    let root = std::env::temp_dir().join(format!(
-        "corbeau-hostile-orders-cli-{}",
-        std::process::id()
-    ));
+    let root =
+        std::env::temp_dir().join(format!("corbeau-hostile-orders-cli-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root).unwrap();
     let run = |args: &[&str], stdin: &str| {
