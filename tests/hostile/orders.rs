@@ -277,15 +277,13 @@ fn rejected_and_superseded_lines_reach_their_author_and_the_moderator_only() {
         &format!("SIGNON {GAME} Lannister {LANNISTER_SECRET}\nA pie -> viv\nA pie H\n"),
     );
     let results = w.process();
-    for to in [STARK] {
-        let body = &results_to(&results, to).body;
-        assert!(!body.contains("A boi -> prt"), "to {to}:\n{body}");
-        assert!(!body.contains("A bie"), "to {to}:\n{body}");
-        assert!(!body.contains("Ordres rejetés"), "to {to}:\n{body}");
-        assert!(!body.contains("Rejected orders"), "to {to}:\n{body}");
-        assert!(body.contains(":: counts:"), "to {to}:\n{body}");
-        assert!(body.contains("rejected=0"), "to {to}:\n{body}");
-    }
+    // Stark had no rejected line: the public results, nothing of Baratheon's.
+    let public = &results_to(&results, STARK).body;
+    assert!(!public.contains("A boi -> prt"), "{public}");
+    assert!(!public.contains("A bie"), "{public}");
+    assert!(!public.contains("Ordres rejetés"), "{public}");
+    assert!(public.contains(":: counts:"), "{public}");
+    assert!(public.contains("rejected=0"), "{public}");
     let own = &results_to(&results, BARATHEON).body;
     assert!(own.contains("Vos ordres rejetés"), "{own}");
     assert!(own.contains("« A boi -> prt »"), "{own}");
