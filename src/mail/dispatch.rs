@@ -389,9 +389,12 @@ impl<'a> Desk<'a> {
 
     fn orders_refused(&mut self, located: &Located, problems: Vec<OrderProblem>) -> bool {
         self.orders_refused = true;
+        // A mail of thousands of bad lines gets a reply of a readable size.
+        let more = problems.len().saturating_sub(MAX_PROBLEMS_SHOWN);
         // Numbered in the mail, as the player sees it, not in the joined order set.
         let problems: Vec<Value> = problems
             .into_iter()
+            .take(MAX_PROBLEMS_SHOWN)
             .map(|p| {
                 let line = p.line;
                 let p = match line.checked_sub(1).and_then(|i| self.submitting.get(i)) {
@@ -405,7 +408,7 @@ impl<'a> Desk<'a> {
             located.line,
             "",
             "orders-refused",
-            json!({ "problems": problems }),
+            json!({ "problems": problems, "more": more }),
         );
         false
     }
@@ -1320,6 +1323,9 @@ fn masked(located: &Located) -> Located {
     }
     located
 }
+
+/// The refused order lines a reply lists one by one; it counts the others.
+const MAX_PROBLEMS_SHOWN: usize = 20;
 
 /// What a secret looks like in a reply.
 const SECRET_MASK: &str = "********";

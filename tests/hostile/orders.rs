@@ -437,6 +437,30 @@ fn refusals_give_the_mails_own_line_numbers() {
     );
 }
 
+/// Thousands of foreign orders in one mail: all refused, the reply lists twenty.
+#[test]
+fn a_flood_of_foreign_orders_gets_a_reply_of_a_readable_size() {
+    let mut w = World::new("flood");
+    let flood = "A win H\n".repeat(5000);
+    let reply = w.send(BARATHEON, &format!("{}{flood}PRET\n", baratheon()));
+    assert_eq!(
+        reply.body.matches("> A win H").count(),
+        20,
+        "{}",
+        reply.body
+    );
+    assert!(
+        reply
+            .body
+            .contains("… et 4980 autre(s) ligne(s) refusée(s)."),
+        "{}",
+        reply.body
+    );
+    assert!(reply.body.len() < 10_000, "{} bytes", reply.body.len());
+    assert!(!w.game().seat("baratheon").unwrap().ready);
+    assert_eq!(orders_of(&w.game(), "baratheon"), Vec::<String>::new());
+}
+
 /// `corbeau orders submit` (the moderator's terminal) refuses a foreign order too.
 #[test]
 fn the_command_line_refuses_a_foreign_order() {
