@@ -264,6 +264,77 @@ mod tests {
         }
     }
 
+    /// Courtesies are set aside; anything that may be a mistyped order is not.
+    #[test]
+    fn prose_is_told_from_mistyped_orders() {
+        let variant = crate::map::load_variant("westeros").expect("westeros");
+        let prose = [
+            "Merci !",
+            "Merci beaucoup",
+            "Bonne journée à tous",
+            "A bientôt",
+            "A demain, bonne soirée",
+            "Cordialement, Arya",
+            "Thanks!",
+            "Salut",
+        ];
+        for line in prose {
+            assert!(looks_like_prose(&variant, line), "{line}");
+        }
+        let orders = [
+            "A win -> cno",
+            "Win H",
+            "A moa tien",
+            "A win -> Port-Réel",
+            "Wimterfell -> cno",
+            "A bla bla bla",
+            "A win soutient A moa -> Nerra",
+        ];
+        for line in orders {
+            assert!(!looks_like_prose(&variant, line), "{line}");
+        }
+    }
+
+    /// An order for a unit of another house or a neutral one refuses the set, with the
+    /// line quoted and the owner named; the house's own orders pass.
+    #[test]
+    fn orders_for_units_the_house_does_not_own_are_refused() {
+        let variant = crate::map::load_variant("westeros").expect("westeros");
+        let position = Position::starting(&variant, Some(3)).expect("3 players");
+        let baratheon = variant.house_by_name("baratheon").expect("baratheon");
+        let read = |text: &str| read_submission(&variant, &position, baratheon, text, Lang::Fr);
+        assert!(read("A boi -> prt\nF acc H\n").is_ok());
+        let Err(GameError::OrdersRefused(problems)) = read("A boi -> prt\nA win H\nA prt H\n")
+        else {
+            panic!("refused");
+        };
+        let said: Vec<(usize, &str, String)> = problems
+            .iter()
+            .map(|p| (p.line, p.text.as_str(), p.message(Lang::En)))
+            .collect();
+        assert_eq!(
+            said,
+            vec![
+                (
+                    2,
+                    "A win H",
+                    "line 2: this unit belongs to house Stark; Baratheon cannot order it".into()
+                ),
+                (
+                    3,
+                    "A prt H",
+                    "line 3: this unit is neutral; neutral units take no orders".into()
+                ),
+            ]
+        );
+        let moved = problems[0].clone().at_line(7);
+        assert!(
+            moved
+                .message(Lang::Fr)
+                .starts_with("ligne 7 : cette unité appartient")
+        );
+    }
+
     #[test]
     fn partial_resubmission_replaces_only_the_units_named() {
         let current = vec![

@@ -515,9 +515,12 @@ impl<'a> Desk<'a> {
 
     fn orders_refused(&mut self, located: &Located, problems: Vec<OrderProblem>) -> bool {
         self.orders_refused = true;
+        // A mail of thousands of bad lines gets a reply of a readable size.
+        let more = problems.len().saturating_sub(MAX_PROBLEMS_SHOWN);
         // Numbered in the mail, as the player sees it, not in the joined order set.
         let problems: Vec<Value> = problems
             .into_iter()
+            .take(MAX_PROBLEMS_SHOWN)
             .map(|p| {
                 let line = p.line;
                 let p = match line.checked_sub(1).and_then(|i| self.submitting.get(i)) {
@@ -531,7 +534,7 @@ impl<'a> Desk<'a> {
             located.line,
             "",
             "orders-refused",
-            json!({ "problems": problems }),
+            json!({ "problems": problems, "more": more }),
         );
         false
     }
@@ -1896,6 +1899,8 @@ fn split_sign_on(
         Some((name.to_string(), secret.to_string(), n, n + 1 < words.len()))
     })
 }
+/// The refused order lines a reply lists one by one; it counts the others.
+const MAX_PROBLEMS_SHOWN: usize = 20;
 
 fn house_name(variant: &Variant, id: &str) -> String {
     variant

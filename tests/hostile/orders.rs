@@ -20,6 +20,8 @@ use corbeau::mail::notify::queue_notices;
 use corbeau::mail::outmail::OutMail;
 use corbeau::service::Service;
 
+use crate::support::assert_golden;
+
 const GAME: &str = "trust";
 const JUDGE: &str = "juge@corbeau.test";
 const STARK: &str = "arya@nord.test";
@@ -274,25 +276,43 @@ fn rejected_and_superseded_lines_reach_their_author_and_the_moderator_only() {
     );
     assert!(reply.body.contains("3 ligne(s) d'ordres"), "{}", reply.body);
     w.send(STARK, &format!("{}A win -> cno\n", stark()));
+    w.send(
+        LANNISTER,
+        &format!("SIGNON {GAME} Lannister {LANNISTER_SECRET}\nA pie -> viv\nA pie H\n"),
+    );
     let results = w.process();
-    for to in [STARK, LANNISTER] {
-        let body = &results_to(&results, to).body;
-        assert!(!body.contains("A boi -> prt"), "to {to}:\n{body}");
-        assert!(!body.contains("A bie"), "to {to}:\n{body}");
-        assert!(!body.contains("Ordres rejetés"), "to {to}:\n{body}");
-        assert!(!body.contains("Rejected orders"), "to {to}:\n{body}");
-        assert!(body.contains(":: counts:"), "to {to}:\n{body}");
-        assert!(body.contains("rejected=0"), "to {to}:\n{body}");
-    }
+    // Stark had no rejected line: the public results, nothing of Baratheon's.
+    let public = &results_to(&results, STARK).body;
+    assert!(!public.contains("A boi -> prt"), "{public}");
+    assert!(!public.contains("A bie"), "{public}");
+    assert!(!public.contains("Ordres rejetés"), "{public}");
+    assert!(public.contains(":: counts:"), "{public}");
+    assert!(public.contains("rejected=0"), "{public}");
     let own = &results_to(&results, BARATHEON).body;
     assert!(own.contains("Vos ordres rejetés"), "{own}");
     assert!(own.contains("« A boi -> prt »"), "{own}");
     assert!(own.contains("« A bie -> prt »"), "{own}");
     assert!(own.contains("rejected=2"), "{own}");
+    let english = &results_to(&results, LANNISTER).body;
+    assert!(!english.contains("A boi -> prt"), "{english}");
+    assert!(english.contains("Your rejected orders"), "{english}");
+    assert!(english.contains("\"A pie -> viv\""), "{english}");
     let moderator = &results_to(&results, MODERATOR).body;
     assert!(
         moderator.contains("Baratheon : « A boi -> prt »"),
         "{moderator}"
+    );
+    assert!(
+        moderator.contains("Lannister : « A pie -> viv »"),
+        "{moderator}"
+    );
+    // How each reads it (goldens): a house its own lines, the moderator everyone's.
+    assert_golden("mail/results-own-rejected-fr.txt", own);
+    assert_golden("mail/results-own-rejected-en.txt", english);
+    assert_golden("mail/results-moderator-rejected-fr.txt", moderator);
+    assert_golden(
+        "mail/results-public-fr.txt",
+        &results_to(&results, STARK).body,
     );
     // The history by mail follows the same rule.
     let history = w.send(STARK, &format!("{}HISTORIQUE\n", stark()));
@@ -419,6 +439,30 @@ fn refusals_give_the_mails_own_line_numbers() {
         orders_of(&w.game(), "stark"),
         vec!["A win -> cno", "A moa -> sal"]
     );
+}
+
+/// Thousands of foreign orders in one mail: all refused, the reply lists twenty.
+#[test]
+fn a_flood_of_foreign_orders_gets_a_reply_of_a_readable_size() {
+    let mut w = World::new("flood");
+    let flood = "A win H\n".repeat(5000);
+    let reply = w.send(BARATHEON, &format!("{}{flood}PRET\n", baratheon()));
+    assert_eq!(
+        reply.body.matches("> A win H").count(),
+        20,
+        "{}",
+        reply.body
+    );
+    assert!(
+        reply
+            .body
+            .contains("… et 4980 autre(s) ligne(s) refusée(s)."),
+        "{}",
+        reply.body
+    );
+    assert!(reply.body.len() < 10_000, "{} bytes", reply.body.len());
+    assert!(!w.game().seat("baratheon").unwrap().ready);
+    assert_eq!(orders_of(&w.game(), "baratheon"), Vec::<String>::new());
 }
 
 /// `corbeau orders submit` (the moderator's terminal) refuses a foreign order too.
