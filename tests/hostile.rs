@@ -1,3 +1,3 @@
-mod support;
 #[path = "hostile/mta.rs"]
 mod mta;
+mod support;

@@ -127,7 +127,12 @@ fn serve_reads_its_maildir_and_the_spool_and_stops_on_sigterm() {
     std::thread::sleep(Duration::from_millis(1500));
     assert_eq!(replies_to(&dir, "bob@example.org"), 0);
     let out = pipe(&dir);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     wait_for("the answer to the piped mail", || {
         replies_to(&dir, "bob@example.org") == 1
     });

@@ -22,7 +22,6 @@ use std::io::{self, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::json;
@@ -118,7 +117,6 @@ pub fn read_maildir(
     now: DateTime<Utc>,
     report: &mut IngestReport,
 ) -> Result<(), PassError> {
-    let mut since = Instant::now();
     for path in new_messages(dir)? {
         let service = hold.service()?;
         match carry_out(service, config, &path, now) {
@@ -127,7 +125,7 @@ pub fn read_maildir(
             Outcome::Left(why) => report.failed.push((file_name(&path), why)),
             Outcome::Quarantined(why) => report.unreadable.push((file_name(&path), why)),
         }
-        hold.breathe(&mut since);
+        hold.breathe();
     }
     Ok(())
 }
@@ -183,7 +181,10 @@ fn carry_out_guarded(
         Ok(raw) => raw,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Outcome::Gone,
         Err(e) => {
-            let why = format!("{}: {e}", lang.pick("fichier illisible", "cannot read the file"));
+            let why = format!(
+                "{}: {e}",
+                lang.pick("fichier illisible", "cannot read the file")
+            );
             return quarantine(service, config, path, None, why, now);
         }
     };
@@ -317,7 +318,10 @@ fn tell(
         Some(id) => service.store.game(&id)?,
         None => None,
     };
-    let to = match game.as_ref().and_then(|g| g.moderator.as_ref().map(|m| (g, m))) {
+    let to = match game
+        .as_ref()
+        .and_then(|g| g.moderator.as_ref().map(|m| (g, m)))
+    {
         Some((g, m)) => (m.address.clone(), g.settings.lang),
         None => match &config.judge.admin {
             Some(admin) => (admin.clone(), config.lang),
@@ -332,8 +336,16 @@ fn tell(
         "subject": mail.map(|m| m.subject.clone()),
         "retention": config.mail.retention_days,
     });
-    let out = compose(config, "quarantine.txt", "quarantine", data, &to.0, to.1, now)
-        .map_err(|e| GameError::Internal(e.to_string()))?;
+    let out = compose(
+        config,
+        "quarantine.txt",
+        "quarantine",
+        data,
+        &to.0,
+        to.1,
+        now,
+    )
+    .map_err(|e| GameError::Internal(e.to_string()))?;
     let out = match &game {
         Some(g) => out.about(&g.id),
         None => out,
@@ -457,9 +469,10 @@ pub struct Pending {
 impl Pending {
     /// Renames the message into `new/`; returns its path there.
     pub fn publish(mut self) -> Result<PathBuf, MaildirError> {
-        let tmp = self.tmp.take().ok_or_else(|| {
-            MaildirError::Io(self.target.clone(), io::ErrorKind::NotFound.into())
-        })?;
+        let tmp = self
+            .tmp
+            .take()
+            .ok_or_else(|| MaildirError::Io(self.target.clone(), io::ErrorKind::NotFound.into()))?;
         if let Err(e) = std::fs::rename(&tmp, &self.target) {
             let _ = std::fs::remove_file(&tmp);
             return Err(MaildirError::Io(self.target.clone(), e));

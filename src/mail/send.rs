@@ -27,6 +27,8 @@ pub struct DrainReport {
     pub failed: Vec<FailedMail>,
     /// Mails not tried because their retry time has not come.
     pub waiting: usize,
+    /// The drain stopped at its time budget with mails still due ([`drain_for`]).
+    pub more: bool,
 }
 
 /// A mail the transport refused.
@@ -61,11 +63,27 @@ pub fn drain(
     judge: &Judge,
     now: DateTime<Utc>,
 ) -> Result<DrainReport, StoreError> {
+    drain_for(store, transport, judge, now, &|| false)
+}
+
+/// [`drain`], stopping before a mail when `pause` says so (with `more` set), so that a
+/// pass can let the store go to a process waiting for it, then drain the rest.
+pub fn drain_for(
+    store: &Store,
+    transport: &Transport,
+    judge: &Judge,
+    now: DateTime<Utc>,
+    pause: &dyn Fn() -> bool,
+) -> Result<DrainReport, StoreError> {
     let crash = CrashPoint::from_env();
     let mut report = DrainReport::default();
     let mut first = true;
     let mut down: Option<TransportError> = None;
     for (key, mut mail) in store.outbox()? {
+        if !first && pause() {
+            report.more = true;
+            break;
+        }
         if mail.next_try.is_some_and(|at| at > now) {
             report.waiting += 1;
             continue;

@@ -20,10 +20,8 @@ fn root(name: &str, extra: &str) -> PathBuf {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
         .unwrap_or(0);
-    let dir = std::env::temp_dir().join(format!(
-        "corbeau-mta-{name}-{}-{nanos}",
-        std::process::id()
-    ));
+    let dir =
+        std::env::temp_dir().join(format!("corbeau-mta-{name}-{}-{nanos}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     for sub in ["inbox/new", "inbox/cur", "inbox/tmp"] {
         fs::create_dir_all(dir.join(sub)).unwrap();
@@ -184,14 +182,19 @@ fn a_poison_mail_is_quarantined_and_the_mail_behind_it_is_answered() {
         now,
     );
     let out = run(
-        corbeau(&dir).arg("tick").env("CORBEAU_POISON", "panic:POISON"),
+        corbeau(&dir)
+            .arg("tick")
+            .env("CORBEAU_POISON", "panic:POISON"),
         "",
     );
     let text = said(&out);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("mis de côté : 1.poison"), "{text}");
     assert!(!text.contains("panicked"), "{text}");
-    assert_eq!(files(&dir.join("inbox/cur")), ["1.poison:2,FS", "2.good:2,S"]);
+    assert_eq!(
+        files(&dir.join("inbox/cur")),
+        ["1.poison:2,FS", "2.good:2,S"]
+    );
     assert!(files(&dir.join("inbox/new")).is_empty());
     assert_eq!(mails_to(&dir, "bob@example.org").len(), 1);
     assert!(mails_to(&dir, "eve@example.org").is_empty());
@@ -222,18 +225,25 @@ fn a_mail_that_kills_the_judge_is_quarantined_at_the_third_try() {
     );
     for _ in 0..2 {
         let out = run(
-            corbeau(&dir).arg("tick").env("CORBEAU_POISON", "abort:KILLER"),
+            corbeau(&dir)
+                .arg("tick")
+                .env("CORBEAU_POISON", "abort:KILLER"),
             "",
         );
         assert_ne!(out.status.code(), Some(0), "{}", said(&out));
     }
     let out = run(
-        corbeau(&dir).arg("tick").env("CORBEAU_POISON", "abort:KILLER"),
+        corbeau(&dir)
+            .arg("tick")
+            .env("CORBEAU_POISON", "abort:KILLER"),
         "",
     );
     assert_eq!(out.status.code(), Some(0), "{}", said(&out));
     assert!(said(&out).contains("deux fois"), "{}", said(&out));
-    assert_eq!(files(&dir.join("inbox/cur")), ["1.killer:2,FS", "2.good:2,S"]);
+    assert_eq!(
+        files(&dir.join("inbox/cur")),
+        ["1.killer:2,FS", "2.good:2,S"]
+    );
     assert_eq!(mails_to(&dir, "bob@example.org").len(), 1);
 }
 
@@ -245,7 +255,11 @@ fn raw_mails_are_pruned_after_the_retention() {
     let old = now - day * 40;
     let recent = now - day * 10;
     let secs = |t: SystemTime| t.duration_since(UNIX_EPOCH).unwrap().as_secs();
-    for (at, sub) in [(old, "inbox/cur"), (recent, "inbox/cur"), (old, "data/incoming/cur")] {
+    for (at, sub) in [
+        (old, "inbox/cur"),
+        (recent, "inbox/cur"),
+        (old, "data/incoming/cur"),
+    ] {
         let path = dir.join(sub);
         fs::create_dir_all(&path).unwrap();
         let file = path.join(format!("{}.M1P1.host:2,S", secs(at)));
@@ -259,7 +273,11 @@ fn raw_mails_are_pruned_after_the_retention() {
     }
     let out = run(corbeau(&dir).arg("tick"), "");
     assert_eq!(out.status.code(), Some(0), "{}", said(&out));
-    assert!(said(&out).contains("2 courrier(s) brut(s) supprimé(s)"), "{}", said(&out));
+    assert!(
+        said(&out).contains("2 courrier(s) brut(s) supprimé(s)"),
+        "{}",
+        said(&out)
+    );
     assert_eq!(
         files(&dir.join("inbox/cur")),
         [format!("{}.M1P1.host:2,S", secs(recent))]
@@ -346,10 +364,6 @@ fn a_hung_sendmail_is_stopped_after_its_timeout_and_the_mail_kept() {
     );
     let script = dir.join("hung-sendmail");
     fs::write(&script, "#!/bin/sh\nsleep 30\n").unwrap();
-    std::os::unix::fs::PermissionsExt::set_mode(
-        &mut fs::metadata(&script).unwrap().permissions(),
-        0o755,
-    );
     let mut perms = fs::metadata(&script).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
     fs::set_permissions(&script, perms).unwrap();
@@ -360,7 +374,11 @@ fn a_hung_sendmail_is_stopped_after_its_timeout_and_the_mail_kept() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", said(&out));
     assert!(began.elapsed() < Duration::from_secs(10));
-    assert!(said(&out).contains("no answer within 1 s"), "{}", said(&out));
+    assert!(
+        said(&out).contains("no answer within 1 s"),
+        "{}",
+        said(&out)
+    );
     let out = run(corbeau(&dir).args(["outbox", "--json"]), "");
     assert!(said(&out).contains("bob@example.org"), "{}", said(&out));
 }
