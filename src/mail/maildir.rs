@@ -22,7 +22,6 @@ use std::io::{self, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::json;
@@ -118,7 +117,6 @@ pub fn read_maildir(
     now: DateTime<Utc>,
     report: &mut IngestReport,
 ) -> Result<(), PassError> {
-    let mut since = Instant::now();
     for path in new_messages(dir)? {
         let service = hold.service()?;
         match carry_out(service, config, &path, now) {
@@ -127,7 +125,7 @@ pub fn read_maildir(
             Outcome::Left(why) => report.failed.push((file_name(&path), why)),
             Outcome::Quarantined(why) => report.unreadable.push((file_name(&path), why)),
         }
-        hold.breathe(&mut since);
+        hold.breathe();
     }
     Ok(())
 }

@@ -20,7 +20,7 @@ use crate::store::Store;
 
 use super::maildir::{self, IngestReport, MaildirError};
 use super::notify::queue_notices;
-use super::send::{DrainReport, drain};
+use super::send::{DrainReport, drain_for};
 use super::transport::Transport;
 
 /// What one pass did.
@@ -66,7 +66,7 @@ pub enum Hold<'a> {
     /// Opened by the caller, held for the whole pass (the library's callers, benches).
     Open(&'a Service),
     /// Opened for each step, or each run of mails, and let go between them.
-    Dir(Keeper),
+    Dir(Box<Keeper>),
 }
 
 /// The store of a data directory, opened when needed.
@@ -77,10 +77,6 @@ pub struct Keeper {
     open: Option<Service>,
 }
 
-/// How long the store is held for mails with nobody waiting before it is let go anyway:
-/// a bound for a process that waits without saying so.
-const BATCH: Duration = Duration::from_secs(1);
-
 /// How long, after letting the store go, a pass lets the waiting processes take it
 /// before it opens it again (each waits its own turn: this only bounds a stale knock).
 const YIELD: Duration = Duration::from_secs(2);
@@ -88,11 +84,11 @@ const YIELD: Duration = Duration::from_secs(2);
 impl<'a> Hold<'a> {
     /// The store of `dir`, opened when a step needs it, waiting at most `wait` for it.
     pub fn dir(dir: impl Into<PathBuf>, wait: Duration) -> Hold<'a> {
-        Hold::Dir(Keeper {
+        Hold::Dir(Box::new(Keeper {
             dir: dir.into(),
             wait,
             open: None,
-        })
+        }))
     }
 
     /// The store, opened if it is not.
@@ -121,29 +117,43 @@ impl<'a> Hold<'a> {
 
     /// Between two mails, or after a step: lets the store go if another process waits
     /// for it, and gives it time to take it.
-    pub fn breathe(&mut self, held_since: &mut Instant) {
+    pub fn breathe(&mut self) {
         let Hold::Dir(keeper) = self else {
             return;
         };
         if keeper.open.is_none() {
-            *held_since = Instant::now();
             return;
         }
-        let waits = Store::someone_waits(&keeper.dir);
-        if !waits && held_since.elapsed() < BATCH {
+        // Opening the store again costs more than a mail: let it go only for someone.
+        if !Store::someone_waits(&keeper.dir) {
             return;
         }
         keeper.open = None;
+        // A waiting process polls every 20 ms and takes its knock away once it has the
+        // store; the next opening then waits for it in turn.
         let give_up = Instant::now() + YIELD;
-        if waits {
-            // A waiting process polls every 20 ms and takes its knock away once it has
-            // the store; the next opening then waits for it in turn.
+        std::thread::sleep(Duration::from_millis(5));
+        while Store::someone_waits(&keeper.dir) && Instant::now() < give_up {
             std::thread::sleep(Duration::from_millis(5));
-            while Store::someone_waits(&keeper.dir) && Instant::now() < give_up {
-                std::thread::sleep(Duration::from_millis(5));
-            }
         }
-        *held_since = Instant::now();
+    }
+
+    /// Whether another process waits for the store this hold has (never for
+    /// [`Hold::Open`]); asks the file system at most every 20 ms.
+    pub fn waits(&self) -> impl Fn() -> bool + use<> {
+        let dir = match self {
+            Hold::Dir(keeper) => Some(keeper.dir.clone()),
+            _ => None,
+        };
+        let last = std::cell::Cell::new(Instant::now());
+        move || {
+            let Some(dir) = &dir else { return false };
+            if last.get().elapsed() < Duration::from_millis(20) {
+                return false;
+            }
+            last.set(Instant::now());
+            Store::someone_waits(dir)
+        }
     }
 }
 
@@ -170,14 +180,33 @@ pub fn pass_holding(
     for dir in maildirs(config) {
         maildir::read_maildir(hold, config, &dir, now, &mut report.ingest)?;
     }
-    let mut since = Instant::now();
-    hold.breathe(&mut since);
+    hold.breathe();
     report.tick = hold.service()?.tick(now)?;
-    hold.breathe(&mut since);
+    hold.breathe();
     report.queued = queue_notices(hold.service()?, config, now)?;
-    hold.breathe(&mut since);
-    report.drain = drain(&hold.service()?.store, transport, &config.judge, now)
+    hold.breathe();
+    // The outbox, the store let go between two mails when someone waits for it. A mail the transport refused gets a later retry time and
+    // is not tried again in this pass.
+    loop {
+        let waits = hold.waits();
+        let run = drain_for(
+            &hold.service()?.store,
+            transport,
+            &config.judge,
+            now,
+            &waits,
+        )
         .map_err(|e| PassError::Game(e.into()))?;
+        report.drain.sent += run.sent;
+        // A server out of reach costs one timeout per pass, not one per run.
+        let down = run.failed.iter().any(|f| f.error.is_unreachable());
+        report.drain.failed.extend(run.failed);
+        report.drain.waiting = run.waiting;
+        if !run.more || down {
+            break;
+        }
+        hold.breathe();
+    }
     hold.release();
     Ok(report)
 }

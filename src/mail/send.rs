@@ -30,6 +30,8 @@ pub struct DrainReport {
     /// Mails set aside: refused for good, kept as failed and never tried again (the
     /// ones refused this time are also in `failed`).
     pub set_aside: usize,
+    /// The drain stopped at its time budget with mails still due ([`drain_for`]).
+    pub more: bool,
 }
 
 /// A mail the transport refused.
@@ -66,6 +68,18 @@ pub fn drain(
     judge: &Judge,
     now: DateTime<Utc>,
 ) -> Result<DrainReport, StoreError> {
+    drain_for(store, transport, judge, now, &|| false)
+}
+
+/// [`drain`], stopping before a mail when `pause` says so (with `more` set), so that a
+/// pass can let the store go to a process waiting for it, then drain the rest.
+pub fn drain_for(
+    store: &Store,
+    transport: &Transport,
+    judge: &Judge,
+    now: DateTime<Utc>,
+    pause: &dyn Fn() -> bool,
+) -> Result<DrainReport, StoreError> {
     let crash = CrashPoint::from_env();
     let mut report = DrainReport::default();
     let mut first = true;
@@ -74,6 +88,10 @@ pub fn drain(
         if mail.failed {
             report.set_aside += 1;
             continue;
+        }
+        if !first && pause() {
+            report.more = true;
+            break;
         }
         if mail.next_try.is_some_and(|at| at > now) {
             report.waiting += 1;

@@ -530,9 +530,7 @@ fn run_sendmail(
         .stderr(Stdio::piped());
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| failed(format!("cannot be run: {e}")))?;
+    let mut child = cmd.spawn().map_err(|e| failed(e.to_string()))?;
     if let Some(mut stdin) = child.stdin.take() {
         std::thread::spawn(move || {
             // A sendmail that stops reading is found by the wait below.

@@ -151,10 +151,20 @@ impl Store {
         };
         let now = std::time::SystemTime::now();
         entries.filter_map(Result::ok).any(|e| {
-            e.file_name().to_string_lossy().starts_with(KNOCK_PREFIX)
-                && e.metadata()
-                    .and_then(|m| m.modified())
-                    .is_ok_and(|at| now.duration_since(at).unwrap_or_default() < KNOCK_LIFE)
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Some(pid) = name.strip_prefix(KNOCK_PREFIX) else {
+                return false;
+            };
+            let fresh = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|at| now.duration_since(at).unwrap_or_default() < KNOCK_LIFE);
+            // A process interrupted while it waited (Ctrl-C) leaves its knock behind.
+            if !fresh || !alive(pid) {
+                let _ = std::fs::remove_file(e.path());
+                return false;
+            }
+            true
         })
     }
 
@@ -560,6 +570,27 @@ const KNOCK_PREFIX: &str = "waiting.";
 
 /// How long a knock counts: longer than any wait for the store.
 pub const KNOCK_LIFE: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Whether the process `pid` (as written in a knock's name) still runs.
+fn alive(pid: &str) -> bool {
+    let Ok(pid) = pid.parse::<i32>() else {
+        return false;
+    };
+    if pid <= 0 {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        // SAFETY: kill(2) with signal 0 sends nothing; it only checks that the process
+        // exists (EPERM: it exists, under another user).
+        let found = unsafe { libc::kill(pid, 0) } == 0;
+        found || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    }
+    #[cfg(not(unix))]
+    {
+        pid > 0
+    }
+}
 
 /// A process's knock, removed when it stops waiting.
 struct Knock(PathBuf);

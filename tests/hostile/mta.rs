@@ -364,10 +364,6 @@ fn a_hung_sendmail_is_stopped_after_its_timeout_and_the_mail_kept() {
     );
     let script = dir.join("hung-sendmail");
     fs::write(&script, "#!/bin/sh\nsleep 30\n").unwrap();
-    std::os::unix::fs::PermissionsExt::set_mode(
-        &mut fs::metadata(&script).unwrap().permissions(),
-        0o755,
-    );
     let mut perms = fs::metadata(&script).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
     fs::set_permissions(&script, perms).unwrap();
