@@ -90,9 +90,7 @@ fn bare(address: &str) -> Option<String> {
         _ => address,
     };
     let address = address.trim();
-    address
-        .contains('@')
-        .then(|| address.to_lowercase())
+    address.contains('@').then(|| address.to_lowercase())
 }
 
 impl Default for Serve {

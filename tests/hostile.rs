@@ -2,6 +2,6 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod support;
 #[path = "hostile/loops.rs"]
 mod loops;
+mod support;

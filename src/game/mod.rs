@@ -12,11 +12,11 @@ mod victory;
 
 pub use error::GameError;
 pub use lifecycle::{NewGame, check_address, check_game_id, create};
+pub use model::Bounced;
 pub use model::{
     AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, PhaseRecord,
     Player, Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,
 };
-pub use model::Bounced;
 pub use reply::{GameRef, OrdersView};
 pub use secret::{hash_secret, new_secret, secret_matches};
 pub use victory::survivors;

@@ -157,7 +157,10 @@ pub fn set_aside(
         .iter()
         .find(|s| s.player.as_ref().is_some_and(|p| p.address == address))
         .map(|s| s.house.clone());
-    let to_moderator = game.moderator.as_ref().is_some_and(|m| m.address == address);
+    let to_moderator = game
+        .moderator
+        .as_ref()
+        .is_some_and(|m| m.address == address);
     // Told once per address: a player already flagged is not told about again.
     let tell = !to_moderator && (house.is_none() || !flagged.is_empty());
     let notices = if tell {

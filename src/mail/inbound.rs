@@ -5,8 +5,8 @@
 //! What is kept and what is removed, and the mail clients whose shapes are tested:
 //! docs/email-ingest.md.
 
-pub mod bounce;
 mod body;
+pub mod bounce;
 mod clean;
 mod html;
 

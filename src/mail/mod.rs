@@ -12,8 +12,8 @@
 //! - [`notify`]: turning queued notices (results, reminders, …) into mails;
 //! - [`maildir`]: reading every new message of a Maildir.
 
-pub mod command;
 pub mod bounces;
+pub mod command;
 pub mod compose;
 pub mod dispatch;
 pub mod inbound;

@@ -507,7 +507,7 @@ fn run_sendmail(
     let mut process = Command::new(command);
     process.arg("-i");
     if let Some(from) = envelope.from() {
-        process.arg("-f").arg(from.to_string());
+        process.arg("-f").arg(from);
     }
     process
         .arg("--")
@@ -522,7 +522,9 @@ fn run_sendmail(
         let raw = raw.to_vec();
         std::thread::spawn(move || stdin.write_all(&raw))
     });
-    let output = child.wait_with_output().map_err(|e| failed(e.to_string()))?;
+    let output = child
+        .wait_with_output()
+        .map_err(|e| failed(e.to_string()))?;
     let written = writer.map(|w| w.join());
     let stderr = String::from_utf8_lossy(&output.stderr).trim().to_string();
     let code = output.status.code();

@@ -22,7 +22,6 @@ use corbeau::service::Service;
 use corbeau::store::Store;
 
 #[path = "../support/smtp_sink.rs"]
-#[allow(dead_code)]
 mod smtp_sink;
 
 use smtp_sink::{Sink, SinkOptions, free_port};
@@ -170,7 +169,9 @@ fn moderator() -> String {
 }
 
 fn raw_mail(headers: &str, body: &str) -> String {
-    format!("{headers}To: {JUDGE}\r\nSubject: test\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}")
+    format!(
+        "{headers}To: {JUDGE}\r\nSubject: test\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}"
+    )
 }
 
 /// Loop shapes 1 and 2, and shape 4: mails the judge must never answer, however well
@@ -181,7 +182,10 @@ fn mail_from_the_judge_itself_or_from_robots_is_never_answered() {
     let body = format!("{}PRET\r\n", stark());
     let cases: &[(&str, String)] = &[
         ("From the judge", format!("From: Corbeau <{JUDGE}>\r\n")),
-        ("From the judge, other case", "From: JUGE@Corbeau.Test\r\n".into()),
+        (
+            "From the judge, other case",
+            "From: JUGE@Corbeau.Test\r\n".into(),
+        ),
         ("From an alias", format!("From: {ALIAS}\r\n")),
         (
             "From the judge, Reply-To a player",
@@ -195,8 +199,14 @@ fn mail_from_the_judge_itself_or_from_robots_is_never_answered() {
             "Sender is the judge",
             format!("From: {STARK}\r\nSender: {JUDGE}\r\n"),
         ),
-        ("MAILER-DAEMON", "From: MAILER-DAEMON@mx.nord.test\r\n".into()),
-        ("postmaster", "From: Postmaster <postmaster@nord.test>\r\n".into()),
+        (
+            "MAILER-DAEMON",
+            "From: MAILER-DAEMON@mx.nord.test\r\n".into(),
+        ),
+        (
+            "postmaster",
+            "From: Postmaster <postmaster@nord.test>\r\n".into(),
+        ),
         (
             "empty Return-Path",
             format!("Return-Path: <>\r\nFrom: {STARK}\r\n"),
@@ -221,7 +231,10 @@ fn mail_from_the_judge_itself_or_from_robots_is_never_answered() {
             "Precedence auto_reply",
             format!("From: {STARK}\r\nPrecedence: auto_reply\r\n"),
         ),
-        ("X-Autoreply", format!("From: {STARK}\r\nX-Autoreply: yes\r\n")),
+        (
+            "X-Autoreply",
+            format!("From: {STARK}\r\nX-Autoreply: yes\r\n"),
+        ),
         (
             "X-Autorespond",
             format!("From: {STARK}\r\nX-Autorespond: vacation\r\n"),
@@ -265,11 +278,11 @@ fn mail_from_the_judge_itself_or_from_robots_is_never_answered() {
     .iter()
     .enumerate()
     {
-        let raw = raw_mail(&format!("{headers}Message-ID: <person-{n}@nord.test>\r\n"), &body);
-        assert!(
-            matches!(w.raw(&raw), Handled::Answered { .. }),
-            "{headers}"
+        let raw = raw_mail(
+            &format!("{headers}Message-ID: <person-{n}@nord.test>\r\n"),
+            &body,
         );
+        assert!(matches!(w.raw(&raw), Handled::Answered { .. }), "{headers}");
         assert_eq!(w.take().len(), 1, "{headers}");
     }
 }
@@ -293,7 +306,11 @@ fn an_address_change_to_the_judge_or_to_another_player_is_refused() {
         assert_eq!(w.address_of("stark"), STARK, "{target}");
     }
     // A free address is still taken.
-    w.send(STARK, &format!("{}ADRESSE arya@braavos.test\n", stark()), now());
+    w.send(
+        STARK,
+        &format!("{}ADRESSE arya@braavos.test\n", stark()),
+        now(),
+    );
     assert_eq!(w.address_of("stark"), "arya@braavos.test");
 }
 
@@ -371,7 +388,10 @@ fn two_unmarked_auto_responders_stop_after_the_hourly_cap() {
     // Stark starts by sending grey press to Lannister: from then on, both robots answer.
     w.send(
         STARK,
-        &format!("{}PRESSE GRISE A Lannister\nBonjour.\nFIN PRESSE\n", stark()),
+        &format!(
+            "{}PRESSE GRISE A Lannister\nBonjour.\nFIN PRESSE\n",
+            stark()
+        ),
         now(),
     );
     let robots = [STARK, LANNISTER];
@@ -417,12 +437,18 @@ fn every_mail_the_judge_sends_is_marked_auto_submitted() {
     let mut w = World::new("marked");
     w.send(
         STARK,
-        &format!("{}PRESSE A Lannister\nBonjour.\nFIN PRESSE\nA win H\nPRET\n", stark()),
+        &format!(
+            "{}PRESSE A Lannister\nBonjour.\nFIN PRESSE\nA win H\nPRET\n",
+            stark()
+        ),
         now(),
     );
     w.send(
         MODERATOR,
-        &format!("{}REMPLACER Baratheon davos@peyredragon.test\nTRAITER\n", moderator()),
+        &format!(
+            "{}REMPLACER Baratheon davos@peyredragon.test\nTRAITER\n",
+            moderator()
+        ),
         now(),
     );
     let mut mails = w.take();
@@ -466,7 +492,10 @@ fn message_ids_of_mails_queued_together_link_nothing() {
     let mut w = World::new("ids");
     w.send(
         STARK,
-        &format!("{}PRESSE GRISE A Lannister, Baratheon\nQui suis-je ?\nFIN PRESSE\n", stark()),
+        &format!(
+            "{}PRESSE GRISE A Lannister, Baratheon\nQui suis-je ?\nFIN PRESSE\n",
+            stark()
+        ),
         now(),
     );
     let mails = w.take();
@@ -527,7 +556,16 @@ fn a_bounce_for_a_player_flags_the_address_and_tells_the_moderator_once() {
     let forged = dsn("b0@mx.corbeau.test", STARK, "spam.42@spammer.test");
     assert_eq!(w.raw(&forged), Handled::Ignored);
     assert!(w.take().is_empty());
-    assert!(w.game().seat("stark").unwrap().player.as_ref().unwrap().bounced.is_none());
+    assert!(
+        w.game()
+            .seat("stark")
+            .unwrap()
+            .player
+            .as_ref()
+            .unwrap()
+            .bounced
+            .is_none()
+    );
 
     let bounce = dsn("b1@mx.corbeau.test", STARK, ours);
     let inbound = read(bounce.as_bytes(), 1 << 20).unwrap();
@@ -552,20 +590,35 @@ fn a_bounce_for_a_player_flags_the_address_and_tells_the_moderator_once() {
     assert_eq!(told[0].subject, "[westeros-1] Courrier non remis");
 
     // The next results bounce too: the moderator already knows.
-    assert_eq!(w.raw(&dsn("b2@mx.corbeau.test", STARK, ours)), Handled::Ignored);
+    assert_eq!(
+        w.raw(&dsn("b2@mx.corbeau.test", STARK, ours)),
+        Handled::Ignored
+    );
     queue_notices(&w.service, &w.config, now()).unwrap();
     assert!(w.take().is_empty());
 
     // The moderator sees it in STATUS; a player does not.
     w.send(MODERATOR, &format!("{}STATUT\n", moderator()), now());
     let status = w.take();
-    assert!(status[0].body.contains("courrier non remis"), "{}", status[0].body);
-    w.send(LANNISTER, &format!("PARTIE {GAME} Lannister Lion-0r!\nSTATUT\n"), now());
+    assert!(
+        status[0].body.contains("courrier non remis"),
+        "{}",
+        status[0].body
+    );
+    w.send(
+        LANNISTER,
+        &format!("PARTIE {GAME} Lannister Lion-0r!\nSTATUT\n"),
+        now(),
+    );
     let status = w.take();
     assert!(!status[0].body.contains("non remis"), "{}", status[0].body);
 
     // A new address clears the flag.
-    w.send(STARK, &format!("{}ADRESSE arya@braavos.test\n", stark()), now());
+    w.send(
+        STARK,
+        &format!("{}ADRESSE arya@braavos.test\n", stark()),
+        now(),
+    );
     let player = w.game().seat("stark").unwrap().player.clone().unwrap();
     assert!(player.bounced.is_none());
 }
@@ -651,7 +704,13 @@ fn an_smtp_permanent_refusal_is_set_aside_and_told_not_retried() {
     assert_eq!(kept[0].to, STARK);
 
     // Hours later it is still not tried again.
-    let later = drain(store, &transport, &config.judge, now() + TimeDelta::hours(5)).unwrap();
+    let later = drain(
+        store,
+        &transport,
+        &config.judge,
+        now() + TimeDelta::hours(5),
+    )
+    .unwrap();
     assert_eq!((later.sent, later.failed.len(), later.set_aside), (0, 0, 1));
     assert_eq!(sink.mails().len(), 1);
 
@@ -670,7 +729,12 @@ fn an_smtp_permanent_refusal_is_set_aside_and_told_not_retried() {
 }
 
 fn outbox_of_store(store: &Store) -> Vec<OutMail> {
-    store.outbox().unwrap().into_iter().map(|(_, m)| m).collect()
+    store
+        .outbox()
+        .unwrap()
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect()
 }
 
 /// A sendmail that exits EX_NOUSER (67) refused the mail for good; one that exits
@@ -680,10 +744,16 @@ fn sendmail_exit_statuses_tell_permanent_from_transient() {
     for (code, set_aside) in [(67, true), (65, true), (75, false), (69, false)] {
         let dir = temp_dir(&format!("sendmail-{code}"));
         let script = dir.join("sendmail");
-        write_script(&script, &format!("#!/bin/sh\ncat >/dev/null\necho 'no' >&2\nexit {code}\n"));
+        write_script(
+            &script,
+            &format!("#!/bin/sh\ncat >/dev/null\necho 'no' >&2\nexit {code}\n"),
+        );
         let (w, config) = waiting_world(
             &format!("sendmail-{code}-w"),
-            &format!("transport = \"sendmail\"\n[mail.sendmail]\ncommand = \"{}\"\n", script.display()),
+            &format!(
+                "transport = \"sendmail\"\n[mail.sendmail]\ncommand = \"{}\"\n",
+                script.display()
+            ),
         );
         let store = &w.service.store;
         let transport = transport_from(&config).unwrap();
@@ -705,4 +775,44 @@ fn write_script(path: &Path, text: &str) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::write(path, text).unwrap();
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// A delay warning is no failure; a report with the whole message attached
+/// (`message/rfc822`, as Gmail and Exchange send) is read like one with its headers only;
+/// a bounce for an address nobody plays changes nothing. None is answered.
+#[test]
+fn delay_warnings_attached_copies_and_strangers_in_bounces() {
+    let w = World::new("bounce-shapes");
+    let ours = "corbeau.ffeeddccbbaa99887766554433221100@corbeau.test";
+    let delayed = dsn("d1@mx.corbeau.test", BARATHEON, ours)
+        .replace("Action: failed", "Action: delayed")
+        .replace("Status: 5.1.1", "Status: 4.4.1");
+    let read_delayed = read(delayed.as_bytes(), 1 << 20).unwrap();
+    assert!(read_delayed.automatic && read_delayed.bounce.is_none());
+    assert_eq!(w.raw(&delayed), Handled::Ignored);
+
+    let stranger = dsn("d2@mx.corbeau.test", "personne@ailleurs.test", ours);
+    assert_eq!(w.raw(&stranger), Handled::Ignored);
+
+    let attached = dsn("d3@mx.corbeau.test", BARATHEON, ours).replace(
+        "Content-Type: text/rfc822-headers",
+        "Content-Type: message/rfc822",
+    );
+    let report = read(attached.as_bytes(), 1 << 20).unwrap().bounce.unwrap();
+    assert_eq!(report.message_id.as_deref(), Some(ours));
+    assert_eq!(report.game.as_deref(), Some(GAME));
+    assert_eq!(w.raw(&attached), Handled::Ignored);
+
+    assert!(w.take().is_empty(), "no bounce is ever answered");
+    let game = w.game();
+    for house in ["stark", "lannister"] {
+        let player = game.seat(house).unwrap().player.as_ref().unwrap();
+        assert!(player.bounced.is_none(), "{house}");
+    }
+    let baratheon = game.seat("baratheon").unwrap().player.as_ref().unwrap();
+    assert!(
+        baratheon.bounced.is_some(),
+        "the attached copy's bounce counts"
+    );
+    assert_eq!(w.service.store.notices().unwrap().len(), 1);
 }

@@ -37,6 +37,8 @@ pub struct Bounce {
 pub fn read(message: &Message<'_>, automatic: bool) -> Option<Bounce> {
     let mut bounce = Bounce::default();
     let mut report = false;
+    // The returned copy's recipient: the failed address only when no report says which.
+    let mut returned_to = None;
     for part in &message.parts {
         let Some(ct) = part.content_type() else {
             continue;
@@ -52,14 +54,14 @@ pub fn read(message: &Message<'_>, automatic: bool) -> Option<Bounce> {
             }
             ("message", "rfc822" | "global") => {
                 if let PartType::Message(returned) = &part.body {
-                    returned_headers(returned, &mut bounce);
+                    returned_headers(returned, &mut bounce, &mut returned_to);
                 }
             }
             ("text", "rfc822-headers" | "global-headers") => {
                 if let Some(text) = part.text_contents()
                     && let Some(headers) = MessageParser::default().parse_headers(text.as_bytes())
                 {
-                    returned_headers(&headers, &mut bounce);
+                    returned_headers(&headers, &mut bounce, &mut returned_to);
                 }
             }
             _ => {}
@@ -77,6 +79,7 @@ pub fn read(message: &Message<'_>, automatic: bool) -> Option<Bounce> {
         return None;
     }
     // A plain-text bounce: the returned copy is an attachment, read above, or inline text.
+    bounce.recipients.extend(returned_to);
     if bounce.recipients.is_empty() {
         for part in &message.parts {
             if let PartType::Text(text) = &part.body {
@@ -92,7 +95,11 @@ pub fn read(message: &Message<'_>, automatic: bool) -> Option<Bounce> {
 
 fn finish(mut bounce: Bounce) -> Bounce {
     bounce.recipients.truncate(MAX_RECIPIENTS);
-    let reason = bounce.reason.split_whitespace().collect::<Vec<_>>().join(" ");
+    let reason = bounce
+        .reason
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     bounce.reason = reason.chars().take(MAX_REASON).collect();
     bounce
 }
@@ -180,7 +187,11 @@ fn strip_type(value: &str) -> &str {
 }
 
 fn address(text: &str) -> Option<String> {
-    let text = text.trim().trim_start_matches('<').trim_end_matches('>').trim();
+    let text = text
+        .trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>')
+        .trim();
     let (local, domain) = text.rsplit_once('@')?;
     let usable = !local.is_empty()
         && domain.contains('.')
@@ -191,7 +202,7 @@ fn address(text: &str) -> Option<String> {
 }
 
 /// The returned message's recipient, id and game.
-fn returned_headers(returned: &Message<'_>, bounce: &mut Bounce) {
+fn returned_headers(returned: &Message<'_>, bounce: &mut Bounce, to: &mut Option<String>) {
     if bounce.message_id.is_none() {
         bounce.message_id = returned.message_id().map(str::to_string);
     }
@@ -201,15 +212,13 @@ fn returned_headers(returned: &Message<'_>, bounce: &mut Bounce) {
             .map(|g| g.trim().to_string())
             .filter(|g| !g.is_empty());
     }
-    // Without a report, the returned message's one recipient is the address that failed.
-    if bounce.recipients.is_empty()
-        && let Some(to) = returned
+    // The judge's mails have one recipient: without a report, the one that failed.
+    if to.is_none() {
+        *to = returned
             .to()
             .and_then(|t| t.first())
             .and_then(|a| a.address())
-            .and_then(address)
-    {
-        bounce.recipients.push(to);
+            .and_then(address);
     }
 }
 
