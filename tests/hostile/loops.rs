@@ -419,6 +419,7 @@ fn two_unmarked_auto_responders_stop_after_the_hourly_cap() {
         judge_mails += next.len();
         to_robots = next;
     }
+    eprintln!("ping-pong: {judge_mails} mails from the judge, silent after {rounds} rounds");
     assert!(
         judge_mails <= 2 * (cap as usize + 2),
         "{judge_mails} mails from the judge"
@@ -576,6 +577,12 @@ fn a_bounce_for_a_player_flags_the_address_and_tells_the_moderator_once() {
     assert!(w.take().is_empty(), "a bounce is never answered");
     let flagged = w.game().seat("stark").unwrap().player.clone().unwrap();
     assert!(flagged.bounced.is_some());
+    // `corbeau game show` says it beside the house.
+    let variant = w.service.variant("westeros").unwrap();
+    let shown = corbeau::report::game_text::game_text(&w.game(), &variant, Lang::En);
+    let line = shown.lines().find(|l| l.contains(STARK)).unwrap();
+    assert!(line.contains("mail undelivered on 2026-03-23"), "{shown}");
+    assert!(line.contains("5.1.1"), "{line}");
     assert!(matches!(
         w.service.store.notices().unwrap()[0].1.kind,
         NoticeKind::Undeliverable { .. }
