@@ -591,6 +591,7 @@ fn a_bounce_for_a_player_flags_the_address_and_tells_the_moderator_once() {
     let told = w.take();
     assert_eq!(told.len(), 1, "the moderator only: {told:?}");
     assert_eq!(told[0].to, MODERATOR);
+    super::support::assert_golden("mail/notice-undeliverable-fr.txt", &told[0].body);
     assert!(told[0].body.contains(STARK), "{}", told[0].body);
     assert!(told[0].body.contains("Stark"), "{}", told[0].body);
     assert!(told[0].body.contains("5.1.1"), "{}", told[0].body);
@@ -650,6 +651,19 @@ fn a_plain_text_bounce_of_the_judges_mail_is_recognised() {
     let player = game.seat("lannister").unwrap().player.as_ref().unwrap();
     assert!(player.bounced.is_some());
     assert_eq!(w.service.store.notices().unwrap().len(), 1);
+    // The moderator reads it in the game's language.
+    w.service
+        .update(GAME, "test", "lang", now(), |g, _, _| {
+            g.settings.lang = Lang::En;
+            Ok(())
+        })
+        .unwrap();
+    queue_notices(&w.service, &w.config, now()).unwrap();
+    let told = w.take();
+    assert_eq!(told.len(), 1);
+    assert_eq!(told[0].to, MODERATOR);
+    assert_eq!(told[0].subject, "[westeros-1] Mail not delivered");
+    super::support::assert_golden("mail/notice-undeliverable-en.txt", &told[0].body);
 }
 
 /// A game with mails to Stark and Lannister waiting, and a configuration whose transport

@@ -88,7 +88,17 @@ pub fn read(message: &Message<'_>, automatic: bool) -> Option<Bounce> {
         }
     }
     if bounce.reason.is_empty() {
-        bounce.reason = message.subject().unwrap_or_default().to_string();
+        bounce.reason = message
+            .parts
+            .iter()
+            .filter_map(|part| match &part.body {
+                PartType::Text(text) => text.lines().find(|l| says_permanent(l)),
+                _ => None,
+            })
+            .next()
+            .or(message.subject())
+            .unwrap_or_default()
+            .to_string();
     }
     (!bounce.recipients.is_empty()).then(|| finish(bounce))
 }
@@ -102,6 +112,24 @@ fn finish(mut bounce: Bounce) -> Bounce {
         .join(" ");
     bounce.reason = reason.chars().take(MAX_REASON).collect();
     bounce
+}
+
+/// A line of a plain-text bounce that gives the reason: it holds an SMTP 5xx code
+/// (`550`) or an enhanced status code (`5.1.1`, qmail's `#5.1.1`).
+fn says_permanent(line: &str) -> bool {
+    line.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .any(|word| {
+            let word = word.trim_end_matches('.');
+            let bytes = word.as_bytes();
+            let smtp = bytes.len() == 3 && bytes[0] == b'5' && bytes.iter().all(u8::is_ascii_digit);
+            let parts: Vec<&str> = word.split('.').collect();
+            let enhanced = parts.len() == 3
+                && parts[0] == "5"
+                && parts[1..].iter().all(|p| {
+                    !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit())
+                });
+            smtp || enhanced
+        })
 }
 
 /// A non-standard bounce says so in its sender or subject.
