@@ -335,3 +335,35 @@ impl SmtpConfig {
         Duration::from_secs(self.timeout.unwrap_or(60).max(1))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_judge_knows_its_addresses_in_any_case_and_form() {
+        let judge = Judge {
+            address: "Le Corbeau <Juge@Exemple.fr>".into(),
+            aliases: vec!["corbeau@exemple.fr".into()],
+            ..Judge::default()
+        };
+        for own in [
+            "juge@exemple.fr",
+            "JUGE@EXEMPLE.FR",
+            " <juge@exemple.fr> ",
+            "Quelqu'un <juge@exemple.fr>",
+            "Corbeau@Exemple.fr",
+        ] {
+            assert!(judge.is_own(own), "{own}");
+        }
+        for other in [
+            "juge@exemple.com",
+            "juge2@exemple.fr",
+            "",
+            "juge",
+            "exemple.fr",
+        ] {
+            assert!(!judge.is_own(other), "{other}");
+        }
+    }
+}

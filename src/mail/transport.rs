@@ -577,13 +577,22 @@ fn run_sendmail(
     } else {
         words
     };
-    match status.code() {
-        Some(code) if SENDMAIL_PERMANENT.contains(&code) => Err(TransportError::SendmailRefused {
+    Err(sendmail_failure(command, status.code(), reason))
+}
+
+/// The error for a sendmail that exited with `code` (none: killed by a signal): refused
+/// for good for the statuses of [`SENDMAIL_PERMANENT`], else a failure to retry.
+pub fn sendmail_failure(command: &Path, code: Option<i32>, reason: String) -> TransportError {
+    match code {
+        Some(code) if SENDMAIL_PERMANENT.contains(&code) => TransportError::SendmailRefused {
             command: command.to_path_buf(),
             code,
             reason,
-        }),
-        _ => Err(failed(reason)),
+        },
+        _ => TransportError::Sendmail {
+            command: command.to_path_buf(),
+            reason,
+        },
     }
 }
 

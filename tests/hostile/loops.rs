@@ -22,7 +22,6 @@ use corbeau::service::Service;
 use corbeau::store::Store;
 
 #[path = "../support/smtp_sink.rs"]
-#[allow(dead_code)]
 mod smtp_sink;
 
 use smtp_sink::{Sink, SinkOptions, free_port};
@@ -420,6 +419,7 @@ fn two_unmarked_auto_responders_stop_after_the_hourly_cap() {
         judge_mails += next.len();
         to_robots = next;
     }
+    eprintln!("ping-pong: {judge_mails} mails from the judge, silent after {rounds} rounds");
     assert!(
         judge_mails <= 2 * (cap as usize + 2),
         "{judge_mails} mails from the judge"
@@ -577,6 +577,12 @@ fn a_bounce_for_a_player_flags_the_address_and_tells_the_moderator_once() {
     assert!(w.take().is_empty(), "a bounce is never answered");
     let flagged = w.game().seat("stark").unwrap().player.clone().unwrap();
     assert!(flagged.bounced.is_some());
+    // `corbeau game show` says it beside the house.
+    let variant = w.service.variant("westeros").unwrap();
+    let shown = corbeau::report::game_text::game_text(&w.game(), &variant, Lang::En);
+    let line = shown.lines().find(|l| l.contains(STARK)).unwrap();
+    assert!(line.contains("mail undelivered on 2026-03-23"), "{shown}");
+    assert!(line.contains("5.1.1"), "{line}");
     assert!(matches!(
         w.service.store.notices().unwrap()[0].1.kind,
         NoticeKind::Undeliverable { .. }
@@ -585,6 +591,7 @@ fn a_bounce_for_a_player_flags_the_address_and_tells_the_moderator_once() {
     let told = w.take();
     assert_eq!(told.len(), 1, "the moderator only: {told:?}");
     assert_eq!(told[0].to, MODERATOR);
+    super::support::assert_golden("mail/notice-undeliverable-fr.txt", &told[0].body);
     assert!(told[0].body.contains(STARK), "{}", told[0].body);
     assert!(told[0].body.contains("Stark"), "{}", told[0].body);
     assert!(told[0].body.contains("5.1.1"), "{}", told[0].body);
@@ -644,6 +651,19 @@ fn a_plain_text_bounce_of_the_judges_mail_is_recognised() {
     let player = game.seat("lannister").unwrap().player.as_ref().unwrap();
     assert!(player.bounced.is_some());
     assert_eq!(w.service.store.notices().unwrap().len(), 1);
+    // The moderator reads it in the game's language.
+    w.service
+        .update(GAME, "test", "lang", now(), |g, _, _| {
+            g.settings.lang = Lang::En;
+            Ok(())
+        })
+        .unwrap();
+    queue_notices(&w.service, &w.config, now()).unwrap();
+    let told = w.take();
+    assert_eq!(told.len(), 1);
+    assert_eq!(told[0].to, MODERATOR);
+    assert_eq!(told[0].subject, "[westeros-1] Mail not delivered");
+    super::support::assert_golden("mail/notice-undeliverable-en.txt", &told[0].body);
 }
 
 /// A game with mails to Stark and Lannister waiting, and a configuration whose transport
@@ -776,4 +796,44 @@ fn write_script(path: &Path, text: &str) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::write(path, text).unwrap();
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// A delay warning is no failure; a report with the whole message attached
+/// (`message/rfc822`, as Gmail and Exchange send) is read like one with its headers only;
+/// a bounce for an address nobody plays changes nothing. None is answered.
+#[test]
+fn delay_warnings_attached_copies_and_strangers_in_bounces() {
+    let w = World::new("bounce-shapes");
+    let ours = "corbeau.ffeeddccbbaa99887766554433221100@corbeau.test";
+    let delayed = dsn("d1@mx.corbeau.test", BARATHEON, ours)
+        .replace("Action: failed", "Action: delayed")
+        .replace("Status: 5.1.1", "Status: 4.4.1");
+    let read_delayed = read(delayed.as_bytes(), 1 << 20).unwrap();
+    assert!(read_delayed.automatic && read_delayed.bounce.is_none());
+    assert_eq!(w.raw(&delayed), Handled::Ignored);
+
+    let stranger = dsn("d2@mx.corbeau.test", "personne@ailleurs.test", ours);
+    assert_eq!(w.raw(&stranger), Handled::Ignored);
+
+    let attached = dsn("d3@mx.corbeau.test", BARATHEON, ours).replace(
+        "Content-Type: text/rfc822-headers",
+        "Content-Type: message/rfc822",
+    );
+    let report = read(attached.as_bytes(), 1 << 20).unwrap().bounce.unwrap();
+    assert_eq!(report.message_id.as_deref(), Some(ours));
+    assert_eq!(report.game.as_deref(), Some(GAME));
+    assert_eq!(w.raw(&attached), Handled::Ignored);
+
+    assert!(w.take().is_empty(), "no bounce is ever answered");
+    let game = w.game();
+    for house in ["stark", "lannister"] {
+        let player = game.seat(house).unwrap().player.as_ref().unwrap();
+        assert!(player.bounced.is_none(), "{house}");
+    }
+    let baratheon = game.seat("baratheon").unwrap().player.as_ref().unwrap();
+    assert!(
+        baratheon.bounced.is_some(),
+        "the attached copy's bounce counts"
+    );
+    assert_eq!(w.service.store.notices().unwrap().len(), 1);
 }

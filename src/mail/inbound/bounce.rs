@@ -37,6 +37,8 @@ pub struct Bounce {
 pub fn read(message: &Message<'_>, automatic: bool) -> Option<Bounce> {
     let mut bounce = Bounce::default();
     let mut report = false;
+    // The returned copy's recipient: the failed address only when no report says which.
+    let mut returned_to = None;
     for part in &message.parts {
         let Some(ct) = part.content_type() else {
             continue;
@@ -52,14 +54,14 @@ pub fn read(message: &Message<'_>, automatic: bool) -> Option<Bounce> {
             }
             ("message", "rfc822" | "global") => {
                 if let PartType::Message(returned) = &part.body {
-                    returned_headers(returned, &mut bounce);
+                    returned_headers(returned, &mut bounce, &mut returned_to);
                 }
             }
             ("text", "rfc822-headers" | "global-headers") => {
                 if let Some(text) = part.text_contents()
                     && let Some(headers) = MessageParser::default().parse_headers(text.as_bytes())
                 {
-                    returned_headers(&headers, &mut bounce);
+                    returned_headers(&headers, &mut bounce, &mut returned_to);
                 }
             }
             _ => {}
@@ -77,6 +79,7 @@ pub fn read(message: &Message<'_>, automatic: bool) -> Option<Bounce> {
         return None;
     }
     // A plain-text bounce: the returned copy is an attachment, read above, or inline text.
+    bounce.recipients.extend(returned_to);
     if bounce.recipients.is_empty() {
         for part in &message.parts {
             if let PartType::Text(text) = &part.body {
@@ -85,7 +88,17 @@ pub fn read(message: &Message<'_>, automatic: bool) -> Option<Bounce> {
         }
     }
     if bounce.reason.is_empty() {
-        bounce.reason = message.subject().unwrap_or_default().to_string();
+        bounce.reason = message
+            .parts
+            .iter()
+            .filter_map(|part| match &part.body {
+                PartType::Text(text) => text.lines().find(|l| says_permanent(l)),
+                _ => None,
+            })
+            .next()
+            .or(message.subject())
+            .unwrap_or_default()
+            .to_string();
     }
     (!bounce.recipients.is_empty()).then(|| finish(bounce))
 }
@@ -99,6 +112,24 @@ fn finish(mut bounce: Bounce) -> Bounce {
         .join(" ");
     bounce.reason = reason.chars().take(MAX_REASON).collect();
     bounce
+}
+
+/// A line of a plain-text bounce that gives the reason: it holds an SMTP 5xx code
+/// (`550`) or an enhanced status code (`5.1.1`, qmail's `#5.1.1`).
+fn says_permanent(line: &str) -> bool {
+    line.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .any(|word| {
+            let word = word.trim_end_matches('.');
+            let bytes = word.as_bytes();
+            let smtp = bytes.len() == 3 && bytes[0] == b'5' && bytes.iter().all(u8::is_ascii_digit);
+            let parts: Vec<&str> = word.split('.').collect();
+            let enhanced = parts.len() == 3
+                && parts[0] == "5"
+                && parts[1..].iter().all(|p| {
+                    !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit())
+                });
+            smtp || enhanced
+        })
 }
 
 /// A non-standard bounce says so in its sender or subject.
@@ -199,7 +230,7 @@ fn address(text: &str) -> Option<String> {
 }
 
 /// The returned message's recipient, id and game.
-fn returned_headers(returned: &Message<'_>, bounce: &mut Bounce) {
+fn returned_headers(returned: &Message<'_>, bounce: &mut Bounce, to: &mut Option<String>) {
     if bounce.message_id.is_none() {
         bounce.message_id = returned.message_id().map(str::to_string);
     }
@@ -209,15 +240,13 @@ fn returned_headers(returned: &Message<'_>, bounce: &mut Bounce) {
             .map(|g| g.trim().to_string())
             .filter(|g| !g.is_empty());
     }
-    // Without a report, the returned message's one recipient is the address that failed.
-    if bounce.recipients.is_empty()
-        && let Some(to) = returned
+    // The judge's mails have one recipient: without a report, the one that failed.
+    if to.is_none() {
+        *to = returned
             .to()
             .and_then(|t| t.first())
             .and_then(|a| a.address())
-            .and_then(address)
-    {
-        bounce.recipients.push(to);
+            .and_then(address);
     }
 }
 
