@@ -10,7 +10,7 @@ mod svg;
 pub use png::{FONT_FAMILY, PngError, svg_to_png};
 pub use svg::svg;
 
-use crate::judge::{Position, Report};
+use crate::judge::{Phase, Position, Report};
 use crate::lang::Lang;
 use crate::map::Variant;
 
@@ -25,6 +25,9 @@ pub struct Picture<'a> {
     /// The orders of the phase that led to `position`, with their outcomes; empty: none.
     /// Each starts at the unit's region before the phase (`Report::region`).
     pub orders: &'a [Report],
+    /// The phase whose orders are drawn, for the title (`None`: the title names the
+    /// position's phase).
+    pub played: Option<Phase>,
     /// The game's name, or the variant's: the first words of the title.
     pub title: &'a str,
     pub lang: Lang,

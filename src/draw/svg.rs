@@ -119,7 +119,7 @@ fn areas(out: &mut String, variant: &Variant, drawing: &Drawing) {
         let colour = area_colour(variant, drawing, *area);
         let _ = writeln!(
             out,
-            r#"<path d="{path}" fill="{colour}" stroke="{colour}" stroke-width="0.8"/>"#
+            r#"<path d="{path}" fill="{colour}" stroke="{colour}" stroke-width="1.2"/>"#
         );
     }
 }
@@ -533,6 +533,9 @@ const ARMY: &str = "M-10 -9L10 -9L10 1Q10 8 0 12Q-10 8 -10 1Z";
 const FLEET: &str = "M-13 2L13 2L8 9L-8 9ZM-1 1L-1 -12L9 -1Z";
 const DRAGON: &str = "M0 -3L-4 -6L-9 -12L-9 -7L-15 -10L-12 -3L-16 -2L-8 1L-4 1L-5 6L-9 10L-3 8L0 5L3 8L9 10L5 6L4 1L8 1L16 -2L12 -3L15 -10L9 -7L9 -12L4 -6L2 -8L3 -12L0 -13L-1 -9Z";
 
+/// Units are drawn larger than their 24-unit box: they are what a player looks for first.
+const UNIT_SCALE: f64 = 1.3;
+
 fn unit_symbol(
     out: &mut String,
     variant: &Variant,
@@ -553,7 +556,7 @@ fn unit_symbol(
     } else {
         ""
     };
-    let s = scale * k;
+    let s = scale * k * UNIT_SCALE;
     let _ = writeln!(
         out,
         r#"<path class="u" transform="translate({:.1} {:.1}) scale({s:.2})" d="{shape}" fill="{fill}" stroke="{outline}"{dash}/>"#,
@@ -561,9 +564,7 @@ fn unit_symbol(
     );
 }
 
-fn phase_words(picture: &Picture<'_>) -> String {
-    let phase = picture.position.phase;
-    let lang = picture.lang;
+fn phase_words(phase: crate::judge::Phase, lang: Lang) -> String {
     let season = match phase.season {
         Season::Spring => lang.pick("Printemps", "Spring"),
         Season::Autumn => lang.pick("Automne", "Autumn"),
@@ -578,13 +579,22 @@ fn phase_words(picture: &Picture<'_>) -> String {
 }
 
 fn title(out: &mut String, picture: &Picture<'_>, k: f64) {
+    let lang = picture.lang;
+    let words = match picture.played {
+        Some(played) => format!(
+            "{}{}",
+            phase_words(played, lang),
+            lang.pick(" : résultats", ": results")
+        ),
+        None => phase_words(picture.position.phase, lang),
+    };
     let _ = writeln!(
         out,
         r#"<text class="t" x="{:.1}" y="{:.1}">{} — {}</text>"#,
         14.0 * k,
         33.0 * k,
         escape(picture.title),
-        escape(&phase_words(picture))
+        escape(&words)
     );
 }
 

@@ -180,14 +180,13 @@ const LABEL_BELOW: f64 = 25.0;
 /// Where the supply centre goes when the file does not say: up and right of the unit.
 const CENTRE_OFFSET: Point = Point { x: 20.0, y: -17.0 };
 
-struct Checker<'a> {
+struct Checker {
     problems: Vec<MapProblem>,
     width: f64,
     height: f64,
-    variant: &'a Variant,
 }
 
-impl Checker<'_> {
+impl Checker {
     fn problem(&mut self, key: impl Into<String>, message: impl Into<String>) {
         self.problems.push(MapProblem {
             key: key.into(),
@@ -216,7 +215,6 @@ pub(super) fn build(raw: FileDrawing, variant: &Variant) -> Result<Drawing, Vec<
         problems: Vec::new(),
         width: raw.width,
         height: raw.height,
-        variant,
     };
     let size_ok = raw.width.is_finite()
         && raw.height.is_finite()
