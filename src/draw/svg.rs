@@ -611,7 +611,7 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         let _ = writeln!(
             out,
             r#"<text class="g" x="{:.1}" y="{:.1}">{}</text>"#,
-            x + 22.0 * k,
+            x + 26.0 * k,
             y + 5.0 * k,
             escape(text)
         );
@@ -623,7 +623,21 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         (UnitKind::Fleet, lang.pick("flotte (F)", "fleet (F)")),
         (UnitKind::Dragon, lang.pick("dragon (D)", "dragon (D)")),
     ];
+    // Dragons in the legend only where a house may build one or one stands on the board.
+    let dragons = variant
+        .houses
+        .iter()
+        .any(|h| h.builds.contains(&UnitKind::Dragon))
+        || picture
+            .position
+            .units
+            .iter()
+            .any(|u| u.kind == UnitKind::Dragon);
     for (kind, name) in kinds {
+        if kind == UnitKind::Dragon && !dragons {
+            x += col;
+            continue;
+        }
         unit_symbol(out, variant, sample, kind, Point::new(x + 6.0 * k, y0), 0.9, k);
         text_at(out, x, y0, name);
         x += col;
