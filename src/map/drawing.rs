@@ -244,13 +244,16 @@ pub(super) fn build(raw: FileDrawing, variant: &Variant) -> Result<Drawing, Vec<
                 seeds.push((seed, Area::Province(province)));
             }
         }
+        // The renderer sizes its marks for a 1 000-unit width; so do the default offsets.
+        let k = raw.width / 1000.0;
         let unit = place.unit.unwrap_or(place.seeds[0]);
         let label = place
             .label
-            .unwrap_or(Point::new(unit.x, unit.y + LABEL_BELOW));
-        let centre = place
-            .centre
-            .unwrap_or(Point::new(unit.x + CENTRE_OFFSET.x, unit.y + CENTRE_OFFSET.y));
+            .unwrap_or(Point::new(unit.x, unit.y + LABEL_BELOW * k));
+        let centre = place.centre.unwrap_or(Point::new(
+            unit.x + CENTRE_OFFSET.x * k,
+            unit.y + CENTRE_OFFSET.y * k,
+        ));
         let p = variant.province(province);
         let mut coasts = Vec::new();
         for (coast, point) in &place.coasts {
