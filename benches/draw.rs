@@ -92,7 +92,10 @@ fn main() {
             size = png(&picture, PNG_WIDTH).map_or(0, |b| b.len());
         }),
     );
-    println!("{:<44} {:>8} bytes", "westeros example turn: PNG size", size);
+    println!(
+        "{:<44} {:>8} bytes",
+        "westeros example turn: PNG size", size
+    );
     let Ok(classique) = load_variant("classique") else {
         eprintln!("classique does not load");
         return;

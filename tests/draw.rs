@@ -80,7 +80,10 @@ fn no_two_provinces_touch_on_the_picture_unless_they_border() {
                 ));
             }
         }
-        assert!(wrong.is_empty(), "{name}: touching without a border: {wrong:?}");
+        assert!(
+            wrong.is_empty(),
+            "{name}: touching without a border: {wrong:?}"
+        );
     }
 }
 
@@ -124,8 +127,16 @@ fn every_province_has_its_points_inside_its_shape() {
         assert_eq!(drawing.places.len(), v.provinces.len());
         for p in v.province_ids() {
             let place = &drawing.places[usize::from(p.0)];
-            assert!(drawing.contains(p, place.unit), "{name} {}", v.province(p).id);
-            assert!(drawing.contains(p, place.label), "{name} {}", v.province(p).id);
+            assert!(
+                drawing.contains(p, place.unit),
+                "{name} {}",
+                v.province(p).id
+            );
+            assert!(
+                drawing.contains(p, place.label),
+                "{name} {}",
+                v.province(p).id
+            );
             assert_eq!(
                 place.coasts.len(),
                 v.province(p).coasts.len(),
@@ -246,7 +257,10 @@ fn an_unknown_province_or_coast_is_reported() {
 #[test]
 fn a_point_outside_its_province_is_reported() {
     assert_only_problem(
-        &MINI_DRAWING.replace("a = { seeds = [[20, 35]] }", "a = { seeds = [[20, 35]], label = [85, 45] }"),
+        &MINI_DRAWING.replace(
+            "a = { seeds = [[20, 35]] }",
+            "a = { seeds = [[20, 35]], label = [85, 45] }",
+        ),
         "[drawing.places a] label",
         "[85, 45] is outside the province's shape",
     );
@@ -259,7 +273,8 @@ fn two_provinces_touching_without_a_border_are_reported() {
     assert!(
         problems.iter().any(|p| p.key == "[drawing.places a]"
             && p.message.starts_with("touches `t` on the picture")
-            && p.message.ends_with("but they do not border: move or add seeds")),
+            && p.message
+                .ends_with("but they do not border: move or add seeds")),
         "{problems:?}"
     );
 }
@@ -278,7 +293,10 @@ fn a_variant_without_drawing_loads_but_has_no_map() {
         lang: Lang::En,
     };
     let error = svg(&picture).expect_err("no drawing, no map");
-    assert!(error.to_string().contains("has no [drawing] section"), "{error}");
+    assert!(
+        error.to_string().contains("has no [drawing] section"),
+        "{error}"
+    );
 }
 
 // ------------------------------------------------------------------ SVG
@@ -290,7 +308,11 @@ fn the_svg_has_a_title_a_legend_and_every_unit_in_the_readers_language() {
     for (lang, words) in [
         (
             Lang::Fr,
-            ["Printemps 298, mouvements : résultats", "armée (A)", "ordre échoué"],
+            [
+                "Printemps 298, mouvements : résultats",
+                "armée (A)",
+                "ordre échoué",
+            ],
         ),
         (
             Lang::En,
@@ -316,7 +338,11 @@ fn the_svg_has_a_title_a_legend_and_every_unit_in_the_readers_language() {
         for p in &v.provinces {
             assert!(text.contains(&format!(">{}</text>", p.id.to_uppercase())));
         }
-        assert_eq!(text, svg(&picture).expect("svg"), "the same input, the same bytes");
+        assert_eq!(
+            text,
+            svg(&picture).expect("svg"),
+            "the same input, the same bytes"
+        );
     }
 }
 
@@ -340,7 +366,9 @@ fn failed_orders_are_red_and_crossed() {
         .iter()
         .filter(|r| !r.outcome.succeeded() && matches!(r.command, corbeau::judge::Command::Hold))
         .count();
-    let crosses = text.matches(r##"stroke="#d0021b" stroke-width="3.0" stroke-linecap="round""##).count();
+    let crosses = text
+        .matches(r##"stroke="#d0021b" stroke-width="3.0" stroke-linecap="round""##)
+        .count();
     assert_eq!(crosses, failed - holds_failed + 1);
 }
 
@@ -358,14 +386,19 @@ fn the_example_turn_matches_its_golden_svg() {
         lang: Lang::En,
     };
     let text = svg(&picture).expect("svg");
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/draw/westeros-spring-298.svg");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/draw/westeros-spring-298.svg");
     if std::env::var_os("CORBEAU_BLESS").is_some() {
         std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
         std::fs::write(&path, &text).expect("bless");
     }
     let golden = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e} (CORBEAU_BLESS=1 writes it)", path.display()));
-    assert!(golden == text, "{} differs (CORBEAU_BLESS=1 rewrites it; read the diff)", path.display());
+    assert!(
+        golden == text,
+        "{} differs (CORBEAU_BLESS=1 rewrites it; read the diff)",
+        path.display()
+    );
 }
 
 // ------------------------------------------------------------------ PNG
@@ -496,7 +529,8 @@ fn map_draw_writes_a_png_or_an_svg_by_the_file_name() {
     assert_eq!(decode(&bytes).0, PNG_WIDTH);
 
     let svg_path = scratch("c.svg");
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/examples/westeros-printemps-298.txt");
+    let example =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("games/examples/westeros-printemps-298.txt");
     let (code, _, err) = corbeau(&[
         "map",
         "draw",
@@ -551,5 +585,10 @@ fn map_draw_refuses_an_unknown_picture_format_and_bad_orders_writing_nothing() {
 fn map_check_says_the_drawing_was_checked() {
     let (code, out, err) = corbeau(&["map", "check", "westeros", "classique"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out.matches("no two provinces touching without a border").count(), 2, "{out}");
+    assert_eq!(
+        out.matches("no two provinces touching without a border")
+            .count(),
+        2,
+        "{out}"
+    );
 }

@@ -3,7 +3,6 @@
 //! The font is compiled into the binary (DejaVu Sans, `assets/fonts/`), so that a picture
 //! has its labels on a machine with no fonts installed at all, and looks the same everywhere.
 
-use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use resvg::{tiny_skia, usvg};
@@ -59,58 +58,55 @@ pub fn svg_to_png(svg: &str, width: u32) -> Result<Vec<u8>, PngError> {
     encode(&pixmap)
 }
 
-/// The low bits dropped from each channel before choosing the palette: invisible on a
-/// map, and the shades of anti-aliasing then repeat instead of all differing.
-const POSTERIZE: u8 = 0xF8;
-
-/// Encodes as an 8-bit palette PNG (the picture is opaque: no alpha channel to store).
-fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PngError> {
-    let rgb: Vec<u8> = pixmap
-        .data()
-        .chunks_exact(4)
-        .flat_map(|p| [p[0] & POSTERIZE, p[1] & POSTERIZE, p[2] & POSTERIZE])
-        .collect();
-    encode_indexed(&rgb, pixmap.width(), pixmap.height())
+/// Colours keep 5 bits a channel: the low bits are invisible on a map, and then the
+/// shades of anti-aliasing repeat instead of all differing. A colour is then a 15-bit key.
+fn key(p: &[u8]) -> usize {
+    (usize::from(p[0] >> 3) << 10) | (usize::from(p[1] >> 3) << 5) | usize::from(p[2] >> 3)
 }
 
-/// A map has few colours: a palette PNG stores one byte a pixel instead of three. The 256
-/// commonest colours make the palette (the flat areas, the inks); the rarer ones, shades of
-/// anti-aliasing along lines and letters, take the nearest colour of the palette, which
-/// the eye does not see at this size.
-fn encode_indexed(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, PngError> {
-    let mut counts: HashMap<[u8; 3], u32> = HashMap::new();
-    for p in rgb.chunks_exact(3) {
-        *counts.entry([p[0], p[1], p[2]]).or_default() += 1;
+fn colour_of(key: usize) -> [u8; 3] {
+    let channel = |shift: usize| (((key >> shift) & 31) as u8) << 3;
+    [channel(10), channel(5), channel(0)]
+}
+
+/// Encodes as an 8-bit palette PNG: a map has few colours, and a palette stores one byte a
+/// pixel instead of three or four (the picture is opaque: no alpha). The 256 commonest
+/// colours make the palette (the flat areas, the inks); the rarer ones, shades along lines
+/// and letters, take the nearest colour of the palette, which the eye does not see.
+fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PngError> {
+    const KEYS: usize = 1 << 15;
+    let data = pixmap.data();
+    let mut counts = vec![0u32; KEYS];
+    for p in data.chunks_exact(4) {
+        counts[key(p)] += 1;
     }
-    let mut by_use: Vec<([u8; 3], u32)> = counts.into_iter().collect();
+    let mut used: Vec<usize> = (0..KEYS).filter(|&k| counts[k] > 0).collect();
     // Most used first; ties by colour, so that the same picture gives the same bytes.
-    by_use.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let palette: Vec<[u8; 3]> = by_use.iter().take(256).map(|(c, _)| *c).collect();
-    let mut index: HashMap<[u8; 3], u8> = HashMap::with_capacity(by_use.len());
-    for (colour, _) in &by_use {
+    used.sort_by(|&a, &b| counts[b].cmp(&counts[a]).then(a.cmp(&b)));
+    let palette: Vec<[u8; 3]> = used.iter().take(256).map(|&k| colour_of(k)).collect();
+    let mut index = vec![0u8; KEYS];
+    for &k in &used {
+        let colour = colour_of(k);
         let nearest = palette
             .iter()
             .enumerate()
             .min_by_key(|(_, p)| {
                 p.iter()
                     .zip(colour)
-                    .map(|(&a, &b)| (i32::from(a) - i32::from(b)).pow(2))
+                    .map(|(&a, b)| (i32::from(a) - i32::from(b)).pow(2))
                     .sum::<i32>()
             })
             .map_or(0, |(i, _)| i);
-        index.insert(*colour, u8::try_from(nearest).unwrap_or(0));
+        index[k] = u8::try_from(nearest).unwrap_or(0);
     }
-    let pixels: Vec<u8> = rgb
-        .chunks_exact(3)
-        .map(|p| index.get(&[p[0], p[1], p[2]]).copied().unwrap_or(0))
-        .collect();
+    let pixels: Vec<u8> = data.chunks_exact(4).map(|p| index[key(p)]).collect();
     let mut out = Vec::new();
     {
-        let mut encoder = png::Encoder::new(&mut out, width, height);
+        let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
         encoder.set_color(png::ColorType::Indexed);
         encoder.set_depth(png::BitDepth::Eight);
         encoder.set_palette(palette.concat());
-        encoder.set_compression(png::Compression::High);
+        encoder.set_compression(png::Compression::Fast);
         let mut writer = encoder
             .write_header()
             .map_err(|e| PngError::Encode(e.to_string()))?;

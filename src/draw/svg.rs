@@ -111,12 +111,28 @@ fn areas(out: &mut String, variant: &Variant, drawing: &Drawing) {
     for cell in &drawing.cells {
         let path = paths.entry(cell.area).or_default();
         for (i, p) in cell.polygon.iter().enumerate() {
-            let _ = write!(path, "{}{:.1} {:.1}", if i == 0 { "M" } else { "L" }, p.x, p.y);
+            let _ = write!(
+                path,
+                "{}{:.1} {:.1}",
+                if i == 0 { "M" } else { "L" },
+                p.x,
+                p.y
+            );
         }
         path.push('Z');
     }
+    // The sea is the map's background: painting its areas again would double the work
+    // of the rasteriser for nothing.
+    let _ = writeln!(
+        out,
+        r#"<rect width="{:.1}" height="{:.1}" fill="{SEA}"/>"#,
+        drawing.width, drawing.height
+    );
     for (area, path) in &paths {
         let colour = area_colour(variant, drawing, *area);
+        if colour == SEA {
+            continue;
+        }
         let _ = writeln!(
             out,
             r#"<path d="{path}" fill="{colour}" stroke="{colour}" stroke-width="1.2"/>"#
@@ -197,7 +213,13 @@ fn centres(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, k: f64) {
             continue;
         }
         let at = drawing.places[usize::from(p.0)].centre;
-        let fill = match picture.position.owners.get(usize::from(p.0)).copied().flatten() {
+        let fill = match picture
+            .position
+            .owners
+            .get(usize::from(p.0))
+            .copied()
+            .flatten()
+        {
             Some(h) => variant.house(h).colour.as_str(),
             None => UNOWNED,
         };
@@ -292,7 +314,14 @@ struct Stroke<'a> {
 }
 
 /// A line from `from` to `to`, bent through `via` when given; an arrowhead at the end.
-fn arrow(out: &mut String, from: Point, via: Option<Point>, to: Point, stroke: &Stroke<'_>, k: f64) {
+fn arrow(
+    out: &mut String,
+    from: Point,
+    via: Option<Point>,
+    to: Point,
+    stroke: &Stroke<'_>,
+    k: f64,
+) {
     let dash = stroke
         .dash
         .map(|(a, b)| format!(r#" stroke-dasharray="{a:.1} {b:.1}""#))
@@ -617,7 +646,10 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         );
     };
     // Row 1: the units.
-    let sample = variant.house_ids().next().map_or(Owner::Neutral, Owner::House);
+    let sample = variant
+        .house_ids()
+        .next()
+        .map_or(Owner::Neutral, Owner::House);
     let kinds = [
         (UnitKind::Army, lang.pick("armée (A)", "army (A)")),
         (UnitKind::Fleet, lang.pick("flotte (F)", "fleet (F)")),
@@ -638,7 +670,15 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
             x += col;
             continue;
         }
-        unit_symbol(out, variant, sample, kind, Point::new(x + 6.0 * k, y0), 0.9, k);
+        unit_symbol(
+            out,
+            variant,
+            sample,
+            kind,
+            Point::new(x + 6.0 * k, y0),
+            0.9,
+            k,
+        );
         text_at(out, x, y0, name);
         x += col;
     }
@@ -677,7 +717,14 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         width: 3.0 * k,
         dash: None,
     };
-    arrow(out, Point::new(x - 6.0 * k, y), None, Point::new(x + 18.0 * k, y), &solid, k);
+    arrow(
+        out,
+        Point::new(x - 6.0 * k, y),
+        None,
+        Point::new(x + 18.0 * k, y),
+        &solid,
+        k,
+    );
     text_at(out, x + 4.0 * k, y, lang.pick("mouvement", "move"));
     x += col;
     let support = Stroke {
@@ -685,7 +732,14 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         width: 2.0 * k,
         dash: Some((4.0 * k, 3.0 * k)),
     };
-    arrow(out, Point::new(x - 6.0 * k, y), None, Point::new(x + 18.0 * k, y), &support, k);
+    arrow(
+        out,
+        Point::new(x - 6.0 * k, y),
+        None,
+        Point::new(x + 18.0 * k, y),
+        &support,
+        k,
+    );
     text_at(out, x + 4.0 * k, y, lang.pick("soutien", "support"));
     x += col;
     let convoy = Stroke {
@@ -693,7 +747,14 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         width: 2.0 * k,
         dash: Some((1.5 * k, 3.5 * k)),
     };
-    arrow(out, Point::new(x - 6.0 * k, y), None, Point::new(x + 18.0 * k, y), &convoy, k);
+    arrow(
+        out,
+        Point::new(x - 6.0 * k, y),
+        None,
+        Point::new(x + 18.0 * k, y),
+        &convoy,
+        k,
+    );
     text_at(out, x + 4.0 * k, y, lang.pick("convoi", "convoy"));
     // Row 3: failed orders, dislodged units, retreats, passages.
     let y = y0 + 2.0 * row;
@@ -703,9 +764,21 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         width: 3.0 * k,
         dash: Some((8.0 * k, 5.0 * k)),
     };
-    arrow(out, Point::new(x - 6.0 * k, y), None, Point::new(x + 18.0 * k, y), &failed, k);
+    arrow(
+        out,
+        Point::new(x - 6.0 * k, y),
+        None,
+        Point::new(x + 18.0 * k, y),
+        &failed,
+        k,
+    );
     cross(out, Point::new(x + 4.0 * k, y), 5.0 * k, k);
-    text_at(out, x + 4.0 * k, y, lang.pick("ordre échoué", "failed order"));
+    text_at(
+        out,
+        x + 4.0 * k,
+        y,
+        lang.pick("ordre échoué", "failed order"),
+    );
     x += col;
     let _ = writeln!(
         out,
@@ -714,8 +787,24 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         13.0 * k,
         2.5 * k
     );
-    unit_symbol(out, variant, sample, UnitKind::Army, Point::new(x + 6.0 * k, y), 0.75, k);
-    text_at(out, x + 4.0 * k, y, lang.pick("délogée (retraites en pointillé)", "dislodged (retreats dotted)"));
+    unit_symbol(
+        out,
+        variant,
+        sample,
+        UnitKind::Army,
+        Point::new(x + 6.0 * k, y),
+        0.75,
+        k,
+    );
+    text_at(
+        out,
+        x + 4.0 * k,
+        y,
+        lang.pick(
+            "délogée (retraites en pointillé)",
+            "dislodged (retreats dotted)",
+        ),
+    );
     x += 2.0 * col;
     let _ = writeln!(
         out,
@@ -726,7 +815,12 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         5.0 * k,
         4.0 * k
     );
-    text_at(out, x + 4.0 * k, y, lang.pick("passage (détroit)", "passage (strait)"));
+    text_at(
+        out,
+        x + 4.0 * k,
+        y,
+        lang.pick("passage (détroit)", "passage (strait)"),
+    );
     // Then the houses, four a row, with their supply centres.
     for (i, h) in variant.house_ids().enumerate() {
         let y = y0 + (3 + i / 4) as f64 * row;

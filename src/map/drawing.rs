@@ -195,7 +195,8 @@ impl Checker {
     }
 
     fn in_frame(&mut self, key: &str, point: Point) -> bool {
-        let inside = (0.0..=self.width).contains(&point.x) && (0.0..=self.height).contains(&point.y);
+        let inside =
+            (0.0..=self.width).contains(&point.x) && (0.0..=self.height).contains(&point.y);
         if !inside {
             self.problem(
                 key,
@@ -306,7 +307,10 @@ pub(super) fn build(raw: FileDrawing, variant: &Variant) -> Result<Drawing, Vec<
         if !raw.places.contains_key(&variant.province(province).id) {
             check.problem(
                 "[drawing.places]",
-                format!("the province `{}` is not placed", variant.province(province).id),
+                format!(
+                    "the province `{}` is not placed",
+                    variant.province(province).id
+                ),
             );
         }
     }
@@ -551,7 +555,11 @@ mod tests {
 
     #[test]
     fn two_seeds_split_the_frame_in_half() {
-        let cells = voronoi(&[Point::new(25.0, 50.0), Point::new(75.0, 50.0)], 100.0, 100.0);
+        let cells = voronoi(
+            &[Point::new(25.0, 50.0), Point::new(75.0, 50.0)],
+            100.0,
+            100.0,
+        );
         assert_eq!(cells.len(), 2);
         let xs: Vec<f64> = cells[0].iter().map(|(p, _)| p.x).collect();
         assert!(xs.iter().all(|&x| x <= 50.0 + 1e-9));
@@ -560,7 +568,11 @@ mod tests {
 
     #[test]
     fn a_point_is_inside_its_cell_only() {
-        let cells = voronoi(&[Point::new(25.0, 50.0), Point::new(75.0, 50.0)], 100.0, 100.0);
+        let cells = voronoi(
+            &[Point::new(25.0, 50.0), Point::new(75.0, 50.0)],
+            100.0,
+            100.0,
+        );
         let poly: Vec<Point> = cells[1].iter().map(|(p, _)| *p).collect();
         assert!(inside_convex(&poly, Point::new(80.0, 10.0)));
         assert!(!inside_convex(&poly, Point::new(20.0, 10.0)));
