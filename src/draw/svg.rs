@@ -443,17 +443,8 @@ fn order(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, report: &Re
             let start = towards(army_at, from, unit_gap);
             let tip = towards(target, from, unit_gap * 1.3);
             arrow(out, start, Some(from), tip, &stroke, k);
-            let _ = writeln!(
-                out,
-                r#"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{}" stroke-width="{:.1}"/>"#,
-                from.x,
-                from.y,
-                16.0 * k,
-                stroke.colour,
-                2.0 * k
-            );
             if failed {
-                cross(out, from, 6.0 * k, k);
+                cross(out, mid(start, from), 6.0 * k, k);
             }
         }
         Command::Disband => {
