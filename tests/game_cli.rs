@@ -1042,3 +1042,33 @@ fn the_last_results_of_a_finished_game_announce_no_next_phase() {
         assert!(!out.contains(next), "{out}");
     }
 }
+
+#[test]
+fn history_draws_a_played_phase_with_its_orders() {
+    let mut j = Judge::new("map");
+    j.ok(&["game", "new", GAME, "--players", "3"]);
+    for house in ["stark", "lannister", "baratheon"] {
+        let address = format!("{house}@example.org");
+        j.ok(&["player", "add", GAME, house, &address]);
+    }
+    j.ok(&["game", "start", GAME]);
+    j.submit("lannister", "A mfm -> bie\n");
+    j.submit("baratheon", "A che -> bie\n");
+    j.at("2026-03-23T09:00:00Z");
+    j.ok(&["game", "process", GAME]);
+    let svg = j.root.join("phase-0.svg");
+    let out = j.ok(&["history", GAME, "0", "--map", svg.to_str().expect("utf-8")]);
+    assert!(out.contains("mfm"), "the results are still printed: {out}");
+    let text = fs::read_to_string(&svg).expect("the SVG");
+    assert!(
+        text.contains("Printemps 298, mouvements : résultats"),
+        "title"
+    );
+    // The two moves into bie stand off: drawn red, dashed and crossed.
+    assert!(text.contains(r##"stroke="#d0021b" stroke-width="3.0" stroke-dasharray"##));
+    let png = j.root.join("phase-0.png");
+    j.ok(&["history", GAME, "0", "--map", png.to_str().expect("utf-8")]);
+    assert!(fs::read(&png).expect("the PNG").starts_with(b"\x89PNG"));
+    let err = j.refused(&["history", GAME, "0", "--map", "carte.jpg"], None);
+    assert!(err.contains(".svg ou .png"), "{err}");
+}

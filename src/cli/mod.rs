@@ -6,6 +6,7 @@ mod adjudicate;
 mod clock;
 mod context;
 mod datc;
+mod draw;
 mod error;
 mod game;
 mod ingest;
@@ -127,6 +128,8 @@ enum MapCommand {
     },
     /// List the built-in variants.
     List,
+    /// Draw a position (and a phase's orders with their outcomes) as FILE.svg or FILE.png.
+    Draw(draw::DrawArgs),
 }
 
 /// Runs the command line; what `main` returns.
@@ -175,6 +178,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::DatcConvert(args) => datc::convert(args),
         Command::Map { command } => match command {
             MapCommand::Check { files } => map_check(&files),
+            MapCommand::Draw(args) => draw::run(args),
             MapCommand::List => {
                 for (name, _) in crate::map::EMBEDDED {
                     println!("{name}");
@@ -220,10 +224,17 @@ fn map_check(files: &[String]) -> Result<(), Error> {
             Ok(v) => {
                 let centres = v.provinces.iter().filter(|p| p.supply).count();
                 println!(
-                    "{file}: ok ({} provinces, {centres} supply centres, {} houses, {} setups)",
+                    "{file}: ok ({} provinces, {centres} supply centres, {} houses, {} setups{})",
                     v.provinces.len(),
                     v.houses.len(),
-                    v.setups.len()
+                    v.setups.len(),
+                    match &v.drawing {
+                        Some(d) => format!(
+                            "; drawn: {} passages, no two provinces touching without a border",
+                            d.passages.len()
+                        ),
+                        None => "; no [drawing]".to_string(),
+                    }
                 );
             }
             Err(e) => {

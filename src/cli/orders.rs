@@ -158,6 +158,9 @@ pub struct HistoryArgs {
     game: String,
     /// One phase: its number in the history (0 is the first) or its name.
     phase: Option<String>,
+    /// Also draw the phase: the position after it with its orders, as FILE.png or FILE.svg.
+    #[arg(long, value_name = "FILE", requires = "phase")]
+    map: Option<std::path::PathBuf>,
 }
 
 pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
@@ -211,6 +214,20 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
                 (_, None) => format!("no phase `{wanted}`: {id} has not played any phase yet"),
             })
         })?;
+    if let Some(path) = &args.map {
+        let format = super::draw::Format::of(path, ctx.lang)?;
+        let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+        let (position, reports) = super::draw::phase_picture_reports(&variant, record)?;
+        let picture = crate::draw::Picture {
+            variant: &variant,
+            position: &position,
+            orders: &reports,
+            played: Some(record.phase),
+            title: &g.name,
+            lang: ctx.lang,
+        };
+        super::draw::write_picture(&picture, format, path, crate::draw::PNG_WIDTH)?;
+    }
     if ctx.json {
         return ctx.print(&record_json(record), String::new);
     }

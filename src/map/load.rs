@@ -72,6 +72,9 @@ struct FileVariant {
     units: Vec<FileUnit>,
     #[serde(rename = "setup", default)]
     setups: Vec<FileSetup>,
+    /// Where things are on the picture (`docs/variant-format.md`, `[drawing]`); optional.
+    #[serde(default)]
+    drawing: Option<super::drawing::FileDrawing>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -250,6 +253,7 @@ impl Builder {
                 tie_break: raw.victory.tie_break.clone(),
             },
             names,
+            drawing: None,
         };
         if raw.variant.id.trim().is_empty() {
             self.problem("[variant] id", "must not be empty");
@@ -259,6 +263,15 @@ impl Builder {
         self.units(&raw.units, &mut variant);
         self.setups(&raw.setups, &mut variant);
         self.victory(&variant);
+        // The picture is checked against sound borders only: its errors would repeat theirs.
+        if let Some(drawing) = raw.drawing
+            && self.problems.is_empty()
+        {
+            match super::drawing::build(drawing, &variant) {
+                Ok(drawing) => variant.drawing = Some(drawing),
+                Err(problems) => self.problems.extend(problems),
+            }
+        }
         variant
     }
 

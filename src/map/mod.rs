@@ -1,6 +1,7 @@
 //! Variants: provinces, coasts, adjacency for each unit kind, houses and setups, loaded
 //! from the TOML files of `games/` and checked on load.
 
+pub mod drawing;
 mod load;
 pub mod names;
 mod variant;

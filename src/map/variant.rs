@@ -156,6 +156,8 @@ pub struct Variant {
     pub setups: Vec<Setup>,
     pub victory: Victory,
     pub names: NameIndex,
+    /// Where things are on the picture of the board, if the file says (`[drawing]`).
+    pub drawing: Option<super::drawing::Drawing>,
 }
 
 impl Variant {

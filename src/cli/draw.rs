@@ -1,0 +1,237 @@
+//! `corbeau map draw` and `corbeau history GAME N --map FILE`: the picture of a position,
+//! with a phase's orders and their outcomes, as SVG or PNG (by the file's extension).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::case::{house_named, read_position};
+use crate::draw::{PNG_WIDTH, Picture};
+use crate::judge::{GivenOrder, Position, Report, adjudicate};
+use crate::lang::Lang;
+use crate::map::{Owner, Variant, load_variant};
+use crate::order::parse_order;
+
+use super::{Error, language, read_input};
+
+#[derive(Debug, clap::Args)]
+pub struct DrawArgs {
+    /// Order files (`-` for standard input), `House:` lines naming the house of the orders
+    /// after them. With orders, the phase is adjudicated and the picture shows the position
+    /// after it, with every order drawn (failed ones in red, crossed).
+    orders: Vec<PathBuf>,
+    /// A built-in variant (`westeros`, `classique`) or a variant file.
+    #[arg(long, default_value = "westeros")]
+    variant: String,
+    /// The position (docs/position-format.md); default: the starting position.
+    #[arg(long)]
+    position: Option<PathBuf>,
+    /// Number of players, for the starting position (the absent houses' units stay neutral).
+    #[arg(long)]
+    players: Option<u8>,
+    /// The house giving orders written without `House:`.
+    #[arg(long)]
+    house: Option<String>,
+    /// Where to write the picture: FILE.svg or FILE.png.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Width of a PNG in pixels.
+    #[arg(long, default_value_t = PNG_WIDTH, value_parser = clap::value_parser!(u32).range(200..=6000))]
+    width: u32,
+    /// The title's first words; default: the variant's name.
+    #[arg(long)]
+    title: Option<String>,
+    /// Language of the title and legend: fr (default) or en; also CORBEAU_LANG.
+    #[arg(long)]
+    lang: Option<Lang>,
+}
+
+/// The picture's format, from the output file's extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Svg,
+    Png,
+}
+
+impl Format {
+    /// `.svg` or `.png`, else a clear refusal before any work.
+    pub fn of(path: &Path, lang: Lang) -> Result<Format, Error> {
+        match path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
+            Some("svg") => Ok(Format::Svg),
+            Some("png") => Ok(Format::Png),
+            _ => Err(Error::Input(match lang {
+                Lang::Fr => format!(
+                    "{} : le fichier de la carte doit finir par .svg ou .png",
+                    path.display()
+                ),
+                Lang::En => format!("{}: the map file must end in .svg or .png", path.display()),
+            })),
+        }
+    }
+}
+
+pub fn run(args: DrawArgs) -> Result<(), Error> {
+    let lang = language(args.lang);
+    let format = Format::of(&args.out, lang)?;
+    let variant = load_variant(&args.variant)?;
+    let position = match &args.position {
+        Some(path) => read_position(&variant, &path.display().to_string(), &read_input(path)?)
+            .map_err(|e| Error::Input(e.to_string()))?,
+        None => Position::starting(&variant, args.players).ok_or_else(|| {
+            Error::Input(match lang {
+                Lang::Fr => format!(
+                    "la variante {} n'a pas de configuration pour {} joueurs",
+                    variant.id,
+                    args.players.unwrap_or(0)
+                ),
+                Lang::En => format!(
+                    "variant {} has no setup for {} players",
+                    variant.id,
+                    args.players.unwrap_or(0)
+                ),
+            })
+        })?,
+    };
+    let mut given = Vec::new();
+    for file in &args.orders {
+        let name = file.display().to_string();
+        given.extend(read_orders(
+            &variant,
+            &name,
+            &read_input(file)?,
+            args.house.as_deref(),
+            lang,
+        )?);
+    }
+    let (shown, reports, played) = if given.is_empty() {
+        (position, Vec::new(), None)
+    } else {
+        let adjudication = adjudicate(&variant, &position, &given);
+        let reports = adjudication.reports.into_iter().map(|(_, r)| r).collect();
+        (adjudication.after, reports, Some(position.phase))
+    };
+    let title = args.title.clone().unwrap_or_else(|| variant.name.clone());
+    let picture = Picture {
+        variant: &variant,
+        position: &shown,
+        orders: &reports,
+        played,
+        title: &title,
+        lang,
+    };
+    write_picture(&picture, format, &args.out, args.width)
+}
+
+/// Draws and writes the picture; nothing is written if drawing fails.
+pub fn write_picture(
+    picture: &Picture<'_>,
+    format: Format,
+    out: &Path,
+    width: u32,
+) -> Result<(), Error> {
+    let bytes = match format {
+        Format::Svg => crate::draw::svg(picture).map(String::into_bytes),
+        Format::Png => crate::draw::png(picture, width),
+    }
+    .map_err(|e| match e {
+        crate::draw::DrawError::NoDrawing(m) => Error::Input(m),
+        other => Error::Internal(other.to_string()),
+    })?;
+    std::fs::write(out, bytes).map_err(|e| Error::Input(format!("{}: {e}", out.display())))
+}
+
+/// Parses order lines; a line `House:` alone gives the house of the lines after it.
+/// Every unreadable line is reported, and then nothing is drawn.
+pub fn read_orders(
+    variant: &Variant,
+    name: &str,
+    text: &str,
+    house: Option<&str>,
+    lang: Lang,
+) -> Result<Vec<GivenOrder>, Error> {
+    let source: Arc<str> = Arc::from(name);
+    let house_of = |text: &str| match house_named(variant, text) {
+        Some(Owner::House(h)) => Ok(Some(h)),
+        _ => Err(match lang {
+            Lang::Fr => format!("{name} : maison inconnue « {text} »"),
+            Lang::En => format!("{name}: unknown house `{text}`"),
+        }),
+    };
+    let mut current = match house {
+        Some(h) => house_of(h).map_err(Error::Input)?,
+        None => None,
+    };
+    let mut given = Vec::new();
+    let mut errors = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line_no = u32::try_from(index + 1).unwrap_or(u32::MAX);
+        let trimmed = line.split('#').next().unwrap_or("").trim();
+        if let Some(header) = trimmed.strip_suffix(':')
+            && house_named(variant, header.trim()).is_some()
+        {
+            match house_of(header.trim()) {
+                Ok(h) => current = h,
+                Err(e) => errors.push(e),
+            }
+            continue;
+        }
+        match parse_order(variant, &source, line_no, line) {
+            Ok(None) => {}
+            Ok(Some(order)) => {
+                let house = match &order.house {
+                    Some(h) => match house_of(h) {
+                        Ok(h) => h,
+                        Err(e) => {
+                            errors.push(e);
+                            continue;
+                        }
+                    },
+                    None => current,
+                };
+                given.push(GivenOrder { house, order });
+            }
+            Err(e) => errors.push(format!(
+                "{name}{} {}",
+                lang.pick(" :", ":"),
+                e.message(lang)
+            )),
+        }
+    }
+    if errors.is_empty() {
+        Ok(given)
+    } else {
+        Err(Error::Input(errors.join("\n")))
+    }
+}
+
+/// The picture of one played phase of a stored game: the position after it, with its
+/// orders drawn. The orders' outcomes come from adjudicating the stored position before
+/// the phase again (the judge is deterministic); the units shown are the stored ones.
+pub fn phase_picture_reports(
+    variant: &Variant,
+    record: &crate::game::PhaseRecord,
+) -> Result<(Position, Vec<Report>), Error> {
+    let before = read_position(variant, "position_before", &record.position_before)
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    let after = read_position(variant, "position_after", &record.position_after)
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    let mut given = Vec::new();
+    for (house, lines) in &record.orders {
+        let text = lines.join("\n");
+        // A stored order that no longer reads (a variant file edited since) is left out of
+        // the picture rather than refusing the whole map.
+        if let Ok(orders) = read_orders(variant, "history", &text, Some(house), Lang::En) {
+            given.extend(orders);
+        }
+    }
+    let reports = adjudicate(variant, &before, &given)
+        .reports
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect();
+    Ok((after, reports))
+}

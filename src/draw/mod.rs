@@ -1,0 +1,64 @@
+//! Pictures of the board: a position, and optionally one phase's orders with their
+//! outcomes, become an SVG document, and a PNG for mail clients (which do not show SVG).
+//!
+//! Depends on the map (where things are: [`crate::map::drawing`]) and the judge (positions,
+//! orders, outcomes) only. The choices are written in `docs/drawing.md`.
+
+mod png;
+mod svg;
+
+pub use png::{FONT_FAMILY, PngError, svg_to_png};
+pub use svg::svg;
+
+use crate::judge::{Phase, Position, Report};
+use crate::lang::Lang;
+use crate::map::Variant;
+
+/// Width in pixels of the PNG a mail carries: legible on a laptop, small enough to mail.
+pub const PNG_WIDTH: u32 = 1200;
+
+/// What to draw.
+#[derive(Debug, Clone, Copy)]
+pub struct Picture<'a> {
+    pub variant: &'a Variant,
+    pub position: &'a Position,
+    /// The orders of the phase that led to `position`, with their outcomes; empty: none.
+    /// Each starts at the unit's region before the phase (`Report::region`).
+    pub orders: &'a [Report],
+    /// The phase whose orders are drawn, for the title (`None`: the title names the
+    /// position's phase).
+    pub played: Option<Phase>,
+    /// The game's name, or the variant's: the first words of the title.
+    pub title: &'a str,
+    pub lang: Lang,
+}
+
+/// Why no picture could be made.
+#[derive(Debug, thiserror::Error)]
+pub enum DrawError {
+    #[error("{0}")]
+    NoDrawing(String),
+    #[error(transparent)]
+    Png(#[from] PngError),
+}
+
+impl DrawError {
+    fn no_drawing(variant: &Variant, lang: Lang) -> DrawError {
+        DrawError::NoDrawing(match lang {
+            Lang::Fr => format!(
+                "la variante « {} » n'a pas de section [drawing] : pas de carte (voir docs/variant-format.md)",
+                variant.id
+            ),
+            Lang::En => format!(
+                "the variant `{}` has no [drawing] section: no map (see docs/variant-format.md)",
+                variant.id
+            ),
+        })
+    }
+}
+
+/// The picture as a PNG `width` pixels wide.
+pub fn png(picture: &Picture<'_>, width: u32) -> Result<Vec<u8>, DrawError> {
+    let document = svg(picture)?;
+    Ok(svg_to_png(&document, width)?)
+}

@@ -1,0 +1,118 @@
+//! SVG to PNG with resvg, a pure-Rust rasteriser: mail clients show PNG, not SVG.
+//!
+//! The font is compiled into the binary (DejaVu Sans, `assets/fonts/`), so that a picture
+//! has its labels on a machine with no fonts installed at all, and looks the same everywhere.
+
+use std::sync::{Arc, OnceLock};
+
+use resvg::{tiny_skia, usvg};
+
+/// The one font of every picture; its licence is `assets/fonts/LICENSE-DejaVu.txt`.
+const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+
+/// The family name the SVG asks for.
+pub const FONT_FAMILY: &str = "DejaVu Sans";
+
+/// Why a picture could not be made (a bug of the renderer, never of the player's input).
+#[derive(Debug, thiserror::Error)]
+pub enum PngError {
+    #[error("the drawing is not valid SVG: {0}")]
+    Svg(String),
+    #[error("the picture has no size")]
+    Empty,
+    #[error("cannot encode the PNG: {0}")]
+    Encode(String),
+}
+
+/// The font database, loaded once: parsing the font costs more than drawing a map.
+fn fonts() -> Arc<usvg::fontdb::Database> {
+    static FONTS: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
+    FONTS
+        .get_or_init(|| {
+            let mut db = usvg::fontdb::Database::new();
+            db.load_font_data(FONT.to_vec());
+            db.set_sans_serif_family(FONT_FAMILY);
+            Arc::new(db)
+        })
+        .clone()
+}
+
+/// Rasterises an SVG document to a PNG `width` pixels wide (height kept in proportion).
+pub fn svg_to_png(svg: &str, width: u32) -> Result<Vec<u8>, PngError> {
+    let options = usvg::Options {
+        font_family: FONT_FAMILY.to_string(),
+        fontdb: fonts(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| PngError::Svg(e.to_string()))?;
+    let size = tree.size();
+    let scale = width as f32 / size.width();
+    let height = (size.height() * scale).ceil() as u32;
+    let mut pixmap = tiny_skia::Pixmap::new(width, height).ok_or(PngError::Empty)?;
+    pixmap.fill(tiny_skia::Color::WHITE);
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    encode(&pixmap)
+}
+
+/// Colours keep 5 bits a channel: the low bits are invisible on a map, and then the
+/// shades of anti-aliasing repeat instead of all differing. A colour is then a 15-bit key.
+fn key(p: &[u8]) -> usize {
+    (usize::from(p[0] >> 3) << 10) | (usize::from(p[1] >> 3) << 5) | usize::from(p[2] >> 3)
+}
+
+fn colour_of(key: usize) -> [u8; 3] {
+    let channel = |shift: usize| (((key >> shift) & 31) as u8) << 3;
+    [channel(10), channel(5), channel(0)]
+}
+
+/// Encodes as an 8-bit palette PNG: a map has few colours, and a palette stores one byte a
+/// pixel instead of three or four (the picture is opaque: no alpha). The 256 commonest
+/// colours make the palette (the flat areas, the inks); the rarer ones, shades along lines
+/// and letters, take the nearest colour of the palette, which the eye does not see.
+fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PngError> {
+    const KEYS: usize = 1 << 15;
+    let data = pixmap.data();
+    let mut counts = vec![0u32; KEYS];
+    for p in data.chunks_exact(4) {
+        counts[key(p)] += 1;
+    }
+    let mut used: Vec<usize> = (0..KEYS).filter(|&k| counts[k] > 0).collect();
+    // Most used first; ties by colour, so that the same picture gives the same bytes.
+    used.sort_by(|&a, &b| counts[b].cmp(&counts[a]).then(a.cmp(&b)));
+    let palette: Vec<[u8; 3]> = used.iter().take(256).map(|&k| colour_of(k)).collect();
+    let mut index = vec![0u8; KEYS];
+    for &k in &used {
+        let colour = colour_of(k);
+        let nearest = palette
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, p)| {
+                p.iter()
+                    .zip(colour)
+                    .map(|(&a, b)| (i32::from(a) - i32::from(b)).pow(2))
+                    .sum::<i32>()
+            })
+            .map_or(0, |(i, _)| i);
+        index[k] = u8::try_from(nearest).unwrap_or(0);
+    }
+    let pixels: Vec<u8> = data.chunks_exact(4).map(|p| index[key(p)]).collect();
+    let mut out = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+        encoder.set_color(png::ColorType::Indexed);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_palette(palette.concat());
+        encoder.set_compression(png::Compression::Fast);
+        let mut writer = encoder
+            .write_header()
+            .map_err(|e| PngError::Encode(e.to_string()))?;
+        writer
+            .write_image_data(&pixels)
+            .map_err(|e| PngError::Encode(e.to_string()))?;
+    }
+    Ok(out)
+}
