@@ -14,8 +14,7 @@ pub use error::GameError;
 pub use lifecycle::{NewGame, check_address, check_game_id, create};
 pub use model::{
     AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, ObserverRequest,
-    PhaseRecord,
-    Player, Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,
+    PhaseRecord, Player, Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,
 };
 pub use reply::{GameRef, OrdersView};
 pub use secret::{hash_secret, new_secret, secret_checks, secret_matches};

@@ -12,8 +12,8 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use crate::config::Config;
-use crate::game::span::Span;
 use crate::game::calendar::format_deadline;
+use crate::game::span::Span;
 use crate::game::{
     Game, GameError, GameStatus, Observer, ObserverRequest, PhaseRecord, Press, SubmitMode,
     Trigger, Vote, check_address, hash_secret, new_secret, secret_matches,
@@ -258,8 +258,7 @@ impl<'a> Desk<'a> {
             _ => None,
         });
         for located in commands {
-            let (located, hidden, extra) =
-                masked(located, game.as_ref().map(|(_, v)| *v));
+            let (located, hidden, extra) = masked(located, game.as_ref().map(|(_, v)| *v));
             let located = &located;
             self.extra_words = extra;
             self.hidden.extend(hidden);
@@ -1629,9 +1628,7 @@ fn masked(located: &Located, variant: Option<&Variant>) -> (Located, Vec<String>
             let (_, house_words, extra) = shown_house(variant, house, secret);
             (1 + house_words, extra)
         }
-        (Ok(Command::Moderator { .. } | Command::Unobserve { .. }), _) => {
-            (1, line.words.len() > 2)
-        }
+        (Ok(Command::Moderator { .. } | Command::Unobserve { .. }), _) => (1, line.words.len() > 2),
         (Ok(Command::ConfirmObserve { .. }), _) => (2, line.words.len() > 3),
         _ => (line.safe_words(), false),
     };
@@ -1653,7 +1650,10 @@ fn masked_subject(subject: &str, hidden: &[String]) -> String {
     let mut rest = subject;
     while let Some((prefix, after)) = rest.split_once(':') {
         let prefix = prefix.trim().to_lowercase();
-        if !matches!(prefix.as_str(), "re" | "fwd" | "fw" | "tr" | "réf" | "ref" | "aw" | "wg") {
+        if !matches!(
+            prefix.as_str(),
+            "re" | "fwd" | "fw" | "tr" | "réf" | "ref" | "aw" | "wg"
+        ) {
             break;
         }
         rest = after.trim_start();
@@ -1662,7 +1662,11 @@ fn masked_subject(subject: &str, hidden: &[String]) -> String {
         Some(line) => {
             let shown = line.safe_words();
             let kept = subject.len() - rest.len();
-            format!("{}{}", subject.get(..kept).unwrap_or_default(), line.masked(shown))
+            format!(
+                "{}{}",
+                subject.get(..kept).unwrap_or_default(),
+                line.masked(shown)
+            )
         }
         None => subject.to_string(),
     };

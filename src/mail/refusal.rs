@@ -64,7 +64,9 @@ pub enum Refusal {
     /// The moderator does not allow observers in this game.
     ObserversForbidden,
     /// `OBSERVER … CONFIRMER` with no request waiting from this address.
-    NoObserverRequest { game: String },
+    NoObserverRequest {
+        game: String,
+    },
     /// `OBSERVER … CONFIRMER` with the wrong token.
     BadObserverToken,
     /// Too many requests to observe wait for their confirmation.

@@ -288,48 +288,50 @@ impl Store {
             &self.seen,
             &self.guards,
         )
-            .transaction(|(games, phases, audit, wake, notices, outbox, seen, guards)| {
-                if touches_game {
-                    if commit.before.is_none() && games.get(id.as_bytes())?.is_some() {
-                        return Err(ConflictableTransactionError::Abort(StoreError::Exists(
-                            id.clone(),
-                        )));
-                    }
-                    if let Some(old) = commit.before.and_then(|g| g.wake) {
-                        wake.remove(wake_key(old, &id))?;
-                    }
-                    match (commit.game, &game_json) {
-                        (Some(game), Some(json)) => {
-                            games.insert(id.as_bytes(), json.as_slice())?;
-                            if let Some(at) = game.wake {
-                                wake.insert(wake_key(at, &id), id.as_bytes())?;
+            .transaction(
+                |(games, phases, audit, wake, notices, outbox, seen, guards)| {
+                    if touches_game {
+                        if commit.before.is_none() && games.get(id.as_bytes())?.is_some() {
+                            return Err(ConflictableTransactionError::Abort(StoreError::Exists(
+                                id.clone(),
+                            )));
+                        }
+                        if let Some(old) = commit.before.and_then(|g| g.wake) {
+                            wake.remove(wake_key(old, &id))?;
+                        }
+                        match (commit.game, &game_json) {
+                            (Some(game), Some(json)) => {
+                                games.insert(id.as_bytes(), json.as_slice())?;
+                                if let Some(at) = game.wake {
+                                    wake.insert(wake_key(at, &id), id.as_bytes())?;
+                                }
+                            }
+                            _ => {
+                                games.remove(id.as_bytes())?;
                             }
                         }
-                        _ => {
-                            games.remove(id.as_bytes())?;
-                        }
                     }
-                }
-                if let (Some(record), Some(json)) = (commit.record, &record_json) {
-                    phases.insert(phase_key(&id, record.index), json.as_slice())?;
-                }
-                if let Some(index) = commit.drop_record {
-                    phases.remove(phase_key(&id, index))?;
-                }
-                put_all(audit, &id, &audit_keys, &audit_json)?;
-                put_sequenced(notices, &notice_keys, &notice_json)?;
-                put_sequenced(outbox, &mail_keys, &mail_json)?;
-                if let Some(message_id) = &commit.seen {
-                    seen.insert(message_id.as_bytes(), &seen_at)?;
-                }
-                for (key, json) in &guard_json {
-                    match json {
-                        Some(json) => guards.insert(*key, json.as_slice())?,
-                        None => guards.remove(*key)?,
-                    };
-                }
-                Ok(())
-            });
+                    if let (Some(record), Some(json)) = (commit.record, &record_json) {
+                        phases.insert(phase_key(&id, record.index), json.as_slice())?;
+                    }
+                    if let Some(index) = commit.drop_record {
+                        phases.remove(phase_key(&id, index))?;
+                    }
+                    put_all(audit, &id, &audit_keys, &audit_json)?;
+                    put_sequenced(notices, &notice_keys, &notice_json)?;
+                    put_sequenced(outbox, &mail_keys, &mail_json)?;
+                    if let Some(message_id) = &commit.seen {
+                        seen.insert(message_id.as_bytes(), &seen_at)?;
+                    }
+                    for (key, json) in &guard_json {
+                        match json {
+                            Some(json) => guards.insert(*key, json.as_slice())?,
+                            None => guards.remove(*key)?,
+                        };
+                    }
+                    Ok(())
+                },
+            );
         self.finish(result)
     }
 

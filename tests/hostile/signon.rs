@@ -12,9 +12,7 @@ use std::process::Command;
 
 use chrono::{DateTime, TimeDelta, Utc};
 use corbeau::config::Config;
-use corbeau::game::{
-    Game, Moderator, NewGame, NoticeKind, Settings, hash_secret, secret_checks,
-};
+use corbeau::game::{Game, Moderator, NewGame, NoticeKind, Settings, hash_secret, secret_checks};
 use corbeau::lang::Lang;
 use corbeau::mail::dispatch::{Handled, MAX_COMMANDS, handle};
 use corbeau::mail::inbound::Inbound;
@@ -173,8 +171,7 @@ impl World {
         let mails = self.take();
         mails
             .into_iter()
-            .filter(|m| m.to == to && m.subject.starts_with("Re:"))
-            .next_back()
+            .rfind(|m| m.to == to && m.subject.starts_with("Re:"))
             .unwrap_or_else(|| panic!("no reply to {to}"))
     }
 
@@ -227,7 +224,11 @@ fn three_hundred_wrong_sign_ons_cost_one_check_and_the_mail_behind_is_answered()
     deliver(&maildir, &raw(MALLORY, "poison", &poison)).unwrap();
     deliver(
         &maildir,
-        &raw(STARK, "behind", &format!("{}PRET\n", sign_on("Stark", STARK_SECRET))),
+        &raw(
+            STARK,
+            "behind",
+            &format!("{}PRET\n", sign_on("Stark", STARK_SECRET)),
+        ),
     )
     .unwrap();
     let checks = secret_checks();
@@ -239,12 +240,22 @@ fn three_hundred_wrong_sign_ons_cost_one_check_and_the_mail_behind_is_answered()
     let mails = w.take();
     let poisoned = mails.iter().find(|m| m.to == MALLORY).unwrap();
     assert_eq!(
-        poisoned.body.matches("une seule identification par message").count(),
+        poisoned
+            .body
+            .matches("une seule identification par message")
+            .count(),
         299
     );
-    assert_eq!(poisoned.body.matches("maison ou secret incorrect").count(), 1);
+    assert_eq!(
+        poisoned.body.matches("maison ou secret incorrect").count(),
+        1
+    );
     let behind = mails.iter().find(|m| m.to == STARK).unwrap();
-    assert!(behind.body.contains("✓ Identifié(e) : Stark"), "{}", behind.body);
+    assert!(
+        behind.body.contains("✓ Identifié(e) : Stark"),
+        "{}",
+        behind.body
+    );
     let after = w.game();
     assert!(after.seat("stark").unwrap().ready);
     assert_eq!(before.seat("lannister"), after.seat("lannister"));
@@ -308,7 +319,10 @@ fn a_moderator_and_a_player_sign_on_cost_one_check_per_mail() {
     assert_eq!(w.send(MODERATOR, &body), 1);
     let text = flat(&w.reply_to(MODERATOR).body);
     assert!(text.contains("✓ Identifié(e) comme modérateur"), "{text}");
-    assert!(text.contains("une seule identification par message"), "{text}");
+    assert!(
+        text.contains("une seule identification par message"),
+        "{text}"
+    );
     assert!(!w.game().seat("stark").unwrap().ready);
 }
 
@@ -365,18 +379,29 @@ fn guessing_a_house_s_secret_is_throttled_and_told_once() {
         to_stark.body
     );
     assert!(!to_stark.body.contains(MALLORY), "{}", to_stark.body);
-    assert!(to_stark.subject.contains("Identifications refusées"), "{}", to_stark.subject);
+    assert!(
+        to_stark.subject.contains("Identifications refusées"),
+        "{}",
+        to_stark.subject
+    );
     // Five more failures after the lock: a second, longer lockout, and no second notice.
     for i in 0..throttle::FAILURES_ALLOWED {
         let guess = format!("again{i}");
         assert_eq!(
-            w.send_at(MALLORY, &sign_on("Stark", &guess), minutes(20 + i64::from(i))),
+            w.send_at(
+                MALLORY,
+                &sign_on("Stark", &guess),
+                minutes(20 + i64::from(i))
+            ),
             1
         );
     }
     assert_eq!(w.send_at(MALLORY, &sign_on("Stark", "x"), minutes(30)), 0);
     let text = flat(&w.last_reply_to(MALLORY).body);
-    assert!(text.contains("jusqu'au lundi 23 mars 2026 à 09:54"), "{text}");
+    assert!(
+        text.contains("jusqu'au lundi 23 mars 2026 à 09:54"),
+        "{text}"
+    );
     // (The first notice was turned into mails above.)
     assert_eq!(w.throttle_notices(), []);
 }
@@ -396,7 +421,11 @@ fn the_counters_survive_a_restart_and_old_ones_are_forgotten() {
     assert!(flat(&w.reply_to(MALLORY).body).contains("trop d'identifications manquées"));
     // After the lock, the secret is checked again.
     assert_eq!(
-        w.send_at(MALLORY, &sign_on("Lannister", LANNISTER_SECRET), minutes(20)),
+        w.send_at(
+            MALLORY,
+            &sign_on("Lannister", LANNISTER_SECRET),
+            minutes(20)
+        ),
         1
     );
     let sender = Subject::Sender(MALLORY.into()).key();
@@ -496,15 +525,26 @@ fn a_word_after_the_secret_never_shows_it_and_is_ignored() {
         "{}",
         reply.body
     );
-    assert!(reply.body.contains("(les mots après le secret ont été ignorés)"));
+    assert!(
+        reply
+            .body
+            .contains("(les mots après le secret ont été ignorés)")
+    );
     assert!(w.game().seat("stark").unwrap().ready);
     // A wrong secret with a word after it, or typed before the house: the same.
     let guesses = ["guessed-it", "presque-ca"];
-    w.send(MALLORY, &format!("PARTIE {GAME} Stark {} merci\n", guesses[0]));
+    w.send(
+        MALLORY,
+        &format!("PARTIE {GAME} Stark {} merci\n", guesses[0]),
+    );
     w.send(MALLORY, &format!("PARTIE {GAME} {} Stark\n", guesses[1]));
     let mails = w.take();
     assert_eq!(mails.len(), 2);
-    assert!(mails[0].body.contains("> PARTIE westeros-1 Stark ********\n"));
+    assert!(
+        mails[0]
+            .body
+            .contains("> PARTIE westeros-1 Stark ********\n")
+    );
     assert!(mails[1].body.contains("> PARTIE westeros-1 ********\n"));
     let audit = w.audit();
     assert!(audit.contains("refused sign-on as Stark from"), "{audit}");
@@ -568,7 +608,10 @@ fn a_secret_in_the_subject_is_not_echoed_in_the_reply_s_subject() {
 fn token_in(mail: &OutMail) -> String {
     mail.body
         .lines()
-        .find_map(|l| l.trim().strip_prefix(&format!("OBSERVER {GAME} CONFIRMER ")))
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix(&format!("OBSERVER {GAME} CONFIRMER "))
+        })
         .unwrap_or_else(|| panic!("no token in {}", mail.body))
         .to_string()
 }
@@ -604,17 +647,25 @@ fn nobody_observes_without_confirming_from_the_observed_address() {
     let confirm = format!("OBSERVER {GAME} CONFIRMER {token}\n");
     assert_eq!(w.send(MALLORY, &confirm), 0);
     let text = flat(&w.reply_to(MALLORY).body);
-    assert!(text.contains("aucune demande d'observation n'attend"), "{text}");
+    assert!(
+        text.contains("aucune demande d'observation n'attend"),
+        "{text}"
+    );
     assert!(!text.contains(&token), "{text}");
     // A wrong token from Eve: refused.
-    assert_eq!(w.send(EVE, &format!("OBSERVER {GAME} CONFIRMER devine\n")), 1);
+    assert_eq!(
+        w.send(EVE, &format!("OBSERVER {GAME} CONFIRMER devine\n")),
+        1
+    );
     assert!(flat(&w.reply_to(EVE).body).contains("ce jeton n'est pas celui envoyé"));
     // The right one: Eve observes, with a secret to stop.
     assert_eq!(w.send(EVE, &confirm), 1);
     let reply = w.reply_to(EVE);
     assert!(!reply.body.contains(&token), "{}", reply.body);
     assert!(
-        reply.body.contains(&format!("> OBSERVER {GAME} CONFIRMER ********")),
+        reply
+            .body
+            .contains(&format!("> OBSERVER {GAME} CONFIRMER ********")),
         "{}",
         reply.body
     );
@@ -671,7 +722,12 @@ fn the_moderator_can_forbid_observers_by_mail_and_command_line() {
     // The command line's `game observers` is the same action.
     let game = w
         .service()
-        .act(GAME, "moderator", Action::Observers { allowed: true }, now())
+        .act(
+            GAME,
+            "moderator",
+            Action::Observers { allowed: true },
+            now(),
+        )
         .unwrap();
     assert!(game.settings.observers);
     assert!(w.audit().contains("observers allowed"), "{}", w.audit());
