@@ -173,8 +173,7 @@ impl World {
         let mails = self.take();
         mails
             .into_iter()
-            .filter(|m| m.to == to && m.subject.starts_with("Re:"))
-            .next_back()
+            .rfind(|m| m.to == to && m.subject.starts_with("Re:"))
             .unwrap_or_else(|| panic!("no reply to {to}"))
     }
 
