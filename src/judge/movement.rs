@@ -344,8 +344,10 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
-        let rivals = self.moves_into[usize::from(target.0)].clone();
-        for k in rivals {
+        // Indexed loops, not a clone of the list: this runs for every guess.
+        let t = usize::from(target.0);
+        for n in 0..self.moves_into[t].len() {
+            let k = self.moves_into[t][n];
             if k != i && attack <= self.prevent_strength(k) {
                 return false;
             }
@@ -360,8 +362,9 @@ impl<'a> Resolver<'a> {
             Command::SupportMove { to, .. } => Some(to),
             _ => None,
         };
-        let attackers = self.moves_into[usize::from(self.province[s].0)].clone();
-        for &k in &attackers {
+        let at = usize::from(self.province[s].0);
+        for n in 0..self.moves_into[at].len() {
+            let k = self.moves_into[at][n];
             if Some(self.province[k]) == exempt || self.units[k].owner == self.units[s].owner {
                 continue;
             }
@@ -374,8 +377,11 @@ impl<'a> Resolver<'a> {
 
     /// Whether some move into this unit's province succeeds (the unit itself stays).
     fn is_attacked_successfully(&mut self, i: usize) -> bool {
-        let attackers = self.moves_into[usize::from(self.province[i].0)].clone();
-        attackers.into_iter().any(|k| self.resolve(k))
+        let at = usize::from(self.province[i].0);
+        (0..self.moves_into[at].len()).any(|n| {
+            let k = self.moves_into[at][n];
+            self.resolve(k)
+        })
     }
 
     fn head_to_head(&self, i: usize) -> Option<usize> {
@@ -386,9 +392,9 @@ impl<'a> Resolver<'a> {
     }
 
     fn support_count(&mut self, i: usize, excluding: Option<Owner>) -> u32 {
-        let supporters = self.supports[i].clone();
         let mut count = 1;
-        for s in supporters {
+        for n in 0..self.supports[i].len() {
+            let s = self.supports[i][n];
             if excluding == Some(self.units[s].owner) {
                 continue;
             }

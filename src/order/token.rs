@@ -31,7 +31,7 @@ impl<'v> Lexicon<'v> {
         Lexicon {
             variant,
             has_dragons: variant.names.has_dragons(),
-            scratch: RefCell::new(String::with_capacity(64)),
+            scratch: RefCell::new(String::new()),
         }
     }
 
@@ -69,17 +69,31 @@ impl<'a> Input<'a> {
 
     /// Skips blanks (spaces, tabs, any Unicode white space).
     pub fn skip_blanks(self) -> Input<'a> {
-        self.with(self.rest.trim_start())
+        let rest = self.rest.trim_ascii_start();
+        // Other blanks (a no-break space, a vertical tab) are rare: look them up only then.
+        if rest.as_bytes().first().is_some_and(|&b| b >= 0x80 || b == 0x0b) {
+            return self.with(rest.trim_start());
+        }
+        self.with(rest)
     }
 
     /// The next word (a run of letters and digits) after blanks, and what follows it.
     pub fn word(self) -> Option<(&'a str, Input<'a>)> {
         let i = self.skip_blanks();
-        let len = i
+        let ascii = i
             .rest
-            .char_indices()
-            .find(|&(_, c)| !is_word_char(c))
-            .map_or(i.rest.len(), |(k, _)| k);
+            .bytes()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .unwrap_or(i.rest.len());
+        // Past the ASCII letters and digits, a non-ASCII character may still be a letter.
+        let len = match i.rest.as_bytes().get(ascii) {
+            Some(&b) if b >= 0x80 => i
+                .rest
+                .get(ascii..)
+                .and_then(|tail| tail.char_indices().find(|&(_, c)| !is_word_char(c)))
+                .map_or(i.rest.len(), |(k, _)| ascii + k),
+            _ => ascii,
+        };
         let word = i.rest.get(..len).filter(|w| !w.is_empty())?;
         Some((word, i.advance(len)))
     }
@@ -207,11 +221,22 @@ fn phrase<'a>(i: Input<'a>, phrase: &str) -> Option<Input<'a>> {
     Some(i)
 }
 
-/// Matches the first of `phrases` (list longer phrases before their prefixes).
+/// Matches the first of `phrases` (list longer phrases before their prefixes). The word
+/// at `i` is read once for all the phrases.
 pub(super) fn keyword<'a>(i: Input<'a>, phrases: &[&str], what: Expectation) -> PResult<'a, ()> {
+    let Some((first, rest)) = i.word() else {
+        return expected(i, what);
+    };
     for p in phrases {
-        if let Some(rest) = phrase(i, p) {
+        let (head, tail) = p.split_once(' ').unwrap_or((p, ""));
+        if !folds_to(first, head) {
+            continue;
+        }
+        if tail.is_empty() {
             return Ok((rest, ()));
+        }
+        if let Some(after) = phrase(rest, tail) {
+            return Ok((after, ()));
         }
     }
     expected(i, what)
