@@ -98,6 +98,11 @@ pub fn case_position(variant: &Variant, case: &Case) -> Result<Position, String>
         }
         position.units.push(unit);
     }
+    if !case.dislodged.is_empty() && phase.kind != crate::judge::PhaseKind::Retreat {
+        return Err(format!(
+            "a dislodged unit belongs to a retreat phase, and this case is of {phase}"
+        ));
+    }
     for (line, from) in &case.dislodged {
         position.dislodged.push(crate::judge::Dislodged {
             unit: unit_from_line(variant, line)?,
