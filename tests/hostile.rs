@@ -1,3 +1,3 @@
-mod support;
 #[path = "hostile/engine.rs"]
 mod engine;
+mod support;

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::case::{
-    Case, CaseStatus, CaseStep, V3_DIFFERENCES, VariantCache, case_steps, convert_datc_json, read_cases,
-    read_jdip, run_case, write_cases,
+    Case, CaseStatus, CaseStep, V3_DIFFERENCES, VariantCache, case_steps, convert_datc_json,
+    read_cases, read_jdip, run_case, write_cases,
 };
 use crate::judge::adjudicate;
 use crate::map::Variant;

@@ -270,8 +270,8 @@ pub fn fleet_target(variant: &Variant, from: RegionId, to: Location) -> Result<R
 /// Marseilles).
 pub fn sea_on_route(variant: &Variant, from: ProvinceId, to: ProvinceId, sea: ProvinceId) -> bool {
     let index = usize::from(sea.0);
-    let reachable =
-        seas_reachable(variant, from, |_| true)[index] && seas_reachable(variant, to, |_| true)[index];
+    let reachable = seas_reachable(variant, from, |_| true)[index]
+        && seas_reachable(variant, to, |_| true)[index];
     if !reachable {
         return false;
     }

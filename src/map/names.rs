@@ -156,7 +156,10 @@ impl NameIndex {
         if let Some(other) = self.provinces.get(folded.as_str()).and_then(|e| e.found) {
             return (other != id).then_some(other);
         }
-        self.provinces.entry(folded.as_str().into()).or_default().found = Some(id);
+        self.provinces
+            .entry(folded.as_str().into())
+            .or_default()
+            .found = Some(id);
         mark_prefixes(&mut self.provinces, &folded, |e| e.longer = true);
         self.shown.push((folded, name.to_string(), id));
         None

@@ -6,8 +6,8 @@ use std::cell::RefCell;
 use nom::error::{ErrorKind, ParseError};
 use nom::{IResult, Parser};
 
-use crate::map::{NameIndex, ProvinceId, RegionId, Variant, fold, fold_into};
 use crate::map::names::NameEntry;
+use crate::map::{NameIndex, ProvinceId, RegionId, Variant, fold, fold_into};
 
 use super::error::Expectation;
 
@@ -71,7 +71,11 @@ impl<'a> Input<'a> {
     pub fn skip_blanks(self) -> Input<'a> {
         let rest = self.rest.trim_ascii_start();
         // Other blanks (a no-break space, a vertical tab) are rare: look them up only then.
-        if rest.as_bytes().first().is_some_and(|&b| b >= 0x80 || b == 0x0b) {
+        if rest
+            .as_bytes()
+            .first()
+            .is_some_and(|&b| b >= 0x80 || b == 0x0b)
+        {
             return self.with(rest.trim_start());
         }
         self.with(rest)
