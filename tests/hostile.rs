@@ -2,6 +2,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+#[path = "hostile/engine.rs"]
+mod engine;
 #[path = "hostile/flow.rs"]
 mod flow;
 #[path = "hostile/loops.rs"]

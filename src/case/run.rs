@@ -98,6 +98,11 @@ pub fn case_position(variant: &Variant, case: &Case) -> Result<Position, String>
         }
         position.units.push(unit);
     }
+    if !case.dislodged.is_empty() && phase.kind != crate::judge::PhaseKind::Retreat {
+        return Err(format!(
+            "a dislodged unit belongs to a retreat phase, and this case is of {phase}"
+        ));
+    }
     for (line, from) in &case.dislodged {
         position.dislodged.push(crate::judge::Dislodged {
             unit: unit_from_line(variant, line)?,
@@ -310,20 +315,25 @@ fn compare_units(
 /// One phase of a case, ready to adjudicate: the position and the parsed orders.
 pub type CaseStep = (Position, Vec<GivenOrder>);
 
-/// The positions and parsed orders of every phase of a case, adjudicated once to find the
-/// positions after the first; for timing the judge alone.
+/// The positions and parsed orders of every phase of a case; the phases before the last
+/// are adjudicated once, to find the positions after them. For timing the judge alone.
 pub fn case_steps(
     cache: &mut VariantCache,
     case: &Case,
 ) -> Result<(Arc<Variant>, Vec<CaseStep>), String> {
     let variant = cache.get(&case.variant)?;
-    let mut position = case_position(&variant, case)?;
-    let mut steps = Vec::new();
+    let mut position = Some(case_position(&variant, case)?);
+    let mut steps = Vec::with_capacity(case.steps.len());
     let mut problems = Vec::new();
-    for step in &case.steps {
+    for (n, step) in case.steps.iter().enumerate() {
+        let Some(current) = position.take() else {
+            break;
+        };
         let (given, _) = read_orders(&variant, case, step, &mut problems);
-        let after = adjudicate(&variant, &position, &given).after;
-        steps.push((std::mem::replace(&mut position, after), given));
+        if n + 1 < case.steps.len() {
+            position = Some(adjudicate(&variant, &current, &given).after);
+        }
+        steps.push((current, given));
     }
     match problems.first() {
         Some(p) => Err(p.clone()),

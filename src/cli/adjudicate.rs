@@ -1,7 +1,7 @@
 //! `corbeau adjudicate`: a variant, a position and orders give the results of the phase,
 //! as text in the moderator's language or as JSON. Stateless: nothing is stored.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -10,7 +10,7 @@ use crate::judge::{GivenOrder, Position, adjudicate};
 use crate::lang::Lang;
 use crate::map::{Owner, Variant, load_variant};
 use crate::order::parse_order;
-use crate::report::{local_templates, render_results, results_json, results_view_with_orders};
+use crate::report::{local_templates, render_results, results_view_with_orders};
 
 use super::{Error, language, read_input};
 
@@ -55,6 +55,17 @@ struct Job {
     text: String,
 }
 
+/// What one file gave: its results (text or JSON), or why it could not be adjudicated.
+type JobResult = Result<Output, Error>;
+
+/// The results of one file: as text or JSON for one file alone, a JSON line in a batch.
+enum Output {
+    Text(String),
+    Json(serde_json::Value),
+    /// One line of JSON Lines, the file's name first.
+    Line(String),
+}
+
 pub fn run(args: Args) -> Result<(), Error> {
     let lang = language(args.lang);
     let variant = load_variant(&args.variant)?;
@@ -65,74 +76,153 @@ pub fn run(args: Args) -> Result<(), Error> {
         ),
         None => None,
     };
-    let jobs: Vec<Job> = if args.files.is_empty() {
-        if args.position.is_some() {
-            vec![Job {
+    if args.files.is_empty() {
+        let job = if args.position.is_some() {
+            Job {
                 name: "-".into(),
                 text: read_input(&PathBuf::from("-"))?,
-            }]
+            }
         } else {
-            vec![Job {
+            Job {
                 name: EXAMPLE_NAME.into(),
                 text: EXAMPLE_ORDERS.into(),
-            }]
-        }
-    } else {
-        args.files
-            .iter()
-            .map(|f| {
-                Ok(Job {
-                    name: f.display().to_string(),
-                    text: read_input(f)?,
-                })
-            })
-            .collect::<Result<_, Error>>()?
-    };
-    let progress = jobs.len() > 1 && std::io::stderr().is_terminal();
-    let mut outputs = Vec::with_capacity(jobs.len());
-    let mut failures = 0;
-    for (n, job) in jobs.iter().enumerate() {
-        if progress {
-            eprint!("\r[{}/{}] {}\x1b[K", n + 1, jobs.len(), job.name);
-        }
-        match adjudicate_job(&variant, base.as_ref(), &args, lang, job) {
-            Ok(output) => outputs.push((job.name.clone(), output)),
-            Err(e) => {
-                failures += 1;
-                eprintln!("{e}");
             }
-        }
+        };
+        let output = adjudicate_job(&variant, base.as_ref(), &args, lang, &job)?;
+        print_one(&output);
+        return Ok(());
     }
-    if progress {
-        eprintln!();
+    if args.files.len() == 1 {
+        let name = args.files[0].display().to_string();
+        let job = Job {
+            text: read_input(&args.files[0])?,
+            name,
+        };
+        let output = adjudicate_job(&variant, base.as_ref(), &args, lang, &job)?;
+        print_one(&output);
+        return Ok(());
     }
-    print_outputs(&args, &outputs);
-    if failures > 0 {
-        return Err(Error::Reported(match lang {
-            Lang::Fr => format!(
-                "{failures} fichier(s) d'ordres illisible(s) : rien n'a été arbitré pour eux"
-            ),
-            Lang::En => format!(
-                "{failures} order file(s) could not be read: nothing was adjudicated for them"
-            ),
-        }));
-    }
-    Ok(())
+    batch(&args, lang, &variant, base.as_ref())
 }
 
-fn print_outputs(args: &Args, outputs: &[(String, String)]) {
-    if args.json && outputs.len() > 1 {
-        let items: Vec<&str> = outputs.iter().map(|(_, o)| o.trim_end()).collect();
-        println!("[\n{}\n]", items.join(",\n"));
-        return;
-    }
-    for (name, output) in outputs {
-        if outputs.len() > 1 {
-            println!("==> {name} <==");
+/// Many files: read and adjudicated on every core, a progress bar on a terminal, the
+/// results printed in the order of the files, then a summary line.
+fn batch(args: &Args, lang: Lang, variant: &Variant, base: Option<&Position>) -> Result<(), Error> {
+    use rayon::prelude::*;
+    let start = std::time::Instant::now();
+    let total = args.files.len();
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(total as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} {per_sec} {eta} {wide_msg}",
+        ) {
+            bar.set_style(style);
         }
-        print!("{output}");
-        if !output.ends_with('\n') {
-            println!();
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let results: Vec<JobResult> = args
+        .files
+        .par_iter()
+        .map(|path| {
+            let name = path.display().to_string();
+            let result = read_input(path).and_then(|text| {
+                let job = Job { name, text };
+                match adjudicate_job(variant, base, args, lang, &job)? {
+                    // The JSON line is made here, on every core: `{"file": …, results}`.
+                    Output::Json(serde_json::Value::Object(fields)) => {
+                        let mut line = serde_json::Map::new();
+                        line.insert("file".into(), job.name.into());
+                        line.extend(fields);
+                        Ok(Output::Line(serde_json::Value::Object(line).to_string()))
+                    }
+                    other => Ok(other),
+                }
+            });
+            bar.inc(1);
+            result
+        })
+        .collect();
+    bar.finish_and_clear();
+    let mut failed = Vec::new();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for (path, result) in args.files.iter().zip(&results) {
+        let name = path.display().to_string();
+        let written = match result {
+            Ok(Output::Line(line)) => writeln!(out, "{line}"),
+            Ok(Output::Json(value)) => writeln!(out, "{value}"),
+            Ok(Output::Text(text)) => {
+                let newline = if text.ends_with('\n') { "" } else { "\n" };
+                write!(out, "==> {name} <==\n{text}{newline}")
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                failed.push(name.clone());
+                if args.json {
+                    let line = serde_json::json!({"file": name, "error": e.to_string()});
+                    writeln!(out, "{line}")
+                } else {
+                    Ok(())
+                }
+            }
+        };
+        written?;
+    }
+    out.flush()?;
+    drop(out);
+    let seconds = start.elapsed().as_secs_f64();
+    let done = total - failed.len();
+    let rate = if seconds > 0.0 {
+        total as f64 / seconds
+    } else {
+        0.0
+    };
+    eprintln!(
+        "{}",
+        match lang {
+            Lang::Fr => format!(
+                "{done} fichier(s) arbitré(s), {} illisible(s), en {seconds:.2} s ({rate:.0} fichiers/s)",
+                failed.len()
+            ),
+            Lang::En => format!(
+                "{done} file(s) adjudicated, {} unreadable, in {seconds:.2} s ({rate:.0} files/s)",
+                failed.len()
+            ),
+        }
+    );
+    // The results stay in memory until the process ends: no need to free them one by one.
+    std::mem::forget(results);
+    if failed.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Reported(match lang {
+        Lang::Fr => format!(
+            "{} fichier(s) illisible(s), rien n'a été arbitré pour eux : {}",
+            failed.len(),
+            failed.join(", ")
+        ),
+        Lang::En => format!(
+            "{} file(s) could not be read, nothing was adjudicated for them: {}",
+            failed.len(),
+            failed.join(", ")
+        ),
+    }))
+}
+
+fn print_one(output: &Output) {
+    match output {
+        Output::Json(value) => println!(
+            "{}",
+            serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
+        ),
+        Output::Line(line) => println!("{line}"),
+        Output::Text(text) => {
+            print!("{text}");
+            if !text.ends_with('\n') {
+                println!();
+            }
         }
     }
 }
@@ -143,7 +233,7 @@ fn adjudicate_job(
     args: &Args,
     lang: Lang,
     job: &Job,
-) -> Result<String, Error> {
+) -> Result<Output, Error> {
     let (position_lines, order_lines) = split_turn(&job.text);
     let position = match (base, position_lines.trim().is_empty()) {
         (_, false) => read_position(variant, &job.name, &position_lines)
@@ -172,10 +262,15 @@ fn adjudicate_job(
     }
     let view = results_view_with_orders(variant, &position, &adjudication, &given);
     if args.json {
-        Ok(results_json(&view))
+        // Plain structs of strings and numbers: serializing cannot fail.
+        serde_json::to_value(&view)
+            .map(Output::Json)
+            .map_err(|e| Error::Input(e.to_string()))
     } else {
         let templates = args.templates.clone().or_else(local_templates);
-        render_results(&view, lang, templates.as_deref()).map_err(|e| Error::Input(e.to_string()))
+        render_results(&view, lang, templates.as_deref())
+            .map(Output::Text)
+            .map_err(|e| Error::Input(e.to_string()))
     }
 }
 

@@ -262,10 +262,83 @@ pub fn fleet_target(variant: &Variant, from: RegionId, to: Location) -> Result<R
     }
 }
 
-/// Whether sea province `sea` lies on some chain of seas from `from` to `to`.
+/// Whether sea province `sea` lies on some chain of seas from `from` to `to` in which
+/// every sea is needed: no sea of the chain touches `from` but the first, none touches
+/// `to` but the last, and none touches another but its neighbours in the chain. A fleet
+/// that no such chain passes through would make an unnecessary convoy (DATC v3.0 6.G.19:
+/// the Western Mediterranean, behind the Gulf of Lyon that touches Spain, on the way from
+/// Marseilles).
 pub fn sea_on_route(variant: &Variant, from: ProvinceId, to: ProvinceId, sea: ProvinceId) -> bool {
     let index = usize::from(sea.0);
-    seas_reachable(variant, from, |_| true)[index] && seas_reachable(variant, to, |_| true)[index]
+    let reachable = seas_reachable(variant, from, |_| true)[index]
+        && seas_reachable(variant, to, |_| true)[index];
+    if !reachable {
+        return false;
+    }
+    let starts: Vec<ProvinceId> = seas_touching(variant, from).collect();
+    let mut search = NeededRoute {
+        variant,
+        from,
+        to,
+        sea,
+        path: Vec::new(),
+        // A huge map could hold very many chains: past this many steps, any chain will do.
+        budget: 100_000,
+    };
+    for &first in &starts {
+        match search.extend(first) {
+            Some(true) => return true,
+            Some(false) => {}
+            None => return true,
+        }
+    }
+    false
+}
+
+/// The search of a chain of needed seas through one sea.
+struct NeededRoute<'a> {
+    variant: &'a Variant,
+    from: ProvinceId,
+    to: ProvinceId,
+    sea: ProvinceId,
+    path: Vec<ProvinceId>,
+    budget: u32,
+}
+
+impl NeededRoute<'_> {
+    /// Whether the chain so far, followed by `next`, leads on to a whole chain through the
+    /// sea; None when the budget is spent.
+    fn extend(&mut self, next: ProvinceId) -> Option<bool> {
+        self.budget = self.budget.checked_sub(1)?;
+        self.path.push(next);
+        let found = if fleet_touches(self.variant, next, self.to) {
+            // The chain is whole: any sea after this one would not be needed.
+            Some(self.path.contains(&self.sea))
+        } else {
+            let mut found = Some(false);
+            let before = self.path.len() - 1;
+            let candidates: Vec<ProvinceId> = seas_touching(self.variant, next).collect();
+            for m in candidates {
+                let needed = !self.path.contains(&m)
+                    && !fleet_touches(self.variant, m, self.from)
+                    && self.path[..before]
+                        .iter()
+                        .all(|&p| !fleet_touches(self.variant, p, m));
+                if needed {
+                    match self.extend(m) {
+                        Some(false) => {}
+                        other => {
+                            found = other;
+                            break;
+                        }
+                    }
+                }
+            }
+            found
+        };
+        self.path.pop();
+        found
+    }
 }
 
 /// The seas reachable from the coasts of `from` through seas that `open` lets through.

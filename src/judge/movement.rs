@@ -61,6 +61,47 @@ pub fn resolve_movement(
     Resolver::new(variant, &position.units, commands).run()
 }
 
+/// Lists by index, stored flat (one allocation, not one per list): the items of list `k`
+/// are `items[start[k]..start[k + 1]]`, in the order they were given.
+#[derive(Default)]
+struct Lists {
+    start: Vec<u32>,
+    items: Vec<usize>,
+}
+
+impl Lists {
+    /// `count` lists from (list, item) pairs.
+    fn build(count: usize, pairs: &[(usize, usize)]) -> Lists {
+        let mut start = vec![0u32; count + 1];
+        for &(k, _) in pairs {
+            start[k + 1] += 1;
+        }
+        for k in 0..count {
+            start[k + 1] += start[k];
+        }
+        let mut fill: Vec<u32> = start[..count].to_vec();
+        let mut items = vec![0; pairs.len()];
+        for &(k, item) in pairs {
+            items[fill[k] as usize] = item;
+            fill[k] += 1;
+        }
+        Lists { start, items }
+    }
+
+    /// The number of lists.
+    fn len(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+}
+
+impl std::ops::Index<usize> for Lists {
+    type Output = [usize];
+
+    fn index(&self, k: usize) -> &[usize] {
+        &self.items[self.start[k] as usize..self.start[k + 1] as usize]
+    }
+}
+
 struct Resolver<'a> {
     variant: &'a Variant,
     units: &'a [Unit],
@@ -71,11 +112,11 @@ struct Resolver<'a> {
     /// Whether each move goes by convoy.
     convoyed: Vec<bool>,
     unit_at: Vec<Option<usize>>,
-    moves_into: Vec<Vec<usize>>,
+    moves_into: Lists,
     /// Supports that match each unit's order (hold supports or move supports).
-    supports: Vec<Vec<usize>>,
+    supports: Lists,
     /// Fleets ordered to convoy each convoyed move.
-    convoyers: Vec<Vec<usize>>,
+    convoyers: Lists,
     /// Convoyed moves that the Szykman rule stopped.
     paradox: Vec<bool>,
     state: Vec<State>,
@@ -100,9 +141,9 @@ impl<'a> Resolver<'a> {
             target: vec![None; n],
             convoyed: vec![false; n],
             unit_at,
-            moves_into: vec![Vec::new(); variant.provinces.len()],
-            supports: vec![Vec::new(); n],
-            convoyers: vec![Vec::new(); n],
+            moves_into: Lists::default(),
+            supports: Lists::default(),
+            convoyers: Lists::default(),
             paradox: vec![false; n],
             state: vec![State::Unresolved; n],
             result: vec![false; n],
@@ -121,35 +162,39 @@ impl<'a> Resolver<'a> {
                 self.convoyed[i] = via_convoy;
             }
         }
-        for i in 0..self.units.len() {
+        let n = self.units.len();
+        let mut convoys = Vec::new();
+        for i in 0..n {
             if let Command::Convoy { army, to } = self.commands[i]
                 && let Some(a) = self.unit_at(army)
                 && self.units[a].kind == crate::map::UnitKind::Army
                 && self.target[a] == Some(to)
             {
-                self.convoyers[a].push(i);
+                convoys.push((a, i));
             }
         }
+        self.convoyers = Lists::build(n, &convoys);
         // An army told to go to a neighbour goes by land, unless told `via convoy` or its
         // own house orders a fleet on a convoy route for it (the intent to convoy).
         for a in 0..self.units.len() {
             if self.target[a].is_some() && !self.convoyed[a] {
                 self.convoyed[a] = self.own_fleet_on_route(a);
             }
-            if !self.convoyed[a] {
-                self.convoyers[a].clear();
-            }
         }
+        convoys.retain(|&(a, _)| self.convoyed[a]);
+        self.convoyers = Lists::build(n, &convoys);
+        let mut moves = Vec::with_capacity(n);
+        let mut supports = Vec::new();
         for i in 0..self.units.len() {
             if let Some(t) = self.target[i] {
-                self.moves_into[usize::from(t.0)].push(i);
+                moves.push((usize::from(t.0), i));
             }
             match self.commands[i] {
                 Command::SupportHold { unit } => {
                     if let Some(s) = self.unit_at(unit)
                         && self.target[s].is_none()
                     {
-                        self.supports[s].push(i);
+                        supports.push((s, i));
                     }
                 }
                 Command::SupportMove { unit, to, coast } => {
@@ -159,12 +204,14 @@ impl<'a> Resolver<'a> {
                             |c| matches!(self.commands[s], Command::Move { to, .. } if to == c),
                         )
                     {
-                        self.supports[s].push(i);
+                        supports.push((s, i));
                     }
                 }
                 _ => {}
             }
         }
+        self.moves_into = Lists::build(self.variant.provinces.len(), &moves);
+        self.supports = Lists::build(n, &supports);
     }
 
     fn unit_at(&self, province: ProvinceId) -> Option<usize> {
@@ -199,7 +246,8 @@ impl<'a> Resolver<'a> {
             .map(|i| self.outcome(i, dislodged_by[i].map(|(p, _)| p)))
             .collect();
         let mut contested = Vec::new();
-        for (p, moves) in self.moves_into.iter().enumerate() {
+        for p in 0..self.moves_into.len() {
+            let moves = &self.moves_into[p];
             let occupied_after = moves.iter().any(|&k| self.result[k])
                 || self.unit_at[p].is_some_and(|u| self.target[u].is_none() || !self.result[u]);
             let standoff = moves
@@ -344,8 +392,10 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
-        let rivals = self.moves_into[usize::from(target.0)].clone();
-        for k in rivals {
+        // Indexed loops, not a clone of the list: this runs for every guess.
+        let t = usize::from(target.0);
+        for n in 0..self.moves_into[t].len() {
+            let k = self.moves_into[t][n];
             if k != i && attack <= self.prevent_strength(k) {
                 return false;
             }
@@ -360,8 +410,9 @@ impl<'a> Resolver<'a> {
             Command::SupportMove { to, .. } => Some(to),
             _ => None,
         };
-        let attackers = self.moves_into[usize::from(self.province[s].0)].clone();
-        for &k in &attackers {
+        let at = usize::from(self.province[s].0);
+        for n in 0..self.moves_into[at].len() {
+            let k = self.moves_into[at][n];
             if Some(self.province[k]) == exempt || self.units[k].owner == self.units[s].owner {
                 continue;
             }
@@ -374,8 +425,11 @@ impl<'a> Resolver<'a> {
 
     /// Whether some move into this unit's province succeeds (the unit itself stays).
     fn is_attacked_successfully(&mut self, i: usize) -> bool {
-        let attackers = self.moves_into[usize::from(self.province[i].0)].clone();
-        attackers.into_iter().any(|k| self.resolve(k))
+        let at = usize::from(self.province[i].0);
+        (0..self.moves_into[at].len()).any(|n| {
+            let k = self.moves_into[at][n];
+            self.resolve(k)
+        })
     }
 
     fn head_to_head(&self, i: usize) -> Option<usize> {
@@ -386,9 +440,9 @@ impl<'a> Resolver<'a> {
     }
 
     fn support_count(&mut self, i: usize, excluding: Option<Owner>) -> u32 {
-        let supporters = self.supports[i].clone();
         let mut count = 1;
-        for s in supporters {
+        for n in 0..self.supports[i].len() {
+            let s = self.supports[i][n];
             if excluding == Some(self.units[s].owner) {
                 continue;
             }
@@ -496,7 +550,7 @@ impl<'a> Resolver<'a> {
         let (Some(to), from) = (self.target[i], self.province[i]) else {
             return false;
         };
-        let fleets = self.convoyers[i].clone();
+        let fleets = self.convoyers[i].to_vec();
         let mut reached = vec![false; fleets.len()];
         let mut frontier: Vec<usize> = Vec::new();
         let starts: Vec<ProvinceId> = seas_touching(self.variant, from).collect();
@@ -576,7 +630,7 @@ impl<'a> Resolver<'a> {
             Command::SupportMove { to, .. } => Some(to),
             _ => None,
         };
-        let attackers = self.moves_into[usize::from(self.province[s].0)].clone();
+        let attackers = self.moves_into[usize::from(self.province[s].0)].to_vec();
         attackers
             .into_iter()
             .find(|&k| {
@@ -606,8 +660,8 @@ impl<'a> Resolver<'a> {
             };
         }
         let rivals: Vec<usize> = self.moves_into[usize::from(target.0)]
-            .clone()
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|&k| k != i)
             .collect();
         let mut standoff = Vec::new();

@@ -261,6 +261,10 @@ impl Builder {
         self.adjacency(&raw.provinces, &mut variant);
         self.houses(&raw.houses, &mut variant);
         self.units(&raw.units, &mut variant);
+        // Houses' and dragons' names, folded once for every look-up to come.
+        variant
+            .names
+            .add_houses_and_dragons(&variant.houses, &variant.starting_units);
         self.setups(&raw.setups, &mut variant);
         self.victory(&variant);
         // The picture is checked against sound borders only: its errors would repeat theirs.

@@ -7,7 +7,7 @@ pub mod names;
 mod variant;
 
 pub use load::{EMBEDDED, MapError, MapProblem, load_variant, load_variant_file, parse_variant};
-pub use names::{NameIndex, fold};
+pub use names::{NameIndex, fold, fold_into};
 pub use variant::{
     House, HouseId, Owner, Province, ProvinceId, ProvinceKind, Region, RegionId, Setup,
     StartingUnit, UnitKind, Variant, Victory,

@@ -1,46 +1,152 @@
 //! Province and coast names as players write them: ids, full names and aliases, compared
 //! without case or accents, with a suggestion of the nearest names for a misspelling.
+//!
+//! Every name of the variant is folded once, when the variant is loaded; a name read from
+//! input is folded once too, word by word, with a fast path for ASCII (nearly every order
+//! line): look-ups never run Unicode normalisation on the variant's names again.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use unicode_normalization::UnicodeNormalization;
 
-use super::variant::{ProvinceId, RegionId};
+use super::variant::{HouseId, ProvinceId, RegionId, StartingUnit, UnitKind};
 
 /// Lower case, accents removed, hyphens/apostrophes/underscores as spaces, spaces collapsed:
 /// `Port-Réal` and `port real` are the same name.
 pub fn fold(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    fold_into(s, &mut out);
+    out
+}
+
+/// Whether `fold` reads this character as a space between words.
+fn is_fold_separator(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '-' | '\'' | '’' | '_' | '.')
+}
+
+/// Appends the fold of `s` to `out` (which the caller keeps empty or ending a word).
+pub fn fold_into(s: &str, out: &mut String) {
+    let start = out.len();
+    if s.is_ascii() {
+        // The fast path: no accents, no ligatures, no Unicode case or spaces to look up.
+        let mut pending_space = false;
+        for b in s.bytes() {
+            if b.is_ascii_whitespace() || matches!(b, b'-' | b'\'' | b'_' | b'.' | b'\x0b') {
+                pending_space = out.len() > start;
+                continue;
+            }
+            if pending_space {
+                out.push(' ');
+                pending_space = false;
+            }
+            out.push(char::from(b.to_ascii_lowercase()));
+        }
+        return;
+    }
     let mut pending_space = false;
     for c in s.nfd() {
         if unicode_normalization::char::is_combining_mark(c) {
             continue;
         }
-        if c.is_whitespace() || matches!(c, '-' | '\'' | '’' | '_' | '.') {
-            pending_space = !out.is_empty();
+        if is_fold_separator(c) {
+            pending_space = out.len() > start;
             continue;
         }
         if pending_space {
             out.push(' ');
             pending_space = false;
         }
-        out.extend(c.to_lowercase());
+        match c {
+            // Ligatures that NFD keeps whole.
+            'œ' | 'Œ' => out.push_str("oe"),
+            'æ' | 'Æ' => out.push_str("ae"),
+            _ => out.extend(c.to_lowercase()),
+        }
     }
-    // Ligatures that NFD keeps whole.
-    if out.contains(['œ', 'æ']) {
-        out = out.replace('œ', "oe").replace('æ', "ae");
+}
+
+/// FxHash (rustc's): the keys are the variant's own short names, so a fast hash is safe
+/// (input only looks up; it never inserts).
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0xf1357aea2e62a9c5;
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+        }
     }
-    out
+
+    fn write_u8(&mut self, i: u8) {
+        self.0 = (self.0.rotate_left(5) ^ u64::from(i)).wrapping_mul(0xf1357aea2e62a9c5);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0.rotate_left(26)
+    }
+}
+
+type FoldMap<V> = HashMap<Box<str>, V, BuildHasherDefault<FxHasher>>;
+
+/// What a folded run of words is: a province's name, and/or the start of a longer name.
+#[derive(Debug, Clone, Copy)]
+pub struct NameEntry<T> {
+    /// The thing this run names, if it is a whole name.
+    pub found: Option<T>,
+    /// Whether some longer name starts with this run and a space.
+    pub longer: bool,
+}
+
+impl<T> Default for NameEntry<T> {
+    fn default() -> Self {
+        NameEntry {
+            found: None,
+            longer: false,
+        }
+    }
+}
+
+/// Coasts named by one folded run of words, with the province each belongs to.
+#[derive(Debug, Clone, Default)]
+pub struct CoastEntry {
+    coasts: Vec<(ProvinceId, RegionId)>,
+    longer: bool,
 }
 
 /// Every name of every province and coast, folded.
 #[derive(Debug, Clone, Default)]
 pub struct NameIndex {
-    provinces: HashMap<String, ProvinceId>,
-    /// Coast names per province: folded coast name → coast region.
-    coasts: HashMap<(ProvinceId, String), RegionId>,
+    provinces: FoldMap<NameEntry<ProvinceId>>,
+    /// Coast names: folded coast name → the coasts it names, by province.
+    coasts: FoldMap<CoastEntry>,
     /// Display form of every name, for suggestions: (folded, shown, province).
     shown: Vec<(String, String, ProvinceId)>,
+    /// Houses by folded id, name, adjective and alias (the first house wins a name).
+    houses: FoldMap<HouseId>,
+    /// Folded names of the variant's dragons (starting units and houses' lists).
+    dragons: FoldMap<()>,
+    /// Whether the variant has dragons at all (on the board or buildable).
+    has_dragons: bool,
+}
+
+/// Marks every word-prefix of a folded name (`north atlantic` of `north atlantic ocean`).
+fn mark_prefixes<V: Default>(map: &mut FoldMap<V>, folded: &str, mut mark: impl FnMut(&mut V)) {
+    for (k, _) in folded.match_indices(' ') {
+        if let Some(prefix) = folded.get(..k) {
+            mark(map.entry(prefix.into()).or_default());
+        }
+    }
 }
 
 /// How alike a name must be to a misspelt one to be suggested for it.
@@ -50,33 +156,98 @@ impl NameIndex {
     /// Adds a name of a province; returns the province already holding it, if any.
     pub fn add_province_name(&mut self, name: &str, id: ProvinceId) -> Option<ProvinceId> {
         let folded = fold(name);
-        if let Some(&other) = self.provinces.get(&folded) {
+        if let Some(other) = self.provinces.get(folded.as_str()).and_then(|e| e.found) {
             return (other != id).then_some(other);
         }
-        self.provinces.insert(folded.clone(), id);
+        self.provinces
+            .entry(folded.as_str().into())
+            .or_default()
+            .found = Some(id);
+        mark_prefixes(&mut self.provinces, &folded, |e| e.longer = true);
         self.shown.push((folded, name.to_string(), id));
         None
     }
 
     /// Adds a name of a coast of a province; returns false if it names another coast already.
     pub fn add_coast_name(&mut self, province: ProvinceId, name: &str, region: RegionId) -> bool {
-        match self.coasts.get(&(province, fold(name))) {
-            Some(&other) => other == region,
-            None => {
-                self.coasts.insert((province, fold(name)), region);
-                true
-            }
+        let folded = fold(name);
+        let entry = self.coasts.entry(folded.as_str().into()).or_default();
+        if let Some(&(_, other)) = entry.coasts.iter().find(|(p, _)| *p == province) {
+            return other == region;
         }
+        entry.coasts.push((province, region));
+        mark_prefixes(&mut self.coasts, &folded, |e| e.longer = true);
+        true
+    }
+
+    /// Indexes the houses' names and the dragons' names (once the variant is built).
+    pub fn add_houses_and_dragons(&mut self, houses: &[super::House], units: &[StartingUnit]) {
+        for (index, h) in houses.iter().enumerate() {
+            let Ok(id) = u8::try_from(index) else {
+                break;
+            };
+            let names = [&h.id, &h.name, &h.adjective].into_iter().chain(&h.aliases);
+            for name in names {
+                self.houses.entry(fold(name).into()).or_insert(HouseId(id));
+            }
+            for name in &h.dragon_names {
+                self.dragons.insert(fold(name).into(), ());
+            }
+            self.has_dragons |= h.builds.contains(&UnitKind::Dragon);
+        }
+        for u in units {
+            if let Some(name) = &u.name {
+                self.dragons.insert(fold(name).into(), ());
+            }
+            self.has_dragons |= u.kind == UnitKind::Dragon;
+        }
+        self.has_dragons |= !self.dragons.is_empty();
     }
 
     /// The province with this name (id, name or alias, any case, with or without accents).
     pub fn province(&self, name: &str) -> Option<ProvinceId> {
-        self.provinces.get(&fold(name)).copied()
+        self.province_folded(&fold(name)).found
+    }
+
+    /// What a folded run of words is among the provinces' names.
+    pub fn province_folded(&self, folded: &str) -> NameEntry<ProvinceId> {
+        self.provinces.get(folded).copied().unwrap_or_default()
     }
 
     /// The coast of `province` with this name (`nc`, `north`, `nord`, `ouest`…).
     pub fn coast(&self, province: ProvinceId, name: &str) -> Option<RegionId> {
-        self.coasts.get(&(province, fold(name))).copied()
+        self.coast_folded(province, &fold(name)).found
+    }
+
+    /// What a folded run of words is among the coast names of `province` (a prefix of a
+    /// longer coast name of any province counts as `longer`).
+    pub fn coast_folded(&self, province: ProvinceId, folded: &str) -> NameEntry<RegionId> {
+        match self.coasts.get(folded) {
+            Some(entry) => NameEntry {
+                found: entry
+                    .coasts
+                    .iter()
+                    .find(|(p, _)| *p == province)
+                    .map(|&(_, r)| r),
+                longer: entry.longer,
+            },
+            None => NameEntry::default(),
+        }
+    }
+
+    /// The house with this folded id, name, adjective or alias.
+    pub fn house_folded(&self, folded: &str) -> Option<HouseId> {
+        self.houses.get(folded).copied()
+    }
+
+    /// Whether this folded word names a dragon of the variant.
+    pub fn is_dragon_folded(&self, folded: &str) -> bool {
+        self.dragons.contains_key(folded)
+    }
+
+    /// Whether the variant has dragons at all (on the board or buildable).
+    pub fn has_dragons(&self) -> bool {
+        self.has_dragons
     }
 
     /// Up to three names nearest to a misspelt one, best first, as written in the variant:

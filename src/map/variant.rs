@@ -199,17 +199,8 @@ impl Variant {
 
     /// Looks a house up by id, name or adjective, ignoring case and accents.
     pub fn house_by_name(&self, name: &str) -> Option<HouseId> {
-        let wanted = super::names::fold(name);
-        self.houses
-            .iter()
-            .position(|h| {
-                super::names::fold(&h.id) == wanted
-                    || super::names::fold(&h.name) == wanted
-                    || super::names::fold(&h.adjective) == wanted
-                    || h.aliases.iter().any(|a| super::names::fold(a) == wanted)
-            })
-            .and_then(|i| u8::try_from(i).ok())
-            .map(HouseId)
+        // The names are folded once, at load (`NameIndex::add_houses_and_dragons`).
+        self.names.house_folded(&super::names::fold(name))
     }
 
     /// Whether a unit of this kind may stand in this region at all.

@@ -565,6 +565,19 @@ fn kind_letter(c: char) -> Option<UnitKind> {
 
 /// `kind_word = "Armée" | "Army" | "Flotte" | "Fleet" | "Dragon" ;`
 fn kind_word(word: &str) -> Option<UnitKind> {
+    if word.is_ascii() {
+        // No allocation for the usual spelling.
+        return [
+            ("armee", UnitKind::Army),
+            ("army", UnitKind::Army),
+            ("flotte", UnitKind::Fleet),
+            ("fleet", UnitKind::Fleet),
+            ("dragon", UnitKind::Dragon),
+        ]
+        .into_iter()
+        .find(|(k, _)| word.eq_ignore_ascii_case(k))
+        .map(|(_, kind)| kind);
+    }
     match fold(word).as_str() {
         "armee" | "army" => Some(UnitKind::Army),
         "flotte" | "fleet" => Some(UnitKind::Fleet),

@@ -1,10 +1,13 @@
 //! The parser's input and errors, and the lexical rules of `grammar/orders.ebnf`: blanks,
 //! words, keywords, symbols, and province and coast names matched longest first.
 
+use std::cell::RefCell;
+
 use nom::error::{ErrorKind, ParseError};
 use nom::{IResult, Parser};
 
-use crate::map::{ProvinceId, RegionId, UnitKind, Variant, fold};
+use crate::map::names::NameEntry;
+use crate::map::{NameIndex, ProvinceId, RegionId, Variant, fold, fold_into};
 
 use super::error::Expectation;
 
@@ -13,46 +16,28 @@ const MAX_WORDS_IN_PROVINCE: usize = 8;
 /// At most this many words in a coast name (`côte ouest`).
 const MAX_WORDS_IN_COAST: usize = 3;
 
-/// What the parser knows of the variant, built once for many lines.
+/// What the parser knows of the variant, built once for many lines: the variant (whose
+/// names are folded already) and a buffer for folding the words being read.
 pub(super) struct Lexicon<'v> {
     pub variant: &'v Variant,
-    /// Folded names of the dragons the variant knows (starting units and houses' lists).
-    dragons: Vec<String>,
     /// Whether the variant has dragons at all (on the board or buildable).
     pub has_dragons: bool,
+    /// The words of a name being read, folded (reused: no allocation per name).
+    scratch: RefCell<String>,
 }
 
 impl<'v> Lexicon<'v> {
     pub fn new(variant: &'v Variant) -> Lexicon<'v> {
-        let starting = variant
-            .starting_units
-            .iter()
-            .filter_map(|u| u.name.as_deref());
-        let buildable = variant
-            .houses
-            .iter()
-            .flat_map(|h| h.dragon_names.iter().map(String::as_str));
-        let dragons: Vec<String> = starting.chain(buildable).map(fold).collect();
-        let has_dragons = !dragons.is_empty()
-            || variant
-                .starting_units
-                .iter()
-                .any(|u| u.kind == UnitKind::Dragon)
-            || variant
-                .houses
-                .iter()
-                .any(|h| h.builds.contains(&UnitKind::Dragon));
         Lexicon {
             variant,
-            dragons,
-            has_dragons,
+            has_dragons: variant.names.has_dragons(),
+            scratch: RefCell::new(String::new()),
         }
     }
 
     /// Whether this word is the name of a dragon of the variant.
     pub fn is_dragon(&self, word: &str) -> bool {
-        let word = fold(word);
-        self.dragons.contains(&word)
+        self.variant.names.is_dragon_folded(&fold(word))
     }
 }
 
@@ -84,17 +69,35 @@ impl<'a> Input<'a> {
 
     /// Skips blanks (spaces, tabs, any Unicode white space).
     pub fn skip_blanks(self) -> Input<'a> {
-        self.with(self.rest.trim_start())
+        let rest = self.rest.trim_ascii_start();
+        // Other blanks (a no-break space, a vertical tab) are rare: look them up only then.
+        if rest
+            .as_bytes()
+            .first()
+            .is_some_and(|&b| b >= 0x80 || b == 0x0b)
+        {
+            return self.with(rest.trim_start());
+        }
+        self.with(rest)
     }
 
     /// The next word (a run of letters and digits) after blanks, and what follows it.
     pub fn word(self) -> Option<(&'a str, Input<'a>)> {
         let i = self.skip_blanks();
-        let len = i
+        let ascii = i
             .rest
-            .char_indices()
-            .find(|&(_, c)| !is_word_char(c))
-            .map_or(i.rest.len(), |(k, _)| k);
+            .bytes()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .unwrap_or(i.rest.len());
+        // Past the ASCII letters and digits, a non-ASCII character may still be a letter.
+        let len = match i.rest.as_bytes().get(ascii) {
+            Some(&b) if b >= 0x80 => i
+                .rest
+                .get(ascii..)
+                .and_then(|tail| tail.char_indices().find(|&(_, c)| !is_word_char(c)))
+                .map_or(i.rest.len(), |(k, _)| ascii + k),
+            _ => ascii,
+        };
         let word = i.rest.get(..len).filter(|w| !w.is_empty())?;
         Some((word, i.advance(len)))
     }
@@ -102,6 +105,9 @@ impl<'a> Input<'a> {
 
 /// Letters and digits (accents included, composed or not).
 pub(super) fn is_word_char(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric();
+    }
     c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c)
 }
 
@@ -219,11 +225,22 @@ fn phrase<'a>(i: Input<'a>, phrase: &str) -> Option<Input<'a>> {
     Some(i)
 }
 
-/// Matches the first of `phrases` (list longer phrases before their prefixes).
+/// Matches the first of `phrases` (list longer phrases before their prefixes). The word
+/// at `i` is read once for all the phrases.
 pub(super) fn keyword<'a>(i: Input<'a>, phrases: &[&str], what: Expectation) -> PResult<'a, ()> {
+    let Some((first, rest)) = i.word() else {
+        return expected(i, what);
+    };
     for p in phrases {
-        if let Some(rest) = phrase(i, p) {
+        let (head, tail) = p.split_once(' ').unwrap_or((p, ""));
+        if !folds_to(first, head) {
+            continue;
+        }
+        if tail.is_empty() {
             return Ok((rest, ()));
+        }
+        if let Some(after) = phrase(rest, tail) {
+            return Ok((after, ()));
         }
     }
     expected(i, what)
@@ -242,54 +259,108 @@ pub(super) fn symbol<'a>(i: Input<'a>, symbols: &[&str], what: Expectation) -> P
 
 /// Blanks and the punctuation that `fold` ignores may join the words of a name.
 fn is_name_separator(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_whitespace() || matches!(c, '-' | '\'' | '_' | '.' | '\x0b');
+    }
     c.is_whitespace() || matches!(c, '-' | '\'' | '’' | '_' | '.')
 }
 
 /// The words at the start of `s` that could make a name: (start, end) byte offsets of up
 /// to `max` words, each joined to the previous one by separators.
 fn name_words(s: &str, max: usize) -> Vec<(usize, usize)> {
-    let mut words = Vec::new();
-    let mut chars = s.char_indices().peekable();
-    while words.len() < max {
-        let Some(&(start, _)) = chars.peek() else {
-            break;
-        };
+    NameWords::new(s).take(max).collect()
+}
+
+/// The words at the start of a text that could make a name, each joined to the previous
+/// one by separators: (start, end) byte offsets.
+struct NameWords<'a> {
+    chars: std::iter::Peekable<std::str::CharIndices<'a>>,
+    done: bool,
+}
+
+impl<'a> NameWords<'a> {
+    fn new(s: &'a str) -> NameWords<'a> {
+        NameWords {
+            chars: s.char_indices().peekable(),
+            done: false,
+        }
+    }
+}
+
+impl Iterator for NameWords<'_> {
+    type Item = (usize, usize);
+
+    fn next(&mut self) -> Option<(usize, usize)> {
+        if self.done {
+            return None;
+        }
+        let &(start, _) = self.chars.peek()?;
         let mut end = start;
-        while let Some(&(k, c)) = chars.peek() {
+        while let Some(&(k, c)) = self.chars.peek() {
             if !is_word_char(c) {
                 break;
             }
             end = k + c.len_utf8();
-            chars.next();
+            self.chars.next();
         }
         if end == start {
-            break;
+            self.done = true;
+            return None;
         }
-        words.push((start, end));
         let mut separated = false;
-        while chars.next_if(|&(_, c)| is_name_separator(c)).is_some() {
+        while self.chars.next_if(|&(_, c)| is_name_separator(c)).is_some() {
             separated = true;
         }
-        if !separated {
+        self.done = !separated;
+        Some((start, end))
+    }
+}
+
+/// The longest run of at most `max` words at the start of `text` that `look_up` knows,
+/// with the byte length it takes. Each word is folded once, onto the run before it; the
+/// walk stops as soon as no longer name starts with the run.
+fn longest_name<T>(
+    text: &str,
+    max: usize,
+    scratch: &RefCell<String>,
+    look_up: impl Fn(&str) -> NameEntry<T>,
+) -> Option<(usize, T)> {
+    let mut folded = scratch.borrow_mut();
+    folded.clear();
+    let mut best = None;
+    for (start, end) in NameWords::new(text).take(max) {
+        let before = folded.len();
+        if before > 0 {
+            folded.push(' ');
+        }
+        fold_into(text.get(start..end).unwrap_or(""), &mut folded);
+        if folded.len() <= before + usize::from(before > 0) {
+            // A word that folds to nothing (a lone accent) adds nothing to the name.
+            folded.truncate(before);
+            continue;
+        }
+        let entry = look_up(&folded);
+        if let Some(found) = entry.found {
+            best = Some((end, found));
+        }
+        if !entry.longer {
             break;
         }
     }
-    words
+    best
 }
 
 /// `province`: the longest run of words at this point that is a name of a province.
 pub(super) fn province(i: Input<'_>) -> PResult<'_, ProvinceId> {
     let i = i.skip_blanks();
-    let words = name_words(i.rest, MAX_WORDS_IN_PROVINCE);
-    for &(_, end) in words.iter().rev() {
-        if let Some(id) = i
-            .rest
-            .get(..end)
-            .and_then(|t| i.lex.variant.names.province(t))
-        {
-            return Ok((i.advance(end), id));
-        }
+    let names: &NameIndex = &i.lex.variant.names;
+    let found = longest_name(i.rest, MAX_WORDS_IN_PROVINCE, &i.lex.scratch, |f| {
+        names.province_folded(f)
+    });
+    if let Some((end, id)) = found {
+        return Ok((i.advance(end), id));
     }
+    let words = name_words(i.rest, MAX_WORDS_IN_PROVINCE);
     // Unknown: offer the words before the first keyword, for the suggestions.
     let mut candidates: Vec<String> = words
         .iter()
@@ -306,15 +377,12 @@ pub(super) fn province(i: Input<'_>) -> PResult<'_, ProvinceId> {
 /// `coast_name`: the longest run of words at this point that names a coast of `province`.
 pub(super) fn coast_name(i: Input<'_>, province: ProvinceId) -> PResult<'_, RegionId> {
     let i = i.skip_blanks();
-    let words = name_words(i.rest, MAX_WORDS_IN_COAST);
-    for &(_, end) in words.iter().rev() {
-        if let Some(region) = i
-            .rest
-            .get(..end)
-            .and_then(|t| i.lex.variant.names.coast(province, t))
-        {
-            return Ok((i.advance(end), region));
-        }
+    let names: &NameIndex = &i.lex.variant.names;
+    let found = longest_name(i.rest, MAX_WORDS_IN_COAST, &i.lex.scratch, |f| {
+        names.coast_folded(province, f)
+    });
+    if let Some((end, region)) = found {
+        return Ok((i.advance(end), region));
     }
     match i.word() {
         Some((word, _)) => fail(
@@ -400,7 +468,17 @@ pub(super) fn is_reserved(word: &str) -> bool {
     if letter && chars.all(|c| c.is_ascii_digit()) {
         return true;
     }
-    RESERVED.iter().any(|k| folds_to(word, k))
+    if word.is_ascii() {
+        // No keyword is longer than 10 letters: fold into a small buffer, no allocation.
+        let mut buf = [0u8; 12];
+        let Some(dst) = buf.get_mut(..word.len()) else {
+            return false;
+        };
+        dst.copy_from_slice(word.as_bytes());
+        dst.make_ascii_lowercase();
+        return std::str::from_utf8(dst).is_ok_and(|w| RESERVED.contains(&w));
+    }
+    RESERVED.contains(&fold(word).as_str())
 }
 
 /// The single-word verbs worth suggesting for a misspelt one (`tien` → `tient`).
