@@ -254,7 +254,13 @@ fn adjudicate_job(
             })
         })?,
     };
-    let given = read_orders(variant, args, lang, &job.name, &order_lines)?;
+    let given = read_orders(
+        variant,
+        args.house.as_deref(),
+        lang,
+        &job.name,
+        &order_lines,
+    )?;
     let adjudication = adjudicate(variant, &position, &given);
     if let Some(path) = &args.next {
         std::fs::write(path, write_position(variant, &adjudication.after))
@@ -299,10 +305,12 @@ fn split_turn(text: &str) -> (String, Vec<(u32, String)>) {
     (position, orders)
 }
 
-/// Parses the order lines; a line `House:` alone gives the house of the lines after it.
-fn read_orders(
+/// Parses the order lines (with their line numbers); a line `House:` alone gives the
+/// house of the lines after it, `house` that of the lines before any. Every unreadable
+/// line is reported, and then no order is returned.
+pub(super) fn read_orders(
     variant: &Variant,
-    args: &Args,
+    house: Option<&str>,
     lang: Lang,
     name: &str,
     lines: &[(u32, String)],
@@ -315,7 +323,7 @@ fn read_orders(
             Lang::En => format!("{name}: unknown house `{text}`"),
         }),
     };
-    let mut current = match &args.house {
+    let mut current = match house {
         Some(h) => house_of(h).map_err(Error::Input)?,
         None => None,
     };
@@ -326,7 +334,10 @@ fn read_orders(
         if let Some(header) = trimmed.strip_suffix(':')
             && crate::case::house_named(variant, header.trim()).is_some()
         {
-            current = house_of(header.trim()).map_err(Error::Input)?;
+            match house_of(header.trim()) {
+                Ok(h) => current = h,
+                Err(e) => errors.push(e),
+            }
             continue;
         }
         match parse_order(variant, &source, *line_no, line) {

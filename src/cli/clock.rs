@@ -255,17 +255,6 @@ impl Printer {
         value: &T,
         text: impl FnOnce() -> String,
     ) -> Result<(), Error> {
-        if self.json {
-            let json =
-                serde_json::to_string_pretty(value).map_err(|e| Error::Internal(e.to_string()))?;
-            println!("{json}");
-        } else {
-            let text = text();
-            print!("{text}");
-            if !text.ends_with('\n') {
-                println!();
-            }
-        }
-        Ok(())
+        super::context::print_as(self.json, value, text)
     }
 }

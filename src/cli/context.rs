@@ -80,19 +80,28 @@ impl Context {
         value: &T,
         text: impl FnOnce() -> String,
     ) -> Result<(), Error> {
-        if self.json {
-            let json =
-                serde_json::to_string_pretty(value).map_err(|e| Error::Internal(e.to_string()))?;
-            println!("{json}");
-        } else {
-            let text = text();
-            print!("{text}");
-            if !text.ends_with('\n') {
-                println!();
-            }
-        }
-        Ok(())
+        print_as(self.json, value, text)
     }
+}
+
+/// Prints a value as JSON (`json`) or the text made by `text`, ended by a new line.
+pub fn print_as<T: Serialize>(
+    json: bool,
+    value: &T,
+    text: impl FnOnce() -> String,
+) -> Result<(), Error> {
+    if json {
+        let json =
+            serde_json::to_string_pretty(value).map_err(|e| Error::Internal(e.to_string()))?;
+        println!("{json}");
+    } else {
+        let text = text();
+        print!("{text}");
+        if !text.ends_with('\n') {
+            println!();
+        }
+    }
+    Ok(())
 }
 
 /// The configuration (with `--data` applied), the language and the time, without opening

@@ -2,14 +2,12 @@
 //! with a phase's orders and their outcomes, as SVG or PNG (by the file's extension).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use crate::case::{house_named, read_position};
+use crate::case::read_position;
 use crate::draw::{PNG_WIDTH, Picture};
 use crate::judge::{GivenOrder, Position, Report, adjudicate};
 use crate::lang::Lang;
-use crate::map::{Owner, Variant, load_variant};
-use crate::order::parse_order;
+use crate::map::{Variant, load_variant};
 
 use super::{Error, language, read_input};
 
@@ -153,59 +151,12 @@ pub fn read_orders(
     house: Option<&str>,
     lang: Lang,
 ) -> Result<Vec<GivenOrder>, Error> {
-    let source: Arc<str> = Arc::from(name);
-    let house_of = |text: &str| match house_named(variant, text) {
-        Some(Owner::House(h)) => Ok(Some(h)),
-        _ => Err(match lang {
-            Lang::Fr => format!("{name} : maison inconnue « {text} »"),
-            Lang::En => format!("{name}: unknown house `{text}`"),
-        }),
-    };
-    let mut current = match house {
-        Some(h) => house_of(h).map_err(Error::Input)?,
-        None => None,
-    };
-    let mut given = Vec::new();
-    let mut errors = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let line_no = u32::try_from(index + 1).unwrap_or(u32::MAX);
-        let trimmed = line.split('#').next().unwrap_or("").trim();
-        if let Some(header) = trimmed.strip_suffix(':')
-            && house_named(variant, header.trim()).is_some()
-        {
-            match house_of(header.trim()) {
-                Ok(h) => current = h,
-                Err(e) => errors.push(e),
-            }
-            continue;
-        }
-        match parse_order(variant, &source, line_no, line) {
-            Ok(None) => {}
-            Ok(Some(order)) => {
-                let house = match &order.house {
-                    Some(h) => match house_of(h) {
-                        Ok(h) => h,
-                        Err(e) => {
-                            errors.push(e);
-                            continue;
-                        }
-                    },
-                    None => current,
-                };
-                given.push(GivenOrder { house, order });
-            }
-            Err(e) => errors.push(format!(
-                "{name}{} {}",
-                lang.pick(" :", ":"),
-                e.message(lang)
-            )),
-        }
-    }
-    if errors.is_empty() {
-        Ok(given)
-    } else {
-        Err(Error::Input(errors.join("\n")))
-    }
+    let lines: Vec<(u32, String)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| (u32::try_from(i + 1).unwrap_or(u32::MAX), line.to_string()))
+        .collect();
+    super::adjudicate::read_orders(variant, house, lang, name, &lines)
 }
 
 /// The picture of one played phase of a stored game: the position after it, with its

@@ -205,6 +205,22 @@ fn same_address(a: &str, b: &str) -> bool {
     a.trim().eq_ignore_ascii_case(b.trim())
 }
 
+/// Why `from` may not ask to observe (or confirm it): the moderator forbids observers, or
+/// it observes already.
+fn observing_refused(game: &Game, from: &str) -> Option<Refusal> {
+    if !game.settings.observers {
+        Some(Refusal::ObserversForbidden)
+    } else if game
+        .observers
+        .iter()
+        .any(|o| same_address(&o.address, from))
+    {
+        Some(Refusal::AlreadyObserving)
+    } else {
+        None
+    }
+}
+
 /// Game ids are written in lower case; players may not.
 fn fold_id(id: &str) -> String {
     id.trim().to_lowercase()
@@ -1339,12 +1355,8 @@ impl<'a> Desk<'a> {
             return Ok(());
         };
         let from = self.mail.from.clone();
-        if !g.settings.observers {
-            self.refuse(located, Refusal::ObserversForbidden);
-            return Ok(());
-        }
-        if g.observers.iter().any(|o| same_address(&o.address, &from)) {
-            self.refuse(located, Refusal::AlreadyObserving);
+        if let Some(refusal) = observing_refused(g, &from) {
+            self.refuse(located, refusal);
             return Ok(());
         }
         let now = self.now;
@@ -1403,12 +1415,8 @@ impl<'a> Desk<'a> {
             return Ok(());
         };
         let from = self.mail.from.clone();
-        if !g.settings.observers {
-            self.refuse(located, Refusal::ObserversForbidden);
-            return Ok(());
-        }
-        if g.observers.iter().any(|o| same_address(&o.address, &from)) {
-            self.refuse(located, Refusal::AlreadyObserving);
+        if let Some(refusal) = observing_refused(g, &from) {
+            self.refuse(located, refusal);
             return Ok(());
         }
         let now = self.now;
