@@ -512,7 +512,15 @@ impl<'a> Desk<'a> {
         };
         let before = (**game).clone();
         let saved_detail = self.effects.detail.clone();
-        match action::apply(game, variant, action, self.effects, self.arrival) {
+        // A game action counts as of the mail's arrival (lateness), but a deadline opened
+        // afresh counts from now: a start, resume or rollback read after the judge was
+        // down for days would otherwise open a phase whose deadline is already past, and
+        // the same pass would process it with every unit holding.
+        let at = match action {
+            Action::Start | Action::Resume | Action::Rollback { .. } => self.now,
+            _ => self.arrival,
+        };
+        match action::apply(game, variant, action, self.effects, at) {
             Ok(()) => true,
             Err(e) => {
                 **game = before;

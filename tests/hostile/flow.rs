@@ -1307,3 +1307,74 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
     }
     assert_eq!(checked, 11 + 24 + 25 + 4);
 }
+
+/// A moderator's `DÉMARRER` (or `REPRENDRE`, `ANNULER`) that reached the judge while it
+/// was down for days opens its deadline from the pass that reads it, not from the mail's
+/// arrival: else the phase opens with its deadline already past and the same pass
+/// processes it, every unit holding and every house told it missed it.
+#[test]
+fn a_start_read_days_after_it_arrived_opens_a_deadline_from_now() {
+    let cli = Cli::new("late-start");
+    let then = "2026-12-01T10:00:00Z";
+    let now = "2026-12-04T10:00:00Z";
+    let out = cli.ok(
+        then,
+        &[
+            "game",
+            "new",
+            "late",
+            "--players",
+            "3",
+            "--moderator",
+            "mod@example.org",
+            "--lang",
+            "en",
+        ],
+        "",
+    );
+    let secret = out
+        .lines()
+        .find(|l| l.contains("moderator"))
+        .and_then(|l| l.split_whitespace().last())
+        .unwrap()
+        .to_string();
+    for (house, who) in [
+        ("stark", "alice"),
+        ("lannister", "bob"),
+        ("baratheon", "carol"),
+    ] {
+        cli.ok(
+            then,
+            &[
+                "player",
+                "add",
+                "late",
+                house,
+                &format!("{who}@example.org"),
+            ],
+            "",
+        );
+    }
+    // Delivered into the Maildir on 1 December (the time at the head of its name).
+    let maildir = cli.root.join("data").join("incoming");
+    for sub in ["new", "cur", "tmp"] {
+        fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    let arrived = at(then).timestamp();
+    fs::write(
+        maildir.join("new").join(format!("{arrived}.M1P1.host")),
+        format!(
+            "From: mod@example.org\nSubject: x\nMessage-ID: <late-start@example.org>\n\n\
+             MODERATEUR late {secret}\nDEMARRER\n"
+        ),
+    )
+    .unwrap();
+    cli.ok(now, &["tick"], "");
+    let show = cli.ok(now, &["game", "show", "late", "--lang", "en"], "");
+    assert!(show.contains("spring 298"), "{show}");
+    assert!(show.contains("December 2026"), "{show}");
+    assert!(
+        !show.contains("3 December") && !show.contains("Thursday 3"),
+        "deadline counted from the mail's arrival: {show}"
+    );
+}
