@@ -15,13 +15,12 @@
 //! it is moved into `new/` and carried out before anything else, so that no other pass
 //! can act on it while this one reports a failure.
 
-use std::io::Read;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::game::GameError;
 use crate::lang::Lang;
-use crate::mail::maildir::{self, Outcome, carry_out, prepare};
+use crate::mail::maildir::{self, Outcome, carry_out};
 use crate::mail::pass::{Hold, PassError, PassReport, pass_holding};
 use crate::service::Service;
 use crate::store::Store;
@@ -65,11 +64,12 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
             None
         }
         None => {
-            let mut raw = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut raw)
-                .map_err(|e| Error::Temporary(format!("stdin: {e}")))?;
-            if raw.iter().all(u8::is_ascii_whitespace) {
+            // Straight to the spool, never whole in memory: a mail of any size costs
+            // the judge no more than `[mail] max_size` (docs/email-ingest.md).
+            let (pending, text) =
+                maildir::prepare_from(&maildir::spool(&config), std::io::stdin().lock())
+                    .map_err(temporary)?;
+            if !text {
                 return Err(Error::Input(
                     lang.pick(
                         "rien sur l'entrée standard : `corbeau ingest` lit un courrier (RFC 5322)",
@@ -78,7 +78,7 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
                     .into(),
                 ));
             }
-            Some(prepare(&maildir::spool(&config), &raw).map_err(temporary)?)
+            Some(pending)
         }
     };
     // Whatever would make the pass fail is checked before the mail is acted on.

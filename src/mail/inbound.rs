@@ -81,7 +81,14 @@ impl InboundError {
 /// whether it is automatic), which is enough to answer it that it was too large; its
 /// body and attachments stay empty.
 pub fn read(raw: &[u8], limit: usize) -> Result<Inbound, InboundError> {
-    let too_large = raw.len() > limit;
+    read_sized(raw, raw.len(), limit)
+}
+
+/// [`read`] for a message of `size` bytes of which `raw` holds the beginning: a message
+/// over the limit is read no further than its headers need, so that its size costs no
+/// memory (see `maildir::read_capped`).
+pub fn read_sized(raw: &[u8], size: usize, limit: usize) -> Result<Inbound, InboundError> {
+    let too_large = size.max(raw.len()) > limit;
     let message = parse(raw, too_large).ok_or(InboundError::Unreadable)?;
     // mail-parser makes a message of any bytes, taking a first line of text for a header
     // named `hello world`; without one well-formed header field it is not mail.
@@ -115,7 +122,7 @@ pub fn read(raw: &[u8], limit: usize) -> Result<Inbound, InboundError> {
         references: references(&message),
         body,
         attachments,
-        size: raw.len(),
+        size: size.max(raw.len()),
         too_large,
     })
 }

@@ -34,7 +34,7 @@ use crate::store::{Commit, StoreError};
 use super::command::{self, Command};
 use super::compose::compose;
 use super::dispatch::{Handled, handle_arrived};
-use super::inbound::{Inbound, read};
+use super::inbound::{Inbound, read_sized};
 use super::pass::{Hold, PassError};
 
 /// What reading a Maildir did.
@@ -77,7 +77,24 @@ pub fn ingest_one(
     raw: &[u8],
     now: DateTime<Utc>,
 ) -> Result<Result<Handled, super::inbound::InboundError>, GameError> {
-    ingest_arrived(service, config, raw, now, now)
+    ingest_arrived(service, config, raw, raw.len(), now, now)
+}
+
+/// Bytes of a message read beyond `[mail] max_size`: room for the headers of a message
+/// too large to be read, which are enough to answer it.
+const HEADER_ROOM: u64 = 64 * 1024;
+
+/// The beginning of the message at `path` that the judge may read (`max_size` and room
+/// for headers), and its whole size: a huge message costs no more memory than a large
+/// one.
+fn read_capped(path: &Path, config: &Config) -> io::Result<(Vec<u8>, usize)> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let size = file.metadata()?.len();
+    let cap = config.mail.max_size.saturating_add(HEADER_ROOM);
+    let mut raw = Vec::new();
+    file.take(cap).read_to_end(&mut raw)?;
+    Ok((raw, usize::try_from(size).unwrap_or(usize::MAX)))
 }
 
 /// Reads one raw message that reached the judge at `arrival` and carries it out at `now`.
@@ -85,11 +102,12 @@ pub fn ingest_arrived(
     service: &Service,
     config: &Config,
     raw: &[u8],
+    size: usize,
     now: DateTime<Utc>,
     arrival: DateTime<Utc>,
 ) -> Result<Result<Handled, super::inbound::InboundError>, GameError> {
     let limit = usize::try_from(config.mail.max_size).unwrap_or(usize::MAX);
-    match read(raw, limit) {
+    match read_sized(raw, size, limit) {
         Ok(mail) => handle_arrived(service, config, &mail, now, arrival).map(Ok),
         Err(e) => Ok(Err(e)),
     }
@@ -177,8 +195,8 @@ fn carry_out_guarded(
     now: DateTime<Utc>,
 ) -> Outcome {
     let lang = config.lang;
-    let raw = match std::fs::read(path) {
-        Ok(raw) => raw,
+    let (raw, size) = match read_capped(path, config) {
+        Ok(read) => read,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Outcome::Gone,
         Err(e) => {
             let why = format!(
@@ -191,7 +209,7 @@ fn carry_out_guarded(
     let at = arrival(path, now);
     let handled = quietly(|| {
         poison_hook(&raw);
-        ingest_arrived(service, config, &raw, now, at)
+        ingest_arrived(service, config, &raw, size, now, at)
     });
     let limit = usize::try_from(config.mail.max_size).unwrap_or(usize::MAX);
     match handled {
@@ -206,7 +224,9 @@ fn carry_out_guarded(
         Ok(Ok(Err(e))) => quarantine(service, config, path, None, e.message(lang), now),
         Ok(Err(e)) if is_temporary(&e) => Outcome::Left(e.message(lang)),
         Ok(Err(e)) => {
-            let mail = quietly(|| read(&raw, limit)).ok().and_then(Result::ok);
+            let mail = quietly(|| read_sized(&raw, size, limit))
+                .ok()
+                .and_then(Result::ok);
             quarantine(service, config, path, mail.as_ref(), e.message(lang), now)
         }
         Err(panic) => {
@@ -217,7 +237,9 @@ fn carry_out_guarded(
                     "bug in corbeau (please report it):"
                 )
             );
-            let mail = quietly(|| read(&raw, limit)).ok().and_then(Result::ok);
+            let mail = quietly(|| read_sized(&raw, size, limit))
+                .ok()
+                .and_then(Result::ok);
             quarantine(service, config, path, mail.as_ref(), why, now)
         }
     }
@@ -459,6 +481,36 @@ pub fn deliver(dir: &Path, raw: &[u8]) -> Result<PathBuf, MaildirError> {
     prepare(dir, raw)?.publish()
 }
 
+/// [`prepare`] for a message read from `input` as it comes (a pipe from the mail server),
+/// never whole in memory. Returns the pending message and whether it holds anything but
+/// blanks.
+pub fn prepare_from(dir: &Path, input: impl io::Read) -> Result<(Pending, bool), MaildirError> {
+    let mut input = Blanks {
+        inner: input,
+        text: false,
+    };
+    let pending = prepare_with(dir, |file| io::copy(&mut input, file).map(|_| ()))?;
+    Ok((pending, input.text))
+}
+
+/// A reader that notes whether anything but blanks went through it.
+struct Blanks<R> {
+    inner: R,
+    text: bool,
+}
+
+impl<R: io::Read> io::Read for Blanks<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if !self.text {
+            self.text = buf
+                .get(..n)
+                .is_some_and(|b| b.iter().any(|c| !c.is_ascii_whitespace()));
+        }
+        Ok(n)
+    }
+}
+
 /// A message written and synced in a Maildir's `tmp/`, not yet delivered: removed if
 /// dropped unpublished.
 pub struct Pending {
@@ -497,6 +549,14 @@ pub fn take_back(path: &Path) -> bool {
 
 /// Writes a message into `dir/tmp/`, synced, ready to be renamed into `new/`.
 pub fn prepare(dir: &Path, raw: &[u8]) -> Result<Pending, MaildirError> {
+    prepare_with(dir, |file| file.write_all(raw))
+}
+
+/// Creates a file in `dir/tmp/`, has `write` fill it, and syncs it.
+fn prepare_with(
+    dir: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> io::Result<()>,
+) -> Result<Pending, MaildirError> {
     create(dir)?;
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let now = std::time::SystemTime::now()
@@ -519,7 +579,7 @@ pub fn prepare(dir: &Path, raw: &[u8]) -> Result<Pending, MaildirError> {
         tmp: Some(tmp.clone()),
         target: dir.join("new").join(&name),
     };
-    file.write_all(raw).map_err(io(&tmp))?;
+    write(&mut file).map_err(io(&tmp))?;
     file.sync_all().map_err(io(&tmp))?;
     Ok(pending)
 }
