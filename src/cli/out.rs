@@ -21,9 +21,13 @@ pub fn write(args: fmt::Arguments<'_>, newline: bool) {
         return;
     }
     let mut out = io::stdout().lock();
-    let result = out
-        .write_fmt(args)
-        .and_then(|()| if newline { out.write_all(b"\n") } else { Ok(()) });
+    let result = out.write_fmt(args).and_then(|()| {
+        if newline {
+            out.write_all(b"\n")
+        } else {
+            Ok(())
+        }
+    });
     if let Err(e) = result {
         CLOSED.store(true, Ordering::Relaxed);
         if e.kind() != io::ErrorKind::BrokenPipe {
