@@ -4,14 +4,15 @@
 //! agree with the strengths they imply. The fast resolver must give one of them, and the
 //! one when there is only one. Its rules: DATC v3.0 §5 (attack, hold, defend and prevent
 //! strengths), no self-dislodgement, a support cut by an attack from elsewhere or by the
-//! supporter's dislodgement. Circular movement admits several answers; so may other
+//! supporter's dislodgement, a support naming a coast matching only a move to that coast. Circular movement admits several answers; so may other
 //! cycles: then only membership is checked.
 
 use std::sync::{Arc, OnceLock};
 
 use proptest::prelude::*;
 
-use corbeau::judge::{Command, GivenOrder, Outcome, Phase, Position, Unit, adjudicate};
+use corbeau::case::{Case, Expect, VariantCache, case_steps, read_cases};
+use corbeau::judge::{Command, GivenOrder, Outcome, Phase, PhaseKind, Position, Unit, adjudicate};
 use corbeau::map::{HouseId, Owner, ProvinceId, UnitKind, Variant, load_variant};
 use corbeau::order::parse_order;
 
@@ -63,8 +64,10 @@ fn reference(units: &[(Owner, ProvinceId)], commands: &[Command], v: &Variant) -
                 .filter(|&s| excluding != Some(units[s].0))
                 .filter(|&s| match commands[s] {
                     Command::SupportHold { unit } => unit == units[i].1 && target[i].is_none(),
-                    Command::SupportMove { unit, to, .. } => {
-                        unit == units[i].1 && target[i] == Some(to)
+                    Command::SupportMove { unit, to, coast } => {
+                        unit == units[i].1
+                            && target[i] == Some(to)
+                            && coast_matches(coast, &commands[i])
                     }
                     _ => false,
                 })
@@ -123,6 +126,244 @@ fn arb_board() -> impl Strategy<Value = Vec<(usize, u8, u8, u16, u16)>> {
         (0..AREA.len(), 0u8..2, 0u8..4, any::<u16>(), any::<u16>()),
         2..7,
     )
+}
+
+/// The answer the reference gives when there is one to give: the only consistent outcome,
+/// or, when several are (circular movement), the one where most moves succeed — the DATC
+/// rule that a ring of moves all move — provided it is the only one with that many.
+fn reference_answer(answers: &[Vec<bool>]) -> Option<&Vec<bool>> {
+    let count = |a: &Vec<bool>| a.iter().filter(|&&b| b).count();
+    let best = answers.iter().map(count).max()?;
+    let mut top = answers.iter().filter(|a| count(a) == best);
+    let first = top.next()?;
+    top.next().is_none().then_some(first)
+}
+
+/// What the reference says of each unit's order, given the outcome of every move: a move
+/// succeeds as decided; a hold (or illegal order) "succeeds" when the unit is not
+/// dislodged; a support when it matches the supported unit's order, is not cut by an
+/// attack from another house (other than from where the support is aimed) and its unit is
+/// not dislodged.
+fn reference_verdicts(
+    units: &[(Owner, ProvinceId)],
+    commands: &[Command],
+    ok: &[bool],
+    v: &Variant,
+) -> (Vec<bool>, Vec<bool>) {
+    let n = units.len();
+    let target: Vec<Option<ProvinceId>> = commands
+        .iter()
+        .map(|c| match c {
+            Command::Move { to, .. } => Some(v.province_of(*to)),
+            _ => None,
+        })
+        .collect();
+    let moved = |i: usize| target[i].is_some() && ok[i];
+    let dislodged: Vec<bool> = (0..n)
+        .map(|i| !moved(i) && (0..n).any(|k| target[k] == Some(units[i].1) && moved(k)))
+        .collect();
+    let at = |p: ProvinceId| units.iter().position(|u| u.1 == p);
+    let verdicts = (0..n)
+        .map(|i| match commands[i] {
+            Command::Move { .. } => ok[i],
+            Command::SupportHold { unit } => {
+                let matched = at(unit).is_some_and(|u| target[u].is_none());
+                matched && !dislodged[i] && !cut(i, None, units, &target)
+            }
+            Command::SupportMove { unit, to, coast } => {
+                let matched = at(unit)
+                    .is_some_and(|u| target[u] == Some(to) && coast_matches(coast, &commands[u]));
+                matched && !dislodged[i] && !cut(i, Some(to), units, &target)
+            }
+            _ => !dislodged[i],
+        })
+        .collect();
+    (verdicts, dislodged)
+}
+
+/// A support that names a coast supports only a move to that coast (DATC v3.0 6.B.9).
+fn coast_matches(coast: Option<corbeau::map::RegionId>, command: &Command) -> bool {
+    match (coast, command) {
+        (Some(c), Command::Move { to, .. }) => c == *to,
+        _ => true,
+    }
+}
+
+fn cut(
+    s: usize,
+    exempt: Option<ProvinceId>,
+    units: &[(Owner, ProvinceId)],
+    target: &[Option<ProvinceId>],
+) -> bool {
+    (0..units.len()).any(|k| {
+        target[k] == Some(units[s].1) && Some(units[k].1) != exempt && units[k].0 != units[s].0
+    })
+}
+
+/// Whether the reference can express this case: one movement phase, no dragon, no convoy.
+/// Returns the units, the commands (an illegal order counts as a hold) and, by unit, the
+/// index of the case order it answers when the judge accepted that order.
+#[allow(clippy::type_complexity)]
+fn expressible(
+    cache: &mut VariantCache,
+    case: &Case,
+) -> Option<(
+    std::sync::Arc<Variant>,
+    Vec<(Owner, ProvinceId)>,
+    Vec<Command>,
+    Vec<Option<usize>>,
+)> {
+    if case.skip.is_some() || case.steps.len() != 1 {
+        return None;
+    }
+    let (v, steps) = case_steps(cache, case).ok()?;
+    let (position, given) = steps.into_iter().next()?;
+    if position.phase.kind != PhaseKind::Movement {
+        return None;
+    }
+    let result = adjudicate(&v, &position, &given);
+    let mut units = Vec::new();
+    let mut commands = Vec::new();
+    let mut index = Vec::new();
+    for (i, r) in &result.reports {
+        if r.kind == UnitKind::Dragon {
+            return None;
+        }
+        let command = match (&r.outcome, &r.command) {
+            (Outcome::Illegal(_), _) => Command::Hold,
+            (
+                _,
+                Command::Move {
+                    via_convoy: true, ..
+                }
+                | Command::Convoy { .. },
+            ) => return None,
+            (
+                _,
+                c @ (Command::Hold
+                | Command::Move { .. }
+                | Command::SupportHold { .. }
+                | Command::SupportMove { .. }),
+            ) => c.clone(),
+            _ => return None,
+        };
+        let accepted = !matches!(r.outcome, Outcome::Illegal(_));
+        units.push((r.owner, v.province_of(r.region)));
+        commands.push(command);
+        index.push(i.filter(|_| accepted));
+    }
+    Some((v, units, commands, index))
+}
+
+/// Case orders by the index `read_orders` gives them (orders that do not parse have none).
+fn parsed_orders(v: &Variant, case: &Case) -> Vec<(usize, Option<Expect>)> {
+    let source: Arc<str> = Arc::from("case");
+    case.steps[0]
+        .iter()
+        .filter(|o| matches!(parse_order(v, &source, o.line, &o.text), Ok(Some(_))))
+        .map(|o| o.expect.clone())
+        .enumerate()
+        .collect()
+}
+
+/// The reference is checked against every DATC and variant case it can express before the
+/// property test trusts it: each expected outcome of an accepted order, and the units after.
+#[test]
+fn the_reference_passes_the_datc_cases_it_can_express() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut cache = VariantCache::default();
+    let (mut checked, mut expectations, mut total) = (0usize, 0usize, 0usize);
+    let mut problems = Vec::new();
+    for dir in ["datc", "variant"] {
+        let mut files: Vec<_> = std::fs::read_dir(root.join(dir))
+            .expect("case directory")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "case"))
+            .collect();
+        files.sort();
+        for file in files {
+            let text = std::fs::read_to_string(&file).expect("case file");
+            let name = format!(
+                "tests/{dir}/{}",
+                file.file_name().expect("name").to_string_lossy()
+            );
+            let cases = read_cases(&name, &text).unwrap_or_else(|e| panic!("{e}"));
+            for case in &cases {
+                total += 1;
+                let Some((v, units, commands, index)) = expressible(&mut cache, case) else {
+                    continue;
+                };
+                let answers = reference(&units, &commands, &v);
+                let Some(ok) = reference_answer(&answers) else {
+                    problems.push(format!(
+                        "{name} {}: no single answer among {answers:?}",
+                        case.id
+                    ));
+                    continue;
+                };
+                let (verdicts, dislodged) = reference_verdicts(&units, &commands, ok, &v);
+                let expected = parsed_orders(&v, case);
+                let before = expectations;
+                for (u, i) in index.iter().enumerate() {
+                    let Some(i) = i else { continue };
+                    let Some((_, Some(expect))) = expected.get(*i) else {
+                        continue;
+                    };
+                    expectations += 1;
+                    let right = match expect {
+                        Expect::Succeeds => verdicts[u],
+                        Expect::Fails(_) => !verdicts[u],
+                    };
+                    if !right {
+                        problems.push(format!(
+                            "{name}:{} case {}: {:?} expected {expect:?}, the reference says {}",
+                            case.line,
+                            case.id,
+                            commands[u],
+                            if verdicts[u] { "succeeds" } else { "fails" }
+                        ));
+                    }
+                }
+                let compared_after = case.after.is_some();
+                if let Some(after) = &case.after {
+                    let mut wanted: Vec<ProvinceId> = after
+                        .iter()
+                        .filter_map(|l| {
+                            // `england: F spa/sc` or `spa(sc)`: the province is what counts.
+                            let region = l.split_whitespace().nth(2)?;
+                            v.names.province(region.split(['/', '(']).next()?)
+                        })
+                        .collect();
+                    let mut got: Vec<ProvinceId> = (0..units.len())
+                        .filter(|&u| !dislodged[u])
+                        .map(|u| match commands[u] {
+                            Command::Move { to, .. } if ok[u] => v.province_of(to),
+                            _ => units[u].1,
+                        })
+                        .collect();
+                    wanted.sort();
+                    got.sort();
+                    if wanted != got {
+                        problems.push(format!(
+                            "{name}:{} case {}: units after differ",
+                            case.line, case.id
+                        ));
+                    }
+                }
+                if compared_after || expectations > before {
+                    checked += 1;
+                }
+            }
+        }
+    }
+    println!("reference: {checked} of {total} cases checked ({expectations} expected outcomes)");
+    assert!(
+        problems.is_empty(),
+        "{} problem(s):\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    assert!(checked >= 200, "only {checked} cases expressible");
 }
 
 proptest! {

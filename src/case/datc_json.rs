@@ -27,6 +27,11 @@ const ERRATA: &[(&str, &str, &str)] = &[
     // No fallback in a paradox of a convoy to an adjacent place: the army stays (Szykman).
     ("6.G.11", "ENG: F nth -> ska", "Succeeds"),
     ("6.G.11", "RUS: A swe -> nwy", "Fails"),
+    // An ignored case (the JSON drops the illegal retreat-phase support): the two retreats
+    // to Albania bounce and both fleets are disbanded (DATC text; v2.4 6.H.1 likewise).
+    ("6.H.1", "TUR: F gre -> alb", "Fails"),
+    // Likewise ignored: nothing attacks the North Sea, the fleet holds (v2.4 6.H.3).
+    ("6.H.3", "ENG: F nth hold", "Succeeds"),
 ];
 
 /// Notes kept with the converted cases where they hold the DATC text's answer rather than
@@ -50,20 +55,67 @@ const TEXT_DISBANDED: &[(&str, &str)] = &[(
 )];
 
 /// JSON cases not run, with the reason (recorded in the converted file, never deleted).
-const NOT_RUN: &[(&str, &str)] = &[
+/// Empty since 6.H.1–6.H.3 are completed from the DATC v2.4 facts (`COMPLETIONS`); kept
+/// for the next edition of the JSON.
+const NOT_RUN: &[(&str, &str)] = &[];
+
+/// Orders the JSON leaves out of a case (it marks 6.H.1–6.H.3 `ignore`: its library cannot
+/// parse a support or convoy in a retreat phase, so it drops those orders, and 6.H.2's
+/// movement phase lists only England's orders). Completed from the facts of the same cases
+/// in DATC v2.4 (positions and orders are the same in v3.0): (case, orders added to the
+/// movement phase, orders added to the retreat phase), each with its outcome as the JSON
+/// writes it. The retreat-phase support and convoy are illegal there: they fail.
+type Added = &'static [(&'static str, Option<&'static str>)];
+const COMPLETIONS: &[(&str, Added, Added)] = &[
     (
         "6.H.1",
-        "the JSON drops this case's retreat-phase support order and marks it ignored; DATC v2.4 6.H.1 passes",
+        &[],
+        &[("AUS: A ser supports F tri -> alb", Some("Fails"))],
     ),
     (
         "6.H.2",
-        "the JSON drops this case's retreat-phase support order and marks it ignored; DATC v2.4 6.H.2 passes",
+        &[
+            ("ENG: F yor supports A lvp -> edi", Some("Succeeds")),
+            ("GER: A kie supports A ruh -> hol", Some("Succeeds")),
+            ("GER: A ruh -> hol", Some("Succeeds")),
+            ("RUS: F edi hold", Some("Fails")),
+            ("RUS: A swe supports A fin -> nwy", Some("Succeeds")),
+            ("RUS: A fin -> nwy", Some("Succeeds")),
+            ("RUS: F hol hold", Some("Fails")),
+        ],
+        &[
+            ("RUS: F edi -> nth", Some("Fails")),
+            ("RUS: F hol supports F edi -> nth", Some("Fails")),
+        ],
     ),
     (
         "6.H.3",
-        "the JSON drops this case's retreat-phase convoy order and marks it ignored; DATC v2.4 6.H.3 passes",
+        &[
+            ("GER: F kie supports A ruh -> hol", Some("Succeeds")),
+            ("GER: A ruh -> hol", Some("Succeeds")),
+        ],
+        &[("ENG: F nth convoys A hol -> yor", Some("Fails"))],
     ),
 ];
+
+/// `list` with the orders `COMPLETIONS` adds for this case and phase.
+fn completed(
+    id: &str,
+    list: &serde_json::Map<String, Value>,
+    retreat: bool,
+) -> serde_json::Map<String, Value> {
+    let mut list = list.clone();
+    for (case, main, retreats) in COMPLETIONS {
+        if *case != id {
+            continue;
+        }
+        for (order, outcome) in if retreat { *retreats } else { *main } {
+            let outcome = outcome.map_or(Value::Null, |o| Value::String(o.to_string()));
+            list.insert((*order).to_string(), outcome);
+        }
+    }
+    list
+}
 
 #[derive(Deserialize)]
 struct File {
@@ -157,14 +209,20 @@ pub fn convert_datc_json(variant: &Variant, json: &str) -> Result<Vec<Case>, Str
             case.units.push(unit_line(variant, unit)?);
         }
         let main = c.phase != "Build";
+        let retreat_only = c.preceding_main_phase.is_none() && c.phase == "Retreat";
         case.steps = vec![orders(
             variant,
             &id,
-            first_orders,
+            &completed(&id, first_orders, retreat_only),
             main.then_some(&mut case.units),
         )?];
         if c.preceding_main_phase.is_some() {
-            case.steps.push(orders(variant, &id, &c.orders, None)?);
+            case.steps.push(orders(
+                variant,
+                &id,
+                &completed(&id, &c.orders, true),
+                None,
+            )?);
         }
         if c.phase == "Build" {
             case.owners = Some(build_owners(variant, &case.units, &c.occupiers)?);
@@ -290,4 +348,40 @@ fn build_owners(
             (!owned.is_empty()).then(|| format!("{}: {}", variant.house(h).id, owned.join(" ")))
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::load_variant;
+
+    /// The JSON's 6.H.3 as shipped (ignored, orders missing) comes out complete: Germany's
+    /// attack, England's illegal retreat-phase convoy, and F nth holding.
+    #[test]
+    fn ignored_retreat_cases_are_completed_from_v2_4() {
+        let variant = load_variant("classique").expect("classique");
+        let json = r#"{"cases":[{"name":"t6h03_no_convoy_during_retreat",
+            "url":"x#6.H.3","phase":"Retreat","ignore":"cannot parse",
+            "preceding_main_phase":{"orders":{"ENG: F nth hold":"Fails","ENG: A hol hold":"Fails"}},
+            "orders":{"ENG: A hol -> yor":"Fails"}}]}"#;
+        let cases = convert_datc_json(&variant, json).expect("converts");
+        let case = &cases[0];
+        assert_eq!(case.skip, None);
+        assert!(
+            case.units.contains(&"germany: A ruh".to_string()),
+            "{:?}",
+            case.units
+        );
+        let texts: Vec<(&str, &Option<Expect>)> = case.steps[0]
+            .iter()
+            .chain(&case.steps[1])
+            .map(|o| (o.text.as_str(), &o.expect))
+            .collect();
+        assert!(texts.contains(&("england: F nth hold", &Some(Expect::Succeeds))));
+        assert!(texts.contains(&("germany: A ruh -> hol", &Some(Expect::Succeeds))));
+        assert!(texts.contains(&(
+            "england: F nth convoys A hol -> yor",
+            &Some(Expect::Fails(None))
+        )));
+    }
 }

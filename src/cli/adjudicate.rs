@@ -213,15 +213,15 @@ fn batch(args: &Args, lang: Lang, variant: &Variant, base: Option<&Position>) ->
 
 fn print_one(output: &Output) {
     match output {
-        Output::Json(value) => println!(
+        Output::Json(value) => outln!(
             "{}",
             serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
         ),
-        Output::Line(line) => println!("{line}"),
+        Output::Line(line) => outln!("{line}"),
         Output::Text(text) => {
-            print!("{text}");
+            out!("{text}");
             if !text.ends_with('\n') {
-                println!();
+                outln!();
             }
         }
     }

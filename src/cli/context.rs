@@ -93,12 +93,12 @@ pub fn print_as<T: Serialize>(
     if json {
         let json =
             serde_json::to_string_pretty(value).map_err(|e| Error::Internal(e.to_string()))?;
-        println!("{json}");
+        outln!("{json}");
     } else {
         let text = text();
-        print!("{text}");
+        out!("{text}");
         if !text.ends_with('\n') {
-            println!();
+            outln!();
         }
     }
     Ok(())

@@ -98,13 +98,13 @@ pub fn run(args: Args) -> Result<(), Error> {
             CaseStatus::Passed => {
                 passed += 1;
                 if !args.quiet {
-                    println!("{} passed", verdict.id);
+                    outln!("{} passed", verdict.id);
                 }
             }
             CaseStatus::Skipped(reason) => {
                 skipped += 1;
                 if !args.quiet {
-                    println!("{} skipped: {reason}", verdict.id);
+                    outln!("{} skipped: {reason}", verdict.id);
                 }
             }
             CaseStatus::Failed(problems) => {
@@ -115,7 +115,7 @@ pub fn run(args: Args) -> Result<(), Error> {
                     Some((_, why)) => {
                         skipped += 1;
                         if !args.quiet {
-                            println!(
+                            outln!(
                                 "{} differs from DATC v3.0, which corbeau follows: {why}",
                                 verdict.id
                             );
@@ -123,9 +123,9 @@ pub fn run(args: Args) -> Result<(), Error> {
                     }
                     None => {
                         failed += 1;
-                        println!("{} FAILED", verdict.id);
+                        outln!("{} FAILED", verdict.id);
                         for p in problems {
-                            println!("    {p}");
+                            outln!("    {p}");
                         }
                     }
                 }
@@ -138,7 +138,7 @@ pub fn run(args: Args) -> Result<(), Error> {
         }
         benchmark(&prepared, times.max(1));
     }
-    println!("{passed} passed, {failed} failed, {skipped} skipped");
+    outln!("{passed} passed, {failed} failed, {skipped} skipped");
     // The process ends here: freeing thousands of cases one by one would only cost time
     // (a tenth of a batch run).
     std::mem::forget(prepared);
@@ -178,7 +178,7 @@ fn benchmark(prepared: &[(Arc<Variant>, CaseStep)], times: u32) {
     }
     let seconds = start.elapsed().as_secs_f64();
     let positions = prepared.len() as f64 * f64::from(times);
-    println!(
+    outln!(
         "adjudicated {} positions ({} orders, {} units) {times} times in {:.3} s: {:.0} positions/s, {:.0} orders/s, {:.0} units/s",
         prepared.len(),
         orders,
@@ -206,7 +206,7 @@ pub fn convert(args: ConvertArgs) -> Result<(), Error> {
     for (name, cases) in [("datc-v2.4.case", &v24), ("datc-v3.0.case", &v30)] {
         let path = args.out.join(name);
         std::fs::write(&path, format!("{header}{}", write_cases(cases)))?;
-        println!("{}: {} cases", path.display(), cases.len());
+        outln!("{}: {} cases", path.display(), cases.len());
     }
     Ok(())
 }

@@ -686,7 +686,7 @@ fn print_record(
     ) {
         Ok((results, broken)) => {
             text.push_str(&results);
-            print!("{text}");
+            out!("{text}");
             if let Some(e) = broken {
                 eprintln!("{}", template_fallback(ctx, &e));
             }
@@ -695,7 +695,7 @@ fn print_record(
         // The phase is processed and stored: say so, and the rendering problem apart,
         // without an exit code that would tell a script nothing was done.
         Err(e) if !preview => {
-            println!(
+            outln!(
                 "{}: {} {}",
                 g.id,
                 ctx.pick("phase traitée :", "phase processed:"),

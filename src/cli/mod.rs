@@ -2,6 +2,8 @@
 //! `player`, `orders`, `history`, `export`, mail in with `ingest`, the judge's `tick` and
 //! `serve`, `completions`.
 
+#[macro_use]
+mod out;
 mod adjudicate;
 mod clock;
 mod context;
@@ -181,7 +183,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             MapCommand::Draw(args) => draw::run(args),
             MapCommand::List => {
                 for (name, _) in crate::map::EMBEDDED {
-                    println!("{name}");
+                    outln!("{name}");
                 }
                 Ok(())
             }
@@ -223,7 +225,7 @@ fn map_check(files: &[String]) -> Result<(), Error> {
         match crate::map::load_variant(file) {
             Ok(v) => {
                 let centres = v.provinces.iter().filter(|p| p.supply).count();
-                println!(
+                outln!(
                     "{file}: ok ({} provinces, {centres} supply centres, {} houses, {} setups{})",
                     v.provinces.len(),
                     v.houses.len(),

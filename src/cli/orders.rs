@@ -248,7 +248,7 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
         ctx.lang,
         templates.as_deref(),
     )?;
-    print!("{text}");
+    out!("{text}");
     if let Some(e) = broken {
         eprintln!("{}", super::game::template_fallback(ctx, &e));
     }
@@ -273,7 +273,7 @@ pub fn run_export(ctx: &Context, args: ExportArgs) -> Result<(), Error> {
         "audit": audit,
     });
     let text = serde_json::to_string_pretty(&value).map_err(|e| Error::Internal(e.to_string()))?;
-    println!("{text}");
+    outln!("{text}");
     Ok(())
 }
 

@@ -135,3 +135,37 @@ fn a_batch_gives_json_lines_in_order_and_names_the_unreadable_file() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `corbeau datc … | head`: the reader closes the pipe before the listing ends. The command
+/// must neither panic nor print a broken-pipe error; it finishes and exits with its own
+/// status (all cases pass: 0). The read end is closed before the first write, so every
+/// write meets the closed pipe.
+#[test]
+fn a_closed_stdout_ends_the_listing_quietly() {
+    use std::process::{Command, Stdio};
+    let root = env!("CARGO_MANIFEST_DIR");
+    for args in [
+        vec!["datc", "tests/datc/datc-v3.0.case"],
+        vec!["datc", "tests/datc/datc-v2.4.case"],
+        vec!["adjudicate"],
+        vec!["adjudicate", "--json"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_corbeau"))
+            .args(&args)
+            .current_dir(root)
+            .env("LANG", "en")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("corbeau runs");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("corbeau ends");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !stderr.contains("panicked") && !stderr.to_lowercase().contains("broken pipe"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}
