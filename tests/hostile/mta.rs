@@ -428,8 +428,21 @@ fn run_measured(c: &mut Command, stdin: &Path) -> (Option<i32>, u64) {
     let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     assert_eq!(reaped, pid);
     let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-    // ru_maxrss is in KiB on Linux.
-    (code, u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024)
+    // ru_maxrss is in KiB on Linux. Before exec the child shares the test process's
+    // pages (other tests' buffers run in its threads): that much is not the judge's.
+    let peak = u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024;
+    (code, peak.saturating_sub(own_memory()))
+}
+
+/// The test process's resident memory now, in bytes (Linux `/proc/self/statm`).
+fn own_memory() -> u64 {
+    let statm = fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
+    pages * 4096
 }
 
 /// Writes a mail of `size` bytes of body to `path`, a block at a time.
