@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod judge;
+
 use std::path::Path;
 use std::{env, fs};
 
