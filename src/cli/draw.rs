@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::case::read_position;
 use crate::draw::{PNG_WIDTH, Picture};
-use crate::judge::{GivenOrder, Position, Report, adjudicate};
+use crate::judge::{GivenOrder, Position, adjudicate};
 use crate::lang::Lang;
 use crate::map::{Variant, load_variant};
 
@@ -135,11 +135,17 @@ pub fn write_picture(
         Format::Svg => crate::draw::svg(picture).map(String::into_bytes),
         Format::Png => crate::draw::png(picture, width),
     }
-    .map_err(|e| match e {
+    .map_err(draw_error)?;
+    std::fs::write(out, bytes).map_err(|e| Error::Input(format!("{}: {e}", out.display())))
+}
+
+/// A drawing error as the command line reports it: a variant without drawing data is the
+/// user's input; a failed rasterisation is ours.
+pub fn draw_error(e: crate::draw::DrawError) -> Error {
+    match e {
         crate::draw::DrawError::NoDrawing(m) => Error::Input(m),
         other => Error::Internal(other.to_string()),
-    })?;
-    std::fs::write(out, bytes).map_err(|e| Error::Input(format!("{}: {e}", out.display())))
+    }
 }
 
 /// Parses order lines; a line `House:` alone gives the house of the lines after it.
@@ -157,32 +163,4 @@ pub fn read_orders(
         .map(|(i, line)| (u32::try_from(i + 1).unwrap_or(u32::MAX), line.to_string()))
         .collect();
     super::adjudicate::read_orders(variant, house, lang, name, &lines)
-}
-
-/// The picture of one played phase of a stored game: the position after it, with its
-/// orders drawn. The orders' outcomes come from adjudicating the stored position before
-/// the phase again (the judge is deterministic); the units shown are the stored ones.
-pub fn phase_picture_reports(
-    variant: &Variant,
-    record: &crate::game::PhaseRecord,
-) -> Result<(Position, Vec<Report>), Error> {
-    let before = read_position(variant, "position_before", &record.position_before)
-        .map_err(|e| Error::Internal(e.to_string()))?;
-    let after = read_position(variant, "position_after", &record.position_after)
-        .map_err(|e| Error::Internal(e.to_string()))?;
-    let mut given = Vec::new();
-    for (house, lines) in &record.orders {
-        let text = lines.join("\n");
-        // A stored order that no longer reads (a variant file edited since) is left out of
-        // the picture rather than refusing the whole map.
-        if let Ok(orders) = read_orders(variant, "history", &text, Some(house), Lang::En) {
-            given.extend(orders);
-        }
-    }
-    let reports = adjudicate(variant, &before, &given)
-        .reports
-        .into_iter()
-        .map(|(_, r)| r)
-        .collect();
-    Ok((after, reports))
 }

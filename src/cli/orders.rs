@@ -215,18 +215,20 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
             })
         })?;
     if let Some(path) = &args.map {
-        let format = super::draw::Format::of(path, ctx.lang)?;
-        let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
-        let (position, reports) = super::draw::phase_picture_reports(&variant, record)?;
-        let picture = crate::draw::Picture {
-            variant: &variant,
-            position: &position,
-            orders: &reports,
-            played: Some(record.phase),
-            title: &g.name,
-            lang: ctx.lang,
+        use crate::service::picture::{self, PictureError};
+        let format = match super::draw::Format::of(path, ctx.lang)? {
+            super::draw::Format::Png => picture::Format::Png,
+            super::draw::Format::Svg => picture::Format::Svg,
         };
-        super::draw::write_picture(&picture, format, path, crate::draw::PNG_WIDTH)?;
+        let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+        let bytes = picture::phase_picture(&variant, &g, record, ctx.lang, format).map_err(
+            |e| match e {
+                PictureError::Game(e) => ctx.fail(e),
+                PictureError::Draw(e) => super::draw::draw_error(e),
+            },
+        )?;
+        std::fs::write(path, bytes)
+            .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
     }
     if ctx.json {
         return ctx.print(&record_json(record), String::new);

@@ -7,7 +7,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 
 use crate::case::{read_position, write_position};
 use crate::judge::{
-    GivenOrder, Phase, PhaseKind, Position, adjudicate, adjustment_counts, free_home_centres,
+    GivenOrder, Phase, PhaseKind, Position, Report, adjudicate, adjustment_counts,
+    free_home_centres,
 };
 use crate::lang::Lang;
 use crate::map::{HouseId, Owner, Variant};
@@ -16,8 +17,8 @@ use crate::report::{ResultsView, results_view_with_orders};
 use super::GameError;
 use super::calendar::{Absence, format_deadline};
 use super::model::{
-    Ending, Game, GameStatus, Moderator, PhaseRecord, Player, Seat, Settings, Submission,
-    SubmitMode, Trigger, Vote,
+    Ending, Game, GameStatus, Moderator, PhaseRecord, Player, Seat, Settings, StoredOrder,
+    Submission, SubmitMode, Trigger, Vote,
 };
 use super::orders::{given_orders, merge, read_submission};
 use super::span::Span;
@@ -893,4 +894,37 @@ fn house_index(variant: &Variant, house: &str) -> Result<HouseId, GameError> {
     variant
         .house_by_name(house)
         .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))
+}
+
+impl PhaseRecord {
+    /// The position after this phase and the reports of its orders, as a map draws them.
+    /// The outcomes come from adjudicating the stored position before the phase again (the
+    /// judge is deterministic); the units are the stored ones after it.
+    pub fn played(&self, variant: &Variant) -> Result<(Position, Vec<Report>), GameError> {
+        let bad = |e: crate::case::PositionError| GameError::BadPosition(e.to_string());
+        let before =
+            read_position(variant, "position_before", &self.position_before).map_err(bad)?;
+        let after = read_position(variant, "position_after", &self.position_after).map_err(bad)?;
+        let given: Vec<GivenOrder> = self
+            .orders
+            .iter()
+            .filter_map(|(house, lines)| variant.house_by_name(house).map(|h| (h, lines)))
+            .flat_map(|(h, lines)| {
+                let stored: Vec<StoredOrder> = lines
+                    .iter()
+                    .map(|text| StoredOrder {
+                        unit: None,
+                        text: text.clone(),
+                    })
+                    .collect();
+                given_orders(variant, h, &stored)
+            })
+            .collect();
+        let reports = adjudicate(variant, &before, &given)
+            .reports
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
+        Ok((after, reports))
+    }
 }

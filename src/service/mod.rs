@@ -3,6 +3,7 @@
 //! with its audit entry, its phase record and the notices it causes, in one transaction.
 
 pub mod action;
+pub mod picture;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
