@@ -23,6 +23,16 @@ pub struct Config {
     pub judge: Judge,
     pub serve: Serve,
     pub mail: MailConfig,
+    pub publish: PublishConfig,
+}
+
+/// `[publish]`: the static site of the games (`corbeau publish`, docs/publish.md).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PublishConfig {
+    /// The site's directory: when set, `serve` and `tick` keep it up to date after each
+    /// pass, and `corbeau publish` writes there when given no directory.
+    pub dir: Option<PathBuf>,
 }
 
 /// Who the judge is, for mail.
@@ -56,6 +66,7 @@ impl Default for Config {
             judge: Judge::default(),
             serve: Serve::default(),
             mail: MailConfig::default(),
+            publish: PublishConfig::default(),
         }
     }
 }
@@ -146,6 +157,7 @@ impl Config {
         config.data_dir = base.join(&config.data_dir);
         config.templates = config.templates.map(|t| base.join(t));
         config.mail.resolve_paths(base);
+        config.publish.dir = config.publish.dir.map(|d| base.join(d));
         Ok(config)
     }
 

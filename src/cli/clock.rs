@@ -37,6 +37,7 @@ pub fn run_tick(store: &StoreArgs) -> Result<(), Error> {
     let report =
         pass_holding(&mut hold, &config, &transport, now).map_err(|e| pass_error(lang, e))?;
     print_report(lang, store.json, &report)?;
+    publish_after_pass(&mut hold, &config, lang, store.json, false);
     let errors = report.tick.errors.len() + report.ingest.failed.len();
     if errors == 0 {
         Ok(())
@@ -218,6 +219,7 @@ pub fn run_serve(store: &StoreArgs, args: ServeArgs) -> Result<(), Error> {
         lang.pick("courrier :", "mail:"),
         transport.describe()
     );
+    let mut first = true;
     while !stop.load(Ordering::SeqCst) {
         let mut hold = Hold::dir(&config.data_dir, LOCK_WAIT);
         // A fixed --now would replay the same instant for ever: serve follows the clock.
@@ -226,6 +228,10 @@ pub fn run_serve(store: &StoreArgs, args: ServeArgs) -> Result<(), Error> {
             // A Maildir gone missing or a store error is said, and the judge goes on.
             Err(e) => eprintln!("corbeau serve: {}", pass_error(lang, e)),
         }
+        // The first pass publishes every game (the templates or corbeau may have changed
+        // since the last run), the next ones the games that changed.
+        publish_after_pass(&mut hold, &config, lang, store.json, first);
+        first = false;
         drop(hold);
         let until = Instant::now() + interval;
         while Instant::now() < until && !stop.load(Ordering::SeqCst) {
@@ -237,6 +243,23 @@ pub fn run_serve(store: &StoreArgs, args: ServeArgs) -> Result<(), Error> {
         lang.pick("arrêt propre", "stopped cleanly")
     );
     Ok(())
+}
+
+/// With `[publish] dir` set, brings the site up to date after a pass: read with the store,
+/// which is then let go, and written without it. A failure is said and the judge goes on.
+fn publish_after_pass(hold: &mut Hold<'_>, config: &Config, lang: Lang, json: bool, all: bool) {
+    if config.publish.dir.is_none() {
+        return;
+    }
+    let work = match hold.service() {
+        Ok(service) => super::publish::prepare_after_pass(config, lang, service, all),
+        Err(e) => {
+            eprintln!("corbeau: {}", e.message(lang));
+            None
+        }
+    };
+    hold.release();
+    super::publish::write_after_pass(lang, json, work);
 }
 
 /// What printing a report needs: the language and the output's form.

@@ -14,6 +14,7 @@ mod game;
 mod ingest;
 mod orders;
 mod outbox;
+mod publish;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -116,6 +117,14 @@ enum Command {
         #[command(flatten)]
         store: Box<context::StoreArgs>,
     },
+    /// Write the static site of the games: an index, and per game its map, every phase
+    /// played with its map and public results, and the broadcast press (docs/publish.md).
+    Publish {
+        #[command(flatten)]
+        args: publish::PublishArgs,
+        #[command(flatten)]
+        store: Box<context::StoreArgs>,
+    },
     /// Print shell completions (bash, zsh, fish, elvish, powershell).
     Completions { shell: clap_complete::Shell },
 }
@@ -205,6 +214,9 @@ fn run(cli: Cli) -> Result<(), Error> {
         }
         Command::Ingest { args, store } => ingest::run(args, &store),
         Command::Outbox { args, store } => outbox::run(&context::Context::open(&store)?, args),
+        Command::Publish { args, store } => {
+            publish::run(&context::Context::open(&store)?, args)
+        }
         Command::Tick { store } => clock::run_tick(&store),
         Command::Serve { args, store } => clock::run_serve(&store, args),
         Command::Completions { shell } => {

@@ -1706,6 +1706,14 @@ impl<'a> Desk<'a> {
             let mail = self.compose("press.txt", "press", data, address, *lang)?;
             self.effects.mails.push(mail.about(&id));
         }
+        // Signed press to all is public: kept for the published pages (docs/publish.md).
+        if to == PressTo::All && !grey {
+            self.effects.broadcasts.push(crate::service::Broadcast {
+                index: g.played,
+                house: sender.clone(),
+                body: body.to_string(),
+            });
+        }
         self.note(format!(
             "press from {} to {} recipient(s){}",
             sender.as_deref().unwrap_or("moderator"),

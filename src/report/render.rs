@@ -48,6 +48,9 @@ const EMBEDDED: &[(Lang, &str, &str)] = embedded!(
     "welcome.txt",
     "help.txt",
     "quarantine.txt",
+    "publish-base.html",
+    "publish-index.html",
+    "publish-game.html",
 );
 
 /// A template could not be read, compiled or rendered.

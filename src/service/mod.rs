@@ -36,6 +36,36 @@ pub struct Effects {
     pub replied: Option<crate::store::Replied>,
     /// Sign-on counters to write or forget (`store::Commit::guards`).
     pub guards: Vec<(String, Option<crate::mail::throttle::Guard>)>,
+    /// Press sent to every house, signed: public, kept in the audit trail (action
+    /// [`BROADCAST`]) for the published pages (`corbeau publish`).
+    pub broadcasts: Vec<Broadcast>,
+}
+
+/// The audit trail's action for a broadcast press message; its detail is the
+/// [`Broadcast`] as JSON.
+pub const BROADCAST: &str = "broadcast";
+
+/// A press message sent to every house and signed (never grey, never private): what the
+/// published pages show of press.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Broadcast {
+    /// The history index of the phase being played when it was sent.
+    pub index: u32,
+    /// The house that signed it; none: the moderator.
+    pub house: Option<String>,
+    pub body: String,
+}
+
+impl Broadcast {
+    /// The broadcasts of an audit trail, with their time, oldest first (an entry that
+    /// does not read is left out: the trail is the moderator's, the pages only show it).
+    pub fn in_audit(audit: &[AuditEntry]) -> Vec<(DateTime<Utc>, Broadcast)> {
+        audit
+            .iter()
+            .filter(|a| a.action == BROADCAST)
+            .filter_map(|a| Some((a.at, serde_json::from_str(&a.detail).ok()?)))
+            .collect()
+    }
 }
 
 impl Effects {
@@ -141,11 +171,20 @@ impl Service {
                 houses,
             })
             .collect();
-        let audit = if effects.detail.is_empty() {
+        let mut audit = if effects.detail.is_empty() {
             Vec::new()
         } else {
             vec![audit(now, actor, action, effects.detail)]
         };
+        for broadcast in &effects.broadcasts {
+            let by = broadcast
+                .house
+                .as_ref()
+                .map_or_else(|| "moderator".to_string(), |h| format!("house:{h}"));
+            let detail = serde_json::to_string(broadcast)
+                .map_err(|e| GameError::Internal(format!("broadcast: {e}")))?;
+            audit.push(self::audit(now, &by, BROADCAST, detail));
+        }
         self.store.commit(Commit {
             before: Some(&before),
             game: Some(&game),

@@ -309,6 +309,18 @@ impl Store {
             .collect()
     }
 
+    /// The last line of a game's audit trail: whether anything happened to the game since
+    /// a line was seen (`corbeau publish` and `serve` skip the games that did not change).
+    pub fn last_audit(&self, id: &str) -> Result<Option<AuditEntry>, StoreError> {
+        self.audit
+            .scan_prefix(prefix(id))
+            .values()
+            .next_back()
+            .transpose()?
+            .map(|v| decode(&v, "audit"))
+            .transpose()
+    }
+
     /// Every queued notice, oldest first, with its key.
     pub fn notices(&self) -> Result<Vec<(u64, Notice)>, StoreError> {
         sequenced(&self.notices, "notice")

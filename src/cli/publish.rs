@@ -1,0 +1,123 @@
+//! `corbeau publish [DIR]`: the static site of the games (docs/publish.md), and the
+//! publication `serve` and `tick` make after a pass when `[publish] dir` is set.
+
+use std::path::PathBuf;
+
+use crate::config::Config;
+use crate::lang::Lang;
+use crate::publish::{Mode, PublishReport, Site, Work, prepare};
+use crate::service::Service;
+
+use super::Error;
+use super::context::Context;
+
+#[derive(Debug, clap::Args)]
+pub struct PublishArgs {
+    /// The site's folder (new, empty, or written by corbeau before); default: the
+    /// configuration's `[publish] dir`.
+    dir: Option<PathBuf>,
+}
+
+/// The site the configuration names, with the judge's language and templates.
+pub fn configured_site(config: &Config, lang: Lang, dir: Option<PathBuf>) -> Option<Site> {
+    Some(Site {
+        dir: dir.or_else(|| config.publish.dir.clone())?,
+        lang,
+        templates: config
+            .templates
+            .clone()
+            .or_else(crate::report::local_templates),
+    })
+}
+
+pub fn run(ctx: &Context, args: PublishArgs) -> Result<(), Error> {
+    let site = configured_site(&ctx.config, ctx.lang, args.dir).ok_or_else(|| {
+        Error::Input(
+            ctx.pick(
+                "publier où ? donnez un dossier (corbeau publish DOSSIER) ou [publish] dir dans la configuration",
+                "publish where? give a folder (corbeau publish DIR) or [publish] dir in the configuration",
+            )
+            .to_string(),
+        )
+    })?;
+    let report = crate::publish::publish(&ctx.service, &site, Mode::All)
+        .map_err(|e| Error::Input(e.message(ctx.lang)))?;
+    ctx.print(&report, || summary(ctx.lang, &report, &site))?;
+    for (game, why) in &report.errors {
+        eprintln!("corbeau publish: {game}: {why}");
+    }
+    if report.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Reported(format!(
+            "{} {}",
+            report.errors.len(),
+            ctx.pick("partie(s) non publiée(s)", "game(s) not published")
+        )))
+    }
+}
+
+fn summary(lang: Lang, report: &PublishReport, site: &Site) -> String {
+    format!(
+        "{} {}: {} {}, {} {}, {} {}, {} {}\n",
+        lang.pick("publié dans", "published in"),
+        site.dir.display(),
+        report.games,
+        lang.pick("partie(s)", "game(s)"),
+        report.pages,
+        lang.pick("page(s) écrite(s)", "page(s) written"),
+        report.pictures_drawn,
+        lang.pick("carte(s) dessinée(s)", "map(s) drawn"),
+        report.removed,
+        lang.pick("fichier(s) retiré(s)", "file(s) removed"),
+    )
+}
+
+/// Reads what the publication after a pass needs ([`Mode::Changed`] unless `all`); none
+/// when no site is configured. A failure is said on standard error and the judge goes on:
+/// the games are already changed and stored, whatever their pages.
+pub fn prepare_after_pass(
+    config: &Config,
+    lang: Lang,
+    service: &Service,
+    all: bool,
+) -> Option<Work> {
+    let site = configured_site(config, lang, None)?;
+    let mode = if all { Mode::All } else { Mode::Changed };
+    match prepare(service, &site, mode) {
+        Ok(work) => Some(work),
+        Err(e) => {
+            eprintln!("{}: {}", label(lang), e.message(lang));
+            None
+        }
+    }
+}
+
+/// Writes what [`prepare_after_pass`] read (the store let go meanwhile); says what was
+/// written, if anything, and what failed.
+pub fn write_after_pass(lang: Lang, json: bool, work: Option<Work>) {
+    let Some(work) = work else {
+        return;
+    };
+    match work.write() {
+        Ok(report) => {
+            for (game, why) in &report.errors {
+                eprintln!("{}: {game}: {why}", label(lang));
+            }
+            if report.wrote() && !json {
+                outln!(
+                    "{} {}, {} {}",
+                    report.pages,
+                    lang.pick("page(s) publiée(s)", "page(s) published"),
+                    report.pictures_drawn,
+                    lang.pick("carte(s) dessinée(s)", "map(s) drawn")
+                );
+            }
+        }
+        Err(e) => eprintln!("{}: {}", label(lang), e.message(lang)),
+    }
+}
+
+fn label(lang: Lang) -> &'static str {
+    lang.pick("corbeau : publication", "corbeau: publishing")
+}

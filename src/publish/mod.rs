@@ -1,0 +1,678 @@
+//! `corbeau publish`: a static, read-only site of the games, for any web server (or none:
+//! the files open from disk). An index of the games, and a page per game with its current
+//! map and every played phase: the map after it with its orders drawn, its public results
+//! and the broadcast press sent while it was played. What is published and what never is:
+//! docs/publish.md.
+//!
+//! Publishing is two steps: [`prepare`] reads what it needs from the store (and only for
+//! the games that changed, with [`Mode::Changed`]), then [`Work::write`] draws and writes
+//! without the store, so that `serve` lets the store go before the slow part.
+//!
+//! Every file is written to a temporary name and renamed, so that a reader never sees half
+//! a page; a page is rewritten only when its text changed, and a picture is drawn only when
+//! what it shows changed (a fingerprint per picture is kept in the game's folder: played
+//! phases do not change, except after a rollback, whose phase then goes).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use chrono::{DateTime, Utc};
+use minijinja::Value;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::draw::DrawError;
+use crate::game::{Game, GameError, PhaseRecord};
+use crate::lang::Lang;
+use crate::map::{Owner, Variant};
+use crate::report::RenderError;
+use crate::report::game_text::{
+    Audience, ending_text, phase_text, record_results_or_builtin, status_word,
+};
+use crate::service::picture::{Format, PictureError, current_picture, phase_picture};
+use crate::service::{Broadcast, Service};
+
+/// The file that marks a directory as a site corbeau writes: a directory without it that
+/// is not empty is refused, so that a wrong path cannot have corbeau remove files.
+pub const SITE_MARKER: &str = ".corbeau-site";
+
+/// In each game's folder: the page's stamp and each picture's fingerprint.
+const MANIFEST: &str = ".corbeau-publish.json";
+
+/// The folder of the game pages, inside the site.
+const GAMES: &str = "games";
+
+const STYLE: &str = include_str!("style.css");
+
+/// The templates of the pages (`templates/{fr,en}/`).
+pub const INDEX_TEMPLATE: &str = "publish-index.html";
+pub const GAME_TEMPLATE: &str = "publish-game.html";
+
+/// Where and how to publish.
+#[derive(Debug, Clone)]
+pub struct Site {
+    pub dir: PathBuf,
+    /// The index's language (the judge's); each game page is in its game's language.
+    pub lang: Lang,
+    /// A directory of templates overriding the built-in ones.
+    pub templates: Option<PathBuf>,
+}
+
+/// Which games to write again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Every game (the pages are still only rewritten when their text changed, and the
+    /// pictures only drawn when what they show changed).
+    All,
+    /// Only the games whose stored state or audit trail changed since they were
+    /// published (`serve`, `tick`): the others are not even read further.
+    Changed,
+}
+
+/// What a publication did.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
+pub struct PublishReport {
+    pub games: usize,
+    /// Games not changed since they were published, left alone ([`Mode::Changed`]).
+    pub unchanged: usize,
+    /// Pages (and the style sheet) written because their text changed.
+    pub pages: usize,
+    pub pictures_drawn: usize,
+    pub pictures_kept: usize,
+    /// Files and game folders removed (rolled-back phases, deleted games).
+    pub removed: usize,
+    /// Games that could not be published, with the reason (the others are).
+    pub errors: Vec<(String, String)>,
+}
+
+impl PublishReport {
+    /// Whether the site changed.
+    pub fn wrote(&self) -> bool {
+        self.pages + self.pictures_drawn + self.removed > 0
+    }
+}
+
+/// Why nothing could be published.
+#[derive(Debug, thiserror::Error)]
+pub enum PublishError {
+    #[error("{}: not empty and not a site written by corbeau (no {SITE_MARKER} file)", .0.display())]
+    NotASite(PathBuf),
+    #[error("{}: {source}", .path.display())]
+    Io { path: PathBuf, source: io::Error },
+    #[error(transparent)]
+    Game(#[from] GameError),
+    #[error(transparent)]
+    Render(#[from] RenderError),
+}
+
+impl PublishError {
+    pub fn message(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (PublishError::NotASite(dir), Lang::Fr) => format!(
+                "{} : ce dossier n'est pas vide et n'est pas un site écrit par corbeau (pas de fichier {SITE_MARKER}) : donnez un dossier vide ou nouveau",
+                dir.display()
+            ),
+            (PublishError::NotASite(dir), Lang::En) => format!(
+                "{}: this folder is not empty and is not a site written by corbeau (no {SITE_MARKER} file): give an empty or new folder",
+                dir.display()
+            ),
+            (PublishError::Io { path, source }, Lang::Fr) => {
+                format!("{} : écriture impossible : {source}", path.display())
+            }
+            (PublishError::Game(e), lang) => e.message(lang),
+            (e, _) => e.to_string(),
+        }
+    }
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> PublishError + '_ {
+    move |source| PublishError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// What one game's page needs, read from the store.
+struct GameWork {
+    game: Game,
+    variant: Rc<Variant>,
+    stamp: String,
+    /// None: unchanged since published ([`Mode::Changed`]), nothing more was read.
+    history: Option<History>,
+}
+
+struct History {
+    records: Vec<PhaseRecord>,
+    broadcasts: Vec<(DateTime<Utc>, Broadcast)>,
+}
+
+/// Everything read from the store: [`Work::write`] needs it no longer.
+pub struct Work {
+    site: Site,
+    games: Vec<GameWork>,
+}
+
+/// Reads from the store what the publication needs.
+pub fn prepare(service: &Service, site: &Site, mode: Mode) -> Result<Work, PublishError> {
+    check_site(&site.dir)?;
+    let mut games = Vec::new();
+    for game in service.store.games().map_err(GameError::from)? {
+        let variant = service.variant(&game.variant)?;
+        let last = service
+            .store
+            .last_audit(&game.id)
+            .map_err(GameError::from)?;
+        let stamp = fingerprint(&[
+            env!("CARGO_PKG_VERSION").as_bytes(),
+            site.lang.code().as_bytes(),
+            &serde_json::to_vec(&game).unwrap_or_default(),
+            &serde_json::to_vec(&last).unwrap_or_default(),
+        ]);
+        let folder = site.dir.join(GAMES).join(&game.id);
+        let unchanged = mode == Mode::Changed
+            && folder.join("index.html").is_file()
+            && Manifest::read(&folder).stamp == stamp;
+        let history = if unchanged {
+            None
+        } else {
+            let records = service.store.phases(&game.id).map_err(GameError::from)?;
+            let audit = service.store.audit(&game.id).map_err(GameError::from)?;
+            Some(History {
+                records,
+                broadcasts: Broadcast::in_audit(&audit),
+            })
+        };
+        games.push(GameWork {
+            game,
+            variant,
+            stamp,
+            history,
+        });
+    }
+    Ok(Work {
+        site: site.clone(),
+        games,
+    })
+}
+
+/// Reads and writes at once: [`prepare`] then [`Work::write`].
+pub fn publish(service: &Service, site: &Site, mode: Mode) -> Result<PublishReport, PublishError> {
+    prepare(service, site, mode)?.write()
+}
+
+impl Work {
+    /// Draws and writes the site. A game that fails is reported and the others go on.
+    pub fn write(self) -> Result<PublishReport, PublishError> {
+        let site = &self.site;
+        let mut report = PublishReport {
+            games: self.games.len(),
+            ..PublishReport::default()
+        };
+        let games_dir = site.dir.join(GAMES);
+        fs::create_dir_all(&games_dir).map_err(io_error(&games_dir))?;
+        if write_if_changed(&site.dir.join("style.css"), STYLE.as_bytes())? {
+            report.pages += 1;
+        }
+        for work in &self.games {
+            if work.history.is_none() {
+                report.unchanged += 1;
+                continue;
+            }
+            if let Err(e) = write_game(site, work, &mut report) {
+                report
+                    .errors
+                    .push((work.game.id.clone(), e.message(work.game.settings.lang)));
+            }
+        }
+        // Folders of games no longer in the store go (the folder is the site's own).
+        let ids: Vec<&str> = self.games.iter().map(|w| w.game.id.as_str()).collect();
+        for entry in fs::read_dir(&games_dir).map_err(io_error(&games_dir))? {
+            let entry = entry.map_err(io_error(&games_dir))?;
+            let name = entry.file_name();
+            if !ids.iter().any(|id| name == **id) {
+                let path = entry.path();
+                let removed = if path.is_dir() {
+                    fs::remove_dir_all(&path)
+                } else {
+                    fs::remove_file(&path)
+                };
+                removed.map_err(io_error(&path))?;
+                report.removed += 1;
+            }
+        }
+        let index = render_index(site, &self.games)?;
+        if write_if_changed(&site.dir.join("index.html"), index.as_bytes())? {
+            report.pages += 1;
+        }
+        Ok(report)
+    }
+}
+
+/// A directory corbeau may write into: new, empty, or marked as its site.
+fn check_site(dir: &Path) -> Result<(), PublishError> {
+    let marker = dir.join(SITE_MARKER);
+    if marker.is_file() {
+        return Ok(());
+    }
+    match fs::read_dir(dir) {
+        Ok(mut entries) => {
+            if entries.next().is_some() {
+                return Err(PublishError::NotASite(dir.to_path_buf()));
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            fs::create_dir_all(dir).map_err(io_error(dir))?;
+        }
+        Err(e) => return Err(io_error(dir)(e)),
+    }
+    fs::write(
+        &marker,
+        "A site written by corbeau publish: its files are rewritten and removed by it.\n",
+    )
+    .map_err(io_error(&marker))
+}
+
+/// The fingerprints kept in a game's folder.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Manifest {
+    /// The stamp of the game as last published.
+    stamp: String,
+    /// Each picture file's fingerprint.
+    pictures: BTreeMap<String, String>,
+}
+
+impl Manifest {
+    /// The manifest of a folder; a missing or unreadable one is empty (everything is
+    /// then drawn again, which is safe).
+    fn read(folder: &Path) -> Manifest {
+        fs::read(folder.join(MANIFEST))
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default()
+    }
+}
+
+/// A picture the page shows, and whether it must be drawn.
+struct PictureJob<'a> {
+    file: String,
+    fingerprint: String,
+    /// The phase record drawn; none: the current board.
+    record: Option<&'a PhaseRecord>,
+}
+
+fn write_game(site: &Site, work: &GameWork, report: &mut PublishReport) -> Result<(), PublishError> {
+    let Some(history) = &work.history else {
+        return Ok(());
+    };
+    let game = &work.game;
+    let variant: &Variant = &work.variant;
+    let lang = game.settings.lang;
+    let folder = site.dir.join(GAMES).join(&game.id);
+    fs::create_dir_all(&folder).map_err(io_error(&folder))?;
+    let old = Manifest::read(&folder);
+    let common = |more: &[&[u8]]| {
+        let mut parts: Vec<&[u8]> = vec![
+            env!("CARGO_PKG_VERSION").as_bytes(),
+            lang.code().as_bytes(),
+            game.name.as_bytes(),
+            game.variant.as_bytes(),
+        ];
+        parts.extend_from_slice(more);
+        fingerprint(&parts)
+    };
+    let mut jobs = vec![PictureJob {
+        file: "current.png".into(),
+        fingerprint: common(&[game.position.as_bytes(), game.phase.to_string().as_bytes()]),
+        record: None,
+    }];
+    for record in &history.records {
+        let drawn = json!([
+            record.index,
+            record.phase,
+            record.position_before,
+            record.orders,
+            record.results,
+            record.position_after
+        ]);
+        jobs.push(PictureJob {
+            file: phase_file(record.index),
+            fingerprint: common(&[&serde_json::to_vec(&drawn).unwrap_or_default()]),
+            record: Some(record),
+        });
+    }
+    // Drawing is the slow part: the pictures to draw are drawn side by side.
+    let drawn: Vec<(usize, Result<Vec<u8>, PictureError>)> = jobs
+        .iter()
+        .enumerate()
+        .filter(|(_, job)| {
+            old.pictures.get(&job.file) != Some(&job.fingerprint)
+                || !folder.join(&job.file).is_file()
+        })
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|(i, job)| {
+            let bytes = match job.record {
+                Some(record) => phase_picture(variant, game, record, lang, Format::Png),
+                None => current_picture(variant, game, lang, Format::Png),
+            };
+            (i, bytes)
+        })
+        .collect();
+    let mut manifest = Manifest {
+        stamp: String::new(),
+        pictures: BTreeMap::new(),
+    };
+    let mut failed: Option<PublishError> = None;
+    let mut redrawn = vec![false; jobs.len()];
+    for (i, bytes) in drawn {
+        let job = &jobs[i];
+        match bytes {
+            Ok(bytes) => {
+                write_atomic(&folder.join(&job.file), &bytes)?;
+                report.pictures_drawn += 1;
+                redrawn[i] = true;
+            }
+            // A variant without drawing data has no pictures: the pages go without.
+            Err(PictureError::Draw(DrawError::NoDrawing(_))) => {}
+            Err(PictureError::Game(e)) => {
+                failed.get_or_insert(PublishError::Game(e));
+            }
+            Err(PictureError::Draw(e)) => {
+                failed.get_or_insert(PublishError::Game(GameError::Internal(e.to_string())));
+            }
+        }
+    }
+    let mut present = Vec::new();
+    for (i, job) in jobs.iter().enumerate() {
+        let path = folder.join(&job.file);
+        if !path.is_file() {
+            continue;
+        }
+        if !redrawn[i] {
+            if old.pictures.get(&job.file) != Some(&job.fingerprint) {
+                // Stale (its drawing failed this time): better no picture than a wrong one.
+                fs::remove_file(&path).map_err(io_error(&path))?;
+                report.removed += 1;
+                continue;
+            }
+            report.pictures_kept += 1;
+        }
+        manifest
+            .pictures
+            .insert(job.file.clone(), job.fingerprint.clone());
+        present.push((job.file.clone(), png_size(&path)));
+    }
+    let page = render_game(site, work, history, &present)?;
+    if write_if_changed(&folder.join("index.html"), page.as_bytes())? {
+        report.pages += 1;
+    }
+    // Whatever the folder holds besides the page, its pictures and the manifest is a
+    // rolled-back phase's picture or a stale temporary file: it goes.
+    for entry in fs::read_dir(&folder).map_err(io_error(&folder))? {
+        let entry = entry.map_err(io_error(&folder))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let wanted = name == "index.html" || name == MANIFEST || manifest.pictures.contains_key(&name);
+        if !wanted && entry.path().is_file() {
+            fs::remove_file(entry.path()).map_err(io_error(&entry.path()))?;
+            report.removed += 1;
+        }
+    }
+    if failed.is_none() {
+        // A game with a failed picture keeps no stamp: it is tried again next time.
+        manifest.stamp = work.stamp.clone();
+    }
+    let json = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
+    write_if_changed(&folder.join(MANIFEST), &json)?;
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// The results without their first lines `:: key: value`, written for programs that
+/// read the mails: a page is read by people.
+fn without_header(results: &str) -> &str {
+    let mut rest = results;
+    while let Some(line) = rest.strip_prefix(":: ") {
+        rest = line.split_once('\n').map_or("", |(_, after)| after);
+    }
+    rest.trim_start_matches('\n')
+}
+
+fn phase_file(index: u32) -> String {
+    format!("phase-{index:03}.png")
+}
+
+/// A PNG's width and height, from its header (none: not a PNG as expected).
+fn png_size(path: &Path) -> Option<(u32, u32)> {
+    use std::io::Read;
+    let mut head = [0u8; 24];
+    fs::File::open(path).ok()?.read_exact(&mut head).ok()?;
+    if &head[..8] != b"\x89PNG\r\n\x1a\n" || &head[12..16] != b"IHDR" {
+        return None;
+    }
+    let width = u32::from_be_bytes([head[16], head[17], head[18], head[19]]);
+    let height = u32::from_be_bytes([head[20], head[21], head[22], head[23]]);
+    Some((width, height))
+}
+
+/// A picture as the templates see it.
+fn picture_value(present: &[(String, Option<(u32, u32)>)], file: &str) -> serde_json::Value {
+    match present.iter().find(|(f, _)| f == file) {
+        Some((file, size)) => json!({
+            "src": file,
+            "width": size.map(|s| s.0),
+            "height": size.map(|s| s.1),
+        }),
+        None => serde_json::Value::Null,
+    }
+}
+
+fn house_name(variant: &Variant, id: &str) -> String {
+    variant
+        .house_by_name(id)
+        .map_or_else(|| id.to_string(), |h| variant.house(h).name.clone())
+}
+
+/// A colour the page may put in a style attribute: `#rgb` or `#rrggbb` only.
+fn safe_colour(colour: &str) -> Option<&str> {
+    let hex = colour.strip_prefix('#')?;
+    ((hex.len() == 3 || hex.len() == 6) && hex.chars().all(|c| c.is_ascii_hexdigit()))
+        .then_some(colour)
+}
+
+fn press_values(
+    variant: &Variant,
+    broadcasts: &[(DateTime<Utc>, Broadcast)],
+    index: u32,
+) -> Vec<serde_json::Value> {
+    broadcasts
+        .iter()
+        .filter(|(_, b)| b.index == index)
+        .map(|(at, b)| {
+            json!({
+                "from": b.house.as_ref().map(|h| house_name(variant, h)),
+                "at": at.format("%Y-%m-%d %H:%M UTC").to_string(),
+                "body": b.body,
+            })
+        })
+        .collect()
+}
+
+fn render_game(
+    site: &Site,
+    work: &GameWork,
+    history: &History,
+    present: &[(String, Option<(u32, u32)>)],
+) -> Result<String, PublishError> {
+    let game = &work.game;
+    let variant: &Variant = &work.variant;
+    let lang = game.settings.lang;
+    let position = game.current_position(variant)?;
+    let centres = position.centre_counts(variant);
+    let houses: Vec<_> = game
+        .seats
+        .iter()
+        .filter_map(|seat| {
+            let id = variant.house_by_name(&seat.house)?;
+            let house = variant.house(id);
+            let units = position
+                .units
+                .iter()
+                .filter(|u| u.owner == Owner::House(id))
+                .count();
+            Some(json!({
+                "name": house.name,
+                "colour": safe_colour(&house.colour),
+                "centres": centres.get(usize::from(id.0)).copied().unwrap_or(0),
+                "units": units,
+                "civil_disorder": seat.civil_disorder,
+            }))
+        })
+        .collect();
+    let templates = site.templates.as_deref();
+    let mut phases = Vec::new();
+    for record in history.records.iter().rev() {
+        let current = record.index + 1 == game.played;
+        let (results, broken) = record_results_or_builtin(
+            game,
+            variant,
+            record,
+            current,
+            &Audience::Public,
+            lang,
+            templates,
+        )?;
+        if let Some(e) = broken {
+            // The built-in templates did the page; the moderator's broken one is said.
+            eprintln!("corbeau publish: {e}");
+        }
+        phases.push(json!({
+            "index": record.index,
+            "phase": phase_text(record.phase, lang),
+            "processed": record.processed.format("%Y-%m-%d %H:%M UTC").to_string(),
+            "picture": picture_value(present, &phase_file(record.index)),
+            "results": without_header(&results),
+            "press": press_values(variant, &history.broadcasts, record.index),
+        }));
+    }
+    let playing = game.ending.is_none();
+    let data = json!({
+        "root": "../../",
+        "game": {
+            "id": game.id,
+            "name": game.name,
+            "variant": variant.name,
+            "players": game.players,
+            "status": status_word(game.status, lang),
+            "phase": playing.then(|| phase_text(game.phase, lang)),
+            "deadline": (playing && game.deadline.is_some()).then(|| game.deadline_text(lang)),
+            "ending": game.ending.as_ref().map(|e| ending_text(e, variant, lang)),
+            "played": game.played,
+        },
+        "houses": houses,
+        "current": {
+            "picture": picture_value(present, "current.png"),
+            "press": if playing { press_values(variant, &history.broadcasts, game.played) } else { Vec::new() },
+        },
+        "phases": phases,
+    });
+    Ok(crate::report::render_template(
+        GAME_TEMPLATE,
+        Value::from_serialize(&data),
+        lang,
+        templates,
+    )?)
+}
+
+fn render_index(site: &Site, games: &[GameWork]) -> Result<String, PublishError> {
+    let lang = site.lang;
+    let rows: Vec<_> = games
+        .iter()
+        .map(|w| {
+            let g = &w.game;
+            json!({
+                "id": g.id,
+                "name": g.name,
+                "variant": w.variant.name,
+                "phase": if g.ending.is_none() { Some(phase_text(g.phase, lang)) } else { None },
+                "status": status_word(g.status, lang),
+                "ending": g.ending.as_ref().map(|e| ending_text(e, &w.variant, lang)),
+                "played": g.played,
+                "href": format!("{GAMES}/{}/index.html", g.id),
+            })
+        })
+        .collect();
+    let data = json!({ "root": "", "games": rows });
+    Ok(crate::report::render_template(
+        INDEX_TEMPLATE,
+        Value::from_serialize(&data),
+        lang,
+        site.templates.as_deref(),
+    )?)
+}
+
+/// Writes `bytes` to `path` through a temporary file renamed over it, unless the file
+/// already holds them. Whether it wrote.
+fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, PublishError> {
+    if fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(false);
+    }
+    write_atomic(path, bytes)?;
+    Ok(true)
+}
+
+/// Writes through a temporary file in the same folder, renamed over the target: a reader
+/// (the web server) sees the old file or the new one, never half of one.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), PublishError> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    fs::write(&tmp, bytes).map_err(io_error(&tmp))?;
+    fs::rename(&tmp, path).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        io_error(path)(e)
+    })
+}
+
+/// A stable fingerprint of some bytes (64-bit FNV-1a, each part's length mixed in so
+/// that parts cannot run into each other): the same on every machine and every build.
+fn fingerprint(parts: &[&[u8]]) -> String {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut hash = OFFSET;
+    for part in parts {
+        for byte in (part.len() as u64).to_le_bytes().iter().chain(part.iter()) {
+            hash ^= u64::from(*byte);
+            hash = hash.wrapping_mul(PRIME);
+        }
+    }
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprints_are_stable_and_part_boundaries_count() {
+        assert_eq!(fingerprint(&[b"ab", b"c"]), fingerprint(&[b"ab", b"c"]));
+        assert_ne!(fingerprint(&[b"ab", b"c"]), fingerprint(&[b"a", b"bc"]));
+        assert_eq!(fingerprint(&[]), "cbf29ce484222325");
+    }
+
+    #[test]
+    fn only_plain_hex_colours_reach_a_style_attribute() {
+        assert_eq!(safe_colour("#a0b1c2"), Some("#a0b1c2"));
+        assert_eq!(safe_colour("#fff"), Some("#fff"));
+        for bad in ["red", "#12345", "#zzzzzz", "#fff;background:url(x)", ""] {
+            assert_eq!(safe_colour(bad), None, "{bad}");
+        }
+    }
+}
