@@ -1,0 +1,737 @@
+//! `corbeau publish` (src/publish/): the static site of the games. A small game played by
+//! mail at library level (press of every kind, superseded and rejected orders, a hostile
+//! name) is published; its pages are golden files (tests/golden/publish/, CORBEAU_BLESS=1
+//! rewrites them), nothing private reaches any file of the site, every link and picture
+//! resolves, a second publication draws nothing, a rollback takes its phase away, a
+//! deleted game's pages go, and a folder corbeau did not write is refused. `tick` keeps
+//! the configured site up to date, and a site it cannot write stops nothing.
+
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, TimeDelta, Utc};
+use corbeau::config::Config;
+use corbeau::game::{Moderator, NewGame, Press, Settings, Trigger, hash_secret};
+use corbeau::lang::Lang;
+use corbeau::mail::dispatch::handle;
+use corbeau::mail::inbound::Inbound;
+use corbeau::publish::{Mode, PublishError, PublishReport, Site, publish};
+use corbeau::service::Service;
+use corbeau::store::Commit;
+
+use support::assert_golden;
+
+const GAME: &str = "westeros-1";
+const OTHER: &str = "autre";
+const JUDGE: &str = "juge@corbeau.test";
+const STARK: &str = "arya@nord.test";
+const LANNISTER: &str = "tyrion@roc.test";
+const BARATHEON: &str = "stannis@peyredragon.test";
+const MODERATOR: &str = "mestre@citadelle.test";
+const STARK_SECRET: &str = "loup-d1re";
+const LANNISTER_SECRET: &str = "Lion-0r!";
+const BARATHEON_SECRET: &str = "cerf-n01r";
+const MODERATOR_SECRET: &str = "m0d-s3cret";
+/// A game name written to break out of the page.
+const HOSTILE_NAME: &str = "La <script>alert('nom')</script> Guerre & \"Paix\"";
+
+/// What must reach the page: the signed broadcasts.
+const STARK_BROADCAST: &str = "Le Nord se souvient. <script>alert('presse')</script> <img src=x onerror=alert(1)>";
+const MODERATOR_BROADCAST: &str = "Rappel du modérateur : soyez courtois.";
+const LANNISTER_BROADCAST: &str = "Un Lannister paie toujours ses dettes.";
+/// What must never reach it.
+const PRIVATE_PRESS: &str = "Alliance secrète contre Baratheon";
+const GREY_PRESS: &str = "Quelqu'un ment dans le Val";
+const SUPERSEDED: &str = "A moa S A win";
+const REJECTED: &str = "A har -> viv";
+
+fn at(minutes: i64) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-03-23T08:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+        + TimeDelta::minutes(minutes)
+}
+
+struct World {
+    service: Service,
+    config: Config,
+    dir: PathBuf,
+    sent: u32,
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl World {
+    fn new(name: &str) -> World {
+        let dir =
+            std::env::temp_dir().join(format!("corbeau-publish-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let mut config = Config {
+            data_dir: dir.join("data"),
+            ..Config::default()
+        };
+        config.judge.address = JUDGE.into();
+        World {
+            service: Service::open(&dir.join("data")).unwrap(),
+            config,
+            dir,
+            sent: 0,
+        }
+    }
+
+    fn site(&self) -> Site {
+        Site {
+            dir: self.dir.join("site"),
+            lang: Lang::Fr,
+            templates: None,
+        }
+    }
+
+    fn publish(&self, mode: Mode) -> PublishReport {
+        let report = publish(&self.service, &self.site(), mode).unwrap();
+        assert!(report.errors.is_empty(), "{report:?}");
+        report
+    }
+
+    /// The game of the golden pages: three players in French, grey press allowed, a
+    /// moderator, started.
+    fn create(&self) {
+        let new = NewGame {
+            id: GAME.into(),
+            name: Some(HOSTILE_NAME.into()),
+            variant: "westeros".into(),
+            players: 3,
+            settings: Settings {
+                press: Press::Grey,
+                ..Settings::default()
+            },
+            moderator: Some(Moderator {
+                address: MODERATOR.into(),
+                secret: hash_secret(MODERATOR_SECRET).unwrap(),
+            }),
+        };
+        self.service.create(new, "test", at(0)).unwrap();
+        self.service
+            .update(GAME, "test", "seed", at(0), |game, variant, _| {
+                let players = [
+                    ("stark", STARK, STARK_SECRET, Lang::Fr),
+                    ("lannister", LANNISTER, LANNISTER_SECRET, Lang::En),
+                    ("baratheon", BARATHEON, BARATHEON_SECRET, Lang::Fr),
+                ];
+                for (house, address, secret, lang) in players {
+                    game.add_player(house, address, hash_secret(secret)?, lang, at(0))?;
+                }
+                game.start(variant, at(0))
+            })
+            .unwrap();
+    }
+
+    /// A second game, in English and still forming: the page of a game not begun.
+    fn create_other(&self) {
+        let new = NewGame {
+            id: OTHER.into(),
+            name: Some("A Song of Ice".into()),
+            variant: "westeros".into(),
+            players: 4,
+            settings: Settings {
+                lang: Lang::En,
+                ..Settings::default()
+            },
+            moderator: None,
+        };
+        self.service.create(new, "test", at(0)).unwrap();
+    }
+
+    fn mail(&mut self, from: &str, body: &str, minutes: i64) {
+        self.sent += 1;
+        let mail = Inbound {
+            message_id: format!("{}.test@{}", self.sent, from.replace('@', ".")),
+            from: from.into(),
+            name: None,
+            subject: "ordres".into(),
+            references: Vec::new(),
+            body: body.into(),
+            attachments: Vec::new(),
+            size: body.len() + 300,
+            too_large: false,
+            automatic: false,
+            ..Inbound::default()
+        };
+        handle(&self.service, &self.config, &mail, at(minutes)).unwrap();
+    }
+
+    /// The first phase played: press of every kind, Stark's orders given twice (the first
+    /// set superseded) with a line for a unit it does not have (rejected).
+    fn play_first_phase(&mut self) {
+        let stark = format!("PARTIE {GAME} Stark {STARK_SECRET}\n");
+        self.mail(
+            STARK,
+            &format!("{stark}DIFFUSION\n{STARK_BROADCAST}\nFIN DIFFUSION\n{SUPERSEDED}\n"),
+            10,
+        );
+        self.mail(
+            STARK,
+            &format!("{stark}A win -> moa\nF bla -> mfr\n{REJECTED}\n"),
+            20,
+        );
+        self.mail(
+            LANNISTER,
+            &format!(
+                "PARTIE {GAME} Lannister {LANNISTER_SECRET}\nPRESSE A Stark\n{PRIVATE_PRESS}\nFIN PRESSE\nF lan -> sdo\n"
+            ),
+            30,
+        );
+        self.mail(
+            BARATHEON,
+            &format!(
+                "PARTIE {GAME} Baratheon {BARATHEON_SECRET}\nDIFFUSION GRISE\n{GREY_PRESS}\nFIN DIFFUSION\n"
+            ),
+            40,
+        );
+        self.mail(
+            MODERATOR,
+            &format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nDIFFUSION\n{MODERATOR_BROADCAST}\nFIN DIFFUSION\n"),
+            50,
+        );
+        self.process(60);
+        // Press of the phase now being played.
+        self.mail(
+            LANNISTER,
+            &format!(
+                "PARTIE {GAME} Lannister {LANNISTER_SECRET}\nDIFFUSION\n{LANNISTER_BROADCAST}\nFIN DIFFUSION\n"
+            ),
+            70,
+        );
+    }
+
+    fn process(&self, minutes: i64) {
+        self.service
+            .process(GAME, "test", Trigger::Moderator, None, at(minutes))
+            .unwrap();
+    }
+
+    fn page(&self, id: &str) -> String {
+        fs::read_to_string(self.site().dir.join("games").join(id).join("index.html")).unwrap()
+    }
+}
+
+/// Every file of a directory, recursively.
+fn all_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(all_files(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The text of an HTML file as a reader sees it: entities decoded.
+fn decoded(html: &str) -> String {
+    html.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&#x2f;", "/")
+        .replace("&amp;", "&")
+}
+
+/// The values of every `href="…"` and `src="…"` of a page, decoded.
+fn links(html: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for attr in ["href=\"", "src=\""] {
+        let mut rest = html;
+        while let Some(start) = rest.find(attr) {
+            rest = &rest[start + attr.len()..];
+            let end = rest.find('"').unwrap();
+            found.push(decoded(&rest[..end]));
+            rest = &rest[end..];
+        }
+    }
+    found
+}
+
+/// Every link and picture of every page resolves: to a file of the site, or to an
+/// element of the page (`#phase-0`). Returns how many were checked.
+pub fn check_links(site: &Path) -> usize {
+    let mut checked = 0;
+    for page in all_files(site)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+    {
+        let html = fs::read_to_string(&page).unwrap();
+        for link in links(&html) {
+            assert!(
+                !link.contains("://") && !link.starts_with('/'),
+                "{}: a link out of the site: {link}",
+                page.display()
+            );
+            let (file, fragment) = link.split_once('#').unwrap_or((&link, ""));
+            let target = if file.is_empty() {
+                page.clone()
+            } else {
+                page.parent().unwrap().join(file)
+            };
+            assert!(
+                target.is_file(),
+                "{}: broken link {link}",
+                page.display()
+            );
+            if !fragment.is_empty() {
+                let text = fs::read_to_string(&target).unwrap();
+                assert!(
+                    text.contains(&format!("id=\"{fragment}\"")),
+                    "{}: no element #{fragment}",
+                    page.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn the_published_pages_match_their_golden_files() {
+    let mut w = World::new("golden");
+    w.create();
+    w.create_other();
+    w.play_first_phase();
+    let report = w.publish(Mode::All);
+    assert_eq!(report.games, 2);
+    // Two maps of the game played (now, after its phase), one of the game forming.
+    assert_eq!(report.pictures_drawn, 3, "{report:?}");
+    let site = w.site().dir;
+    assert_golden(
+        "publish/index.html",
+        &fs::read_to_string(site.join("index.html")).unwrap(),
+    );
+    assert_golden("publish/westeros-1.html", &w.page(GAME));
+    assert_golden("publish/autre.html", &w.page(OTHER));
+    assert_eq!(
+        fs::read_to_string(site.join("style.css")).unwrap(),
+        include_str!("../src/publish/style.css")
+    );
+    let checked = check_links(&site);
+    assert!(checked >= 10, "{checked} links");
+    // The pictures are the judge's PNGs, 1200 pixels wide.
+    let png = fs::read(site.join("games").join(GAME).join("phase-000.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}
+
+#[test]
+fn nothing_private_reaches_any_published_file() {
+    let mut w = World::new("private");
+    w.create();
+    w.play_first_phase();
+    w.publish(Mode::All);
+    let site = w.site().dir;
+    let mut everything = String::new();
+    for file in all_files(&site) {
+        let bytes = fs::read(&file).unwrap();
+        everything.push_str(&decoded(&String::from_utf8_lossy(&bytes)));
+        everything.push('\n');
+    }
+    let game = w.service.load(GAME).unwrap();
+    let mut never: Vec<String> = [
+        STARK,
+        LANNISTER,
+        BARATHEON,
+        MODERATOR,
+        JUDGE,
+        STARK_SECRET,
+        LANNISTER_SECRET,
+        BARATHEON_SECRET,
+        MODERATOR_SECRET,
+        "$argon2",
+        PRIVATE_PRESS,
+        GREY_PRESS,
+        SUPERSEDED,
+        REJECTED,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for seat in &game.seats {
+        never.push(seat.player.as_ref().unwrap().secret.clone());
+    }
+    for secret in &never {
+        assert!(
+            !everything.contains(secret.as_str()),
+            "published: {secret}"
+        );
+    }
+    // What is public is there: the signed broadcasts, with their author.
+    let page = decoded(&w.page(GAME));
+    for public in [STARK_BROADCAST, MODERATOR_BROADCAST, LANNISTER_BROADCAST] {
+        assert!(page.contains(public), "missing: {public}");
+    }
+    assert!(page.contains("Stark à toutes les maisons"), "{page}");
+    assert!(page.contains("Le modérateur à toutes les maisons"), "{page}");
+}
+
+#[test]
+fn a_hostile_name_and_hostile_press_come_out_inert() {
+    let mut w = World::new("hostile");
+    w.create();
+    w.play_first_phase();
+    w.publish(Mode::All);
+    for file in all_files(&w.site().dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+    {
+        let html = fs::read_to_string(&file).unwrap().to_lowercase();
+        assert!(!html.contains("<img src=x"), "{}", file.display());
+        assert!(!html.contains("<script"), "{}", file.display());
+    }
+    let page = w.page(GAME);
+    assert!(page.contains("La &lt;script&gt;alert(&#x27;nom&#x27;)&lt;&#x2f;script&gt; Guerre &amp; &quot;Paix&quot;"));
+    assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"));
+}
+
+#[test]
+fn a_second_publication_draws_and_writes_nothing() {
+    let mut w = World::new("again");
+    w.create();
+    w.play_first_phase();
+    let first = w.publish(Mode::All);
+    assert!(first.pictures_drawn > 0 && first.pages > 0);
+    let again = w.publish(Mode::All);
+    assert_eq!(
+        (again.pictures_drawn, again.pages, again.removed),
+        (0, 0, 0),
+        "{again:?}"
+    );
+    assert_eq!(again.pictures_kept, first.pictures_drawn);
+    // What serve does: the games that did not change are not even read further.
+    let changed = w.publish(Mode::Changed);
+    assert_eq!(changed.unchanged, 1, "{changed:?}");
+    // New press is a change: the page is written again, no picture drawn.
+    w.mail(
+        STARK,
+        &format!("PARTIE {GAME} Stark {STARK_SECRET}\nDIFFUSION\nL'hiver vient.\nFIN DIFFUSION\n"),
+        80,
+    );
+    let press = w.publish(Mode::Changed);
+    assert_eq!((press.unchanged, press.pages, press.pictures_drawn), (0, 1, 0), "{press:?}");
+    assert!(w.page(GAME).contains("L&#x27;hiver vient."));
+}
+
+#[test]
+fn a_rolled_back_phase_leaves_the_site_and_its_replay_is_drawn_anew() {
+    let mut w = World::new("rollback");
+    w.create();
+    w.play_first_phase();
+    w.process(90);
+    w.publish(Mode::Changed);
+    let folder = w.site().dir.join("games").join(GAME);
+    assert!(folder.join("phase-001.png").is_file());
+    assert!(w.page(GAME).contains("id=\"phase-1\""));
+    let before = fs::read(folder.join("phase-001.png")).unwrap();
+    w.service.rollback(GAME, "test", None, at(100)).unwrap();
+    let report = w.publish(Mode::Changed);
+    assert!(!folder.join("phase-001.png").exists(), "{report:?}");
+    assert!(!w.page(GAME).contains("id=\"phase-1\""));
+    assert!(report.removed >= 1, "{report:?}");
+    check_links(&w.site().dir);
+    // Played again with other orders: the same file name, a new picture.
+    w.mail(
+        STARK,
+        &format!("PARTIE {GAME} Stark {STARK_SECRET}\nA moa -> win\n"),
+        110,
+    );
+    w.process(120);
+    let replay = w.publish(Mode::Changed);
+    assert!(replay.pictures_drawn >= 1, "{replay:?}");
+    assert_ne!(fs::read(folder.join("phase-001.png")).unwrap(), before);
+    assert!(w.page(GAME).contains("id=\"phase-1\""));
+}
+
+#[test]
+fn a_deleted_game_s_pages_go() {
+    let mut w = World::new("deleted");
+    w.create();
+    w.create_other();
+    w.play_first_phase();
+    w.publish(Mode::All);
+    let games = w.site().dir.join("games");
+    assert!(games.join(OTHER).join("index.html").is_file());
+    let other = w.service.load(OTHER).unwrap();
+    w.service
+        .store
+        .commit(Commit {
+            before: Some(&other),
+            game: None,
+            ..Commit::default()
+        })
+        .unwrap();
+    let report = w.publish(Mode::Changed);
+    assert!(!games.join(OTHER).exists(), "{report:?}");
+    let index = fs::read_to_string(w.site().dir.join("index.html")).unwrap();
+    assert!(!index.contains("A Song of Ice"));
+    assert!(index.contains("games&#x2f;westeros-1&#x2f;index.html"));
+    check_links(&w.site().dir);
+}
+
+#[test]
+fn a_folder_corbeau_did_not_write_is_refused_and_left_alone() {
+    let w = World::new("foreign");
+    let site = w.site();
+    fs::create_dir_all(&site.dir).unwrap();
+    fs::write(site.dir.join("precious.txt"), "mine").unwrap();
+    let refused = publish(&w.service, &site, Mode::All);
+    let Err(e @ PublishError::NotASite(_)) = refused else {
+        panic!("{refused:?}")
+    };
+    assert!(e.message(Lang::Fr).contains("n'est pas un site écrit par corbeau"));
+    assert!(e.message(Lang::En).contains("is not a site written by corbeau"));
+    assert_eq!(fs::read_to_string(site.dir.join("precious.txt")).unwrap(), "mine");
+    assert_eq!(support::judge::files(&site.dir), ["precious.txt"]);
+}
+
+#[test]
+fn tick_keeps_the_configured_site_up_to_date_and_a_failure_stops_nothing() {
+    use support::judge::{corbeau, root, run, said};
+    let dir = root("publish", "[publish]\ndir = \"site\"\n");
+    let cli = |args: &[&str]| {
+        let out = run(corbeau(&dir).args(args), "");
+        assert!(out.status.success(), "{args:?}: {}", said(&out));
+        out
+    };
+    cli(&["game", "new", "g1", "--players", "3"]);
+    for house in ["stark", "lannister", "baratheon"] {
+        cli(&["player", "add", "g1", house, &format!("{house}@example.org")]);
+    }
+    cli(&["game", "start", "g1"]);
+    cli(&["tick"]);
+    let page = dir.join("site/games/g1/index.html");
+    assert!(page.is_file());
+    assert!(dir.join("site/games/g1/current.png").is_file());
+    assert!(!fs::read_to_string(&page).unwrap().contains("phase-0"));
+    // A phase processed by the moderator between two passes: the next pass publishes it.
+    cli(&["game", "process", "g1"]);
+    cli(&["tick"]);
+    assert!(fs::read_to_string(&page).unwrap().contains("id=\"phase-0\""));
+    assert!(dir.join("site/games/g1/phase-000.png").is_file());
+    check_links(&dir.join("site"));
+    // A site corbeau may not write: the pass still does its work, and says why.
+    let config = fs::read_to_string(dir.join("corbeau.toml")).unwrap();
+    fs::write(
+        dir.join("corbeau.toml"),
+        config.replace("dir = \"site\"", "dir = \"foreign\""),
+    )
+    .unwrap();
+    fs::create_dir_all(dir.join("foreign")).unwrap();
+    fs::write(dir.join("foreign/notes.txt"), "mine").unwrap();
+    cli(&["game", "process", "g1"]);
+    let out = run(corbeau(&dir).args(["tick"]), "");
+    assert!(out.status.success(), "{}", said(&out));
+    assert!(said(&out).contains("n'est pas un site écrit par corbeau"), "{}", said(&out));
+    assert_eq!(support::judge::files(&dir.join("foreign")), ["notes.txt"]);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+// ------------------------------------------------------------------ in a browser
+
+/// The browser of the test: `CORBEAU_CHROMIUM`, else `chromium`, `chromium-browser` or
+/// `google-chrome` found in PATH.
+fn chromium() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("CORBEAU_CHROMIUM") {
+        return Some(PathBuf::from(path));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|dir| {
+            ["chromium", "chromium-browser", "google-chrome"]
+                .into_iter()
+                .map(move |name| dir.join(name))
+        })
+        .find(|p| p.is_file())
+}
+
+/// Runs the browser headless on a page, killed if it takes more than a minute; its
+/// standard output (the DOM with `--dump-dom`).
+fn browse(browser: &Path, profile: &Path, args: &[&str], page: &Path) -> String {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let out_file = profile.with_extension("out");
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            // Root (CI containers) has no sandbox; the page is the test's own file.
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--no-first-run",
+            "--disable-extensions",
+            "--force-device-scale-factor=1",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .stdout(fs::File::create(&out_file).unwrap())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{} {args:?}: {status}", browser.display());
+            break;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{} {args:?}: still running after 60 s, stopped", browser.display());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    fs::read_to_string(&out_file).unwrap_or_default()
+}
+
+/// A PNG as (width, height, RGB), whatever its colour type.
+fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let mut decoder = ::png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(::png::Transformations::EXPAND | ::png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let samples = info.color_type.samples();
+    let rgb = buf[..info.buffer_size()]
+        .chunks(samples)
+        .flat_map(|px| {
+            if samples >= 3 {
+                [px[0], px[1], px[2]]
+            } else {
+                [px[0]; 3]
+            }
+        })
+        .collect();
+    (info.width, info.height, rgb)
+}
+
+/// The screenshot made smaller: each block of `BLOCK`×`BLOCK` pixels becomes its mean
+/// colour. What is compared with the reference, and the reference itself (a small PNG a
+/// person can look at).
+const BLOCK: u32 = 4;
+
+fn reduce(width: u32, height: u32, rgb: &[u8]) -> (u32, u32, Vec<u8>) {
+    let (w, h) = (width / BLOCK, height / BLOCK);
+    let mut out = Vec::with_capacity((w * h * 3) as usize);
+    for by in 0..h {
+        for bx in 0..w {
+            for c in 0..3 {
+                let mut sum = 0u32;
+                for y in by * BLOCK..(by + 1) * BLOCK {
+                    for x in bx * BLOCK..(bx + 1) * BLOCK {
+                        sum += u32::from(rgb[((y * width + x) * 3 + c) as usize]);
+                    }
+                }
+                out.push((sum / (BLOCK * BLOCK)) as u8);
+            }
+        }
+    }
+    (w, h, out)
+}
+
+fn encode_png(width: u32, height: u32, rgb: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let mut encoder = ::png::Encoder::new(&mut bytes, width, height);
+    encoder.set_color(::png::ColorType::Rgb);
+    encoder.set_depth(::png::BitDepth::Eight);
+    let mut writer = encoder.write_header().unwrap();
+    writer.write_image_data(rgb).unwrap();
+    writer.finish().unwrap();
+    bytes
+}
+
+/// The game page opened in headless Chromium as a phone shows it (412 pixels wide): the
+/// browser's own DOM has no script element (the hostile name and press stayed text), every
+/// picture it names is a file, and its screenshot is close to the reference
+/// (tests/golden/publish/chromium-phone.png, the screenshot reduced 4 times; CORBEAU_BLESS=1
+/// rewrites it). Skipped, and said, where no Chromium is installed, unless
+/// CORBEAU_REQUIRE_CHROMIUM is set (`.ci/run` sets it and installs Debian's chromium).
+#[test]
+fn the_game_page_reads_in_headless_chromium() {
+    let Some(browser) = chromium() else {
+        assert!(
+            std::env::var_os("CORBEAU_REQUIRE_CHROMIUM").is_none(),
+            "CORBEAU_REQUIRE_CHROMIUM is set and no chromium was found (apt-get install chromium)"
+        );
+        eprintln!(
+            "SKIPPED the_game_page_reads_in_headless_chromium: no chromium in PATH \
+             (apt-get install chromium, or CORBEAU_CHROMIUM=/path/to/chrome)"
+        );
+        return;
+    };
+    let mut w = World::new("chromium");
+    w.create();
+    w.play_first_phase();
+    w.publish(Mode::All);
+    let page = w.site().dir.join("games").join(GAME).join("index.html");
+    let profile = w.dir.join("chromium-profile");
+
+    let dom = browse(&browser, &profile, &["--dump-dom"], &page);
+    assert!(dom.contains("<h1>La &lt;script&gt;alert('nom')&lt;/script&gt; Guerre &amp; \"Paix\"</h1>"), "{dom}");
+    assert!(!dom.to_lowercase().contains("<script"), "a script element: {dom}");
+    let pictures: Vec<&str> = dom
+        .split("<img ")
+        .skip(1)
+        .filter_map(|tag| tag.split("src=\"").nth(1)?.split('"').next())
+        .collect();
+    assert_eq!(pictures, ["current.png", "phase-000.png"], "{dom}");
+    for src in &pictures {
+        assert!(page.parent().unwrap().join(src).is_file(), "{src}");
+    }
+
+    let shot = w.dir.join("phone.png");
+    browse(
+        &browser,
+        &profile,
+        &[
+            &format!("--screenshot={}", shot.display()),
+            "--window-size=412,1400",
+        ],
+        &page,
+    );
+    let (width, height, rgb) = decode_png(&fs::read(&shot).unwrap());
+    assert_eq!((width, height), (412, 1400));
+    let (rw, rh, reduced) = reduce(width, height, &rgb);
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/publish/chromium-phone.png");
+    if std::env::var_os("CORBEAU_BLESS").is_some() {
+        fs::write(&reference, encode_png(rw, rh, &reduced)).unwrap();
+        return;
+    }
+    let (ew, eh, expected) = decode_png(&fs::read(&reference).unwrap());
+    assert_eq!((ew, eh), (rw, rh), "the reference's size");
+    // Loose: fonts differ from one machine to another, so text moves a little; the map,
+    // the colours and the layout must be where they were.
+    let diffs: Vec<u32> = reduced
+        .chunks(3)
+        .zip(expected.chunks(3))
+        .map(|(a, b)| (0..3).map(|c| u32::from(a[c].abs_diff(b[c]))).max().unwrap_or(0))
+        .collect();
+    let mean = diffs.iter().sum::<u32>() as f64 / diffs.len() as f64;
+    let far = diffs.iter().filter(|d| **d > 64).count() as f64 / diffs.len() as f64;
+    let kept = std::env::temp_dir().join("corbeau-chromium-phone.png");
+    fs::copy(&shot, &kept).unwrap();
+    assert!(
+        mean < 12.0 && far < 0.12,
+        "the screenshot is far from the reference (mean difference {mean:.1}, {:.1}% of blocks far); \
+         screenshot kept at {}",
+        far * 100.0,
+        kept.display()
+    );
+}
