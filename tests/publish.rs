@@ -40,7 +40,8 @@ const MODERATOR_SECRET: &str = "m0d-s3cret";
 const HOSTILE_NAME: &str = "La <script>alert('nom')</script> Guerre & \"Paix\"";
 
 /// What must reach the page: the signed broadcasts.
-const STARK_BROADCAST: &str = "Le Nord se souvient. <script>alert('presse')</script> <img src=x onerror=alert(1)>";
+const STARK_BROADCAST: &str =
+    "Le Nord se souvient. <script>alert('presse')</script> <img src=x onerror=alert(1)>";
 const MODERATOR_BROADCAST: &str = "Rappel du modérateur : soyez courtois.";
 const LANNISTER_BROADCAST: &str = "Un Lannister paie toujours ses dettes.";
 /// What must never reach it.
@@ -284,11 +285,7 @@ pub fn check_links(site: &Path) -> usize {
             } else {
                 page.parent().unwrap().join(file)
             };
-            assert!(
-                target.is_file(),
-                "{}: broken link {link}",
-                page.display()
-            );
+            assert!(target.is_file(), "{}: broken link {link}", page.display());
             if !fragment.is_empty() {
                 let text = fs::read_to_string(&target).unwrap();
                 assert!(
@@ -368,10 +365,7 @@ fn nothing_private_reaches_any_published_file() {
         never.push(seat.player.as_ref().unwrap().secret.clone());
     }
     for secret in &never {
-        assert!(
-            !everything.contains(secret.as_str()),
-            "published: {secret}"
-        );
+        assert!(!everything.contains(secret.as_str()), "published: {secret}");
     }
     // What is public is there: the signed broadcasts, with their author.
     let page = decoded(&w.page(GAME));
@@ -379,7 +373,10 @@ fn nothing_private_reaches_any_published_file() {
         assert!(page.contains(public), "missing: {public}");
     }
     assert!(page.contains("Stark à toutes les maisons"), "{page}");
-    assert!(page.contains("Le modérateur à toutes les maisons"), "{page}");
+    assert!(
+        page.contains("Le modérateur à toutes les maisons"),
+        "{page}"
+    );
 }
 
 #[test]
@@ -397,7 +394,9 @@ fn a_hostile_name_and_hostile_press_come_out_inert() {
         assert!(!html.contains("<script"), "{}", file.display());
     }
     let page = w.page(GAME);
-    assert!(page.contains("La &lt;script&gt;alert(&#x27;nom&#x27;)&lt;&#x2f;script&gt; Guerre &amp; &quot;Paix&quot;"));
+    assert!(page.contains(
+        "La &lt;script&gt;alert(&#x27;nom&#x27;)&lt;&#x2f;script&gt; Guerre &amp; &quot;Paix&quot;"
+    ));
     assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"));
 }
 
@@ -425,7 +424,11 @@ fn a_second_publication_draws_and_writes_nothing() {
         80,
     );
     let press = w.publish(Mode::Changed);
-    assert_eq!((press.unchanged, press.pages, press.pictures_drawn), (0, 1, 0), "{press:?}");
+    assert_eq!(
+        (press.unchanged, press.pages, press.pictures_drawn),
+        (0, 1, 0),
+        "{press:?}"
+    );
     assert!(w.page(GAME).contains("L&#x27;hiver vient."));
 }
 
@@ -495,9 +498,18 @@ fn a_folder_corbeau_did_not_write_is_refused_and_left_alone() {
     let Err(e @ PublishError::NotASite(_)) = refused else {
         panic!("{refused:?}")
     };
-    assert!(e.message(Lang::Fr).contains("n'est pas un site écrit par corbeau"));
-    assert!(e.message(Lang::En).contains("is not a site written by corbeau"));
-    assert_eq!(fs::read_to_string(site.dir.join("precious.txt")).unwrap(), "mine");
+    assert!(
+        e.message(Lang::Fr)
+            .contains("n'est pas un site écrit par corbeau")
+    );
+    assert!(
+        e.message(Lang::En)
+            .contains("is not a site written by corbeau")
+    );
+    assert_eq!(
+        fs::read_to_string(site.dir.join("precious.txt")).unwrap(),
+        "mine"
+    );
     assert_eq!(support::judge::files(&site.dir), ["precious.txt"]);
 }
 
@@ -512,7 +524,13 @@ fn tick_keeps_the_configured_site_up_to_date_and_a_failure_stops_nothing() {
     };
     cli(&["game", "new", "g1", "--players", "3"]);
     for house in ["stark", "lannister", "baratheon"] {
-        cli(&["player", "add", "g1", house, &format!("{house}@example.org")]);
+        cli(&[
+            "player",
+            "add",
+            "g1",
+            house,
+            &format!("{house}@example.org"),
+        ]);
     }
     cli(&["game", "start", "g1"]);
     cli(&["tick"]);
@@ -523,7 +541,11 @@ fn tick_keeps_the_configured_site_up_to_date_and_a_failure_stops_nothing() {
     // A phase processed by the moderator between two passes: the next pass publishes it.
     cli(&["game", "process", "g1"]);
     cli(&["tick"]);
-    assert!(fs::read_to_string(&page).unwrap().contains("id=\"phase-0\""));
+    assert!(
+        fs::read_to_string(&page)
+            .unwrap()
+            .contains("id=\"phase-0\"")
+    );
     assert!(dir.join("site/games/g1/phase-000.png").is_file());
     check_links(&dir.join("site"));
     // A site corbeau may not write: the pass still does its work, and says why.
@@ -538,7 +560,11 @@ fn tick_keeps_the_configured_site_up_to_date_and_a_failure_stops_nothing() {
     cli(&["game", "process", "g1"]);
     let out = run(corbeau(&dir).args(["tick"]), "");
     assert!(out.status.success(), "{}", said(&out));
-    assert!(said(&out).contains("n'est pas un site écrit par corbeau"), "{}", said(&out));
+    assert!(
+        said(&out).contains("n'est pas un site écrit par corbeau"),
+        "{}",
+        said(&out)
+    );
     assert_eq!(support::judge::files(&dir.join("foreign")), ["notes.txt"]);
     let _ = fs::remove_dir_all(&dir);
 }
@@ -594,7 +620,10 @@ fn browse(browser: &Path, profile: &Path, args: &[&str], page: &Path) -> String 
         if start.elapsed() > Duration::from_secs(60) {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("{} {args:?}: still running after 60 s, stopped", browser.display());
+            panic!(
+                "{} {args:?}: still running after 60 s, stopped",
+                browser.display()
+            );
         }
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -684,8 +713,14 @@ fn the_game_page_reads_in_headless_chromium() {
     let profile = w.dir.join("chromium-profile");
 
     let dom = browse(&browser, &profile, &["--dump-dom"], &page);
-    assert!(dom.contains("<h1>La &lt;script&gt;alert('nom')&lt;/script&gt; Guerre &amp; \"Paix\"</h1>"), "{dom}");
-    assert!(!dom.to_lowercase().contains("<script"), "a script element: {dom}");
+    assert!(
+        dom.contains("<h1>La &lt;script&gt;alert('nom')&lt;/script&gt; Guerre &amp; \"Paix\"</h1>"),
+        "{dom}"
+    );
+    assert!(
+        !dom.to_lowercase().contains("<script"),
+        "a script element: {dom}"
+    );
     let pictures: Vec<&str> = dom
         .split("<img ")
         .skip(1)
@@ -709,7 +744,8 @@ fn the_game_page_reads_in_headless_chromium() {
     let (width, height, rgb) = decode_png(&fs::read(&shot).unwrap());
     assert_eq!((width, height), (412, 1400));
     let (rw, rh, reduced) = reduce(width, height, &rgb);
-    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/publish/chromium-phone.png");
+    let reference =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/publish/chromium-phone.png");
     if std::env::var_os("CORBEAU_BLESS").is_some() {
         fs::write(&reference, encode_png(rw, rh, &reduced)).unwrap();
         return;
@@ -721,7 +757,12 @@ fn the_game_page_reads_in_headless_chromium() {
     let diffs: Vec<u32> = reduced
         .chunks(3)
         .zip(expected.chunks(3))
-        .map(|(a, b)| (0..3).map(|c| u32::from(a[c].abs_diff(b[c]))).max().unwrap_or(0))
+        .map(|(a, b)| {
+            (0..3)
+                .map(|c| u32::from(a[c].abs_diff(b[c])))
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     let mean = diffs.iter().sum::<u32>() as f64 / diffs.len() as f64;
     let far = diffs.iter().filter(|d| **d > 64).count() as f64 / diffs.len() as f64;

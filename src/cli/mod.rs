@@ -214,9 +214,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         }
         Command::Ingest { args, store } => ingest::run(args, &store),
         Command::Outbox { args, store } => outbox::run(&context::Context::open(&store)?, args),
-        Command::Publish { args, store } => {
-            publish::run(&context::Context::open(&store)?, args)
-        }
+        Command::Publish { args, store } => publish::run(&context::Context::open(&store)?, args),
         Command::Tick { store } => clock::run_tick(&store),
         Command::Serve { args, store } => clock::run_serve(&store, args),
         Command::Completions { shell } => {

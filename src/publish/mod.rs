@@ -304,7 +304,11 @@ struct PictureJob<'a> {
     record: Option<&'a PhaseRecord>,
 }
 
-fn write_game(site: &Site, work: &GameWork, report: &mut PublishReport) -> Result<(), PublishError> {
+fn write_game(
+    site: &Site,
+    work: &GameWork,
+    report: &mut PublishReport,
+) -> Result<(), PublishError> {
     let Some(history) = &work.history else {
         return Ok(());
     };
@@ -415,7 +419,8 @@ fn write_game(site: &Site, work: &GameWork, report: &mut PublishReport) -> Resul
     for entry in fs::read_dir(&folder).map_err(io_error(&folder))? {
         let entry = entry.map_err(io_error(&folder))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        let wanted = name == "index.html" || name == MANIFEST || manifest.pictures.contains_key(&name);
+        let wanted =
+            name == "index.html" || name == MANIFEST || manifest.pictures.contains_key(&name);
         if !wanted && entry.path().is_file() {
             fs::remove_file(entry.path()).map_err(io_error(&entry.path()))?;
             report.removed += 1;
