@@ -776,3 +776,70 @@ fn the_game_page_reads_in_headless_chromium() {
         kept.display()
     );
 }
+
+/// A game of the 2-player test map of tests/fixtures/maps/mini.toml, from a copy in the
+/// world's folder: stored without going through the service, whose cache of variants
+/// would otherwise keep the file as it was.
+fn store_mini(w: &World) -> PathBuf {
+    let file = w.dir.join("mini.toml");
+    fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/maps/mini.toml"),
+        &file,
+    )
+    .unwrap();
+    let new = NewGame {
+        id: "mini".into(),
+        name: None,
+        variant: file.display().to_string(),
+        players: 2,
+        settings: Settings::default(),
+        moderator: None,
+    };
+    let variant = corbeau::map::load_variant(&file.display().to_string()).unwrap();
+    let game = corbeau::game::create(new, &variant, at(0)).unwrap();
+    w.service
+        .store
+        .commit(Commit {
+            game: Some(&game),
+            ..Commit::default()
+        })
+        .unwrap();
+    file
+}
+
+#[test]
+fn a_variant_without_drawing_has_pages_without_maps() {
+    let w = World::new("nodrawing");
+    store_mini(&w);
+    let report = w.publish(Mode::All);
+    assert_eq!((report.games, report.pictures_drawn), (1, 0), "{report:?}");
+    let page = w.page("mini");
+    assert!(page.contains("Pas de carte pour cette variante."), "{page}");
+    assert!(!page.contains("<img"), "{page}");
+    check_links(&w.site().dir);
+}
+
+#[test]
+fn a_broken_variant_file_stops_only_its_game() {
+    let mut w = World::new("broken");
+    w.create();
+    w.play_first_phase();
+    let file = store_mini(&w);
+    fs::write(&file, "not a variant [").unwrap();
+    // As if published before the file broke: its pages stay.
+    let folder = w.site().dir.join("games/mini");
+    fs::create_dir_all(&folder).unwrap();
+    fs::write(w.site().dir.join(".corbeau-site"), "").unwrap();
+    fs::write(folder.join("index.html"), "before").unwrap();
+    let report = publish(&w.service, &w.site(), Mode::All).unwrap();
+    assert_eq!(report.errors.len(), 1, "{report:?}");
+    assert_eq!(report.errors[0].0, "mini");
+    assert_eq!(
+        fs::read_to_string(folder.join("index.html")).unwrap(),
+        "before"
+    );
+    assert!(
+        w.page(GAME)
+            .contains(LANNISTER_BROADCAST.replace('\'', "&#x27;").as_str())
+    );
+}

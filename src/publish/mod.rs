@@ -154,14 +154,24 @@ struct History {
 pub struct Work {
     site: Site,
     games: Vec<GameWork>,
+    /// Games that could not be read (a variant file gone bad), with the reason: their
+    /// folder is kept as it was.
+    failed: Vec<(String, String)>,
 }
 
 /// Reads from the store what the publication needs.
 pub fn prepare(service: &Service, site: &Site, mode: Mode) -> Result<Work, PublishError> {
     check_site(&site.dir)?;
     let mut games = Vec::new();
+    let mut failed = Vec::new();
     for game in service.store.games().map_err(GameError::from)? {
-        let variant = service.variant(&game.variant)?;
+        let variant = match service.variant(&game.variant) {
+            Ok(variant) => variant,
+            Err(e) => {
+                failed.push((game.id.clone(), e.message(game.settings.lang)));
+                continue;
+            }
+        };
         let last = service
             .store
             .last_audit(&game.id)
@@ -196,6 +206,7 @@ pub fn prepare(service: &Service, site: &Site, mode: Mode) -> Result<Work, Publi
     Ok(Work {
         site: site.clone(),
         games,
+        failed,
     })
 }
 
@@ -209,7 +220,8 @@ impl Work {
     pub fn write(self) -> Result<PublishReport, PublishError> {
         let site = &self.site;
         let mut report = PublishReport {
-            games: self.games.len(),
+            games: self.games.len() + self.failed.len(),
+            errors: self.failed.clone(),
             ..PublishReport::default()
         };
         let games_dir = site.dir.join(GAMES);
@@ -229,7 +241,12 @@ impl Work {
             }
         }
         // Folders of games no longer in the store go (the folder is the site's own).
-        let ids: Vec<&str> = self.games.iter().map(|w| w.game.id.as_str()).collect();
+        let ids: Vec<&str> = self
+            .games
+            .iter()
+            .map(|w| w.game.id.as_str())
+            .chain(self.failed.iter().map(|(id, _)| id.as_str()))
+            .collect();
         for entry in fs::read_dir(&games_dir).map_err(io_error(&games_dir))? {
             let entry = entry.map_err(io_error(&games_dir))?;
             let name = entry.file_name();
