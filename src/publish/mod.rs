@@ -261,6 +261,15 @@ impl Work {
                 report.removed += 1;
             }
         }
+        // A temporary file of the site's own left by a publication that died.
+        for entry in fs::read_dir(&site.dir).map_err(io_error(&site.dir))? {
+            let entry = entry.map_err(io_error(&site.dir))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') && name.ends_with(".tmp") && entry.path().is_file() {
+                fs::remove_file(entry.path()).map_err(io_error(&entry.path()))?;
+                report.removed += 1;
+            }
+        }
         let index = render_index(site, &self.games)?;
         if write_if_changed(&site.dir.join("index.html"), index.as_bytes())? {
             report.pages += 1;
