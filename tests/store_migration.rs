@@ -12,6 +12,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use pretty_assertions::assert_eq;
+use serde_json::Value;
 
 /// The running games of the fixture, whose next phase the goldens hold.
 const RUNNING: [&str; 4] = ["bataille", "retraite", "classique", "perso"];
@@ -26,6 +27,20 @@ fn fixture() -> PathBuf {
 fn golden(name: &str) -> String {
     let path = fixture().join("golden").join(name);
     fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A schema-2 game as v1 showed it: schema 2 shows the variant as the game keeps it, its
+/// name and the hash of its content (docs/storage.md); v1 showed the name alone.
+fn v1_view(game: &Value) -> Value {
+    let mut game = game.clone();
+    let pin = game["variant"].clone();
+    let hash = pin["hash"].as_str().unwrap_or_default();
+    assert!(
+        hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{pin}"
+    );
+    game["variant"] = pin["name"].clone();
+    game
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -150,14 +165,117 @@ fn a_v1_store_plays_its_next_phases_as_v1_did() {
             copy.ok(&["history", game, "--json"]),
             "{game}: history --json"
         );
-        assert_eq!(
-            golden(&format!("{game}.after.json")),
-            copy.ok(&["game", "show", game, "--json"]),
-            "{game}: game show --json"
-        );
+        let before: Value = serde_json::from_str(&golden(&format!("{game}.after.json"))).unwrap();
+        let after: Value =
+            serde_json::from_str(&copy.ok(&["game", "show", game, "--json"])).unwrap();
+        assert_eq!(before, v1_view(&after), "{game}: game show --json");
     }
     assert_eq!(golden("list.after.txt"), copy.ok(&["game", "list"]));
     // The audit trail of a game made by mail and by command reads.
     let audit = copy.ok(&["game", "audit", "bataille"]);
     assert!(audit.contains("process"), "{audit}");
+}
+
+/// The schema version written in a store (read with sled, no corbeau running).
+fn schema(data: &Path) -> u32 {
+    let db = sled::open(data).unwrap();
+    let meta = db.open_tree("meta").unwrap();
+    let bytes = meta.get("schema").unwrap().unwrap();
+    u32::from_be_bytes(bytes.as_ref().try_into().unwrap())
+}
+
+/// The copies of the store kept by a migration, beside it.
+fn backups(copy: &Copy) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = fs::read_dir(&copy.root)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("data.v1-backup-"))
+        .map(|e| e.path())
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn the_migration_runs_once_says_so_and_keeps_the_v1_store() {
+    let copy = Copy::new("once");
+    assert_eq!(schema(&copy.root.join("data")), 1);
+    let first = copy.run(&["game", "list"]);
+    assert!(first.status.success());
+    let said = String::from_utf8_lossy(&first.stderr);
+    assert!(
+        said.contains("moved from schema 1 to 2") && said.contains("data.v1-backup-"),
+        "{said}"
+    );
+    assert_eq!(golden("list.txt"), String::from_utf8_lossy(&first.stdout));
+    let kept = backups(&copy);
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(schema(&copy.root.join("data")), 2);
+    // The copy is the v1 store as it was: schema 1, every game there.
+    assert_eq!(schema(&kept[0]), 1);
+    let db = sled::open(&kept[0]).unwrap();
+    assert_eq!(db.open_tree("games").unwrap().len(), 7);
+    drop(db);
+    // The next commands say nothing and copy nothing.
+    let second = copy.run(&["game", "list"]);
+    assert!(second.status.success());
+    assert_eq!(String::from_utf8_lossy(&second.stderr), "");
+    assert_eq!(backups(&copy).len(), 1);
+}
+
+#[test]
+fn a_variant_file_gone_refuses_the_migration_and_changes_nothing() {
+    let copy = Copy::new("gone");
+    // From another directory, `variants/perso.toml` (relative, as the moderator gave it)
+    // is not there.
+    let elsewhere = copy.root.join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    let out = copy.run_in(&elsewhere, &["game", "list"]);
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("the game perso plays the variant variants/perso.toml")
+            && said.contains("nothing was changed"),
+        "{said}"
+    );
+    assert!(!said.contains("panicked"), "{said}");
+    assert_eq!(schema(&copy.root.join("data")), 1);
+    assert!(backups(&copy).is_empty());
+    // A file that is there but no longer a variant refuses it too.
+    fs::write(copy.root.join("variants/perso.toml"), "[variant]\n").unwrap();
+    let out = copy.run(&["game", "list"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("the game perso plays the variant"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(schema(&copy.root.join("data")), 1);
+    // Once the file is back, it migrates and plays on.
+    fs::copy(
+        fixture().join("variants/perso.toml"),
+        copy.root.join("variants/perso.toml"),
+    )
+    .unwrap();
+    assert_eq!(golden("list.txt"), copy.ok(&["game", "list"]));
+    assert_eq!(schema(&copy.root.join("data")), 2);
+}
+
+#[test]
+fn after_the_migration_the_variant_file_is_never_read_again() {
+    let copy = Copy::new("pinned");
+    copy.ok(&["game", "list"]);
+    fs::remove_file(copy.root.join("variants/perso.toml")).unwrap();
+    let elsewhere = copy.root.join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    let out = copy.run_in(&elsewhere, &["game", "process", "perso"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        golden("perso.process.txt"),
+        String::from_utf8_lossy(&out.stdout)
+    );
 }

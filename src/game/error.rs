@@ -74,6 +74,13 @@ pub enum GameError {
     /// The judge's own address (or an alias) given for a player or the moderator: the
     /// judge would write to itself.
     JudgeAddress(String),
+    /// `game variant`: the new version cannot read what the game holds.
+    VariantIncompatible {
+        file: String,
+        problems: Vec<super::repin::Incompatibility>,
+    },
+    /// `game variant`: the game already plays this content under this name.
+    VariantUnchanged { name: String },
 }
 
 impl GameError {
@@ -251,6 +258,24 @@ impl GameError {
                 fr,
                 format!("erreur interne de corbeau, merci de la signaler : {e}"),
                 format!("internal error in corbeau, please report it: {e}"),
+            ),
+            VariantIncompatible { file, problems } => {
+                let list: String = problems
+                    .iter()
+                    .map(|p| format!("\n  - {}", p.message(lang)))
+                    .collect();
+                lang_pick(
+                    fr,
+                    format!(
+                        "la partie ne peut pas passer à la variante {file} ; rien n'a été changé :{list}"
+                    ),
+                    format!("the game cannot move to the variant {file}; nothing was changed:{list}"),
+                )
+            }
+            VariantUnchanged { name } => lang_pick(
+                fr,
+                format!("la partie joue déjà cette version de {name} : rien n'a été changé"),
+                format!("the game already plays this version of {name}: nothing was changed"),
             ),
             JudgeAddress(a) => lang_pick(
                 fr,

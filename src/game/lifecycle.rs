@@ -11,7 +11,7 @@ use crate::judge::{
     free_home_centres,
 };
 use crate::lang::Lang;
-use crate::map::{HouseId, Owner, Variant};
+use crate::map::{HouseId, Owner, PinnedVariant, Variant};
 use crate::report::{ResultsView, results_view_with_orders};
 
 use super::GameError;
@@ -55,7 +55,13 @@ pub fn check_game_id(id: &str) -> Result<(), GameError> {
 }
 
 /// A new game, forming: its seats are the houses of the setup for its number of players.
-pub fn create(new: NewGame, variant: &Variant, now: DateTime<Utc>) -> Result<Game, GameError> {
+/// `pin` names the content of `variant`, which the store keeps for the game's whole life.
+pub fn create(
+    new: NewGame,
+    variant: &Variant,
+    pin: PinnedVariant,
+    now: DateTime<Utc>,
+) -> Result<Game, GameError> {
     check_game_id(&new.id)?;
     new.settings.schedule.validate()?;
     let setup = variant
@@ -74,7 +80,7 @@ pub fn create(new: NewGame, variant: &Variant, now: DateTime<Utc>) -> Result<Gam
     Ok(Game {
         name: new.name.unwrap_or_else(|| new.id.clone()),
         id: new.id,
-        variant: new.variant,
+        variant: pin,
         players: new.players,
         status: GameStatus::Forming,
         settings: new.settings,

@@ -6,6 +6,7 @@ mod lifecycle;
 mod model;
 mod orders;
 mod reply;
+mod repin;
 mod secret;
 pub mod span;
 mod victory;
@@ -19,5 +20,6 @@ pub use model::{
 };
 pub use orders::{OrderProblem, looks_like_prose};
 pub use reply::{GameRef, OrdersView};
+pub use repin::{Incompatibility, variant_change_problems};
 pub use secret::{hash_secret, new_secret, secret_checks, secret_matches};
 pub use victory::survivors;

@@ -1188,7 +1188,7 @@ impl<'a> Desk<'a> {
                 json!({
                     "id": g.id,
                     "name": g.name,
-                    "variant": g.variant,
+                    "variant": g.variant.name,
                     "status": status_word(g.status, self.lang),
                     "phase": phase_text(g.phase, self.lang),
                     "deadline": g.deadline_text(self.lang),

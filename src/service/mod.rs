@@ -15,7 +15,7 @@ use chrono::{DateTime, Utc};
 use crate::game::{
     AuditEntry, Game, GameError, NewGame, Notice, NoticeKind, PhaseRecord, Trigger, create,
 };
-use crate::map::{Variant, load_variant};
+use crate::map::{PinnedVariant, Variant, VariantHash, parse_variant, variant_source};
 use crate::store::{Commit, Store};
 
 pub use action::{Action, EndBy};
@@ -57,7 +57,8 @@ pub struct TickReport {
 
 pub struct Service {
     pub store: Store,
-    variants: RefCell<HashMap<String, Rc<Variant>>>,
+    /// The variants read this process, by content hash.
+    variants: RefCell<HashMap<VariantHash, Rc<Variant>>>,
 }
 
 impl Service {
@@ -72,16 +73,50 @@ impl Service {
         })
     }
 
-    /// A variant by name or path, loaded once per process.
-    pub fn variant(&self, name: &str) -> Result<Rc<Variant>, GameError> {
-        if let Some(v) = self.variants.borrow().get(name) {
+    /// The variant a game is pinned to, read from the store (never from the file the
+    /// game was created with) once per process.
+    pub fn variant(&self, pin: &PinnedVariant) -> Result<Rc<Variant>, GameError> {
+        if let Some(v) = self.variants.borrow().get(&pin.hash) {
             return Ok(v.clone());
         }
-        let variant = Rc::new(load_variant(name)?);
+        let text = self.store.variant_text(&pin.hash)?.ok_or_else(|| {
+            GameError::Store(crate::store::StoreError::Corrupt(format!(
+                "the content of the variant {} ({}) is missing",
+                pin.name, pin.hash
+            )))
+        })?;
+        self.remember(pin, &text)
+    }
+
+    fn remember(&self, pin: &PinnedVariant, text: &str) -> Result<Rc<Variant>, GameError> {
+        // The text was checked when it was kept; a failure here is a damaged store.
+        let variant = Rc::new(parse_variant(&pin.name, text)?);
         self.variants
             .borrow_mut()
-            .insert(name.to_string(), variant.clone());
+            .insert(pin.hash.clone(), variant.clone());
         Ok(variant)
+    }
+
+    /// Reads a built-in variant or a variant file now, to pin a game to it: the pin, the
+    /// variant checked, and the text the store must keep ([`Store::keep_variant`]).
+    fn read_variant(&self, name: &str) -> Result<(PinnedVariant, Rc<Variant>, String), GameError> {
+        let source = variant_source(name)?;
+        let pin = PinnedVariant {
+            name: name.to_string(),
+            hash: source.hash(),
+        };
+        let cached = self.variants.borrow().get(&pin.hash).cloned();
+        let variant = match cached {
+            Some(v) => v,
+            None => {
+                let checked = Rc::new(parse_variant(&source.file, &source.text)?);
+                self.variants
+                    .borrow_mut()
+                    .insert(pin.hash.clone(), checked.clone());
+                checked
+            }
+        };
+        Ok((pin, variant, source.text))
     }
 
     /// A stored game; an unknown id gets the nearest existing one as a suggestion.
@@ -104,8 +139,9 @@ impl Service {
 
     /// Creates and stores a new game.
     pub fn create(&self, new: NewGame, actor: &str, now: DateTime<Utc>) -> Result<Game, GameError> {
-        let variant = self.variant(&new.variant)?;
-        let game = create(new, &variant, now)?;
+        let (pin, variant, text) = self.read_variant(&new.variant)?;
+        let game = create(new, &variant, pin, now)?;
+        self.store.keep_variant(&game.variant.hash, &text)?;
         let detail = format!("{} players on {}", game.players, game.variant);
         self.store.commit(Commit {
             before: None,
@@ -114,6 +150,51 @@ impl Service {
             ..Commit::default()
         })?;
         Ok(game)
+    }
+
+    /// Moves a game to another version of its variant (a built-in name or a file, read
+    /// now), if the new version reads everything the game holds: its houses, position,
+    /// stored orders and history. Returns the game after and the pin it had.
+    pub fn set_variant(
+        &self,
+        id: &str,
+        name: &str,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(Game, PinnedVariant), GameError> {
+        let before = self.load(id)?;
+        let (pin, new, text) = self.read_variant(name)?;
+        if pin == before.variant {
+            return Err(GameError::VariantUnchanged {
+                name: pin.name.clone(),
+            });
+        }
+        let old = self.variant(&before.variant)?;
+        let history = self.store.phases(id)?;
+        let problems = crate::game::variant_change_problems(&before, &old, &new, &history);
+        if !problems.is_empty() {
+            return Err(GameError::VariantIncompatible {
+                file: name.to_string(),
+                problems,
+            });
+        }
+        let mut game = before.clone();
+        game.variant = pin;
+        self.store.keep_variant(&game.variant.hash, &text)?;
+        let detail = format!(
+            "{} ({}) -> {} ({})",
+            before.variant.name,
+            before.variant.hash.short(),
+            game.variant.name,
+            game.variant.hash.short()
+        );
+        self.store.commit(Commit {
+            before: Some(&before),
+            game: Some(&game),
+            audit: vec![audit(now, actor, "set-variant", detail)],
+            ..Commit::default()
+        })?;
+        Ok((game, before.variant))
     }
 
     /// Applies `change` to a stored game and commits it with its effects; an error leaves
