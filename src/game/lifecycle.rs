@@ -784,6 +784,9 @@ impl Game {
         restored.moderator.clone_from(&self.moderator);
         restored.observers.clone_from(&self.observers);
         restored.settings.clone_from(&self.settings);
+        // A version of the variant the moderator moved the game to since stays: it was
+        // checked against every position of the history (`game variant`).
+        restored.variant.clone_from(&self.variant);
         if self.status == GameStatus::Paused {
             // The moderator's pause since holds.
             restored.status = GameStatus::Paused;
