@@ -10,7 +10,7 @@ use crate::judge::{Phase, PhaseKind, Season};
 use crate::map::{Owner, Variant};
 use crate::order::parse_order;
 
-use super::position_text::{home_owners, house_named, unit_from_line};
+use crate::position::{home_owners, house_named, unit_from_line};
 use super::{Case, CaseOrder, Expect};
 
 /// Outcomes where the JSON follows its own library rather than the DATC v3.0 text (its

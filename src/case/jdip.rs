@@ -9,7 +9,7 @@ use crate::judge::{Phase, PhaseKind, Season};
 use crate::map::{ProvinceId, Variant};
 use crate::order::{Action, parse_order};
 
-use super::position_text::unit_from_line;
+use crate::position::unit_from_line;
 use super::run::VariantCache;
 use super::{Case, CaseOrder};
 

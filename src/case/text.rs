@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::position_text::{format_phase, parse_phase};
+use crate::position::{format_phase, parse_phase};
 use super::{Case, CaseOrder, Expect};
 
 /// Reads every case of a file; errors name the file and line.

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::case::read_position;
+use crate::position::read_position;
 use crate::draw::{PNG_WIDTH, Picture};
 use crate::judge::{GivenOrder, Position, adjudicate};
 use crate::lang::Lang;

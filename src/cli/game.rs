@@ -313,7 +313,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                 .map_err(|e| match e {
                     // The guard names the phase to undo, not the one being played.
                     GameError::WrongPhase { given, current } => {
-                        let last = crate::case::parse_phase(&current).map_or(current, |p| {
+                        let last = crate::position::parse_phase(&current).map_or(current, |p| {
                             crate::report::game_text::phase_text(p, ctx.lang)
                         });
                         Error::Input(match ctx.lang {

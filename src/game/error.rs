@@ -9,6 +9,31 @@ use crate::map::MapError;
 use super::calendar::CalendarError;
 use super::model::GameStatus;
 
+/// A failure of the storage under the games, as the game layer sees it (the store's own
+/// error stays in the store; `service` maps it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StorageFailure {
+    /// Busy or failing for now (held by another process, a read or write error, no room
+    /// for a copy): nothing was done, and trying again later may work (exit code 75).
+    Transient(String),
+    /// The store is damaged: a value that does not read (a bug or a disk fault).
+    Damaged(String),
+    /// The store refuses to be used as it is (written by a newer corbeau, a migration that
+    /// cannot run): the message says what to do.
+    Refused(String),
+}
+
+impl fmt::Display for StorageFailure {
+    /// The store's own message (in English, like every error of the store).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StorageFailure::Transient(m) | StorageFailure::Damaged(m) | StorageFailure::Refused(m) => {
+                f.write_str(m)
+            }
+        }
+    }
+}
+
 #[derive(Debug)]
 pub enum GameError {
     UnknownGame {
@@ -67,8 +92,9 @@ pub enum GameError {
     Calendar(CalendarError),
     BadPosition(String),
     BadVote(String),
-    /// The store could not be read or written.
-    Store(crate::store::StoreError),
+    /// The store could not be read or written (the service maps the store's errors to
+    /// this: the game knows no store).
+    Store(StorageFailure),
     /// Something that should not happen (a bug), with what was going on.
     Internal(String),
     /// The judge's own address (or an alias) given for a player or the moderator: the
@@ -312,7 +338,7 @@ fn action_fr(action: &str) -> &str {
 /// A phase written `spring 298 movement` in French words, in the form `--phase` reads.
 fn phase_fr(phase: &str) -> String {
     use crate::judge::{PhaseKind, Season};
-    let Some(p) = crate::case::parse_phase(phase) else {
+    let Some(p) = crate::position::parse_phase(phase) else {
         return phase.to_string();
     };
     let season = match p.season {
@@ -350,14 +376,6 @@ impl From<CalendarError> for GameError {
     }
 }
 
-impl From<crate::store::StoreError> for GameError {
-    fn from(e: crate::store::StoreError) -> GameError {
-        match e {
-            crate::store::StoreError::Exists(id) => GameError::GameExists(id),
-            e => GameError::Store(e),
-        }
-    }
-}
 
 impl From<MapError> for GameError {
     fn from(e: MapError) -> GameError {

@@ -5,7 +5,7 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use crate::case::{read_position, write_position};
+use crate::position::{read_position, write_position};
 use crate::judge::{
     GivenOrder, Phase, PhaseKind, Position, Report, adjudicate, adjustment_counts,
     free_home_centres,
@@ -136,7 +136,7 @@ pub fn check_address(address: &str) -> Result<String, GameError> {
 impl Game {
     /// The house id of a name, alias or close misspelling, which must play in this game.
     pub fn house_id(&self, variant: &Variant, name: &str) -> Result<String, GameError> {
-        let house = match crate::case::house_named(variant, name) {
+        let house = match crate::position::house_named(variant, name) {
             Some(Owner::House(h)) => variant.house(h).id.clone(),
             _ => {
                 return Err(GameError::UnknownHouse {
@@ -860,7 +860,7 @@ impl Game {
             return Ok(());
         };
         // `printemps 299, mouvements`, as `game show` writes it, reads too.
-        let phase: Phase = crate::case::parse_phase(&given.replace(',', " "))
+        let phase: Phase = crate::position::parse_phase(&given.replace(',', " "))
             .ok_or_else(|| GameError::BadPhase(given.to_string()))?;
         if phase == self.phase {
             Ok(())
@@ -910,7 +910,7 @@ impl PhaseRecord {
     /// The outcomes come from adjudicating the stored position before the phase again (the
     /// judge is deterministic); the units are the stored ones after it.
     pub fn played(&self, variant: &Variant) -> Result<(Position, Vec<Report>), GameError> {
-        let bad = |e: crate::case::PositionError| GameError::BadPosition(e.to_string());
+        let bad = |e: crate::position::PositionError| GameError::BadPosition(e.to_string());
         let before =
             read_position(variant, "position_before", &self.position_before).map_err(bad)?;
         let after = read_position(variant, "position_after", &self.position_after).map_err(bad)?;

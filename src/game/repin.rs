@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use crate::case::read_position;
+use crate::position::read_position;
 use crate::lang::Lang;
 use crate::map::Variant;
 use crate::order::parse_order;

@@ -1225,7 +1225,7 @@ impl<'a> Desk<'a> {
         let record = match &phase {
             None => records.last(),
             Some(p) => {
-                let wanted = crate::case::parse_phase(&p.replace(',', " "));
+                let wanted = crate::position::parse_phase(&p.replace(',', " "));
                 records.iter().rev().find(|r| Some(r.phase) == wanted)
             }
         };
@@ -1888,7 +1888,7 @@ fn shown_house(variant: &Variant, house: &str, secret: &str) -> (Option<String>,
         return (Some(name), words, extra);
     }
     match house.split_whitespace().next() {
-        Some(first) if crate::case::house_named(variant, first).is_some() => {
+        Some(first) if crate::position::house_named(variant, first).is_some() => {
             (Some(first.to_string()), 1, false)
         }
         _ => (None, 0, false),

@@ -27,9 +27,9 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::json;
 
 use crate::config::Config;
-use crate::game::GameError;
+use crate::game::{GameError, StorageFailure};
 use crate::service::Service;
-use crate::store::{Commit, StoreError};
+use crate::store::Commit;
 
 use super::command::{self, Command};
 use super::compose::compose;
@@ -165,7 +165,7 @@ pub enum Outcome {
 pub fn is_temporary(e: &GameError) -> bool {
     matches!(
         e,
-        GameError::Store(StoreError::Locked(_) | StoreError::Open { .. } | StoreError::Io(_))
+        GameError::Store(StorageFailure::Transient(_))
     )
 }
 

@@ -13,12 +13,32 @@ use std::rc::Rc;
 use chrono::{DateTime, Utc};
 
 use crate::game::{
-    AuditEntry, Game, GameError, NewGame, Notice, NoticeKind, PhaseRecord, Trigger, create,
+    AuditEntry, Game, GameError, NewGame, Notice, NoticeKind, PhaseRecord, StorageFailure, Trigger,
+    create,
 };
 use crate::map::{PinnedVariant, Variant, VariantHash, parse_variant, variant_source};
-use crate::store::{Commit, Store};
+use crate::store::{Commit, Store, StoreError};
 
 pub use action::{Action, EndBy};
+
+/// The store's errors as the game layer carries them: the store is named only here (and
+/// in the command line), so that the game knows no store.
+impl From<StoreError> for GameError {
+    fn from(e: StoreError) -> GameError {
+        let message = e.to_string();
+        match e {
+            StoreError::Exists(id) => GameError::GameExists(id),
+            StoreError::Locked(_)
+            | StoreError::Open { .. }
+            | StoreError::Io(_)
+            | StoreError::Backup { .. } => GameError::Store(StorageFailure::Transient(message)),
+            StoreError::Corrupt(_) => GameError::Store(StorageFailure::Damaged(message)),
+            StoreError::NewerSchema { .. } | StoreError::Migration { .. } => {
+                GameError::Store(StorageFailure::Refused(message))
+            }
+        }
+    }
+}
 
 /// What an action does besides changing the game.
 #[derive(Debug, Default)]
@@ -80,8 +100,8 @@ impl Service {
             return Ok(v.clone());
         }
         let text = self.store.variant_text(&pin.hash)?.ok_or_else(|| {
-            GameError::Store(crate::store::StoreError::Corrupt(format!(
-                "the content of the variant {} ({}) is missing",
+            GameError::Store(StorageFailure::Damaged(format!(
+                "the store is damaged: the content of the variant {} ({}) is missing",
                 pin.name, pin.hash
             )))
         })?;

@@ -1,6 +1,8 @@
-//! Positions as text, for `corbeau adjudicate --position` and for case files: a phase line,
-//! then one line per unit, owner list, dislodged unit or contested province.
-//! See `docs/position-format.md`.
+//! Positions as text: a phase line, then one line per unit, owner list, dislodged unit or
+//! contested province (`docs/position-format.md`). The stored game keeps its position in
+//! this format; `corbeau adjudicate --position`, `game edit` and the case files read it.
+//! Also the phase names of that format (`printemps 298 mouvements`, `S1901M`) and the
+//! house names it accepts.
 
 use std::fmt::Write;
 
