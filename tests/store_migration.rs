@@ -6,6 +6,8 @@
 //! This guards every step of the typed-core redesign (issue 12): whatever the store's
 //! schema becomes, a v1 store must migrate and play on.
 
+#![allow(clippy::unwrap_used)]
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -137,7 +139,8 @@ fn a_v1_store_lists_and_shows_its_games_as_v1_did() {
         ("finie", "terminée"),
     ] {
         assert!(
-            list.lines().any(|l| l.starts_with(game) && l.contains(state)),
+            list.lines()
+                .any(|l| l.starts_with(game) && l.contains(state)),
             "{list}"
         );
     }
@@ -189,7 +192,11 @@ fn backups(copy: &Copy) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = fs::read_dir(&copy.root)
         .unwrap()
         .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_string_lossy().starts_with("data.v1-backup-"))
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("data.v1-backup-")
+        })
         .map(|e| e.path())
         .collect();
     found.sort();

@@ -1,7 +1,9 @@
 //! A game keeps its variant's content from its creation: the file it was made with may be
 //! edited, moved or deleted, or the process run from another directory, and the game
 //! goes on unchanged. `game variant` moves it to a new version, checked for
-//! compatibility and audited (docs/storage.md, "Pinned variants"; docs/moderation.md).
+//! compatibility and audited (docs/storage.md, "Pinned variants"; docs/games.md, "Moderator actions").
+
+#![allow(clippy::unwrap_used)]
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -84,9 +86,29 @@ impl Judge {
     /// A 3-player game on `variants/mine.toml`, started, Stark's orders in.
     fn game(&self) {
         self.file("mine.toml", WESTEROS);
-        self.ok(&["game", "new", "g", "--variant", "variants/mine.toml", "--players", "3"]);
-        for (house, secret) in [("stark", "loup-gris"), ("lannister", "lion-dor"), ("baratheon", "cerf-noir")] {
-            self.ok(&["player", "add", "g", house, &format!("{house}@example.org"), "--secret", secret]);
+        self.ok(&[
+            "game",
+            "new",
+            "g",
+            "--variant",
+            "variants/mine.toml",
+            "--players",
+            "3",
+        ]);
+        for (house, secret) in [
+            ("stark", "loup-gris"),
+            ("lannister", "lion-dor"),
+            ("baratheon", "cerf-noir"),
+        ] {
+            self.ok(&[
+                "player",
+                "add",
+                "g",
+                house,
+                &format!("{house}@example.org"),
+                "--secret",
+                secret,
+            ]);
         }
         self.ok(&["game", "start", "g"]);
         self.ok_in(
@@ -108,9 +130,15 @@ fn editing_or_deleting_the_file_never_changes_a_running_game() {
     let j = Judge::new("edit");
     j.game();
     // The file now calls Winterfell otherwise, then is gone: the game knows neither.
-    j.file("mine.toml", &WESTEROS.replace("name = \"Winterfell\"", "name = \"Hiverfell\""));
+    j.file(
+        "mine.toml",
+        &WESTEROS.replace("name = \"Winterfell\"", "name = \"Hiverfell\""),
+    );
     let shown = j.ok(&["game", "process", "g", "--preview"]);
-    assert!(shown.contains("Winterfell") && !shown.contains("Hiverfell"), "{shown}");
+    assert!(
+        shown.contains("Winterfell") && !shown.contains("Hiverfell"),
+        "{shown}"
+    );
     fs::remove_file(j.root.join("variants/mine.toml")).unwrap();
     let out = j.ok_in(&j.root.join("elsewhere"), &["game", "process", "g"], None);
     assert!(
@@ -118,31 +146,50 @@ fn editing_or_deleting_the_file_never_changes_a_running_game() {
         "{out}"
     );
     let list = j.ok(&["game", "list"]);
-    assert!(list.starts_with("g  ") && list.contains("variants/mine.toml"), "{list}");
+    assert!(
+        list.starts_with("g  ") && list.contains("variants/mine.toml"),
+        "{list}"
+    );
 }
 
 #[test]
 fn a_game_moves_to_a_compatible_version_and_the_audit_says_so() {
     let j = Judge::new("move");
     j.game();
-    j.file("renamed.toml", &WESTEROS.replace("name = \"Winterfell\"", "name = \"Hiverfell\""));
+    j.file(
+        "renamed.toml",
+        &WESTEROS.replace("name = \"Winterfell\"", "name = \"Hiverfell\""),
+    );
     let out = j.ok(&["game", "variant", "g", "variants/renamed.toml"]);
     assert!(
-        out.contains("g: variante : variants/mine.toml (") && out.contains(") -> variants/renamed.toml ("),
+        out.contains("g: variante : variants/mine.toml (")
+            && out.contains(") -> variants/renamed.toml ("),
         "{out}"
     );
     let shown = j.ok(&["game", "process", "g", "--preview"]);
     assert!(shown.contains("Hiverfell"), "{shown}");
     let audit = j.ok(&["game", "audit", "g"]);
     assert!(
-        audit.contains("set-variant") && audit.contains("variants/mine.toml (") && audit.contains("-> variants/renamed.toml ("),
+        audit.contains("set-variant")
+            && audit.contains("variants/mine.toml (")
+            && audit.contains("-> variants/renamed.toml ("),
         "{audit}"
     );
     // The same content again: nothing to do.
     let err = j.refused(&["game", "variant", "g", "variants/renamed.toml"]);
-    assert!(err.contains("la partie joue déjà cette version de variants/renamed.toml"), "{err}");
+    assert!(
+        err.contains("la partie joue déjà cette version de variants/renamed.toml"),
+        "{err}"
+    );
     // In English too.
-    let err = j.refused(&["game", "variant", "g", "variants/renamed.toml", "--lang", "en"]);
+    let err = j.refused(&[
+        "game",
+        "variant",
+        "g",
+        "variants/renamed.toml",
+        "--lang",
+        "en",
+    ]);
     assert!(err.contains("the game already plays this version"), "{err}");
     // The built-in Westeros has the same houses and provinces: accepted, by its name.
     let out = j.ok(&["game", "variant", "g", "westeros"]);
@@ -191,7 +238,11 @@ fn regex_free_rename(text: &str, from: &str, to: &str) -> String {
         let after = rest[at + from.len()..].chars().next();
         let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
         out.push_str(&rest[..at]);
-        out.push_str(if word(before) || word(after) { from } else { to });
+        out.push_str(if word(before) || word(after) {
+            from
+        } else {
+            to
+        });
         rest = &rest[at + from.len()..];
     }
     out.push_str(rest);

@@ -9,12 +9,12 @@ mod jdip;
 mod run;
 mod text;
 
-pub use datc_json::convert_datc_json;
-pub use differences::V3_DIFFERENCES;
-pub use jdip::read_jdip;
 pub use crate::position::{
     PositionError, format_phase, house_named, parse_phase, read_position, unit_text, write_position,
 };
+pub use datc_json::convert_datc_json;
+pub use differences::V3_DIFFERENCES;
+pub use jdip::read_jdip;
 pub use run::{
     CaseStatus, CaseStep, CaseVerdict, VariantCache, case_position, case_steps, run_case,
 };

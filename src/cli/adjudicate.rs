@@ -5,11 +5,11 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::position::{read_position, write_position};
 use crate::judge::{GivenOrder, Position, adjudicate};
 use crate::lang::Lang;
 use crate::map::{Owner, Variant, load_variant};
 use crate::order::parse_order;
+use crate::position::{read_position, write_position};
 use crate::report::{local_templates, render_results, results_view_with_orders};
 
 use super::{Error, language, read_input};

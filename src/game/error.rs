@@ -27,9 +27,9 @@ impl fmt::Display for StorageFailure {
     /// The store's own message (in English, like every error of the store).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StorageFailure::Transient(m) | StorageFailure::Damaged(m) | StorageFailure::Refused(m) => {
-                f.write_str(m)
-            }
+            StorageFailure::Transient(m)
+            | StorageFailure::Damaged(m)
+            | StorageFailure::Refused(m) => f.write_str(m),
         }
     }
 }
@@ -106,7 +106,9 @@ pub enum GameError {
         problems: Vec<super::repin::Incompatibility>,
     },
     /// `game variant`: the game already plays this content under this name.
-    VariantUnchanged { name: String },
+    VariantUnchanged {
+        name: String,
+    },
 }
 
 impl GameError {
@@ -295,7 +297,9 @@ impl GameError {
                     format!(
                         "la partie ne peut pas passer à la variante {file} ; rien n'a été changé :{list}"
                     ),
-                    format!("the game cannot move to the variant {file}; nothing was changed:{list}"),
+                    format!(
+                        "the game cannot move to the variant {file}; nothing was changed:{list}"
+                    ),
                 )
             }
             VariantUnchanged { name } => lang_pick(
@@ -375,7 +379,6 @@ impl From<CalendarError> for GameError {
         GameError::Calendar(e)
     }
 }
-
 
 impl From<MapError> for GameError {
     fn from(e: MapError) -> GameError {

@@ -5,13 +5,13 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use crate::position::{read_position, write_position};
 use crate::judge::{
     GivenOrder, Phase, PhaseKind, Position, Report, adjudicate, adjustment_counts,
     free_home_centres,
 };
 use crate::lang::Lang;
 use crate::map::{HouseId, Owner, PinnedVariant, Variant};
+use crate::position::{read_position, write_position};
 use crate::report::{ResultsView, results_view_with_orders};
 
 use super::GameError;

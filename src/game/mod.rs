@@ -5,8 +5,8 @@ mod error;
 mod lifecycle;
 mod model;
 mod orders;
-mod reply;
 mod repin;
+mod reply;
 mod secret;
 pub mod span;
 mod victory;
@@ -19,7 +19,7 @@ pub use model::{
     PhaseRecord, Player, Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,
 };
 pub use orders::{OrderProblem, looks_like_prose};
-pub use reply::{GameRef, OrdersView};
 pub use repin::{Incompatibility, variant_change_problems};
+pub use reply::{GameRef, OrdersView};
 pub use secret::{hash_secret, new_secret, secret_checks, secret_matches};
 pub use victory::survivors;

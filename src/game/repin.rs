@@ -6,10 +6,10 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use crate::position::read_position;
 use crate::lang::Lang;
 use crate::map::Variant;
 use crate::order::parse_order;
+use crate::position::read_position;
 
 use super::model::{Game, PhaseRecord};
 
@@ -45,9 +45,9 @@ impl Incompatibility {
                     (true, _, _) => {
                         format!("les maisons diffèrent : {a} s'ajoute(nt) dans la nouvelle version")
                     }
-                    (false, false, false) => format!(
-                        "the houses differ: {m} missing from the new version, {a} added"
-                    ),
+                    (false, false, false) => {
+                        format!("the houses differ: {m} missing from the new version, {a} added")
+                    }
                     (false, false, true) => {
                         format!("the houses differ: {m} missing from the new version")
                     }
@@ -70,9 +70,13 @@ impl Incompatibility {
             }
             Incompatibility::History { index, reason } => {
                 if fr {
-                    format!("la position de la phase n° {index} de l'historique ne se lit plus : {reason}")
+                    format!(
+                        "la position de la phase n° {index} de l'historique ne se lit plus : {reason}"
+                    )
                 } else {
-                    format!("the position of phase no. {index} of the history no longer reads: {reason}")
+                    format!(
+                        "the position of phase no. {index} of the history no longer reads: {reason}"
+                    )
                 }
             }
         }

@@ -163,10 +163,7 @@ pub enum Outcome {
 
 /// Whether a failure may pass by itself: the store busy, or failing to read or write.
 pub fn is_temporary(e: &GameError) -> bool {
-    matches!(
-        e,
-        GameError::Store(StorageFailure::Transient(_))
-    )
+    matches!(e, GameError::Store(StorageFailure::Transient(_)))
 }
 
 /// Carries out the message at `path` (in a Maildir's `new/`) with the store held: moved

@@ -10,8 +10,8 @@ mod variant;
 pub use load::{
     EMBEDDED, MapError, MapProblem, load_variant, load_variant_file, parse_variant, variant_source,
 };
-pub use pin::{PinnedVariant, VariantHash, VariantSource};
 pub use names::{NameIndex, fold, fold_into};
+pub use pin::{PinnedVariant, VariantHash, VariantSource};
 pub use variant::{
     House, HouseId, Owner, Province, ProvinceId, ProvinceKind, Region, RegionId, Setup,
     StartingUnit, UnitKind, Variant, Victory,

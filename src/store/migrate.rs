@@ -52,7 +52,8 @@ impl Pins<'_> {
             file: name.to_string(),
             reason,
         };
-        let VariantSource { file, text } = variant_source(name).map_err(|e| refuse(e.to_string()))?;
+        let VariantSource { file, text } =
+            variant_source(name).map_err(|e| refuse(e.to_string()))?;
         parse_variant(&file, &text).map_err(|e| refuse(e.to_string()))?;
         let hash = VariantHash::of(&text);
         self.by_name.insert(name.to_string(), hash.clone());
@@ -115,8 +116,8 @@ fn v1_to_v2(store: &Store, meta: &sled::Tree) -> Result<(), StoreError> {
 
     let backup = keep_copy(store, 1)?;
 
-    let result = (&store.games, &store.phases, &store.variants, meta).transaction(
-        |(g, p, v, m)| {
+    let result =
+        (&store.games, &store.phases, &store.variants, meta).transaction(|(g, p, v, m)| {
             for (hash, text) in &pins.texts {
                 v.insert(hash.as_str(), text.as_bytes())?;
             }
@@ -128,8 +129,7 @@ fn v1_to_v2(store: &Store, meta: &sled::Tree) -> Result<(), StoreError> {
             }
             m.insert("schema", &2u32.to_be_bytes())?;
             Ok::<_, ConflictableTransactionError<StoreError>>(())
-        },
-    );
+        });
     store.finish(result)?;
     // Said once: the next open finds schema 2. On standard error, for whoever runs the
     // command (a moderator, cron's mail): the store has no other voice.

@@ -14,8 +14,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 use corbeau::config::Config;
 use corbeau::game::calendar::{CalendarError, Span};
 use corbeau::game::{
-    Game, GameError, GameStatus, Incompatibility, Moderator, NewGame, NoticeKind, Settings, SubmitMode, Trigger,
-    create,
+    Game, GameError, GameStatus, Incompatibility, Moderator, NewGame, NoticeKind, Settings,
+    SubmitMode, Trigger, create,
 };
 use corbeau::judge::{Failure, Illegal, Outcome, Phase, PhaseKind, Season};
 use corbeau::lang::Lang;
