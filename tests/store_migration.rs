@@ -286,3 +286,39 @@ fn after_the_migration_the_variant_file_is_never_read_again() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+#[test]
+fn mail_piped_while_the_migration_is_refused_waits_with_75() {
+    let copy = Copy::new("mta");
+    for sub in ["inbox/new", "inbox/cur", "inbox/tmp"] {
+        fs::create_dir_all(copy.root.join(sub)).unwrap();
+    }
+    let elsewhere = copy.root.join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    let raw = "From: bob@example.org\r\nSubject: liste\r\nMessage-ID: <mta-1@example.org>\r\n\r\nLISTE\r\n";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_corbeau"))
+        .arg("ingest")
+        .current_dir(&elsewhere)
+        .env("CORBEAU_CONFIG", copy.root.join("corbeau.toml"))
+        .env("CORBEAU_DATA", copy.root.join("data"))
+        .env("CORBEAU_NOW", NOW)
+        .env_remove("CORBEAU_LANG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut input = child.stdin.take().unwrap();
+        // The judge may stop before reading it all: what matters is its exit code.
+        let _ = input.write_all(raw.as_bytes());
+    }
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    // The MTA keeps the mail and tries again: no bounce while the administrator puts
+    // the variant file back.
+    assert_eq!(out.status.code(), Some(75), "{said}");
+    assert!(said.contains("variants/perso.toml"), "{said}");
+    assert_eq!(schema(&copy.root.join("data")), 1);
+}

@@ -162,8 +162,14 @@ pub enum Outcome {
 }
 
 /// Whether a failure may pass by itself: the store busy, or failing to read or write.
+/// A store that refuses to be used as it is (a newer schema, a migration waiting for a
+/// variant file) counts too, like a missing Maildir: the mail must wait for the
+/// administrator, not bounce.
 pub fn is_temporary(e: &GameError) -> bool {
-    matches!(e, GameError::Store(StorageFailure::Transient(_)))
+    matches!(
+        e,
+        GameError::Store(StorageFailure::Transient(_) | StorageFailure::Refused(_))
+    )
 }
 
 /// Carries out the message at `path` (in a Maildir's `new/`) with the store held: moved
