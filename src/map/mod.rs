@@ -10,7 +10,7 @@ mod variant;
 pub use load::{
     EMBEDDED, MapError, MapProblem, load_variant, load_variant_file, parse_variant, variant_source,
 };
-pub use names::{NameIndex, fold, fold_into};
+pub use names::{NameIndex, fold, fold_into, likeness, nearest_of};
 pub use pin::{PinnedVariant, VariantHash, VariantSource};
 pub use variant::{
     House, HouseId, Owner, Province, ProvinceId, ProvinceKind, Region, RegionId, Setup,

@@ -145,12 +145,8 @@ impl Service {
             return Ok(game);
         }
         let ids = self.store.game_ids()?;
-        let nearest = ids
-            .into_iter()
-            .map(|other| (strsim::jaro_winkler(id, &other), other))
-            .filter(|(score, _)| *score > 0.8)
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .map(|(_, other)| other);
+        let nearest = crate::map::nearest_of(id, ids.iter().map(|other| (other.as_str(), other)), 0.8)
+            .cloned();
         Err(GameError::UnknownGame {
             id: id.to_string(),
             nearest,
