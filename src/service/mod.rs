@@ -145,8 +145,9 @@ impl Service {
             return Ok(game);
         }
         let ids = self.store.game_ids()?;
-        let nearest = crate::map::nearest_of(id, ids.iter().map(|other| (other.as_str(), other)), 0.8)
-            .cloned();
+        let nearest =
+            crate::map::nearest_of(id, ids.iter().map(|other| (other.as_str(), other)), 0.8)
+                .cloned();
         Err(GameError::UnknownGame {
             id: id.to_string(),
             nearest,
