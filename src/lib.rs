@@ -10,6 +10,7 @@ pub mod lang;
 pub mod mail;
 pub mod map;
 pub mod order;
+pub mod position;
 pub mod publish;
 pub mod report;
 pub mod service;

@@ -8,7 +8,7 @@ use corbeau::game::{
     Ending, Game, GameError, GameStatus, NewGame, Settings, SubmitMode, Trigger, Vote, create,
 };
 use corbeau::lang::Lang;
-use corbeau::map::{Variant, load_variant};
+use corbeau::map::{PinnedVariant, Variant, VariantHash, load_variant};
 
 fn at(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
@@ -31,7 +31,11 @@ fn running(settings: Settings) -> (Variant, Game) {
         settings,
         moderator: None,
     };
-    let mut game = create(new, &variant, t0()).unwrap();
+    let pin = PinnedVariant {
+        name: "westeros".into(),
+        hash: VariantHash::of(include_str!("../games/westeros.toml")),
+    };
+    let mut game = create(new, &variant, pin, t0()).unwrap();
     for h in HOUSES {
         // Hashing is not what is tested here: any string stands for the hash.
         game.add_player(

@@ -10,8 +10,8 @@ use crate::judge::{Phase, PhaseKind, Season};
 use crate::map::{Owner, Variant};
 use crate::order::parse_order;
 
-use super::position_text::{home_owners, house_named, unit_from_line};
 use super::{Case, CaseOrder, Expect};
+use crate::position::{home_owners, house_named, unit_from_line};
 
 /// Outcomes where the JSON follows its own library rather than the DATC v3.0 text (its
 /// `errata` and `ignore` notes say so), set back to the DATC's preference. docs/rules.md

@@ -9,9 +9,9 @@ use crate::judge::{Phase, PhaseKind, Season};
 use crate::map::{ProvinceId, Variant};
 use crate::order::{Action, parse_order};
 
-use super::position_text::unit_from_line;
 use super::run::VariantCache;
 use super::{Case, CaseOrder};
+use crate::position::unit_from_line;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Section {

@@ -6,16 +6,15 @@
 mod datc_json;
 mod differences;
 mod jdip;
-mod position_text;
 mod run;
 mod text;
 
+pub use crate::position::{
+    PositionError, format_phase, house_named, parse_phase, read_position, unit_text, write_position,
+};
 pub use datc_json::convert_datc_json;
 pub use differences::V3_DIFFERENCES;
 pub use jdip::read_jdip;
-pub use position_text::{
-    PositionError, format_phase, house_named, parse_phase, read_position, unit_text, write_position,
-};
 pub use run::{
     CaseStatus, CaseStep, CaseVerdict, VariantCache, case_position, case_steps, run_case,
 };

@@ -8,10 +8,10 @@ use crate::judge::{Adjudication, GivenOrder, Outcome, Phase, Position, adjudicat
 use crate::map::{Owner, Variant, load_variant};
 use crate::order::parse_order;
 
-use super::position_text::{
+use super::{Case, CaseOrder, Expect};
+use crate::position::{
     home_owners, house_named, owner_line, province_named, unit_from_line, unit_text,
 };
-use super::{Case, CaseOrder, Expect};
 
 /// Variants loaded once for a whole run of cases.
 #[derive(Default)]

@@ -3,8 +3,8 @@
 
 use std::fmt::Write;
 
-use super::position_text::{format_phase, parse_phase};
 use super::{Case, CaseOrder, Expect};
+use crate::position::{format_phase, parse_phase};
 
 /// Reads every case of a file; errors name the file and line.
 pub fn read_cases(file: &str, text: &str) -> Result<Vec<Case>, String> {

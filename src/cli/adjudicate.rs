@@ -5,11 +5,11 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::case::{read_position, write_position};
 use crate::judge::{GivenOrder, Position, adjudicate};
 use crate::lang::Lang;
 use crate::map::{Owner, Variant, load_variant};
 use crate::order::parse_order;
+use crate::position::{read_position, write_position};
 use crate::report::{local_templates, render_results, results_view_with_orders};
 
 use super::{Error, language, read_input};
@@ -316,7 +316,7 @@ pub(super) fn read_orders(
     lines: &[(u32, String)],
 ) -> Result<Vec<GivenOrder>, Error> {
     let source: Arc<str> = Arc::from(name);
-    let house_of = |text: &str| match crate::case::house_named(variant, text) {
+    let house_of = |text: &str| match crate::position::house_named(variant, text) {
         Some(Owner::House(h)) => Ok(Some(h)),
         _ => Err(match lang {
             Lang::Fr => format!("{name} : maison inconnue « {text} »"),
@@ -332,7 +332,7 @@ pub(super) fn read_orders(
     for (line_no, line) in lines {
         let trimmed = line.split('#').next().unwrap_or("").trim();
         if let Some(header) = trimmed.strip_suffix(':')
-            && crate::case::house_named(variant, header.trim()).is_some()
+            && crate::position::house_named(variant, header.trim()).is_some()
         {
             match house_of(header.trim()) {
                 Ok(h) => current = h,

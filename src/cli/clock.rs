@@ -106,7 +106,7 @@ pub fn print_report(lang: Lang, json: bool, report: &PassReport) -> Result<(), E
         let mut t = String::new();
         for (game, phase) in &tick.processed {
             // The report names the phase in the store's words (`spring 298 movement`).
-            let phase = crate::case::parse_phase(phase)
+            let phase = crate::position::parse_phase(phase)
                 .map_or_else(|| phase.clone(), |p| phase_text(p, ctx.lang));
             t.push_str(&format!(
                 "{game}: {} {phase}\n",

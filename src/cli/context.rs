@@ -124,7 +124,7 @@ pub fn settings(args: &StoreArgs) -> Result<(Config, Lang, DateTime<Utc>), Error
 
 pub fn game_error(lang: Lang, e: GameError) -> Error {
     match e {
-        GameError::Internal(_) | GameError::Store(crate::store::StoreError::Corrupt(_)) => {
+        GameError::Internal(_) | GameError::Store(crate::game::StorageFailure::Damaged(_)) => {
             Error::Internal(e.message(lang))
         }
         _ => Error::Input(e.message(lang)),

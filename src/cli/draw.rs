@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::case::read_position;
 use crate::draw::{PNG_WIDTH, Picture};
 use crate::judge::{GivenOrder, Position, adjudicate};
 use crate::lang::Lang;
 use crate::map::{Variant, load_variant};
+use crate::position::read_position;
 
 use super::{Error, language, read_input};
 

@@ -63,6 +63,10 @@ pub enum GameCommand {
     },
     /// The audit trail: every moderator action and judge decision.
     Audit { game: String },
+    /// Move the game to a new version of its variant (a built-in name or a variant
+    /// file, read now): refused unless it has the same houses and reads the game's
+    /// position, stored orders and history.
+    Variant { game: String, variant: String },
     /// Allow or forbid observers (`oui`/`non`, `yes`/`no`); forbidding ends the current
     /// observers and the requests waiting for confirmation.
     Observers {
@@ -309,7 +313,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                 .map_err(|e| match e {
                     // The guard names the phase to undo, not the one being played.
                     GameError::WrongPhase { given, current } => {
-                        let last = crate::case::parse_phase(&current).map_or(current, |p| {
+                        let last = crate::position::parse_phase(&current).map_or(current, |p| {
                             crate::report::game_text::phase_text(p, ctx.lang)
                         });
                         Error::Input(match ctx.lang {
@@ -358,6 +362,21 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                 )
             };
             done(ctx, &g, message)
+        }
+        GameCommand::Variant { game, variant } => {
+            let (g, old) = ctx
+                .service
+                .set_variant(&game, &variant, "moderator", now)
+                .map_err(|e| ctx.fail(e))?;
+            let message = format!(
+                "{} {} ({}) -> {} ({})",
+                ctx.pick("variante :", "variant:"),
+                old.name,
+                old.hash.short(),
+                g.variant.name,
+                g.variant.hash.short()
+            );
+            done(ctx, &g, &message)
         }
         GameCommand::Audit { game } => {
             ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
@@ -733,7 +752,7 @@ fn summary(ctx: &Context, g: &Game) -> serde_json::Value {
     json!({
         "id": g.id,
         "name": g.name,
-        "variant": g.variant,
+        "variant": g.variant.name,
         "status": g.status,
         "phase": g.phase,
         "deadline": g.deadline,

@@ -191,7 +191,7 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
             t
         });
     };
-    let parsed = crate::case::parse_phase(&wanted.replace(',', " "));
+    let parsed = crate::position::parse_phase(&wanted.replace(',', " "));
     let number = wanted.trim().parse::<u32>().ok();
     if parsed.is_none() && number.is_none() {
         return Err(ctx.fail(GameError::BadPhase(wanted.clone())));

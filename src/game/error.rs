@@ -9,6 +9,31 @@ use crate::map::MapError;
 use super::calendar::CalendarError;
 use super::model::GameStatus;
 
+/// A failure of the storage under the games, as the game layer sees it (the store's own
+/// error stays in the store; `service` maps it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StorageFailure {
+    /// Busy or failing for now (held by another process, a read or write error, no room
+    /// for a copy): nothing was done, and trying again later may work (exit code 75).
+    Transient(String),
+    /// The store is damaged: a value that does not read (a bug or a disk fault).
+    Damaged(String),
+    /// The store refuses to be used as it is (written by a newer corbeau, a migration that
+    /// cannot run): the message says what to do.
+    Refused(String),
+}
+
+impl fmt::Display for StorageFailure {
+    /// The store's own message (in English, like every error of the store).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StorageFailure::Transient(m)
+            | StorageFailure::Damaged(m)
+            | StorageFailure::Refused(m) => f.write_str(m),
+        }
+    }
+}
+
 #[derive(Debug)]
 pub enum GameError {
     UnknownGame {
@@ -67,13 +92,23 @@ pub enum GameError {
     Calendar(CalendarError),
     BadPosition(String),
     BadVote(String),
-    /// The store could not be read or written.
-    Store(crate::store::StoreError),
+    /// The store could not be read or written (the service maps the store's errors to
+    /// this: the game knows no store).
+    Store(StorageFailure),
     /// Something that should not happen (a bug), with what was going on.
     Internal(String),
     /// The judge's own address (or an alias) given for a player or the moderator: the
     /// judge would write to itself.
     JudgeAddress(String),
+    /// `game variant`: the new version cannot read what the game holds.
+    VariantIncompatible {
+        file: String,
+        problems: Vec<super::repin::Incompatibility>,
+    },
+    /// `game variant`: the game already plays this content under this name.
+    VariantUnchanged {
+        name: String,
+    },
 }
 
 impl GameError {
@@ -252,6 +287,26 @@ impl GameError {
                 format!("erreur interne de corbeau, merci de la signaler : {e}"),
                 format!("internal error in corbeau, please report it: {e}"),
             ),
+            VariantIncompatible { file, problems } => {
+                let list: String = problems
+                    .iter()
+                    .map(|p| format!("\n  - {}", p.message(lang)))
+                    .collect();
+                lang_pick(
+                    fr,
+                    format!(
+                        "la partie ne peut pas passer à la variante {file} ; rien n'a été changé :{list}"
+                    ),
+                    format!(
+                        "the game cannot move to the variant {file}; nothing was changed:{list}"
+                    ),
+                )
+            }
+            VariantUnchanged { name } => lang_pick(
+                fr,
+                format!("la partie joue déjà cette version de {name} : rien n'a été changé"),
+                format!("the game already plays this version of {name}: nothing was changed"),
+            ),
             JudgeAddress(a) => lang_pick(
                 fr,
                 format!(
@@ -287,7 +342,7 @@ fn action_fr(action: &str) -> &str {
 /// A phase written `spring 298 movement` in French words, in the form `--phase` reads.
 fn phase_fr(phase: &str) -> String {
     use crate::judge::{PhaseKind, Season};
-    let Some(p) = crate::case::parse_phase(phase) else {
+    let Some(p) = crate::position::parse_phase(phase) else {
         return phase.to_string();
     };
     let season = match p.season {
@@ -322,15 +377,6 @@ impl std::error::Error for GameError {}
 impl From<CalendarError> for GameError {
     fn from(e: CalendarError) -> GameError {
         GameError::Calendar(e)
-    }
-}
-
-impl From<crate::store::StoreError> for GameError {
-    fn from(e: crate::store::StoreError) -> GameError {
-        match e {
-            crate::store::StoreError::Exists(id) => GameError::GameExists(id),
-            e => GameError::Store(e),
-        }
     }
 }
 

@@ -5,13 +5,13 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use crate::case::{read_position, write_position};
 use crate::judge::{
     GivenOrder, Phase, PhaseKind, Position, Report, adjudicate, adjustment_counts,
     free_home_centres,
 };
 use crate::lang::Lang;
-use crate::map::{HouseId, Owner, Variant};
+use crate::map::{HouseId, Owner, PinnedVariant, Variant};
+use crate::position::{read_position, write_position};
 use crate::report::{ResultsView, results_view_with_orders};
 
 use super::GameError;
@@ -55,7 +55,13 @@ pub fn check_game_id(id: &str) -> Result<(), GameError> {
 }
 
 /// A new game, forming: its seats are the houses of the setup for its number of players.
-pub fn create(new: NewGame, variant: &Variant, now: DateTime<Utc>) -> Result<Game, GameError> {
+/// `pin` names the content of `variant`, which the store keeps for the game's whole life.
+pub fn create(
+    new: NewGame,
+    variant: &Variant,
+    pin: PinnedVariant,
+    now: DateTime<Utc>,
+) -> Result<Game, GameError> {
     check_game_id(&new.id)?;
     new.settings.schedule.validate()?;
     let setup = variant
@@ -74,7 +80,7 @@ pub fn create(new: NewGame, variant: &Variant, now: DateTime<Utc>) -> Result<Gam
     Ok(Game {
         name: new.name.unwrap_or_else(|| new.id.clone()),
         id: new.id,
-        variant: new.variant,
+        variant: pin,
         players: new.players,
         status: GameStatus::Forming,
         settings: new.settings,
@@ -130,7 +136,7 @@ pub fn check_address(address: &str) -> Result<String, GameError> {
 impl Game {
     /// The house id of a name, alias or close misspelling, which must play in this game.
     pub fn house_id(&self, variant: &Variant, name: &str) -> Result<String, GameError> {
-        let house = match crate::case::house_named(variant, name) {
+        let house = match crate::position::house_named(variant, name) {
             Some(Owner::House(h)) => variant.house(h).id.clone(),
             _ => {
                 return Err(GameError::UnknownHouse {
@@ -778,6 +784,9 @@ impl Game {
         restored.moderator.clone_from(&self.moderator);
         restored.observers.clone_from(&self.observers);
         restored.settings.clone_from(&self.settings);
+        // A version of the variant the moderator moved the game to since stays: it was
+        // checked against every position of the history (`game variant`).
+        restored.variant.clone_from(&self.variant);
         if self.status == GameStatus::Paused {
             // The moderator's pause since holds.
             restored.status = GameStatus::Paused;
@@ -851,7 +860,7 @@ impl Game {
             return Ok(());
         };
         // `printemps 299, mouvements`, as `game show` writes it, reads too.
-        let phase: Phase = crate::case::parse_phase(&given.replace(',', " "))
+        let phase: Phase = crate::position::parse_phase(&given.replace(',', " "))
             .ok_or_else(|| GameError::BadPhase(given.to_string()))?;
         if phase == self.phase {
             Ok(())
@@ -901,7 +910,7 @@ impl PhaseRecord {
     /// The outcomes come from adjudicating the stored position before the phase again (the
     /// judge is deterministic); the units are the stored ones after it.
     pub fn played(&self, variant: &Variant) -> Result<(Position, Vec<Report>), GameError> {
-        let bad = |e: crate::case::PositionError| GameError::BadPosition(e.to_string());
+        let bad = |e: crate::position::PositionError| GameError::BadPosition(e.to_string());
         let before =
             read_position(variant, "position_before", &self.position_before).map_err(bad)?;
         let after = read_position(variant, "position_after", &self.position_after).map_err(bad)?;

@@ -5,12 +5,13 @@ mod error;
 mod lifecycle;
 mod model;
 mod orders;
+mod repin;
 mod reply;
 mod secret;
 pub mod span;
 mod victory;
 
-pub use error::GameError;
+pub use error::{GameError, StorageFailure};
 pub use lifecycle::{NewGame, check_address, check_game_id, create};
 pub use model::Bounced;
 pub use model::{
@@ -18,6 +19,7 @@ pub use model::{
     PhaseRecord, Player, Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,
 };
 pub use orders::{OrderProblem, looks_like_prose};
+pub use repin::{Incompatibility, variant_change_problems};
 pub use reply::{GameRef, OrdersView};
 pub use secret::{hash_secret, new_secret, secret_checks, secret_matches};
 pub use victory::survivors;

@@ -227,8 +227,9 @@ pub struct Game {
     /// Short name used in commands and mail subjects (`westeros-1`).
     pub id: String,
     pub name: String,
-    /// A built-in variant name or a variant file path.
-    pub variant: String,
+    /// The variant as it was when the game was created (or moved to a new version by the
+    /// moderator): its name for people, the hash of the content the store keeps.
+    pub variant: crate::map::PinnedVariant,
     /// The number of players of the setup.
     pub players: u8,
     pub status: GameStatus,

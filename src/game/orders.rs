@@ -185,7 +185,7 @@ pub fn looks_like_prose(variant: &Variant, line: &str) -> bool {
 fn is_own_header(variant: &Variant, house: HouseId, line: &str) -> bool {
     let trimmed = line.split('#').next().unwrap_or("").trim();
     trimmed.strip_suffix(':').is_some_and(|name| {
-        crate::case::house_named(variant, name.trim()) == Some(Owner::House(house))
+        crate::position::house_named(variant, name.trim()) == Some(Owner::House(house))
     })
 }
 
@@ -193,7 +193,7 @@ fn written_house(variant: &Variant, order: &Order) -> Option<Owner> {
     order
         .house
         .as_deref()
-        .and_then(|h| crate::case::house_named(variant, h))
+        .and_then(|h| crate::position::house_named(variant, h))
 }
 
 /// The province of the unit an order is for: where the order says it stands, or where the

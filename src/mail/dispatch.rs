@@ -1188,7 +1188,7 @@ impl<'a> Desk<'a> {
                 json!({
                     "id": g.id,
                     "name": g.name,
-                    "variant": g.variant,
+                    "variant": g.variant.name,
                     "status": status_word(g.status, self.lang),
                     "phase": phase_text(g.phase, self.lang),
                     "deadline": g.deadline_text(self.lang),
@@ -1225,7 +1225,7 @@ impl<'a> Desk<'a> {
         let record = match &phase {
             None => records.last(),
             Some(p) => {
-                let wanted = crate::case::parse_phase(&p.replace(',', " "));
+                let wanted = crate::position::parse_phase(&p.replace(',', " "));
                 records.iter().rev().find(|r| Some(r.phase) == wanted)
             }
         };
@@ -1896,7 +1896,7 @@ fn shown_house(variant: &Variant, house: &str, secret: &str) -> (Option<String>,
         return (Some(name), words, extra);
     }
     match house.split_whitespace().next() {
-        Some(first) if crate::case::house_named(variant, first).is_some() => {
+        Some(first) if crate::position::house_named(variant, first).is_some() => {
             (Some(first.to_string()), 1, false)
         }
         _ => (None, 0, false),

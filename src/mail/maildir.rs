@@ -27,9 +27,9 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::json;
 
 use crate::config::Config;
-use crate::game::GameError;
+use crate::game::{GameError, StorageFailure};
 use crate::service::Service;
-use crate::store::{Commit, StoreError};
+use crate::store::Commit;
 
 use super::command::{self, Command};
 use super::compose::compose;
@@ -162,10 +162,13 @@ pub enum Outcome {
 }
 
 /// Whether a failure may pass by itself: the store busy, or failing to read or write.
+/// A store that refuses to be used as it is (a newer schema, a migration waiting for a
+/// variant file) counts too, like a missing Maildir: the mail must wait for the
+/// administrator, not bounce.
 pub fn is_temporary(e: &GameError) -> bool {
     matches!(
         e,
-        GameError::Store(StoreError::Locked(_) | StoreError::Open { .. } | StoreError::Io(_))
+        GameError::Store(StorageFailure::Transient(_) | StorageFailure::Refused(_))
     )
 }
 

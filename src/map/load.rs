@@ -6,6 +6,8 @@ use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::path::Path;
 
+use super::pin::VariantSource;
+
 use serde::Deserialize;
 
 use super::names::NameIndex;
@@ -174,12 +176,27 @@ struct FileSetup {
 
 /// Loads a built-in variant by name, or a variant file by path.
 pub fn load_variant(name_or_path: &str) -> Result<Variant, MapError> {
+    let source = variant_source(name_or_path)?;
+    parse_variant(&source.file, &source.text)
+}
+
+/// The text of a built-in variant (by name) or of a variant file (by path, read now,
+/// relative to the current directory), not yet checked.
+pub fn variant_source(name_or_path: &str) -> Result<VariantSource, MapError> {
     if let Some((name, text)) = EMBEDDED.iter().find(|(n, _)| *n == name_or_path) {
-        return parse_variant(&format!("games/{name}.toml"), text);
+        return Ok(VariantSource {
+            file: format!("games/{name}.toml"),
+            text: (*text).to_string(),
+        });
     }
     let path = Path::new(name_or_path);
     if path.exists() || name_or_path.ends_with(".toml") {
-        return load_variant_file(path);
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| MapError::Unreadable {
+            file: file.clone(),
+            reason: e.to_string(),
+        })?;
+        return Ok(VariantSource { file, text });
     }
     Err(MapError::UnknownVariant {
         name: name_or_path.to_string(),

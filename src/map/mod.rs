@@ -4,10 +4,14 @@
 pub mod drawing;
 mod load;
 pub mod names;
+mod pin;
 mod variant;
 
-pub use load::{EMBEDDED, MapError, MapProblem, load_variant, load_variant_file, parse_variant};
-pub use names::{NameIndex, fold, fold_into};
+pub use load::{
+    EMBEDDED, MapError, MapProblem, load_variant, load_variant_file, parse_variant, variant_source,
+};
+pub use names::{NameIndex, fold, fold_into, likeness, nearest_of};
+pub use pin::{PinnedVariant, VariantHash, VariantSource};
 pub use variant::{
     House, HouseId, Owner, Province, ProvinceId, ProvinceKind, Region, RegionId, Setup,
     StartingUnit, UnitKind, Variant, Victory,

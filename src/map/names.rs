@@ -152,6 +152,47 @@ fn mark_prefixes<V: Default>(map: &mut FoldMap<V>, folded: &str, mut mark: impl 
 /// How alike a name must be to a misspelt one to be suggested for it.
 const NEAR: f64 = 0.75;
 
+/// How alike a misspelt word is to a known name, from 0 to 1, when at least `threshold`
+/// (none: less). The one scorer of every "did you mean" of corbeau (provinces, houses,
+/// order verbs, games, days, time zones; each place chooses its threshold): the better
+/// of Jaro-Winkler, kind to a shared start (`Winterfel`), and the normalised
+/// Damerau-Levenshtein similarity, kind to a swapped or missing letter anywhere
+/// (`Wintrefell`). Compare folded words (see [`fold`]) where case and accents must not
+/// count.
+pub fn likeness(wanted: &str, known: &str, threshold: f64) -> Option<f64> {
+    let jaro = strsim::jaro_winkler(wanted, known);
+    // The edit similarity is at most 1 - (difference of lengths / longest): when that
+    // bound beats neither Jaro-Winkler nor the threshold, the edit distance (most of the
+    // cost of a line that is no order, and hostile mail is full of them) is not computed.
+    let (a, b) = (wanted.chars().count(), known.chars().count());
+    let longest = a.max(b).max(1) as f64;
+    let best_edit = 1.0 - a.abs_diff(b) as f64 / longest;
+    let score = if best_edit <= jaro || best_edit < threshold {
+        jaro
+    } else {
+        jaro.max(strsim::normalized_damerau_levenshtein(wanted, known))
+    };
+    (score >= threshold).then_some(score)
+}
+
+/// The candidate most alike to `wanted` (by [`likeness`], at least `threshold`); the
+/// first of equals.
+pub fn nearest_of<'a, T>(
+    wanted: &str,
+    candidates: impl IntoIterator<Item = (&'a str, T)>,
+    threshold: f64,
+) -> Option<T> {
+    let mut best: Option<(f64, T)> = None;
+    for (name, value) in candidates {
+        if let Some(score) = likeness(wanted, name, threshold)
+            && best.as_ref().is_none_or(|(s, _)| score > *s)
+        {
+            best = Some((score, value));
+        }
+    }
+    best.map(|(_, value)| value)
+}
+
 impl NameIndex {
     /// Adds a name of a province; returns the province already holding it, if any.
     pub fn add_province_name(&mut self, name: &str, id: ProvinceId) -> Option<ProvinceId> {
@@ -257,26 +298,12 @@ impl NameIndex {
         if wanted.is_empty() {
             return Vec::new();
         }
-        let wanted_len = wanted.chars().count();
         let mut scored: Vec<(f64, &str, ProvinceId)> = self
             .shown
             .iter()
-            .map(|(folded, shown, id)| {
-                let jaro = strsim::jaro_winkler(&wanted, folded);
-                // The edit distance is at least the difference of lengths: when that
-                // alone keeps it under the threshold, it is not computed (it is most of
-                // the cost of a line that is no order, and hostile mail is full of them).
-                let len = folded.chars().count();
-                let longest = wanted_len.max(len).max(1) as f64;
-                let best_edit = 1.0 - wanted_len.abs_diff(len) as f64 / longest;
-                let score = if best_edit < NEAR {
-                    jaro
-                } else {
-                    jaro.max(strsim::normalized_damerau_levenshtein(&wanted, folded))
-                };
-                (score, shown.as_str(), *id)
+            .filter_map(|(folded, shown, id)| {
+                likeness(&wanted, folded, NEAR).map(|score| (score, shown.as_str(), *id))
             })
-            .filter(|(score, _, _)| *score >= NEAR)
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut out: Vec<(String, ProvinceId)> = Vec::new();
@@ -306,6 +333,40 @@ mod tests {
         );
         assert_eq!(fold("Goëville"), "goeville");
         assert_eq!(fold("Cœur"), "coeur");
+    }
+
+    #[test]
+    fn likeness_is_the_better_of_jaro_winkler_and_edit_distance() {
+        let pairs = [
+            ("winterfel", "winterfell"),
+            ("wintrefell", "winterfell"),
+            ("vne", "ven"),
+            ("vne", "vendredi"),
+            ("xyz", "roc"),
+            ("europe/pariss", "europe/paris"),
+            ("a", "averyveryverylongname"),
+            ("", "roc"),
+        ];
+        for (a, b) in pairs {
+            let full = strsim::jaro_winkler(a, b).max(strsim::normalized_damerau_levenshtein(a, b));
+            for threshold in [0.0, 0.6, 0.75, 0.9] {
+                // The shortcut that skips the edit distance never changes the answer.
+                let expected = (full >= threshold).then_some(full);
+                assert_eq!(likeness(a, b, threshold), expected, "{a} {b} {threshold}");
+            }
+        }
+        assert!(likeness("wintrefell", "winterfell", 0.75).is_some());
+        assert_eq!(likeness("xyz", "roc", 0.5), None);
+    }
+
+    #[test]
+    fn nearest_of_takes_the_best_and_the_first_of_equals() {
+        let names = [("stark", 1), ("stork", 2), ("lannister", 3)];
+        assert_eq!(nearest_of("strak", names, 0.8), Some(1));
+        assert_eq!(nearest_of("lanister", names, 0.8), Some(3));
+        assert_eq!(nearest_of("tyrell", names, 0.8), None);
+        let equals = [("abc", 1), ("abc", 2)];
+        assert_eq!(nearest_of("abd", equals, 0.5), Some(1));
     }
 
     #[test]

@@ -509,12 +509,7 @@ pub(super) fn nearest_verb(word: &str) -> Option<&'static str> {
     if wanted.chars().count() < 3 {
         return None;
     }
-    SUGGESTED_VERBS
-        .iter()
-        .map(|&v| (strsim::jaro_winkler(&wanted, v), v))
-        .filter(|&(score, _)| score >= 0.85)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, v)| v)
+    crate::map::nearest_of(&wanted, SUGGESTED_VERBS.iter().map(|&v| (v, v)), 0.85)
 }
 
 #[cfg(test)]

@@ -13,12 +13,32 @@ use std::rc::Rc;
 use chrono::{DateTime, Utc};
 
 use crate::game::{
-    AuditEntry, Game, GameError, NewGame, Notice, NoticeKind, PhaseRecord, Trigger, create,
+    AuditEntry, Game, GameError, NewGame, Notice, NoticeKind, PhaseRecord, StorageFailure, Trigger,
+    create,
 };
-use crate::map::{Variant, load_variant};
-use crate::store::{Commit, Store};
+use crate::map::{PinnedVariant, Variant, VariantHash, parse_variant, variant_source};
+use crate::store::{Commit, Store, StoreError};
 
 pub use action::{Action, EndBy};
+
+/// The store's errors as the game layer carries them: the store is named only here (and
+/// in the command line), so that the game knows no store.
+impl From<StoreError> for GameError {
+    fn from(e: StoreError) -> GameError {
+        let message = e.to_string();
+        match e {
+            StoreError::Exists(id) => GameError::GameExists(id),
+            StoreError::Locked(_)
+            | StoreError::Open { .. }
+            | StoreError::Io(_)
+            | StoreError::Backup { .. } => GameError::Store(StorageFailure::Transient(message)),
+            StoreError::Corrupt(_) => GameError::Store(StorageFailure::Damaged(message)),
+            StoreError::NewerSchema { .. } | StoreError::Migration { .. } => {
+                GameError::Store(StorageFailure::Refused(message))
+            }
+        }
+    }
+}
 
 /// What an action does besides changing the game.
 #[derive(Debug, Default)]
@@ -87,7 +107,8 @@ pub struct TickReport {
 
 pub struct Service {
     pub store: Store,
-    variants: RefCell<HashMap<String, Rc<Variant>>>,
+    /// The variants read this process, by content hash.
+    variants: RefCell<HashMap<VariantHash, Rc<Variant>>>,
 }
 
 impl Service {
@@ -102,16 +123,50 @@ impl Service {
         })
     }
 
-    /// A variant by name or path, loaded once per process.
-    pub fn variant(&self, name: &str) -> Result<Rc<Variant>, GameError> {
-        if let Some(v) = self.variants.borrow().get(name) {
+    /// The variant a game is pinned to, read from the store (never from the file the
+    /// game was created with) once per process.
+    pub fn variant(&self, pin: &PinnedVariant) -> Result<Rc<Variant>, GameError> {
+        if let Some(v) = self.variants.borrow().get(&pin.hash) {
             return Ok(v.clone());
         }
-        let variant = Rc::new(load_variant(name)?);
+        let text = self.store.variant_text(&pin.hash)?.ok_or_else(|| {
+            GameError::Store(StorageFailure::Damaged(format!(
+                "the store is damaged: the content of the variant {} ({}) is missing",
+                pin.name, pin.hash
+            )))
+        })?;
+        self.remember(pin, &text)
+    }
+
+    fn remember(&self, pin: &PinnedVariant, text: &str) -> Result<Rc<Variant>, GameError> {
+        // The text was checked when it was kept; a failure here is a damaged store.
+        let variant = Rc::new(parse_variant(&pin.name, text)?);
         self.variants
             .borrow_mut()
-            .insert(name.to_string(), variant.clone());
+            .insert(pin.hash.clone(), variant.clone());
         Ok(variant)
+    }
+
+    /// Reads a built-in variant or a variant file now, to pin a game to it: the pin, the
+    /// variant checked, and the text the store must keep ([`Store::keep_variant`]).
+    fn read_variant(&self, name: &str) -> Result<(PinnedVariant, Rc<Variant>, String), GameError> {
+        let source = variant_source(name)?;
+        let pin = PinnedVariant {
+            name: name.to_string(),
+            hash: source.hash(),
+        };
+        let cached = self.variants.borrow().get(&pin.hash).cloned();
+        let variant = match cached {
+            Some(v) => v,
+            None => {
+                let checked = Rc::new(parse_variant(&source.file, &source.text)?);
+                self.variants
+                    .borrow_mut()
+                    .insert(pin.hash.clone(), checked.clone());
+                checked
+            }
+        };
+        Ok((pin, variant, source.text))
     }
 
     /// A stored game; an unknown id gets the nearest existing one as a suggestion.
@@ -120,12 +175,9 @@ impl Service {
             return Ok(game);
         }
         let ids = self.store.game_ids()?;
-        let nearest = ids
-            .into_iter()
-            .map(|other| (strsim::jaro_winkler(id, &other), other))
-            .filter(|(score, _)| *score > 0.8)
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .map(|(_, other)| other);
+        let nearest =
+            crate::map::nearest_of(id, ids.iter().map(|other| (other.as_str(), other)), 0.8)
+                .cloned();
         Err(GameError::UnknownGame {
             id: id.to_string(),
             nearest,
@@ -134,8 +186,9 @@ impl Service {
 
     /// Creates and stores a new game.
     pub fn create(&self, new: NewGame, actor: &str, now: DateTime<Utc>) -> Result<Game, GameError> {
-        let variant = self.variant(&new.variant)?;
-        let game = create(new, &variant, now)?;
+        let (pin, variant, text) = self.read_variant(&new.variant)?;
+        let game = create(new, &variant, pin, now)?;
+        self.store.keep_variant(&game.variant.hash, &text)?;
         let detail = format!("{} players on {}", game.players, game.variant);
         self.store.commit(Commit {
             before: None,
@@ -144,6 +197,51 @@ impl Service {
             ..Commit::default()
         })?;
         Ok(game)
+    }
+
+    /// Moves a game to another version of its variant (a built-in name or a file, read
+    /// now), if the new version reads everything the game holds: its houses, position,
+    /// stored orders and history. Returns the game after and the pin it had.
+    pub fn set_variant(
+        &self,
+        id: &str,
+        name: &str,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(Game, PinnedVariant), GameError> {
+        let before = self.load(id)?;
+        let (pin, new, text) = self.read_variant(name)?;
+        if pin == before.variant {
+            return Err(GameError::VariantUnchanged {
+                name: pin.name.clone(),
+            });
+        }
+        let old = self.variant(&before.variant)?;
+        let history = self.store.phases(id)?;
+        let problems = crate::game::variant_change_problems(&before, &old, &new, &history);
+        if !problems.is_empty() {
+            return Err(GameError::VariantIncompatible {
+                file: name.to_string(),
+                problems,
+            });
+        }
+        let mut game = before.clone();
+        game.variant = pin;
+        self.store.keep_variant(&game.variant.hash, &text)?;
+        let detail = format!(
+            "{} ({}) -> {} ({})",
+            before.variant.name,
+            before.variant.hash.short(),
+            game.variant.name,
+            game.variant.hash.short()
+        );
+        self.store.commit(Commit {
+            before: Some(&before),
+            game: Some(&game),
+            audit: vec![audit(now, actor, "set-variant", detail)],
+            ..Commit::default()
+        })?;
+        Ok((game, before.variant))
     }
 
     /// Applies `change` to a stored game and commits it with its effects; an error leaves

@@ -19,7 +19,9 @@
 //!   address → nothing: the same windows by age, so that expired ones are pruned without
 //!   reading them all;
 //! - `guards`: `house\0<game>\0<house>`, `moderator\0<game>` or `sender\0<address>` →
-//!   [`Guard`]: failed sign-ons, for the throttle (`mail::throttle`).
+//!   [`Guard`]: failed sign-ons, for the throttle (`mail::throttle`);
+//! - `variants`: [`VariantHash`] → the variant's TOML text (UTF-8, not JSON): the content
+//!   each game is pinned to, kept once however many games play it (schema 2).
 
 use std::path::{Path, PathBuf};
 
@@ -32,9 +34,12 @@ use sled::transaction::{ConflictableTransactionError, TransactionError, Transact
 use crate::game::{AuditEntry, Game, Notice, PhaseRecord};
 use crate::mail::outmail::OutMail;
 use crate::mail::throttle::{self, Guard};
+use crate::map::VariantHash;
+
+mod migrate;
 
 /// The version of the layout above; bumped (with a migration step) when it changes.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// How long `open` waits for a store another process holds.
 const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
@@ -59,6 +64,25 @@ pub enum StoreError {
     Exists(String),
     #[error("store: {0}")]
     Io(#[from] sled::Error),
+    /// A schema-1 store cannot move to schema 2: a game's variant file cannot be read (or
+    /// is no longer a valid variant). Nothing was changed.
+    #[error(
+        "cannot migrate the store {} to schema {SCHEMA_VERSION}: the game {game} plays the variant {file}, which cannot be used any more ({reason}); put the file back where it was (a relative path is read from the directory corbeau runs in) and run again: nothing was changed",
+        .path.display()
+    )]
+    Migration {
+        path: PathBuf,
+        game: String,
+        file: String,
+        reason: String,
+    },
+    /// The copy of the store kept before a migration could not be made: nothing was
+    /// migrated.
+    #[error(
+        "cannot keep a copy of the store before migrating it, in {}: {reason}; nothing was changed",
+        .path.display()
+    )]
+    Backup { path: PathBuf, reason: String },
 }
 
 /// The opened store.
@@ -74,6 +98,7 @@ pub struct Store {
     seen: sled::Tree,
     replies: sled::Tree,
     guards: sled::Tree,
+    variants: sled::Tree,
 }
 
 /// How long a window of the reply cap lasts.
@@ -203,6 +228,7 @@ impl Store {
             seen: db.open_tree("seen")?,
             replies: db.open_tree("replies")?,
             guards: db.open_tree("guards")?,
+            variants: db.open_tree("variants")?,
             db,
         };
         store.migrate()?;
@@ -230,15 +256,34 @@ impl Store {
                 found,
             });
         }
-        // Each step moves the store one version up, in one transaction with the version.
-        // Schema 1 is the first; later versions add their step here.
         if found < SCHEMA_VERSION {
-            return Err(StoreError::Corrupt(format!(
-                "unknown schema version {found}"
-            )));
+            // Writes the new version in the migration's own transaction.
+            return migrate::migrate(self, &meta, found);
         }
         meta.insert("schema", &SCHEMA_VERSION.to_be_bytes())?;
         meta.flush()?;
+        Ok(())
+    }
+
+    /// The text of a pinned variant (none: the store does not have it, which only a
+    /// damaged store can give).
+    pub fn variant_text(&self, hash: &VariantHash) -> Result<Option<String>, StoreError> {
+        match self.variants.get(hash.as_str())? {
+            Some(bytes) => String::from_utf8(bytes.to_vec())
+                .map(Some)
+                .map_err(|_| StoreError::Corrupt(format!("variant {hash} is not UTF-8"))),
+            None => Ok(None),
+        }
+    }
+
+    /// Keeps a variant's text under its hash, before the commit of the game that names
+    /// it. Written outside that commit's transaction (sled joins at most nine trees, and
+    /// the commit's nine are taken): a text is keyed by its own hash, so writing it again
+    /// changes nothing, and a text left without a game (the commit failed) is never read.
+    pub fn keep_variant(&self, hash: &VariantHash, text: &str) -> Result<(), StoreError> {
+        if !self.variants.contains_key(hash.as_str())? {
+            self.variants.insert(hash.as_str(), text.as_bytes())?;
+        }
         Ok(())
     }
 

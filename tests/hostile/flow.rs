@@ -14,15 +14,17 @@ use chrono::{DateTime, TimeDelta, Utc};
 use corbeau::config::Config;
 use corbeau::game::calendar::{CalendarError, Span};
 use corbeau::game::{
-    Game, GameError, GameStatus, Moderator, NewGame, NoticeKind, Settings, SubmitMode, Trigger,
-    create,
+    Game, GameError, GameStatus, Incompatibility, Moderator, NewGame, NoticeKind, Settings,
+    SubmitMode, Trigger, create,
 };
 use corbeau::judge::{Failure, Illegal, Outcome, Phase, PhaseKind, Season};
 use corbeau::lang::Lang;
 use corbeau::mail::notify::queue_notices;
 use corbeau::mail::outmail::OutMail;
 use corbeau::mail::refusal::Refusal;
-use corbeau::map::{HouseId, Owner, ProvinceId, UnitKind, Variant, load_variant};
+use corbeau::map::{
+    HouseId, Owner, PinnedVariant, ProvinceId, UnitKind, Variant, VariantHash, load_variant,
+};
 use corbeau::order::OrderError;
 use corbeau::report::{ORDERS_TEMPLATE, RESULTS_TEMPLATE, outcome_view, render_template};
 use corbeau::service::{Action, Service};
@@ -492,6 +494,10 @@ fn paris_game(deadline: &str) -> Game {
             moderator: None,
         },
         &variant,
+        PinnedVariant {
+            name: "westeros".into(),
+            hash: VariantHash::of(include_str!("../../games/westeros.toml")),
+        },
         at(deadline) - TimeDelta::days(2),
     )
     .unwrap();
@@ -1173,6 +1179,37 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         GameError::BadVote("stark".into()),
         GameError::Internal("oops".into()),
         GameError::JudgeAddress("juge@example.org".into()),
+        GameError::VariantIncompatible {
+            file: "westeros-2.toml".into(),
+            problems: vec![
+                Incompatibility::Houses {
+                    missing: vec!["stark".into()],
+                    added: vec!["france".into()],
+                },
+                Incompatibility::Houses {
+                    missing: vec!["stark".into()],
+                    added: Vec::new(),
+                },
+                Incompatibility::Houses {
+                    missing: Vec::new(),
+                    added: vec!["france".into()],
+                },
+                Incompatibility::Position {
+                    reason: "bataille:3: unknown province `rox`".into(),
+                },
+                Incompatibility::Order {
+                    house: "stark".into(),
+                    text: "A win -> roc".into(),
+                },
+                Incompatibility::History {
+                    index: 2,
+                    reason: "bataille:3: unknown province `rox`".into(),
+                },
+            ],
+        },
+        GameError::VariantUnchanged {
+            name: "westeros".into(),
+        },
     ];
     for e in &games {
         // No wildcard: a new error does not compile until it is listed above. (The map's
@@ -1203,7 +1240,9 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::BadVote(_)
             | GameError::Store(_)
             | GameError::Internal(_)
-            | GameError::JudgeAddress(_) => {}
+            | GameError::JudgeAddress(_)
+            | GameError::VariantIncompatible { .. }
+            | GameError::VariantUnchanged { .. } => {}
         }
         check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
     }
@@ -1305,7 +1344,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    assert_eq!(checked, 11 + 24 + 25 + 4);
+    assert_eq!(checked, 11 + 26 + 25 + 4);
 }
 
 /// A moderator's `DÉMARRER` (or `REPRENDRE`, `ANNULER`) that reached the judge while it

@@ -578,7 +578,7 @@ fn a_bounce_for_a_player_flags_the_address_and_tells_the_moderator_once() {
     let flagged = w.game().seat("stark").unwrap().player.clone().unwrap();
     assert!(flagged.bounced.is_some());
     // `corbeau game show` says it beside the house.
-    let variant = w.service.variant("westeros").unwrap();
+    let variant = w.service.variant(&w.game().variant).unwrap();
     let shown = corbeau::report::game_text::game_text(&w.game(), &variant, Lang::En);
     let line = shown.lines().find(|l| l.contains(STARK)).unwrap();
     assert!(line.contains("mail undelivered on 2026-03-23"), "{shown}");

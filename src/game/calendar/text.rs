@@ -130,16 +130,16 @@ pub fn parse_time_zone(s: &str) -> Result<Tz, CalendarError> {
     if let (Some(tz), None) = (by_city.next(), by_city.next()) {
         return Ok(*tz);
     }
-    let nearest = TZ_VARIANTS
+    // Each zone by its whole name (`europe/paris`) and by its city (`paris`).
+    let names: Vec<(String, &'static str)> = TZ_VARIANTS
         .iter()
-        .map(|tz| {
-            let score = strsim::jaro_winkler(&wanted, &tz.name().to_lowercase())
-                .max(strsim::normalized_damerau_levenshtein(&wanted, &city(tz)));
-            (score, tz.name())
-        })
-        .filter(|(score, _)| *score >= 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, name)| name);
+        .flat_map(|tz| [(tz.name().to_lowercase(), tz.name()), (city(tz), tz.name())])
+        .collect();
+    let nearest = crate::map::nearest_of(
+        &wanted,
+        names.iter().map(|(name, zone)| (name.as_str(), *zone)),
+        0.8,
+    );
     Err(CalendarError::UnknownTimeZone {
         input: text.to_string(),
         nearest,

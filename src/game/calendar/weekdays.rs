@@ -110,19 +110,15 @@ impl Weekdays {
         if let Some(&(_, n)) = NAMES.iter().find(|(name, _)| *name == word) {
             return Ok(n);
         }
-        let nearest = NAMES
+        // A word of three letters or fewer is an abbreviation: it is compared with the
+        // abbreviations only (else `vne` would be taken for `vendredi`, which shares its
+        // first letter and more, rather than for `ven`).
+        let short = word.chars().count() <= 3;
+        let candidates = NAMES
             .iter()
-            .map(|(name, _)| {
-                // The mean: edit distance alone is harsh on three letters (`vne`), and
-                // Jaro-Winkler alone prefers long names sharing the first letter (`vendredi`).
-                let score = (strsim::jaro_winkler(word, name)
-                    + strsim::normalized_damerau_levenshtein(word, name))
-                    / 2.0;
-                (score, *name)
-            })
-            .filter(|(score, _)| *score >= 0.6)
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .map(|(_, name)| name);
+            .filter(|(name, _)| !short || name.len() <= 3)
+            .map(|(name, _)| (*name, *name));
+        let nearest = crate::map::nearest_of(word, candidates, 0.6);
         Err(CalendarError::UnknownWeekday {
             input: input.trim().to_string(),
             word: word.to_string(),

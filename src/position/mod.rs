@@ -1,11 +1,13 @@
-//! Positions as text, for `corbeau adjudicate --position` and for case files: a phase line,
-//! then one line per unit, owner list, dislodged unit or contested province.
-//! See `docs/position-format.md`.
+//! Positions as text: a phase line, then one line per unit, owner list, dislodged unit or
+//! contested province (`docs/position-format.md`). The stored game keeps its position in
+//! this format; `corbeau adjudicate --position`, `game edit` and the case files read it.
+//! Also the phase names of that format (`printemps 298 mouvements`, `S1901M`) and the
+//! house names it accepts.
 
 use std::fmt::Write;
 
 use crate::judge::{Dislodged, Phase, PhaseKind, Position, Season, Unit};
-use crate::map::{HouseId, Owner, ProvinceId, Variant, fold};
+use crate::map::{HouseId, Owner, ProvinceId, Variant, fold, nearest_of};
 use crate::order::parse_unit_line;
 
 /// A position file line that could not be read.
@@ -92,17 +94,23 @@ pub fn house_named(variant: &Variant, name: &str) -> Option<Owner> {
     if let Some(h) = variant.house_by_name(name) {
         return Some(Owner::House(h));
     }
-    let mut best: Option<(f64, HouseId)> = None;
-    for h in variant.house_ids() {
-        let house = variant.house(h);
-        for candidate in [&house.id, &house.name].into_iter().chain(&house.aliases) {
-            let score = strsim::jaro_winkler(&folded, &fold(candidate));
-            if score >= 0.9 && best.is_none_or(|(s, _)| score > s) {
-                best = Some((score, h));
-            }
-        }
-    }
-    best.map(|(_, h)| Owner::House(h))
+    let folded_names: Vec<(String, HouseId)> = variant
+        .house_ids()
+        .flat_map(|h| {
+            let house = variant.house(h);
+            [&house.id, &house.name]
+                .into_iter()
+                .chain(&house.aliases)
+                .map(move |name| (fold(name), h))
+        })
+        .collect();
+    // Strict: a misspelt house is taken for the house, not only suggested.
+    nearest_of(
+        &folded,
+        folded_names.iter().map(|(name, h)| (name.as_str(), *h)),
+        0.9,
+    )
+    .map(Owner::House)
 }
 
 /// Reads `House: A lvp` (or `neutral: A prt`) into a unit on the board.
