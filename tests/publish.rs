@@ -777,26 +777,30 @@ fn the_game_page_reads_in_headless_chromium() {
     );
 }
 
-/// A game of the 2-player test map of tests/fixtures/maps/mini.toml, from a copy in the
-/// world's folder: stored without going through the service, whose cache of variants
-/// would otherwise keep the file as it was.
-fn store_mini(w: &World) -> PathBuf {
-    let file = w.dir.join("mini.toml");
-    fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/maps/mini.toml"),
-        &file,
-    )
-    .unwrap();
+/// A game of the 2-player test map of tests/fixtures/maps/mini.toml, stored without going
+/// through the service. Not `kept`: the store lacks the variant's pinned text (a damaged
+/// store), so the game's variant cannot be read.
+fn store_mini(w: &World, kept: bool) {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/maps/mini.toml");
+    let name = file.display().to_string();
+    let source = corbeau::map::variant_source(&name).unwrap();
+    let pin = corbeau::map::PinnedVariant {
+        name: name.clone(),
+        hash: source.hash(),
+    };
     let new = NewGame {
         id: "mini".into(),
         name: None,
-        variant: file.display().to_string(),
+        variant: name.clone(),
         players: 2,
         settings: Settings::default(),
         moderator: None,
     };
-    let variant = corbeau::map::load_variant(&file.display().to_string()).unwrap();
-    let game = corbeau::game::create(new, &variant, at(0)).unwrap();
+    let variant = corbeau::map::load_variant(&name).unwrap();
+    let game = corbeau::game::create(new, &variant, pin.clone(), at(0)).unwrap();
+    if kept {
+        w.service.store.keep_variant(&pin.hash, &source.text).unwrap();
+    }
     w.service
         .store
         .commit(Commit {
@@ -804,13 +808,12 @@ fn store_mini(w: &World) -> PathBuf {
             ..Commit::default()
         })
         .unwrap();
-    file
 }
 
 #[test]
 fn a_variant_without_drawing_has_pages_without_maps() {
     let w = World::new("nodrawing");
-    store_mini(&w);
+    store_mini(&w, true);
     let report = w.publish(Mode::All);
     assert_eq!((report.games, report.pictures_drawn), (1, 0), "{report:?}");
     let page = w.page("mini");
@@ -820,12 +823,11 @@ fn a_variant_without_drawing_has_pages_without_maps() {
 }
 
 #[test]
-fn a_broken_variant_file_stops_only_its_game() {
+fn a_game_whose_variant_cannot_be_read_stops_only_its_game() {
     let mut w = World::new("broken");
     w.create();
     w.play_first_phase();
-    let file = store_mini(&w);
-    fs::write(&file, "not a variant [").unwrap();
+    store_mini(&w, false);
     // As if published before the file broke: its pages stay.
     let folder = w.site().dir.join("games/mini");
     fs::create_dir_all(&folder).unwrap();

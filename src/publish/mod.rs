@@ -344,12 +344,14 @@ fn write_game(
     let folder = site.dir.join(GAMES).join(&game.id);
     fs::create_dir_all(&folder).map_err(io_error(&folder))?;
     let old = Manifest::read(&folder);
+    // The variant's content hash: a new version of the variant redraws the maps.
+    let pin = game.variant.hash.to_string();
     let common = |more: &[&[u8]]| {
         let mut parts: Vec<&[u8]> = vec![
             env!("CARGO_PKG_VERSION").as_bytes(),
             lang.code().as_bytes(),
             game.name.as_bytes(),
-            game.variant.as_bytes(),
+            pin.as_bytes(),
         ];
         parts.extend_from_slice(more);
         fingerprint(&parts)
