@@ -70,6 +70,13 @@ pub enum GameCommand {
         #[arg(value_parser = parse_allowed)]
         allowed: bool,
     },
+    /// Turn the board's picture in the game's mails on or off (`oui`/`non`, `yes`/`no`):
+    /// off for players on slow links; the texts stay whole.
+    Pictures {
+        game: String,
+        #[arg(value_parser = parse_allowed)]
+        on: bool,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -108,6 +115,9 @@ pub struct NewArgs {
     /// Nobody may observe the game (`game observers GAME yes` allows it later).
     #[arg(long)]
     no_observers: bool,
+    /// Mails carry no picture of the board (`game pictures GAME yes` turns them on).
+    #[arg(long)]
+    no_pictures: bool,
 }
 
 /// When deadlines fall (docs/deadlines.md).
@@ -359,6 +369,21 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
             };
             done(ctx, &g, message)
         }
+        GameCommand::Pictures { game, on } => {
+            let g = moderate(ctx, &game, Action::Pictures { on })?;
+            let message = if on {
+                ctx.pick(
+                    "les courriers portent la carte",
+                    "mails carry the board's picture",
+                )
+            } else {
+                ctx.pick(
+                    "les courriers ne portent plus de carte (leur texte ne change pas)",
+                    "mails carry no picture any more (their text does not change)",
+                )
+            };
+            done(ctx, &g, message)
+        }
         GameCommand::Audit { game } => {
             ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
             let entries = ctx
@@ -397,6 +422,7 @@ fn new_game(ctx: &Context, args: NewArgs) -> Result<(), Error> {
     settings.last_year = args.last_year;
     settings.lang = args.game_lang.unwrap_or(ctx.lang);
     settings.observers = !args.no_observers;
+    settings.pictures = !args.no_pictures;
     let (moderator, secret) = match &args.moderator {
         Some(address) => {
             let address = crate::game::check_address(address).map_err(|e| ctx.fail(e))?;
