@@ -80,7 +80,12 @@ pub fn house_brief(variant: &Variant, position: &Position, house: &str) -> Optio
         .filter(|u| u.owner == Owner::House(id))
         .collect();
     // Armies first, as the example prefers them: their orders are the plainest.
-    units.sort_by_key(|u| (u.kind, variant.province(variant.province_of(u.region)).name.clone()));
+    units.sort_by_key(|u| {
+        (
+            u.kind,
+            variant.province(variant.province_of(u.region)).name.clone(),
+        )
+    });
     let homes = variant
         .house(id)
         .home

@@ -201,8 +201,8 @@ fn build(mail: &OutMail, judge: &Judge, readable: bool) -> Result<Message, Trans
             .body(body),
     );
     for attachment in &mail.attachments {
-        let content_type = ContentType::parse(attachment.media.mime())
-            .map_err(|e| build_error(e.to_string()))?;
+        let content_type =
+            ContentType::parse(attachment.media.mime()).map_err(|e| build_error(e.to_string()))?;
         parts = parts.singlepart(
             SinglePart::builder()
                 .header(content_type)
