@@ -11,8 +11,7 @@ use std::time::{Duration, SystemTime};
 
 use lettre::Transport as _;
 use lettre::message::header::{
-    ContentDisposition, ContentTransferEncoding, ContentType, HeaderName, HeaderValue,
-    MIME_VERSION_1_0,
+    ContentTransferEncoding, ContentType, Header, HeaderName, HeaderValue, MIME_VERSION_1_0,
 };
 use lettre::message::{Body, Mailbox, Message, MultiPart, SinglePart};
 use lettre::transport::smtp::SmtpTransport;
@@ -201,18 +200,48 @@ fn build(mail: &OutMail, judge: &Judge, readable: bool) -> Result<Message, Trans
             .body(body),
     );
     for attachment in &mail.attachments {
-        let content_type =
-            ContentType::parse(attachment.media.mime()).map_err(|e| build_error(e.to_string()))?;
+        // The name in Content-Type too: some clients read it only there.
+        let content_type = ContentType::parse(&format!(
+            "{}; name=\"{}\"",
+            attachment.media.mime(),
+            attachment.name
+        ))
+        .map_err(|e| build_error(e.to_string()))?;
         parts = parts.singlepart(
             SinglePart::builder()
                 .header(content_type)
-                .header(ContentDisposition::inline_with_name(&attachment.name))
+                .header(InlineFile(attachment.name.clone()))
                 .body(Body::new(attachment.bytes.clone())),
         );
     }
     builder
         .multipart(parts)
         .map_err(|e| build_error(e.to_string()))
+}
+
+/// `Content-Disposition: inline; filename="…"`, written plainly: lettre's own writes the
+/// RFC 2231 form (`filename*0=`), which some mail clients do not read. The judge's file
+/// names need no encoding (ASCII letters, digits, dashes: `outmail::file_name`).
+#[derive(Debug, Clone)]
+struct InlineFile(String);
+
+impl Header for InlineFile {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("Content-Disposition")
+    }
+
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(InlineFile(s.to_string()))
+    }
+
+    fn display(&self) -> HeaderValue {
+        let name: String = self
+            .0
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
+            .collect();
+        HeaderValue::new(Self::name(), format!("inline; filename=\"{name}\""))
+    }
 }
 
 /// The text as an 8-bit body, CRLF-ended, when every line fits RFC 5322's 998 bytes
