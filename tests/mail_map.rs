@@ -605,3 +605,73 @@ fn with_pictures_off_no_mail_carries_one_and_the_text_is_the_same() {
     };
     assert_eq!(text(&mails), text(&with));
 }
+
+/// `corbeau player replace … --welcome` mails the same welcome as `REMPLACER` by mail,
+/// in one transaction with the seat; without `--welcome`, no mail (the moderator passes
+/// the printed secret on).
+#[test]
+fn player_replace_on_the_command_line_can_mail_the_welcome() {
+    let dir = std::env::temp_dir().join(format!("corbeau-mailmap-{}-cli", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_corbeau"))
+            .args(args)
+            .env("CORBEAU_DATA", &dir)
+            .env("CORBEAU_LANG", "fr")
+            .env_remove("CORBEAU_CONFIG")
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{args:?}: {said}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    run(&["game", "new", "cli", "--players", "3"]);
+    for (house, address) in [
+        ("stark", STARK),
+        ("lannister", LANNISTER),
+        ("baratheon", BARATHEON),
+    ] {
+        run(&["player", "add", "cli", house, address]);
+    }
+    run(&["game", "start", "cli"]);
+    run(&["player", "replace", "cli", "stark", "rickon@nord.test"]);
+    let printed = run(&[
+        "player",
+        "replace",
+        "cli",
+        "stark",
+        "bran@nord.test",
+        "--welcome",
+    ]);
+    assert!(
+        printed.contains("envoyé dans son courrier d'accueil"),
+        "{printed}"
+    );
+    let service = Service::open(&dir).unwrap();
+    let outbox: Vec<OutMail> = service
+        .store
+        .outbox()
+        .unwrap()
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect();
+    assert!(
+        to(&outbox, "rickon@nord.test")
+            .iter()
+            .all(|m| !m.body.starts_with(":: corbeau: welcome"))
+    );
+    let welcome: Vec<&OutMail> = to(&outbox, "bran@nord.test")
+        .into_iter()
+        .filter(|m| m.body.starts_with(":: corbeau: welcome"))
+        .collect();
+    assert_eq!(welcome.len(), 1, "{outbox:#?}");
+    assert!(
+        welcome[0].body.contains("Vos unités"),
+        "{}",
+        welcome[0].body
+    );
+    assert_eq!(welcome[0].attachments.len(), 1);
+    drop(service);
+    let _ = std::fs::remove_dir_all(&dir);
+}

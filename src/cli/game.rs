@@ -213,6 +213,11 @@ pub struct SeatArgs {
     /// The player's language (fr, en).
     #[arg(long, default_value = "fr")]
     player_lang: Lang,
+    /// Also mail the player their welcome, as `AJOUTER`/`REMPLACER` by mail does: the
+    /// secret, the house's units and an example order, the board's picture, and for a
+    /// replacement the game's last results (docs/email.md, "Pictures").
+    #[arg(long)]
+    welcome: bool,
 }
 
 fn parse_press(s: &str) -> Result<Press, String> {
@@ -618,17 +623,48 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
         return Err(ctx.fail(GameError::JudgeAddress(args.address.trim().into())));
     }
     let hash = hash_secret(&secret).map_err(|e| ctx.fail(e))?;
-    let g = moderate(
-        ctx,
-        &args.game,
-        Action::Seat {
-            house: args.house.clone(),
-            address: args.address.clone(),
-            secret_hash: hash,
+    let action = Action::Seat {
+        house: args.house.clone(),
+        address: args.address.clone(),
+        secret_hash: hash,
+        lang: args.player_lang,
+        replace,
+    };
+    let g = if args.welcome {
+        // The seat and its welcome mail in one transaction: never a player seated whose
+        // welcome is lost, nor a welcome for a seat that failed.
+        let welcome = crate::mail::board::Welcome {
+            house: &args.house,
+            address: &args.address,
+            secret: &secret,
             lang: args.player_lang,
             replace,
-        },
-    )?;
+        };
+        let name = action.name();
+        ctx.service
+            .update(
+                &args.game,
+                "moderator",
+                name,
+                ctx.now,
+                |game, variant, effects| {
+                    crate::service::action::apply(game, variant, action, effects, ctx.now)?;
+                    let mail = crate::mail::board::welcome_mail(
+                        &ctx.service,
+                        &ctx.config,
+                        game,
+                        variant,
+                        &welcome,
+                        ctx.now,
+                    )?;
+                    effects.mails.push(mail);
+                    Ok(game.clone())
+                },
+            )
+            .map_err(|e| ctx.fail(e))?
+    } else {
+        moderate(ctx, &args.game, action)?
+    };
     let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
     let house_id = g.house_id(&variant, &args.house).map_err(|e| ctx.fail(e))?;
     let value = json!({"game": g.id, "house": house_id, "address": args.address, "secret": secret});
@@ -638,10 +674,17 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
             g.id,
             house_id,
             args.address,
-            ctx.pick(
-                "secret du joueur (à lui transmettre ; noté nulle part ailleurs) :",
-                "player's secret (send it to them; not kept anywhere else):"
-            )
+            if args.welcome {
+                ctx.pick(
+                    "secret du joueur (envoyé dans son courrier d'accueil) :",
+                    "player's secret (sent in their welcome mail):",
+                )
+            } else {
+                ctx.pick(
+                    "secret du joueur (à lui transmettre ; noté nulle part ailleurs) :",
+                    "player's secret (send it to them; not kept anywhere else):",
+                )
+            }
         )
     })
 }

@@ -6,17 +6,88 @@
 //! the mail goes without it, its text complete; the moderator's setting `pictures` turns
 //! them off for the whole game.
 
+use chrono::{DateTime, Utc};
 use serde::Serialize;
+use serde_json::json;
 
-use crate::game::{Game, PhaseRecord};
+use crate::config::Config;
+use crate::game::{Game, GameError, PhaseRecord};
 use crate::judge::{PhaseKind, Position};
 use crate::lang::Lang;
 use crate::map::{HouseId, Owner, ProvinceKind, RegionId, UnitKind, Variant};
-use crate::report::game_text::phase_text;
+use crate::report::game_text::{Audience, phase_text, record_results_for, status_word};
 use crate::report::{Place, UnitView, province_place, unit_view};
+use crate::service::Service;
 use crate::service::picture::{Format, current_picture, phase_picture};
 
-use super::outmail::Attachment;
+use super::compose::compose;
+use super::outmail::{Attachment, OutMail};
+
+/// A player just seated, to be welcomed.
+#[derive(Debug, Clone, Copy)]
+pub struct Welcome<'a> {
+    /// The house as written or its id (resolved against the variant).
+    pub house: &'a str,
+    pub address: &'a str,
+    /// The player's secret, in clear: the welcome mail is where the player learns it.
+    pub secret: &'a str,
+    pub lang: Lang,
+    /// The player takes over a house (`REMPLACER`, `player replace`).
+    pub replace: bool,
+}
+
+/// The welcome mail of a player seated in `game` (already changed): the secret, what the
+/// house commands and an example order of its own, the board as it stands, and for a
+/// replacement the game's last results as that house reads them. Written the same for
+/// `AJOUTER`/`REMPLACER` by mail and `player add/replace --welcome`.
+pub fn welcome_mail(
+    service: &Service,
+    config: &Config,
+    game: &Game,
+    variant: &Variant,
+    welcome: &Welcome<'_>,
+    now: DateTime<Utc>,
+) -> Result<OutMail, GameError> {
+    let internal = |e: crate::report::RenderError| GameError::Internal(e.to_string());
+    let lang = welcome.lang;
+    let house = game.house_id(variant, welcome.house)?;
+    let name = variant
+        .house_by_name(&house)
+        .map_or_else(|| house.clone(), |h| variant.house(h).name.clone());
+    let address = crate::game::check_address(welcome.address)?;
+    let position = game.current_position(variant)?;
+    let own = house_brief(variant, &position, &house);
+    let last = match service.store.last_phase(&game.id)? {
+        Some(record) if welcome.replace => Some(
+            record_results_for(
+                game,
+                variant,
+                &record,
+                true,
+                &Audience::House(house.clone()),
+                lang,
+                config.templates.as_deref(),
+            )
+            .map_err(internal)?,
+        ),
+        _ => None,
+    };
+    let data = json!({
+        "game": { "id": game.id, "name": game.name, "variant": variant.name },
+        "house": name,
+        "secret": welcome.secret,
+        "judge": config.judge.address,
+        "status": status_word(game.status, lang),
+        "deadline": game.deadline_text(lang),
+        "own": own,
+        "replaced": welcome.replace,
+        "results": last,
+    });
+    let picture = current_attachment(variant, game, lang);
+    let mail =
+        compose(config, "welcome.txt", "welcome", data, &address, lang, now).map_err(internal)?;
+    Ok(mail.about(&game.id).carrying(picture.as_ref()))
+}
 
 /// The board after the played phase `record`, with that phase's orders drawn, as a PNG
 /// named after the game and the phase; none when the game's pictures are off or the

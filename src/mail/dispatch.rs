@@ -1639,44 +1639,16 @@ impl<'a> Desk<'a> {
             .map(|h| house_name(variant, &h))
             .unwrap_or(house);
         let address = check_address(address)?;
-        // What the house commands now, and for a player taking over a game under way the
-        // last results as that house reads them (docs/email.md, "Pictures").
-        let house_id = g.house_id(variant, &name).ok();
-        let position = g.current_position(variant)?;
-        let own = house_id
-            .as_deref()
-            .and_then(|h| super::board::house_brief(variant, &position, h));
-        let last = match (&house_id, self.service.store.last_phase(&g.id)?) {
-            (Some(h), Some(record)) if replace => Some(
-                record_results_for(
-                    g,
-                    variant,
-                    &record,
-                    true,
-                    &Audience::House(h.clone()),
-                    lang,
-                    self.config.templates.as_deref(),
-                )
-                .map_err(|e| GameError::Internal(e.to_string()))?,
-            ),
-            _ => None,
+        let welcome = super::board::Welcome {
+            house: &name,
+            address: &address,
+            secret: &secret,
+            lang,
+            replace,
         };
-        let data = json!({
-            "game": { "id": g.id, "name": g.name, "variant": variant.name },
-            "house": name,
-            "secret": secret,
-            "judge": self.config.judge.address,
-            "status": status_word(g.status, lang),
-            "deadline": g.deadline_text(lang),
-            "own": own,
-            "replaced": replace,
-            "results": last,
-        });
-        let picture = super::board::current_attachment(variant, g, lang);
-        let mail = self.compose("welcome.txt", "welcome", data, &address, lang)?;
-        self.effects
-            .mails
-            .push(mail.about(&g.id).carrying(picture.as_ref()));
+        let mail =
+            super::board::welcome_mail(self.service, self.config, g, variant, &welcome, self.now)?;
+        self.effects.mails.push(mail);
         let kind = if replace { "replaced" } else { "added" };
         self.section(
             located.line,
