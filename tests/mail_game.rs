@@ -368,6 +368,14 @@ fn a_game_played_by_mail_from_sign_on_to_results() {
     for r in &results {
         assert!(r.body.starts_with(":: corbeau:"), "{}", r.body);
         assert!(r.body.contains(&format!(":: game: {GAME}")), "{}", r.body);
+        // Through SMTP too: the text first, then the board (docs/email.md, "Pictures").
+        assert!(r.raw.contains("Content-Type: multipart/mixed"), "{}", r.to);
+        let png = r.raw.find("Content-Type: image/png").expect("a picture");
+        assert!(
+            r.raw
+                .find("Content-Type: text/plain")
+                .is_some_and(|t| t < png)
+        );
     }
     let english = results.iter().find(|r| r.to == LANNISTER).unwrap();
     assert!(english.subject.contains("Results"), "{}", english.subject);

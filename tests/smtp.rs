@@ -87,6 +87,7 @@ fn mail(n: u32, to: &str) -> OutMail {
         next_try: None,
         last_error: None,
         failed: false,
+        attachments: Vec::new(),
     }
 }
 

@@ -74,6 +74,13 @@ pub enum GameCommand {
         #[arg(value_parser = parse_allowed)]
         allowed: bool,
     },
+    /// Turn the board's picture in the game's mails on or off (`oui`/`non`, `yes`/`no`):
+    /// off for players on slow links; the texts stay whole.
+    Pictures {
+        game: String,
+        #[arg(value_parser = parse_allowed)]
+        on: bool,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -112,6 +119,9 @@ pub struct NewArgs {
     /// Nobody may observe the game (`game observers GAME yes` allows it later).
     #[arg(long)]
     no_observers: bool,
+    /// Mails carry no picture of the board (`game pictures GAME yes` turns them on).
+    #[arg(long)]
+    no_pictures: bool,
 }
 
 /// When deadlines fall (docs/deadlines.md).
@@ -207,6 +217,11 @@ pub struct SeatArgs {
     /// The player's language (fr, en).
     #[arg(long, default_value = "fr")]
     player_lang: Lang,
+    /// Also mail the player their welcome, as `AJOUTER`/`REMPLACER` by mail does: the
+    /// secret, the house's units and an example order, the board's picture, and for a
+    /// replacement the game's last results (docs/email.md, "Pictures").
+    #[arg(long)]
+    welcome: bool,
 }
 
 fn parse_press(s: &str) -> Result<Press, String> {
@@ -378,6 +393,21 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
             );
             done(ctx, &g, &message)
         }
+        GameCommand::Pictures { game, on } => {
+            let g = moderate(ctx, &game, Action::Pictures { on })?;
+            let message = if on {
+                ctx.pick(
+                    "les courriers portent la carte",
+                    "mails carry the board's picture",
+                )
+            } else {
+                ctx.pick(
+                    "les courriers ne portent plus de carte (leur texte ne change pas)",
+                    "mails carry no picture any more (their text does not change)",
+                )
+            };
+            done(ctx, &g, message)
+        }
         GameCommand::Audit { game } => {
             ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
             let entries = ctx
@@ -416,6 +446,7 @@ fn new_game(ctx: &Context, args: NewArgs) -> Result<(), Error> {
     settings.last_year = args.last_year;
     settings.lang = args.game_lang.unwrap_or(ctx.lang);
     settings.observers = !args.no_observers;
+    settings.pictures = !args.no_pictures;
     let (moderator, secret) = match &args.moderator {
         Some(address) => {
             let address = crate::game::check_address(address).map_err(|e| ctx.fail(e))?;
@@ -611,17 +642,48 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
         return Err(ctx.fail(GameError::JudgeAddress(args.address.trim().into())));
     }
     let hash = hash_secret(&secret).map_err(|e| ctx.fail(e))?;
-    let g = moderate(
-        ctx,
-        &args.game,
-        Action::Seat {
-            house: args.house.clone(),
-            address: args.address.clone(),
-            secret_hash: hash,
+    let action = Action::Seat {
+        house: args.house.clone(),
+        address: args.address.clone(),
+        secret_hash: hash,
+        lang: args.player_lang,
+        replace,
+    };
+    let g = if args.welcome {
+        // The seat and its welcome mail in one transaction: never a player seated whose
+        // welcome is lost, nor a welcome for a seat that failed.
+        let welcome = crate::mail::board::Welcome {
+            house: &args.house,
+            address: &args.address,
+            secret: &secret,
             lang: args.player_lang,
             replace,
-        },
-    )?;
+        };
+        let name = action.name();
+        ctx.service
+            .update(
+                &args.game,
+                "moderator",
+                name,
+                ctx.now,
+                |game, variant, effects| {
+                    crate::service::action::apply(game, variant, action, effects, ctx.now)?;
+                    let mail = crate::mail::board::welcome_mail(
+                        &ctx.service,
+                        &ctx.config,
+                        game,
+                        variant,
+                        &welcome,
+                        ctx.now,
+                    )?;
+                    effects.mails.push(mail);
+                    Ok(game.clone())
+                },
+            )
+            .map_err(|e| ctx.fail(e))?
+    } else {
+        moderate(ctx, &args.game, action)?
+    };
     let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
     let house_id = g.house_id(&variant, &args.house).map_err(|e| ctx.fail(e))?;
     let value = json!({"game": g.id, "house": house_id, "address": args.address, "secret": secret});
@@ -631,10 +693,17 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
             g.id,
             house_id,
             args.address,
-            ctx.pick(
-                "secret du joueur (à lui transmettre ; noté nulle part ailleurs) :",
-                "player's secret (send it to them; not kept anywhere else):"
-            )
+            if args.welcome {
+                ctx.pick(
+                    "secret du joueur (envoyé dans son courrier d'accueil) :",
+                    "player's secret (sent in their welcome mail):",
+                )
+            } else {
+                ctx.pick(
+                    "secret du joueur (à lui transmettre ; noté nulle part ailleurs) :",
+                    "player's secret (send it to them; not kept anywhere else):",
+                )
+            }
         )
     })
 }

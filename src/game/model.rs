@@ -55,6 +55,10 @@ pub struct Settings {
     /// Whether people may observe the game (`OBSERVER`); the moderator may forbid it.
     #[serde(default = "allowed")]
     pub observers: bool,
+    /// Whether the judge's mails carry the board's picture (results, welcome, `CARTE`);
+    /// the moderator turns it off for players on slow links. The texts stay whole.
+    #[serde(default = "allowed")]
+    pub pictures: bool,
 }
 
 /// Observers are allowed unless the moderator said otherwise (and in games stored before
@@ -73,6 +77,7 @@ impl Default for Settings {
             last_year: None,
             lang: Lang::Fr,
             observers: true,
+            pictures: true,
         }
     }
 }

@@ -102,7 +102,10 @@ pub fn handle_arrived(
         | Ok(Command::Moderator { game, .. })
         | Ok(Command::Observe { game })
         | Ok(Command::ConfirmObserve { game, .. })
-        | Ok(Command::Unobserve { game, .. }) => Some(game.clone()),
+        | Ok(Command::Unobserve { game, .. })
+        | Ok(Command::Map {
+            game: Some(game), ..
+        }) => Some(game.clone()),
         _ => None,
     });
     let game = match &named {
@@ -221,6 +224,26 @@ fn observing_refused(game: &Game, from: &str) -> Option<Refusal> {
     }
 }
 
+/// Whether the game already writes to `address`: a house's player (not resigned), the
+/// moderator, an observer — the addresses its results go to.
+fn knows(game: &Game, address: &str) -> bool {
+    let player = game
+        .seats
+        .iter()
+        .filter(|s| !s.resigned)
+        .filter_map(|s| s.player.as_ref())
+        .any(|p| same_address(&p.address, address));
+    let moderator = game
+        .moderator
+        .as_ref()
+        .is_some_and(|m| same_address(&m.address, address));
+    let observer = game
+        .observers
+        .iter()
+        .any(|o| same_address(&o.address, address));
+    player || moderator || observer
+}
+
 /// Game ids are written in lower case; players may not.
 fn fold_id(id: &str) -> String {
     id.trim().to_lowercase()
@@ -282,6 +305,9 @@ struct Desk<'a> {
     /// The sign-on was refused unchecked by the throttle, until then (in the reader's
     /// words): the lines after it say so, never "wrong secret".
     throttled: Option<String>,
+    /// `CARTE` was granted: the reply carries the board's picture (drawn once, however
+    /// many times the mail asks, and only if the reply is sent at all).
+    map_wanted: bool,
 }
 
 impl<'a> Desk<'a> {
@@ -320,6 +346,7 @@ impl<'a> Desk<'a> {
             extra_words: false,
             too_many: None,
             throttled: None,
+            map_wanted: false,
         }
     }
 
@@ -765,6 +792,13 @@ impl<'a> Desk<'a> {
                 secret,
             } => self.unobserve(game, located, &named, &secret)?,
             Command::Press { to, grey, body } => self.press(game, located, to, grey, &body)?,
+            Command::Map { game: named } => self.map(game, located, named.as_deref()),
+            Command::Pictures(on) => {
+                let action = Action::Pictures { on };
+                if self.require_moderator(located) && self.act(game, located, action) {
+                    self.section(line, text, "pictures", json!({ "on": on }));
+                }
+            }
             Command::Help => self.section(line, text, "help", json!({})),
             Command::Stop => self.stopped = true,
             Command::Start => self.moderate(game, located, Action::Start, "started"),
@@ -1205,6 +1239,50 @@ impl<'a> Desk<'a> {
         Ok(())
     }
 
+    /// `CARTE [partie]`: the board as it stands. The position is public, but a picture
+    /// costs its drawing and weighs a hundred kilobytes: it goes only to an address the
+    /// game already writes to (a player signed on or registered, the moderator, an
+    /// observer), once a mail, and only when the reply itself is sent (the cap of
+    /// answers per hour); an automatic mail is never answered at all (docs/email.md,
+    /// "Pictures").
+    fn map(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        named: Option<&str>,
+    ) {
+        if let Some(named) = named
+            && !self.same_game(game, located, named)
+        {
+            return;
+        }
+        let Some((g, _)) = game else {
+            self.refuse(located, Refusal::NoGame);
+            return;
+        };
+        let known = self.role != Role::Nobody || (!self.locked_out && knows(g, &self.mail.from));
+        if !known {
+            if self.locked_out || self.throttled.is_some() {
+                self.require_house(located);
+            } else {
+                let game = g.id.clone();
+                self.refuse(located, Refusal::MapForStrangers { game });
+            }
+            return;
+        }
+        let pictures = g.settings.pictures;
+        let data = json!({
+            "game": g.id,
+            "phase": phase_text(g.phase, self.lang),
+            "deadline": g.deadline_text(self.lang),
+            "status": status_word(g.status, self.lang),
+            "pictures": pictures,
+            "again": self.map_wanted,
+        });
+        self.map_wanted |= pictures;
+        self.section(located.line, &located.text, "map", data);
+    }
+
     fn history(
         &mut self,
         game: &mut Option<(&mut Game, &Variant)>,
@@ -1561,16 +1639,16 @@ impl<'a> Desk<'a> {
             .map(|h| house_name(variant, &h))
             .unwrap_or(house);
         let address = check_address(address)?;
-        let data = json!({
-            "game": { "id": g.id, "name": g.name, "variant": variant.name },
-            "house": name,
-            "secret": secret,
-            "judge": self.config.judge.address,
-            "status": status_word(g.status, lang),
-            "deadline": g.deadline_text(lang),
-        });
-        let mail = self.compose("welcome.txt", "welcome", data, &address, lang)?;
-        self.effects.mails.push(mail.about(&g.id));
+        let welcome = super::board::Welcome {
+            house: &name,
+            address: &address,
+            secret: &secret,
+            lang,
+            replace,
+        };
+        let mail =
+            super::board::welcome_mail(self.service, self.config, g, variant, &welcome, self.now)?;
+        self.effects.mails.push(mail);
         let kind = if replace { "replaced" } else { "added" };
         self.section(
             located.line,
@@ -1794,7 +1872,15 @@ impl<'a> Desk<'a> {
         )?;
         let mail = mail.answering(Some(&self.mail.message_id), &self.mail.references);
         let mail = match game {
-            Some((g, _)) => mail.about(&g.id),
+            Some((g, variant)) => {
+                // Drawn here, once the reply is known to go: a silenced sender costs
+                // no drawing.
+                let picture = self
+                    .map_wanted
+                    .then(|| super::board::current_attachment(variant, g, self.lang))
+                    .flatten();
+                mail.about(&g.id).carrying(picture.as_ref())
+            }
             None => mail,
         };
         if let Some(owner) = self.owner.take() {

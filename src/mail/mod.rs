@@ -12,6 +12,7 @@
 //! - [`notify`]: turning queued notices (results, reminders, …) into mails;
 //! - [`maildir`]: reading every new message of a Maildir.
 
+pub mod board;
 pub mod bounces;
 pub mod command;
 pub mod compose;

@@ -16,8 +16,9 @@ use crate::map::Variant;
 use crate::report::game_text::{Audience, ending_text, phase_text, record_results_for};
 use crate::service::Service;
 
+use super::board;
 use super::compose::{compose, mail, subject};
-use super::outmail::OutMail;
+use super::outmail::{Attachment, OutMail};
 
 /// Turns every queued notice into mails in the outbox; returns how many mails.
 pub fn queue_notices(
@@ -142,6 +143,24 @@ fn mails_for(
     // One text per language and audience: a house reads its own rejected lines, the
     // moderator everyone's, the others none (`Audience`).
     let mut bodies: HashMap<(Lang, Audience), (String, Value)> = HashMap::new();
+    // One picture per language (its title and legend are in the reader's words), drawn
+    // once for all the readers of that language, not once a mail.
+    let mut pictures: HashMap<Lang, Option<Attachment>> = HashMap::new();
+    let mut picture = |lang: Lang| {
+        pictures
+            .entry(lang)
+            .or_insert_with(|| match (&results, &notice.kind) {
+                (Some((record, _)), _) => board::phase_attachment(variant, game, record, lang),
+                (None, NoticeKind::Started) => board::current_attachment(variant, game, lang),
+                _ => None,
+            })
+            .clone()
+    };
+    // The position the game begins with, for each house's own units in its mail.
+    let start = match notice.kind {
+        NoticeKind::Started => Some(game.current_position(variant)?),
+        _ => None,
+    };
     let mut mails = Vec::new();
     for (address, lang) in to {
         let mail = match &results {
@@ -165,10 +184,18 @@ fn mails_for(
                 let (text, phase) = &bodies[&key];
                 let data = json!({ "game": { "id": game.id }, "phase": phase });
                 let subject = subject(config, "results", data, lang).map_err(render_error)?;
-                mail(config, &address, subject, text.clone(), now)
+                mail(config, &address, subject, text.clone(), now).carrying(picture(lang).as_ref())
             }
             None => {
-                let data = notice_data(game, variant, &notice.kind, lang);
+                let mut data = notice_data(game, variant, &notice.kind, lang);
+                // "The game begins": each player reads what their own house commands.
+                if let (Some(position), Audience::House(house)) =
+                    (&start, audience_of(game, &address))
+                    && let Some(map) = data.as_object_mut()
+                {
+                    let brief = board::house_brief(variant, position, &house);
+                    map.insert("own".into(), json!(brief));
+                }
                 compose(
                     config,
                     "notice.txt",
@@ -179,6 +206,7 @@ fn mails_for(
                     now,
                 )
                 .map_err(render_error)?
+                .carrying(picture(lang).as_ref())
             }
         };
         mails.push(mail.about(&game.id));

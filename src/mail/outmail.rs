@@ -37,6 +37,97 @@ pub struct OutMail {
     /// retries it (`--retry`) or it is dropped.
     #[serde(default)]
     pub failed: bool,
+    /// Files sent after the text (the board's picture): a mail with any is sent as
+    /// multipart/mixed, the text first; a mail without is plain text as it always was.
+    /// Left out of the stored JSON when empty, so that stored mails read the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<Attachment>,
+}
+
+/// A file carried by a mail. Its bytes are stored as one base64 string (the store keeps
+/// values as JSON, where bytes would become an array of numbers four times their size);
+/// each mail holds its own copy until it is sent, then the outbox forgets it
+/// (docs/email.md, "Pictures").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Attachment {
+    /// The file name mail clients show and save it under (`westeros-1-printemps-299.png`):
+    /// ASCII letters, digits, dashes and one dot, see [`file_name`].
+    pub name: String,
+    pub media: Media,
+    #[serde(with = "base64_bytes")]
+    pub bytes: Vec<u8>,
+}
+
+/// What a carried file is; the judge sends nothing but its own pictures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Media {
+    #[serde(rename = "image/png")]
+    Png,
+}
+
+impl Media {
+    /// The MIME type, for the part's `Content-Type`.
+    pub fn mime(self) -> &'static str {
+        match self {
+            Media::Png => "image/png",
+        }
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self {
+            Media::Png => "png",
+        }
+    }
+}
+
+impl Attachment {
+    /// A PNG picture named after `stem` (see [`file_name`]).
+    pub fn png(stem: &str, bytes: Vec<u8>) -> Attachment {
+        Attachment {
+            name: file_name(stem, Media::Png),
+            media: Media::Png,
+            bytes,
+        }
+    }
+}
+
+/// A file name any mail client and file system takes: `stem` folded to lower-case ASCII
+/// letters and digits, every other run of characters one dash (`Westeros-1 Printemps
+/// 299` → `westeros-1-printemps-299.png`), at most 80 characters before the extension.
+pub fn file_name(stem: &str, media: Media) -> String {
+    let folded = crate::map::fold(stem);
+    let mut name = String::new();
+    for c in folded.chars() {
+        if c.is_ascii_alphanumeric() {
+            name.push(c.to_ascii_lowercase());
+        } else if !name.is_empty() && !name.ends_with('-') {
+            name.push('-');
+        }
+        if name.len() >= 80 {
+            break;
+        }
+    }
+    let name = name.trim_end_matches('-');
+    let name = if name.is_empty() { "corbeau" } else { name };
+    format!("{name}.{}", media.extension())
+}
+
+/// Bytes as one standard base64 string in the stored JSON.
+mod base64_bytes {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&STANDARD.encode(bytes))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u8>, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        STANDARD
+            .decode(text.as_bytes())
+            .map_err(serde::de::Error::custom)
+    }
 }
 
 impl OutMail {
@@ -61,6 +152,7 @@ impl OutMail {
             next_try: None,
             last_error: None,
             failed: false,
+            attachments: Vec::new(),
         }
     }
 
@@ -88,6 +180,12 @@ impl OutMail {
 
     pub fn about(mut self, game: &str) -> OutMail {
         self.game = Some(game.to_string());
+        self
+    }
+
+    /// The same mail carrying `attachment` too (none: unchanged).
+    pub fn carrying(mut self, attachment: Option<&Attachment>) -> OutMail {
+        self.attachments.extend(attachment.cloned());
         self
     }
 }

@@ -66,6 +66,11 @@ pub enum Refusal {
     },
     /// The moderator does not allow observers in this game.
     ObserversForbidden,
+    /// `CARTE` from an address the game does not write to, without a sign-on: the
+    /// picture goes only to its players, moderator and observers.
+    MapForStrangers {
+        game: String,
+    },
     /// `OBSERVER … CONFIRMER` with no request waiting from this address.
     NoObserverRequest {
         game: String,
@@ -173,6 +178,18 @@ impl Refusal {
                 format!(
                     "too many failed sign-ons for the game {game}: they are refused unchecked \
                      until {until}; nothing in this message was done for that game"
+                ),
+            ),
+            MapForStrangers { game } => pick(
+                format!(
+                    "la carte n'est envoyée qu'aux joueurs, au modérateur et aux observateurs \
+                     de la partie : identifiez-vous d'abord (PARTIE {game} <maison> <secret>), \
+                     ou demandez à l'observer (OBSERVER {game})"
+                ),
+                format!(
+                    "the map goes only to the game's players, moderator and observers: sign \
+                     on first (SIGNON {game} <house> <secret>), or ask to observe it \
+                     (OBSERVE {game})"
                 ),
             ),
             ObserversForbidden => pick(

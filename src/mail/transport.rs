@@ -11,9 +11,9 @@ use std::time::{Duration, SystemTime};
 
 use lettre::Transport as _;
 use lettre::message::header::{
-    ContentTransferEncoding, ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0,
+    ContentTransferEncoding, ContentType, Header, HeaderName, HeaderValue, MIME_VERSION_1_0,
 };
-use lettre::message::{Body, Mailbox, Message};
+use lettre::message::{Body, Mailbox, Message, MultiPart, SinglePart};
 use lettre::transport::smtp::SmtpTransport;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
@@ -174,20 +174,74 @@ fn build(mail: &OutMail, judge: &Judge, readable: bool) -> Result<Message, Trans
             game.clone(),
         ));
     }
-    // A raw body rather than a MIME single part: lettre ends a part with an extra blank
-    // line, which the player would see.
     let body = match readable.then(|| eight_bit(&mail.body)).flatten() {
         Some(body) => body,
         None => Body::new(mail.body.clone()),
     };
+    let build_error = |reason: String| TransportError::Build {
+        message_id: mail.message_id.clone(),
+        reason,
+    };
+    let builder = builder.header(MIME_VERSION_1_0);
+    if mail.attachments.is_empty() {
+        // A raw body rather than a MIME single part: lettre ends a part with an extra
+        // blank line, which the player would see.
+        return builder
+            .header(ContentType::TEXT_PLAIN)
+            .body(body)
+            .map_err(|e| build_error(e.to_string()));
+    }
+    // The text first, so that a client that shows only the first part (or a reader who
+    // never opens the picture) has the whole of it; the pictures inline, with a name for
+    // saving them.
+    let mut parts = MultiPart::mixed().singlepart(
+        SinglePart::builder()
+            .header(ContentType::TEXT_PLAIN)
+            .body(body),
+    );
+    for attachment in &mail.attachments {
+        // The name in Content-Type too: some clients read it only there.
+        let content_type = ContentType::parse(&format!(
+            "{}; name=\"{}\"",
+            attachment.media.mime(),
+            attachment.name
+        ))
+        .map_err(|e| build_error(e.to_string()))?;
+        parts = parts.singlepart(
+            SinglePart::builder()
+                .header(content_type)
+                .header(InlineFile(attachment.name.clone()))
+                .body(Body::new(attachment.bytes.clone())),
+        );
+    }
     builder
-        .header(MIME_VERSION_1_0)
-        .header(ContentType::TEXT_PLAIN)
-        .body(body)
-        .map_err(|e| TransportError::Build {
-            message_id: mail.message_id.clone(),
-            reason: e.to_string(),
-        })
+        .multipart(parts)
+        .map_err(|e| build_error(e.to_string()))
+}
+
+/// `Content-Disposition: inline; filename="…"`, written plainly: lettre's own writes the
+/// RFC 2231 form (`filename*0=`), which some mail clients do not read. The judge's file
+/// names need no encoding (ASCII letters, digits, dashes: `outmail::file_name`).
+#[derive(Debug, Clone)]
+struct InlineFile(String);
+
+impl Header for InlineFile {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("Content-Disposition")
+    }
+
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(InlineFile(s.to_string()))
+    }
+
+    fn display(&self) -> HeaderValue {
+        let name: String = self
+            .0
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
+            .collect();
+        HeaderValue::new(Self::name(), format!("inline; filename=\"{name}\""))
+    }
 }
 
 /// The text as an 8-bit body, CRLF-ended, when every line fits RFC 5322's 998 bytes

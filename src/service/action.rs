@@ -86,6 +86,10 @@ pub enum Action {
     Observers {
         allowed: bool,
     },
+    /// Turns the pictures of the game's mails on or off (docs/email.md, "Pictures").
+    Pictures {
+        on: bool,
+    },
 }
 
 impl Action {
@@ -109,6 +113,7 @@ impl Action {
             Action::Resign { .. } => "resign",
             Action::Rollback { .. } => "rollback",
             Action::Observers { .. } => "observers",
+            Action::Pictures { .. } => "pictures",
         }
     }
 }
@@ -313,6 +318,10 @@ pub fn apply(
                 game.observer_requests.clear();
                 format!("observers forbidden ({ended} ended)")
             }
+        }
+        Action::Pictures { on } => {
+            game.settings.pictures = on;
+            format!("pictures {}", if on { "on" } else { "off" })
         }
     };
     if !effects.detail.is_empty() {

@@ -1291,6 +1291,9 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             count: 2_000,
             limit: 300,
         },
+        Refusal::MapForStrangers {
+            game: "bataille".into(),
+        },
     ];
     for r in &refusals {
         // No wildcard: a new refusal does not compile until it is listed above.
@@ -1319,7 +1322,8 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | Refusal::NoObserverRequest { .. }
             | Refusal::BadObserverToken
             | Refusal::TooManyObserverRequests
-            | Refusal::TooManyCommands { .. } => {}
+            | Refusal::TooManyCommands { .. }
+            | Refusal::MapForStrangers { .. } => {}
         }
         check(r.message(Lang::Fr), r.message(Lang::En), format!("{r:?}"));
     }
@@ -1344,7 +1348,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    assert_eq!(checked, 11 + 26 + 25 + 4);
+    assert_eq!(checked, 11 + 26 + 26 + 4);
 }
 
 /// A moderator's `DÉMARRER` (or `REPRENDRE`, `ANNULER`) that reached the judge while it

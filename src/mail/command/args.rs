@@ -70,6 +70,17 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
             }),
             _ => Err(bad()),
         },
+        Keyword::Map => match words[..] {
+            [] => Ok(Command::Map { game: None }),
+            [game] if is_game_id(game) => Ok(Command::Map {
+                game: Some(game.to_string()),
+            }),
+            _ => Err(bad()),
+        },
+        Keyword::Pictures => match words[..] {
+            [answer] => yes_no(answer).map(Command::Pictures).ok_or_else(bad),
+            _ => Err(bad()),
+        },
         Keyword::Help => bare(Command::Help),
         Keyword::Stop => bare(Command::Stop),
         Keyword::Start => bare(Command::Start),

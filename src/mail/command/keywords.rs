@@ -49,6 +49,10 @@ pub enum Keyword {
     EndGame,
     /// The moderator allows or forbids observers.
     Observers,
+    /// The board as it stands, as a picture (`CARTE`, `MAP`).
+    Map,
+    /// The moderator turns the pictures of the game's mails on or off.
+    Pictures,
 }
 
 /// One way of writing a keyword: its words as [`fold`] gives them (lower case, no accents,
@@ -181,6 +185,10 @@ pub const SPELLINGS: &[Spelling] = &[
     fr("observateurs", Keyword::Observers),
     fr("observatrices", Keyword::Observers),
     en("observers", Keyword::Observers),
+    fr("carte", Keyword::Map),
+    en("map", Keyword::Map),
+    fr("images", Keyword::Pictures),
+    en("pictures", Keyword::Pictures),
 ];
 
 /// The most words in a spelling (`ne plus observer`, `fin de presse`).

@@ -155,6 +155,8 @@ impl Keyword {
             ),
             Keyword::RemovePlayer => ("RETIRER <maison>", "REMOVE PLAYER <house>"),
             Keyword::Observers => ("OBSERVATEURS oui ou non", "OBSERVERS yes or no"),
+            Keyword::Map => ("CARTE [<partie>]", "MAP [<game>]"),
+            Keyword::Pictures => ("IMAGES oui ou non", "PICTURES yes or no"),
             Keyword::EndGame => (
                 "TERMINER VICTOIRE <maison>…, TERMINER NUL, TERMINER CONCESSION <maison> ou \
                  TERMINER ABANDON",

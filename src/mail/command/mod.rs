@@ -104,6 +104,12 @@ pub enum Command {
         grey: bool,
         body: String,
     },
+    /// `MAP [game]` / `CARTE [partie]`: the board as it stands, as a picture, with the
+    /// phase and deadline; the game is the one signed on to, else the one named.
+    Map { game: Option<String> },
+    /// `PICTURES yes|no` / `IMAGES oui|non`: the moderator turns the pictures of the
+    /// game's mails on or off (for players on slow links).
+    Pictures(bool),
     /// `HELP` / `AIDE`.
     Help,
     /// `END` / `FIN` (alone on a line): everything after it is ignored.

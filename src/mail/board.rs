@@ -1,0 +1,236 @@
+//! The board in the judge's mails: its picture attached (results, welcome, "the game
+//! begins", `CARTE`), and what a house commands at the start — its units, its home
+//! centres and an example order it could really give (docs/email.md, "Pictures").
+//!
+//! A picture is an extra: when it cannot be drawn (a variant file without drawing data)
+//! the mail goes without it, its text complete; the moderator's setting `pictures` turns
+//! them off for the whole game.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::json;
+
+use crate::config::Config;
+use crate::game::{Game, GameError, PhaseRecord};
+use crate::judge::{PhaseKind, Position};
+use crate::lang::Lang;
+use crate::map::{HouseId, Owner, ProvinceKind, RegionId, UnitKind, Variant};
+use crate::report::game_text::{Audience, phase_text, record_results_for, status_word};
+use crate::report::{Place, UnitView, province_place, unit_view};
+use crate::service::Service;
+use crate::service::picture::{Format, current_picture, phase_picture};
+
+use super::compose::compose;
+use super::outmail::{Attachment, OutMail};
+
+/// A player just seated, to be welcomed.
+#[derive(Debug, Clone, Copy)]
+pub struct Welcome<'a> {
+    /// The house as written or its id (resolved against the variant).
+    pub house: &'a str,
+    pub address: &'a str,
+    /// The player's secret, in clear: the welcome mail is where the player learns it.
+    pub secret: &'a str,
+    pub lang: Lang,
+    /// The player takes over a house (`REMPLACER`, `player replace`).
+    pub replace: bool,
+}
+
+/// The welcome mail of a player seated in `game` (already changed): the secret, what the
+/// house commands and an example order of its own, the board as it stands, and for a
+/// replacement the game's last results as that house reads them. Written the same for
+/// `AJOUTER`/`REMPLACER` by mail and `player add/replace --welcome`.
+pub fn welcome_mail(
+    service: &Service,
+    config: &Config,
+    game: &Game,
+    variant: &Variant,
+    welcome: &Welcome<'_>,
+    now: DateTime<Utc>,
+) -> Result<OutMail, GameError> {
+    let internal = |e: crate::report::RenderError| GameError::Internal(e.to_string());
+    let lang = welcome.lang;
+    let house = game.house_id(variant, welcome.house)?;
+    let name = variant
+        .house_by_name(&house)
+        .map_or_else(|| house.clone(), |h| variant.house(h).name.clone());
+    let address = crate::game::check_address(welcome.address)?;
+    let position = game.current_position(variant)?;
+    let own = house_brief(variant, &position, &house);
+    let last = match service.store.last_phase(&game.id)? {
+        Some(record) if welcome.replace => Some(
+            record_results_for(
+                game,
+                variant,
+                &record,
+                true,
+                &Audience::House(house.clone()),
+                lang,
+                config.templates.as_deref(),
+            )
+            .map_err(internal)?,
+        ),
+        _ => None,
+    };
+    let data = json!({
+        "game": { "id": game.id, "name": game.name, "variant": variant.name },
+        "house": name,
+        "secret": welcome.secret,
+        "judge": config.judge.address,
+        "status": status_word(game.status, lang),
+        "deadline": game.deadline_text(lang),
+        "own": own,
+        "replaced": welcome.replace,
+        "results": last,
+    });
+    let picture = current_attachment(variant, game, lang);
+    let mail =
+        compose(config, "welcome.txt", "welcome", data, &address, lang, now).map_err(internal)?;
+    Ok(mail.about(&game.id).carrying(picture.as_ref()))
+}
+
+/// The board after the played phase `record`, with that phase's orders drawn, as a PNG
+/// named after the game and the phase; none when the game's pictures are off or the
+/// picture cannot be drawn.
+pub fn phase_attachment(
+    variant: &Variant,
+    game: &Game,
+    record: &PhaseRecord,
+    lang: Lang,
+) -> Option<Attachment> {
+    if !game.settings.pictures {
+        return None;
+    }
+    let stem = format!("{} {}", game.id, phase_text(record.phase, lang));
+    match phase_picture(variant, game, record, lang, Format::Png) {
+        Ok(png) => Some(Attachment::png(&stem, png)),
+        Err(e) => {
+            eprintln!("corbeau: {}: no picture for {stem}: {e}", game.id);
+            None
+        }
+    }
+}
+
+/// The board as it stands, as a PNG named after the game and its phase; none when the
+/// game's pictures are off or the picture cannot be drawn.
+pub fn current_attachment(variant: &Variant, game: &Game, lang: Lang) -> Option<Attachment> {
+    if !game.settings.pictures {
+        return None;
+    }
+    let stem = format!("{} {}", game.id, phase_text(game.phase, lang));
+    match current_picture(variant, game, lang, Format::Png) {
+        Ok(png) => Some(Attachment::png(&stem, png)),
+        Err(e) => {
+            eprintln!("corbeau: {}: no picture for {stem}: {e}", game.id);
+            None
+        }
+    }
+}
+
+/// What one house commands on a position: for the welcome and "the game begins" mails.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HouseBrief {
+    /// The house's name.
+    pub name: String,
+    /// Its units on the board, armies first.
+    pub units: Vec<UnitView>,
+    /// Its home centres (where it builds).
+    pub homes: Vec<Place>,
+    /// An order the house may give on this position (`A Winterfell -> Moat Cailin`), as
+    /// a player would type it; none when it has no unit that can move.
+    pub example: Option<String>,
+}
+
+/// The brief of `house` (an id or name of the variant) on `position`; none for a house
+/// the variant does not know.
+pub fn house_brief(variant: &Variant, position: &Position, house: &str) -> Option<HouseBrief> {
+    let id = variant.house_by_name(house)?;
+    let mut units: Vec<_> = position
+        .units
+        .iter()
+        .filter(|u| u.owner == Owner::House(id))
+        .collect();
+    // Armies first, as the example prefers them: their orders are the plainest.
+    units.sort_by_key(|u| {
+        (
+            u.kind,
+            variant.province(variant.province_of(u.region)).name.clone(),
+        )
+    });
+    let homes = variant
+        .house(id)
+        .home
+        .iter()
+        .map(|&p| province_place(variant, p))
+        .collect();
+    Some(HouseBrief {
+        name: variant.house(id).name.clone(),
+        units: units.iter().map(|u| unit_view(variant, u)).collect(),
+        homes,
+        // A move is an order only in a movement phase; a player seated in a retreat or
+        // an adjustment gets no example rather than a wrong one.
+        example: (position.phase.kind == PhaseKind::Movement)
+            .then(|| example_order(variant, position, id))
+            .flatten(),
+    })
+}
+
+/// A move of one of the house's own units to a province it borders, written with the
+/// provinces' names: an army or a dragon to a whole province, a fleet to a sea or a
+/// coast it sails along. An empty province is preferred (the order reads as a plain
+/// move), a province without coasts to name (the order needs no coast).
+pub fn example_order(variant: &Variant, position: &Position, house: HouseId) -> Option<String> {
+    let mut units: Vec<_> = position
+        .units
+        .iter()
+        .filter(|u| u.owner == Owner::House(house))
+        .collect();
+    units.sort_by_key(|u| u.kind);
+    let mut best: Option<(u8, String)> = None;
+    for unit in units {
+        let from = variant.province(variant.province_of(unit.region));
+        for to in variant.region_ids() {
+            if to == unit.region || !variant.can_move(unit.kind, unit.region, to) {
+                continue;
+            }
+            let score = example_score(variant, position, unit.kind, to);
+            if best.as_ref().is_some_and(|(s, _)| *s <= score) {
+                continue;
+            }
+            let text = format!(
+                "{} {} -> {}",
+                unit.kind.letter(),
+                from.name,
+                target_name(variant, to)
+            );
+            best = Some((score, text));
+        }
+        // The first unit that can move at all gives the example: armies come first.
+        if best.as_ref().is_some_and(|(s, _)| *s == 0) {
+            break;
+        }
+    }
+    best.map(|(_, text)| text)
+}
+
+/// Lower is better: an empty province of the unit's own element, without coasts.
+fn example_score(variant: &Variant, position: &Position, kind: UnitKind, to: RegionId) -> u8 {
+    let province = variant.province_of(to);
+    let p = variant.province(province);
+    let occupied = u8::from(position.unit_in(variant, province).is_some());
+    let coasted = u8::from(variant.region(to).coast.is_some());
+    // A dragon flying out to sea is legal but a strange first example.
+    let odd = u8::from(kind == UnitKind::Dragon && p.kind == ProvinceKind::Sea);
+    occupied + 2 * coasted + 4 * odd
+}
+
+/// A region as an order names it: the province's name, and its coast when it has one
+/// (`Name/coast`).
+fn target_name(variant: &Variant, region: RegionId) -> String {
+    let r = variant.region(region);
+    let name = &variant.province(r.province).name;
+    match &r.coast {
+        Some(coast) => format!("{name}/{coast}"),
+        None => name.clone(),
+    }
+}

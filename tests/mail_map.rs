@@ -1,0 +1,678 @@
+//! The board in the mails (issue 11, item 4): the results mail carries the picture after
+//! its text, as a real MIME message parsed back with mail-parser; the welcome mail's
+//! example order belongs to the house (every house of Westeros); `CARTE`/`MAP` answered
+//! with the map, never for a stranger or an automatic mail; the game setting that turns
+//! pictures off. Each picture costs ~150 ms to draw: the tests draw a handful.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+use corbeau::config::{Config, Judge};
+use corbeau::game::{Game, Moderator, NewGame, Settings, SubmitMode, Trigger, hash_secret};
+use corbeau::judge::Position;
+use corbeau::lang::Lang;
+use corbeau::mail::board::house_brief;
+use corbeau::mail::dispatch::{Handled, handle};
+use corbeau::mail::inbound::Inbound;
+use corbeau::mail::notify::queue_notices;
+use corbeau::mail::outmail::{Media, OutMail};
+use corbeau::mail::transport::message;
+use corbeau::map::{Owner, UnitKind, Variant};
+use corbeau::service::{Action, Service};
+use mail_parser::{MessageParser, MimeHeaders, PartType};
+
+const GAME: &str = "westeros-1";
+const JUDGE: &str = "juge@corbeau.test";
+const STARK: &str = "arya@nord.test";
+const LANNISTER: &str = "tyrion@roc.test";
+const BARATHEON: &str = "stannis@peyredragon.test";
+const MODERATOR: &str = "mestre@citadelle.test";
+const STRANGER: &str = "inconnu@ailleurs.test";
+const STARK_SECRET: &str = "loup-d1re";
+const MODERATOR_SECRET: &str = "m0d-s3cret";
+const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+fn now() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-03-23T08:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+struct World {
+    service: Service,
+    config: Config,
+    dir: PathBuf,
+    sent: u32,
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl World {
+    /// A judge with `westeros-1`: three players (Lannister reads English) and a
+    /// moderator; `start` starts it.
+    fn new(name: &str, settings: Settings, start: bool) -> World {
+        let dir =
+            std::env::temp_dir().join(format!("corbeau-mailmap-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut config = Config {
+            data_dir: dir.clone(),
+            ..Config::default()
+        };
+        config.judge.address = JUDGE.into();
+        let service = Service::open(&dir).unwrap();
+        let new = NewGame {
+            id: GAME.into(),
+            name: Some("La Guerre des Cinq Rois".into()),
+            variant: "westeros".into(),
+            players: 3,
+            settings,
+            moderator: Some(Moderator {
+                address: MODERATOR.into(),
+                secret: hash_secret(MODERATOR_SECRET).unwrap(),
+            }),
+        };
+        service.create(new, "test", now()).unwrap();
+        service
+            .update(GAME, "test", "seed", now(), |game, variant, _| {
+                for (house, address, lang) in [
+                    ("stark", STARK, Lang::Fr),
+                    ("lannister", LANNISTER, Lang::En),
+                    ("baratheon", BARATHEON, Lang::Fr),
+                ] {
+                    let secret = hash_secret(if house == "stark" {
+                        STARK_SECRET
+                    } else {
+                        "x-secret"
+                    })?;
+                    game.add_player(house, address, secret, lang, now())?;
+                }
+                if start {
+                    game.start(variant, now())?;
+                }
+                Ok(())
+            })
+            .unwrap();
+        World {
+            service,
+            config,
+            dir,
+            sent: 0,
+        }
+    }
+
+    fn inbound(&mut self, from: &str, body: &str) -> Inbound {
+        self.sent += 1;
+        Inbound {
+            message_id: format!("{}.test@{}", self.sent, from.replace('@', ".")),
+            from: from.into(),
+            subject: "carte".into(),
+            body: body.into(),
+            size: body.len() + 300,
+            ..Inbound::default()
+        }
+    }
+
+    fn send(&mut self, from: &str, body: &str) -> Handled {
+        let mail = self.inbound(from, body);
+        handle(&self.service, &self.config, &mail, now()).unwrap()
+    }
+
+    /// The mails queued since the last look (notices turned into mails first).
+    fn take(&self) -> Vec<OutMail> {
+        queue_notices(&self.service, &self.config, now()).unwrap();
+        let mut mails = Vec::new();
+        for (key, mail) in self.service.store.outbox().unwrap() {
+            self.service.store.outbox_sent(key).unwrap();
+            mails.push(mail);
+        }
+        mails
+    }
+
+    fn act(&self, action: Action) -> Game {
+        self.service.act(GAME, "moderator", action, now()).unwrap()
+    }
+
+    fn variant(&self) -> std::rc::Rc<Variant> {
+        let game = self.service.load(GAME).unwrap();
+        self.service.variant(&game.variant).unwrap()
+    }
+}
+
+fn judge() -> Judge {
+    Judge {
+        address: JUDGE.into(),
+        ..Judge::default()
+    }
+}
+
+fn to<'a>(mails: &'a [OutMail], address: &str) -> Vec<&'a OutMail> {
+    mails.iter().filter(|m| m.to == address).collect()
+}
+
+/// The mail as the transport sends it, parsed back: its text part and its one PNG
+/// (bytes, file name, disposition).
+struct Parsed {
+    content_type: String,
+    text: String,
+    png: Vec<u8>,
+    name: String,
+    disposition: String,
+}
+
+fn parse_sent(mail: &OutMail) -> Parsed {
+    let raw = message(mail, &judge()).unwrap().formatted();
+    let m = MessageParser::default().parse(&raw).expect("a message");
+    let ct = m.content_type().expect("a content type");
+    let content_type = format!("{}/{}", ct.ctype(), ct.subtype().unwrap_or_default());
+    let parts: Vec<_> = m
+        .parts
+        .iter()
+        .filter(|p| !matches!(p.body, PartType::Multipart(_)))
+        .collect();
+    assert_eq!(parts.len(), 2, "a text part and a picture");
+    let text = match &parts[0].body {
+        PartType::Text(t) => t.to_string(),
+        other => panic!("the first part is not text: {other:?}"),
+    };
+    let png = match &parts[1].body {
+        PartType::Binary(b) | PartType::InlineBinary(b) => b.to_vec(),
+        other => panic!("the second part is not binary: {other:?}"),
+    };
+    let pct = parts[1].content_type().expect("the picture's type");
+    assert_eq!((pct.ctype(), pct.subtype()), ("image", Some("png")));
+    let disposition = parts[1].content_disposition().expect("a disposition");
+    Parsed {
+        content_type,
+        text,
+        png,
+        name: parts[1].attachment_name().unwrap_or_default().to_string(),
+        disposition: disposition.ctype().to_string(),
+    }
+}
+
+fn check_png(bytes: &[u8]) {
+    assert!(bytes.starts_with(PNG_SIGNATURE), "not a PNG");
+    assert!(bytes.len() < 250_000, "{} bytes", bytes.len());
+}
+
+/// Decodes a PNG into (width, RGB bytes).
+fn decode(bytes: &[u8]) -> (usize, Vec<u8>) {
+    let mut decoder = ::png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(::png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    assert_eq!(info.color_type, ::png::ColorType::Rgb);
+    buf.truncate(info.buffer_size());
+    (info.width as usize, buf)
+}
+
+/// The picture of the starting board shows Stark's colour where Stark's army stands
+/// (as tests/draw.rs checks the renderer itself).
+fn stark_army_in_its_colour(png: &[u8], variant: &Variant) {
+    let start = Position::starting(variant, Some(3)).unwrap();
+    let stark = variant.house_by_name("stark").unwrap();
+    let army = start
+        .units
+        .iter()
+        .find(|u| u.owner == Owner::House(stark) && u.kind == UnitKind::Army)
+        .unwrap();
+    let (width, rgb) = decode(png);
+    let drawing = variant.drawing.as_ref().unwrap();
+    let scale = width as f64 / drawing.width;
+    let at = drawing.unit_point(variant, army.region);
+    let (x, y) = ((at.x * scale) as usize, ((at.y + 48.0) * scale) as usize);
+    let i = (y * width + x) * 3;
+    let c = variant
+        .house(stark)
+        .colour
+        .trim_start_matches('#')
+        .to_string();
+    let wanted: Vec<i32> = (0..3)
+        .map(|k| i32::from(u8::from_str_radix(&c[2 * k..2 * k + 2], 16).unwrap()))
+        .collect();
+    let found = [rgb[i], rgb[i + 1], rgb[i + 2]];
+    assert!(
+        found
+            .iter()
+            .zip(&wanted)
+            .all(|(&f, w)| (i32::from(f) - w).abs() <= 12),
+        "found {found:?}, wanted {wanted:?}"
+    );
+}
+
+fn process(w: &World) {
+    w.act(Action::Submit {
+        house: "stark".into(),
+        text: "A Winterfell -> Moat Cailin\n".into(),
+        mode: SubmitMode::Replace,
+        source: "test".into(),
+        lang: Lang::Fr,
+    });
+    w.act(Action::Process {
+        phase: None,
+        trigger: Trigger::Moderator,
+    });
+}
+
+#[test]
+fn a_results_mail_carries_the_board_after_its_complete_text() {
+    let w = World::new("results", Settings::default(), true);
+    w.take();
+    process(&w);
+    let mails = w.take();
+    let results: Vec<&OutMail> = mails
+        .iter()
+        .filter(|m| m.body.contains(":: counts:"))
+        .collect();
+    // Three players, the moderator; French and English.
+    assert_eq!(results.len(), 4, "{mails:#?}");
+    for mail in &results {
+        assert_eq!(mail.attachments.len(), 1, "to {}", mail.to);
+        let a = &mail.attachments[0];
+        assert_eq!(a.media, Media::Png);
+        check_png(&a.bytes);
+    }
+    // One picture per language, shared by its readers, named after the game and phase.
+    let fr = &to(&mails, STARK)[0].attachments[0];
+    let fr2 = &to(&mails, BARATHEON)[0].attachments[0];
+    let en = &to(&mails, LANNISTER)[0].attachments[0];
+    assert_eq!(fr, fr2);
+    assert_ne!(
+        fr.bytes, en.bytes,
+        "the legend is in each reader's language"
+    );
+    assert_eq!(fr.name, "westeros-1-printemps-298-mouvements.png");
+    assert_eq!(en.name, "westeros-1-spring-298-movements.png");
+    // Stored as one base64 string, not an array of numbers.
+    let stored = serde_json::to_value(to(&mails, STARK)[0]).unwrap();
+    assert!(stored["attachments"][0]["bytes"].is_string());
+    let back: OutMail = serde_json::from_value(stored).unwrap();
+    assert_eq!(&back, to(&mails, STARK)[0]);
+
+    // As sent: multipart/mixed, the whole results text first, then the PNG inline.
+    let mail = to(&mails, STARK)[0];
+    let parsed = parse_sent(mail);
+    assert_eq!(parsed.content_type, "multipart/mixed");
+    assert_eq!(
+        parsed.text.replace("\r\n", "\n").trim_end(),
+        mail.body.trim_end()
+    );
+    assert!(parsed.text.contains("Moat Cailin"), "{}", parsed.text);
+    assert_eq!(parsed.disposition, "inline");
+    assert_eq!(parsed.name, "westeros-1-printemps-298-mouvements.png");
+    assert_eq!(parsed.png, fr.bytes);
+    check_png(&parsed.png);
+}
+
+#[test]
+fn a_mail_without_picture_is_the_plain_text_mail_it_always_was() {
+    let mail = OutMail::new(
+        "corbeau.test",
+        STARK,
+        "Sujet".into(),
+        "texte\n".into(),
+        now(),
+    );
+    let raw = String::from_utf8(message(&mail, &judge()).unwrap().formatted()).unwrap();
+    assert!(
+        raw.contains("Content-Type: text/plain; charset=utf-8\r\n"),
+        "{raw}"
+    );
+    assert!(!raw.contains("multipart"), "{raw}");
+    // And its stored form has no trace of attachments.
+    let stored = serde_json::to_string(&mail).unwrap();
+    assert!(!stored.contains("attachments"), "{stored}");
+}
+
+/// For every house of Westeros: the example order of its welcome reads and is legal for
+/// that house on the starting position, and moves one of its own units.
+#[test]
+fn every_house_gets_an_example_order_of_its_own() {
+    let dir = std::env::temp_dir().join(format!("corbeau-mailmap-{}-houses", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let service = Service::open(&dir).unwrap();
+    let new = NewGame {
+        id: "sept".into(),
+        name: None,
+        variant: "westeros".into(),
+        players: 7,
+        settings: Settings::default(),
+        moderator: None,
+    };
+    let game = service.create(new, "test", now()).unwrap();
+    let variant = service.variant(&game.variant).unwrap();
+    let houses: Vec<String> = variant
+        .setup(7)
+        .unwrap()
+        .houses
+        .iter()
+        .map(|&h| variant.house(h).id.clone())
+        .collect();
+    assert_eq!(houses.len(), 7);
+    let mut examples = std::collections::BTreeSet::new();
+    service
+        .update("sept", "test", "seed", now(), |game, variant, _| {
+            for (i, house) in houses.iter().enumerate() {
+                game.add_player(
+                    house,
+                    &format!("p{i}@x.test"),
+                    "hash".into(),
+                    Lang::Fr,
+                    now(),
+                )?;
+            }
+            game.start(variant, now())?;
+            let position = game.current_position(variant)?;
+            for house in &houses {
+                let brief = house_brief(variant, &position, house).unwrap();
+                let example = brief
+                    .example
+                    .clone()
+                    .unwrap_or_else(|| panic!("{house}: no example"));
+                assert!(
+                    !brief.units.is_empty() && !brief.homes.is_empty(),
+                    "{house}"
+                );
+                // The example's unit is one of the house's units listed above it.
+                let unit = example.split(" -> ").next().unwrap();
+                assert!(
+                    brief
+                        .units
+                        .iter()
+                        .any(|u| format!("{} {}", u.letter, u.at.name) == unit),
+                    "{house}: {example} moves no unit of its own"
+                );
+                game.submit(
+                    variant,
+                    house,
+                    &example,
+                    SubmitMode::Replace,
+                    "test",
+                    Lang::Fr,
+                    now(),
+                )
+                .unwrap_or_else(|e| panic!("{house}: `{example}` refused: {e:?}"));
+                let checked = game.check_orders(variant, house)?;
+                assert_eq!(checked.counts.illegal, 0, "{house}: `{example}` illegal");
+                assert_eq!(checked.counts.orders, 1, "{house}: `{example}`");
+                examples.insert(example);
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(examples.len(), 7, "one example per house: {examples:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_game_begins_mail_tells_each_house_its_own_and_attaches_the_board() {
+    let mut w = World::new("start", Settings::default(), false);
+    w.take();
+    assert!(matches!(
+        w.send(
+            MODERATOR,
+            &format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nDEMARRER\n")
+        ),
+        Handled::Answered { .. }
+    ));
+    let mails = w.take();
+    let variant = w.variant();
+    let started: Vec<&OutMail> = mails
+        .iter()
+        .filter(|m| m.body.contains(":: corbeau: started"))
+        .collect();
+    assert_eq!(started.len(), 4, "three players and the moderator");
+    let stark = started.iter().find(|m| m.to == STARK).unwrap();
+    assert!(stark.body.contains("Vous jouez Stark."), "{}", stark.body);
+    assert!(
+        stark.body.contains("Vos centres d'origine"),
+        "{}",
+        stark.body
+    );
+    assert!(
+        stark.body.contains("Un ordre possible, par exemple : A "),
+        "{}",
+        stark.body
+    );
+    let lannister = started.iter().find(|m| m.to == LANNISTER).unwrap();
+    assert!(
+        lannister.body.contains("You play Lannister."),
+        "{}",
+        lannister.body
+    );
+    assert!(
+        !lannister.body.contains("Winterfell ->"),
+        "{}",
+        lannister.body
+    );
+    let moderator = started.iter().find(|m| m.to == MODERATOR).unwrap();
+    assert!(!moderator.body.contains("Vous jouez"), "{}", moderator.body);
+    for mail in &started {
+        assert_eq!(mail.attachments.len(), 1, "to {}", mail.to);
+    }
+    stark_army_in_its_colour(&stark.attachments[0].bytes, &variant);
+}
+
+#[test]
+fn a_replacement_gets_its_units_the_map_and_the_last_results() {
+    let mut w = World::new("replace", Settings::default(), true);
+    process(&w);
+    w.take();
+    let body = format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nREMPLACER Stark bran@nord.test\n");
+    w.send(MODERATOR, &body);
+    let mails = w.take();
+    let welcome: Vec<&OutMail> = to(&mails, "bran@nord.test")
+        .into_iter()
+        .filter(|m| m.body.starts_with(":: corbeau: welcome"))
+        .collect();
+    assert_eq!(welcome.len(), 1, "{mails:#?}");
+    let welcome = welcome[0];
+    assert!(welcome.body.contains("Vos unités"), "{}", welcome.body);
+    assert!(
+        welcome.body.contains("Les derniers résultats de la partie"),
+        "{}",
+        welcome.body
+    );
+    assert!(welcome.body.contains(":: counts:"), "{}", welcome.body);
+    // The results of spring as Stark reads them: its refused move is there.
+    assert!(
+        welcome
+            .body
+            .contains("A Winterfell (win) -> Moat Cailin (moa)"),
+        "{}",
+        welcome.body
+    );
+    assert_eq!(welcome.attachments.len(), 1);
+    assert_eq!(
+        welcome.attachments[0].name,
+        "westeros-1-automne-298-mouvements.png"
+    );
+}
+
+#[test]
+fn map_by_mail_answers_the_game_s_people_with_the_board_and_nobody_else() {
+    let mut w = World::new("map", Settings::default(), true);
+    w.take();
+    // A player, signed on; twice in the mail gives one picture.
+    w.send(
+        STARK,
+        &format!("PARTIE {GAME} Stark {STARK_SECRET}\nCARTE\nCARTE\n"),
+    );
+    let mails = w.take();
+    let reply = to(&mails, STARK);
+    assert_eq!(reply.len(), 1);
+    assert!(
+        reply[0].body.contains("La carte de la partie est jointe"),
+        "{}",
+        reply[0].body
+    );
+    assert!(reply[0].body.contains("Date limite"), "{}", reply[0].body);
+    assert!(
+        !reply[0].body.contains("vouliez-vous dire"),
+        "{}",
+        reply[0].body
+    );
+    assert_eq!(reply[0].attachments.len(), 1);
+    assert_eq!(
+        reply[0].attachments[0].name,
+        "westeros-1-printemps-298-mouvements.png"
+    );
+    check_png(&reply[0].attachments[0].bytes);
+
+    // `MAP game` from a stranger: told how to get it, no picture.
+    w.send(STRANGER, &format!("MAP {GAME}\n"));
+    let mails = w.take();
+    let reply = to(&mails, STRANGER);
+    assert_eq!(reply.len(), 1);
+    assert!(reply[0].attachments.is_empty());
+    let flat = reply[0]
+        .body
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        flat.contains("ask to observe it (OBSERVE westeros-1)"),
+        "{flat}"
+    );
+
+    // An automatic mail (an auto-reply quoting `CARTE`) is not answered at all.
+    let mut auto = w.inbound(STARK, &format!("CARTE {GAME}\n"));
+    auto.automatic = true;
+    assert_eq!(
+        handle(&w.service, &w.config, &auto, now()).unwrap(),
+        Handled::Ignored
+    );
+    assert!(w.take().is_empty());
+}
+
+#[test]
+fn with_pictures_off_no_mail_carries_one_and_the_text_is_the_same() {
+    let mut w = World::new("off", Settings::default(), true);
+    w.take();
+    w.send(
+        MODERATOR,
+        &format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nIMAGES non\n"),
+    );
+    let mails = w.take();
+    assert!(
+        to(&mails, MODERATOR)[0]
+            .body
+            .contains("ne porteront plus de carte")
+    );
+    assert!(!w.service.load(GAME).unwrap().settings.pictures);
+    process(&w);
+    w.send(
+        STARK,
+        &format!("PARTIE {GAME} Stark {STARK_SECRET}\nCARTE\n"),
+    );
+    let mails = w.take();
+    assert!(mails.len() >= 5, "{mails:#?}");
+    for mail in &mails {
+        assert!(
+            mail.attachments.is_empty(),
+            "to {}: {}",
+            mail.to,
+            mail.subject
+        );
+    }
+    let reply = mails
+        .iter()
+        .find(|m| m.to == STARK && m.subject.starts_with("Re:"))
+        .unwrap();
+    assert!(
+        reply.body.contains("désactivé les images"),
+        "{}",
+        reply.body
+    );
+    // The results read the same as with pictures on (the same phase in another world).
+    let on = World::new("on", Settings::default(), true);
+    on.take();
+    process(&on);
+    let with = on.take();
+    let text = |mails: &[OutMail]| {
+        mails
+            .iter()
+            .find(|m| m.to == LANNISTER && m.body.contains(":: counts:"))
+            .unwrap()
+            .body
+            .clone()
+    };
+    assert_eq!(text(&mails), text(&with));
+}
+
+/// `corbeau player replace … --welcome` mails the same welcome as `REMPLACER` by mail,
+/// in one transaction with the seat; without `--welcome`, no mail (the moderator passes
+/// the printed secret on).
+#[test]
+fn player_replace_on_the_command_line_can_mail_the_welcome() {
+    let dir = std::env::temp_dir().join(format!("corbeau-mailmap-{}-cli", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_corbeau"))
+            .args(args)
+            .env("CORBEAU_DATA", &dir)
+            .env("CORBEAU_LANG", "fr")
+            .env_remove("CORBEAU_CONFIG")
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{args:?}: {said}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    run(&["game", "new", "cli", "--players", "3"]);
+    for (house, address) in [
+        ("stark", STARK),
+        ("lannister", LANNISTER),
+        ("baratheon", BARATHEON),
+    ] {
+        run(&["player", "add", "cli", house, address]);
+    }
+    run(&["game", "start", "cli"]);
+    run(&["player", "replace", "cli", "stark", "rickon@nord.test"]);
+    let printed = run(&[
+        "player",
+        "replace",
+        "cli",
+        "stark",
+        "bran@nord.test",
+        "--welcome",
+    ]);
+    assert!(
+        printed.contains("envoyé dans son courrier d'accueil"),
+        "{printed}"
+    );
+    let service = Service::open(&dir).unwrap();
+    let outbox: Vec<OutMail> = service
+        .store
+        .outbox()
+        .unwrap()
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect();
+    assert!(
+        to(&outbox, "rickon@nord.test")
+            .iter()
+            .all(|m| !m.body.starts_with(":: corbeau: welcome"))
+    );
+    let welcome: Vec<&OutMail> = to(&outbox, "bran@nord.test")
+        .into_iter()
+        .filter(|m| m.body.starts_with(":: corbeau: welcome"))
+        .collect();
+    assert_eq!(welcome.len(), 1, "{outbox:#?}");
+    assert!(
+        welcome[0].body.contains("Vos unités"),
+        "{}",
+        welcome[0].body
+    );
+    assert_eq!(welcome[0].attachments.len(), 1);
+    drop(service);
+    let _ = std::fs::remove_dir_all(&dir);
+}
