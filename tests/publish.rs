@@ -799,7 +799,10 @@ fn store_mini(w: &World, kept: bool) {
     let variant = corbeau::map::load_variant(&name).unwrap();
     let game = corbeau::game::create(new, &variant, pin.clone(), at(0)).unwrap();
     if kept {
-        w.service.store.keep_variant(&pin.hash, &source.text).unwrap();
+        w.service
+            .store
+            .keep_variant(&pin.hash, &source.text)
+            .unwrap();
     }
     w.service
         .store
