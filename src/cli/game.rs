@@ -158,9 +158,18 @@ pub struct ScheduleArgs {
 }
 
 #[derive(Debug, clap::Args)]
-#[group(required = true, multiple = false, id = "result")]
 pub struct EndArgs {
     game: String,
+    #[command(flatten)]
+    result: EndResult,
+}
+
+/// How a game ends: exactly one of these. (A group of its own: a group on `EndArgs` took
+/// the game as one of its members, so that `game end GAME --draw` was refused and `game
+/// end GAME` alone abandoned the game.)
+#[derive(Debug, clap::Args)]
+#[group(required = true, multiple = false, id = "result")]
+pub struct EndResult {
     /// These houses win (several: a shared victory).
     #[arg(long, num_args = 1.., group = "result")]
     win: Vec<String>,
@@ -547,11 +556,12 @@ fn apply_schedule(settings: &mut Settings, args: &ScheduleArgs) -> Result<(), Ga
 }
 
 fn end_game(ctx: &Context, args: EndArgs) -> Result<(), Error> {
-    let by = if !args.win.is_empty() {
-        EndBy::Win(args.win)
-    } else if args.draw {
+    let result = args.result;
+    let by = if !result.win.is_empty() {
+        EndBy::Win(result.win)
+    } else if result.draw {
         EndBy::Draw
-    } else if let Some(house) = args.concede {
+    } else if let Some(house) = result.concede {
         EndBy::Concede(house)
     } else {
         EndBy::Abandon
