@@ -32,7 +32,8 @@ fn golden(name: &str) -> String {
 }
 
 /// A schema-2 game as v1 showed it: schema 2 shows the variant as the game keeps it, its
-/// name and the hash of its content (docs/storage.md); v1 showed the name alone.
+/// name and the hash of its content (docs/storage.md); v1 showed the name alone, and had no
+/// setting added since.
 fn v1_view(game: &Value) -> Value {
     let mut game = game.clone();
     let pin = game["variant"].clone();
@@ -42,6 +43,9 @@ fn v1_view(game: &Value) -> Value {
         "{pin}"
     );
     game["variant"] = pin["name"].clone();
+    // Settings added since v1 take their default: a v1 game's mails carry pictures.
+    let settings = game["settings"].as_object_mut().unwrap();
+    assert_eq!(settings.remove("pictures"), Some(Value::Bool(true)));
     game
 }
 
