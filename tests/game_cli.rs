@@ -1072,3 +1072,59 @@ fn history_draws_a_played_phase_with_its_orders() {
     let err = j.refused(&["history", GAME, "0", "--map", "carte.jpg"], None);
     assert!(err.contains(".svg ou .png"), "{err}");
 }
+
+/// The moderator's yes/no settings take their value on the command line, in either
+/// language; a missing or unreadable value is refused and changes nothing.
+#[test]
+fn pictures_and_observers_are_turned_on_and_off_from_the_command_line() {
+    let j = Judge::new("switches");
+    j.ok(&["game", "new", GAME, "--players", "3"]);
+    for (command, key) in [("pictures", "pictures"), ("observers", "observers")] {
+        for (word, value) in [("non", false), ("yes", true), ("no", false), ("oui", true)] {
+            j.ok(&["game", command, GAME, word]);
+            assert_eq!(j.show()["settings"][key], value, "{command} {word}");
+        }
+        // A usage error, said on stderr.
+        for args in [
+            vec!["game", command, GAME],
+            vec!["game", command, GAME, "peut-être"],
+        ] {
+            let out = j.run(&args, None);
+            assert_eq!(out.code, 1, "{args:?}: {}", out.err);
+            assert_eq!(j.show()["settings"][key], true, "{args:?}");
+        }
+    }
+}
+
+/// A game's name is one line whatever the moderator types (a line break would forge lines
+/// in every mail); players added without a language speak the game's.
+#[test]
+fn a_game_name_is_one_line_and_players_speak_the_games_language() {
+    let j = Judge::new("oneline");
+    j.ok(&[
+        "game",
+        "new",
+        GAME,
+        "--players",
+        "3",
+        "--game-lang",
+        "en",
+        "--name",
+        "Evil\r\nBcc: victim@example.org\r\n:: phase: x",
+    ]);
+    let g = j.show();
+    assert_eq!(g["name"], "Evil Bcc: victim@example.org :: phase: x");
+    j.ok(&["player", "add", GAME, "stark", "stark@example.org"]);
+    j.ok(&[
+        "player",
+        "add",
+        GAME,
+        "lannister",
+        "l@example.org",
+        "--player-lang",
+        "fr",
+    ]);
+    let g = j.show();
+    assert_eq!(seat(&g, "stark")["player"]["lang"], "en");
+    assert_eq!(seat(&g, "lannister")["player"]["lang"], "fr");
+}

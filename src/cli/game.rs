@@ -71,14 +71,15 @@ pub enum GameCommand {
     /// observers and the requests waiting for confirmation.
     Observers {
         game: String,
-        #[arg(value_parser = parse_allowed)]
+        // A bool argument is a flag to clap unless told to take a value.
+        #[arg(value_parser = parse_allowed, action = clap::ArgAction::Set, required = true)]
         allowed: bool,
     },
     /// Turn the board's picture in the game's mails on or off (`oui`/`non`, `yes`/`no`):
     /// off for players on slow links; the texts stay whole.
     Pictures {
         game: String,
-        #[arg(value_parser = parse_allowed)]
+        #[arg(value_parser = parse_allowed, action = clap::ArgAction::Set, required = true)]
         on: bool,
     },
 }
@@ -223,9 +224,9 @@ pub struct SeatArgs {
     /// The player's secret (default: a new random one, printed once).
     #[arg(long)]
     secret: Option<String>,
-    /// The player's language (fr, en).
-    #[arg(long, default_value = "fr")]
-    player_lang: Lang,
+    /// The player's language (fr, en); default: the game's.
+    #[arg(long)]
+    player_lang: Option<Lang>,
     /// Also mail the player their welcome, as `AJOUTER`/`REMPLACER` by mail does: the
     /// secret, the house's units and an example order, the board's picture, and for a
     /// replacement the game's last results (docs/email.md, "Pictures").
@@ -652,11 +653,21 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
         return Err(ctx.fail(GameError::JudgeAddress(args.address.trim().into())));
     }
     let hash = hash_secret(&secret).map_err(|e| ctx.fail(e))?;
+    let lang = match args.player_lang {
+        Some(lang) => lang,
+        None => {
+            ctx.service
+                .load(&args.game)
+                .map_err(|e| ctx.fail(e))?
+                .settings
+                .lang
+        }
+    };
     let action = Action::Seat {
         house: args.house.clone(),
         address: args.address.clone(),
         secret_hash: hash,
-        lang: args.player_lang,
+        lang,
         replace,
     };
     let g = if args.welcome {
@@ -666,7 +677,7 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
             house: &args.house,
             address: &args.address,
             secret: &secret,
-            lang: args.player_lang,
+            lang,
             replace,
         };
         let name = action.name();

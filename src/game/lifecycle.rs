@@ -54,6 +54,17 @@ pub fn check_game_id(id: &str) -> Result<(), GameError> {
     }
 }
 
+/// A game's full name as every mail and page shows it: one line (a line break in it would
+/// forge lines of the mails' text, such as the `:: key: value` lines programs read),
+/// control characters as spaces, at most 100 characters.
+fn one_line(name: &str) -> String {
+    let words: Vec<&str> = name
+        .split(|c: char| c.is_control() || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.join(" ").chars().take(100).collect()
+}
+
 /// A new game, forming: its seats are the houses of the setup for its number of players.
 /// `pin` names the content of `variant`, which the store keeps for the game's whole life.
 pub fn create(
@@ -78,7 +89,11 @@ pub fn create(
             available: Vec::new(),
         })?;
     Ok(Game {
-        name: new.name.unwrap_or_else(|| new.id.clone()),
+        name: new
+            .name
+            .map(|n| one_line(&n))
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| new.id.clone()),
         id: new.id,
         variant: pin,
         players: new.players,

@@ -1620,7 +1620,10 @@ impl<'a> Desk<'a> {
             return Ok(());
         }
         let secret = new_secret()?;
-        let lang = lang.unwrap_or(self.config.lang);
+        // A player added without a language speaks the game's.
+        let lang = lang
+            .or_else(|| game.as_ref().map(|(g, _)| g.settings.lang))
+            .unwrap_or(self.config.lang);
         let action = Action::Seat {
             house: house.clone(),
             address: address.to_string(),
