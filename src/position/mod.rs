@@ -10,6 +10,10 @@ use crate::judge::{Dislodged, Phase, PhaseKind, Position, Season, Unit};
 use crate::map::{HouseId, Owner, ProvinceId, Variant, fold, nearest_of};
 use crate::order::parse_unit_line;
 
+/// The longest position line read: the longest real one (an `owner` line of every
+/// province of a large map) is a few hundred characters.
+const MAX_LINE: usize = 4096;
+
 /// A position file line that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}:{line}: {message}")]
@@ -207,6 +211,7 @@ pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Positi
     let mut units = Vec::new();
     let mut dislodged = Vec::new();
     let mut dislodged_lines = Vec::new();
+    let mut unit_lines = Vec::new();
     let mut contested = Vec::new();
     for (n, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
@@ -218,6 +223,13 @@ pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Positi
             line: n as u32 + 1,
             message,
         };
+        if line.chars().count() > MAX_LINE {
+            // Not read, and not quoted back: an error message must stay one readable line.
+            return Err(error(format!(
+                "line too long ({} characters; a position line has at most {MAX_LINE})",
+                line.chars().count()
+            )));
+        }
         let (keyword, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let rest = rest.trim();
         match keyword {
@@ -244,7 +256,10 @@ pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Positi
                     list[usize::from(p.0)] = Some(h);
                 }
             }
-            "unit" => units.push(unit_from_line(variant, rest).map_err(error)?),
+            "unit" => {
+                units.push(unit_from_line(variant, rest).map_err(error)?);
+                unit_lines.push(n as u32 + 1);
+            }
             "dislodged" => {
                 let (unit, from) = match rest.split_once("<-") {
                     Some((u, f)) => (
@@ -284,12 +299,12 @@ pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Positi
         });
     }
     let mut seen = vec![false; variant.provinces.len()];
-    for u in &units {
+    for (u, &line) in units.iter().zip(&unit_lines) {
         let p = variant.province_of(u.region);
         if std::mem::replace(&mut seen[usize::from(p.0)], true) {
             return Err(PositionError {
                 file: file.to_string(),
-                line: 0,
+                line,
                 message: format!("two units in {}", variant.province(p).id),
             });
         }
@@ -361,6 +376,19 @@ pub fn write_position(variant: &Variant, position: &Position) -> String {
 #[cfg(test)]
 mod phase_tests {
     use super::*;
+
+    /// Errors name the line at fault, and never quote back a line of any length.
+    #[test]
+    fn errors_name_their_line_and_stay_short() {
+        let variant = crate::map::load_variant("westeros").expect("westeros");
+        let two = "phase spring 298 movement\nunit Stark: A win\n\nunit Lannister: A win\n";
+        let e = read_position(&variant, "p", two).expect_err("two units");
+        assert_eq!((e.line, e.message.as_str()), (4, "two units in win"));
+        let long = format!("phase spring 298 movement\n{}\n", "a".repeat(100_000));
+        let e = read_position(&variant, "p", &long).expect_err("too long");
+        assert_eq!(e.line, 2);
+        assert!(e.to_string().len() < 200, "{e}");
+    }
 
     #[test]
     fn phases_read_in_full_and_short() {
