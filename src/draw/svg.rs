@@ -11,7 +11,7 @@ use std::fmt::Write;
 use crate::judge::{Command, Outcome, PhaseKind, Report, Season, retreat_options};
 use crate::lang::Lang;
 use crate::map::drawing::{Area, BlankKind, Drawing, Point};
-use crate::map::{Owner, ProvinceKind, RegionId, UnitKind, Variant};
+use crate::map::{HouseId, Owner, ProvinceKind, RegionId, UnitKind, Variant};
 
 use super::{DrawError, FONT_FAMILY, Picture};
 
@@ -38,7 +38,7 @@ pub fn svg(picture: &Picture<'_>) -> Result<String, DrawError> {
         .ok_or_else(|| DrawError::no_drawing(variant, picture.lang))?;
     let k = drawing.width / 1000.0;
     let title_h = TITLE * k;
-    let houses_rows = variant.houses.len().div_ceil(4) as f64;
+    let houses_rows = legend_houses(picture).len().div_ceil(4) as f64;
     let legend_h = (3.0 + houses_rows) * LEGEND_ROW * k + 12.0 * k;
     let total_h = title_h + drawing.height + legend_h;
     let mut out = String::with_capacity(64 * 1024);
@@ -813,7 +813,7 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         lang.pick("passage (détroit)", "passage (strait)"),
     );
     // Then the houses, four a row, with their supply centres.
-    for (i, h) in variant.house_ids().enumerate() {
+    for (i, h) in legend_houses(picture).into_iter().enumerate() {
         let y = y0 + (3 + i / 4) as f64 * row;
         let x = 14.0 * k + (i % 4) as f64 * col;
         let house = variant.house(h);
@@ -849,6 +849,28 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
             words
         };
         text_at(out, x, y, &words);
+    }
+}
+
+/// The houses the legend lists: those with a centre or a unit on the board (a house not
+/// played in a smaller game would show "0 centres"); every house on an empty board.
+fn legend_houses(picture: &Picture<'_>) -> Vec<HouseId> {
+    let position = picture.position;
+    let present = |h: HouseId| {
+        let owner = Owner::House(h);
+        position.owners.contains(&Some(h))
+            || position.units.iter().any(|u| u.owner == owner)
+            || position.dislodged.iter().any(|d| d.unit.owner == owner)
+    };
+    let houses: Vec<HouseId> = picture
+        .variant
+        .house_ids()
+        .filter(|&h| present(h))
+        .collect();
+    if houses.is_empty() {
+        picture.variant.house_ids().collect()
+    } else {
+        houses
     }
 }
 
