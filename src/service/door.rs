@@ -3,8 +3,9 @@
 //! what they want rather than by the store's trees. Every store error comes back as a
 //! [`GameError`] (transient, damaged or refused), so that no caller names the store.
 //!
-//! The records the store keeps for the mail layer ([`Replied`], [`ReplyWindow`]) are
-//! re-exported here, so that the mail layer reaches them through the service too.
+//! The records the store keeps for the mail layer ([`Replied`], [`ReplyWindow`], and the
+//! sign-on counter of `super::guard`) are re-exported by the service, so that the mail
+//! layer reaches them through the service too.
 
 use std::path::Path;
 use std::time::Duration;
@@ -14,7 +15,7 @@ use chrono::{DateTime, Utc};
 use super::{Effects, Service};
 use crate::game::{AuditEntry, Game, GameError, Notice, PhaseRecord};
 use crate::mail::outmail::OutMail;
-use crate::mail::throttle::Guard;
+use crate::store::Guard;
 use crate::store::{Commit, Store};
 
 pub use crate::store::{REPLY_WINDOW, Replied, ReplyWindow};

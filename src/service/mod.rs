@@ -20,6 +20,8 @@ use crate::game::{
 use crate::map::{PinnedVariant, Variant, VariantHash, parse_variant, variant_source};
 use crate::store::{Commit, Store, StoreError};
 
+/// The sign-on counter the store keeps, for the throttle of the mail layer.
+pub use crate::store::guard;
 pub use action::{Action, EndBy};
 pub use door::{REPLY_WINDOW, Replied, ReplyWindow};
 
@@ -57,7 +59,7 @@ pub struct Effects {
     /// The answer to the mail's sender, counted against the hourly cap.
     pub replied: Option<Replied>,
     /// Sign-on counters to write or forget (`store::Commit::guards`).
-    pub guards: Vec<(String, Option<crate::mail::throttle::Guard>)>,
+    pub guards: Vec<(String, Option<guard::Guard>)>,
     /// Press sent to every house, signed: public, kept in the audit trail (action
     /// [`BROADCAST`]) for the published pages (`corbeau publish`).
     pub broadcasts: Vec<Broadcast>,
