@@ -142,7 +142,7 @@ fn tick(hash: &str, start: DateTime<Utc>) {
     println!(
         "stored {total} running 7-player games in {:.1} s ({} MB on disk)",
         began.elapsed().as_secs_f64(),
-        service.store.size_on_disk().expect("size") / 1_000_000
+        service.disk_size().expect("size") / 1_000_000
     );
     let now = start + TimeDelta::days(3);
     let began = Instant::now();
@@ -169,7 +169,7 @@ fn size(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
     let d = dir("size");
     let service = Service::open(&d).expect("store");
     new_game(&service, "y", hash, start);
-    let empty = service.store.size_on_disk().expect("size");
+    let empty = service.disk_size().expect("size");
     let mut now = start;
     let mut phases = 0;
     while service.load("y").expect("game").phase.year < 301 {
@@ -189,12 +189,12 @@ fn size(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
             .expect("process");
         phases += 1;
     }
-    let records = service.store.phases("y").expect("phases");
+    let records = service.history("y").expect("phases");
     let json: usize = records
         .iter()
         .map(|r| serde_json::to_vec(r).map(|v| v.len()).unwrap_or(0))
         .sum();
-    let disk = service.store.size_on_disk().expect("size");
+    let disk = service.disk_size().expect("size");
     println!(
         "store size: 3 game-years ({phases} phases) of one 7-player game: {} kB of records ({} kB per game-year), {} kB more on disk",
         json / 1000,

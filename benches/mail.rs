@@ -169,8 +169,8 @@ fn new_game(service: &Service, hash: &str) {
         .expect("seed");
     // The news of the start is not part of what is measured.
     queue_notices(service, &Config::default(), now).expect("notices");
-    for (key, _) in service.store.outbox().expect("outbox") {
-        service.store.outbox_sent(key).expect("forget");
+    for (key, _) in service.outbox().expect("outbox") {
+        service.outbox_sent(key).expect("forget");
     }
 }
 
@@ -587,17 +587,16 @@ fn deadline(places: &Places, orders: &[(String, String)], runs: usize) {
             steps[1].push(began.elapsed());
             assert_eq!(queued, 8, "7 players + moderator");
             let began = Instant::now();
-            let sent = drain(&service.store, &transport, &config.judge, now).expect("drain");
+            let sent = drain(&service, &transport, &config.judge, now).expect("drain");
             steps[2].push(began.elapsed());
             assert_eq!(sent.sent, 8, "7 players + moderator");
             let index = service
-                .store
                 .last_phase(GAME)
                 .expect("store")
                 .expect("record")
                 .index;
             let began = Instant::now();
-            std::hint::black_box(service.store.phase(GAME, index).expect("record"));
+            std::hint::black_box(service.phase_played(GAME, index).expect("record"));
             record.push(began.elapsed());
             drop(service);
             let _ = std::fs::remove_dir_all(&dir);

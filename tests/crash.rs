@@ -166,13 +166,13 @@ fn check_store(dir: &Path, expect_processed: Option<bool>) -> usize {
 /// outbox folder (a mail may be in both after a crash: the same id).
 fn results_mails(service: &Service) -> HashMap<String, HashSet<String>> {
     let mut mails: HashMap<String, HashSet<String>> = HashMap::new();
-    for (_, mail) in service.store.outbox().unwrap() {
+    for (_, mail) in service.outbox().unwrap() {
         if mail.subject.contains("Résultats") {
             let game = mail.game.clone().unwrap_or_default();
             mails.entry(game).or_default().insert(mail.message_id);
         }
     }
-    let folder = service.store.path().join("outbox");
+    let folder = service.data_dir().join("outbox");
     for entry in std::fs::read_dir(folder).into_iter().flatten() {
         let raw = std::fs::read(entry.unwrap().path()).unwrap_or_default();
         let parsed = mail_parser::MessageParser::default().parse(&raw);
@@ -191,11 +191,11 @@ fn results_mails(service: &Service) -> HashMap<String, HashSet<String>> {
 }
 
 fn check_service(service: &Service, expect_processed: Option<bool>) -> usize {
-    let notices = service.store.notices().unwrap();
+    let notices = service.pending_notices().unwrap();
     let mails = results_mails(service);
     let mut processed = 0;
-    for game in service.store.games().unwrap() {
-        let records = service.store.phases(&game.id).unwrap();
+    for game in service.games().unwrap() {
+        let records = service.history(&game.id).unwrap();
         assert_eq!(
             records.len() as u32,
             game.played,
@@ -325,7 +325,7 @@ fn process_killed_at_any_moment_leaves_the_phase_before_or_after() {
         );
         let service = Service::open(&dir).unwrap();
         check_service(&service, None);
-        let played = service.store.game("g00").unwrap().unwrap().played;
+        let played = service.find_game("g00").unwrap().unwrap().played;
         assert!(played <= 1);
         if finished {
             assert_eq!(played, 1, "a process that said it was done is stored");
@@ -357,7 +357,7 @@ fn orders_killed_at_any_moment_are_stored_whole_or_not_at_all() {
             delay(round, 60),
         );
         let service = Service::open(&dir).unwrap_or_else(|e| panic!("round {round}: {e:?}"));
-        let game = service.store.game("g03").unwrap().unwrap();
+        let game = service.find_game("g03").unwrap().unwrap();
         let texts: Vec<&str> = game
             .seat("stark")
             .unwrap()
@@ -412,6 +412,6 @@ fn a_snapshot_left_half_written_does_not_stop_the_store() {
     )
     .unwrap();
     let service = Service::open(&dir).unwrap();
-    assert_eq!(service.store.game_ids().unwrap(), ["g"]);
+    assert_eq!(service.game_ids().unwrap(), ["g"]);
     assert!(!dir.join("snap.FFFFFFFFFFFFFFFF.generating").exists());
 }

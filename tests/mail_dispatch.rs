@@ -152,8 +152,8 @@ impl World {
     /// would).
     fn take(&self) -> Vec<OutMail> {
         let mut mails = Vec::new();
-        for (key, mail) in self.service.store.outbox().unwrap() {
-            self.service.store.outbox_sent(key).unwrap();
+        for (key, mail) in self.service.outbox().unwrap() {
+            self.service.outbox_sent(key).unwrap();
             mails.push(mail);
         }
         mails
@@ -177,8 +177,7 @@ impl World {
 
     fn audit(&self) -> String {
         self.service
-            .store
-            .audit(GAME)
+            .audit_trail(GAME)
             .unwrap()
             .iter()
             .map(|a| format!("{} {}: {}\n", a.actor, a.action, a.detail))
@@ -187,8 +186,7 @@ impl World {
 
     fn notice_kinds(&self) -> Vec<NoticeKind> {
         self.service
-            .store
-            .notices()
+            .pending_notices()
             .unwrap()
             .into_iter()
             .map(|(_, n)| n.kind)
@@ -477,7 +475,7 @@ fn process_with_the_current_phase_processes_it() {
     let game = w.game();
     assert_eq!(game.played, 1);
     assert_eq!(game.phase.to_string(), "autumn 298 movement");
-    assert_eq!(w.service.store.phases(GAME).unwrap().len(), 1);
+    assert_eq!(w.service.history(GAME).unwrap().len(), 1);
     let results = w.notices(now());
     assert_eq!(results.len(), 4, "{}", show(&results));
 }
@@ -498,7 +496,7 @@ fn process_with_another_phase_does_nothing_and_says_so() {
         reply.body
     );
     assert_eq!(w.game().played, 0);
-    assert!(w.service.store.phases(GAME).unwrap().is_empty());
+    assert!(w.service.history(GAME).unwrap().is_empty());
     assert!(w.notice_kinds().is_empty());
 }
 
@@ -547,7 +545,7 @@ fn preview_shows_the_results_and_stores_nothing() {
     assert_eq!(after.played, 0);
     assert_eq!(after.phase, before.phase);
     assert_eq!(after.seats, before.seats);
-    assert!(w.service.store.phases(GAME).unwrap().is_empty());
+    assert!(w.service.history(GAME).unwrap().is_empty());
     assert!(w.notice_kinds().is_empty());
 }
 
@@ -653,7 +651,7 @@ fn rollback_needs_the_last_phase_named() {
     let game = w.game();
     assert_eq!(game.played, 0);
     assert_eq!(game.phase.to_string(), "spring 298 movement");
-    assert!(w.service.store.phases(GAME).unwrap().is_empty());
+    assert!(w.service.history(GAME).unwrap().is_empty());
     assert!(matches!(
         w.notice_kinds().as_slice(),
         [NoticeKind::RolledBack { .. }]
@@ -1537,7 +1535,7 @@ fn an_automatic_mail_is_marked_but_not_answered() {
     mail.automatic = true;
     assert_eq!(w.handle(&mail, now()), Handled::Ignored);
     assert!(w.take().is_empty());
-    assert!(w.service.store.seen(&mail.message_id).unwrap());
+    assert!(w.service.already_seen(&mail.message_id).unwrap());
     assert_eq!(w.handle(&mail, now()), Handled::Duplicate);
 }
 
@@ -1600,7 +1598,7 @@ fn a_mail_too_large_is_refused_politely() {
         reply.body
     );
     assert!(!reply.body.contains("aucune commande"), "{}", reply.body);
-    assert!(w.service.store.seen(&mail.message_id).unwrap());
+    assert!(w.service.already_seen(&mail.message_id).unwrap());
 }
 
 #[test]
@@ -1858,7 +1856,7 @@ fn process_then_rollback_in_one_mail_is_refused() {
     );
     let game = w.game();
     assert_eq!(game.played, 1);
-    let phases = w.service.store.phases(GAME).unwrap();
+    let phases = w.service.history(GAME).unwrap();
     assert_eq!(phases.len(), 1);
     assert_eq!(phases[0].phase.to_string(), "spring 298 movement");
 }

@@ -127,8 +127,8 @@ impl World {
     fn take(&self) -> Vec<OutMail> {
         queue_notices(&self.service, &self.config, now()).unwrap();
         let mut mails = Vec::new();
-        for (key, mail) in self.service.store.outbox().unwrap() {
-            self.service.store.outbox_sent(key).unwrap();
+        for (key, mail) in self.service.outbox().unwrap() {
+            self.service.outbox_sent(key).unwrap();
             mails.push(mail);
         }
         mails
@@ -651,7 +651,6 @@ fn player_replace_on_the_command_line_can_mail_the_welcome() {
     );
     let service = Service::open(&dir).unwrap();
     let outbox: Vec<OutMail> = service
-        .store
         .outbox()
         .unwrap()
         .into_iter()

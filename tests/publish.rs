@@ -473,7 +473,7 @@ fn a_deleted_game_s_pages_go() {
     assert!(games.join(OTHER).join("index.html").is_file());
     let other = w.service.load(OTHER).unwrap();
     w.service
-        .store
+        .store_for_tests()
         .commit(Commit {
             before: Some(&other),
             game: None,
@@ -800,12 +800,12 @@ fn store_mini(w: &World, kept: bool) {
     let game = corbeau::game::create(new, &variant, pin.clone(), at(0)).unwrap();
     if kept {
         w.service
-            .store
+            .store_for_tests()
             .keep_variant(&pin.hash, &source.text)
             .unwrap();
     }
     w.service
-        .store
+        .store_for_tests()
         .commit(Commit {
             game: Some(&game),
             ..Commit::default()

@@ -18,6 +18,7 @@ use corbeau::config::Config;
 use corbeau::mail::outmail::OutMail;
 use corbeau::mail::send::{DrainReport, drain, transport_from};
 use corbeau::mail::transport::{Transport, eml_name, message};
+use corbeau::service::Service;
 use corbeau::store::{Commit, Store};
 use mail_parser::MessageParser;
 use smtp_sink::{Pki, Sink, SinkOptions, delivered, free_port};
@@ -117,9 +118,9 @@ fn queue(config: &Config, mails: Vec<OutMail>) {
 
 /// One drain at `now` with the configuration's transport.
 fn drain_at(config: &Config, now: DateTime<Utc>) -> DrainReport {
-    let store = Store::open(&config.data_dir).unwrap();
+    let service = Service::open(&config.data_dir).unwrap();
     let transport = transport_from(config).unwrap();
-    drain(&store, &transport, &config.judge, now).unwrap()
+    drain(&service, &transport, &config.judge, now).unwrap()
 }
 
 fn outbox(config: &Config) -> Vec<OutMail> {
@@ -731,9 +732,9 @@ fn crash_child_drain() {
         return;
     };
     let config = Config::load(Some(Path::new(&file))).unwrap();
-    let store = Store::open(&config.data_dir).unwrap();
+    let service = Service::open(&config.data_dir).unwrap();
     let transport = transport_from(&config).unwrap();
-    drain(&store, &transport, &config.judge, t0()).unwrap();
+    drain(&service, &transport, &config.judge, t0()).unwrap();
 }
 
 /// Runs [`crash_child_drain`] with `CORBEAU_CRASH=point` and checks that it aborted.

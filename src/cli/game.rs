@@ -257,7 +257,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
     match command {
         GameCommand::New(args) => new_game(ctx, *args),
         GameCommand::List => {
-            let games = ctx.service.store.games().map_err(|e| ctx.fail(e.into()))?;
+            let games = ctx.service.games().map_err(|e| ctx.fail(e))?;
             let rows: Vec<_> = games.iter().map(|g| summary(ctx, g)).collect();
             ctx.print(&rows, || {
                 if games.is_empty() {
@@ -420,11 +420,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
         }
         GameCommand::Audit { game } => {
             ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
-            let entries = ctx
-                .service
-                .store
-                .audit(&game)
-                .map_err(|e| ctx.fail(e.into()))?;
+            let entries = ctx.service.audit_trail(&game).map_err(|e| ctx.fail(e))?;
             ctx.print(&entries, || {
                 entries
                     .iter()

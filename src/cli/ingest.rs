@@ -18,12 +18,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::game::GameError;
 use crate::lang::Lang;
 use crate::mail::maildir::{self, Outcome, carry_out};
 use crate::mail::pass::{Hold, PassError, PassReport, pass_holding};
 use crate::service::Service;
-use crate::store::Store;
 
 use super::Error;
 use super::clock::{configured_transport, print_report};
@@ -90,9 +88,7 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
     let transport = configured_transport(&config, lang).map_err(Error::temporary)?;
     let mut ours = None;
     if let Some(pending) = pending {
-        let service = Store::open_waiting(&config.data_dir, store_wait())
-            .map_err(GameError::from)
-            .and_then(Service::on)
+        let service = Service::open_waiting(&config.data_dir, store_wait())
             .map_err(|e| Error::Temporary(game_error(lang, e).to_string()))?;
         // Held: no other pass reads the spool until this mail is done.
         let path = pending.publish().map_err(temporary)?;

@@ -165,11 +165,7 @@ pub struct HistoryArgs {
 
 pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
     let g = ctx.service.load(&args.game).map_err(|e| ctx.fail(e))?;
-    let records = ctx
-        .service
-        .store
-        .phases(&g.id)
-        .map_err(|e| ctx.fail(e.into()))?;
+    let records = ctx.service.history(&g.id).map_err(|e| ctx.fail(e))?;
     let Some(wanted) = args.phase else {
         let rows: Vec<_> = records
             .iter()
@@ -265,9 +261,8 @@ pub struct ExportArgs {
 /// The whole game as JSON: settings, players (without secrets), position, history, audit.
 pub fn run_export(ctx: &Context, args: ExportArgs) -> Result<(), Error> {
     let g = ctx.service.load(&args.game).map_err(|e| ctx.fail(e))?;
-    let store = &ctx.service.store;
-    let phases = store.phases(&g.id).map_err(|e| ctx.fail(e.into()))?;
-    let audit = store.audit(&g.id).map_err(|e| ctx.fail(e.into()))?;
+    let phases = ctx.service.history(&g.id).map_err(|e| ctx.fail(e))?;
+    let audit = ctx.service.audit_trail(&g.id).map_err(|e| ctx.fail(e))?;
     let value = json!({
         "format": 1,
         "game": public_game(&g),

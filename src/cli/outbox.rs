@@ -16,17 +16,15 @@ pub struct OutboxArgs {
 }
 
 pub fn run(ctx: &Context, args: OutboxArgs) -> Result<(), Error> {
-    let store = &ctx.service.store;
-    let mut waiting = store.outbox().map_err(|e| ctx.fail(e.into()))?;
+    let service = &ctx.service;
+    let mut waiting = service.outbox().map_err(|e| ctx.fail(e))?;
     if args.retry {
         for (key, mail) in &mut waiting {
             // A mail set aside as undeliverable is given another chance too: the
             // moderator retries once the address is mended (or wants to see it fail).
             let failed = std::mem::take(&mut mail.failed);
             if mail.next_try.take().is_some() || failed {
-                store
-                    .outbox_retry(*key, mail)
-                    .map_err(|e| ctx.fail(e.into()))?;
+                service.outbox_retry(*key, mail).map_err(|e| ctx.fail(e))?;
             }
         }
     }

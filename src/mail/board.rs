@@ -57,7 +57,7 @@ pub fn welcome_mail(
     let address = crate::game::check_address(welcome.address)?;
     let position = game.current_position(variant)?;
     let own = house_brief(variant, &position, &house);
-    let last = match service.store.last_phase(&game.id)? {
+    let last = match service.last_phase(&game.id)? {
         Some(record) if welcome.replace => Some(
             record_results_for(
                 game,

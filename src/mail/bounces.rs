@@ -8,7 +8,6 @@ use chrono::{DateTime, Utc};
 use crate::config::{Config, Judge};
 use crate::game::{AuditEntry, Bounced, Game, GameError, Notice, NoticeKind};
 use crate::service::Service;
-use crate::store::{Commit, Store, StoreError};
 
 use super::inbound::Inbound;
 use super::inbound::bounce::Bounce;
@@ -54,7 +53,6 @@ pub fn record(
     };
     let games: Vec<Game> = if trusted {
         service
-            .store
             .games()?
             .into_iter()
             .filter(|g| bounce.game.as_ref().is_none_or(|id| *id == g.id))
@@ -70,10 +68,7 @@ pub fn record(
         Vec::new()
     };
     let Some((last, others)) = games.split_last() else {
-        service.store.commit(Commit {
-            seen: Some(mail.message_id.clone()),
-            ..Commit::default()
-        })?;
+        service.mark_seen(&mail.message_id)?;
         return Ok(());
     };
     // One transaction per game; the bounce is marked seen with the last. A crash between
@@ -136,18 +131,18 @@ fn flag(
 /// it was about (flagging the player's address), all in one transaction. A mail to the
 /// moderator's own address tells nobody (the notice would fail the same way).
 pub fn set_aside(
-    store: &Store,
+    service: &Service,
     key: u64,
     mail: &OutMail,
     reason: &str,
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
+) -> Result<(), GameError> {
     let before = match &mail.game {
-        Some(id) => store.game(id)?,
+        Some(id) => service.find_game(id)?,
         None => None,
     };
     let Some(before) = before else {
-        return store.outbox_failed(key, mail, None, None, Vec::new(), Vec::new());
+        return service.outbox_set_aside(key, mail, None, None, Vec::new(), Vec::new());
     };
     let mut game = before.clone();
     let address = mail.to.trim().to_lowercase();
@@ -186,5 +181,5 @@ pub fn set_aside(
             house.map(|h| format!("{h}: ")).unwrap_or_default()
         ),
     }];
-    store.outbox_failed(key, mail, Some(&before), Some(&game), notices, audit)
+    service.outbox_set_aside(key, mail, Some(&before), Some(&game), notices, audit)
 }

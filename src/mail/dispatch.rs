@@ -26,7 +26,6 @@ use crate::report::game_text::{
     Audience, ending_text, phase_text, record_results_for, status_word,
 };
 use crate::service::{Action, Effects, Service, action};
-use crate::store::Commit;
 
 use super::command::{self, Command, CommandError, Located, PressTo, SECRET_MASK};
 use super::compose::compose;
@@ -68,7 +67,7 @@ pub fn handle_arrived(
     arrival: DateTime<Utc>,
 ) -> Result<Handled, GameError> {
     let arrival = arrival.min(now);
-    if service.store.seen(&mail.message_id)? {
+    if service.already_seen(&mail.message_id)? {
         return Ok(Handled::Duplicate);
     }
     if let Some(bounce) = &mail.bounce {
@@ -78,10 +77,7 @@ pub fn handle_arrived(
     // Never answer a robot, nor the judge itself (a forged From or Reply-To): either
     // would start a loop (docs/email.md, "Mail that is never answered").
     if mail.automatic || super::bounces::from_the_judge(config, mail) {
-        service.store.commit(Commit {
-            seen: Some(mail.message_id.clone()),
-            ..Commit::default()
-        })?;
+        service.mark_seen(&mail.message_id)?;
         return Ok(Handled::Ignored);
     }
     let mut script = if mail.too_large {
@@ -109,7 +105,7 @@ pub fn handle_arrived(
         _ => None,
     });
     let game = match &named {
-        Some(game) => service.store.game(&fold_id(game))?,
+        Some(game) => service.find_game(&fold_id(game))?,
         None => None,
     };
     // Until a sign-on says who writes, answer a known player of the game in their own
@@ -143,13 +139,7 @@ pub fn handle_arrived(
             // A command naming a game that does not exist says so at its own line, with
             // the nearest id (`same_game`).
             desk.run(None, &script.commands)?;
-            service.store.commit(Commit {
-                mails: effects.mails,
-                seen: effects.seen,
-                replied: effects.replied,
-                guards: effects.guards,
-                ..Commit::default()
-            })?;
+            service.settle_without_game(effects)?;
             None
         }
     };
@@ -179,13 +169,13 @@ impl Quota {
         now: DateTime<Utc>,
     ) -> Result<Quota, GameError> {
         let cap = config.mail.replies_per_hour;
-        let window = service.store.reply_window(address, now)?;
+        let window = service.reply_window(address, now)?;
         Ok(match window {
             // 0: no cap.
             _ if cap == 0 => Quota::Open,
             Some(w) if w.count > cap => Quota::Silent,
             Some(w) if w.count == cap => Quota::Last {
-                until: w.since + crate::store::REPLY_WINDOW,
+                until: w.since + crate::service::REPLY_WINDOW,
             },
             _ => Quota::Open,
         })
@@ -836,7 +826,7 @@ impl<'a> Desk<'a> {
                 let Some((g, _)) = game else {
                     return Ok(());
                 };
-                match self.service.store.last_phase(&g.id)? {
+                match self.service.last_phase(&g.id)? {
                     None => {
                         let message = self.game_message(&GameError::NothingToRollback);
                         self.error(located, message);
@@ -1024,7 +1014,6 @@ impl<'a> Desk<'a> {
     fn guard(&self, subject: &Subject) -> Result<Guard, GameError> {
         Ok(self
             .service
-            .store
             .guard(&subject.key())?
             .unwrap_or_else(|| Guard::new(self.now)))
     }
@@ -1044,7 +1033,7 @@ impl<'a> Desk<'a> {
     /// A right secret: the counters that exist start a new window.
     fn guards_passed(&mut self, guards: &[(Subject, bool)]) -> Result<(), GameError> {
         for (subject, _) in guards {
-            if let Some(mut guard) = self.service.store.guard(&subject.key())? {
+            if let Some(mut guard) = self.service.guard(&subject.key())? {
                 guard.succeed(self.now);
                 self.effects.guards.push((subject.key(), Some(guard)));
             }
@@ -1091,7 +1080,7 @@ impl<'a> Desk<'a> {
         for (subject, guard) in counted {
             self.effects.guards.push((subject.key(), Some(guard)));
         }
-        for key in self.service.store.guards_to_forget(self.now)? {
+        for key in self.service.guards_to_forget(self.now)? {
             if !written.contains(&key) {
                 self.effects.guards.push((key, None));
             }
@@ -1210,7 +1199,6 @@ impl<'a> Desk<'a> {
     fn list(&mut self, located: &Located) -> Result<(), GameError> {
         let games: Vec<Value> = self
             .service
-            .store
             .games()?
             .iter()
             .map(|g| {
@@ -1299,7 +1287,7 @@ impl<'a> Desk<'a> {
             self.require_house(located);
             return Ok(());
         }
-        let records = self.service.store.phases(&g.id)?;
+        let records = self.service.history(&g.id)?;
         let record = match &phase {
             None => records.last(),
             Some(p) => {
@@ -1838,7 +1826,7 @@ impl<'a> Desk<'a> {
                 self.sections.insert(0, warning);
             }
         }
-        self.effects.replied = Some(crate::store::Replied {
+        self.effects.replied = Some(crate::service::Replied {
             address: self.mail.from.clone(),
             at: self.now,
         });

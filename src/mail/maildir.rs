@@ -29,7 +29,6 @@ use serde_json::json;
 use crate::config::Config;
 use crate::game::{GameError, StorageFailure};
 use crate::service::Service;
-use crate::store::Commit;
 
 use super::command::{self, Command};
 use super::compose::compose;
@@ -340,7 +339,7 @@ fn tell(
             })
     });
     let game = match named {
-        Some(id) => service.store.game(&id)?,
+        Some(id) => service.find_game(&id)?,
         None => None,
     };
     let to = match game
@@ -375,10 +374,7 @@ fn tell(
         Some(g) => out.about(&g.id),
         None => out,
     };
-    service.store.commit(Commit {
-        mails: vec![out],
-        ..Commit::default()
-    })?;
+    service.queue_mails(vec![out])?;
     Ok(())
 }
 

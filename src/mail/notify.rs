@@ -27,8 +27,8 @@ pub fn queue_notices(
     now: DateTime<Utc>,
 ) -> Result<usize, GameError> {
     let mut queued = 0;
-    for (key, notice) in service.store.notices()? {
-        let mails = match service.store.game(&notice.game)? {
+    for (key, notice) in service.pending_notices()? {
+        let mails = match service.find_game(&notice.game)? {
             Some(game) => {
                 let variant = service.variant(&game.variant)?;
                 match mails_for(service, config, &game, &variant, &notice, now) {
@@ -49,7 +49,7 @@ pub fn queue_notices(
             None => Vec::new(),
         };
         queued += mails.len();
-        service.store.notice_to_mails(key, &mails)?;
+        service.notice_told(key, &mails)?;
     }
     Ok(queued)
 }
@@ -130,9 +130,9 @@ fn mails_for(
     // The phase record of a results notice, read once for all its recipients, and
     // whether it is the last phase played.
     let results = match &notice.kind {
-        NoticeKind::Results { index } => match service.store.phase(&game.id, *index)? {
+        NoticeKind::Results { index } => match service.phase_played(&game.id, *index)? {
             Some(record) => {
-                let last = service.store.last_phase(&game.id)?.map(|r| r.index);
+                let last = service.last_phase(&game.id)?.map(|r| r.index);
                 Some((record, last == Some(*index)))
             }
             // Rolled back before it was told: nothing to send.

@@ -5,7 +5,7 @@
 //!
 //! The command line runs a pass on a [`Hold::dir`]: the store is opened for each step and
 //! let go after it, and in the reading of mail it is let go between two mails as soon as
-//! another process waits for it (`Store::someone_waits`), so that a moderator's command
+//! another process waits for it (`Service::someone_waits`), so that a moderator's command
 //! beside a pass of thousands of mails waits for one mail, not for the pass.
 
 use std::path::PathBuf;
@@ -16,7 +16,6 @@ use chrono::{DateTime, Utc};
 use crate::config::Config;
 use crate::game::GameError;
 use crate::service::{Service, TickReport};
-use crate::store::Store;
 
 use super::maildir::{self, IngestReport, MaildirError};
 use super::notify::queue_notices;
@@ -97,8 +96,7 @@ impl<'a> Hold<'a> {
             Hold::Open(service) => Ok(service),
             Hold::Dir(keeper) => {
                 if keeper.open.is_none() {
-                    let store = Store::open_waiting(&keeper.dir, keeper.wait)?;
-                    keeper.open = Some(Service::on(store)?);
+                    keeper.open = Some(Service::open_waiting(&keeper.dir, keeper.wait)?);
                 }
                 keeper
                     .open
@@ -125,7 +123,7 @@ impl<'a> Hold<'a> {
             return;
         }
         // Opening the store again costs more than a mail: let it go only for someone.
-        if !Store::someone_waits(&keeper.dir) {
+        if !Service::someone_waits(&keeper.dir) {
             return;
         }
         keeper.open = None;
@@ -133,7 +131,7 @@ impl<'a> Hold<'a> {
         // store; the next opening then waits for it in turn.
         let give_up = Instant::now() + YIELD;
         std::thread::sleep(Duration::from_millis(5));
-        while Store::someone_waits(&keeper.dir) && Instant::now() < give_up {
+        while Service::someone_waits(&keeper.dir) && Instant::now() < give_up {
             std::thread::sleep(Duration::from_millis(5));
         }
     }
@@ -152,7 +150,7 @@ impl<'a> Hold<'a> {
                 return false;
             }
             last.set(Instant::now());
-            Store::someone_waits(dir)
+            Service::someone_waits(dir)
         }
     }
 }
@@ -189,14 +187,8 @@ pub fn pass_holding(
     // is not tried again in this pass.
     loop {
         let waits = hold.waits();
-        let run = drain_for(
-            &hold.service()?.store,
-            transport,
-            &config.judge,
-            now,
-            &waits,
-        )
-        .map_err(|e| PassError::Game(e.into()))?;
+        let run = drain_for(hold.service()?, transport, &config.judge, now, &waits)
+            .map_err(PassError::Game)?;
         report.drain.sent += run.sent;
         // A server out of reach costs one timeout per pass, not one per run.
         let down = run.failed.iter().any(|f| f.error.is_unreachable());

@@ -16,7 +16,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 
 use super::transport::{Backoff, Transport, TransportError};
 use crate::config::{Config, Judge, TransportKind};
-use crate::store::{Store, StoreError};
+use crate::game::GameError;
+use crate::service::Service;
 
 /// What one drain did.
 #[derive(Debug, Default)]
@@ -63,28 +64,28 @@ pub fn transport_from(config: &Config) -> Result<Transport, TransportError> {
 /// Sends every mail of the outbox that is due at `now`, oldest first. Only a store error
 /// stops the drain; a mail the transport refuses is recorded and the next one is tried.
 pub fn drain(
-    store: &Store,
+    service: &Service,
     transport: &Transport,
     judge: &Judge,
     now: DateTime<Utc>,
-) -> Result<DrainReport, StoreError> {
-    drain_for(store, transport, judge, now, &|| false)
+) -> Result<DrainReport, GameError> {
+    drain_for(service, transport, judge, now, &|| false)
 }
 
 /// [`drain`], stopping before a mail when `pause` says so (with `more` set), so that a
 /// pass can let the store go to a process waiting for it, then drain the rest.
 pub fn drain_for(
-    store: &Store,
+    service: &Service,
     transport: &Transport,
     judge: &Judge,
     now: DateTime<Utc>,
     pause: &dyn Fn() -> bool,
-) -> Result<DrainReport, StoreError> {
+) -> Result<DrainReport, GameError> {
     let crash = CrashPoint::from_env();
     let mut report = DrainReport::default();
     let mut first = true;
     let mut down: Option<TransportError> = None;
-    for (key, mut mail) in store.outbox()? {
+    for (key, mut mail) in service.outbox()? {
         if mail.failed {
             report.set_aside += 1;
             continue;
@@ -111,7 +112,7 @@ pub fn drain_for(
                 if first && crash == Some(CrashPoint::AfterSend) {
                     std::process::abort();
                 }
-                store.outbox_sent(key)?;
+                service.outbox_sent(key)?;
                 report.sent += 1;
             }
             Err(error) => {
@@ -129,10 +130,10 @@ pub fn drain_for(
                 if set_aside {
                     // Retrying cannot help: kept as failed, and the moderator of the game
                     // it was about told, in one transaction (docs/deploy.md, "Bounces").
-                    super::bounces::set_aside(store, key, &mail, &error.to_string(), now)?;
+                    super::bounces::set_aside(service, key, &mail, &error.to_string(), now)?;
                     report.set_aside += 1;
                 } else {
-                    store.outbox_retry(key, &mail)?;
+                    service.outbox_retry(key, &mail)?;
                 }
                 report.failed.push(FailedMail {
                     message_id: mail.message_id,

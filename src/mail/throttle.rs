@@ -7,9 +7,13 @@
 //! rest of the mail's effects, so that a restart forgets nothing; an entry with no failure
 //! for [`FORGET_AFTER`] and no lock running is forgotten, and the tree never holds more
 //! than [`MAX_ENTRIES`] (docs/email.md, "Sign-on and throttling"; docs/storage.md).
+//!
+//! The counter itself ([`Guard`]) is a neutral record the store keeps (reached through the
+//! service); the policy — what a failure or a right secret does to it — is here.
 
 use chrono::{DateTime, TimeDelta, Utc};
-use serde::{Deserialize, Serialize};
+
+pub use crate::service::guard::{FORGET_AFTER, Guard, MAX_ENTRIES};
 
 /// Wrong secrets allowed within [`WINDOW`] before a lockout.
 pub const FAILURES_ALLOWED: u32 = 5;
@@ -19,11 +23,6 @@ pub const WINDOW: TimeDelta = TimeDelta::hours(1);
 pub const FIRST_LOCK: TimeDelta = TimeDelta::minutes(15);
 /// The longest lockout.
 pub const LONGEST_LOCK: TimeDelta = TimeDelta::hours(24);
-/// An entry with no failure for this long (and no lock running) is forgotten.
-pub const FORGET_AFTER: TimeDelta = TimeDelta::days(2);
-/// The most entries kept; beyond, the oldest are forgotten (an attacker writing from
-/// ever new addresses still meets the house's own counter).
-pub const MAX_ENTRIES: usize = 10_000;
 
 /// What is counted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,40 +47,8 @@ impl Subject {
     }
 }
 
-/// The failures of one [`Subject`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Guard {
-    /// Failures in the current window.
-    pub failures: u32,
-    /// When the current window began.
-    pub window: DateTime<Utc>,
-    /// Lockouts so far: the next one lasts twice as long.
-    pub lockouts: u32,
-    /// Sign-ons are refused unchecked until then.
-    pub locked_until: Option<DateTime<Utc>>,
-    /// The house's player and the moderator were told of a lockout.
-    pub told: bool,
-    /// The last failure.
-    pub last: DateTime<Utc>,
-}
-
+/// The policy on the failures of one [`Subject`].
 impl Guard {
-    pub fn new(now: DateTime<Utc>) -> Guard {
-        Guard {
-            failures: 0,
-            window: now,
-            lockouts: 0,
-            locked_until: None,
-            told: false,
-            last: now,
-        }
-    }
-
-    /// Until when sign-ons are refused, if a lock runs at `now`.
-    pub fn locked(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-        self.locked_until.filter(|until| *until > now)
-    }
-
     /// Counts a failure at `now`; says whether it started a lockout.
     pub fn fail(&mut self, now: DateTime<Utc>) -> bool {
         if now - self.window >= WINDOW {
@@ -105,11 +72,6 @@ impl Guard {
     pub fn succeed(&mut self, now: DateTime<Utc>) {
         self.failures = 0;
         self.window = now;
-    }
-
-    /// Whether the entry may be forgotten at `now`.
-    pub fn expired(&self, now: DateTime<Utc>) -> bool {
-        self.locked(now).is_none() && now - self.last >= FORGET_AFTER
     }
 }
 

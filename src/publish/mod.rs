@@ -164,7 +164,7 @@ pub fn prepare(service: &Service, site: &Site, mode: Mode) -> Result<Work, Publi
     check_site(&site.dir)?;
     let mut games = Vec::new();
     let mut failed = Vec::new();
-    for game in service.store.games().map_err(GameError::from)? {
+    for game in service.games()? {
         let variant = match service.variant(&game.variant) {
             Ok(variant) => variant,
             Err(e) => {
@@ -172,10 +172,7 @@ pub fn prepare(service: &Service, site: &Site, mode: Mode) -> Result<Work, Publi
                 continue;
             }
         };
-        let last = service
-            .store
-            .last_audit(&game.id)
-            .map_err(GameError::from)?;
+        let last = service.last_audit(&game.id)?;
         let stamp = fingerprint(&[
             env!("CARGO_PKG_VERSION").as_bytes(),
             site.lang.code().as_bytes(),
@@ -189,8 +186,8 @@ pub fn prepare(service: &Service, site: &Site, mode: Mode) -> Result<Work, Publi
         let history = if unchanged {
             None
         } else {
-            let records = service.store.phases(&game.id).map_err(GameError::from)?;
-            let audit = service.store.audit(&game.id).map_err(GameError::from)?;
+            let records = service.history(&game.id)?;
+            let audit = service.audit_trail(&game.id)?;
             Some(History {
                 records,
                 broadcasts: Broadcast::in_audit(&audit),

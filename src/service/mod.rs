@@ -3,6 +3,7 @@
 //! with its audit entry, its phase record and the notices it causes, in one transaction.
 
 pub mod action;
+mod door;
 pub mod picture;
 
 use std::cell::RefCell;
@@ -19,7 +20,10 @@ use crate::game::{
 use crate::map::{PinnedVariant, Variant, VariantHash, parse_variant, variant_source};
 use crate::store::{Commit, Store, StoreError};
 
+/// The sign-on counter the store keeps, for the throttle of the mail layer.
+pub use crate::store::guard;
 pub use action::{Action, EndBy};
+pub use door::{REPLY_WINDOW, Replied, ReplyWindow};
 
 /// The store's errors as the game layer carries them: the store is named only here (and
 /// in the command line), so that the game knows no store.
@@ -53,9 +57,9 @@ pub struct Effects {
     /// The Message-ID of the mail that asked for the change, marked as acted on.
     pub seen: Option<String>,
     /// The answer to the mail's sender, counted against the hourly cap.
-    pub replied: Option<crate::store::Replied>,
+    pub replied: Option<Replied>,
     /// Sign-on counters to write or forget (`store::Commit::guards`).
-    pub guards: Vec<(String, Option<crate::mail::throttle::Guard>)>,
+    pub guards: Vec<(String, Option<guard::Guard>)>,
     /// Press sent to every house, signed: public, kept in the audit trail (action
     /// [`BROADCAST`]) for the published pages (`corbeau publish`).
     pub broadcasts: Vec<Broadcast>,
@@ -106,7 +110,7 @@ pub struct TickReport {
 }
 
 pub struct Service {
-    pub store: Store,
+    store: Store,
     /// The variants read this process, by content hash.
     variants: RefCell<HashMap<VariantHash, Rc<Variant>>>,
 }

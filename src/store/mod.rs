@@ -19,7 +19,7 @@
 //!   address → nothing: the same windows by age, so that expired ones are pruned without
 //!   reading them all;
 //! - `guards`: `house\0<game>\0<house>`, `moderator\0<game>` or `sender\0<address>` →
-//!   [`Guard`]: failed sign-ons, for the throttle (`mail::throttle`);
+//!   [`Guard`]: failed sign-ons, for the throttle (`mail::throttle`; the record in [`guard`]);
 //! - `variants`: [`VariantHash`] → the variant's TOML text (UTF-8, not JSON): the content
 //!   each game is pinned to, kept once however many games play it (schema 2).
 
@@ -33,10 +33,12 @@ use sled::transaction::{ConflictableTransactionError, TransactionError, Transact
 
 use crate::game::{AuditEntry, Game, Notice, PhaseRecord};
 use crate::mail::outmail::OutMail;
-use crate::mail::throttle::{self, Guard};
 use crate::map::VariantHash;
 
+pub mod guard;
 mod migrate;
+
+pub use guard::Guard;
 
 /// The version of the layout above; bumped (with a migration step) when it changes.
 pub const SCHEMA_VERSION: u32 = 2;
@@ -587,7 +589,7 @@ impl Store {
         Ok(())
     }
 
-    /// The sign-on counter under `key` (`throttle::Subject::key`), if any.
+    /// The sign-on counter under `key` (`mail::throttle::Subject::key`), if any.
     pub fn guard(&self, key: &str) -> Result<Option<Guard>, StoreError> {
         self.guards
             .get(key.as_bytes())?
@@ -596,7 +598,7 @@ impl Store {
     }
 
     /// The keys of the sign-on counters to forget at `now`: those expired, then the
-    /// oldest beyond `throttle::MAX_ENTRIES`. A damaged entry is forgotten too.
+    /// oldest beyond [`guard::MAX_ENTRIES`]. A damaged entry is forgotten too.
     pub fn guards_to_forget(&self, now: DateTime<Utc>) -> Result<Vec<String>, StoreError> {
         let mut forget = Vec::new();
         let mut kept = Vec::new();
@@ -608,9 +610,9 @@ impl Store {
                 _ => forget.push(key),
             }
         }
-        if kept.len() > throttle::MAX_ENTRIES {
+        if kept.len() > guard::MAX_ENTRIES {
             kept.sort();
-            let excess = kept.len() - throttle::MAX_ENTRIES;
+            let excess = kept.len() - guard::MAX_ENTRIES;
             forget.extend(kept.into_iter().take(excess).map(|(_, key)| key));
         }
         Ok(forget)

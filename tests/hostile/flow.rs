@@ -136,8 +136,7 @@ impl World {
 
     fn kinds(&self) -> Vec<(NoticeKind, Vec<String>)> {
         self.service
-            .store
-            .notices()
+            .pending_notices()
             .unwrap()
             .into_iter()
             .map(|(_, n)| (n.kind, n.houses))
@@ -148,8 +147,8 @@ impl World {
     fn mails(&self, now: DateTime<Utc>) -> Vec<OutMail> {
         queue_notices(&self.service, &self.config, now).unwrap();
         let mut mails = Vec::new();
-        for (key, mail) in self.service.store.outbox().unwrap() {
-            self.service.store.outbox_sent(key).unwrap();
+        for (key, mail) in self.service.outbox().unwrap() {
+            self.service.outbox_sent(key).unwrap();
             mails.push(mail);
         }
         mails

@@ -19,7 +19,6 @@ use corbeau::mail::outmail::OutMail;
 use corbeau::mail::send::{drain, transport_from};
 use corbeau::mail::transport::message;
 use corbeau::service::Service;
-use corbeau::store::Store;
 
 #[path = "../support/smtp_sink.rs"]
 mod smtp_sink;
@@ -137,8 +136,8 @@ impl World {
     /// The mails queued since the last look, taken out of the outbox.
     fn take(&self) -> Vec<OutMail> {
         let mut mails = Vec::new();
-        for (key, mail) in self.service.store.outbox().unwrap() {
-            self.service.store.outbox_sent(key).unwrap();
+        for (key, mail) in self.service.outbox().unwrap() {
+            self.service.outbox_sent(key).unwrap();
             mails.push(mail);
         }
         mails
@@ -259,8 +258,7 @@ fn mail_from_the_judge_itself_or_from_robots_is_never_answered() {
         assert!(queued.is_empty(), "{what}: {queued:?}");
         assert!(
             w.service
-                .store
-                .seen(&format!("never-{n}@nord.test"))
+                .already_seen(&format!("never-{n}@nord.test"))
                 .unwrap(),
             "{what}"
         );
@@ -584,7 +582,7 @@ fn a_bounce_for_a_player_flags_the_address_and_tells_the_moderator_once() {
     assert!(line.contains("mail undelivered on 2026-03-23"), "{shown}");
     assert!(line.contains("5.1.1"), "{line}");
     assert!(matches!(
-        w.service.store.notices().unwrap()[0].1.kind,
+        w.service.pending_notices().unwrap()[0].1.kind,
         NoticeKind::Undeliverable { .. }
     ));
     queue_notices(&w.service, &w.config, now()).unwrap();
@@ -650,7 +648,7 @@ fn a_plain_text_bounce_of_the_judges_mail_is_recognised() {
     let game = w.game();
     let player = game.seat("lannister").unwrap().player.as_ref().unwrap();
     assert!(player.bounced.is_some());
-    assert_eq!(w.service.store.notices().unwrap().len(), 1);
+    assert_eq!(w.service.pending_notices().unwrap().len(), 1);
     // The moderator reads it in the game's language.
     w.service
         .update(GAME, "test", "lang", now(), |g, _, _| {
@@ -678,13 +676,7 @@ fn waiting_world(name: &str, mail: &str) -> (World, Config) {
     for to in [STARK, LANNISTER] {
         let mail = corbeau::mail::compose::mail(&config, to, "r".into(), "texte\n".into(), now())
             .about(GAME);
-        w.service
-            .store
-            .commit(corbeau::store::Commit {
-                mails: vec![mail],
-                ..Default::default()
-            })
-            .unwrap();
+        w.service.queue_mails(vec![mail]).unwrap();
     }
     (w, config)
 }
@@ -711,22 +703,22 @@ fn an_smtp_permanent_refusal_is_set_aside_and_told_not_retried() {
              security = \"none\"\ntimeout = 10\n"
         ),
     );
-    let store = &w.service.store;
+    let service = &w.service;
     let transport = transport_from(&config).unwrap();
-    let report = drain(store, &transport, &config.judge, now()).unwrap();
+    let report = drain(service, &transport, &config.judge, now()).unwrap();
     assert_eq!(report.sent, 1, "{:?}", report.failed);
     assert_eq!(report.set_aside, 1);
     assert!(report.failed[0].error.to_string().contains("550"));
     assert_eq!(sink.mails().len(), 1);
 
-    let kept = outbox_of_store(store);
+    let kept = outbox_of(service);
     assert_eq!(kept.len(), 1);
     assert!(kept[0].failed);
     assert_eq!(kept[0].to, STARK);
 
     // Hours later it is still not tried again.
     let later = drain(
-        store,
+        service,
         &transport,
         &config.judge,
         now() + TimeDelta::hours(5),
@@ -738,7 +730,7 @@ fn an_smtp_permanent_refusal_is_set_aside_and_told_not_retried() {
     let player = w.game().seat("stark").unwrap().player.clone().unwrap();
     assert!(player.bounced.unwrap().reason.contains("550"));
     queue_notices(&w.service, &w.config, now()).unwrap();
-    let told: Vec<OutMail> = outbox_of_store(store)
+    let told: Vec<OutMail> = outbox_of(service)
         .into_iter()
         .filter(|m| !m.failed)
         .collect();
@@ -749,8 +741,8 @@ fn an_smtp_permanent_refusal_is_set_aside_and_told_not_retried() {
     drop(config);
 }
 
-fn outbox_of_store(store: &Store) -> Vec<OutMail> {
-    store
+fn outbox_of(service: &Service) -> Vec<OutMail> {
+    service
         .outbox()
         .unwrap()
         .into_iter()
@@ -776,13 +768,13 @@ fn sendmail_exit_statuses_tell_permanent_from_transient() {
                 script.display()
             ),
         );
-        let store = &w.service.store;
+        let service = &w.service;
         let transport = transport_from(&config).unwrap();
-        let report = drain(store, &transport, &config.judge, now()).unwrap();
+        let report = drain(service, &transport, &config.judge, now()).unwrap();
         assert_eq!(report.failed.len(), 2, "{code}");
         let expected = if set_aside { 2 } else { 0 };
         assert_eq!(report.set_aside, expected, "{code}: {:?}", report.failed);
-        let kept = outbox_of_store(store);
+        let kept = outbox_of(service);
         assert!(kept.iter().all(|m| m.failed == set_aside), "{code}");
         assert!(
             kept.iter().all(|m| m.next_try.is_some()),
@@ -835,5 +827,5 @@ fn delay_warnings_attached_copies_and_strangers_in_bounces() {
         baratheon.bounced.is_some(),
         "the attached copy's bounce counts"
     );
-    assert_eq!(w.service.store.notices().unwrap().len(), 1);
+    assert_eq!(w.service.pending_notices().unwrap().len(), 1);
 }

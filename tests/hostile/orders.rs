@@ -124,8 +124,8 @@ impl World {
 
     fn take(&self) -> Vec<OutMail> {
         let mut mails = Vec::new();
-        for (key, mail) in self.service.store.outbox().unwrap() {
-            self.service.store.outbox_sent(key).unwrap();
+        for (key, mail) in self.service.outbox().unwrap() {
+            self.service.outbox_sent(key).unwrap();
             mails.push(mail);
         }
         mails

@@ -151,8 +151,8 @@ impl World {
     /// The mails queued since the last look (taken out of the outbox).
     fn take(&self) -> Vec<OutMail> {
         let mut mails = Vec::new();
-        for (key, mail) in self.service().store.outbox().unwrap() {
-            self.service().store.outbox_sent(key).unwrap();
+        for (key, mail) in self.service().outbox().unwrap() {
+            self.service().outbox_sent(key).unwrap();
             mails.push(mail);
         }
         mails
@@ -183,8 +183,7 @@ impl World {
 
     fn audit(&self) -> String {
         self.service()
-            .store
-            .audit(GAME)
+            .audit_trail(GAME)
             .unwrap()
             .iter()
             .map(|a| format!("{} {}: {}\n", a.actor, a.action, a.detail))
@@ -193,8 +192,7 @@ impl World {
 
     fn throttle_notices(&self) -> Vec<NoticeKind> {
         self.service()
-            .store
-            .notices()
+            .pending_notices()
             .unwrap()
             .into_iter()
             .map(|(_, n)| n.kind)
@@ -282,7 +280,7 @@ fn two_thousand_sign_on_lines_are_refused_whole_without_a_check() {
         game: GAME.into(),
         house: "stark".into(),
     };
-    assert_eq!(w.service().store.guard(&house.key()).unwrap(), None);
+    assert_eq!(w.service().guard(&house.key()).unwrap(), None);
     // The mail behind it is answered as usual.
     assert_eq!(
         w.send(STARK, &format!("{}PRET\n", sign_on("Stark", STARK_SECRET))),
@@ -431,19 +429,18 @@ fn the_counters_survive_a_restart_and_old_ones_are_forgotten() {
         1
     );
     let sender = Subject::Sender(MALLORY.into()).key();
-    assert!(w.service().store.guard(&sender).unwrap().is_some());
+    assert!(w.service().guard(&sender).unwrap().is_some());
     // Days later, someone else's failure forgets Mallory's counters.
     let later = now() + throttle::FORGET_AFTER + TimeDelta::hours(1);
     w.send_at(EVE, &sign_on("Baratheon", "guess"), later);
-    assert_eq!(w.service().store.guard(&sender).unwrap(), None);
+    assert_eq!(w.service().guard(&sender).unwrap(), None);
     let house = Subject::House {
         game: GAME.into(),
         house: "lannister".into(),
     };
-    assert_eq!(w.service().store.guard(&house.key()).unwrap(), None);
+    assert_eq!(w.service().guard(&house.key()).unwrap(), None);
     assert!(
         w.service()
-            .store
             .guard(&Subject::Sender(EVE.into()).key())
             .unwrap()
             .is_some()

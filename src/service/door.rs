@@ -1,0 +1,214 @@
+//! The service as the only door to the store: what the mail layer, the command line and
+//! the publication read or write outside a game's action ([`Service::update`]), named by
+//! what they want rather than by the store's trees. Every store error comes back as a
+//! [`GameError`] (transient, damaged or refused), so that no caller names the store.
+//!
+//! The records the store keeps for the mail layer ([`Replied`], [`ReplyWindow`], and the
+//! sign-on counter of `super::guard`) are re-exported by the service, so that the mail
+//! layer reaches them through the service too.
+
+use std::path::Path;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+
+use super::{Effects, Service};
+use crate::game::{AuditEntry, Game, GameError, Notice, PhaseRecord};
+use crate::mail::outmail::OutMail;
+use crate::store::Guard;
+use crate::store::{Commit, Store};
+
+pub use crate::store::{REPLY_WINDOW, Replied, ReplyWindow};
+
+/// Opening the store.
+impl Service {
+    /// The service on the store of `dir`, waiting at most `wait` for another process
+    /// that holds it.
+    pub fn open_waiting(dir: &Path, wait: Duration) -> Result<Service, GameError> {
+        Service::on(Store::open_waiting(dir, wait)?)
+    }
+
+    /// Whether another process waits for the store of `dir` (a pass then lets it go).
+    pub fn someone_waits(dir: &Path) -> bool {
+        Store::someone_waits(dir)
+    }
+}
+
+/// The data directory the store lives in (tools and tests that look at its files).
+impl Service {
+    pub fn data_dir(&self) -> &Path {
+        self.store.path()
+    }
+
+    /// Bytes the store takes on disk.
+    pub fn disk_size(&self) -> Result<u64, GameError> {
+        Ok(self.store.size_on_disk()?)
+    }
+}
+
+/// Games and their history, read as they are stored.
+impl Service {
+    /// The game of this id, if there is one (no error for a missing game, unlike
+    /// [`Service::load`]).
+    pub fn find_game(&self, id: &str) -> Result<Option<Game>, GameError> {
+        Ok(self.store.game(id)?)
+    }
+
+    /// Every game, by id.
+    pub fn games(&self) -> Result<Vec<Game>, GameError> {
+        Ok(self.store.games()?)
+    }
+
+    /// Every game's id, in order.
+    pub fn game_ids(&self) -> Result<Vec<String>, GameError> {
+        Ok(self.store.game_ids()?)
+    }
+
+    /// The phases a game played, oldest first.
+    pub fn history(&self, id: &str) -> Result<Vec<PhaseRecord>, GameError> {
+        Ok(self.store.phases(id)?)
+    }
+
+    /// One phase of a game's history, by index.
+    pub fn phase_played(&self, id: &str, index: u32) -> Result<Option<PhaseRecord>, GameError> {
+        Ok(self.store.phase(id, index)?)
+    }
+
+    /// The last phase a game played.
+    pub fn last_phase(&self, id: &str) -> Result<Option<PhaseRecord>, GameError> {
+        Ok(self.store.last_phase(id)?)
+    }
+
+    /// A game's audit trail, oldest first.
+    pub fn audit_trail(&self, id: &str) -> Result<Vec<AuditEntry>, GameError> {
+        Ok(self.store.audit(id)?)
+    }
+
+    /// The last line of a game's audit trail.
+    pub fn last_audit(&self, id: &str) -> Result<Option<AuditEntry>, GameError> {
+        Ok(self.store.last_audit(id)?)
+    }
+}
+
+/// Mails already acted on (deduplication), and what a mail about no game does.
+impl Service {
+    /// Whether a mail with this Message-ID was already acted on.
+    pub fn already_seen(&self, message_id: &str) -> Result<bool, GameError> {
+        Ok(self.store.seen(message_id)?)
+    }
+
+    /// Marks a mail as acted on, doing nothing else with it (a robot's mail, a bounce
+    /// that concerns no game).
+    pub fn mark_seen(&self, message_id: &str) -> Result<(), GameError> {
+        self.store.commit(Commit {
+            seen: Some(message_id.to_string()),
+            ..Commit::default()
+        })?;
+        Ok(())
+    }
+
+    /// Commits what a mail about no game did, in one transaction: its mails, its mark as
+    /// seen, its answer counted against the cap, its sign-on counters. What concerns a
+    /// game (notices, audit, records) has no place here and is not written.
+    pub fn settle_without_game(&self, effects: Effects) -> Result<(), GameError> {
+        self.store.commit(Commit {
+            mails: effects.mails,
+            seen: effects.seen,
+            replied: effects.replied,
+            guards: effects.guards,
+            ..Commit::default()
+        })?;
+        Ok(())
+    }
+}
+
+/// The cap of answers per address and hour (`[mail] replies_per_hour`).
+impl Service {
+    /// The answers given to `address` in its current window (none once it is over).
+    pub fn reply_window(
+        &self,
+        address: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<ReplyWindow>, GameError> {
+        Ok(self.store.reply_window(address, now)?)
+    }
+}
+
+/// The sign-on counters of the throttle (`mail::throttle`).
+impl Service {
+    /// The counter stored under `key` (`throttle::Subject::key`), if any.
+    pub fn guard(&self, key: &str) -> Result<Option<Guard>, GameError> {
+        Ok(self.store.guard(key)?)
+    }
+
+    /// The keys of the counters to forget at `now` (expired, or the oldest beyond the
+    /// most kept).
+    pub fn guards_to_forget(&self, now: DateTime<Utc>) -> Result<Vec<String>, GameError> {
+        Ok(self.store.guards_to_forget(now)?)
+    }
+}
+
+/// Notices and the outbox: what the judge has to tell, and the mails waiting for the
+/// transport.
+impl Service {
+    /// The notices not yet turned into mails, oldest first, with their keys.
+    pub fn pending_notices(&self) -> Result<Vec<(u64, Notice)>, GameError> {
+        Ok(self.store.notices()?)
+    }
+
+    /// Replaces a notice by the mails that tell it, in one transaction.
+    pub fn notice_told(&self, key: u64, mails: &[OutMail]) -> Result<(), GameError> {
+        Ok(self.store.notice_to_mails(key, mails)?)
+    }
+
+    /// Queues mails that concern no game's change (a quarantine notice).
+    pub fn queue_mails(&self, mails: Vec<OutMail>) -> Result<(), GameError> {
+        self.store.commit(Commit {
+            mails,
+            ..Commit::default()
+        })?;
+        Ok(())
+    }
+
+    /// Every mail waiting in the outbox, oldest first, with its key.
+    pub fn outbox(&self) -> Result<Vec<(u64, OutMail)>, GameError> {
+        Ok(self.store.outbox()?)
+    }
+
+    /// Forgets a mail the transport took.
+    pub fn outbox_sent(&self, key: u64) -> Result<(), GameError> {
+        Ok(self.store.outbox_sent(key)?)
+    }
+
+    /// Writes a mail of the outbox again (a failed attempt, its retry time).
+    pub fn outbox_retry(&self, key: u64, mail: &OutMail) -> Result<(), GameError> {
+        Ok(self.store.outbox_retry(key, mail)?)
+    }
+
+    /// Sets a mail aside for good, with the change to the game it was about (`before`
+    /// as read, `game` as changed), the notices and audit lines that tell it, in one
+    /// transaction.
+    pub fn outbox_set_aside(
+        &self,
+        key: u64,
+        mail: &OutMail,
+        before: Option<&Game>,
+        game: Option<&Game>,
+        notices: Vec<Notice>,
+        audit: Vec<AuditEntry>,
+    ) -> Result<(), GameError> {
+        Ok(self
+            .store
+            .outbox_failed(key, mail, before, game, notices, audit)?)
+    }
+}
+
+/// The store itself, past the door: only for tests that shape a store no action makes (a
+/// game deleted under its published pages, a game whose pinned variant is missing). No
+/// production path calls it; everything else goes through the methods above.
+impl Service {
+    #[doc(hidden)]
+    pub fn store_for_tests(&self) -> &Store {
+        &self.store
+    }
+}
