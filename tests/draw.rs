@@ -361,7 +361,8 @@ fn failed_orders_are_red_and_crossed() {
         lang: Lang::Fr,
     };
     let text = svg(&picture).expect("svg");
-    // One cross per failed order (holds draw nothing), one more in the legend.
+    // One cross per failed order (holds draw nothing), two more in the legend (a failed
+    // order, a disband).
     let holds_failed = reports
         .iter()
         .filter(|r| !r.outcome.succeeded() && matches!(r.command, corbeau::judge::Command::Hold))
@@ -369,7 +370,7 @@ fn failed_orders_are_red_and_crossed() {
     let crosses = text
         .matches(r##"stroke="#d0021b" stroke-width="3.0" stroke-linecap="round""##)
         .count();
-    assert_eq!(crosses, failed - holds_failed + 1);
+    assert_eq!(crosses, failed - holds_failed + 2);
 }
 
 /// The golden SVG of the example turn: reviewable text; `CORBEAU_BLESS=1` rewrites it.

@@ -24,6 +24,9 @@ const INK: &str = "#2a2a2a";
 const FAILED: &str = "#d0021b";
 const NEUTRAL: &str = "#d9d9d9";
 const UNOWNED: &str = "#ffffff";
+/// A retreat's arrow and a build's ring.
+const RETREAT: &str = "#b25d00";
+const BUILT: &str = "#1e8a2e";
 
 /// Height of the title band, and of one legend row, in frame units at a 1 000-unit width.
 const TITLE: f64 = 48.0;
@@ -39,7 +42,7 @@ pub fn svg(picture: &Picture<'_>) -> Result<String, DrawError> {
     let k = drawing.width / 1000.0;
     let title_h = TITLE * k;
     let houses_rows = legend_houses(picture).len().div_ceil(4) as f64;
-    let legend_h = (3.0 + houses_rows) * LEGEND_ROW * k + 12.0 * k;
+    let legend_h = (4.0 + houses_rows) * LEGEND_ROW * k + 12.0 * k;
     let total_h = title_h + drawing.height + legend_h;
     let mut out = String::with_capacity(64 * 1024);
     let w = drawing.width;
@@ -379,7 +382,7 @@ fn order(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, report: &Re
         Command::Retreat { to } => {
             let target = point(picture, drawing, *to);
             let stroke = Stroke {
-                colour: if failed { FAILED } else { "#b25d00" },
+                colour: if failed { FAILED } else { RETREAT },
                 width: 3.0 * k,
                 dash: failed.then_some((8.0 * k, 5.0 * k)),
             };
@@ -457,7 +460,7 @@ fn order(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, report: &Re
                 from.x,
                 from.y,
                 18.0 * k,
-                if failed { FAILED } else { "#1e8a2e" },
+                if failed { FAILED } else { BUILT },
                 3.0 * k
             );
         }
@@ -812,9 +815,50 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         y,
         lang.pick("passage (détroit)", "passage (strait)"),
     );
+    // Row 4: what the other marks mean — the ground no unit enters, retreats, builds and
+    // disbands.
+    let y = y0 + 3.0 * row;
+    x = 14.0 * k;
+    let _ = writeln!(
+        out,
+        r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{BLANK_LAND}" stroke="{INK}" stroke-width="{:.1}"/>"#,
+        x - 4.0 * k,
+        y - 8.0 * k,
+        20.0 * k,
+        16.0 * k,
+        1.0 * k
+    );
+    text_at(out, x, y, lang.pick("infranchissable", "impassable"));
+    x += col;
+    let retreat = Stroke {
+        colour: RETREAT,
+        width: 3.0 * k,
+        dash: None,
+    };
+    arrow(
+        out,
+        Point::new(x - 6.0 * k, y),
+        None,
+        Point::new(x + 18.0 * k, y),
+        &retreat,
+        k,
+    );
+    text_at(out, x + 4.0 * k, y, lang.pick("retraite", "retreat"));
+    x += col;
+    let _ = writeln!(
+        out,
+        r#"<circle cx="{:.1}" cy="{y:.1}" r="{:.1}" fill="none" stroke="{BUILT}" stroke-width="{:.1}"/>"#,
+        x + 6.0 * k,
+        10.0 * k,
+        3.0 * k
+    );
+    text_at(out, x + 4.0 * k, y, lang.pick("construction", "build"));
+    x += col;
+    cross(out, Point::new(x + 6.0 * k, y), 8.0 * k, k);
+    text_at(out, x + 4.0 * k, y, lang.pick("dissolution", "disband"));
     // Then the houses, four a row, with their supply centres.
     for (i, h) in legend_houses(picture).into_iter().enumerate() {
-        let y = y0 + (3 + i / 4) as f64 * row;
+        let y = y0 + (4 + i / 4) as f64 * row;
         let x = 14.0 * k + (i % 4) as f64 * col;
         let house = variant.house(h);
         let centres = picture
