@@ -239,20 +239,7 @@ fn adjudicate_job(
         (_, false) => read_position(variant, &job.name, &position_lines)
             .map_err(|e| Error::Input(e.to_string()))?,
         (Some(p), true) => p.clone(),
-        (None, true) => Position::starting(variant, args.players).ok_or_else(|| {
-            Error::Input(match lang {
-                Lang::Fr => format!(
-                    "la variante {} n'a pas de configuration pour {} joueurs",
-                    variant.id,
-                    args.players.unwrap_or(0)
-                ),
-                Lang::En => format!(
-                    "variant {} has no setup for {} players",
-                    variant.id,
-                    args.players.unwrap_or(0)
-                ),
-            })
-        })?,
+        (None, true) => starting_position(variant, args.players, lang)?,
     };
     let given = read_orders(
         variant,
@@ -367,4 +354,27 @@ pub(super) fn read_orders(
     } else {
         Err(Error::Input(errors.join("\n")))
     }
+}
+
+/// The starting position of a variant for a number of players (default: its full setup),
+/// or the error saying it has no setup for that many.
+pub(super) fn starting_position(
+    variant: &Variant,
+    players: Option<u8>,
+    lang: Lang,
+) -> Result<Position, Error> {
+    Position::starting(variant, players).ok_or_else(|| {
+        Error::Input(match lang {
+            Lang::Fr => format!(
+                "la variante {} n'a pas de configuration pour {} joueurs",
+                variant.id,
+                players.unwrap_or(0)
+            ),
+            Lang::En => format!(
+                "variant {} has no setup for {} players",
+                variant.id,
+                players.unwrap_or(0)
+            ),
+        })
+    })
 }

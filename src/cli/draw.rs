@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::draw::{PNG_WIDTH, Picture};
-use crate::judge::{GivenOrder, Position, adjudicate};
+use crate::judge::{GivenOrder, adjudicate};
 use crate::lang::Lang;
 use crate::map::{Variant, load_variant};
 use crate::position::read_position;
@@ -79,20 +79,7 @@ pub fn run(args: DrawArgs) -> Result<(), Error> {
     let position = match &args.position {
         Some(path) => read_position(&variant, &path.display().to_string(), &read_input(path)?)
             .map_err(|e| Error::Input(e.to_string()))?,
-        None => Position::starting(&variant, args.players).ok_or_else(|| {
-            Error::Input(match lang {
-                Lang::Fr => format!(
-                    "la variante {} n'a pas de configuration pour {} joueurs",
-                    variant.id,
-                    args.players.unwrap_or(0)
-                ),
-                Lang::En => format!(
-                    "variant {} has no setup for {} players",
-                    variant.id,
-                    args.players.unwrap_or(0)
-                ),
-            })
-        })?,
+        None => super::adjudicate::starting_position(&variant, args.players, lang)?,
     };
     let mut given = Vec::new();
     for file in &args.orders {

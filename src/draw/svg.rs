@@ -639,6 +639,18 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
             escape(text)
         );
     };
+    // An order mark's sample: a short arrow and its name.
+    let sample_arrow = |out: &mut String, x: f64, y: f64, stroke: &Stroke, name: &str| {
+        arrow(
+            out,
+            Point::new(x - 6.0 * k, y),
+            None,
+            Point::new(x + 18.0 * k, y),
+            stroke,
+            k,
+        );
+        text_at(out, x + 4.0 * k, y, name);
+    };
     // Row 1: the units.
     let sample = variant
         .house_ids()
@@ -711,45 +723,21 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         width: 3.0 * k,
         dash: None,
     };
-    arrow(
-        out,
-        Point::new(x - 6.0 * k, y),
-        None,
-        Point::new(x + 18.0 * k, y),
-        &solid,
-        k,
-    );
-    text_at(out, x + 4.0 * k, y, lang.pick("mouvement", "move"));
+    sample_arrow(out, x, y, &solid, lang.pick("mouvement", "move"));
     x += col;
     let support = Stroke {
         colour: INK,
         width: 2.0 * k,
         dash: Some((4.0 * k, 3.0 * k)),
     };
-    arrow(
-        out,
-        Point::new(x - 6.0 * k, y),
-        None,
-        Point::new(x + 18.0 * k, y),
-        &support,
-        k,
-    );
-    text_at(out, x + 4.0 * k, y, lang.pick("soutien", "support"));
+    sample_arrow(out, x, y, &support, lang.pick("soutien", "support"));
     x += col;
     let convoy = Stroke {
         colour: "#1f5fa8",
         width: 2.0 * k,
         dash: Some((1.5 * k, 3.5 * k)),
     };
-    arrow(
-        out,
-        Point::new(x - 6.0 * k, y),
-        None,
-        Point::new(x + 18.0 * k, y),
-        &convoy,
-        k,
-    );
-    text_at(out, x + 4.0 * k, y, lang.pick("convoi", "convoy"));
+    sample_arrow(out, x, y, &convoy, lang.pick("convoi", "convoy"));
     // Row 3: failed orders, dislodged units, retreats, passages.
     let y = y0 + 2.0 * row;
     x = 14.0 * k;
@@ -835,15 +823,7 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         width: 3.0 * k,
         dash: None,
     };
-    arrow(
-        out,
-        Point::new(x - 6.0 * k, y),
-        None,
-        Point::new(x + 18.0 * k, y),
-        &retreat,
-        k,
-    );
-    text_at(out, x + 4.0 * k, y, lang.pick("retraite", "retreat"));
+    sample_arrow(out, x, y, &retreat, lang.pick("retraite", "retreat"));
     x += col;
     let _ = writeln!(
         out,
