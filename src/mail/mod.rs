@@ -8,7 +8,8 @@
 //! - [`transport`]: turning an [`outmail::OutMail`] into a real message and handing it to
 //!   the outbox folder, sendmail or SMTP;
 //! - [`send`]: draining the outbox with retries and back-off;
-//! - [`dispatch`]: carrying out one inbound mail's commands and writing its reply;
+//! - [`dispatch`]: carrying out one inbound mail's commands and writing its reply (the
+//!   work itself, split by job, in `desk`);
 //! - [`notify`]: turning queued notices (results, reminders, …) into mails;
 //! - [`maildir`]: reading every new message of a Maildir.
 
@@ -16,6 +17,7 @@ pub mod board;
 pub mod bounces;
 pub mod command;
 pub mod compose;
+mod desk;
 pub mod dispatch;
 pub mod inbound;
 pub mod maildir;

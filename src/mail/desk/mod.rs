@@ -1,0 +1,469 @@
+//! The work on one received mail, split by job: the [`Desk`] reads the mail's commands in
+//! order and hands each to the method of its job, which makes the reply's sections as it
+//! goes.
+//!
+//! - [`authority`]: who writes — sign-ons (player, moderator), the throttle on secrets,
+//!   what a command needs the sender to be;
+//! - [`orders`]: order lines gathered into sets and submitted, `PRÊT`, the trial
+//!   adjudication and the results of a phase;
+//! - [`press`]: press between houses and to the moderator;
+//! - [`moderation`]: the moderator's commands, votes, seats, addresses, observers;
+//! - [`queries`]: what a command only reads (status, list, map, history);
+//! - [`reply`]: the reply's typed sections, their assembly into the answer, and what the
+//!   quotes must hide.
+
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+
+use crate::config::Config;
+use crate::game::span::Span;
+use crate::game::{Game, GameError, SubmitMode, Trigger, Vote};
+use crate::lang::Lang;
+use crate::map::Variant;
+use crate::service::{Action, Effects, Service, action};
+
+use super::command::{Command, Located};
+use super::inbound::Inbound;
+use super::refusal::Refusal;
+
+mod authority;
+mod moderation;
+mod orders;
+mod press;
+mod queries;
+mod reply;
+
+pub(crate) use reply::Quota;
+use reply::{masked, script_is_empty};
+// The moved code names its neighbours as `super::board`, `super::refusal`…
+use super::{board, outmail, refusal};
+
+/// The most commands one mail may hold (a player's orders for every unit and a few
+/// commands are a few dozen): beyond, the mail is refused whole, unread.
+pub const MAX_COMMANDS: usize = 300;
+
+/// Whether two addresses are the same mailbox, as far as the judge can tell (domains
+/// ignore case, and so do the local parts of every mail system players use).
+fn same_address(a: &str, b: &str) -> bool {
+    a.trim().eq_ignore_ascii_case(b.trim())
+}
+
+/// Game ids are written in lower case; players may not.
+pub(crate) fn fold_id(id: &str) -> String {
+    id.trim().to_lowercase()
+}
+
+/// Who the sender turned out to be.
+#[derive(Debug, Clone, PartialEq)]
+enum Role {
+    Nobody,
+    /// Signed on as this house (id).
+    House(String),
+    Moderator,
+}
+
+/// The work on one mail: the sections of the reply as they are made.
+pub(crate) struct Desk<'a> {
+    service: &'a Service,
+    config: &'a Config,
+    mail: &'a Inbound,
+    lang: Lang,
+    now: DateTime<Utc>,
+    /// When the mail reached the judge: the time of its game actions.
+    pub(crate) arrival: DateTime<Utc>,
+    effects: &'a mut Effects,
+    role: Role,
+    /// The game the mail is about, once named (even when the sign-on failed).
+    game_id: Option<String>,
+    /// A sign-on failed: the rest of the mail is refused for that game.
+    locked_out: bool,
+    sections: Vec<Value>,
+    /// Order lines waiting to be submitted as one set.
+    orders: Vec<(usize, String)>,
+    mode: SubmitMode,
+    /// The address registered for the house, when it is not the sender's.
+    owner: Option<String>,
+    stopped: bool,
+    /// The line of the first sign-on (player or moderator), if any: what comes before it
+    /// is a greeting, not orders.
+    first_sign_on: Option<usize>,
+    /// The mail's line of each line of the order set being submitted, so that its
+    /// refusals name the lines as the player numbers them.
+    submitting: Vec<usize>,
+    /// An order set of this mail was refused: a `PRÊT` of the same mail does not count.
+    orders_refused: bool,
+    /// A `PRÊT` of this mail that took effect: its section, the house, and the flag before,
+    /// to withdraw it if an order set of the mail is refused after it.
+    made_ready: Option<(usize, String, bool)>,
+    pub(crate) quota: Quota,
+    /// A secret was checked (or refused for the throttle) in this mail: one mail buys one
+    /// guess, so every later one is refused unchecked.
+    secret_spent: bool,
+    /// The words hidden from the quotes of this mail's lines (secrets, and what followed
+    /// them): the reply's subject hides them too.
+    hidden: Vec<String>,
+    /// The line being carried out had words after its secret (ignored, and said so).
+    extra_words: bool,
+    /// The mail held this many commands, more than [`MAX_COMMANDS`]: none was read.
+    pub(crate) too_many: Option<usize>,
+    /// The sign-on was refused unchecked by the throttle, until then (in the reader's
+    /// words): the lines after it say so, never "wrong secret".
+    throttled: Option<String>,
+    /// `CARTE` was granted: the reply carries the board's picture (drawn once, however
+    /// many times the mail asks, and only if the reply is sent at all).
+    map_wanted: bool,
+}
+
+impl<'a> Desk<'a> {
+    pub(crate) fn new(
+        service: &'a Service,
+        config: &'a Config,
+        mail: &'a Inbound,
+        lang: Lang,
+        now: DateTime<Utc>,
+        effects: &'a mut Effects,
+    ) -> Desk<'a> {
+        effects.seen = Some(mail.message_id.clone());
+        Desk {
+            service,
+            config,
+            mail,
+            lang,
+            now,
+            arrival: now,
+            effects,
+            role: Role::Nobody,
+            game_id: None,
+            locked_out: false,
+            sections: Vec::new(),
+            orders: Vec::new(),
+            mode: SubmitMode::Replace,
+            owner: None,
+            stopped: false,
+            first_sign_on: None,
+            submitting: Vec::new(),
+            orders_refused: false,
+            made_ready: None,
+            quota: Quota::Open,
+            secret_spent: false,
+            hidden: Vec::new(),
+            extra_words: false,
+            too_many: None,
+            throttled: None,
+            map_wanted: false,
+        }
+    }
+
+    pub(crate) fn run(
+        &mut self,
+        mut game: Option<(&mut Game, &Variant)>,
+        commands: &[Located],
+    ) -> Result<(), GameError> {
+        if self.mail.too_large {
+            let refusal = Refusal::TooLarge {
+                size: self.mail.size,
+                limit: usize::try_from(self.config.mail.max_size).unwrap_or(usize::MAX),
+            };
+            self.section(
+                0,
+                "",
+                "error",
+                json!({ "message": refusal.message(self.lang) }),
+            );
+        }
+        if let Some(count) = self.too_many {
+            let refusal = Refusal::TooManyCommands {
+                count,
+                limit: MAX_COMMANDS,
+            };
+            let message = refusal.message(self.lang);
+            self.section(0, "", "error", json!({ "message": message }));
+        }
+        self.first_sign_on = commands.iter().find_map(|c| match &c.command {
+            Ok(Command::SignOn { .. } | Command::Moderator { .. }) => Some(c.line),
+            _ => None,
+        });
+        for located in commands {
+            let (located, hidden, extra) = masked(located, game.as_ref().map(|(_, v)| *v));
+            let located = &located;
+            self.extra_words = extra;
+            self.hidden.extend(hidden);
+            match &located.command {
+                Ok(Command::Order(text)) => self.order(located.line, text),
+                Ok(command) => {
+                    self.flush_orders(&mut game);
+                    self.command(&mut game, located, command.clone())?;
+                }
+                Err(e) => {
+                    self.flush_orders(&mut game);
+                    let message = e.message(self.lang);
+                    self.error(located, message);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+        }
+        self.flush_orders(&mut game);
+        if script_is_empty(commands) && !self.mail.too_large && self.too_many.is_none() {
+            self.section(0, "", "empty", json!({}));
+        }
+        if !self.mail.attachments.is_empty() {
+            let names = self.mail.attachments.clone();
+            self.section(0, "", "attachments", json!({ "names": names }));
+        }
+        self.reply(game.as_ref().map(|(g, v)| (&**g, *v)))
+    }
+
+    /// Applies an action to the game; on an error the game is left as it was and the
+    /// error goes into the reply. Says whether it was done.
+    fn act(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        action: Action,
+    ) -> bool {
+        let Some((game, variant)) = game else {
+            self.refuse(located, Refusal::NoGame);
+            return false;
+        };
+        let before = (**game).clone();
+        let saved_detail = self.effects.detail.clone();
+        // A game action counts as of the mail's arrival (lateness), but a deadline opened
+        // afresh counts from now: a start, resume or rollback read after the judge was
+        // down for days would otherwise open a phase whose deadline is already past, and
+        // the same pass would process it with every unit holding.
+        let at = match action {
+            Action::Start | Action::Resume | Action::Rollback { .. } => self.now,
+            _ => self.arrival,
+        };
+        match action::apply(game, variant, action, self.effects, at) {
+            Ok(()) => true,
+            Err(e) => {
+                **game = before;
+                self.effects.detail = saved_detail;
+                let message = match e {
+                    GameError::OrdersRefused(lines) => {
+                        return self.orders_refused(located, lines);
+                    }
+                    e => self.game_message(&e),
+                };
+                self.error(located, message);
+                false
+            }
+        }
+    }
+
+    fn command(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        command: Command,
+    ) -> Result<(), GameError> {
+        let line = located.line;
+        let text = located.text.as_str();
+        match command {
+            Command::Order(_) => {}
+            Command::SignOn {
+                game: named,
+                house,
+                secret,
+            } => self.sign_on(game, located, &named, &house, &secret)?,
+            Command::Moderator {
+                game: named,
+                secret,
+            } => self.moderator_sign_on(game, located, &named, &secret)?,
+            Command::Orders { partial } => {
+                if self.require_house(located).is_some() {
+                    self.mode = if partial {
+                        SubmitMode::Partial
+                    } else {
+                        SubmitMode::Replace
+                    };
+                }
+            }
+            Command::Ready(ready) => {
+                let Some(house) = self.require_house(located) else {
+                    return Ok(());
+                };
+                // Refused orders never make a house ready: it would be processed with
+                // orders it did not mean (its units holding).
+                if ready && self.orders_refused {
+                    self.section(line, text, "ready-refused", json!({}));
+                    return Ok(());
+                }
+                let before = game
+                    .as_ref()
+                    .and_then(|(g, _)| g.seat(&house))
+                    .is_some_and(|s| s.ready);
+                let action = Action::Ready {
+                    house: house.clone(),
+                    ready,
+                };
+                if self.act(game, located, action) {
+                    if ready {
+                        self.made_ready = Some((self.sections.len(), house, before));
+                    }
+                    self.section(line, text, "ready", json!({ "ready": ready }));
+                }
+            }
+            Command::Status => self.status(game, located),
+            Command::List => self.list(located)?,
+            Command::History(phase) => self.history(game, located, phase)?,
+            Command::Draw(on) => {
+                let vote = on.then_some(Vote::Draw);
+                self.vote(game, located, vote);
+            }
+            Command::Concede(to) => self.vote(game, located, Some(Vote::Concede(to))),
+            Command::Resign => {
+                if let Some(house) = self.require_house(located)
+                    && self.act(game, located, Action::Resign { house })
+                {
+                    self.section(line, text, "resigned", json!({}));
+                    self.role = Role::Nobody;
+                }
+            }
+            Command::Address(address) => self.change_address(game, located, &address),
+            Command::Absence { from, to } => {
+                if let Some(house) = self.require_house(located)
+                    && self.act(game, located, Action::Absence { house, from, to })
+                {
+                    self.section(line, text, "absence", json!({}));
+                }
+            }
+            Command::Language(lang) => {
+                if self.role == Role::Moderator
+                    && let Some((g, _)) = game
+                {
+                    // The moderator's results, notices and answers.
+                    g.settings.lang = lang;
+                    self.lang = lang;
+                    self.note(format!("moderator: language {lang}"));
+                    self.section(line, text, "language", json!({}));
+                } else if let Some(house) = self.require_house(located)
+                    && let Some((g, _)) = game
+                    && let Some(p) = g.seat_mut(&house).and_then(|s| s.player.as_mut())
+                {
+                    p.lang = lang;
+                    self.lang = lang;
+                    self.note(format!("{house}: language {lang}"));
+                    self.section(line, text, "language", json!({}));
+                }
+            }
+            Command::Observe { game: named } => self.observe(game, located, &named)?,
+            Command::ConfirmObserve { game: named, token } => {
+                self.confirm_observe(game, located, &named, &token)?
+            }
+            Command::Observers(allowed) => {
+                let action = Action::Observers { allowed };
+                let removed = game.as_ref().map_or(0, |(g, _)| g.observers.len());
+                if self.require_moderator(located) && self.act(game, located, action) {
+                    let removed = if allowed { 0 } else { removed };
+                    self.section(
+                        line,
+                        text,
+                        "observers",
+                        json!({ "allowed": allowed, "removed": removed }),
+                    );
+                }
+            }
+            Command::Unobserve {
+                game: named,
+                secret,
+            } => self.unobserve(game, located, &named, &secret)?,
+            Command::Press { to, grey, body } => self.press(game, located, to, grey, &body)?,
+            Command::Map { game: named } => self.map(game, located, named.as_deref()),
+            Command::Pictures(on) => {
+                let action = Action::Pictures { on };
+                if self.require_moderator(located) && self.act(game, located, action) {
+                    self.section(line, text, "pictures", json!({ "on": on }));
+                }
+            }
+            Command::Help => self.section(line, text, "help", json!({})),
+            Command::Stop => self.stopped = true,
+            Command::Start => self.moderate(game, located, Action::Start, "started"),
+            Command::Process(phase) => {
+                if self.phase_changed() {
+                    self.refuse(located, Refusal::ProcessOnce);
+                } else {
+                    let action = Action::Process {
+                        phase: Some(phase),
+                        trigger: Trigger::Moderator,
+                    };
+                    self.moderate(game, located, action, "processed");
+                }
+            }
+            Command::Preview => self.preview(game, located)?,
+            Command::Pause => self.moderate(game, located, Action::Pause, "paused"),
+            Command::Resume => self.moderate(game, located, Action::Resume, "resumed"),
+            Command::Extend(span) => match span.parse::<Span>() {
+                Ok(by) => self.moderate(game, located, Action::Extend(by), "extended"),
+                Err(e) => {
+                    let message = self.game_message(&GameError::Calendar(e));
+                    self.refuse(located, Refusal::BadSpan(message));
+                }
+            },
+            Command::Rollback(phase) => {
+                if !self.require_moderator(located) {
+                    return Ok(());
+                }
+                // The last phase is read from the store, which does not hold yet what
+                // this mail processed or undid.
+                if self.phase_changed() {
+                    self.refuse(located, Refusal::ProcessOnce);
+                    return Ok(());
+                }
+                let Some((g, _)) = game else {
+                    return Ok(());
+                };
+                match self.service.last_phase(&g.id)? {
+                    None => {
+                        let message = self.game_message(&GameError::NothingToRollback);
+                        self.error(located, message);
+                    }
+                    Some(last) => {
+                        let action = Action::Rollback {
+                            last: Box::new(last),
+                            phase: Some(phase),
+                        };
+                        self.moderate(game, located, action, "rolled-back");
+                    }
+                }
+            }
+            Command::AddPlayer {
+                house,
+                address,
+                lang,
+            } => self.seat(game, located, house, &address, lang, false)?,
+            Command::ReplacePlayer {
+                house,
+                address,
+                lang,
+            } => self.seat(game, located, house, &address, lang, true)?,
+            Command::RemovePlayer(house) => {
+                self.moderate(game, located, Action::Remove { house }, "removed")
+            }
+            Command::EndGame(by) => self.moderate(game, located, Action::End(by), "ended"),
+        }
+        Ok(())
+    }
+
+    /// This mail already processed or rolled back a phase.
+    fn phase_changed(&self) -> bool {
+        self.effects.record.is_some() || self.effects.drop_record.is_some()
+    }
+
+    /// An audit line of its own (a refused sign-on, a change of language or address).
+    fn note(&mut self, line: String) {
+        if !self.effects.detail.is_empty() {
+            self.effects.detail.push('\n');
+        }
+        self.effects.detail.push_str(&line);
+    }
+}
+
+fn house_name(variant: &Variant, id: &str) -> String {
+    variant
+        .house_by_name(id)
+        .map_or_else(|| id.to_string(), |h| variant.house(h).name.clone())
+}

@@ -1,0 +1,391 @@
+//! The moderator's commands, and the commands that change a game's people: votes,
+//! seats, a player's address, observers.
+
+use serde_json::json;
+
+use crate::game::calendar::format_deadline;
+use crate::game::{
+    Game, GameError, Observer, ObserverRequest, Vote, check_address, hash_secret, new_secret,
+    secret_matches,
+};
+use crate::lang::Lang;
+use crate::map::Variant;
+use crate::report::game_text::{ending_text, phase_text, status_word};
+use crate::service::Action;
+
+use super::super::command::Located;
+use super::super::refusal::Refusal;
+use super::super::throttle::Subject;
+use super::{Desk, house_name, same_address};
+
+/// Requests to observe a game waiting for confirmation, at most.
+pub(super) const MAX_OBSERVER_REQUESTS: usize = 20;
+
+/// How long the token of a request to observe is good for.
+pub(super) const OBSERVER_TOKEN_LIFE: chrono::TimeDelta = chrono::TimeDelta::days(3);
+
+/// Why `from` may not ask to observe (or confirm it): the moderator forbids observers, or
+/// it observes already.
+pub(super) fn observing_refused(game: &Game, from: &str) -> Option<Refusal> {
+    if !game.settings.observers {
+        Some(Refusal::ObserversForbidden)
+    } else if game
+        .observers
+        .iter()
+        .any(|o| same_address(&o.address, from))
+    {
+        Some(Refusal::AlreadyObserving)
+    } else {
+        None
+    }
+}
+
+impl Desk<'_> {
+    pub(super) fn moderate(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        action: Action,
+        kind: &str,
+    ) {
+        if self.require_moderator(located) && self.act(game, located, action) {
+            let data = match game {
+                Some((g, variant)) => json!({
+                    "phase": phase_text(g.phase, self.lang),
+                    "deadline": g.deadline_text(self.lang),
+                    "status": status_word(g.status, self.lang),
+                    "ending": g.ending.as_ref().map(|e| ending_text(e, variant, self.lang)),
+                }),
+                None => json!({}),
+            };
+            self.section(located.line, &located.text, kind, data);
+        }
+    }
+
+    pub(super) fn vote(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        vote: Option<Vote>,
+    ) {
+        if let Some(house) = self.require_house(located)
+            && self.act(
+                game,
+                located,
+                Action::Vote {
+                    house,
+                    vote: vote.clone(),
+                },
+            )
+        {
+            let ending = game
+                .as_ref()
+                .and_then(|(g, v)| g.ending.as_ref().map(|e| ending_text(e, v, self.lang)));
+            let vote = match vote {
+                None => "none".to_string(),
+                Some(Vote::Draw) => "draw".to_string(),
+                Some(Vote::Concede(h)) => {
+                    game.as_ref().map_or(h.clone(), |(_, v)| house_name(v, &h))
+                }
+            };
+            self.section(
+                located.line,
+                &located.text,
+                "vote",
+                json!({ "vote": vote, "ending": ending }),
+            );
+        }
+    }
+
+    pub(super) fn seat(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        house: String,
+        address: &str,
+        lang: Option<Lang>,
+        replace: bool,
+    ) -> Result<(), GameError> {
+        if !self.require_moderator(located) {
+            return Ok(());
+        }
+        if self.config.judge.is_own(address) {
+            let message = self.game_message(&GameError::JudgeAddress(address.trim().into()));
+            self.error(located, message);
+            return Ok(());
+        }
+        let secret = new_secret()?;
+        // A player added without a language speaks the game's.
+        let lang = lang
+            .or_else(|| game.as_ref().map(|(g, _)| g.settings.lang))
+            .unwrap_or(self.config.lang);
+        let action = Action::Seat {
+            house: house.clone(),
+            address: address.to_string(),
+            secret_hash: hash_secret(&secret)?,
+            lang,
+            replace,
+        };
+        if !self.act(game, located, action) {
+            return Ok(());
+        }
+        let Some((g, variant)) = game else {
+            return Ok(());
+        };
+        let name = g
+            .house_id(variant, &house)
+            .map(|h| house_name(variant, &h))
+            .unwrap_or(house);
+        let address = check_address(address)?;
+        let welcome = super::board::Welcome {
+            house: &name,
+            address: &address,
+            secret: &secret,
+            lang,
+            replace,
+        };
+        let mail =
+            super::board::welcome_mail(self.service, self.config, g, variant, &welcome, self.now)?;
+        self.effects.mails.push(mail);
+        let kind = if replace { "replaced" } else { "added" };
+        self.section(
+            located.line,
+            &located.text,
+            kind,
+            json!({ "house": name, "address": address }),
+        );
+        Ok(())
+    }
+
+    pub(super) fn change_address(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        address: &str,
+    ) {
+        let Some(house) = self.require_house(located) else {
+            return;
+        };
+        let Some((g, _)) = game else {
+            return;
+        };
+        let address = match g.free_address(&house, address) {
+            // The judge's own address would make it write to itself; another player's
+            // would merge two houses' mail. Which of the two is not said: the reply must
+            // not tell who plays what.
+            Ok(a) if self.config.judge.is_own(&a) => {
+                self.note(format!("{house}: address change to {a} refused"));
+                self.refuse(located, Refusal::AddressUnavailable(a));
+                return;
+            }
+            Err(GameError::AddressTaken { address, .. }) => {
+                self.note(format!("{house}: address change to {address} refused"));
+                self.refuse(located, Refusal::AddressUnavailable(address));
+                return;
+            }
+            Ok(a) => a,
+            Err(e) => {
+                let message = self.game_message(&e);
+                self.error(located, message);
+                return;
+            }
+        };
+        let Some(player) = g.seat_mut(&house).and_then(|s| s.player.as_mut()) else {
+            return;
+        };
+        // A new address starts without the old one's delivery failures.
+        if player.address != address {
+            player.bounced = None;
+        }
+        let old = std::mem::replace(&mut player.address, address.clone());
+        // The old address hears of the change too: a forger with the secret cannot take a
+        // house away unnoticed.
+        if old != self.mail.from {
+            self.owner = Some(old.clone());
+        }
+        self.note(format!("{house}: address {old} -> {address}"));
+        self.section(
+            located.line,
+            &located.text,
+            "address",
+            json!({ "address": address }),
+        );
+    }
+
+    /// `OBSERVER game`: nobody observes without consent, so the request only waits for
+    /// its address to confirm it; the token goes in the answer, which goes to that very
+    /// address (a forged sender never sees it).
+    pub(super) fn observe(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        named: &str,
+    ) -> Result<(), GameError> {
+        if !self.same_game(game, located, named) {
+            return Ok(());
+        }
+        let Some((g, _)) = game else {
+            return Ok(());
+        };
+        let from = self.mail.from.clone();
+        if let Some(refusal) = observing_refused(g, &from) {
+            self.refuse(located, refusal);
+            return Ok(());
+        }
+        let now = self.now;
+        g.observer_requests
+            .retain(|r| r.expires > now && !same_address(&r.address, &from));
+        if g.observer_requests.len() >= MAX_OBSERVER_REQUESTS {
+            self.refuse(located, Refusal::TooManyObserverRequests);
+            return Ok(());
+        }
+        // Hashing the token costs as much as checking a secret: one a mail.
+        if self.secret_spent {
+            self.refuse(located, Refusal::OneSecretPerMail);
+            return Ok(());
+        }
+        self.secret_spent = true;
+        let token = new_secret()?;
+        let expires = now + OBSERVER_TOKEN_LIFE;
+        g.observer_requests.push(ObserverRequest {
+            address: from.clone(),
+            token: hash_secret(&token)?,
+            lang: self.lang,
+            asked: now,
+            expires,
+        });
+        let zone = g.settings.schedule.time_zone;
+        let id = g.id.clone();
+        self.note(format!("observer request from {from}"));
+        self.section(
+            located.line,
+            &located.text,
+            "observe-asked",
+            json!({
+                "game": id,
+                "address": from,
+                "asked": format_deadline(now, zone, self.lang),
+                "expires": format_deadline(expires, zone, self.lang),
+                "token": token,
+            }),
+        );
+        Ok(())
+    }
+
+    /// `OBSERVER game CONFIRMER token`, from the address that asked: it observes from now
+    /// on, with a secret to stop.
+    pub(super) fn confirm_observe(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        named: &str,
+        token: &str,
+    ) -> Result<(), GameError> {
+        if !self.same_game(game, located, named) {
+            return Ok(());
+        }
+        let Some((g, _)) = game else {
+            return Ok(());
+        };
+        let from = self.mail.from.clone();
+        if let Some(refusal) = observing_refused(g, &from) {
+            self.refuse(located, refusal);
+            return Ok(());
+        }
+        let now = self.now;
+        let request = g
+            .observer_requests
+            .iter()
+            .position(|r| r.expires > now && same_address(&r.address, &from));
+        let Some(request) = request else {
+            let game = g.id.clone();
+            self.refuse(located, Refusal::NoObserverRequest { game });
+            return Ok(());
+        };
+        if self.secret_spent {
+            self.refuse(located, Refusal::OneSecretPerMail);
+            return Ok(());
+        }
+        self.secret_spent = true;
+        let guards = [(Subject::Sender(from.clone()), true)];
+        if let Some(until) = self.throttled(&guards)? {
+            let until = format_deadline(until, g.settings.schedule.time_zone, self.lang);
+            let game = g.id.clone();
+            self.refuse(located, Refusal::Throttled { game, until });
+            return Ok(());
+        }
+        let hash = g.observer_requests.get(request).map(|r| r.token.clone());
+        if !hash.is_some_and(|h| secret_matches(token, &h)) {
+            self.guards_failed(&guards, None)?;
+            self.note(format!("wrong observer token from {from}"));
+            self.refuse(located, Refusal::BadObserverToken);
+            return Ok(());
+        }
+        self.guards_passed(&guards)?;
+        let asked = g.observer_requests.remove(request);
+        let secret = new_secret()?;
+        g.observers.push(Observer {
+            address: asked.address,
+            secret: hash_secret(&secret)?,
+            lang: asked.lang,
+            since: now,
+        });
+        let id = g.id.clone();
+        self.note(format!("observer {from}"));
+        self.section(
+            located.line,
+            &located.text,
+            "observing",
+            json!({ "game": id, "secret": secret }),
+        );
+        Ok(())
+    }
+
+    /// `NE PLUS OBSERVER game secret`, from the observing address: one secret checked.
+    pub(super) fn unobserve(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        named: &str,
+        secret: &str,
+    ) -> Result<(), GameError> {
+        if !self.same_game(game, located, named) {
+            return Ok(());
+        }
+        let Some((g, _)) = game else {
+            return Ok(());
+        };
+        let from = self.mail.from.clone();
+        let Some(at) = g
+            .observers
+            .iter()
+            .position(|o| same_address(&o.address, &from))
+        else {
+            self.refuse(located, Refusal::BadObserverSecret);
+            return Ok(());
+        };
+        if self.secret_spent {
+            self.refuse(located, Refusal::OneSecretPerMail);
+            return Ok(());
+        }
+        self.secret_spent = true;
+        let guards = [(Subject::Sender(from.clone()), true)];
+        if let Some(until) = self.throttled(&guards)? {
+            let until = format_deadline(until, g.settings.schedule.time_zone, self.lang);
+            let game = g.id.clone();
+            self.refuse(located, Refusal::Throttled { game, until });
+            return Ok(());
+        }
+        let hash = g.observers.get(at).map(|o| o.secret.clone());
+        if hash.is_some_and(|h| secret_matches(secret, &h)) {
+            self.guards_passed(&guards)?;
+            g.observers.remove(at);
+            self.note(format!("observer left ({from})"));
+            self.section(located.line, &located.text, "unobserved", json!({}));
+        } else {
+            self.guards_failed(&guards, None)?;
+            self.refuse(located, Refusal::BadObserverSecret);
+        }
+        Ok(())
+    }
+}

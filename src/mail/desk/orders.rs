@@ -1,0 +1,185 @@
+//! Orders: the order lines of a mail gathered into sets and submitted, `PRÊT` withdrawn
+//! when a set is refused, and the results of a phase (played, or tried by the moderator).
+
+use serde_json::{Value, json};
+
+use crate::game::{
+    Game, GameError, OrderProblem, PhaseRecord, SubmitMode, Trigger, looks_like_prose,
+};
+use crate::map::Variant;
+use crate::report::game_text::{Audience, record_results_for};
+use crate::service::Action;
+
+use super::super::command::{Command, Located};
+use super::{Desk, Role};
+
+/// The refused order lines a reply lists one by one; it counts the others.
+pub(super) const MAX_PROBLEMS_SHOWN: usize = 20;
+
+impl Desk<'_> {
+    pub(super) fn order(&mut self, line: usize, text: &str) {
+        if self.first_sign_on.is_some_and(|first| line < first) {
+            self.section(line, text, "ignored", json!({}));
+            return;
+        }
+        self.orders.push((line, text.to_string()));
+    }
+
+    /// Submits the order lines gathered so far as one set.
+    pub(super) fn flush_orders(&mut self, game: &mut Option<(&mut Game, &Variant)>) {
+        if self.orders.is_empty() {
+            return;
+        }
+        let mut lines = std::mem::take(&mut self.orders);
+        if let Some((_, variant)) = game {
+            // "Merci !" after the orders (or after `PRÊT`) is a courtesy, not a typo: lines
+            // that read as prose rather than as a mistyped order, after the last line that
+            // may be an order, are set aside, not held against the whole set; a block of
+            // nothing but prose is no order set at all.
+            let keep = lines
+                .iter()
+                .rposition(|(_, t)| !looks_like_prose(variant, t))
+                .map_or(0, |i| i + 1);
+            for (line, text) in lines.split_off(keep) {
+                self.section(line, &text, "ignored", json!({}));
+            }
+            if lines.is_empty() {
+                return;
+            }
+        }
+        let first = lines[0].0;
+        let text: String = lines.iter().map(|(_, t)| format!("{t}\n")).collect();
+        let located = Located {
+            line: first,
+            text: lines[0].1.clone(),
+            command: Ok(Command::Order(String::new())),
+        };
+        let house = match &self.role {
+            Role::House(h) => h.clone(),
+            _ => {
+                let refusal = self.not_signed_on();
+                let message = refusal.message(self.lang);
+                let shown: Vec<&str> = lines.iter().map(|(_, t)| t.as_str()).collect();
+                self.section(
+                    first,
+                    &shown.join("\n"),
+                    "error",
+                    json!({ "message": message }),
+                );
+                return;
+            }
+        };
+        let action = Action::Submit {
+            house,
+            text,
+            mode: self.mode,
+            source: format!("mail {} <{}>", self.mail.from, self.mail.message_id),
+            lang: self.lang,
+        };
+        // Order lines after a command (`PRET`, press) belong to the same set: the next
+        // block of this mail adds to this one unless `ORDRES` starts a new set.
+        self.mode = SubmitMode::Partial;
+        let count = lines.len();
+        self.submitting = lines.iter().map(|(line, _)| *line).collect();
+        let refused_before = self.orders_refused;
+        if self.act(game, &located, action) {
+            self.section(first, "", "orders", json!({ "count": count }));
+        } else if self.orders_refused && !refused_before {
+            self.withdraw_ready(game);
+        }
+    }
+
+    /// Orders of this mail were refused after its `PRÊT` took effect: the house is put
+    /// back as it was, and the reply says so where it acknowledged the `PRÊT`.
+    pub(super) fn withdraw_ready(&mut self, game: &mut Option<(&mut Game, &Variant)>) {
+        let (Some((index, house, before)), Some((g, _))) = (self.made_ready.take(), game) else {
+            return;
+        };
+        if g.set_ready(&house, before, self.now).is_ok() {
+            self.note(format!("{house}: ready withdrawn, orders refused"));
+            if let Some(section) = self.sections.get_mut(index) {
+                section["kind"] = json!("ready-refused");
+            }
+        }
+    }
+
+    pub(super) fn orders_refused(
+        &mut self,
+        located: &Located,
+        problems: Vec<OrderProblem>,
+    ) -> bool {
+        self.orders_refused = true;
+        // A mail of thousands of bad lines gets a reply of a readable size.
+        let more = problems.len().saturating_sub(MAX_PROBLEMS_SHOWN);
+        // Numbered in the mail, as the player sees it, not in the joined order set.
+        let problems: Vec<Value> = problems
+            .into_iter()
+            .take(MAX_PROBLEMS_SHOWN)
+            .map(|p| {
+                let line = p.line;
+                let p = match line.checked_sub(1).and_then(|i| self.submitting.get(i)) {
+                    Some(&in_mail) => p.at_line(in_mail),
+                    None => p,
+                };
+                json!({ "line": p.line, "text": p.text, "message": p.message(self.lang) })
+            })
+            .collect();
+        self.section(
+            located.line,
+            "",
+            "orders-refused",
+            json!({ "problems": problems, "more": more }),
+        );
+        false
+    }
+
+    pub(super) fn preview(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+    ) -> Result<(), GameError> {
+        if !self.require_moderator(located) {
+            return Ok(());
+        }
+        let Some((g, variant)) = game else {
+            return Ok(());
+        };
+        let mut trial = (**g).clone();
+        match trial.process(variant, self.now, Trigger::Moderator) {
+            Ok(record) => {
+                self.results_section(located, "preview", &trial, variant, &record, true)?;
+            }
+            Err(e) => {
+                let message = self.game_message(&e);
+                self.error(located, message);
+            }
+        }
+        Ok(())
+    }
+
+    /// A section holding the results of a phase, as `results.txt` writes them.
+    pub(super) fn results_section(
+        &mut self,
+        located: &Located,
+        kind: &str,
+        game: &Game,
+        variant: &Variant,
+        record: &PhaseRecord,
+        current: bool,
+    ) -> Result<(), GameError> {
+        let templates = self.config.templates.as_deref();
+        // A house reads its own rejected lines, the moderator everyone's.
+        let audience = match &self.role {
+            Role::House(house) => Audience::House(house.clone()),
+            Role::Moderator => Audience::Moderator,
+            Role::Nobody => Audience::Public,
+        };
+        let results = record_results_for(
+            game, variant, record, current, &audience, self.lang, templates,
+        )
+        .map_err(|e| GameError::Internal(e.to_string()))?;
+        let data = json!({ "results": results });
+        self.section(located.line, &located.text, kind, data);
+        Ok(())
+    }
+}

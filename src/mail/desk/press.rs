@@ -1,0 +1,189 @@
+//! Press: a house's (or the moderator's) message to other houses, to all, or to the
+//! moderator, as the game's press setting allows.
+
+use serde_json::{Value, json};
+
+use crate::game::{Game, GameError, Press};
+use crate::lang::Lang;
+use crate::map::Variant;
+
+use super::super::command::{Located, PressTo};
+use super::super::compose::compose;
+use super::super::outmail::OutMail;
+use super::super::refusal::Refusal;
+use super::{Desk, Role, house_name};
+
+pub(super) fn press_word(press: Press, lang: Lang) -> &'static str {
+    match (press, lang) {
+        (Press::Full, Lang::Fr) => "complète",
+        (Press::Full, Lang::En) => "full",
+        (Press::Broadcast, Lang::Fr) => "publique seulement",
+        (Press::Broadcast, Lang::En) => "broadcast only",
+        (Press::Grey, Lang::Fr) => "grise permise",
+        (Press::Grey, Lang::En) => "grey allowed",
+        (Press::None, Lang::Fr) => "aucune",
+        (Press::None, Lang::En) => "none",
+    }
+}
+
+impl Desk<'_> {
+    pub(super) fn press(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        to: PressTo,
+        grey: bool,
+        body: &str,
+    ) -> Result<(), GameError> {
+        let sender = match &self.role {
+            Role::House(h) => Some(h.clone()),
+            Role::Moderator => None,
+            Role::Nobody => {
+                self.require_house(located);
+                return Ok(());
+            }
+        };
+        let Some((g, variant)) = game else {
+            return Ok(());
+        };
+        // The moderator may always write, and anyone may write to the moderator.
+        if sender.is_some() && to != PressTo::Moderator {
+            let setting = g.settings.press;
+            let allowed = match setting {
+                Press::None => false,
+                Press::Broadcast => to == PressTo::All,
+                Press::Full | Press::Grey => true,
+            };
+            if !allowed {
+                let setting = press_word(setting, self.lang);
+                self.refuse(located, Refusal::PressForbidden { setting });
+                return Ok(());
+            }
+            if grey && setting != Press::Grey {
+                self.refuse(located, Refusal::GreyForbidden);
+                return Ok(());
+            }
+        }
+        let mut houses: Vec<String> = match &to {
+            PressTo::All => g.seats.iter().map(|s| s.house.clone()).collect(),
+            PressTo::Moderator => Vec::new(),
+            PressTo::Houses(names) => {
+                let mut ids = Vec::new();
+                for name in names {
+                    match g.house_id(variant, name) {
+                        Ok(id) if !ids.contains(&id) => ids.push(id),
+                        Ok(_) => {}
+                        Err(e) => {
+                            let message = self.game_message(&e);
+                            self.error(located, message);
+                            return Ok(());
+                        }
+                    }
+                }
+                ids
+            }
+        };
+        houses.retain(|h| Some(h) != sender.as_ref());
+        // Grey press to the moderator is simply signed, since the moderator always sees
+        // the sender; the moderator's own press is always signed (docs/email.md, "Press").
+        let grey = grey && to != PressTo::Moderator && sender.is_some();
+        let from_name = match (&sender, grey) {
+            (_, true) => None,
+            (Some(h), false) => Some(house_name(variant, h)),
+            (None, false) => None,
+        };
+        let to_names: Vec<String> = match &to {
+            PressTo::Houses(_) => houses.iter().map(|h| house_name(variant, h)).collect(),
+            _ => Vec::new(),
+        };
+        let mut recipients: Vec<(String, Lang, bool)> = houses
+            .iter()
+            .filter_map(|h| g.seat(h))
+            .filter(|s| !s.resigned)
+            .filter_map(|s| {
+                s.player
+                    .as_ref()
+                    .map(|p| (p.address.clone(), p.lang, false))
+            })
+            .collect();
+        if to == PressTo::All {
+            recipients.extend(
+                g.observers
+                    .iter()
+                    .map(|o| (o.address.clone(), o.lang, false)),
+            );
+        }
+        recipients.retain(|(a, _, _)| *a != self.mail.from);
+        // Press to houses that nobody reads (the sender's own, houses without a player)
+        // is not sent: the moderator's copy alone would pass it off as delivered.
+        if recipients.is_empty() && to != PressTo::Moderator {
+            self.refuse(located, Refusal::NoRecipient);
+            return Ok(());
+        }
+        // The moderator reads all press, grey press with its sender: it is how disputes
+        // and abuse get settled.
+        if let Some(m) = &g.moderator
+            && sender.is_some()
+            && m.address != self.mail.from
+        {
+            recipients.push((m.address.clone(), g.settings.lang, true));
+        }
+        let mut seen = std::collections::HashSet::new();
+        recipients.retain(|(a, _, _)| seen.insert(a.clone()));
+        if recipients.is_empty() {
+            self.refuse(located, Refusal::NoRecipient);
+            return Ok(());
+        }
+        let id = g.id.clone();
+        let game_name = g.name.clone();
+        let real_name = sender.as_ref().map(|h| house_name(variant, h));
+        for (address, lang, moderator_copy) in &recipients {
+            let data = json!({
+                "game": { "id": id, "name": game_name },
+                "from": from_name,
+                "revealed": if *moderator_copy && grey { real_name.clone() } else { None },
+                "moderator": sender.is_none(),
+                "grey": grey,
+                "broadcast": to == PressTo::All,
+                "to": to_names,
+                "to_moderator": to == PressTo::Moderator,
+                "body": body,
+            });
+            let mail = self.compose("press.txt", "press", data, address, *lang)?;
+            self.effects.mails.push(mail.about(&id));
+        }
+        // Signed press to all is public: kept for the published pages (docs/publish.md).
+        if to == PressTo::All && !grey {
+            self.effects.broadcasts.push(crate::service::Broadcast {
+                index: g.played,
+                house: sender.clone(),
+                body: body.to_string(),
+            });
+        }
+        self.note(format!(
+            "press from {} to {} recipient(s){}",
+            sender.as_deref().unwrap_or("moderator"),
+            recipients.len(),
+            if grey { " (grey)" } else { "" }
+        ));
+        self.section(
+            located.line,
+            &located.text,
+            "press",
+            json!({ "count": recipients.len(), "to": to_names, "broadcast": to == PressTo::All, "grey": grey }),
+        );
+        Ok(())
+    }
+
+    pub(super) fn compose(
+        &self,
+        template: &str,
+        kind: &str,
+        data: Value,
+        to: &str,
+        lang: Lang,
+    ) -> Result<OutMail, GameError> {
+        compose(self.config, template, kind, data, to, lang, self.now)
+            .map_err(|e| GameError::Internal(e.to_string()))
+    }
+}

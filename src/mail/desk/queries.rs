@@ -1,0 +1,185 @@
+//! What a command only reads: the game's status, the list of games, the board's picture,
+//! a phase's results.
+
+use serde_json::{Value, json};
+
+use crate::game::{Game, GameError};
+use crate::map::Variant;
+use crate::report::game_text::{phase_text, status_word};
+
+use super::super::command::Located;
+use super::super::refusal::Refusal;
+use super::{Desk, Role, house_name, same_address};
+
+/// Whether the game already writes to `address`: a house's player (not resigned), the
+/// moderator, an observer — the addresses its results go to.
+pub(super) fn knows(game: &Game, address: &str) -> bool {
+    let player = game
+        .seats
+        .iter()
+        .filter(|s| !s.resigned)
+        .filter_map(|s| s.player.as_ref())
+        .any(|p| same_address(&p.address, address));
+    let moderator = game
+        .moderator
+        .as_ref()
+        .is_some_and(|m| same_address(&m.address, address));
+    let observer = game
+        .observers
+        .iter()
+        .any(|o| same_address(&o.address, address));
+    player || moderator || observer
+}
+
+impl Desk<'_> {
+    pub(super) fn status(&mut self, game: &mut Option<(&mut Game, &Variant)>, located: &Located) {
+        let Some((g, variant)) = game else {
+            self.refuse(located, Refusal::NoGame);
+            return;
+        };
+        if self.role == Role::Nobody {
+            self.require_house(located);
+            return;
+        }
+        if let Role::House(_) = self.role {}
+        let moderator = self.role == Role::Moderator;
+        let houses: Vec<Value> = g
+            .seats
+            .iter()
+            .map(|s| {
+                json!({
+                    "name": house_name(variant, &s.house),
+                    "deciding": g.deciding.contains(&s.house),
+                    "ordered": s.ordered.is_some(),
+                    "ready": s.ready,
+                    "player": s.player.is_some() && !s.resigned,
+                    "civil_disorder": s.civil_disorder,
+                    // Delivery failures concern the moderator only.
+                    "bounced": moderator
+                        && s.player.as_ref().is_some_and(|p| p.bounced.is_some()),
+                })
+            })
+            .collect();
+        let data = json!({
+            "game": g.id,
+            "name": g.name,
+            "status": status_word(g.status, self.lang),
+            "phase": phase_text(g.phase, self.lang),
+            "deadline": g.deadline_text(self.lang),
+            "houses": houses,
+        });
+        self.section(located.line, &located.text, "status", data);
+    }
+
+    pub(super) fn list(&mut self, located: &Located) -> Result<(), GameError> {
+        let games: Vec<Value> = self
+            .service
+            .games()?
+            .iter()
+            .map(|g| {
+                let free = g
+                    .seats
+                    .iter()
+                    .filter(|s| s.player.is_none() || s.resigned)
+                    .count();
+                json!({
+                    "id": g.id,
+                    "name": g.name,
+                    "variant": g.variant.name,
+                    "status": status_word(g.status, self.lang),
+                    "phase": phase_text(g.phase, self.lang),
+                    "deadline": g.deadline_text(self.lang),
+                    "free": free,
+                })
+            })
+            .collect();
+        self.section(
+            located.line,
+            &located.text,
+            "list",
+            json!({ "games": games }),
+        );
+        Ok(())
+    }
+
+    /// `CARTE [partie]`: the board as it stands. The position is public, but a picture
+    /// costs its drawing and weighs a hundred kilobytes: it goes only to an address the
+    /// game already writes to (a player signed on or registered, the moderator, an
+    /// observer), once a mail, and only when the reply itself is sent (the cap of
+    /// answers per hour); an automatic mail is never answered at all (docs/email.md,
+    /// "Pictures").
+    pub(super) fn map(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        named: Option<&str>,
+    ) {
+        if let Some(named) = named
+            && !self.same_game(game, located, named)
+        {
+            return;
+        }
+        let Some((g, _)) = game else {
+            self.refuse(located, Refusal::NoGame);
+            return;
+        };
+        let known = self.role != Role::Nobody || (!self.locked_out && knows(g, &self.mail.from));
+        if !known {
+            if self.locked_out || self.throttled.is_some() {
+                self.require_house(located);
+            } else {
+                let game = g.id.clone();
+                self.refuse(located, Refusal::MapForStrangers { game });
+            }
+            return;
+        }
+        let pictures = g.settings.pictures;
+        let data = json!({
+            "game": g.id,
+            "phase": phase_text(g.phase, self.lang),
+            "deadline": g.deadline_text(self.lang),
+            "status": status_word(g.status, self.lang),
+            "pictures": pictures,
+            "again": self.map_wanted,
+        });
+        self.map_wanted |= pictures;
+        self.section(located.line, &located.text, "map", data);
+    }
+
+    pub(super) fn history(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        phase: Option<String>,
+    ) -> Result<(), GameError> {
+        let Some((g, variant)) = game else {
+            self.refuse(located, Refusal::NoGame);
+            return Ok(());
+        };
+        // A player's or the moderator's command: after a refused sign-on, nothing more is
+        // done for the game.
+        if self.role == Role::Nobody {
+            self.require_house(located);
+            return Ok(());
+        }
+        let records = self.service.history(&g.id)?;
+        let record = match &phase {
+            None => records.last(),
+            Some(p) => {
+                let wanted = crate::position::parse_phase(&p.replace(',', " "));
+                records.iter().rev().find(|r| Some(r.phase) == wanted)
+            }
+        };
+        let Some(record) = record else {
+            let refusal = match phase {
+                Some(name) => Refusal::NoSuchPhase(name),
+                None => Refusal::NothingPlayed,
+            };
+            self.refuse(located, refusal);
+            return Ok(());
+        };
+        let current = records.last().map(|r| r.index) == Some(record.index);
+        self.results_section(located, "history", g, variant, record, current)?;
+        Ok(())
+    }
+}

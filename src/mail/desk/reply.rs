@@ -1,0 +1,233 @@
+//! The reply: its sections as the commands make them, their assembly into the answer
+//! (with the house's orders as understood), and what the quotes must hide.
+
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+
+use crate::config::Config;
+use crate::game::{Game, GameError, GameStatus};
+use crate::map::Variant;
+use crate::report::ORDERS_TEMPLATE;
+use crate::service::Service;
+
+use super::super::command::{self, Command, CommandError, Located, SECRET_MASK};
+use super::super::refusal::Refusal;
+use super::authority::shown_house;
+use super::{Desk, Role};
+
+impl Desk<'_> {
+    pub(super) fn section(&mut self, line: usize, text: &str, kind: &str, data: Value) {
+        let mut section = json!({ "line": line, "text": text, "kind": kind });
+        if let (Some(map), Value::Object(extra)) = (section.as_object_mut(), data) {
+            map.extend(extra);
+        }
+        self.sections.push(section);
+    }
+
+    /// A line the judge could not carry out, and why.
+    pub(super) fn error(&mut self, located: &Located, message: String) {
+        self.section(
+            located.line,
+            &located.text,
+            "error",
+            json!({ "message": message }),
+        );
+    }
+
+    pub(super) fn refuse(&mut self, located: &Located, refusal: Refusal) {
+        let message = refusal.message(self.lang);
+        self.error(located, message);
+    }
+
+    /// A game's refusal, in the reader's language and in mail words.
+    pub(super) fn game_message(&self, e: &GameError) -> String {
+        super::refusal::game_error(e, self.lang)
+    }
+
+    /// The answer to the mail: every section, then the house's orders as understood.
+    pub(super) fn reply(&mut self, game: Option<(&Game, &Variant)>) -> Result<(), GameError> {
+        match self.quota {
+            Quota::Open => {}
+            Quota::Silent => return Ok(()),
+            Quota::Last { until } => {
+                let cap = self.config.mail.replies_per_hour;
+                let until = until.format("%H:%M UTC").to_string();
+                let mut warning = json!({ "line": 0, "text": "", "kind": "quiet" });
+                if let Some(map) = warning.as_object_mut() {
+                    map.insert("cap".into(), cap.into());
+                    map.insert("until".into(), until.into());
+                }
+                self.sections.insert(0, warning);
+            }
+        }
+        self.effects.replied = Some(crate::service::Replied {
+            address: self.mail.from.clone(),
+            at: self.now,
+        });
+        let mut orders = None;
+        if let (Role::House(house), Some((g, variant))) = (&self.role, game)
+            && matches!(g.status, GameStatus::Running | GameStatus::Paused)
+            && g.deciding.contains(house)
+        {
+            let view = g.orders_view(variant, house, self.lang)?;
+            let text = crate::report::render_template(
+                ORDERS_TEMPLATE,
+                minijinja::Value::from_serialize(&view),
+                self.lang,
+                self.config.templates.as_deref(),
+            )
+            .map_err(|e| GameError::Internal(e.to_string()))?;
+            orders = Some(text);
+        }
+        let game_ref = game.map(|(g, _)| json!({ "id": g.id, "name": g.name }));
+        let subject = masked_subject(&self.mail.subject, &self.hidden);
+        let data = json!({
+            "game": game_ref,
+            "subject": subject,
+            "sections": self.sections,
+            "orders": orders,
+            "judge": self.config.judge.address,
+        });
+        let mail = self.compose(
+            "reply.txt",
+            "reply",
+            data,
+            &self.mail.from.clone(),
+            self.lang,
+        )?;
+        let mail = mail.answering(Some(&self.mail.message_id), &self.mail.references);
+        let mail = match game {
+            Some((g, variant)) => {
+                // Drawn here, once the reply is known to go: a silenced sender costs
+                // no drawing.
+                let picture = self
+                    .map_wanted
+                    .then(|| super::board::current_attachment(variant, g, self.lang))
+                    .flatten();
+                mail.about(&g.id).carrying(picture.as_ref())
+            }
+            None => mail,
+        };
+        if let Some(owner) = self.owner.take() {
+            let mut copy = mail.clone();
+            copy.to = owner;
+            copy.message_id = super::outmail::new_message_id(
+                super::outmail::domain_of(&self.config.judge.address),
+                self.now,
+            );
+            self.effects.mails.push(copy);
+        }
+        self.effects.mails.push(mail);
+        Ok(())
+    }
+}
+
+/// Where the sender stands against the cap of answers per hour (`[mail]
+/// replies_per_hour`): a robot that answers every mail, unmarked, would otherwise keep the
+/// judge writing to it for ever.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Quota {
+    /// Answered as usual.
+    Open,
+    /// The last answer of the hour, with a warning; silence follows until `until`.
+    Last { until: DateTime<Utc> },
+    /// Past the cap: the mail is carried out, not answered.
+    Silent,
+}
+
+impl Quota {
+    pub(crate) fn of(
+        service: &Service,
+        config: &Config,
+        address: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Quota, GameError> {
+        let cap = config.mail.replies_per_hour;
+        let window = service.reply_window(address, now)?;
+        Ok(match window {
+            // 0: no cap.
+            _ if cap == 0 => Quota::Open,
+            Some(w) if w.count > cap => Quota::Silent,
+            Some(w) if w.count == cap => Quota::Last {
+                until: w.since + crate::service::REPLY_WINDOW,
+            },
+            _ => Quota::Open,
+        })
+    }
+}
+
+/// Nothing to carry out: no line at all, or only the end marker (`FIN`).
+pub(super) fn script_is_empty(commands: &[Located]) -> bool {
+    commands
+        .iter()
+        .all(|c| matches!(c.command, Ok(Command::Stop)))
+}
+
+/// The command with its secret hidden in the line quoted back, and in the error that
+/// quotes its arguments: replies wait in the store's outbox (and the outbox folder) as
+/// plain text, where secrets must not be, and a reply copied to the registered address
+/// must not hand the secret on. Everything after the secret's place is hidden, whatever
+/// it is (`PARTIE g Stark s3cret merci`, a secret typed before the house): only the
+/// game, the house as the map knows it and a confirmation's keyword are shown.
+///
+/// Returns the line to quote, the words hidden, and whether words followed the secret.
+pub(super) fn masked(located: &Located, variant: Option<&Variant>) -> (Located, Vec<String>, bool) {
+    let Some(line) = command::secret_line(&located.text) else {
+        return (located.clone(), Vec::new(), false);
+    };
+    let (shown, extra) = match (&located.command, variant) {
+        (Ok(Command::SignOn { house, secret, .. }), Some(variant)) => {
+            let (_, house_words, extra) = shown_house(variant, house, secret);
+            (1 + house_words, extra)
+        }
+        (Ok(Command::Moderator { .. } | Command::Unobserve { .. }), _) => (1, line.words.len() > 2),
+        (Ok(Command::ConfirmObserve { .. }), _) => (2, line.words.len() > 3),
+        _ => (line.safe_words(), false),
+    };
+    let hidden: Vec<String> = line.hidden(shown).iter().map(|w| w.to_string()).collect();
+    let mut quoted = located.clone();
+    quoted.text = line.masked(shown);
+    if let Err(CommandError::Arguments { found, .. }) = &mut quoted.command {
+        *found = line.masked_rest(shown);
+    }
+    (quoted, hidden, extra)
+}
+
+/// The mail's subject as the reply's `Re:` quotes it: a sign-on written there (as some
+/// players do) shows no more than in the body, and no word the body's quotes hid
+/// appears in it.
+pub(super) fn masked_subject(subject: &str, hidden: &[String]) -> String {
+    // `Re: Fwd: PARTIE …`: the prefixes of mail programs come before the command.
+    let subject = subject.trim();
+    let mut rest = subject;
+    while let Some((prefix, after)) = rest.split_once(':') {
+        let prefix = prefix.trim().to_lowercase();
+        if !matches!(
+            prefix.as_str(),
+            "re" | "fwd" | "fw" | "tr" | "réf" | "ref" | "aw" | "wg"
+        ) {
+            break;
+        }
+        rest = after.trim_start();
+    }
+    let mut subject = match command::secret_line(rest) {
+        Some(line) => {
+            let shown = line.safe_words();
+            let kept = subject.len() - rest.len();
+            format!(
+                "{}{}",
+                subject.get(..kept).unwrap_or_default(),
+                line.masked(shown)
+            )
+        }
+        None => subject.to_string(),
+    };
+    // Words of three letters or less are courtesies (`ok`), never the judge's secrets,
+    // and hiding them would maul the subject.
+    for word in hidden.iter().filter(|w| w.chars().count() > 3) {
+        if subject.contains(word.as_str()) {
+            subject = subject.replace(word.as_str(), SECRET_MASK);
+        }
+    }
+    subject
+}
