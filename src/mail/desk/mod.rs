@@ -16,8 +16,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use crate::config::Config;
-use crate::game::span::Span;
-use crate::game::{Game, GameError, SubmitMode, Trigger, Vote};
+use crate::game::{Game, GameError, SubmitMode, Vote};
 use crate::lang::Lang;
 use crate::map::Variant;
 use crate::service::{Action, Effects, Service, action};
@@ -254,14 +253,13 @@ impl<'a> Desk<'a> {
         }
     }
 
+    /// Hands one command to the method of its job.
     fn command(
         &mut self,
         game: &mut Option<(&mut Game, &Variant)>,
         located: &Located,
         command: Command,
     ) -> Result<(), GameError> {
-        let line = located.line;
-        let text = located.text.as_str();
         match command {
             Command::Order(_) => {}
             Command::SignOn {
@@ -273,163 +271,38 @@ impl<'a> Desk<'a> {
                 game: named,
                 secret,
             } => self.moderator_sign_on(game, located, &named, &secret)?,
-            Command::Orders { partial } => {
-                if self.require_house(located).is_some() {
-                    self.mode = if partial {
-                        SubmitMode::Partial
-                    } else {
-                        SubmitMode::Replace
-                    };
-                }
-            }
-            Command::Ready(ready) => {
-                let Some(house) = self.require_house(located) else {
-                    return Ok(());
-                };
-                // Refused orders never make a house ready: it would be processed with
-                // orders it did not mean (its units holding).
-                if ready && self.orders_refused {
-                    self.section(line, text, "ready-refused", json!({}));
-                    return Ok(());
-                }
-                let before = game
-                    .as_ref()
-                    .and_then(|(g, _)| g.seat(&house))
-                    .is_some_and(|s| s.ready);
-                let action = Action::Ready {
-                    house: house.clone(),
-                    ready,
-                };
-                if self.act(game, located, action) {
-                    if ready {
-                        self.made_ready = Some((self.sections.len(), house, before));
-                    }
-                    self.section(line, text, "ready", json!({ "ready": ready }));
-                }
-            }
+            Command::Orders { partial } => self.orders_mode(located, partial),
+            Command::Ready(ready) => self.ready(game, located, ready),
             Command::Status => self.status(game, located),
             Command::List => self.list(located)?,
             Command::History(phase) => self.history(game, located, phase)?,
-            Command::Draw(on) => {
-                let vote = on.then_some(Vote::Draw);
-                self.vote(game, located, vote);
-            }
+            Command::Draw(on) => self.vote(game, located, on.then_some(Vote::Draw)),
             Command::Concede(to) => self.vote(game, located, Some(Vote::Concede(to))),
-            Command::Resign => {
-                if let Some(house) = self.require_house(located)
-                    && self.act(game, located, Action::Resign { house })
-                {
-                    self.section(line, text, "resigned", json!({}));
-                    self.role = Role::Nobody;
-                }
-            }
+            Command::Resign => self.resign(game, located),
             Command::Address(address) => self.change_address(game, located, &address),
-            Command::Absence { from, to } => {
-                if let Some(house) = self.require_house(located)
-                    && self.act(game, located, Action::Absence { house, from, to })
-                {
-                    self.section(line, text, "absence", json!({}));
-                }
-            }
-            Command::Language(lang) => {
-                if self.role == Role::Moderator
-                    && let Some((g, _)) = game
-                {
-                    // The moderator's results, notices and answers.
-                    g.settings.lang = lang;
-                    self.lang = lang;
-                    self.note(format!("moderator: language {lang}"));
-                    self.section(line, text, "language", json!({}));
-                } else if let Some(house) = self.require_house(located)
-                    && let Some((g, _)) = game
-                    && let Some(p) = g.seat_mut(&house).and_then(|s| s.player.as_mut())
-                {
-                    p.lang = lang;
-                    self.lang = lang;
-                    self.note(format!("{house}: language {lang}"));
-                    self.section(line, text, "language", json!({}));
-                }
-            }
+            Command::Absence { from, to } => self.absence(game, located, from, to),
+            Command::Language(lang) => self.language(game, located, lang),
             Command::Observe { game: named } => self.observe(game, located, &named)?,
             Command::ConfirmObserve { game: named, token } => {
                 self.confirm_observe(game, located, &named, &token)?
             }
-            Command::Observers(allowed) => {
-                let action = Action::Observers { allowed };
-                let removed = game.as_ref().map_or(0, |(g, _)| g.observers.len());
-                if self.require_moderator(located) && self.act(game, located, action) {
-                    let removed = if allowed { 0 } else { removed };
-                    self.section(
-                        line,
-                        text,
-                        "observers",
-                        json!({ "allowed": allowed, "removed": removed }),
-                    );
-                }
-            }
+            Command::Observers(allowed) => self.observers(game, located, allowed),
             Command::Unobserve {
                 game: named,
                 secret,
             } => self.unobserve(game, located, &named, &secret)?,
             Command::Press { to, grey, body } => self.press(game, located, to, grey, &body)?,
             Command::Map { game: named } => self.map(game, located, named.as_deref()),
-            Command::Pictures(on) => {
-                let action = Action::Pictures { on };
-                if self.require_moderator(located) && self.act(game, located, action) {
-                    self.section(line, text, "pictures", json!({ "on": on }));
-                }
-            }
-            Command::Help => self.section(line, text, "help", json!({})),
+            Command::Pictures(on) => self.pictures(game, located, on),
+            Command::Help => self.section(located.line, &located.text, "help", json!({})),
             Command::Stop => self.stopped = true,
             Command::Start => self.moderate(game, located, Action::Start, "started"),
-            Command::Process(phase) => {
-                if self.phase_changed() {
-                    self.refuse(located, Refusal::ProcessOnce);
-                } else {
-                    let action = Action::Process {
-                        phase: Some(phase),
-                        trigger: Trigger::Moderator,
-                    };
-                    self.moderate(game, located, action, "processed");
-                }
-            }
+            Command::Process(phase) => self.process(game, located, phase),
             Command::Preview => self.preview(game, located)?,
             Command::Pause => self.moderate(game, located, Action::Pause, "paused"),
             Command::Resume => self.moderate(game, located, Action::Resume, "resumed"),
-            Command::Extend(span) => match span.parse::<Span>() {
-                Ok(by) => self.moderate(game, located, Action::Extend(by), "extended"),
-                Err(e) => {
-                    let message = self.game_message(&GameError::Calendar(e));
-                    self.refuse(located, Refusal::BadSpan(message));
-                }
-            },
-            Command::Rollback(phase) => {
-                if !self.require_moderator(located) {
-                    return Ok(());
-                }
-                // The last phase is read from the store, which does not hold yet what
-                // this mail processed or undid.
-                if self.phase_changed() {
-                    self.refuse(located, Refusal::ProcessOnce);
-                    return Ok(());
-                }
-                let Some((g, _)) = game else {
-                    return Ok(());
-                };
-                match self.service.last_phase(&g.id)? {
-                    None => {
-                        let message = self.game_message(&GameError::NothingToRollback);
-                        self.error(located, message);
-                    }
-                    Some(last) => {
-                        let action = Action::Rollback {
-                            last: Box::new(last),
-                            phase: Some(phase),
-                        };
-                        self.moderate(game, located, action, "rolled-back");
-                    }
-                }
-            }
+            Command::Extend(span) => self.extend(game, located, &span),
+            Command::Rollback(phase) => self.rollback(game, located, phase)?,
             Command::AddPlayer {
                 house,
                 address,

@@ -4,9 +4,10 @@
 use serde_json::json;
 
 use crate::game::calendar::format_deadline;
+use crate::game::span::Span;
 use crate::game::{
-    Game, GameError, Observer, ObserverRequest, Vote, check_address, hash_secret, new_secret,
-    secret_matches,
+    Game, GameError, Observer, ObserverRequest, Trigger, Vote, check_address, hash_secret,
+    new_secret, secret_matches,
 };
 use crate::lang::Lang;
 use crate::map::Variant;
@@ -16,7 +17,7 @@ use crate::service::Action;
 use super::super::command::Located;
 use super::super::refusal::Refusal;
 use super::super::throttle::Subject;
-use super::{Desk, house_name, same_address};
+use super::{Desk, Role, house_name, same_address};
 
 /// Requests to observe a game waiting for confirmation, at most.
 pub(super) const MAX_OBSERVER_REQUESTS: usize = 20;
@@ -385,6 +386,163 @@ impl Desk<'_> {
         } else {
             self.guards_failed(&guards, None)?;
             self.refuse(located, Refusal::BadObserverSecret);
+        }
+        Ok(())
+    }
+}
+
+impl Desk<'_> {
+    /// `ABANDONNER`: the house's player leaves the game.
+    pub(super) fn resign(&mut self, game: &mut Option<(&mut Game, &Variant)>, located: &Located) {
+        if let Some(house) = self.require_house(located)
+            && self.act(game, located, Action::Resign { house })
+        {
+            self.section(located.line, &located.text, "resigned", json!({}));
+            self.role = Role::Nobody;
+        }
+    }
+
+    /// `ABSENCE from to`: a deadline falling in it is put off.
+    pub(super) fn absence(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        from: String,
+        to: String,
+    ) {
+        if let Some(house) = self.require_house(located)
+            && self.act(game, located, Action::Absence { house, from, to })
+        {
+            self.section(located.line, &located.text, "absence", json!({}));
+        }
+    }
+
+    /// `LANGUE`: the moderator's changes the game's, a player's their own.
+    pub(super) fn language(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        lang: Lang,
+    ) {
+        let line = located.line;
+        let text = located.text.as_str();
+        if self.role == Role::Moderator
+            && let Some((g, _)) = game
+        {
+            // The moderator's results, notices and answers.
+            g.settings.lang = lang;
+            self.lang = lang;
+            self.note(format!("moderator: language {lang}"));
+            self.section(line, text, "language", json!({}));
+        } else if let Some(house) = self.require_house(located)
+            && let Some((g, _)) = game
+            && let Some(p) = g.seat_mut(&house).and_then(|s| s.player.as_mut())
+        {
+            p.lang = lang;
+            self.lang = lang;
+            self.note(format!("{house}: language {lang}"));
+            self.section(line, text, "language", json!({}));
+        }
+    }
+
+    /// `OBSERVATEURS oui|non`.
+    pub(super) fn observers(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        allowed: bool,
+    ) {
+        let action = Action::Observers { allowed };
+        let removed = game.as_ref().map_or(0, |(g, _)| g.observers.len());
+        if self.require_moderator(located) && self.act(game, located, action) {
+            let removed = if allowed { 0 } else { removed };
+            self.section(
+                located.line,
+                &located.text,
+                "observers",
+                json!({ "allowed": allowed, "removed": removed }),
+            );
+        }
+    }
+
+    /// `IMAGES oui|non`.
+    pub(super) fn pictures(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        on: bool,
+    ) {
+        let action = Action::Pictures { on };
+        if self.require_moderator(located) && self.act(game, located, action) {
+            self.section(located.line, &located.text, "pictures", json!({ "on": on }));
+        }
+    }
+
+    /// `TRAITER phase`: once a mail.
+    pub(super) fn process(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        phase: String,
+    ) {
+        if self.phase_changed() {
+            self.refuse(located, Refusal::ProcessOnce);
+        } else {
+            let action = Action::Process {
+                phase: Some(phase),
+                trigger: Trigger::Moderator,
+            };
+            self.moderate(game, located, action, "processed");
+        }
+    }
+
+    /// `PROLONGER span`: the deadline put off.
+    pub(super) fn extend(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        span: &str,
+    ) {
+        match span.parse::<Span>() {
+            Ok(by) => self.moderate(game, located, Action::Extend(by), "extended"),
+            Err(e) => {
+                let message = self.game_message(&GameError::Calendar(e));
+                self.refuse(located, Refusal::BadSpan(message));
+            }
+        }
+    }
+
+    /// `ANNULER phase`: the last phase undone, once a mail.
+    pub(super) fn rollback(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        phase: String,
+    ) -> Result<(), GameError> {
+        if !self.require_moderator(located) {
+            return Ok(());
+        }
+        // The last phase is read from the store, which does not hold yet what
+        // this mail processed or undid.
+        if self.phase_changed() {
+            self.refuse(located, Refusal::ProcessOnce);
+            return Ok(());
+        }
+        let Some((g, _)) = game else {
+            return Ok(());
+        };
+        match self.service.last_phase(&g.id)? {
+            None => {
+                let message = self.game_message(&GameError::NothingToRollback);
+                self.error(located, message);
+            }
+            Some(last) => {
+                let action = Action::Rollback {
+                    last: Box::new(last),
+                    phase: Some(phase),
+                };
+                self.moderate(game, located, action, "rolled-back");
+            }
         }
         Ok(())
     }

@@ -183,3 +183,50 @@ impl Desk<'_> {
         Ok(())
     }
 }
+
+impl Desk<'_> {
+    /// `ORDRES [partiel]`: the next order lines replace the house's set, or add to it.
+    pub(super) fn orders_mode(&mut self, located: &Located, partial: bool) {
+        if self.require_house(located).is_some() {
+            self.mode = if partial {
+                SubmitMode::Partial
+            } else {
+                SubmitMode::Replace
+            };
+        }
+    }
+
+    /// `PRÊT` / `PAS PRÊT`.
+    pub(super) fn ready(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        ready: bool,
+    ) {
+        let line = located.line;
+        let text = located.text.as_str();
+        let Some(house) = self.require_house(located) else {
+            return;
+        };
+        // Refused orders never make a house ready: it would be processed with
+        // orders it did not mean (its units holding).
+        if ready && self.orders_refused {
+            self.section(line, text, "ready-refused", json!({}));
+            return;
+        }
+        let before = game
+            .as_ref()
+            .and_then(|(g, _)| g.seat(&house))
+            .is_some_and(|s| s.ready);
+        let action = Action::Ready {
+            house: house.clone(),
+            ready,
+        };
+        if self.act(game, located, action) {
+            if ready {
+                self.made_ready = Some((self.sections.len(), house, before));
+            }
+            self.section(line, text, "ready", json!({ "ready": ready }));
+        }
+    }
+}
