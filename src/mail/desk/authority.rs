@@ -2,7 +2,6 @@
 //! mail, the throttle before it), and what a command needs its sender to be.
 
 use chrono::{DateTime, Utc};
-use serde_json::json;
 
 use crate::game::calendar::format_deadline;
 use crate::game::{Game, GameError, SubmitMode, secret_matches};
@@ -11,6 +10,7 @@ use crate::map::Variant;
 use super::super::command::{Located, SECRET_MASK};
 use super::super::refusal::Refusal;
 use super::super::throttle::{Guard, Subject};
+use super::section::Section;
 use super::{Desk, Role, fold_id, house_name, same_address};
 
 /// What of a sign-on's words may be quoted as its house: the house the map names exactly
@@ -205,12 +205,12 @@ impl Desk<'_> {
                 self.locked_out = false;
                 self.mode = SubmitMode::Replace;
                 let name = house_name(variant, &house);
-                self.section(
-                    located.line,
-                    &located.text,
-                    "signed-on",
-                    json!({ "house": name, "game": g.id, "extra": self.extra_words }),
-                );
+                let section = Section::SignedOn {
+                    house: name,
+                    game: g.id.clone(),
+                    extra: self.extra_words,
+                };
+                self.section(located.line, &located.text, section);
             }
             player => {
                 // A house nobody plays puts nobody at risk: the sender is counted, nobody
@@ -274,8 +274,11 @@ impl Desk<'_> {
             self.lang = g.settings.lang;
             self.role = Role::Moderator;
             self.locked_out = false;
-            let data = json!({ "game": id, "extra": self.extra_words });
-            self.section(located.line, &located.text, "moderator", data);
+            let data = Section::Moderator {
+                game: id,
+                extra: self.extra_words,
+            };
+            self.section(located.line, &located.text, data);
         } else {
             self.guards_failed(&guards, Some(None))?;
             self.lock_out();

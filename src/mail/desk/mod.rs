@@ -13,7 +13,6 @@
 //!   quotes must hide.
 
 use chrono::{DateTime, Utc};
-use serde_json::{Value, json};
 
 use crate::config::Config;
 use crate::game::{Game, GameError, SubmitMode, Vote};
@@ -31,9 +30,11 @@ mod orders;
 mod press;
 mod queries;
 mod reply;
+mod section;
 
 pub(crate) use reply::Quota;
 use reply::{masked, script_is_empty};
+use section::{Placed, Section};
 // The moved code names its neighbours as `super::board`, `super::refusal`…
 use super::{board, outmail, refusal};
 
@@ -76,7 +77,7 @@ pub(crate) struct Desk<'a> {
     game_id: Option<String>,
     /// A sign-on failed: the rest of the mail is refused for that game.
     locked_out: bool,
-    sections: Vec<Value>,
+    sections: Vec<Placed>,
     /// Order lines waiting to be submitted as one set.
     orders: Vec<(usize, String)>,
     mode: SubmitMode,
@@ -163,12 +164,8 @@ impl<'a> Desk<'a> {
                 size: self.mail.size,
                 limit: usize::try_from(self.config.mail.max_size).unwrap_or(usize::MAX),
             };
-            self.section(
-                0,
-                "",
-                "error",
-                json!({ "message": refusal.message(self.lang) }),
-            );
+            let message = refusal.message(self.lang);
+            self.section(0, "", Section::Error { message });
         }
         if let Some(count) = self.too_many {
             let refusal = Refusal::TooManyCommands {
@@ -176,7 +173,7 @@ impl<'a> Desk<'a> {
                 limit: MAX_COMMANDS,
             };
             let message = refusal.message(self.lang);
-            self.section(0, "", "error", json!({ "message": message }));
+            self.section(0, "", Section::Error { message });
         }
         self.first_sign_on = commands.iter().find_map(|c| match &c.command {
             Ok(Command::SignOn { .. } | Command::Moderator { .. }) => Some(c.line),
@@ -205,11 +202,11 @@ impl<'a> Desk<'a> {
         }
         self.flush_orders(&mut game);
         if script_is_empty(commands) && !self.mail.too_large && self.too_many.is_none() {
-            self.section(0, "", "empty", json!({}));
+            self.section(0, "", Section::Empty);
         }
         if !self.mail.attachments.is_empty() {
             let names = self.mail.attachments.clone();
-            self.section(0, "", "attachments", json!({ "names": names }));
+            self.section(0, "", Section::Attachments { names });
         }
         self.reply(game.as_ref().map(|(g, v)| (&**g, *v)))
     }
@@ -294,13 +291,13 @@ impl<'a> Desk<'a> {
             Command::Press { to, grey, body } => self.press(game, located, to, grey, &body)?,
             Command::Map { game: named } => self.map(game, located, named.as_deref()),
             Command::Pictures(on) => self.pictures(game, located, on),
-            Command::Help => self.section(located.line, &located.text, "help", json!({})),
+            Command::Help => self.section(located.line, &located.text, Section::Help),
             Command::Stop => self.stopped = true,
-            Command::Start => self.moderate(game, located, Action::Start, "started"),
+            Command::Start => self.moderate(game, located, Action::Start, Section::Started),
             Command::Process(phase) => self.process(game, located, phase),
             Command::Preview => self.preview(game, located)?,
-            Command::Pause => self.moderate(game, located, Action::Pause, "paused"),
-            Command::Resume => self.moderate(game, located, Action::Resume, "resumed"),
+            Command::Pause => self.moderate(game, located, Action::Pause, Section::Paused),
+            Command::Resume => self.moderate(game, located, Action::Resume, Section::Resumed),
             Command::Extend(span) => self.extend(game, located, &span),
             Command::Rollback(phase) => self.rollback(game, located, phase)?,
             Command::AddPlayer {
@@ -314,9 +311,9 @@ impl<'a> Desk<'a> {
                 lang,
             } => self.seat(game, located, house, &address, lang, true)?,
             Command::RemovePlayer(house) => {
-                self.moderate(game, located, Action::Remove { house }, "removed")
+                self.moderate(game, located, Action::Remove { house }, Section::Removed)
             }
-            Command::EndGame(by) => self.moderate(game, located, Action::End(by), "ended"),
+            Command::EndGame(by) => self.moderate(game, located, Action::End(by), Section::Ended),
         }
         Ok(())
     }

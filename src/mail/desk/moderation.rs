@@ -1,8 +1,6 @@
 //! The moderator's commands, and the commands that change a game's people: votes,
 //! seats, a player's address, observers.
 
-use serde_json::json;
-
 use crate::game::calendar::format_deadline;
 use crate::game::span::Span;
 use crate::game::{
@@ -17,6 +15,7 @@ use crate::service::Action;
 use super::super::command::Located;
 use super::super::refusal::Refusal;
 use super::super::throttle::Subject;
+use super::section::{Moderated, Section};
 use super::{Desk, Role, house_name, same_address};
 
 /// Requests to observe a game waiting for confirmation, at most.
@@ -47,19 +46,23 @@ impl Desk<'_> {
         game: &mut Option<(&mut Game, &Variant)>,
         located: &Located,
         action: Action,
-        kind: &str,
+        kind: fn(Moderated) -> Section,
     ) {
-        if self.require_moderator(located) && self.act(game, located, action) {
-            let data = match game {
-                Some((g, variant)) => json!({
-                    "phase": phase_text(g.phase, self.lang),
-                    "deadline": g.deadline_text(self.lang),
-                    "status": status_word(g.status, self.lang),
-                    "ending": g.ending.as_ref().map(|e| ending_text(e, variant, self.lang)),
-                }),
-                None => json!({}),
+        // An action is only done on a game (`act` refuses it without one).
+        if self.require_moderator(located)
+            && self.act(game, located, action)
+            && let Some((g, variant)) = game
+        {
+            let data = Moderated {
+                phase: phase_text(g.phase, self.lang),
+                deadline: g.deadline_text(self.lang),
+                status: status_word(g.status, self.lang).into(),
+                ending: g
+                    .ending
+                    .as_ref()
+                    .map(|e| ending_text(e, variant, self.lang)),
             };
-            self.section(located.line, &located.text, kind, data);
+            self.section(located.line, &located.text, kind(data));
         }
     }
 
@@ -89,12 +92,7 @@ impl Desk<'_> {
                     game.as_ref().map_or(h.clone(), |(_, v)| house_name(v, &h))
                 }
             };
-            self.section(
-                located.line,
-                &located.text,
-                "vote",
-                json!({ "vote": vote, "ending": ending }),
-            );
+            self.section(located.line, &located.text, Section::Vote { vote, ending });
         }
     }
 
@@ -148,13 +146,18 @@ impl Desk<'_> {
         let mail =
             super::board::welcome_mail(self.service, self.config, g, variant, &welcome, self.now)?;
         self.effects.mails.push(mail);
-        let kind = if replace { "replaced" } else { "added" };
-        self.section(
-            located.line,
-            &located.text,
-            kind,
-            json!({ "house": name, "address": address }),
-        );
+        let section = if replace {
+            Section::Replaced {
+                house: name,
+                address,
+            }
+        } else {
+            Section::Added {
+                house: name,
+                address,
+            }
+        };
+        self.section(located.line, &located.text, section);
         Ok(())
     }
 
@@ -205,12 +208,7 @@ impl Desk<'_> {
             self.owner = Some(old.clone());
         }
         self.note(format!("{house}: address {old} -> {address}"));
-        self.section(
-            located.line,
-            &located.text,
-            "address",
-            json!({ "address": address }),
-        );
+        self.section(located.line, &located.text, Section::Address { address });
     }
 
     /// `OBSERVER game`: nobody observes without consent, so the request only waits for
@@ -258,18 +256,14 @@ impl Desk<'_> {
         let zone = g.settings.schedule.time_zone;
         let id = g.id.clone();
         self.note(format!("observer request from {from}"));
-        self.section(
-            located.line,
-            &located.text,
-            "observe-asked",
-            json!({
-                "game": id,
-                "address": from,
-                "asked": format_deadline(now, zone, self.lang),
-                "expires": format_deadline(expires, zone, self.lang),
-                "token": token,
-            }),
-        );
+        let section = Section::ObserveAsked {
+            game: id,
+            address: from,
+            asked: format_deadline(now, zone, self.lang),
+            expires: format_deadline(expires, zone, self.lang),
+            token,
+        };
+        self.section(located.line, &located.text, section);
         Ok(())
     }
 
@@ -333,12 +327,8 @@ impl Desk<'_> {
         });
         let id = g.id.clone();
         self.note(format!("observer {from}"));
-        self.section(
-            located.line,
-            &located.text,
-            "observing",
-            json!({ "game": id, "secret": secret }),
-        );
+        let section = Section::Observing { game: id, secret };
+        self.section(located.line, &located.text, section);
         Ok(())
     }
 
@@ -382,7 +372,7 @@ impl Desk<'_> {
             self.guards_passed(&guards)?;
             g.observers.remove(at);
             self.note(format!("observer left ({from})"));
-            self.section(located.line, &located.text, "unobserved", json!({}));
+            self.section(located.line, &located.text, Section::Unobserved);
         } else {
             self.guards_failed(&guards, None)?;
             self.refuse(located, Refusal::BadObserverSecret);
@@ -397,7 +387,7 @@ impl Desk<'_> {
         if let Some(house) = self.require_house(located)
             && self.act(game, located, Action::Resign { house })
         {
-            self.section(located.line, &located.text, "resigned", json!({}));
+            self.section(located.line, &located.text, Section::Resigned);
             self.role = Role::Nobody;
         }
     }
@@ -413,7 +403,7 @@ impl Desk<'_> {
         if let Some(house) = self.require_house(located)
             && self.act(game, located, Action::Absence { house, from, to })
         {
-            self.section(located.line, &located.text, "absence", json!({}));
+            self.section(located.line, &located.text, Section::Absence);
         }
     }
 
@@ -433,7 +423,7 @@ impl Desk<'_> {
             g.settings.lang = lang;
             self.lang = lang;
             self.note(format!("moderator: language {lang}"));
-            self.section(line, text, "language", json!({}));
+            self.section(line, text, Section::Language);
         } else if let Some(house) = self.require_house(located)
             && let Some((g, _)) = game
             && let Some(p) = g.seat_mut(&house).and_then(|s| s.player.as_mut())
@@ -441,7 +431,7 @@ impl Desk<'_> {
             p.lang = lang;
             self.lang = lang;
             self.note(format!("{house}: language {lang}"));
-            self.section(line, text, "language", json!({}));
+            self.section(line, text, Section::Language);
         }
     }
 
@@ -456,12 +446,8 @@ impl Desk<'_> {
         let removed = game.as_ref().map_or(0, |(g, _)| g.observers.len());
         if self.require_moderator(located) && self.act(game, located, action) {
             let removed = if allowed { 0 } else { removed };
-            self.section(
-                located.line,
-                &located.text,
-                "observers",
-                json!({ "allowed": allowed, "removed": removed }),
-            );
+            let section = Section::Observers { allowed, removed };
+            self.section(located.line, &located.text, section);
         }
     }
 
@@ -474,7 +460,7 @@ impl Desk<'_> {
     ) {
         let action = Action::Pictures { on };
         if self.require_moderator(located) && self.act(game, located, action) {
-            self.section(located.line, &located.text, "pictures", json!({ "on": on }));
+            self.section(located.line, &located.text, Section::Pictures { on });
         }
     }
 
@@ -492,7 +478,7 @@ impl Desk<'_> {
                 phase: Some(phase),
                 trigger: Trigger::Moderator,
             };
-            self.moderate(game, located, action, "processed");
+            self.moderate(game, located, action, Section::Processed);
         }
     }
 
@@ -504,7 +490,7 @@ impl Desk<'_> {
         span: &str,
     ) {
         match span.parse::<Span>() {
-            Ok(by) => self.moderate(game, located, Action::Extend(by), "extended"),
+            Ok(by) => self.moderate(game, located, Action::Extend(by), Section::Extended),
             Err(e) => {
                 let message = self.game_message(&GameError::Calendar(e));
                 self.refuse(located, Refusal::BadSpan(message));
@@ -541,7 +527,7 @@ impl Desk<'_> {
                     last: Box::new(last),
                     phase: Some(phase),
                 };
-                self.moderate(game, located, action, "rolled-back");
+                self.moderate(game, located, action, Section::RolledBack);
             }
         }
         Ok(())

@@ -1,8 +1,6 @@
 //! Orders: the order lines of a mail gathered into sets and submitted, `PRÊT` withdrawn
 //! when a set is refused, and the results of a phase (played, or tried by the moderator).
 
-use serde_json::{Value, json};
-
 use crate::game::{
     Game, GameError, OrderProblem, PhaseRecord, SubmitMode, Trigger, looks_like_prose,
 };
@@ -11,6 +9,7 @@ use crate::report::game_text::{Audience, record_results_for};
 use crate::service::Action;
 
 use super::super::command::{Command, Located};
+use super::section::{Problem, Section};
 use super::{Desk, Role};
 
 /// The refused order lines a reply lists one by one; it counts the others.
@@ -19,7 +18,7 @@ pub(super) const MAX_PROBLEMS_SHOWN: usize = 20;
 impl Desk<'_> {
     pub(super) fn order(&mut self, line: usize, text: &str) {
         if self.first_sign_on.is_some_and(|first| line < first) {
-            self.section(line, text, "ignored", json!({}));
+            self.section(line, text, Section::Ignored);
             return;
         }
         self.orders.push((line, text.to_string()));
@@ -41,7 +40,7 @@ impl Desk<'_> {
                 .rposition(|(_, t)| !looks_like_prose(variant, t))
                 .map_or(0, |i| i + 1);
             for (line, text) in lines.split_off(keep) {
-                self.section(line, &text, "ignored", json!({}));
+                self.section(line, &text, Section::Ignored);
             }
             if lines.is_empty() {
                 return;
@@ -60,12 +59,7 @@ impl Desk<'_> {
                 let refusal = self.not_signed_on();
                 let message = refusal.message(self.lang);
                 let shown: Vec<&str> = lines.iter().map(|(_, t)| t.as_str()).collect();
-                self.section(
-                    first,
-                    &shown.join("\n"),
-                    "error",
-                    json!({ "message": message }),
-                );
+                self.section(first, &shown.join("\n"), Section::Error { message });
                 return;
             }
         };
@@ -83,7 +77,7 @@ impl Desk<'_> {
         self.submitting = lines.iter().map(|(line, _)| *line).collect();
         let refused_before = self.orders_refused;
         if self.act(game, &located, action) {
-            self.section(first, "", "orders", json!({ "count": count }));
+            self.section(first, "", Section::Orders { count });
         } else if self.orders_refused && !refused_before {
             self.withdraw_ready(game);
         }
@@ -98,7 +92,7 @@ impl Desk<'_> {
         if g.set_ready(&house, before, self.now).is_ok() {
             self.note(format!("{house}: ready withdrawn, orders refused"));
             if let Some(section) = self.sections.get_mut(index) {
-                section["kind"] = json!("ready-refused");
+                section.section = Section::ReadyRefused;
             }
         }
     }
@@ -112,7 +106,7 @@ impl Desk<'_> {
         // A mail of thousands of bad lines gets a reply of a readable size.
         let more = problems.len().saturating_sub(MAX_PROBLEMS_SHOWN);
         // Numbered in the mail, as the player sees it, not in the joined order set.
-        let problems: Vec<Value> = problems
+        let problems: Vec<Problem> = problems
             .into_iter()
             .take(MAX_PROBLEMS_SHOWN)
             .map(|p| {
@@ -121,15 +115,14 @@ impl Desk<'_> {
                     Some(&in_mail) => p.at_line(in_mail),
                     None => p,
                 };
-                json!({ "line": p.line, "text": p.text, "message": p.message(self.lang) })
+                Problem {
+                    line: p.line,
+                    message: p.message(self.lang),
+                    text: p.text,
+                }
             })
             .collect();
-        self.section(
-            located.line,
-            "",
-            "orders-refused",
-            json!({ "problems": problems, "more": more }),
-        );
+        self.section(located.line, "", Section::OrdersRefused { problems, more });
         false
     }
 
@@ -147,7 +140,8 @@ impl Desk<'_> {
         let mut trial = (**g).clone();
         match trial.process(variant, self.now, Trigger::Moderator) {
             Ok(record) => {
-                self.results_section(located, "preview", &trial, variant, &record, true)?;
+                let preview = |results| Section::Preview { results };
+                self.results_section(located, preview, &trial, variant, &record, true)?;
             }
             Err(e) => {
                 let message = self.game_message(&e);
@@ -161,7 +155,7 @@ impl Desk<'_> {
     pub(super) fn results_section(
         &mut self,
         located: &Located,
-        kind: &str,
+        kind: fn(String) -> Section,
         game: &Game,
         variant: &Variant,
         record: &PhaseRecord,
@@ -178,8 +172,7 @@ impl Desk<'_> {
             game, variant, record, current, &audience, self.lang, templates,
         )
         .map_err(|e| GameError::Internal(e.to_string()))?;
-        let data = json!({ "results": results });
-        self.section(located.line, &located.text, kind, data);
+        self.section(located.line, &located.text, kind(results));
         Ok(())
     }
 }
@@ -211,7 +204,7 @@ impl Desk<'_> {
         // Refused orders never make a house ready: it would be processed with
         // orders it did not mean (its units holding).
         if ready && self.orders_refused {
-            self.section(line, text, "ready-refused", json!({}));
+            self.section(line, text, Section::ReadyRefused);
             return;
         }
         let before = game
@@ -226,7 +219,7 @@ impl Desk<'_> {
             if ready {
                 self.made_ready = Some((self.sections.len(), house, before));
             }
-            self.section(line, text, "ready", json!({ "ready": ready }));
+            self.section(line, text, Section::Ready { ready });
         }
     }
 }

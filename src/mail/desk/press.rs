@@ -11,6 +11,7 @@ use super::super::command::{Located, PressTo};
 use super::super::compose::compose;
 use super::super::outmail::OutMail;
 use super::super::refusal::Refusal;
+use super::section::Section;
 use super::{Desk, Role, house_name};
 
 pub(super) fn press_word(press: Press, lang: Lang) -> &'static str {
@@ -166,12 +167,13 @@ impl Desk<'_> {
             recipients.len(),
             if grey { " (grey)" } else { "" }
         ));
-        self.section(
-            located.line,
-            &located.text,
-            "press",
-            json!({ "count": recipients.len(), "to": to_names, "broadcast": to == PressTo::All, "grey": grey }),
-        );
+        let section = Section::Press {
+            count: recipients.len(),
+            to: to_names,
+            broadcast: to == PressTo::All,
+            grey,
+        };
+        self.section(located.line, &located.text, section);
         Ok(())
     }
 

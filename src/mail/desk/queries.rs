@@ -1,14 +1,13 @@
 //! What a command only reads: the game's status, the list of games, the board's picture,
 //! a phase's results.
 
-use serde_json::{Value, json};
-
 use crate::game::{Game, GameError};
 use crate::map::Variant;
 use crate::report::game_text::{phase_text, status_word};
 
 use super::super::command::Located;
 use super::super::refusal::Refusal;
+use super::section::{GameLine, HouseState, Section};
 use super::{Desk, Role, house_name, same_address};
 
 /// Whether the game already writes to `address`: a house's player (not resigned), the
@@ -43,36 +42,35 @@ impl Desk<'_> {
         }
         if let Role::House(_) = self.role {}
         let moderator = self.role == Role::Moderator;
-        let houses: Vec<Value> = g
+        let houses: Vec<HouseState> = g
             .seats
             .iter()
             .map(|s| {
-                json!({
-                    "name": house_name(variant, &s.house),
-                    "deciding": g.deciding.contains(&s.house),
-                    "ordered": s.ordered.is_some(),
-                    "ready": s.ready,
-                    "player": s.player.is_some() && !s.resigned,
-                    "civil_disorder": s.civil_disorder,
+                HouseState {
+                    name: house_name(variant, &s.house),
+                    deciding: g.deciding.contains(&s.house),
+                    ordered: s.ordered.is_some(),
+                    ready: s.ready,
+                    player: s.player.is_some() && !s.resigned,
+                    civil_disorder: s.civil_disorder,
                     // Delivery failures concern the moderator only.
-                    "bounced": moderator
-                        && s.player.as_ref().is_some_and(|p| p.bounced.is_some()),
-                })
+                    bounced: moderator && s.player.as_ref().is_some_and(|p| p.bounced.is_some()),
+                }
             })
             .collect();
-        let data = json!({
-            "game": g.id,
-            "name": g.name,
-            "status": status_word(g.status, self.lang),
-            "phase": phase_text(g.phase, self.lang),
-            "deadline": g.deadline_text(self.lang),
-            "houses": houses,
-        });
-        self.section(located.line, &located.text, "status", data);
+        let data = Section::Status {
+            game: g.id.clone(),
+            name: g.name.clone(),
+            status: status_word(g.status, self.lang).into(),
+            phase: phase_text(g.phase, self.lang),
+            deadline: g.deadline_text(self.lang),
+            houses,
+        };
+        self.section(located.line, &located.text, data);
     }
 
     pub(super) fn list(&mut self, located: &Located) -> Result<(), GameError> {
-        let games: Vec<Value> = self
+        let games: Vec<GameLine> = self
             .service
             .games()?
             .iter()
@@ -82,23 +80,18 @@ impl Desk<'_> {
                     .iter()
                     .filter(|s| s.player.is_none() || s.resigned)
                     .count();
-                json!({
-                    "id": g.id,
-                    "name": g.name,
-                    "variant": g.variant.name,
-                    "status": status_word(g.status, self.lang),
-                    "phase": phase_text(g.phase, self.lang),
-                    "deadline": g.deadline_text(self.lang),
-                    "free": free,
-                })
+                GameLine {
+                    id: g.id.clone(),
+                    name: g.name.clone(),
+                    variant: g.variant.name.clone(),
+                    status: status_word(g.status, self.lang).into(),
+                    phase: phase_text(g.phase, self.lang),
+                    deadline: g.deadline_text(self.lang),
+                    free,
+                }
             })
             .collect();
-        self.section(
-            located.line,
-            &located.text,
-            "list",
-            json!({ "games": games }),
-        );
+        self.section(located.line, &located.text, Section::List { games });
         Ok(())
     }
 
@@ -134,16 +127,16 @@ impl Desk<'_> {
             return;
         }
         let pictures = g.settings.pictures;
-        let data = json!({
-            "game": g.id,
-            "phase": phase_text(g.phase, self.lang),
-            "deadline": g.deadline_text(self.lang),
-            "status": status_word(g.status, self.lang),
-            "pictures": pictures,
-            "again": self.map_wanted,
-        });
+        let data = Section::Map {
+            game: g.id.clone(),
+            phase: phase_text(g.phase, self.lang),
+            deadline: g.deadline_text(self.lang),
+            status: status_word(g.status, self.lang).into(),
+            pictures,
+            again: self.map_wanted,
+        };
         self.map_wanted |= pictures;
-        self.section(located.line, &located.text, "map", data);
+        self.section(located.line, &located.text, data);
     }
 
     pub(super) fn history(
@@ -179,7 +172,8 @@ impl Desk<'_> {
             return Ok(());
         };
         let current = records.last().map(|r| r.index) == Some(record.index);
-        self.results_section(located, "history", g, variant, record, current)?;
+        let history = |results| Section::History { results };
+        self.results_section(located, history, g, variant, record, current)?;
         Ok(())
     }
 }

@@ -2,7 +2,7 @@
 //! (with the house's orders as understood), and what the quotes must hide.
 
 use chrono::{DateTime, Utc};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::config::Config;
 use crate::game::{Game, GameError, GameStatus};
@@ -13,25 +13,21 @@ use crate::service::Service;
 use super::super::command::{self, Command, CommandError, Located, SECRET_MASK};
 use super::super::refusal::Refusal;
 use super::authority::shown_house;
+use super::section::{Placed, Section};
 use super::{Desk, Role};
 
 impl Desk<'_> {
-    pub(super) fn section(&mut self, line: usize, text: &str, kind: &str, data: Value) {
-        let mut section = json!({ "line": line, "text": text, "kind": kind });
-        if let (Some(map), Value::Object(extra)) = (section.as_object_mut(), data) {
-            map.extend(extra);
-        }
-        self.sections.push(section);
+    pub(super) fn section(&mut self, line: usize, text: &str, section: Section) {
+        self.sections.push(Placed {
+            line,
+            text: text.to_string(),
+            section,
+        });
     }
 
     /// A line the judge could not carry out, and why.
     pub(super) fn error(&mut self, located: &Located, message: String) {
-        self.section(
-            located.line,
-            &located.text,
-            "error",
-            json!({ "message": message }),
-        );
+        self.section(located.line, &located.text, Section::Error { message });
     }
 
     pub(super) fn refuse(&mut self, located: &Located, refusal: Refusal) {
@@ -52,11 +48,11 @@ impl Desk<'_> {
             Quota::Last { until } => {
                 let cap = self.config.mail.replies_per_hour;
                 let until = until.format("%H:%M UTC").to_string();
-                let mut warning = json!({ "line": 0, "text": "", "kind": "quiet" });
-                if let Some(map) = warning.as_object_mut() {
-                    map.insert("cap".into(), cap.into());
-                    map.insert("until".into(), until.into());
-                }
+                let warning = Placed {
+                    line: 0,
+                    text: String::new(),
+                    section: Section::Quiet { cap, until },
+                };
                 self.sections.insert(0, warning);
             }
         }

@@ -1,0 +1,513 @@
+//! The reply's sections, typed: one variant per kind that `reply.txt` (fr, en) renders,
+//! with the fields it reads. Serialized as the template sees them: `kind` (the variant's
+//! name in kebab case) next to the variant's fields, next to the line (`line`, `text`)
+//! the section answers. A kind the template does not know would fall through its
+//! `if`/`elif` chain silently, printing nothing: the tests below render every variant in
+//! both languages and check that each says something of its own.
+
+use serde::Serialize;
+
+/// One section of the reply, as a line (or the mail as a whole, line 0) made it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(super) struct Placed {
+    /// The mail's line the section answers (0: the mail as a whole).
+    pub line: usize,
+    /// The line as written (secrets masked), quoted back; empty for none.
+    pub text: String,
+    #[serde(flatten)]
+    pub section: Section,
+}
+
+/// What became of one line, or of the mail.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub(super) enum Section {
+    /// The line could not be carried out, and why.
+    Error {
+        message: String,
+    },
+    /// An order set refused whole: the lines at fault (at most a reply's worth), and how
+    /// many more there were.
+    OrdersRefused {
+        problems: Vec<Problem>,
+        more: usize,
+    },
+    /// Neither a command nor an order (a greeting before the sign-on, prose after orders).
+    Ignored,
+    /// The mail held no command.
+    Empty,
+    /// The last answer of the hour: `cap` answers an hour, silence until `until`.
+    Quiet {
+        cap: u32,
+        until: String,
+    },
+    /// Attachments, not read.
+    Attachments {
+        names: Vec<String>,
+    },
+    /// A player's sign-on; `extra`: words after the secret were ignored.
+    SignedOn {
+        house: String,
+        game: String,
+        extra: bool,
+    },
+    /// The moderator's sign-on.
+    Moderator {
+        game: String,
+        extra: bool,
+    },
+    /// This many order lines received.
+    Orders {
+        count: usize,
+    },
+    /// `PRÊT` not counted: orders of the mail were refused.
+    ReadyRefused,
+    /// `PRÊT` (or no longer).
+    Ready {
+        ready: bool,
+    },
+    /// `ÉTAT`.
+    Status {
+        game: String,
+        name: String,
+        status: String,
+        phase: String,
+        deadline: String,
+        houses: Vec<HouseState>,
+    },
+    /// `LISTE`.
+    List {
+        games: Vec<GameLine>,
+    },
+    /// `HISTORIQUE`: a phase's results as `results.txt` writes them.
+    History {
+        results: String,
+    },
+    /// `APERÇU`: the results the phase would have now.
+    Preview {
+        results: String,
+    },
+    /// A vote (`none`, `draw`, or the house conceded to), and the game's ending if it
+    /// made one.
+    Vote {
+        vote: String,
+        ending: Option<String>,
+    },
+    Resigned,
+    Absence,
+    Language,
+    /// The house's new address.
+    Address {
+        address: String,
+    },
+    /// An observer confirmed, with the secret to stop.
+    Observing {
+        game: String,
+        secret: String,
+    },
+    Unobserved,
+    /// A request to observe, waiting for the address to confirm it with `token`.
+    ObserveAsked {
+        game: String,
+        address: String,
+        asked: String,
+        expires: String,
+        token: String,
+    },
+    /// Observers allowed or forbidden; how many stopped receiving the results.
+    Observers {
+        allowed: bool,
+        removed: usize,
+    },
+    /// `CARTE`: the game as it stands; `again`: the picture was already attached.
+    Map {
+        game: String,
+        phase: String,
+        deadline: String,
+        status: String,
+        pictures: bool,
+        again: bool,
+    },
+    /// Pictures in the game's mails on or off.
+    Pictures {
+        on: bool,
+    },
+    /// Press sent to this many recipients.
+    Press {
+        count: usize,
+        to: Vec<String>,
+        broadcast: bool,
+        grey: bool,
+    },
+    Help,
+    Started(Moderated),
+    Processed(Moderated),
+    Paused(Moderated),
+    Resumed(Moderated),
+    Extended(Moderated),
+    RolledBack(Moderated),
+    Removed(Moderated),
+    Ended(Moderated),
+    /// A player seated by the moderator (a house without one, or in another's place).
+    Added {
+        house: String,
+        address: String,
+    },
+    Replaced {
+        house: String,
+        address: String,
+    },
+}
+
+/// One refused order line, numbered in the mail.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(super) struct Problem {
+    pub line: usize,
+    pub text: String,
+    pub message: String,
+}
+
+/// One house in `ÉTAT`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(super) struct HouseState {
+    pub name: String,
+    pub deciding: bool,
+    pub ordered: bool,
+    pub ready: bool,
+    pub player: bool,
+    pub civil_disorder: bool,
+    pub bounced: bool,
+}
+
+/// One game in `LISTE`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(super) struct GameLine {
+    pub id: String,
+    pub name: String,
+    pub variant: String,
+    pub status: String,
+    pub phase: String,
+    pub deadline: String,
+    /// Houses without a player.
+    pub free: usize,
+}
+
+/// The game after a moderator's command.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(super) struct Moderated {
+    pub phase: String,
+    pub deadline: String,
+    pub status: String,
+    pub ending: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::lang::Lang;
+    use crate::report::render_template;
+
+    fn moderated() -> Moderated {
+        Moderated {
+            phase: "Printemps 1901".into(),
+            deadline: "lundi".into(),
+            status: "en cours".into(),
+            ending: None,
+        }
+    }
+
+    /// One section of every kind.
+    fn samples() -> Vec<Section> {
+        let s = |t: &str| t.to_string();
+        vec![
+            Section::Error { message: s("non") },
+            Section::OrdersRefused {
+                problems: vec![Problem {
+                    line: 3,
+                    text: s("A Xyz H"),
+                    message: s("inconnu"),
+                }],
+                more: 2,
+            },
+            Section::Ignored,
+            Section::Empty,
+            Section::Quiet {
+                cap: 20,
+                until: s("12:00 UTC"),
+            },
+            Section::Attachments {
+                names: vec![s("a.pdf")],
+            },
+            Section::SignedOn {
+                house: s("Stark"),
+                game: s("g"),
+                extra: true,
+            },
+            Section::Moderator {
+                game: s("g"),
+                extra: false,
+            },
+            Section::Orders { count: 2 },
+            Section::ReadyRefused,
+            Section::Ready { ready: true },
+            Section::Status {
+                game: s("g"),
+                name: s("G"),
+                status: s("en cours"),
+                phase: s("Printemps 1901"),
+                deadline: s("lundi"),
+                houses: vec![HouseState {
+                    name: s("Stark"),
+                    deciding: true,
+                    ordered: false,
+                    ready: false,
+                    player: true,
+                    civil_disorder: false,
+                    bounced: false,
+                }],
+            },
+            Section::List {
+                games: vec![GameLine {
+                    id: s("g"),
+                    name: s("G"),
+                    variant: s("westeros"),
+                    status: s("en cours"),
+                    phase: s("Printemps 1901"),
+                    deadline: s("lundi"),
+                    free: 1,
+                }],
+            },
+            Section::History {
+                results: s("Résultats"),
+            },
+            Section::Preview {
+                results: s("Résultats"),
+            },
+            Section::Vote {
+                vote: s("draw"),
+                ending: None,
+            },
+            Section::Resigned,
+            Section::Absence,
+            Section::Language,
+            Section::Address {
+                address: s("a@example.org"),
+            },
+            Section::Observing {
+                game: s("g"),
+                secret: s("s3cret"),
+            },
+            Section::Unobserved,
+            Section::ObserveAsked {
+                game: s("g"),
+                address: s("a@example.org"),
+                asked: s("lundi"),
+                expires: s("jeudi"),
+                token: s("t0ken"),
+            },
+            Section::Observers {
+                allowed: false,
+                removed: 0,
+            },
+            Section::Map {
+                game: s("g"),
+                phase: s("Printemps 1901"),
+                deadline: s("lundi"),
+                status: s("en cours"),
+                pictures: true,
+                again: false,
+            },
+            Section::Pictures { on: true },
+            Section::Press {
+                count: 2,
+                to: vec![],
+                broadcast: true,
+                grey: false,
+            },
+            Section::Help,
+            Section::Started(moderated()),
+            Section::Processed(moderated()),
+            Section::Paused(moderated()),
+            Section::Resumed(moderated()),
+            Section::Extended(moderated()),
+            Section::RolledBack(moderated()),
+            Section::Removed(moderated()),
+            Section::Ended(Moderated {
+                ending: Some(s("Victoire de Stark")),
+                ..moderated()
+            }),
+            Section::Added {
+                house: s("Stark"),
+                address: s("a@example.org"),
+            },
+            Section::Replaced {
+                house: s("Stark"),
+                address: s("a@example.org"),
+            },
+        ]
+    }
+
+    /// The variant's place in the declaration. The match has no wildcard: a new kind does
+    /// not compile until it is placed here, and then the test wants a sample of it.
+    fn rank(section: &Section) -> usize {
+        match section {
+            Section::Error { .. } => 0,
+            Section::OrdersRefused { .. } => 1,
+            Section::Ignored => 2,
+            Section::Empty => 3,
+            Section::Quiet { .. } => 4,
+            Section::Attachments { .. } => 5,
+            Section::SignedOn { .. } => 6,
+            Section::Moderator { .. } => 7,
+            Section::Orders { .. } => 8,
+            Section::ReadyRefused => 9,
+            Section::Ready { .. } => 10,
+            Section::Status { .. } => 11,
+            Section::List { .. } => 12,
+            Section::History { .. } => 13,
+            Section::Preview { .. } => 14,
+            Section::Vote { .. } => 15,
+            Section::Resigned => 16,
+            Section::Absence => 17,
+            Section::Language => 18,
+            Section::Address { .. } => 19,
+            Section::Observing { .. } => 20,
+            Section::Unobserved => 21,
+            Section::ObserveAsked { .. } => 22,
+            Section::Observers { .. } => 23,
+            Section::Map { .. } => 24,
+            Section::Pictures { .. } => 25,
+            Section::Press { .. } => 26,
+            Section::Help => 27,
+            Section::Started(_) => 28,
+            Section::Processed(_) => 29,
+            Section::Paused(_) => 30,
+            Section::Resumed(_) => 31,
+            Section::Extended(_) => 32,
+            Section::RolledBack(_) => 33,
+            Section::Removed(_) => 34,
+            Section::Ended(_) => 35,
+            Section::Added { .. } => 36,
+            Section::Replaced { .. } => 37,
+        }
+    }
+
+    fn kind(section: &Section) -> String {
+        let value = serde_json::to_value(section).expect("a section serializes");
+        value["kind"].as_str().expect("a kind").to_string()
+    }
+
+    /// The reply with these sections (JSON as the desk gives them), as the built-in
+    /// templates write it.
+    fn reply(sections: serde_json::Value, lang: Lang) -> String {
+        let data = json!({
+            "game": null,
+            "subject": "",
+            "sections": sections,
+            "orders": null,
+            "judge": "judge@example.org",
+        });
+        render_template(
+            "reply.txt",
+            minijinja::Value::from_serialize(&data),
+            lang,
+            None,
+        )
+        .expect("reply.txt renders")
+    }
+
+    #[test]
+    fn every_kind_has_a_sample() {
+        let mut ranks: Vec<usize> = samples().iter().map(rank).collect();
+        ranks.sort_unstable();
+        let expected: Vec<usize> = (0..ranks.len()).collect();
+        assert_eq!(ranks, expected, "one sample of every Section variant");
+        assert_eq!(ranks.len(), 38);
+    }
+
+    #[test]
+    fn every_kind_is_rendered_by_both_languages() {
+        for lang in [Lang::Fr, Lang::En] {
+            // What the template writes for a kind it does not know: its quote alone.
+            let unknown = reply(
+                json!([{ "line": 1, "text": "", "kind": "no-such-kind" }]),
+                lang,
+            );
+            for section in samples() {
+                let kind = kind(&section);
+                let placed = Placed {
+                    line: 1,
+                    text: String::new(),
+                    section,
+                };
+                let sections = serde_json::to_value([&placed]).expect("serializes");
+                let text = reply(sections, lang);
+                assert_ne!(
+                    text, unknown,
+                    "reply.txt ({lang:?}) falls through for kind {kind}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_kind_is_named_in_both_reply_templates() {
+        let templates = [
+            include_str!("../../../templates/fr/reply.txt"),
+            include_str!("../../../templates/en/reply.txt"),
+        ];
+        for section in samples() {
+            let kind = kind(&section);
+            for template in templates {
+                assert!(
+                    template.contains(&format!("\"{kind}\"")),
+                    "reply.txt never names kind {kind}"
+                );
+            }
+        }
+    }
+
+    /// The JSON the templates read: `kind` in kebab case beside the line and the fields.
+    #[test]
+    fn sections_serialize_as_the_templates_read_them() {
+        let placed = Placed {
+            line: 4,
+            text: "PARTIE g Stark ******".into(),
+            section: Section::SignedOn {
+                house: "Stark".into(),
+                game: "g".into(),
+                extra: false,
+            },
+        };
+        assert_eq!(
+            serde_json::to_value(&placed).expect("serializes"),
+            json!({
+                "line": 4, "text": "PARTIE g Stark ******", "kind": "signed-on",
+                "house": "Stark", "game": "g", "extra": false,
+            })
+        );
+        let placed = Placed {
+            line: 0,
+            text: String::new(),
+            section: Section::RolledBack(moderated()),
+        };
+        assert_eq!(
+            serde_json::to_value(&placed).expect("serializes"),
+            json!({
+                "line": 0, "text": "", "kind": "rolled-back", "phase": "Printemps 1901",
+                "deadline": "lundi", "status": "en cours", "ending": null,
+            })
+        );
+        let placed = Placed {
+            line: 2,
+            text: "FIN".into(),
+            section: Section::ReadyRefused,
+        };
+        assert_eq!(
+            serde_json::to_value(&placed).expect("serializes"),
+            json!({ "line": 2, "text": "FIN", "kind": "ready-refused" })
+        );
+    }
+}
