@@ -12,7 +12,7 @@ use std::sync::Arc;
 use corbeau::lang::Lang;
 use corbeau::mail::command::{Command, CommandError, Keyword, Located, SPELLINGS, Script, parse};
 use corbeau::map::{Variant, fold, load_variant};
-use corbeau::order::{Action, Order, parse_order};
+use corbeau::order::{Instruction, Order, parse_order};
 use proptest::prelude::*;
 
 fn repo_file(path: &str) -> PathBuf {
@@ -229,7 +229,7 @@ fn is_real(order: &Order, variant: &Variant) -> bool {
         .as_deref()
         .is_none_or(|h| variant.house_by_name(h).is_some());
     let other = match &order.action {
-        Action::Support { unit, .. } | Action::Convoy { unit, .. } => Some(unit),
+        Instruction::Support { unit, .. } | Instruction::Convoy { unit, .. } => Some(unit),
         _ => None,
     };
     let dragons_ok = [Some(&order.unit), other]

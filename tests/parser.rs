@@ -9,7 +9,7 @@ use std::sync::Arc;
 use corbeau::lang::Lang;
 use corbeau::map::{UnitKind, Variant, parse_variant};
 use corbeau::order::{
-    Action, Location, Order, OrderError, UnitSpec, parse_order, parse_orders, parse_unit_line,
+    Instruction, Location, Order, OrderError, UnitSpec, parse_order, parse_orders, parse_unit_line,
 };
 use pretty_assertions::assert_eq;
 use proptest::prelude::*;
@@ -436,20 +436,20 @@ fn summary(v: &Variant, order: &Order) -> String {
         s
     };
     let action = match &order.action {
-        Action::Hold => "hold".to_string(),
-        Action::Move { to, via_convoy } => {
+        Instruction::Hold => "hold".to_string(),
+        Instruction::Move { to, via_convoy } => {
             let via = if *via_convoy { " via convoy" } else { "" };
             format!("-> {}{via}", location(to))
         }
-        Action::Support { unit: u, to } => match to {
+        Instruction::Support { unit: u, to } => match to {
             Some(to) => format!("S {} -> {}", unit(u), location(to)),
             None => format!("S {}", unit(u)),
         },
-        Action::Convoy { unit: u, to } => format!("C {} -> {}", unit(u), location(to)),
-        Action::Retreat { to } => format!("R {}", location(to)),
-        Action::Disband => "disband".to_string(),
-        Action::Build => "build".to_string(),
-        Action::Waive => "waive".to_string(),
+        Instruction::Convoy { unit: u, to } => format!("C {} -> {}", unit(u), location(to)),
+        Instruction::Retreat { to } => format!("R {}", location(to)),
+        Instruction::Disband => "disband".to_string(),
+        Instruction::Build => "build".to_string(),
+        Instruction::Waive => "waive".to_string(),
     };
     let house = order
         .house
@@ -536,7 +536,7 @@ fn seed_lines_give_the_obvious_orders(v: &Variant) {
     };
     let order = parse(v, "A1 Ner tient");
     assert_eq!(order.unit, a1("ner"));
-    assert_eq!(order.action, Action::Hold);
+    assert_eq!(order.action, Instruction::Hold);
     assert_eq!(order.house, None);
     assert_eq!(order.text, "A1 Ner tient");
     assert_eq!((order.span.line, order.span.column), (1, 1));
@@ -545,7 +545,7 @@ fn seed_lines_give_the_obvious_orders(v: &Variant) {
         let order = parse(v, line);
         assert_eq!(order.unit, a1("ner"), "{line}");
         let to = location(v, "som");
-        let want = Action::Move {
+        let want = Instruction::Move {
             to,
             via_convoy: false,
         };
@@ -560,7 +560,7 @@ fn seed_lines_give_the_obvious_orders(v: &Variant) {
         name: Some("Balerion".into()),
         at: Some(location(v, "gos")),
     };
-    let want = Action::Support {
+    let want = Instruction::Support {
         unit: balerion,
         to: Some(location(v, "som")),
     };
@@ -569,7 +569,7 @@ fn seed_lines_give_the_obvious_orders(v: &Variant) {
     let order = parse(v, "A Cla -> Goe");
     assert_eq!(order.unit, at(v, Some(UnitKind::Army), "cla"));
     let to = location(v, "goe");
-    let want = Action::Move {
+    let want = Instruction::Move {
         to,
         via_convoy: false,
     };
@@ -577,7 +577,7 @@ fn seed_lines_give_the_obvious_orders(v: &Variant) {
 
     let order = parse(v, "F Crb A Cla->Goe");
     assert_eq!(order.unit, at(v, Some(UnitKind::Fleet), "crb"));
-    let want = Action::Convoy {
+    let want = Instruction::Convoy {
         unit: at(v, Some(UnitKind::Army), "cla"),
         to: location(v, "goe"),
     };
@@ -660,7 +660,7 @@ fn hyphenated_names_win_over_arrows() {
     let order = parse(&v, "A Port-Réal-Bois-du-Roi");
     assert_eq!(order.unit, at(&v, Some(UnitKind::Army), "por"));
     let to = location(&v, "boi");
-    let want = Action::Move {
+    let want = Instruction::Move {
         to,
         via_convoy: false,
     };
@@ -690,7 +690,7 @@ fn coasts_in_every_form() {
         assert_eq!(order.unit.at, Some(location(&v, "spa/nc")), "{line}");
     }
     let order = parse(&v, "F mid S F gas-spa/sc");
-    let want = Action::Support {
+    let want = Instruction::Support {
         unit: at(&v, Some(UnitKind::Fleet), "gas"),
         to: Some(location(&v, "spa/sc")),
     };

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::judge::{GivenOrder, Illegal, Position, not_yours};
 use crate::lang::Lang;
 use crate::map::{HouseId, Owner, Variant, fold};
-use crate::order::{Action, Expectation, Order, OrderError, parse_order};
+use crate::order::{Instruction, Expectation, Order, OrderError, parse_order};
 
 use super::GameError;
 use super::model::{StoredOrder, SubmitMode};
@@ -199,7 +199,7 @@ fn written_house(variant: &Variant, order: &Order) -> Option<Owner> {
 /// The province of the unit an order is for: where the order says it stands, or where the
 /// dragon it names is; a waive has none.
 fn unit_key(variant: &Variant, position: &Position, order: &Order) -> Option<String> {
-    if matches!(order.action, Action::Waive) {
+    if matches!(order.action, Instruction::Waive) {
         return None;
     }
     let province = match (order.unit.at, &order.unit.name) {

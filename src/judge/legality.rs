@@ -3,7 +3,7 @@
 //! order is reported to its author with the reason; the unit then holds (seed 004).
 
 use crate::map::{HouseId, Owner, ProvinceId, ProvinceKind, RegionId, UnitKind, Variant, fold};
-use crate::order::{Action, Location, Order, UnitSpec};
+use crate::order::{Instruction, Location, Order, UnitSpec};
 
 use super::outcome::{Command, Illegal};
 use super::position::{PhaseKind, Position, Unit};
@@ -124,16 +124,16 @@ pub fn resolve_order(
                 .map_err(|e| (found, e))
         }
         PhaseKind::Adjustment => match &order.action {
-            Action::Disband => {
+            Instruction::Disband => {
                 let index = find_unit(&boards.board, &order.unit).map_err(|e| (None, e))?;
                 let found = Some((UnitPool::Board, index));
                 check_owner(boards.board.units[index], house).map_err(|e| (found, e))?;
                 Ok((UnitPool::Board, index, Command::Disband))
             }
-            Action::Build => build_command(variant, &order.unit)
+            Instruction::Build => build_command(variant, &order.unit)
                 .map(|c| (UnitPool::Board, usize::MAX, c))
                 .map_err(|e| (None, e)),
-            Action::Waive => Ok((UnitPool::Board, usize::MAX, Command::Waive)),
+            Instruction::Waive => Ok((UnitPool::Board, usize::MAX, Command::Waive)),
             _ => Err((None, Illegal::WrongPhase)),
         },
     }
@@ -144,11 +144,11 @@ fn movement_command(
     position: &Position,
     boards: &Boards<'_>,
     unit: &Unit,
-    action: &Action,
+    action: &Instruction,
 ) -> Result<Command, Illegal> {
     match action {
-        Action::Hold => Ok(Command::Hold),
-        Action::Move { to, via_convoy } => {
+        Instruction::Hold => Ok(Command::Hold),
+        Instruction::Move { to, via_convoy } => {
             let command = move_command(variant, unit, *to, *via_convoy)?;
             // DATC v3.0 6.D.32: beyond its neighbours an army needs fleets on some sea
             // route, whatever their orders; otherwise the order is illegal and it holds.
@@ -167,12 +167,12 @@ fn movement_command(
             }
             Ok(command)
         }
-        Action::Support {
+        Instruction::Support {
             unit: supported,
             to,
         } => support_command(variant, boards, unit, supported, *to),
-        Action::Convoy { unit: army, to } => convoy_command(variant, boards, unit, army, *to),
-        Action::Retreat { .. } | Action::Disband | Action::Build | Action::Waive => {
+        Instruction::Convoy { unit: army, to } => convoy_command(variant, boards, unit, army, *to),
+        Instruction::Retreat { .. } | Instruction::Disband | Instruction::Build | Instruction::Waive => {
             Err(Illegal::WrongPhase)
         }
     }
@@ -482,17 +482,17 @@ pub(super) fn retreat_command(
     variant: &Variant,
     position: &Position,
     index: usize,
-    action: &Action,
+    action: &Instruction,
 ) -> Result<Command, Illegal> {
     let dislodged = &position.dislodged[index];
     let to = match action {
-        Action::Disband => return Ok(Command::Disband),
-        Action::Move {
+        Instruction::Disband => return Ok(Command::Disband),
+        Instruction::Move {
             to,
             via_convoy: false,
         }
-        | Action::Retreat { to } => *to,
-        Action::Move {
+        | Instruction::Retreat { to } => *to,
+        Instruction::Move {
             via_convoy: true, ..
         } => return Err(Illegal::CannotBeConvoyed),
         _ => return Err(Illegal::WrongPhase),

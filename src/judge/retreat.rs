@@ -63,7 +63,7 @@ pub fn retreat_options(
             province: variant.province_of(region),
             coast: variant.region(region).coast.is_some().then_some(region),
         };
-        let action = crate::order::Action::Retreat { to };
+        let action = crate::order::Instruction::Retreat { to };
         if let Ok(Command::Retreat { to }) =
             super::legality::retreat_command(variant, position, index, &action)
             && !options.contains(&to)

@@ -51,7 +51,7 @@ pub struct UnitSpec {
 
 /// What an order asks of its unit.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
+pub enum Instruction {
     /// `tient`, `H`, `hold`.
     Hold,
     /// `-> Som`, `se déplace vers Som`, optionally `via convoi`. In a retreat phase a move
@@ -81,7 +81,7 @@ pub struct Order {
     pub house: Option<String>,
     /// The ordered unit (for a build: the unit to build; for a waive: empty).
     pub unit: UnitSpec,
-    pub action: Action,
+    pub action: Instruction,
     /// Where the order starts, for messages.
     pub span: Span,
     /// The order's text as written, for quoting it back.

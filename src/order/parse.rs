@@ -10,7 +10,7 @@ use nom::combinator::{cut, map, opt};
 
 use crate::map::{ProvinceId, UnitKind, Variant, fold};
 
-use super::ast::{Action, Location, Order, Span, UnitSpec};
+use super::ast::{Instruction, Location, Order, Span, UnitSpec};
 use super::error::{Expectation, OrderError};
 use super::token::{
     Input, Lexicon, PError, PResult, Problem, coast_name, expected, expecting, fail, is_reserved,
@@ -244,7 +244,7 @@ fn found_at(rest: &str) -> String {
 // 1. Lines
 
 /// `order_line = [ house_prefix ] , order , trailer ;`
-fn order_line(i: Input<'_>) -> PResult<'_, (Option<String>, UnitSpec, Action)> {
+fn order_line(i: Input<'_>) -> PResult<'_, (Option<String>, UnitSpec, Instruction)> {
     let (i, house) = opt(house_prefix).parse(i)?;
     let (i, (unit, action)) = order(i)?;
     let (i, ()) = trailer(i)?;
@@ -322,7 +322,7 @@ fn comment(i: Input<'_>) -> PResult<'_, ()> {
 // 2. Orders
 
 /// `order = build_first | disband_first | waive | unit_order ;`
-fn order(i: Input<'_>) -> PResult<'_, (UnitSpec, Action)> {
+fn order(i: Input<'_>) -> PResult<'_, (UnitSpec, Instruction)> {
     let start = i.skip_blanks();
     let parsed = expecting(
         Expectation::Order,
@@ -350,27 +350,27 @@ fn misspelt_verb(lexicon: &Lexicon<'_>, e: &PError<'_>) -> bool {
 }
 
 /// `build_first = build_verb , unit ;`
-fn build_first(i: Input<'_>) -> PResult<'_, (UnitSpec, Action)> {
+fn build_first(i: Input<'_>) -> PResult<'_, (UnitSpec, Instruction)> {
     let (i, ()) = build_verb(i)?;
     let (i, unit) = cut(expecting(Expectation::Unit, unit)).parse(i)?;
-    Ok((i, (unit, Action::Build)))
+    Ok((i, (unit, Instruction::Build)))
 }
 
 /// `disband_first = disband_verb , unit ;`
-fn disband_first(i: Input<'_>) -> PResult<'_, (UnitSpec, Action)> {
+fn disband_first(i: Input<'_>) -> PResult<'_, (UnitSpec, Instruction)> {
     let (i, ()) = disband_verb(i)?;
     let (i, unit) = cut(expecting(Expectation::Unit, unit)).parse(i)?;
-    Ok((i, (unit, Action::Disband)))
+    Ok((i, (unit, Instruction::Disband)))
 }
 
 /// `waive = waive_verb ;`
-fn waive(i: Input<'_>) -> PResult<'_, (UnitSpec, Action)> {
+fn waive(i: Input<'_>) -> PResult<'_, (UnitSpec, Instruction)> {
     let (i, ()) = waive_verb(i)?;
-    Ok((i, (UnitSpec::default(), Action::Waive)))
+    Ok((i, (UnitSpec::default(), Instruction::Waive)))
 }
 
 /// `unit_order = unit , action ;`
-fn unit_order(i: Input<'_>) -> PResult<'_, (UnitSpec, Action)> {
+fn unit_order(i: Input<'_>) -> PResult<'_, (UnitSpec, Instruction)> {
     let (i, unit) = unit(i)?;
     let (i, action) = cut(action).parse(i)?;
     Ok((i, (unit, action)))
@@ -378,7 +378,7 @@ fn unit_order(i: Input<'_>) -> PResult<'_, (UnitSpec, Action)> {
 
 /// `action = hold | move_tail | support | convoy | retreat | disband | build
 ///        | implicit_convoy ;`
-fn action(i: Input<'_>) -> PResult<'_, Action> {
+fn action(i: Input<'_>) -> PResult<'_, Instruction> {
     let start = i.skip_blanks();
     let parsed = alt((
         hold,
@@ -401,13 +401,13 @@ fn action(i: Input<'_>) -> PResult<'_, Action> {
 }
 
 /// `hold = hold_verb ;`
-fn hold(i: Input<'_>) -> PResult<'_, Action> {
+fn hold(i: Input<'_>) -> PResult<'_, Instruction> {
     let (i, ()) = hold_verb(i)?;
-    Ok((i, Action::Hold))
+    Ok((i, Instruction::Hold))
 }
 
 /// `move_tail = arrow , region , [ via_convoy ] ;`
-fn move_tail(i: Input<'_>) -> PResult<'_, Action> {
+fn move_tail(i: Input<'_>) -> PResult<'_, Instruction> {
     let (i, (_, to, via)) = (
         arrow,
         cut(expecting(Expectation::Province, region)),
@@ -416,7 +416,7 @@ fn move_tail(i: Input<'_>) -> PResult<'_, Action> {
         .parse(i)?;
     Ok((
         i,
-        Action::Move {
+        Instruction::Move {
             to,
             via_convoy: via.is_some(),
         },
@@ -424,7 +424,7 @@ fn move_tail(i: Input<'_>) -> PResult<'_, Action> {
 }
 
 /// `support = support_verb , unit , [ arrow , region ] ;`
-fn support(i: Input<'_>) -> PResult<'_, Action> {
+fn support(i: Input<'_>) -> PResult<'_, Instruction> {
     let (i, ()) = support_verb(i)?;
     let (i, unit) = cut(expecting(Expectation::Unit, unit)).parse(i)?;
     let (i, to) = opt(|i| {
@@ -432,22 +432,22 @@ fn support(i: Input<'_>) -> PResult<'_, Action> {
         cut(expecting(Expectation::Province, region)).parse(i)
     })
     .parse(i)?;
-    Ok((i, Action::Support { unit, to }))
+    Ok((i, Instruction::Support { unit, to }))
 }
 
 /// `convoy = convoy_verb , unit , arrow , region ;`
-fn convoy(i: Input<'_>) -> PResult<'_, Action> {
+fn convoy(i: Input<'_>) -> PResult<'_, Instruction> {
     let (i, ()) = convoy_verb(i)?;
     let (i, unit) = cut(expecting(Expectation::Unit, unit)).parse(i)?;
     let (i, to) = convoy_destination(i)?;
-    Ok((i, Action::Convoy { unit, to }))
+    Ok((i, Instruction::Convoy { unit, to }))
 }
 
 /// `implicit_convoy = unit , arrow , region ;`
-fn implicit_convoy(i: Input<'_>) -> PResult<'_, Action> {
+fn implicit_convoy(i: Input<'_>) -> PResult<'_, Instruction> {
     let (i, unit) = unit(i)?;
     let (i, to) = convoy_destination(i)?;
-    Ok((i, Action::Convoy { unit, to }))
+    Ok((i, Instruction::Convoy { unit, to }))
 }
 
 /// The `arrow , region` that ends a convoy: both required once the unit is read.
@@ -457,23 +457,23 @@ fn convoy_destination(i: Input<'_>) -> PResult<'_, Location> {
 }
 
 /// `retreat = retreat_verb , [ "vers" | "to" ] , region ;`
-fn retreat(i: Input<'_>) -> PResult<'_, Action> {
+fn retreat(i: Input<'_>) -> PResult<'_, Instruction> {
     let (i, ()) = retreat_verb(i)?;
     let (i, _) = opt(|i| keyword(i, &["vers", "to"], Expectation::Province)).parse(i)?;
     let (i, to) = cut(expecting(Expectation::Province, region)).parse(i)?;
-    Ok((i, Action::Retreat { to }))
+    Ok((i, Instruction::Retreat { to }))
 }
 
 /// `disband = disband_verb ;`
-fn disband(i: Input<'_>) -> PResult<'_, Action> {
+fn disband(i: Input<'_>) -> PResult<'_, Instruction> {
     let (i, ()) = disband_verb(i)?;
-    Ok((i, Action::Disband))
+    Ok((i, Instruction::Disband))
 }
 
 /// `build = build_verb ;`
-fn build(i: Input<'_>) -> PResult<'_, Action> {
+fn build(i: Input<'_>) -> PResult<'_, Instruction> {
     let (i, ()) = build_verb(i)?;
-    Ok((i, Action::Build))
+    Ok((i, Instruction::Build))
 }
 
 // ---------------------------------------------------------------------------------------
