@@ -365,7 +365,9 @@ fn failed_orders_are_red_and_crossed() {
     // order, a disband).
     let holds_failed = reports
         .iter()
-        .filter(|r| !r.outcome.succeeded() && matches!(r.command, corbeau::judge::Command::Hold))
+        .filter(|r| {
+            !r.outcome.succeeded() && matches!(r.command, corbeau::judge::CheckedOrder::Hold)
+        })
         .count();
     let crosses = text
         .matches(r##"stroke="#d0021b" stroke-width="3.0" stroke-linecap="round""##)

@@ -12,7 +12,9 @@ use std::sync::{Arc, OnceLock};
 use proptest::prelude::*;
 
 use corbeau::case::{Case, Expect, VariantCache, case_steps, read_cases};
-use corbeau::judge::{Command, GivenOrder, Outcome, Phase, PhaseKind, Position, Unit, adjudicate};
+use corbeau::judge::{
+    CheckedOrder, GivenOrder, Outcome, Phase, PhaseKind, Position, Unit, adjudicate,
+};
 use corbeau::map::{HouseId, Owner, ProvinceId, UnitKind, Variant, load_variant};
 use corbeau::order::parse_order;
 
@@ -26,12 +28,16 @@ const AREA: &[&str] = &[
 ];
 
 /// Every consistent combination of move outcomes, by unit (None: not a move).
-fn reference(units: &[(Owner, ProvinceId)], commands: &[Command], v: &Variant) -> Vec<Vec<bool>> {
+fn reference(
+    units: &[(Owner, ProvinceId)],
+    commands: &[CheckedOrder],
+    v: &Variant,
+) -> Vec<Vec<bool>> {
     let n = units.len();
     let target: Vec<Option<ProvinceId>> = commands
         .iter()
         .map(|c| match c {
-            Command::Move { to, .. } => Some(v.province_of(*to)),
+            CheckedOrder::Move { to, .. } => Some(v.province_of(*to)),
             _ => None,
         })
         .collect();
@@ -49,7 +55,7 @@ fn reference(units: &[(Owner, ProvinceId)], commands: &[Command], v: &Variant) -
         // Valid supports of unit `i`'s order (hold or move), by supporter.
         let support_valid = |s: usize| -> bool {
             let exempt = match commands[s] {
-                Command::SupportMove { to, .. } => Some(to),
+                CheckedOrder::SupportMove { to, .. } => Some(to),
                 _ => None,
             };
             let cut = (0..n).any(|k| {
@@ -63,8 +69,8 @@ fn reference(units: &[(Owner, ProvinceId)], commands: &[Command], v: &Variant) -
             (0..n)
                 .filter(|&s| excluding != Some(units[s].0))
                 .filter(|&s| match commands[s] {
-                    Command::SupportHold { unit } => unit == units[i].1 && target[i].is_none(),
-                    Command::SupportMove { unit, to, coast } => {
+                    CheckedOrder::SupportHold { unit } => unit == units[i].1 && target[i].is_none(),
+                    CheckedOrder::SupportMove { unit, to, coast } => {
                         unit == units[i].1
                             && target[i] == Some(to)
                             && coast_matches(coast, &commands[i])
@@ -146,7 +152,7 @@ fn reference_answer(answers: &[Vec<bool>]) -> Option<&Vec<bool>> {
 /// not dislodged.
 fn reference_verdicts(
     units: &[(Owner, ProvinceId)],
-    commands: &[Command],
+    commands: &[CheckedOrder],
     ok: &[bool],
     v: &Variant,
 ) -> (Vec<bool>, Vec<bool>) {
@@ -154,7 +160,7 @@ fn reference_verdicts(
     let target: Vec<Option<ProvinceId>> = commands
         .iter()
         .map(|c| match c {
-            Command::Move { to, .. } => Some(v.province_of(*to)),
+            CheckedOrder::Move { to, .. } => Some(v.province_of(*to)),
             _ => None,
         })
         .collect();
@@ -165,12 +171,12 @@ fn reference_verdicts(
     let at = |p: ProvinceId| units.iter().position(|u| u.1 == p);
     let verdicts = (0..n)
         .map(|i| match commands[i] {
-            Command::Move { .. } => ok[i],
-            Command::SupportHold { unit } => {
+            CheckedOrder::Move { .. } => ok[i],
+            CheckedOrder::SupportHold { unit } => {
                 let matched = at(unit).is_some_and(|u| target[u].is_none());
                 matched && !dislodged[i] && !cut(i, None, units, &target)
             }
-            Command::SupportMove { unit, to, coast } => {
+            CheckedOrder::SupportMove { unit, to, coast } => {
                 let matched = at(unit)
                     .is_some_and(|u| target[u] == Some(to) && coast_matches(coast, &commands[u]));
                 matched && !dislodged[i] && !cut(i, Some(to), units, &target)
@@ -182,9 +188,9 @@ fn reference_verdicts(
 }
 
 /// A support that names a coast supports only a move to that coast (DATC v3.0 6.B.9).
-fn coast_matches(coast: Option<corbeau::map::RegionId>, command: &Command) -> bool {
+fn coast_matches(coast: Option<corbeau::map::RegionId>, command: &CheckedOrder) -> bool {
     match (coast, command) {
-        (Some(c), Command::Move { to, .. }) => c == *to,
+        (Some(c), CheckedOrder::Move { to, .. }) => c == *to,
         _ => true,
     }
 }
@@ -210,7 +216,7 @@ fn expressible(
 ) -> Option<(
     std::sync::Arc<Variant>,
     Vec<(Owner, ProvinceId)>,
-    Vec<Command>,
+    Vec<CheckedOrder>,
     Vec<Option<usize>>,
 )> {
     if case.skip.is_some() || case.steps.len() != 1 {
@@ -230,20 +236,20 @@ fn expressible(
             return None;
         }
         let command = match (&r.outcome, &r.command) {
-            (Outcome::Illegal(_), _) => Command::Hold,
+            (Outcome::Illegal(_), _) => CheckedOrder::Hold,
             (
                 _,
-                Command::Move {
+                CheckedOrder::Move {
                     via_convoy: true, ..
                 }
-                | Command::Convoy { .. },
+                | CheckedOrder::Convoy { .. },
             ) => return None,
             (
                 _,
-                c @ (Command::Hold
-                | Command::Move { .. }
-                | Command::SupportHold { .. }
-                | Command::SupportMove { .. }),
+                c @ (CheckedOrder::Hold
+                | CheckedOrder::Move { .. }
+                | CheckedOrder::SupportHold { .. }
+                | CheckedOrder::SupportMove { .. }),
             ) => c.clone(),
             _ => return None,
         };
@@ -337,7 +343,7 @@ fn the_reference_passes_the_datc_cases_it_can_express() {
                     let mut got: Vec<ProvinceId> = (0..units.len())
                         .filter(|&u| !dislodged[u])
                         .map(|u| match commands[u] {
-                            Command::Move { to, .. } if ok[u] => v.province_of(to),
+                            CheckedOrder::Move { to, .. } if ok[u] => v.province_of(to),
                             _ => units[u].1,
                         })
                         .collect();
@@ -406,11 +412,11 @@ proptest! {
             }
         }
         let result = adjudicate(v, &position, &given);
-        let commands: Vec<Command> = result.reports.iter().map(|(_, r)| r.command.clone()).collect();
+        let commands: Vec<CheckedOrder> = result.reports.iter().map(|(_, r)| r.command.clone()).collect();
         let got: Vec<bool> = result
             .reports
             .iter()
-            .map(|(_, r)| matches!(r.command, Command::Move { .. }) && r.outcome == Outcome::Succeeded)
+            .map(|(_, r)| matches!(r.command, CheckedOrder::Move { .. }) && r.outcome == Outcome::Succeeded)
             .collect();
         let answers = reference(&units, &commands, v);
         prop_assert!(!answers.is_empty(), "no consistent outcome: {:?}", commands);

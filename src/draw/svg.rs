@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::judge::{Command, Outcome, PhaseKind, Report, Season, retreat_options};
+use crate::judge::{CheckedOrder, Outcome, PhaseKind, Report, Season, retreat_options};
 use crate::lang::Lang;
 use crate::map::drawing::{Area, BlankKind, Drawing, Point};
 use crate::map::{HouseId, Owner, ProvinceKind, RegionId, UnitKind, Variant};
@@ -364,8 +364,8 @@ fn order(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, report: &Re
     let colour = if failed { FAILED } else { INK };
     let unit_gap = 14.0 * k;
     match &report.command {
-        Command::Hold | Command::Waive => {}
-        Command::Move { to, via_convoy } => {
+        CheckedOrder::Hold | CheckedOrder::Waive => {}
+        CheckedOrder::Move { to, via_convoy } => {
             let target = point(picture, drawing, *to);
             let stroke = Stroke {
                 colour,
@@ -379,7 +379,7 @@ fn order(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, report: &Re
                 cross(out, mid(start, tip), 6.0 * k, k);
             }
         }
-        Command::Retreat { to } => {
+        CheckedOrder::Retreat { to } => {
             let target = point(picture, drawing, *to);
             let stroke = Stroke {
                 colour: if failed { FAILED } else { RETREAT },
@@ -393,7 +393,7 @@ fn order(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, report: &Re
                 cross(out, mid(start, tip), 6.0 * k, k);
             }
         }
-        Command::SupportHold { unit } => {
+        CheckedOrder::SupportHold { unit } => {
             let target = province_point(drawing, *unit);
             let start = towards(from, target, unit_gap);
             let end = towards(target, from, 17.0 * k);
@@ -418,7 +418,7 @@ fn order(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, report: &Re
                 cross(out, mid(start, end), 5.0 * k, k);
             }
         }
-        Command::SupportMove { unit, to, .. } => {
+        CheckedOrder::SupportMove { unit, to, .. } => {
             let supported = province_point(drawing, *unit);
             let target = province_point(drawing, *to);
             let stroke = Stroke {
@@ -434,7 +434,7 @@ fn order(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, report: &Re
                 cross(out, mid(start, via), 5.0 * k, k);
             }
         }
-        Command::Convoy { army, to } => {
+        CheckedOrder::Convoy { army, to } => {
             let army_at = province_point(drawing, *army);
             let target = province_point(drawing, *to);
             let stroke = Stroke {
@@ -450,10 +450,10 @@ fn order(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, report: &Re
                 cross(out, mid(start, from), 6.0 * k, k);
             }
         }
-        Command::Disband => {
+        CheckedOrder::Disband => {
             cross(out, from, 13.0 * k, k);
         }
-        Command::Build { .. } => {
+        CheckedOrder::Build { .. } => {
             let _ = writeln!(
                 out,
                 r##"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{}" stroke-width="{:.1}"/>"##,

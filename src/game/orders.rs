@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::judge::{GivenOrder, Illegal, Position, not_yours};
 use crate::lang::Lang;
 use crate::map::{HouseId, Owner, Variant, fold};
-use crate::order::{Instruction, Expectation, Order, OrderError, parse_order};
+use crate::order::{Expectation, Instruction, Order, OrderError, parse_order};
 
 use super::GameError;
 use super::model::{StoredOrder, SubmitMode};

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 
 use crate::map::{HouseId, Owner, ProvinceId, UnitKind, Variant, fold};
 
-use super::outcome::{Command, Failure, Illegal, Outcome};
+use super::outcome::{CheckedOrder, Failure, Illegal, Outcome};
 use super::position::{Position, Unit};
 
 /// One adjustment order after legality: the unit (for a disband) and the command.
@@ -16,7 +16,7 @@ pub struct AdjustmentOrder {
     pub house: Option<HouseId>,
     /// The unit to disband, by index in the position.
     pub unit: Option<usize>,
-    pub command: Command,
+    pub command: CheckedOrder,
 }
 
 /// What the adjustments decided.
@@ -87,7 +87,7 @@ pub fn resolve_adjustments(
     let mut disbanded: Vec<usize> = Vec::new();
     for order in orders {
         let outcome = match &order.command {
-            Command::Build { kind, region } => {
+            CheckedOrder::Build { kind, region } => {
                 let province = variant.province_of(*region);
                 match build_check(variant, position, order.house, *kind, province, &built_in) {
                     Err(illegal) => Outcome::Illegal(illegal),
@@ -124,14 +124,14 @@ pub fn resolve_adjustments(
                     }
                 }
             }
-            Command::Waive => match order.house {
+            CheckedOrder::Waive => match order.house {
                 Some(house) if counts[usize::from(house.0)] > used[usize::from(house.0)] => {
                     used[usize::from(house.0)] += 1;
                     Outcome::Succeeded
                 }
                 _ => Outcome::Illegal(Illegal::NoBuildAllowed),
             },
-            Command::Disband => match order.unit {
+            CheckedOrder::Disband => match order.unit {
                 Some(u) => {
                     let Owner::House(house) = position.units[u].owner else {
                         result.outcomes.push(Outcome::Illegal(Illegal::NeutralUnit));

@@ -5,7 +5,7 @@
 use crate::map::{HouseId, Owner, ProvinceId, ProvinceKind, RegionId, UnitKind, Variant, fold};
 use crate::order::{Instruction, Location, Order, UnitSpec};
 
-use super::outcome::{Command, Illegal};
+use super::outcome::{CheckedOrder, Illegal};
 use super::position::{PhaseKind, Position, Unit};
 
 /// Which list of units an order speaks of: those on the board, or those dislodged.
@@ -96,7 +96,7 @@ pub fn resolve_order(
     boards: &Boards<'_>,
     house: Option<HouseId>,
     order: &Order,
-) -> Result<(UnitPool, usize, Command), Refusal> {
+) -> Result<(UnitPool, usize, CheckedOrder), Refusal> {
     match position.phase.kind {
         PhaseKind::Movement => {
             let index = find_unit(&boards.board, &order.unit).map_err(|e| (None, e))?;
@@ -128,12 +128,12 @@ pub fn resolve_order(
                 let index = find_unit(&boards.board, &order.unit).map_err(|e| (None, e))?;
                 let found = Some((UnitPool::Board, index));
                 check_owner(boards.board.units[index], house).map_err(|e| (found, e))?;
-                Ok((UnitPool::Board, index, Command::Disband))
+                Ok((UnitPool::Board, index, CheckedOrder::Disband))
             }
             Instruction::Build => build_command(variant, &order.unit)
                 .map(|c| (UnitPool::Board, usize::MAX, c))
                 .map_err(|e| (None, e)),
-            Instruction::Waive => Ok((UnitPool::Board, usize::MAX, Command::Waive)),
+            Instruction::Waive => Ok((UnitPool::Board, usize::MAX, CheckedOrder::Waive)),
             _ => Err((None, Illegal::WrongPhase)),
         },
     }
@@ -145,14 +145,14 @@ fn movement_command(
     boards: &Boards<'_>,
     unit: &Unit,
     action: &Instruction,
-) -> Result<Command, Illegal> {
+) -> Result<CheckedOrder, Illegal> {
     match action {
-        Instruction::Hold => Ok(Command::Hold),
+        Instruction::Hold => Ok(CheckedOrder::Hold),
         Instruction::Move { to, via_convoy } => {
             let command = move_command(variant, unit, *to, *via_convoy)?;
             // DATC v3.0 6.D.32: beyond its neighbours an army needs fleets on some sea
             // route, whatever their orders; otherwise the order is illegal and it holds.
-            if let Command::Move {
+            if let CheckedOrder::Move {
                 to,
                 via_convoy: true,
             } = command
@@ -172,9 +172,10 @@ fn movement_command(
             to,
         } => support_command(variant, boards, unit, supported, *to),
         Instruction::Convoy { unit: army, to } => convoy_command(variant, boards, unit, army, *to),
-        Instruction::Retreat { .. } | Instruction::Disband | Instruction::Build | Instruction::Waive => {
-            Err(Illegal::WrongPhase)
-        }
+        Instruction::Retreat { .. }
+        | Instruction::Disband
+        | Instruction::Build
+        | Instruction::Waive => Err(Illegal::WrongPhase),
     }
 }
 
@@ -185,7 +186,7 @@ pub fn move_command(
     unit: &Unit,
     to: Location,
     via_convoy: bool,
-) -> Result<Command, Illegal> {
+) -> Result<CheckedOrder, Illegal> {
     let from = variant.province_of(unit.region);
     if to.province == from {
         return Err(Illegal::MoveToOwnProvince);
@@ -199,7 +200,7 @@ pub fn move_command(
             // DATC 6.B.12: a coast written for an army is ignored.
             let region = target.region;
             if !via_convoy && variant.can_move(UnitKind::Army, unit.region, region) {
-                return Ok(Command::Move {
+                return Ok(CheckedOrder::Move {
                     to: region,
                     via_convoy: false,
                 });
@@ -208,7 +209,7 @@ pub fn move_command(
                 && target.kind == ProvinceKind::Coast
                 && sea_route_exists(variant, from, to.province)
             {
-                Ok(Command::Move {
+                Ok(CheckedOrder::Move {
                     to: region,
                     via_convoy: true,
                 })
@@ -221,7 +222,7 @@ pub fn move_command(
                 return Err(Illegal::CannotBeConvoyed);
             }
             if variant.can_move(UnitKind::Dragon, unit.region, target.region) {
-                Ok(Command::Move {
+                Ok(CheckedOrder::Move {
                     to: target.region,
                     via_convoy: false,
                 })
@@ -236,7 +237,7 @@ pub fn move_command(
             if target.kind == ProvinceKind::Land {
                 return Err(Illegal::WrongTerrain);
             }
-            fleet_target(variant, unit.region, to).map(|region| Command::Move {
+            fleet_target(variant, unit.region, to).map(|region| CheckedOrder::Move {
                 to: region,
                 via_convoy: false,
             })
@@ -421,7 +422,7 @@ fn support_command(
     supporter: &Unit,
     supported: &UnitSpec,
     to: Option<Location>,
-) -> Result<Command, Illegal> {
+) -> Result<CheckedOrder, Illegal> {
     let spec = UnitSpec {
         kind: None,
         ..supported.clone()
@@ -440,8 +441,8 @@ fn support_command(
         return Err(Illegal::SupportOutOfReach);
     }
     Ok(match to {
-        None => Command::SupportHold { unit },
-        Some(to) => Command::SupportMove {
+        None => CheckedOrder::SupportHold { unit },
+        Some(to) => CheckedOrder::SupportMove {
             unit,
             to: to.province,
             // Only a fleet's move keeps its coast (DATC 6.B.12; dragons never need one,
@@ -458,7 +459,7 @@ fn convoy_command(
     fleet: &Unit,
     army: &UnitSpec,
     to: Location,
-) -> Result<Command, Illegal> {
+) -> Result<CheckedOrder, Illegal> {
     let at = variant.province_of(fleet.region);
     if fleet.kind != UnitKind::Fleet || variant.province(at).kind != ProvinceKind::Sea {
         return Err(Illegal::CannotConvoy);
@@ -472,7 +473,7 @@ fn convoy_command(
     if army.kind != UnitKind::Army {
         return Err(Illegal::CannotBeConvoyed);
     }
-    Ok(Command::Convoy {
+    Ok(CheckedOrder::Convoy {
         army: variant.province_of(army.region),
         to: to.province,
     })
@@ -483,10 +484,10 @@ pub(super) fn retreat_command(
     position: &Position,
     index: usize,
     action: &Instruction,
-) -> Result<Command, Illegal> {
+) -> Result<CheckedOrder, Illegal> {
     let dislodged = &position.dislodged[index];
     let to = match action {
-        Instruction::Disband => return Ok(Command::Disband),
+        Instruction::Disband => return Ok(CheckedOrder::Disband),
         Instruction::Move {
             to,
             via_convoy: false,
@@ -499,7 +500,7 @@ pub(super) fn retreat_command(
     };
     let unit = &dislodged.unit;
     let region = match move_command(variant, unit, to, false)? {
-        Command::Move {
+        CheckedOrder::Move {
             to,
             via_convoy: false,
         } => to,
@@ -516,10 +517,10 @@ pub(super) fn retreat_command(
     if position.contested.contains(&province) {
         return Err(Illegal::RetreatContested);
     }
-    Ok(Command::Retreat { to: region })
+    Ok(CheckedOrder::Retreat { to: region })
 }
 
-fn build_command(variant: &Variant, spec: &UnitSpec) -> Result<Command, Illegal> {
+fn build_command(variant: &Variant, spec: &UnitSpec) -> Result<CheckedOrder, Illegal> {
     let (Some(kind), Some(at)) = (spec.kind, spec.at) else {
         return Err(Illegal::NoSuchUnit);
     };
@@ -539,5 +540,5 @@ fn build_command(variant: &Variant, spec: &UnitSpec) -> Result<Command, Illegal>
         UnitKind::Army if province.kind == ProvinceKind::Sea => return Err(Illegal::WrongTerrain),
         UnitKind::Army | UnitKind::Dragon => province.region,
     };
-    Ok(Command::Build { kind, region })
+    Ok(CheckedOrder::Build { kind, region })
 }

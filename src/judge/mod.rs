@@ -10,7 +10,7 @@ mod retreat;
 
 pub use adjust::{adjustment_counts, free_home_centres, has_adjustments};
 pub use legality::{Board, find_unit, sea_route_exists};
-pub use outcome::{Command, Failure, Illegal, Outcome, Report};
+pub use outcome::{CheckedOrder, Failure, Illegal, Outcome, Report};
 pub use position::{Dislodged, Phase, PhaseKind, Position, Season, Unit};
 pub use retreat::retreat_options;
 
@@ -79,14 +79,14 @@ pub fn not_yours(
 
 /// For each unit of a pool, the index of the last order given to it, plus the rejected ones.
 struct Assignment {
-    commands: Vec<Option<(usize, Command)>>,
+    commands: Vec<Option<(usize, CheckedOrder)>>,
     illegal: Vec<Option<(usize, Illegal)>>,
     rejected: Vec<Rejected>,
 }
 
 impl Assignment {
     /// The command of each unit, `default` for a unit without a legal order.
-    fn commands_or(&self, default: Command) -> Vec<Command> {
+    fn commands_or(&self, default: CheckedOrder) -> Vec<CheckedOrder> {
         self.commands
             .iter()
             .map(|c| {
@@ -168,7 +168,7 @@ fn adjudicate_movement(
     orders: &[GivenOrder],
 ) -> Adjudication {
     let a = assign(variant, position, orders, position.units.len());
-    let commands = a.commands_or(Command::Hold);
+    let commands = a.commands_or(CheckedOrder::Hold);
     let moved = movement::resolve_movement(variant, position, commands);
     let mut after = Position {
         phase: position.phase.next(),
@@ -238,7 +238,7 @@ fn adjudicate_retreats(
     orders: &[GivenOrder],
 ) -> Adjudication {
     let a = assign(variant, position, orders, position.dislodged.len());
-    let commands = a.commands_or(Command::Disband);
+    let commands = a.commands_or(CheckedOrder::Disband);
     let (outcomes, survivors) = retreat::resolve_retreats(variant, position, &commands);
     let mut after = Position {
         phase: position.phase.next(),
@@ -309,7 +309,7 @@ fn adjudicate_adjustments(
     let mut reports = Vec::new();
     for ((order, outcome), &index) in list.iter().zip(decided.outcomes).zip(&indices) {
         let (owner, kind, region) = match (&order.command, order.unit) {
-            (Command::Build { kind, region }, _) => (
+            (CheckedOrder::Build { kind, region }, _) => (
                 order
                     .house
                     .or_else(|| variant.province(variant.province_of(*region)).home_of)
@@ -352,7 +352,7 @@ fn adjudicate_adjustments(
                     owner: unit.owner,
                     kind: unit.kind,
                     region: unit.region,
-                    command: Command::Disband,
+                    command: CheckedOrder::Disband,
                     outcome: Outcome::Succeeded,
                     text: None,
                 },

@@ -9,7 +9,7 @@
 use crate::map::{Owner, ProvinceId, RegionId, Variant};
 
 use super::legality::{fleet_touches, sea_on_route, seas_touching};
-use super::outcome::{Command, Failure, Outcome};
+use super::outcome::{CheckedOrder, Failure, Outcome};
 use super::position::{Position, Unit};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,7 +25,7 @@ pub struct MovementResult {
     /// Outcome of each unit's command, by unit index.
     pub outcomes: Vec<Outcome>,
     /// The command each unit followed (an unmatched convoyed move becomes a hold).
-    pub commands: Vec<Command>,
+    pub commands: Vec<CheckedOrder>,
     /// For each dislodged unit: the province its attacker came from, and whether the
     /// attacker came by convoy (then the dislodged unit may retreat there, DATC 6.H.11).
     pub dislodged_by: Vec<Option<(ProvinceId, bool)>>,
@@ -39,7 +39,7 @@ pub struct MovementResult {
 pub fn resolve_movement(
     variant: &Variant,
     position: &Position,
-    commands: Vec<Command>,
+    commands: Vec<CheckedOrder>,
 ) -> MovementResult {
     // Long chains of moves recurse deeply: give big boards a thread with room for it.
     if position.units.len() > 1_500 {
@@ -105,7 +105,7 @@ impl std::ops::Index<usize> for Lists {
 struct Resolver<'a> {
     variant: &'a Variant,
     units: &'a [Unit],
-    commands: Vec<Command>,
+    commands: Vec<CheckedOrder>,
     province: Vec<ProvinceId>,
     /// Target province of each move (None for other orders).
     target: Vec<Option<ProvinceId>>,
@@ -125,7 +125,7 @@ struct Resolver<'a> {
 }
 
 impl<'a> Resolver<'a> {
-    fn new(variant: &'a Variant, units: &'a [Unit], commands: Vec<Command>) -> Self {
+    fn new(variant: &'a Variant, units: &'a [Unit], commands: Vec<CheckedOrder>) -> Self {
         let n = units.len();
         let province: Vec<ProvinceId> = units
             .iter()
@@ -157,7 +157,7 @@ impl<'a> Resolver<'a> {
 
     fn index_orders(&mut self) {
         for i in 0..self.units.len() {
-            if let Command::Move { to, via_convoy } = self.commands[i] {
+            if let CheckedOrder::Move { to, via_convoy } = self.commands[i] {
                 self.target[i] = Some(self.variant.province_of(to));
                 self.convoyed[i] = via_convoy;
             }
@@ -165,7 +165,7 @@ impl<'a> Resolver<'a> {
         let n = self.units.len();
         let mut convoys = Vec::new();
         for i in 0..n {
-            if let Command::Convoy { army, to } = self.commands[i]
+            if let CheckedOrder::Convoy { army, to } = self.commands[i]
                 && let Some(a) = self.unit_at(army)
                 && self.units[a].kind == crate::map::UnitKind::Army
                 && self.target[a] == Some(to)
@@ -190,18 +190,18 @@ impl<'a> Resolver<'a> {
                 moves.push((usize::from(t.0), i));
             }
             match self.commands[i] {
-                Command::SupportHold { unit } => {
+                CheckedOrder::SupportHold { unit } => {
                     if let Some(s) = self.unit_at(unit)
                         && self.target[s].is_none()
                     {
                         supports.push((s, i));
                     }
                 }
-                Command::SupportMove { unit, to, coast } => {
+                CheckedOrder::SupportMove { unit, to, coast } => {
                     if let Some(s) = self.unit_at(unit)
                         && self.target[s] == Some(to)
                         && coast.is_none_or(
-                            |c| matches!(self.commands[s], Command::Move { to, .. } if to == c),
+                            |c| matches!(self.commands[s], CheckedOrder::Move { to, .. } if to == c),
                         )
                     {
                         supports.push((s, i));
@@ -227,7 +227,7 @@ impl<'a> Resolver<'a> {
         }
         let destinations: Vec<RegionId> = (0..n)
             .map(|i| match self.commands[i] {
-                Command::Move { to, .. } if self.result[i] => to,
+                CheckedOrder::Move { to, .. } if self.result[i] => to,
                 _ => self.units[i].region,
             })
             .collect();
@@ -270,10 +270,10 @@ impl<'a> Resolver<'a> {
     fn decides(&self, i: usize) -> bool {
         matches!(
             self.commands[i],
-            Command::Move { .. }
-                | Command::SupportHold { .. }
-                | Command::SupportMove { .. }
-                | Command::Convoy { .. }
+            CheckedOrder::Move { .. }
+                | CheckedOrder::SupportHold { .. }
+                | CheckedOrder::SupportMove { .. }
+                | CheckedOrder::Convoy { .. }
         )
     }
 
@@ -336,7 +336,7 @@ impl<'a> Resolver<'a> {
         // convoyed army in it, is circular movement.
         let mut paradox_armies: Vec<usize> = Vec::new();
         for &d in &cycle {
-            if let Command::Convoy { army, .. } = self.commands[d]
+            if let CheckedOrder::Convoy { army, .. } = self.commands[d]
                 && let Some(a) = self.unit_at(army)
                 && self.convoyers[a].contains(&d)
                 && !paradox_armies.contains(&a)
@@ -348,7 +348,7 @@ impl<'a> Resolver<'a> {
         if paradox_armies.is_empty() {
             // Circular movement: every move of the ring succeeds.
             for &d in &cycle {
-                if matches!(self.commands[d], Command::Move { .. }) {
+                if matches!(self.commands[d], CheckedOrder::Move { .. }) {
                     self.result[d] = true;
                     self.state[d] = State::Resolved;
                 }
@@ -365,9 +365,11 @@ impl<'a> Resolver<'a> {
 
     fn adjudicate(&mut self, i: usize) -> bool {
         match self.commands[i] {
-            Command::Move { .. } => self.adjudicate_move(i),
-            Command::SupportHold { .. } | Command::SupportMove { .. } => self.adjudicate_support(i),
-            Command::Convoy { .. } => !self.is_attacked_successfully(i),
+            CheckedOrder::Move { .. } => self.adjudicate_move(i),
+            CheckedOrder::SupportHold { .. } | CheckedOrder::SupportMove { .. } => {
+                self.adjudicate_support(i)
+            }
+            CheckedOrder::Convoy { .. } => !self.is_attacked_successfully(i),
             _ => true,
         }
     }
@@ -407,7 +409,7 @@ impl<'a> Resolver<'a> {
     /// another house; or by the supporter's dislodgement.
     fn adjudicate_support(&mut self, s: usize) -> bool {
         let exempt = match self.commands[s] {
-            Command::SupportMove { to, .. } => Some(to),
+            CheckedOrder::SupportMove { to, .. } => Some(to),
             _ => None,
         };
         let at = usize::from(self.province[s].0);
@@ -582,14 +584,14 @@ impl<'a> Resolver<'a> {
     /// The outcome of a unit's order, with its reason, once every decision is taken.
     fn outcome(&mut self, i: usize, dislodged_by: Option<ProvinceId>) -> Outcome {
         match self.commands[i].clone() {
-            Command::Move { .. } => {
+            CheckedOrder::Move { .. } => {
                 if self.result[i] {
                     Outcome::Succeeded
                 } else {
                     Outcome::Failed(self.move_failure(i))
                 }
             }
-            Command::SupportHold { unit } | Command::SupportMove { unit, .. } => {
+            CheckedOrder::SupportHold { unit } | CheckedOrder::SupportMove { unit, .. } => {
                 if let Some(by) = self.cut_by(i) {
                     return Outcome::Failed(Failure::SupportCut { by });
                 }
@@ -605,7 +607,7 @@ impl<'a> Resolver<'a> {
                     Outcome::Failed(Failure::NotMatched)
                 }
             }
-            Command::Convoy { army, .. } => {
+            CheckedOrder::Convoy { army, .. } => {
                 if let Some(by) = dislodged_by {
                     return Outcome::Failed(Failure::Dislodged { by });
                 }
@@ -627,7 +629,7 @@ impl<'a> Resolver<'a> {
 
     fn cut_by(&mut self, s: usize) -> Option<ProvinceId> {
         let exempt = match self.commands[s] {
-            Command::SupportMove { to, .. } => Some(to),
+            CheckedOrder::SupportMove { to, .. } => Some(to),
             _ => None,
         };
         let attackers = self.moves_into[usize::from(self.province[s].0)].to_vec();

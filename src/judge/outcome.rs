@@ -5,7 +5,7 @@ use crate::map::{Owner, ProvinceId, RegionId, UnitKind};
 /// An order after its unit was found on the board and its names checked: what the judge
 /// works on. Provinces, not regions, for supports and convoys: a support is to a province.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Command {
+pub enum CheckedOrder {
     Hold,
     Move {
         to: RegionId,
@@ -153,7 +153,7 @@ pub struct Report {
     pub kind: UnitKind,
     /// Where the unit stood (for a build: where it is built).
     pub region: RegionId,
-    pub command: Command,
+    pub command: CheckedOrder,
     pub outcome: Outcome,
     /// The order as the player wrote it, when there was one.
     pub text: Option<String>,

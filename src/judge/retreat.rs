@@ -4,19 +4,19 @@
 
 use crate::map::{ProvinceId, Variant};
 
-use super::outcome::{Command, Failure, Outcome};
+use super::outcome::{CheckedOrder, Failure, Outcome};
 use super::position::{Position, Unit};
 
 /// Where each dislodged unit ends: `Some(unit)` if it retreated, `None` if disbanded.
 pub fn resolve_retreats(
     variant: &Variant,
     position: &Position,
-    commands: &[Command],
+    commands: &[CheckedOrder],
 ) -> (Vec<Outcome>, Vec<Option<Unit>>) {
     let targets: Vec<Option<ProvinceId>> = commands
         .iter()
         .map(|c| match c {
-            Command::Retreat { to } => Some(variant.province_of(*to)),
+            CheckedOrder::Retreat { to } => Some(variant.province_of(*to)),
             _ => None,
         })
         .collect();
@@ -25,7 +25,7 @@ pub fn resolve_retreats(
     for (i, command) in commands.iter().enumerate() {
         let unit = &position.dislodged[i].unit;
         match (command, targets[i]) {
-            (Command::Retreat { to }, Some(province)) => {
+            (CheckedOrder::Retreat { to }, Some(province)) => {
                 let rivals = targets.iter().filter(|&&t| t == Some(province)).count();
                 if rivals > 1 {
                     outcomes.push(Outcome::Failed(Failure::RetreatStandoff));
@@ -64,7 +64,7 @@ pub fn retreat_options(
             coast: variant.region(region).coast.is_some().then_some(region),
         };
         let action = crate::order::Instruction::Retreat { to };
-        if let Ok(Command::Retreat { to }) =
+        if let Ok(CheckedOrder::Retreat { to }) =
             super::legality::retreat_command(variant, position, index, &action)
             && !options.contains(&to)
         {

@@ -2,8 +2,8 @@
 //! position before the phase and what the judge decided.
 
 use crate::judge::{
-    Adjudication, Command, Failure, GivenOrder, Outcome, PhaseKind, Position, Report, Season, Unit,
-    adjustment_counts, free_home_centres, retreat_options,
+    Adjudication, CheckedOrder, Failure, GivenOrder, Outcome, PhaseKind, Position, Report, Season,
+    Unit, adjustment_counts, free_home_centres, retreat_options,
 };
 use crate::map::{Owner, ProvinceId, Variant};
 
@@ -145,8 +145,8 @@ fn order_line(
     report: &Report,
 ) -> OrderLine {
     let unit = match &report.command {
-        Command::Waive => None,
-        Command::Build { kind, region } => {
+        CheckedOrder::Waive => None,
+        CheckedOrder::Build { kind, region } => {
             let built = adjudication
                 .after
                 .units
@@ -163,7 +163,7 @@ fn order_line(
         }),
     };
     let built = match report.command {
-        Command::Build { .. } => unit.clone(),
+        CheckedOrder::Build { .. } => unit.clone(),
         _ => None,
     };
     let command = command_view(variant, before, &report.command, built);
@@ -228,7 +228,7 @@ fn attacker(
         .reports
         .iter()
         .find_map(|(_, r)| match r.command {
-            Command::Move { to, .. }
+            CheckedOrder::Move { to, .. }
                 if r.outcome.succeeded() && variant.province_of(to) == province =>
             {
                 Some(variant.province_of(r.region))

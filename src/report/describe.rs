@@ -1,7 +1,7 @@
 //! Names for the results: places, units and commands as data, and the normalized order
 //! text (`A ner -> som`, `F crb C A cla -> goe`, `A ner S D gos -> som`).
 
-use crate::judge::{Command, Position, Unit};
+use crate::judge::{CheckedOrder, Position, Unit};
 use crate::map::{HouseId, Owner, ProvinceId, RegionId, UnitKind, Variant};
 
 use super::view::{CommandView, HouseRef, Place, UnitView};
@@ -83,37 +83,37 @@ pub fn unit_in_province(variant: &Variant, before: &Position, province: Province
 pub fn command_view(
     variant: &Variant,
     before: &Position,
-    command: &Command,
+    command: &CheckedOrder,
     built: Option<UnitView>,
 ) -> CommandView {
     match command {
-        Command::Hold => CommandView::Hold,
-        Command::Move { to, via_convoy } => CommandView::Move {
+        CheckedOrder::Hold => CommandView::Hold,
+        CheckedOrder::Move { to, via_convoy } => CommandView::Move {
             to: region_place(variant, *to),
             via_convoy: *via_convoy,
         },
-        Command::SupportHold { unit } => CommandView::SupportHold {
+        CheckedOrder::SupportHold { unit } => CommandView::SupportHold {
             unit: unit_in_province(variant, before, *unit),
         },
-        Command::SupportMove { unit, to, coast } => CommandView::SupportMove {
+        CheckedOrder::SupportMove { unit, to, coast } => CommandView::SupportMove {
             unit: unit_in_province(variant, before, *unit),
             to: coast.map_or_else(
                 || province_place(variant, *to),
                 |c| region_place(variant, c),
             ),
         },
-        Command::Convoy { army, to } => CommandView::Convoy {
+        CheckedOrder::Convoy { army, to } => CommandView::Convoy {
             unit: unit_in_province(variant, before, *army),
             to: province_place(variant, *to),
         },
-        Command::Retreat { to } => CommandView::Retreat {
+        CheckedOrder::Retreat { to } => CommandView::Retreat {
             to: region_place(variant, *to),
         },
-        Command::Disband => CommandView::Disband,
-        Command::Build { kind, region } => CommandView::Build {
+        CheckedOrder::Disband => CommandView::Disband,
+        CheckedOrder::Build { kind, region } => CommandView::Build {
             unit: built.unwrap_or_else(|| unit_at(variant, *kind, *region, None)),
         },
-        Command::Waive => CommandView::Waive,
+        CheckedOrder::Waive => CommandView::Waive,
     }
 }
 
