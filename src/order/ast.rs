@@ -8,13 +8,13 @@ use crate::map::{ProvinceId, RegionId, UnitKind};
 
 /// Where something was written; displays as `ordres.txt:3:14`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Span {
+pub struct SourcePos {
     pub source: Arc<str>,
     pub line: u32,
     pub column: u32,
 }
 
-impl fmt::Display for Span {
+impl fmt::Display for SourcePos {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}:{}", self.source, self.line, self.column)
     }
@@ -83,7 +83,7 @@ pub struct Order {
     pub unit: UnitSpec,
     pub action: Instruction,
     /// Where the order starts, for messages.
-    pub span: Span,
+    pub span: SourcePos,
     /// The order's text as written, for quoting it back.
     pub text: String,
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::lang::Lang;
 
-use super::ast::Span;
+use super::ast::SourcePos;
 
 /// What the parser was looking for where it stopped (`grammar/orders.ebnf` rule names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -62,7 +62,7 @@ pub enum OrderError {
     /// A name that is no province of the map.
     #[error("{at}: {}", self.detail(Lang::En))]
     UnknownProvince {
-        at: Span,
+        at: SourcePos,
         name: String,
         /// The nearest province names, best first, shown as `Sombreval (Som)`.
         nearest: Vec<String>,
@@ -70,7 +70,7 @@ pub enum OrderError {
     /// A coast that the province does not have (or a coast given to a one-coast province).
     #[error("{at}: {}", self.detail(Lang::En))]
     UnknownCoast {
-        at: Span,
+        at: SourcePos,
         /// The province, shown as `Winterfell (Win)`.
         province: String,
         coast: String,
@@ -80,7 +80,7 @@ pub enum OrderError {
     /// Something else than what the grammar allows at this point.
     #[error("{at}: {}", self.detail(Lang::En))]
     Expected {
-        at: Span,
+        at: SourcePos,
         expected: Expectation,
         /// The word or symbol found there; empty at the end of the line.
         found: String,
@@ -89,7 +89,11 @@ pub enum OrderError {
     },
     /// A line longer than any order, refused before parsing.
     #[error("{at}: {}", self.detail(Lang::En))]
-    TooLong { at: Span, length: usize, max: usize },
+    TooLong {
+        at: SourcePos,
+        length: usize,
+        max: usize,
+    },
 }
 
 impl OrderError {
@@ -104,7 +108,7 @@ impl OrderError {
     }
 
     /// Where the problem is.
-    pub fn span(&self) -> &Span {
+    pub fn span(&self) -> &SourcePos {
         match self {
             OrderError::UnknownProvince { at, .. }
             | OrderError::UnknownCoast { at, .. }
@@ -260,8 +264,8 @@ fn alternatives(names: &[String], or: &str) -> String {
 mod tests {
     use super::*;
 
-    fn at(column: u32) -> Span {
-        Span {
+    fn at(column: u32) -> SourcePos {
+        SourcePos {
             source: Arc::from("orders.txt"),
             line: 1,
             column,

@@ -5,6 +5,6 @@ mod error;
 pub mod parse;
 mod token;
 
-pub use ast::{Instruction, Location, Order, Span, UnitSpec};
+pub use ast::{Instruction, Location, Order, SourcePos, UnitSpec};
 pub use error::{Expectation, OrderError};
 pub use parse::{MAX_LINE_CHARS, parse_order, parse_orders, parse_unit_line};

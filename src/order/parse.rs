@@ -10,7 +10,7 @@ use nom::combinator::{cut, map, opt};
 
 use crate::map::{ProvinceId, UnitKind, Variant, fold};
 
-use super::ast::{Instruction, Location, Order, Span, UnitSpec};
+use super::ast::{Instruction, Location, Order, SourcePos, UnitSpec};
 use super::error::{Expectation, OrderError};
 use super::token::{
     Input, Lexicon, PError, PResult, Problem, coast_name, expected, expecting, fail, is_reserved,
@@ -122,8 +122,8 @@ fn order_text(line: &str) -> String {
         .to_string()
 }
 
-fn span(source: &Arc<str>, line: u32, column: u32) -> Span {
-    Span {
+fn span(source: &Arc<str>, line: u32, column: u32) -> SourcePos {
+    SourcePos {
         source: Arc::clone(source),
         line,
         column,
