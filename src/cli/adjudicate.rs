@@ -19,7 +19,7 @@ const EXAMPLE_ORDERS: &str = include_str!("../../games/examples/westeros-printem
 const EXAMPLE_NAME: &str = "games/examples/westeros-printemps-298.txt";
 
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct AdjudicateArgs {
     /// Order files (`-` for standard input). A file may also hold its own position (a turn
     /// file: `phase`, `unit`, `owner` … lines, then orders). None: the bundled example.
     files: Vec<PathBuf>,
@@ -66,7 +66,7 @@ enum Output {
     Line(String),
 }
 
-pub fn run(args: Args) -> Result<(), Error> {
+pub fn run(args: AdjudicateArgs) -> Result<(), Error> {
     let lang = language(args.lang);
     let variant = load_variant(&args.variant)?;
     let base = match &args.position {
@@ -107,7 +107,12 @@ pub fn run(args: Args) -> Result<(), Error> {
 
 /// Many files: read and adjudicated on every core, a progress bar on a terminal, the
 /// results printed in the order of the files, then a summary line.
-fn batch(args: &Args, lang: Lang, variant: &Variant, base: Option<&Position>) -> Result<(), Error> {
+fn batch(
+    args: &AdjudicateArgs,
+    lang: Lang,
+    variant: &Variant,
+    base: Option<&Position>,
+) -> Result<(), Error> {
     use rayon::prelude::*;
     let start = std::time::Instant::now();
     let total = args.files.len();
@@ -230,7 +235,7 @@ fn print_one(output: &Output) {
 fn adjudicate_job(
     variant: &Variant,
     base: Option<&Position>,
-    args: &Args,
+    args: &AdjudicateArgs,
     lang: Lang,
     job: &Job,
 ) -> Result<Output, Error> {

@@ -16,7 +16,7 @@ use crate::map::Variant;
 use super::{Error, read_input};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct DatcArgs {
     /// Case files: the jDip DATC text format or the project's .case format.
     #[arg(required = true)]
     files: Vec<PathBuf>,
@@ -61,7 +61,7 @@ fn load_cases(cache: &mut VariantCache, path: &PathBuf) -> Result<Vec<Case>, Err
     cases.map_err(Error::Input)
 }
 
-pub fn run(args: Args) -> Result<(), Error> {
+pub fn run(args: DatcArgs) -> Result<(), Error> {
     let mut cache = VariantCache::default();
     let mut cases = Vec::new();
     for path in &args.files {

@@ -39,9 +39,9 @@ enum Command {
     /// Adjudicate one phase: a variant, a position and orders give results (text or JSON).
     ///
     /// With no position and no orders, adjudicates the bundled example turn of Westeros.
-    Adjudicate(adjudicate::Args),
+    Adjudicate(adjudicate::AdjudicateArgs),
     /// Run DATC test cases (jDip text files or the project's .case files).
-    Datc(datc::Args),
+    Datc(datc::DatcArgs),
     /// Convert the DATC files of ../shared/datc into the project's case files.
     #[command(hide = true)]
     DatcConvert(datc::ConvertArgs),
