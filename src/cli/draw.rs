@@ -45,22 +45,22 @@ pub struct DrawArgs {
 
 /// The picture's format, from the output file's extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub enum FileFormat {
     Svg,
     Png,
 }
 
-impl Format {
+impl FileFormat {
     /// `.svg` or `.png`, else a clear refusal before any work.
-    pub fn of(path: &Path, lang: Lang) -> Result<Format, Error> {
+    pub fn of(path: &Path, lang: Lang) -> Result<FileFormat, Error> {
         match path
             .extension()
             .and_then(|e| e.to_str())
             .map(str::to_ascii_lowercase)
             .as_deref()
         {
-            Some("svg") => Ok(Format::Svg),
-            Some("png") => Ok(Format::Png),
+            Some("svg") => Ok(FileFormat::Svg),
+            Some("png") => Ok(FileFormat::Png),
             _ => Err(Error::Input(match lang {
                 Lang::Fr => format!(
                     "{} : le fichier de la carte doit finir par .svg ou .png",
@@ -74,7 +74,7 @@ impl Format {
 
 pub fn run(args: DrawArgs) -> Result<(), Error> {
     let lang = language(args.lang);
-    let format = Format::of(&args.out, lang)?;
+    let format = FileFormat::of(&args.out, lang)?;
     let variant = load_variant(&args.variant)?;
     let position = match &args.position {
         Some(path) => read_position(&variant, &path.display().to_string(), &read_input(path)?)
@@ -114,13 +114,13 @@ pub fn run(args: DrawArgs) -> Result<(), Error> {
 /// Draws and writes the picture; nothing is written if drawing fails.
 pub fn write_picture(
     picture: &Picture<'_>,
-    format: Format,
+    format: FileFormat,
     out: &Path,
     width: u32,
 ) -> Result<(), Error> {
     let bytes = match format {
-        Format::Svg => crate::draw::svg(picture).map(String::into_bytes),
-        Format::Png => crate::draw::png(picture, width),
+        FileFormat::Svg => crate::draw::svg(picture).map(String::into_bytes),
+        FileFormat::Png => crate::draw::png(picture, width),
     }
     .map_err(draw_error)?;
     std::fs::write(out, bytes).map_err(|e| Error::Input(format!("{}: {e}", out.display())))

@@ -212,9 +212,9 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
         })?;
     if let Some(path) = &args.map {
         use crate::service::picture::{self, PictureError};
-        let format = match super::draw::Format::of(path, ctx.lang)? {
-            super::draw::Format::Png => picture::Format::Png,
-            super::draw::Format::Svg => picture::Format::Svg,
+        let format = match super::draw::FileFormat::of(path, ctx.lang)? {
+            super::draw::FileFormat::Png => picture::Format::Png,
+            super::draw::FileFormat::Svg => picture::Format::Svg,
         };
         let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
         let bytes = picture::phase_picture(&variant, &g, record, ctx.lang, format).map_err(
