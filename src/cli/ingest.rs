@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::lang::Lang;
-use crate::mail::maildir::{self, Outcome, carry_out};
+use crate::mail::maildir::{self, MessageFate, carry_out};
 use crate::mail::pass::{Hold, PassError, PassReport, pass_holding};
 use crate::service::Service;
 
@@ -93,7 +93,7 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
         // Held: no other pass reads the spool until this mail is done.
         let path = pending.publish().map_err(temporary)?;
         match carry_out(&service, &config, &path, now) {
-            Outcome::Left(why) => {
+            MessageFate::Left(why) => {
                 maildir::take_back(&path);
                 return Err(Error::Temporary(why));
             }
@@ -114,8 +114,8 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
         Err(e) => return Err(pass_error(lang, e)),
     };
     match ours {
-        Some((_, Outcome::Done(handled))) => report.ingest.add(&handled),
-        Some((name, Outcome::Quarantined(why))) => report.ingest.unreadable.push((name, why)),
+        Some((_, MessageFate::Done(handled))) => report.ingest.add(&handled),
+        Some((name, MessageFate::Quarantined(why))) => report.ingest.unreadable.push((name, why)),
         _ => {}
     }
     print_report(lang, store.json, &report)?;

@@ -137,10 +137,10 @@ pub fn read_maildir(
     for path in new_messages(dir)? {
         let service = hold.service()?;
         match carry_out(service, config, &path, now) {
-            Outcome::Done(handled) => report.add(&handled),
-            Outcome::Gone => {}
-            Outcome::Left(why) => report.failed.push((file_name(&path), why)),
-            Outcome::Quarantined(why) => report.unreadable.push((file_name(&path), why)),
+            MessageFate::Done(handled) => report.add(&handled),
+            MessageFate::Gone => {}
+            MessageFate::Left(why) => report.failed.push((file_name(&path), why)),
+            MessageFate::Quarantined(why) => report.unreadable.push((file_name(&path), why)),
         }
         hold.breathe();
     }
@@ -149,7 +149,7 @@ pub fn read_maildir(
 
 /// What became of one message of `new/`.
 #[derive(Debug)]
-pub enum Outcome {
+pub enum MessageFate {
     /// Carried out (or found already done), moved to `cur/`.
     Done(Handled),
     /// Taken by another reader meanwhile.
@@ -174,7 +174,12 @@ pub fn is_temporary(e: &GameError) -> bool {
 /// Carries out the message at `path` (in a Maildir's `new/`) with the store held: moved
 /// to `cur/` once done, quarantined when it cannot be handled, left in `new/` on a
 /// temporary failure.
-pub fn carry_out(service: &Service, config: &Config, path: &Path, now: DateTime<Utc>) -> Outcome {
+pub fn carry_out(
+    service: &Service,
+    config: &Config,
+    path: &Path,
+    now: DateTime<Utc>,
+) -> MessageFate {
     let lang = config.lang;
     let guard = Guard::new(config);
     if guard.killed_twice(path) {
@@ -195,11 +200,11 @@ fn carry_out_guarded(
     config: &Config,
     path: &Path,
     now: DateTime<Utc>,
-) -> Outcome {
+) -> MessageFate {
     let lang = config.lang;
     let (raw, size) = match read_capped(path, config) {
         Ok(read) => read,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Outcome::Gone,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return MessageFate::Gone,
         Err(e) => {
             let why = format!(
                 "{}: {e}",
@@ -216,15 +221,15 @@ fn carry_out_guarded(
     let limit = usize::try_from(config.mail.max_size).unwrap_or(usize::MAX);
     match handled {
         Ok(Ok(Ok(handled))) => match mark(path, "S") {
-            Ok(_) => Outcome::Done(handled),
+            Ok(_) => MessageFate::Done(handled),
             Err(MaildirError::Io(_, e)) if e.kind() == io::ErrorKind::NotFound => {
-                Outcome::Done(handled)
+                MessageFate::Done(handled)
             }
             // Done and committed; read again, it is found already done.
-            Err(e) => Outcome::Left(e.message(lang)),
+            Err(e) => MessageFate::Left(e.message(lang)),
         },
         Ok(Ok(Err(e))) => quarantine(service, config, path, None, e.message(lang), now),
-        Ok(Err(e)) if is_temporary(&e) => Outcome::Left(e.message(lang)),
+        Ok(Err(e)) if is_temporary(&e) => MessageFate::Left(e.message(lang)),
         Ok(Err(e)) => {
             let mail = quietly(|| read_sized(&raw, size, limit))
                 .ok()
@@ -284,13 +289,13 @@ fn quarantine(
     mail: Option<&Inbound>,
     reason: String,
     now: DateTime<Utc>,
-) -> Outcome {
+) -> MessageFate {
     let kept = match mark(path, "FS") {
         Ok(kept) => kept,
         Err(MaildirError::Io(_, e)) if e.kind() == io::ErrorKind::NotFound => {
-            return Outcome::Gone;
+            return MessageFate::Gone;
         }
-        Err(e) => return Outcome::Left(e.message(config.lang)),
+        Err(e) => return MessageFate::Left(e.message(config.lang)),
     };
     let line = format!(
         "{}\t{}\t{}\n",
@@ -310,7 +315,7 @@ fn quarantine(
     }
     // Telling is best effort: the mail is safe, flagged, whatever happens here.
     let _ = quietly(|| tell(service, config, &kept, mail, &reason, now));
-    Outcome::Quarantined(why)
+    MessageFate::Quarantined(why)
 }
 
 /// The file beside the store where the reason of each quarantined mail is written.
