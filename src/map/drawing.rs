@@ -66,7 +66,7 @@ pub struct Blank {
 
 /// Where one province's things stand.
 #[derive(Debug, Clone)]
-pub struct Place {
+pub struct ProvincePoints {
     /// Where an army, a dragon or a one-coast fleet stands.
     pub unit: Point,
     /// Where the province's abbreviation is written.
@@ -100,7 +100,7 @@ pub struct Drawing {
     pub width: f64,
     pub height: f64,
     /// Indexed by province.
-    pub places: Vec<Place>,
+    pub places: Vec<ProvincePoints>,
     pub blanks: Vec<Blank>,
     pub cells: Vec<Cell>,
     /// Every line between two areas, once.
@@ -229,7 +229,7 @@ pub(super) fn build(raw: FileDrawing, variant: &Variant) -> Result<Drawing, Vec<
         return Err(check.problems);
     }
     let mut seeds: Vec<(Point, Area)> = Vec::new();
-    let mut places: Vec<Option<Place>> = vec![None; variant.provinces.len()];
+    let mut places: Vec<Option<ProvincePoints>> = vec![None; variant.provinces.len()];
     for (id, place) in &raw.places {
         let key = format!("[drawing.places {id}]");
         let Some(province) = variant.province_by_id(id) else {
@@ -279,7 +279,7 @@ pub(super) fn build(raw: FileDrawing, variant: &Variant) -> Result<Drawing, Vec<
                 );
             }
         }
-        places[usize::from(province.0)] = Some(Place {
+        places[usize::from(province.0)] = Some(ProvincePoints {
             unit,
             label,
             centre,
@@ -337,7 +337,7 @@ pub(super) fn build(raw: FileDrawing, variant: &Variant) -> Result<Drawing, Vec<
     if !check.problems.is_empty() {
         return Err(check.problems);
     }
-    let places: Vec<Place> = places.into_iter().flatten().collect();
+    let places: Vec<ProvincePoints> = places.into_iter().flatten().collect();
     let points: Vec<Point> = seeds.iter().map(|(p, _)| *p).collect();
     let diagram = voronoi(&points, raw.width, raw.height);
     let mut cells = Vec::with_capacity(diagram.len());
