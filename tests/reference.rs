@@ -232,7 +232,8 @@ fn expressible(
     let mut commands = Vec::new();
     let mut index = Vec::new();
     for (i, r) in &result.reports {
-        if r.kind == UnitKind::Dragon {
+        let (kind, region) = r.unit?;
+        if kind == UnitKind::Dragon {
             return None;
         }
         let command = match (&r.outcome, &r.command) {
@@ -254,7 +255,7 @@ fn expressible(
             _ => return None,
         };
         let accepted = !matches!(r.outcome, Outcome::Illegal(_));
-        units.push((r.owner, v.province_of(r.region)));
+        units.push((r.owner, v.province_of(region)));
         commands.push(command);
         index.push(i.filter(|_| accepted));
     }

@@ -360,7 +360,11 @@ fn orders(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, k: f64) {
 
 fn order(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, report: &Report, k: f64) {
     let failed = !matches!(report.outcome, Outcome::Succeeded);
-    let from = point(picture, drawing, report.region);
+    // A waive is about no unit: nothing to draw.
+    let Some((_, region)) = report.unit else {
+        return;
+    };
+    let from = point(picture, drawing, region);
     let colour = if failed { FAILED } else { INK };
     let unit_gap = 14.0 * k;
     match &report.command {

@@ -86,55 +86,73 @@ pub fn check_owner(unit: &Unit, house: Option<HouseId>) -> Result<(), Illegal> {
     }
 }
 
-/// Why an order was refused, with the unit it was for when that unit was found.
-pub type Refusal = (Option<(UnitPool, usize)>, Illegal);
+/// An order refused: the unit it was for, when that unit was found (its pool and its
+/// index there), and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefusedOrder {
+    pub unit: Option<(UnitPool, usize)>,
+    pub why: Illegal,
+}
 
-/// The unit an order is for, in the pool the phase uses, with the command it stands for.
+impl RefusedOrder {
+    /// The refusal of an order for `unit` (none: its unit was not found).
+    fn of(unit: Option<(UnitPool, usize)>) -> impl Fn(Illegal) -> RefusedOrder {
+        move |why| RefusedOrder { unit, why }
+    }
+}
+
+/// The unit an order is for, in the pool the phase uses (none for a build or a waive,
+/// which name no unit on the board), with the command it stands for.
 pub fn resolve_order(
     variant: &Variant,
     position: &Position,
     boards: &Boards<'_>,
     house: Option<HouseId>,
     order: &Order,
-) -> Result<(UnitPool, usize, CheckedOrder), Refusal> {
+) -> Result<(Option<(UnitPool, usize)>, CheckedOrder), RefusedOrder> {
     match position.phase.kind {
         PhaseKind::Movement => {
-            let index = find_unit(&boards.board, &order.unit).map_err(|e| (None, e))?;
+            let index = find_unit(&boards.board, &order.unit).map_err(RefusedOrder::of(None))?;
             let found = Some((UnitPool::Board, index));
             let unit = boards.board.units[index];
-            check_owner(unit, house).map_err(|e| (found, e))?;
+            check_owner(unit, house).map_err(RefusedOrder::of(found))?;
             movement_command(variant, position, boards, unit, &order.action)
-                .map(|c| (UnitPool::Board, index, c))
-                .map_err(|e| (found, e))
+                .map(|c| (found, c))
+                .map_err(RefusedOrder::of(found))
         }
         PhaseKind::Retreat => {
             let index = match find_unit(&boards.dislodged, &order.unit) {
                 Ok(index) => index,
                 Err(e) => {
-                    return Err(match find_unit(&boards.board, &order.unit) {
-                        Ok(_) => (None, Illegal::NotDislodged),
-                        Err(_) => (None, e),
-                    });
+                    let why = match find_unit(&boards.board, &order.unit) {
+                        Ok(_) => Illegal::NotDislodged,
+                        Err(_) => e,
+                    };
+                    return Err(RefusedOrder { unit: None, why });
                 }
             };
             let found = Some((UnitPool::Dislodged, index));
-            check_owner(boards.dislodged.units[index], house).map_err(|e| (found, e))?;
+            check_owner(boards.dislodged.units[index], house).map_err(RefusedOrder::of(found))?;
             retreat_command(variant, position, index, &order.action)
-                .map(|c| (UnitPool::Dislodged, index, c))
-                .map_err(|e| (found, e))
+                .map(|c| (found, c))
+                .map_err(RefusedOrder::of(found))
         }
         PhaseKind::Adjustment => match &order.action {
             Instruction::Disband => {
-                let index = find_unit(&boards.board, &order.unit).map_err(|e| (None, e))?;
+                let index =
+                    find_unit(&boards.board, &order.unit).map_err(RefusedOrder::of(None))?;
                 let found = Some((UnitPool::Board, index));
-                check_owner(boards.board.units[index], house).map_err(|e| (found, e))?;
-                Ok((UnitPool::Board, index, CheckedOrder::Disband))
+                check_owner(boards.board.units[index], house).map_err(RefusedOrder::of(found))?;
+                Ok((found, CheckedOrder::Disband))
             }
             Instruction::Build => build_command(variant, &order.unit)
-                .map(|c| (UnitPool::Board, usize::MAX, c))
-                .map_err(|e| (None, e)),
-            Instruction::Waive => Ok((UnitPool::Board, usize::MAX, CheckedOrder::Waive)),
-            _ => Err((None, Illegal::WrongPhase)),
+                .map(|c| (None, c))
+                .map_err(RefusedOrder::of(None)),
+            Instruction::Waive => Ok((None, CheckedOrder::Waive)),
+            _ => Err(RefusedOrder {
+                unit: None,
+                why: Illegal::WrongPhase,
+            }),
         },
     }
 }

@@ -18,7 +18,7 @@ use crate::map::{HouseId, Owner, Variant};
 use crate::order::Order;
 
 use adjust::AdjustmentOrder;
-use legality::{Boards, UnitPool, resolve_order};
+use legality::{Boards, RefusedOrder, UnitPool, resolve_order};
 
 /// An order with the house that gave it (None: a batch file without house names, where
 /// any house's unit may be ordered).
@@ -72,7 +72,10 @@ pub fn not_yours(
 ) -> Option<Illegal> {
     let boards = Boards::new(variant, position);
     match resolve_order(variant, position, &boards, Some(house), order) {
-        Err((_, illegal @ (Illegal::NotYourUnit { .. } | Illegal::NeutralUnit))) => Some(illegal),
+        Err(RefusedOrder {
+            why: illegal @ (Illegal::NotYourUnit { .. } | Illegal::NeutralUnit),
+            ..
+        }) => Some(illegal),
         _ => None,
     }
 }
@@ -120,19 +123,37 @@ fn assign(
     let boards = Boards::new(variant, position);
     for (index, given) in orders.iter().enumerate() {
         let unit = match resolve_order(variant, position, &boards, given.house, &given.order) {
-            Ok((_, unit, command)) => Some((unit, Ok(command))),
+            Ok((Some((_, unit)), command)) => Some((unit, Ok(command))),
+            // Only builds and waives name no unit, and they are no orders of a movement
+            // or retreat phase (`resolve_order` refuses them there).
+            Ok((None, _)) => {
+                a.rejected.push(Rejected {
+                    order: index,
+                    illegal: Illegal::WrongPhase,
+                });
+                None
+            }
             // An order for a unit its house may not order (another house's, a neutral one)
             // is illegal and changes nothing (DATC 6.A.6): it never takes the place of the
             // owner's order, whether it comes before or after it.
-            Err((Some(_), illegal @ (Illegal::NotYourUnit { .. } | Illegal::NeutralUnit))) => {
+            Err(RefusedOrder {
+                unit: Some(_),
+                why: illegal @ (Illegal::NotYourUnit { .. } | Illegal::NeutralUnit),
+            }) => {
                 a.rejected.push(Rejected {
                     order: index,
                     illegal,
                 });
                 None
             }
-            Err((Some((_, unit)), illegal)) => Some((unit, Err(illegal))),
-            Err((None, illegal)) => {
+            Err(RefusedOrder {
+                unit: Some((_, unit)),
+                why: illegal,
+            }) => Some((unit, Err(illegal))),
+            Err(RefusedOrder {
+                unit: None,
+                why: illegal,
+            }) => {
                 a.rejected.push(Rejected {
                     order: index,
                     illegal,
@@ -185,8 +206,7 @@ fn adjudicate_movement(
             order,
             Report {
                 owner: unit.owner,
-                kind: unit.kind,
-                region: unit.region,
+                unit: Some((unit.kind, unit.region)),
                 command: moved.commands[i].clone(),
                 outcome,
                 text: order.map(|o| orders[o].order.text.clone()),
@@ -255,8 +275,7 @@ fn adjudicate_retreats(
             order,
             Report {
                 owner: d.unit.owner,
-                kind: d.unit.kind,
-                region: d.unit.region,
+                unit: Some((d.unit.kind, d.unit.region)),
                 command: commands[i].clone(),
                 outcome,
                 text: order.map(|o| orders[o].order.text.clone()),
@@ -288,8 +307,8 @@ fn adjudicate_adjustments(
     let boards = Boards::new(variant, position);
     for (index, given) in orders.iter().enumerate() {
         match resolve_order(variant, position, &boards, given.house, &given.order) {
-            Ok((pool, unit, command)) => {
-                let unit = (pool == UnitPool::Board && unit != usize::MAX).then_some(unit);
+            Ok((unit, command)) => {
+                let unit = unit.and_then(|(pool, u)| (pool == UnitPool::Board).then_some(u));
                 list.push(AdjustmentOrder {
                     house: given
                         .house
@@ -299,7 +318,7 @@ fn adjudicate_adjustments(
                 });
                 indices.push(index);
             }
-            Err((_, illegal)) => rejected.push(Rejected {
+            Err(RefusedOrder { why: illegal, .. }) => rejected.push(Rejected {
                 order: index,
                 illegal,
             }),
@@ -308,31 +327,26 @@ fn adjudicate_adjustments(
     let decided = adjust::resolve_adjustments(variant, position, &list);
     let mut reports = Vec::new();
     for ((order, outcome), &index) in list.iter().zip(decided.outcomes).zip(&indices) {
-        let (owner, kind, region) = match (&order.command, order.unit) {
+        // A waive is about no unit.
+        let (owner, unit) = match (&order.command, order.unit) {
             (CheckedOrder::Build { kind, region }, _) => (
                 order
                     .house
                     .or_else(|| variant.province(variant.province_of(*region)).home_of)
                     .map_or(Owner::Neutral, Owner::House),
-                *kind,
-                *region,
+                Some((*kind, *region)),
             ),
             (_, Some(u)) => {
                 let unit = &position.units[u];
-                (unit.owner, unit.kind, unit.region)
+                (unit.owner, Some((unit.kind, unit.region)))
             }
-            (_, None) => (
-                order.house.map_or(Owner::Neutral, Owner::House),
-                crate::map::UnitKind::Army,
-                crate::map::RegionId(0),
-            ),
+            (_, None) => (order.house.map_or(Owner::Neutral, Owner::House), None),
         };
         reports.push((
             Some(index),
             Report {
                 owner,
-                kind,
-                region,
+                unit,
                 command: order.command.clone(),
                 outcome,
                 text: Some(orders[index].order.text.clone()),
@@ -350,8 +364,7 @@ fn adjudicate_adjustments(
                 None,
                 Report {
                     owner: unit.owner,
-                    kind: unit.kind,
-                    region: unit.region,
+                    unit: Some((unit.kind, unit.region)),
                     command: CheckedOrder::Disband,
                     outcome: Outcome::Succeeded,
                     text: None,

@@ -150,9 +150,9 @@ impl Outcome {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Report {
     pub owner: Owner,
-    pub kind: UnitKind,
-    /// Where the unit stood (for a build: where it is built).
-    pub region: RegionId,
+    /// The unit's kind and where it stood (for a build: the unit built, and where); none
+    /// for a waive, which is about no unit.
+    pub unit: Option<(UnitKind, RegionId)>,
     pub command: CheckedOrder,
     pub outcome: Outcome,
     /// The order as the player wrote it, when there was one.

@@ -157,10 +157,12 @@ fn order_line(
                 |u| unit_view(variant, u),
             ))
         }
-        _ => Some(match unit_before(before, adjudication.phase.kind, report) {
-            Some(u) => unit_view(variant, u),
-            None => unit_at(variant, report.kind, report.region, None),
-        }),
+        _ => match unit_before(before, adjudication.phase.kind, report) {
+            Some(u) => Some(unit_view(variant, u)),
+            None => report
+                .unit
+                .map(|(kind, region)| unit_at(variant, kind, region, None)),
+        },
     };
     let built = match report.command {
         CheckedOrder::Build { .. } => unit.clone(),
@@ -182,8 +184,8 @@ fn order_line(
 
 /// The unit a report is about, as it stood before the phase (for its dragon name).
 fn unit_before<'a>(before: &'a Position, kind: PhaseKind, report: &Report) -> Option<&'a Unit> {
-    let same =
-        |u: &&Unit| u.region == report.region && u.kind == report.kind && u.owner == report.owner;
+    let (kind_of, region) = report.unit?;
+    let same = |u: &&Unit| u.region == region && u.kind == kind_of && u.owner == report.owner;
     let on_board = || before.units.iter().find(same);
     let dislodged = || before.dislodged.iter().map(|d| &d.unit).find(same);
     match kind {
@@ -202,7 +204,10 @@ fn dislodgement(
     if adjudication.phase.kind != PhaseKind::Movement {
         return (false, None);
     }
-    let same = |u: &Unit| u.region == report.region && u.owner == report.owner;
+    let Some((_, region)) = report.unit else {
+        return (false, None);
+    };
+    let same = |u: &Unit| u.region == region && u.owner == report.owner;
     // In a movement phase a unit leaves the board only when dislodged.
     let dislodged = adjudication.after.dislodged.iter().any(|d| same(&d.unit))
         || adjudication.disbanded.iter().any(same)
@@ -210,7 +215,7 @@ fn dislodgement(
     if !dislodged {
         return (false, None);
     }
-    let province = variant.province_of(report.region);
+    let province = variant.province_of(region);
     (
         true,
         attacker(variant, before, adjudication, province).map(|p| province_place(variant, p)),
@@ -231,7 +236,7 @@ fn attacker(
             CheckedOrder::Move { to, .. }
                 if r.outcome.succeeded() && variant.province_of(to) == province =>
             {
-                Some(variant.province_of(r.region))
+                r.unit.map(|(_, region)| variant.province_of(region))
             }
             _ => None,
         });
@@ -242,7 +247,7 @@ fn attacker(
             .iter()
             .find_map(|(_, r)| match r.outcome {
                 Outcome::Failed(Failure::Dislodged { by })
-                    if r.region == before.units[unit].region =>
+                    if r.unit.map(|(_, region)| region) == Some(before.units[unit].region) =>
                 {
                     Some(by)
                 }
