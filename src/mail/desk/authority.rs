@@ -10,7 +10,7 @@ use crate::map::Variant;
 use super::super::command::{Located, SECRET_MASK};
 use super::super::refusal::Refusal;
 use super::super::throttle::{Guard, Subject};
-use super::section::Section;
+use super::section::ReplySection;
 use super::{Desk, Role, fold_id, house_name, same_address};
 
 /// What of a sign-on's words may be quoted as its house: the house the map names exactly
@@ -205,7 +205,7 @@ impl Desk<'_> {
                 self.locked_out = false;
                 self.mode = SubmitMode::Replace;
                 let name = house_name(variant, &house);
-                let section = Section::SignedOn {
+                let section = ReplySection::SignedOn {
                     house: name,
                     game: g.id.clone(),
                     extra: self.extra_words,
@@ -274,7 +274,7 @@ impl Desk<'_> {
             self.lang = g.settings.lang;
             self.role = Role::Moderator;
             self.locked_out = false;
-            let data = Section::Moderator {
+            let data = ReplySection::Moderator {
                 game: id,
                 extra: self.extra_words,
             };

@@ -34,7 +34,7 @@ mod section;
 
 pub(crate) use reply::Quota;
 use reply::{masked, script_is_empty};
-use section::{Placed, Section};
+use section::{Placed, ReplySection};
 // The moved code names its neighbours as `super::board`, `super::refusal`…
 use super::{board, outmail, refusal};
 
@@ -165,7 +165,7 @@ impl<'a> Desk<'a> {
                 limit: usize::try_from(self.config.mail.max_size).unwrap_or(usize::MAX),
             };
             let message = refusal.message(self.lang);
-            self.section(0, "", Section::Error { message });
+            self.section(0, "", ReplySection::Error { message });
         }
         if let Some(count) = self.too_many {
             let refusal = Refusal::TooManyCommands {
@@ -173,7 +173,7 @@ impl<'a> Desk<'a> {
                 limit: MAX_COMMANDS,
             };
             let message = refusal.message(self.lang);
-            self.section(0, "", Section::Error { message });
+            self.section(0, "", ReplySection::Error { message });
         }
         self.first_sign_on = commands.iter().find_map(|c| match &c.command {
             Ok(Command::SignOn { .. } | Command::Moderator { .. }) => Some(c.line),
@@ -202,11 +202,11 @@ impl<'a> Desk<'a> {
         }
         self.flush_orders(&mut game);
         if script_is_empty(commands) && !self.mail.too_large && self.too_many.is_none() {
-            self.section(0, "", Section::Empty);
+            self.section(0, "", ReplySection::Empty);
         }
         if !self.mail.attachments.is_empty() {
             let names = self.mail.attachments.clone();
-            self.section(0, "", Section::Attachments { names });
+            self.section(0, "", ReplySection::Attachments { names });
         }
         self.reply(game.as_ref().map(|(g, v)| (&**g, *v)))
     }
@@ -291,13 +291,13 @@ impl<'a> Desk<'a> {
             Command::Press { to, grey, body } => self.press(game, located, to, grey, &body)?,
             Command::Map { game: named } => self.map(game, located, named.as_deref()),
             Command::Pictures(on) => self.pictures(game, located, on),
-            Command::Help => self.section(located.line, &located.text, Section::Help),
+            Command::Help => self.section(located.line, &located.text, ReplySection::Help),
             Command::Stop => self.stopped = true,
-            Command::Start => self.moderate(game, located, Action::Start, Section::Started),
+            Command::Start => self.moderate(game, located, Action::Start, ReplySection::Started),
             Command::Process(phase) => self.process(game, located, phase),
             Command::Preview => self.preview(game, located)?,
-            Command::Pause => self.moderate(game, located, Action::Pause, Section::Paused),
-            Command::Resume => self.moderate(game, located, Action::Resume, Section::Resumed),
+            Command::Pause => self.moderate(game, located, Action::Pause, ReplySection::Paused),
+            Command::Resume => self.moderate(game, located, Action::Resume, ReplySection::Resumed),
             Command::Extend(span) => self.extend(game, located, &span),
             Command::Rollback(phase) => self.rollback(game, located, phase)?,
             Command::AddPlayer {
@@ -311,9 +311,9 @@ impl<'a> Desk<'a> {
                 lang,
             } => self.seat(game, located, house, &address, lang, true)?,
             Command::RemovePlayer(house) => {
-                self.moderate(game, located, Action::Remove { house }, Section::Removed)
+                self.moderate(game, located, Action::Remove { house }, ReplySection::Removed)
             }
-            Command::EndGame(by) => self.moderate(game, located, Action::End(by), Section::Ended),
+            Command::EndGame(by) => self.moderate(game, located, Action::End(by), ReplySection::Ended),
         }
         Ok(())
     }

@@ -15,7 +15,7 @@ use crate::service::Action;
 use super::super::command::Located;
 use super::super::refusal::Refusal;
 use super::super::throttle::Subject;
-use super::section::{Moderated, Section};
+use super::section::{Moderated, ReplySection};
 use super::{Desk, Role, house_name, same_address};
 
 /// Requests to observe a game waiting for confirmation, at most.
@@ -46,7 +46,7 @@ impl Desk<'_> {
         game: &mut Option<(&mut Game, &Variant)>,
         located: &Located,
         action: Action,
-        kind: fn(Moderated) -> Section,
+        kind: fn(Moderated) -> ReplySection,
     ) {
         // An action is only done on a game (`act` refuses it without one).
         if self.require_moderator(located)
@@ -92,7 +92,7 @@ impl Desk<'_> {
                     game.as_ref().map_or(h.clone(), |(_, v)| house_name(v, &h))
                 }
             };
-            self.section(located.line, &located.text, Section::Vote { vote, ending });
+            self.section(located.line, &located.text, ReplySection::Vote { vote, ending });
         }
     }
 
@@ -147,12 +147,12 @@ impl Desk<'_> {
             super::board::welcome_mail(self.service, self.config, g, variant, &welcome, self.now)?;
         self.effects.mails.push(mail);
         let section = if replace {
-            Section::Replaced {
+            ReplySection::Replaced {
                 house: name,
                 address,
             }
         } else {
-            Section::Added {
+            ReplySection::Added {
                 house: name,
                 address,
             }
@@ -208,7 +208,7 @@ impl Desk<'_> {
             self.owner = Some(old.clone());
         }
         self.note(format!("{house}: address {old} -> {address}"));
-        self.section(located.line, &located.text, Section::Address { address });
+        self.section(located.line, &located.text, ReplySection::Address { address });
     }
 
     /// `OBSERVER game`: nobody observes without consent, so the request only waits for
@@ -256,7 +256,7 @@ impl Desk<'_> {
         let zone = g.settings.schedule.time_zone;
         let id = g.id.clone();
         self.note(format!("observer request from {from}"));
-        let section = Section::ObserveAsked {
+        let section = ReplySection::ObserveAsked {
             game: id,
             address: from,
             asked: format_deadline(now, zone, self.lang),
@@ -327,7 +327,7 @@ impl Desk<'_> {
         });
         let id = g.id.clone();
         self.note(format!("observer {from}"));
-        let section = Section::Observing { game: id, secret };
+        let section = ReplySection::Observing { game: id, secret };
         self.section(located.line, &located.text, section);
         Ok(())
     }
@@ -372,7 +372,7 @@ impl Desk<'_> {
             self.guards_passed(&guards)?;
             g.observers.remove(at);
             self.note(format!("observer left ({from})"));
-            self.section(located.line, &located.text, Section::Unobserved);
+            self.section(located.line, &located.text, ReplySection::Unobserved);
         } else {
             self.guards_failed(&guards, None)?;
             self.refuse(located, Refusal::BadObserverSecret);
@@ -387,7 +387,7 @@ impl Desk<'_> {
         if let Some(house) = self.require_house(located)
             && self.act(game, located, Action::Resign { house })
         {
-            self.section(located.line, &located.text, Section::Resigned);
+            self.section(located.line, &located.text, ReplySection::Resigned);
             self.role = Role::Nobody;
         }
     }
@@ -403,7 +403,7 @@ impl Desk<'_> {
         if let Some(house) = self.require_house(located)
             && self.act(game, located, Action::Absence { house, from, to })
         {
-            self.section(located.line, &located.text, Section::Absence);
+            self.section(located.line, &located.text, ReplySection::Absence);
         }
     }
 
@@ -423,7 +423,7 @@ impl Desk<'_> {
             g.settings.lang = lang;
             self.lang = lang;
             self.note(format!("moderator: language {lang}"));
-            self.section(line, text, Section::Language);
+            self.section(line, text, ReplySection::Language);
         } else if let Some(house) = self.require_house(located)
             && let Some((g, _)) = game
             && let Some(p) = g.seat_mut(&house).and_then(|s| s.player.as_mut())
@@ -431,7 +431,7 @@ impl Desk<'_> {
             p.lang = lang;
             self.lang = lang;
             self.note(format!("{house}: language {lang}"));
-            self.section(line, text, Section::Language);
+            self.section(line, text, ReplySection::Language);
         }
     }
 
@@ -446,7 +446,7 @@ impl Desk<'_> {
         let removed = game.as_ref().map_or(0, |(g, _)| g.observers.len());
         if self.require_moderator(located) && self.act(game, located, action) {
             let removed = if allowed { 0 } else { removed };
-            let section = Section::Observers { allowed, removed };
+            let section = ReplySection::Observers { allowed, removed };
             self.section(located.line, &located.text, section);
         }
     }
@@ -460,7 +460,7 @@ impl Desk<'_> {
     ) {
         let action = Action::Pictures { on };
         if self.require_moderator(located) && self.act(game, located, action) {
-            self.section(located.line, &located.text, Section::Pictures { on });
+            self.section(located.line, &located.text, ReplySection::Pictures { on });
         }
     }
 
@@ -478,7 +478,7 @@ impl Desk<'_> {
                 phase: Some(phase),
                 trigger: Trigger::Moderator,
             };
-            self.moderate(game, located, action, Section::Processed);
+            self.moderate(game, located, action, ReplySection::Processed);
         }
     }
 
@@ -490,7 +490,7 @@ impl Desk<'_> {
         span: &str,
     ) {
         match span.parse::<Span>() {
-            Ok(by) => self.moderate(game, located, Action::Extend(by), Section::Extended),
+            Ok(by) => self.moderate(game, located, Action::Extend(by), ReplySection::Extended),
             Err(e) => {
                 let message = self.game_message(&GameError::Calendar(e));
                 self.refuse(located, Refusal::BadSpan(message));
@@ -527,7 +527,7 @@ impl Desk<'_> {
                     last: Box::new(last),
                     phase: Some(phase),
                 };
-                self.moderate(game, located, action, Section::RolledBack);
+                self.moderate(game, located, action, ReplySection::RolledBack);
             }
         }
         Ok(())

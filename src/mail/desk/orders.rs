@@ -9,7 +9,7 @@ use crate::report::game_text::{Audience, record_results_for};
 use crate::service::Action;
 
 use super::super::command::{Command, Located};
-use super::section::{Problem, Section};
+use super::section::{RefusedLine, ReplySection};
 use super::{Desk, Role};
 
 /// The refused order lines a reply lists one by one; it counts the others.
@@ -18,7 +18,7 @@ pub(super) const MAX_PROBLEMS_SHOWN: usize = 20;
 impl Desk<'_> {
     pub(super) fn order(&mut self, line: usize, text: &str) {
         if self.first_sign_on.is_some_and(|first| line < first) {
-            self.section(line, text, Section::Ignored);
+            self.section(line, text, ReplySection::Ignored);
             return;
         }
         self.orders.push((line, text.to_string()));
@@ -40,7 +40,7 @@ impl Desk<'_> {
                 .rposition(|(_, t)| !looks_like_prose(variant, t))
                 .map_or(0, |i| i + 1);
             for (line, text) in lines.split_off(keep) {
-                self.section(line, &text, Section::Ignored);
+                self.section(line, &text, ReplySection::Ignored);
             }
             if lines.is_empty() {
                 return;
@@ -59,7 +59,7 @@ impl Desk<'_> {
                 let refusal = self.not_signed_on();
                 let message = refusal.message(self.lang);
                 let shown: Vec<&str> = lines.iter().map(|(_, t)| t.as_str()).collect();
-                self.section(first, &shown.join("\n"), Section::Error { message });
+                self.section(first, &shown.join("\n"), ReplySection::Error { message });
                 return;
             }
         };
@@ -77,7 +77,7 @@ impl Desk<'_> {
         self.submitting = lines.iter().map(|(line, _)| *line).collect();
         let refused_before = self.orders_refused;
         if self.act(game, &located, action) {
-            self.section(first, "", Section::Orders { count });
+            self.section(first, "", ReplySection::Orders { count });
         } else if self.orders_refused && !refused_before {
             self.withdraw_ready(game);
         }
@@ -92,7 +92,7 @@ impl Desk<'_> {
         if g.set_ready(&house, before, self.now).is_ok() {
             self.note(format!("{house}: ready withdrawn, orders refused"));
             if let Some(section) = self.sections.get_mut(index) {
-                section.section = Section::ReadyRefused;
+                section.section = ReplySection::ReadyRefused;
             }
         }
     }
@@ -106,7 +106,7 @@ impl Desk<'_> {
         // A mail of thousands of bad lines gets a reply of a readable size.
         let more = problems.len().saturating_sub(MAX_PROBLEMS_SHOWN);
         // Numbered in the mail, as the player sees it, not in the joined order set.
-        let problems: Vec<Problem> = problems
+        let problems: Vec<RefusedLine> = problems
             .into_iter()
             .take(MAX_PROBLEMS_SHOWN)
             .map(|p| {
@@ -115,14 +115,14 @@ impl Desk<'_> {
                     Some(&in_mail) => p.at_line(in_mail),
                     None => p,
                 };
-                Problem {
+                RefusedLine {
                     line: p.line,
                     message: p.message(self.lang),
                     text: p.text,
                 }
             })
             .collect();
-        self.section(located.line, "", Section::OrdersRefused { problems, more });
+        self.section(located.line, "", ReplySection::OrdersRefused { problems, more });
         false
     }
 
@@ -140,7 +140,7 @@ impl Desk<'_> {
         let mut trial = (**g).clone();
         match trial.process(variant, self.now, Trigger::Moderator) {
             Ok(record) => {
-                let preview = |results| Section::Preview { results };
+                let preview = |results| ReplySection::Preview { results };
                 self.results_section(located, preview, &trial, variant, &record, true)?;
             }
             Err(e) => {
@@ -155,7 +155,7 @@ impl Desk<'_> {
     pub(super) fn results_section(
         &mut self,
         located: &Located,
-        kind: fn(String) -> Section,
+        kind: fn(String) -> ReplySection,
         game: &Game,
         variant: &Variant,
         record: &PhaseRecord,
@@ -204,7 +204,7 @@ impl Desk<'_> {
         // Refused orders never make a house ready: it would be processed with
         // orders it did not mean (its units holding).
         if ready && self.orders_refused {
-            self.section(line, text, Section::ReadyRefused);
+            self.section(line, text, ReplySection::ReadyRefused);
             return;
         }
         let before = game
@@ -219,7 +219,7 @@ impl Desk<'_> {
             if ready {
                 self.made_ready = Some((self.sections.len(), house, before));
             }
-            self.section(line, text, Section::Ready { ready });
+            self.section(line, text, ReplySection::Ready { ready });
         }
     }
 }

@@ -11,7 +11,7 @@ use super::super::command::{Located, PressTo};
 use super::super::compose::compose;
 use super::super::outmail::OutMail;
 use super::super::refusal::Refusal;
-use super::section::Section;
+use super::section::ReplySection;
 use super::{Desk, Role, house_name};
 
 pub(super) fn press_word(press: Press, lang: Lang) -> &'static str {
@@ -167,7 +167,7 @@ impl Desk<'_> {
             recipients.len(),
             if grey { " (grey)" } else { "" }
         ));
-        let section = Section::Press {
+        let section = ReplySection::Press {
             count: recipients.len(),
             to: to_names,
             broadcast: to == PressTo::All,

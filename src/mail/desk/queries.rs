@@ -7,7 +7,7 @@ use crate::report::game_text::{phase_text, status_word};
 
 use super::super::command::Located;
 use super::super::refusal::Refusal;
-use super::section::{GameLine, HouseState, Section};
+use super::section::{GameLine, HouseState, ReplySection};
 use super::{Desk, Role, house_name, same_address};
 
 /// Whether the game already writes to `address`: a house's player (not resigned), the
@@ -58,7 +58,7 @@ impl Desk<'_> {
                 }
             })
             .collect();
-        let data = Section::Status {
+        let data = ReplySection::Status {
             game: g.id.clone(),
             name: g.name.clone(),
             status: status_word(g.status, self.lang).into(),
@@ -91,7 +91,7 @@ impl Desk<'_> {
                 }
             })
             .collect();
-        self.section(located.line, &located.text, Section::List { games });
+        self.section(located.line, &located.text, ReplySection::List { games });
         Ok(())
     }
 
@@ -127,7 +127,7 @@ impl Desk<'_> {
             return;
         }
         let pictures = g.settings.pictures;
-        let data = Section::Map {
+        let data = ReplySection::Map {
             game: g.id.clone(),
             phase: phase_text(g.phase, self.lang),
             deadline: g.deadline_text(self.lang),
@@ -172,7 +172,7 @@ impl Desk<'_> {
             return Ok(());
         };
         let current = records.last().map(|r| r.index) == Some(record.index);
-        let history = |results| Section::History { results };
+        let history = |results| ReplySection::History { results };
         self.results_section(located, history, g, variant, record, current)?;
         Ok(())
     }

@@ -13,11 +13,11 @@ use crate::service::Service;
 use super::super::command::{self, Command, CommandError, Located, SECRET_MASK};
 use super::super::refusal::Refusal;
 use super::authority::shown_house;
-use super::section::{Placed, Section};
+use super::section::{Placed, ReplySection};
 use super::{Desk, Role};
 
 impl Desk<'_> {
-    pub(super) fn section(&mut self, line: usize, text: &str, section: Section) {
+    pub(super) fn section(&mut self, line: usize, text: &str, section: ReplySection) {
         self.sections.push(Placed {
             line,
             text: text.to_string(),
@@ -27,7 +27,7 @@ impl Desk<'_> {
 
     /// A line the judge could not carry out, and why.
     pub(super) fn error(&mut self, located: &Located, message: String) {
-        self.section(located.line, &located.text, Section::Error { message });
+        self.section(located.line, &located.text, ReplySection::Error { message });
     }
 
     pub(super) fn refuse(&mut self, located: &Located, refusal: Refusal) {
@@ -51,7 +51,7 @@ impl Desk<'_> {
                 let warning = Placed {
                     line: 0,
                     text: String::new(),
-                    section: Section::Quiet { cap, until },
+                    section: ReplySection::Quiet { cap, until },
                 };
                 self.sections.insert(0, warning);
             }

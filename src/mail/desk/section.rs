@@ -15,13 +15,13 @@ pub(super) struct Placed {
     /// The line as written (secrets masked), quoted back; empty for none.
     pub text: String,
     #[serde(flatten)]
-    pub section: Section,
+    pub section: ReplySection,
 }
 
 /// What became of one line, or of the mail.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
-pub(super) enum Section {
+pub(super) enum ReplySection {
     /// The line could not be carried out, and why.
     Error {
         message: String,
@@ -29,7 +29,7 @@ pub(super) enum Section {
     /// An order set refused whole: the lines at fault (at most a reply's worth), and how
     /// many more there were.
     OrdersRefused {
-        problems: Vec<Problem>,
+        problems: Vec<RefusedLine>,
         more: usize,
     },
     /// Neither a command nor an order (a greeting before the sign-on, prose after orders).
@@ -161,7 +161,7 @@ pub(super) enum Section {
 
 /// One refused order line, numbered in the mail.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub(super) struct Problem {
+pub(super) struct RefusedLine {
     pub line: usize,
     pub text: String,
     pub message: String,
@@ -219,40 +219,40 @@ mod tests {
     }
 
     /// One section of every kind.
-    fn samples() -> Vec<Section> {
+    fn samples() -> Vec<ReplySection> {
         let s = |t: &str| t.to_string();
         vec![
-            Section::Error { message: s("non") },
-            Section::OrdersRefused {
-                problems: vec![Problem {
+            ReplySection::Error { message: s("non") },
+            ReplySection::OrdersRefused {
+                problems: vec![RefusedLine {
                     line: 3,
                     text: s("A Xyz H"),
                     message: s("inconnu"),
                 }],
                 more: 2,
             },
-            Section::Ignored,
-            Section::Empty,
-            Section::Quiet {
+            ReplySection::Ignored,
+            ReplySection::Empty,
+            ReplySection::Quiet {
                 cap: 20,
                 until: s("12:00 UTC"),
             },
-            Section::Attachments {
+            ReplySection::Attachments {
                 names: vec![s("a.pdf")],
             },
-            Section::SignedOn {
+            ReplySection::SignedOn {
                 house: s("Stark"),
                 game: s("g"),
                 extra: true,
             },
-            Section::Moderator {
+            ReplySection::Moderator {
                 game: s("g"),
                 extra: false,
             },
-            Section::Orders { count: 2 },
-            Section::ReadyRefused,
-            Section::Ready { ready: true },
-            Section::Status {
+            ReplySection::Orders { count: 2 },
+            ReplySection::ReadyRefused,
+            ReplySection::Ready { ready: true },
+            ReplySection::Status {
                 game: s("g"),
                 name: s("G"),
                 status: s("en cours"),
@@ -268,7 +268,7 @@ mod tests {
                     bounced: false,
                 }],
             },
-            Section::List {
+            ReplySection::List {
                 games: vec![GameLine {
                     id: s("g"),
                     name: s("G"),
@@ -279,39 +279,39 @@ mod tests {
                     free: 1,
                 }],
             },
-            Section::History {
+            ReplySection::History {
                 results: s("Résultats"),
             },
-            Section::Preview {
+            ReplySection::Preview {
                 results: s("Résultats"),
             },
-            Section::Vote {
+            ReplySection::Vote {
                 vote: s("draw"),
                 ending: None,
             },
-            Section::Resigned,
-            Section::Absence,
-            Section::Language,
-            Section::Address {
+            ReplySection::Resigned,
+            ReplySection::Absence,
+            ReplySection::Language,
+            ReplySection::Address {
                 address: s("a@example.org"),
             },
-            Section::Observing {
+            ReplySection::Observing {
                 game: s("g"),
                 secret: s("s3cret"),
             },
-            Section::Unobserved,
-            Section::ObserveAsked {
+            ReplySection::Unobserved,
+            ReplySection::ObserveAsked {
                 game: s("g"),
                 address: s("a@example.org"),
                 asked: s("lundi"),
                 expires: s("jeudi"),
                 token: s("t0ken"),
             },
-            Section::Observers {
+            ReplySection::Observers {
                 allowed: false,
                 removed: 0,
             },
-            Section::Map {
+            ReplySection::Map {
                 game: s("g"),
                 phase: s("Printemps 1901"),
                 deadline: s("lundi"),
@@ -319,30 +319,30 @@ mod tests {
                 pictures: true,
                 again: false,
             },
-            Section::Pictures { on: true },
-            Section::Press {
+            ReplySection::Pictures { on: true },
+            ReplySection::Press {
                 count: 2,
                 to: vec![],
                 broadcast: true,
                 grey: false,
             },
-            Section::Help,
-            Section::Started(moderated()),
-            Section::Processed(moderated()),
-            Section::Paused(moderated()),
-            Section::Resumed(moderated()),
-            Section::Extended(moderated()),
-            Section::RolledBack(moderated()),
-            Section::Removed(moderated()),
-            Section::Ended(Moderated {
+            ReplySection::Help,
+            ReplySection::Started(moderated()),
+            ReplySection::Processed(moderated()),
+            ReplySection::Paused(moderated()),
+            ReplySection::Resumed(moderated()),
+            ReplySection::Extended(moderated()),
+            ReplySection::RolledBack(moderated()),
+            ReplySection::Removed(moderated()),
+            ReplySection::Ended(Moderated {
                 ending: Some(s("Victoire de Stark")),
                 ..moderated()
             }),
-            Section::Added {
+            ReplySection::Added {
                 house: s("Stark"),
                 address: s("a@example.org"),
             },
-            Section::Replaced {
+            ReplySection::Replaced {
                 house: s("Stark"),
                 address: s("a@example.org"),
             },
@@ -351,50 +351,50 @@ mod tests {
 
     /// The variant's place in the declaration. The match has no wildcard: a new kind does
     /// not compile until it is placed here, and then the test wants a sample of it.
-    fn rank(section: &Section) -> usize {
+    fn rank(section: &ReplySection) -> usize {
         match section {
-            Section::Error { .. } => 0,
-            Section::OrdersRefused { .. } => 1,
-            Section::Ignored => 2,
-            Section::Empty => 3,
-            Section::Quiet { .. } => 4,
-            Section::Attachments { .. } => 5,
-            Section::SignedOn { .. } => 6,
-            Section::Moderator { .. } => 7,
-            Section::Orders { .. } => 8,
-            Section::ReadyRefused => 9,
-            Section::Ready { .. } => 10,
-            Section::Status { .. } => 11,
-            Section::List { .. } => 12,
-            Section::History { .. } => 13,
-            Section::Preview { .. } => 14,
-            Section::Vote { .. } => 15,
-            Section::Resigned => 16,
-            Section::Absence => 17,
-            Section::Language => 18,
-            Section::Address { .. } => 19,
-            Section::Observing { .. } => 20,
-            Section::Unobserved => 21,
-            Section::ObserveAsked { .. } => 22,
-            Section::Observers { .. } => 23,
-            Section::Map { .. } => 24,
-            Section::Pictures { .. } => 25,
-            Section::Press { .. } => 26,
-            Section::Help => 27,
-            Section::Started(_) => 28,
-            Section::Processed(_) => 29,
-            Section::Paused(_) => 30,
-            Section::Resumed(_) => 31,
-            Section::Extended(_) => 32,
-            Section::RolledBack(_) => 33,
-            Section::Removed(_) => 34,
-            Section::Ended(_) => 35,
-            Section::Added { .. } => 36,
-            Section::Replaced { .. } => 37,
+            ReplySection::Error { .. } => 0,
+            ReplySection::OrdersRefused { .. } => 1,
+            ReplySection::Ignored => 2,
+            ReplySection::Empty => 3,
+            ReplySection::Quiet { .. } => 4,
+            ReplySection::Attachments { .. } => 5,
+            ReplySection::SignedOn { .. } => 6,
+            ReplySection::Moderator { .. } => 7,
+            ReplySection::Orders { .. } => 8,
+            ReplySection::ReadyRefused => 9,
+            ReplySection::Ready { .. } => 10,
+            ReplySection::Status { .. } => 11,
+            ReplySection::List { .. } => 12,
+            ReplySection::History { .. } => 13,
+            ReplySection::Preview { .. } => 14,
+            ReplySection::Vote { .. } => 15,
+            ReplySection::Resigned => 16,
+            ReplySection::Absence => 17,
+            ReplySection::Language => 18,
+            ReplySection::Address { .. } => 19,
+            ReplySection::Observing { .. } => 20,
+            ReplySection::Unobserved => 21,
+            ReplySection::ObserveAsked { .. } => 22,
+            ReplySection::Observers { .. } => 23,
+            ReplySection::Map { .. } => 24,
+            ReplySection::Pictures { .. } => 25,
+            ReplySection::Press { .. } => 26,
+            ReplySection::Help => 27,
+            ReplySection::Started(_) => 28,
+            ReplySection::Processed(_) => 29,
+            ReplySection::Paused(_) => 30,
+            ReplySection::Resumed(_) => 31,
+            ReplySection::Extended(_) => 32,
+            ReplySection::RolledBack(_) => 33,
+            ReplySection::Removed(_) => 34,
+            ReplySection::Ended(_) => 35,
+            ReplySection::Added { .. } => 36,
+            ReplySection::Replaced { .. } => 37,
         }
     }
 
-    fn kind(section: &Section) -> String {
+    fn kind(section: &ReplySection) -> String {
         let value = serde_json::to_value(section).expect("a section serializes");
         value["kind"].as_str().expect("a kind").to_string()
     }
@@ -423,7 +423,7 @@ mod tests {
         let mut ranks: Vec<usize> = samples().iter().map(rank).collect();
         ranks.sort_unstable();
         let expected: Vec<usize> = (0..ranks.len()).collect();
-        assert_eq!(ranks, expected, "one sample of every Section variant");
+        assert_eq!(ranks, expected, "one sample of every ReplySection variant");
         assert_eq!(ranks.len(), 38);
     }
 
@@ -475,7 +475,7 @@ mod tests {
         let placed = Placed {
             line: 4,
             text: "PARTIE g Stark ******".into(),
-            section: Section::SignedOn {
+            section: ReplySection::SignedOn {
                 house: "Stark".into(),
                 game: "g".into(),
                 extra: false,
@@ -491,7 +491,7 @@ mod tests {
         let placed = Placed {
             line: 0,
             text: String::new(),
-            section: Section::RolledBack(moderated()),
+            section: ReplySection::RolledBack(moderated()),
         };
         assert_eq!(
             serde_json::to_value(&placed).expect("serializes"),
@@ -503,7 +503,7 @@ mod tests {
         let placed = Placed {
             line: 2,
             text: "FIN".into(),
-            section: Section::ReadyRefused,
+            section: ReplySection::ReadyRefused,
         };
         assert_eq!(
             serde_json::to_value(&placed).expect("serializes"),
