@@ -31,11 +31,11 @@ pub use error::Error;
 #[command(name = "corbeau", version, about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: CliCommand,
 }
 
 #[derive(Debug, Subcommand)]
-enum Command {
+enum CliCommand {
     /// Adjudicate one phase: a variant, a position and orders give results (text or JSON).
     ///
     /// With no position and no orders, adjudicates the bundled example turn of Westeros.
@@ -170,11 +170,11 @@ fn run(cli: Cli) -> Result<(), Error> {
     // A person may be typing what the command reads on stdin: read it all before the
     // store is opened, so that nobody else waits for them meanwhile.
     let reads_stdin = match &cli.command {
-        Command::Orders {
+        CliCommand::Orders {
             command: orders::OrdersCommand::Submit { file, .. },
             ..
         } => file.as_ref().is_none_or(|f| f.as_os_str() == "-"),
-        Command::Game {
+        CliCommand::Game {
             command: game::GameCommand::Edit { position, .. },
             ..
         } => position.as_os_str() == "-",
@@ -184,10 +184,10 @@ fn run(cli: Cli) -> Result<(), Error> {
         read_input(&PathBuf::from("-"))?;
     }
     match cli.command {
-        Command::Adjudicate(args) => adjudicate::run(args),
-        Command::Datc(args) => datc::run(args),
-        Command::DatcConvert(args) => datc::convert(args),
-        Command::Map { command } => match command {
+        CliCommand::Adjudicate(args) => adjudicate::run(args),
+        CliCommand::Datc(args) => datc::run(args),
+        CliCommand::DatcConvert(args) => datc::convert(args),
+        CliCommand::Map { command } => match command {
             MapCommand::Check { files } => map_check(&files),
             MapCommand::Draw(args) => draw::run(args),
             MapCommand::List => {
@@ -197,27 +197,27 @@ fn run(cli: Cli) -> Result<(), Error> {
                 Ok(())
             }
         },
-        Command::Game { command, store } => {
+        CliCommand::Game { command, store } => {
             game::run_game(&context::Context::open(&store)?, command)
         }
-        Command::Player { command, store } => {
+        CliCommand::Player { command, store } => {
             game::run_player(&context::Context::open(&store)?, command)
         }
-        Command::Orders { command, store } => {
+        CliCommand::Orders { command, store } => {
             orders::run_orders(&context::Context::open(&store)?, command)
         }
-        Command::History { args, store } => {
+        CliCommand::History { args, store } => {
             orders::run_history(&context::Context::open(&store)?, args)
         }
-        Command::Export { args, store } => {
+        CliCommand::Export { args, store } => {
             orders::run_export(&context::Context::open(&store)?, args)
         }
-        Command::Ingest { args, store } => ingest::run(args, &store),
-        Command::Outbox { args, store } => outbox::run(&context::Context::open(&store)?, args),
-        Command::Publish { args, store } => publish::run(&context::Context::open(&store)?, args),
-        Command::Tick { store } => clock::run_tick(&store),
-        Command::Serve { args, store } => clock::run_serve(&store, args),
-        Command::Completions { shell } => {
+        CliCommand::Ingest { args, store } => ingest::run(args, &store),
+        CliCommand::Outbox { args, store } => outbox::run(&context::Context::open(&store)?, args),
+        CliCommand::Publish { args, store } => publish::run(&context::Context::open(&store)?, args),
+        CliCommand::Tick { store } => clock::run_tick(&store),
+        CliCommand::Serve { args, store } => clock::run_serve(&store, args),
+        CliCommand::Completions { shell } => {
             clap_complete::generate(
                 shell,
                 &mut Cli::command(),
