@@ -181,7 +181,7 @@ pub fn carry_out(
     now: DateTime<Utc>,
 ) -> MessageFate {
     let lang = config.lang;
-    let guard = Guard::new(config);
+    let guard = HandlingMark::new(config);
     if guard.killed_twice(path) {
         let why = lang.pick(
             "le juge s'est arrêté deux fois en le traitant (mémoire ? plantage ?)",
@@ -387,11 +387,11 @@ fn tell(
 /// its handling began. A process that dies while handling a mail (out of memory, killed)
 /// leaves it; the mail is quarantined, unread, at the third attempt, so that a poison
 /// mail cannot kill every restart.
-struct Guard(PathBuf);
+struct HandlingMark(PathBuf);
 
-impl Guard {
-    fn new(config: &Config) -> Guard {
-        Guard(config.data_dir.join("handling"))
+impl HandlingMark {
+    fn new(config: &Config) -> HandlingMark {
+        HandlingMark(config.data_dir.join("handling"))
     }
 
     fn attempts(&self, path: &Path) -> u32 {
