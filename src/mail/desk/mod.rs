@@ -310,10 +310,15 @@ impl<'a> Desk<'a> {
                 address,
                 lang,
             } => self.seat(game, located, house, &address, lang, true)?,
-            Command::RemovePlayer(house) => {
-                self.moderate(game, located, Action::Remove { house }, ReplySection::Removed)
+            Command::RemovePlayer(house) => self.moderate(
+                game,
+                located,
+                Action::Remove { house },
+                ReplySection::Removed,
+            ),
+            Command::EndGame(by) => {
+                self.moderate(game, located, Action::End(by), ReplySection::Ended)
             }
-            Command::EndGame(by) => self.moderate(game, located, Action::End(by), ReplySection::Ended),
         }
         Ok(())
     }

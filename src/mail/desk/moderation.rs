@@ -92,7 +92,11 @@ impl Desk<'_> {
                     game.as_ref().map_or(h.clone(), |(_, v)| house_name(v, &h))
                 }
             };
-            self.section(located.line, &located.text, ReplySection::Vote { vote, ending });
+            self.section(
+                located.line,
+                &located.text,
+                ReplySection::Vote { vote, ending },
+            );
         }
     }
 
@@ -208,7 +212,11 @@ impl Desk<'_> {
             self.owner = Some(old.clone());
         }
         self.note(format!("{house}: address {old} -> {address}"));
-        self.section(located.line, &located.text, ReplySection::Address { address });
+        self.section(
+            located.line,
+            &located.text,
+            ReplySection::Address { address },
+        );
     }
 
     /// `OBSERVER game`: nobody observes without consent, so the request only waits for

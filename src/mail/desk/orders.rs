@@ -122,7 +122,11 @@ impl Desk<'_> {
                 }
             })
             .collect();
-        self.section(located.line, "", ReplySection::OrdersRefused { problems, more });
+        self.section(
+            located.line,
+            "",
+            ReplySection::OrdersRefused { problems, more },
+        );
         false
     }
 
