@@ -192,7 +192,7 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
             t
         });
     };
-    let parsed = crate::position::parse_phase(wanted);
+    let parsed = crate::position::parse_phase(&wanted);
     let number = wanted.trim().parse::<u32>().ok();
     if parsed.is_none() && number.is_none() {
         return Err(ctx.fail(GameError::BadPhase(wanted.clone())));
