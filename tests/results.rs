@@ -101,8 +101,8 @@ fn year_298(variant: &Variant) -> Vec<ResultsView> {
     views
 }
 
-fn render(view: &ResultsView, lang: Lang) -> String {
-    render_results(view, lang, None).unwrap_or_else(|e| panic!("{e}"))
+fn render(view: &ResultsView, variant: &Variant, lang: Lang) -> String {
+    render_results(view, variant, lang, None).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -110,8 +110,8 @@ fn spring_results_golden_in_french_english_and_json() {
     let variant = westeros();
     let views = year_298(&variant);
     let spring = &views[0];
-    assert_golden("results-westeros-spring-fr.txt", &render(spring, Lang::Fr));
-    assert_golden("results-westeros-spring-en.txt", &render(spring, Lang::En));
+    assert_golden("results-westeros-spring-fr.txt", &render(spring, &variant, Lang::Fr));
+    assert_golden("results-westeros-spring-en.txt", &render(spring, &variant, Lang::En));
     assert_golden("results-westeros-spring.json", &results_json(spring));
 }
 
@@ -122,8 +122,8 @@ fn winter_results_golden_with_centre_table() {
     let winter = &views[3];
     assert_eq!(winter.phase.season, Season::Winter);
     assert!(winter.centres.is_some(), "a winter shows the centre table");
-    assert_golden("results-westeros-winter-fr.txt", &render(winter, Lang::Fr));
-    assert_golden("results-westeros-winter-en.txt", &render(winter, Lang::En));
+    assert_golden("results-westeros-winter-fr.txt", &render(winter, &variant, Lang::Fr));
+    assert_golden("results-westeros-winter-en.txt", &render(winter, &variant, Lang::En));
 }
 
 #[test]
@@ -199,7 +199,7 @@ fn view_without_orders_still_reports_rejections() {
     assert_eq!(view.rejected.len(), 1);
     assert_eq!(view.rejected[0].written, None);
     assert_eq!(view.rejected[0].outcome.code, "illegal:no-such-unit");
-    render(&view, Lang::Fr);
+    render(&view, &variant, Lang::Fr);
 }
 
 #[test]
@@ -237,13 +237,13 @@ fn a_template_directory_overrides_the_embedded_one() {
         "{{ variant.id }} {{ counts.lines }}\n",
     )
     .expect("write");
-    let text = render_results(spring, Lang::Fr, Some(&dir)).unwrap_or_else(|e| panic!("{e}"));
+    let text = render_results(spring, &variant, Lang::Fr, Some(&dir)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(text, "westeros 23\n");
     // English has no override there: the embedded template is used.
-    let english = render_results(spring, Lang::En, Some(&dir)).unwrap_or_else(|e| panic!("{e}"));
+    let english = render_results(spring, &variant, Lang::En, Some(&dir)).unwrap_or_else(|e| panic!("{e}"));
     assert!(english.starts_with(":: corbeau: westeros / spring 298 / movement\n"));
     fs::write(dir.join("fr/results.txt"), "{% for x in %}\n").expect("write");
-    let error = render_results(spring, Lang::Fr, Some(&dir)).expect_err("a syntax error");
+    let error = render_results(spring, &variant, Lang::Fr, Some(&dir)).expect_err("a syntax error");
     assert!(matches!(error, RenderError::Template { .. }));
     let message = error.to_string();
     assert!(
@@ -308,7 +308,7 @@ fn every_phase_of_298_renders_in_both_languages_within_78_columns() {
     let variant = westeros();
     for view in year_298(&variant) {
         for lang in [Lang::Fr, Lang::En] {
-            let text = render(&view, lang);
+            let text = render(&view, &variant, lang);
             let long: Vec<&str> = text
                 .lines()
                 .filter(|l| !l.starts_with("::") && l.chars().count() > 78)
@@ -388,7 +388,7 @@ fn trapped_unit_is_reported_dislodged_and_disbanded() {
         .expect("a line for Balerion");
     assert!(balerion.dislodged);
     assert_eq!(balerion.outcome.code, "dislodged");
-    let text = render(&view, Lang::Fr);
+    let text = render(&view, &variant, Lang::Fr);
     let expected = "  Targaryen : D Peyredragon (pey, Balerion), délogée par Le Gosier (gos)\n      dissoute (aucune retraite possible)\n";
     assert!(text.contains(expected), "{text}");
 }

@@ -266,7 +266,7 @@ fn adjudicate_job(
             .map_err(|e| Error::Input(e.to_string()))
     } else {
         let templates = args.templates.clone().or_else(local_templates);
-        render_results(&view, lang, templates.as_deref())
+        render_results(&view, variant, lang, templates.as_deref())
             .map(Output::Text)
             .map_err(|e| Error::Input(e.to_string()))
     }

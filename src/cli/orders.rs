@@ -125,7 +125,12 @@ fn show_orders(ctx: &Context, g: &crate::game::Game, house: &str) -> Result<(), 
         .or_else(crate::report::local_templates);
     ctx.print(&view, || {
         let render = |dir: Option<&std::path::Path>| {
-            render_template(ORDERS_TEMPLATE, Value::from_serialize(&view), ctx.lang, dir)
+            render_template(
+                ORDERS_TEMPLATE,
+                Value::from_serialize(&crate::report::localized(&view, &variant, ctx.lang)),
+                ctx.lang,
+                dir,
+            )
         };
         match render(templates.as_deref()) {
             Ok(text) => text,
@@ -187,7 +192,7 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
             t
         });
     };
-    let parsed = crate::position::parse_phase(&wanted.replace(',', " "));
+    let parsed = crate::position::parse_phase(&wanted);
     let number = wanted.trim().parse::<u32>().ok();
     if parsed.is_none() && number.is_none() {
         return Err(ctx.fail(GameError::BadPhase(wanted.clone())));

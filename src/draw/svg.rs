@@ -73,7 +73,7 @@ pub fn svg(picture: &Picture<'_>) -> Result<String, DrawError> {
     areas(&mut out, variant, drawing);
     borders(&mut out, variant, drawing, k);
     passages(&mut out, variant, drawing, k);
-    blank_names(&mut out, drawing, k);
+    blank_names(&mut out, drawing, picture.lang, k);
     centres(&mut out, picture, drawing, k);
     labels(&mut out, variant, drawing);
     orders(&mut out, picture, drawing, k);
@@ -193,9 +193,9 @@ fn passages(out: &mut String, variant: &Variant, drawing: &Drawing, k: f64) {
     }
 }
 
-fn blank_names(out: &mut String, drawing: &Drawing, k: f64) {
+fn blank_names(out: &mut String, drawing: &Drawing, lang: Lang, k: f64) {
     for blank in &drawing.blanks {
-        if let (Some(name), Some(at)) = (&blank.name, blank.label) {
+        if let (Some(name), Some(at)) = (blank.name_in(lang), blank.label) {
             let _ = writeln!(
                 out,
                 r##"<text x="{:.1}" y="{:.1}" font-size="{:.1}" font-style="italic" text-anchor="middle" fill="#5d5a52">{}</text>"##,

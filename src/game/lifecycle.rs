@@ -875,7 +875,7 @@ impl Game {
             return Ok(());
         };
         // `printemps 299, mouvements`, as `game show` writes it, reads too.
-        let phase: Phase = crate::position::parse_phase(&given.replace(',', " "))
+        let phase: Phase = crate::position::parse_phase(given)
             .ok_or_else(|| GameError::BadPhase(given.to_string()))?;
         if phase == self.phase {
             Ok(())

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::load::MapProblem;
+use crate::lang::Lang;
 use super::variant::{ProvinceId, RegionId, Variant};
 
 /// A point of the frame: x to the right, y downwards.
@@ -61,7 +62,20 @@ pub struct Blank {
     pub kind: BlankKind,
     /// An optional name written on it (`Au-delà du Mur`).
     pub name: Option<String>,
+    /// The name in other languages (`en`: `Beyond the Wall`).
+    pub names: Vec<(Lang, String)>,
     pub label: Option<Point>,
+}
+
+impl Blank {
+    /// The name a reader of `lang` sees, if the area has one.
+    pub fn name_in(&self, lang: Lang) -> Option<&str> {
+        self.names
+            .iter()
+            .find(|(l, _)| *l == lang)
+            .map(|(_, n)| n.as_str())
+            .or(self.name.as_deref())
+    }
 }
 
 /// Where one province's things stand.
@@ -170,6 +184,8 @@ struct FileBlank {
     kind: BlankKind,
     #[serde(default)]
     name: Option<String>,
+    #[serde(default)]
+    names: BTreeMap<Lang, String>,
     #[serde(default)]
     label: Option<Point>,
     seeds: Vec<Point>,
@@ -300,6 +316,7 @@ pub(super) fn build(raw: FileDrawing, variant: &Variant) -> Result<Drawing, Vec<
         blanks.push(Blank {
             kind: blank.kind,
             name: blank.name.clone(),
+            names: blank.names.iter().map(|(l, n)| (*l, n.clone())).collect(),
             label: blank.label.or(blank.seeds.first().copied()),
         });
     }

@@ -7,6 +7,7 @@ use std::fmt;
 use std::path::Path;
 
 use super::pin::VariantSource;
+use crate::lang::Lang;
 
 use serde::Deserialize;
 
@@ -129,6 +130,9 @@ struct FileProvince {
     id: String,
     name: String,
     kind: ProvinceKind,
+    /// The name in other languages: `names = { en = "Castle Black" }`.
+    #[serde(default)]
+    names: BTreeMap<Lang, String>,
     #[serde(default)]
     aliases: Vec<String>,
     #[serde(default)]
@@ -318,6 +322,7 @@ impl Builder {
             }
             for name in std::iter::once(&p.id)
                 .chain(std::iter::once(&p.name))
+                .chain(p.names.values())
                 .chain(&p.aliases)
             {
                 if let Some(other) = names.add_province_name(name, id) {
@@ -365,6 +370,7 @@ impl Builder {
             provinces.push(Province {
                 id: p.id.clone(),
                 name: p.name.clone(),
+                names: p.names.iter().map(|(l, n)| (*l, n.clone())).collect(),
                 kind: p.kind,
                 supply: p.supply,
                 region,

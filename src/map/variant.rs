@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use crate::lang::Lang;
 use serde::{Deserialize, Serialize};
 
 use super::names::NameIndex;
@@ -65,8 +66,10 @@ impl fmt::Display for UnitKind {
 pub struct Province {
     /// Canonical short id, also its abbreviation (`win`, `stp`).
     pub id: String,
-    /// Display name (`Winterfell`).
+    /// Display name (`Château-Noir`), in the variant's own language.
     pub name: String,
+    /// The name in other languages (`en`: `Castle Black`), for readers of those.
+    pub names: Vec<(Lang, String)>,
     pub kind: ProvinceKind,
     pub supply: bool,
     /// The region standing for the whole province.
@@ -75,6 +78,16 @@ pub struct Province {
     pub coasts: Vec<RegionId>,
     /// The house for which this is a home centre, if any.
     pub home_of: Option<HouseId>,
+}
+
+impl Province {
+    /// The name a reader of `lang` sees: the translation the variant gives, else its name.
+    pub fn name_in(&self, lang: Lang) -> &str {
+        self.names
+            .iter()
+            .find(|(l, _)| *l == lang)
+            .map_or(self.name.as_str(), |(_, n)| n.as_str())
+    }
 }
 
 /// A province as a whole, or one of its coasts: where a unit stands.

@@ -23,11 +23,14 @@ pub struct PositionError {
     pub message: String,
 }
 
-/// `spring 1901 movement`, `printemps 298 mouvements`, `winter 1901 adjustment`, or the
-/// short form judges use: `S1901M`, `F1901R`, `W1901A` (in French `P298M`, `A298R`,
-/// `H298A`).
+/// `spring 1901 movement`, `printemps 298 mouvements`, `winter 1901 adjustment` (a comma
+/// as people's texts print it, `printemps 298, mouvements`, is a space), or the short form
+/// judges use: `S1901M`, `F1901R`, `W1901A` (in French `P298M`, `A298R`, `H298A`).
 pub fn parse_phase(text: &str) -> Option<Phase> {
-    let raw: Vec<&str> = text.split_whitespace().collect();
+    let raw: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
     if let [short] = raw.as_slice() {
         return parse_short_phase(&fold(short));
     }
@@ -400,6 +403,8 @@ mod phase_tests {
         for text in [
             "spring 299 movement",
             "printemps 299 mouvements",
+            "printemps 299, mouvements",
+            "spring 299,movement",
             "S299M",
             "p299m",
         ] {

@@ -301,6 +301,7 @@ pub fn record_results_for(
         "ending": record.ending.as_ref().map(|e| ending_text(e, variant, lang)),
     });
     let mut data = record.results.clone();
+    super::localize(&mut data, variant, lang);
     if let Some(map) = data.as_object_mut() {
         map.insert("game".into(), game);
         map.insert("audience".into(), json!(audience.word()));

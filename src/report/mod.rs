@@ -5,11 +5,13 @@
 mod build;
 mod describe;
 pub mod game_text;
+mod localize;
 mod reason;
 mod render;
 mod view;
 
 pub use build::{results_view, results_view_with_orders};
+pub use localize::{localize, localized};
 pub use describe::{order_text, province_place, region_place, unit_view};
 /// Outcomes as template data: tests render every code through the templates with it.
 pub use reason::{illegal_view, outcome_view};

@@ -15,6 +15,7 @@ use std::time::{Duration, SystemTime};
 use minijinja::{Environment, UndefinedBehavior, Value, context};
 
 use crate::lang::Lang;
+use crate::map::Variant;
 
 use super::view::ResultsView;
 
@@ -66,12 +67,13 @@ pub enum RenderError {
 /// from `templates` (a directory with `fr/` and `en/`) where it has the file.
 pub fn render_results(
     view: &ResultsView,
+    variant: &Variant,
     lang: Lang,
     templates: Option<&Path>,
 ) -> Result<String, RenderError> {
     render_template(
         RESULTS_TEMPLATE,
-        Value::from_serialize(view),
+        Value::from_serialize(super::localized(view, variant, lang)),
         lang,
         templates,
     )
