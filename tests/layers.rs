@@ -113,7 +113,11 @@ fn no_module_names_one_above_it() {
                     unknown.insert(to.clone());
                 } else if !may_name(&from, &to) {
                     let rel = file.strip_prefix(&src).unwrap_or(file);
-                    wrong.insert(format!("src/{}:{}: {from} names {to}", rel.display(), n + 1));
+                    wrong.insert(format!(
+                        "src/{}:{}: {from} names {to}",
+                        rel.display(),
+                        n + 1
+                    ));
                 }
             }
         }
@@ -143,6 +147,12 @@ fn the_rule_reads_as_documented() {
     assert!(may_name("cli", "case"));
     assert!(!may_name("mail", "publish"));
     assert_eq!(named("use crate::map::{Variant, fold};"), ["map"]);
-    assert_eq!(named("/// see [`crate::mail::OutMail`]"), Vec::<String>::new());
-    assert_eq!(named("let x = crate::judge::adjudicate(v, p, o); // crate::mail"), ["judge"]);
+    assert_eq!(
+        named("/// see [`crate::mail::OutMail`]"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        named("let x = crate::judge::adjudicate(v, p, o); // crate::mail"),
+        ["judge"]
+    );
 }

@@ -370,44 +370,60 @@ fn every_house_gets_an_example_order_of_its_own() {
             }
             game.start(variant, now())?;
             let position = game.current_position(variant)?;
-            for house in &houses {
-                let brief = house_brief(variant, &position, house).unwrap();
-                let example = brief
-                    .example
-                    .clone()
-                    .unwrap_or_else(|| panic!("{house}: no example"));
-                assert!(
-                    !brief.units.is_empty() && !brief.homes.is_empty(),
-                    "{house}"
-                );
-                // The example's unit is one of the house's units listed above it.
-                let unit = example.split(" -> ").next().unwrap();
-                assert!(
-                    brief
-                        .units
-                        .iter()
-                        .any(|u| format!("{} {}", u.letter, u.at.name) == unit),
-                    "{house}: {example} moves no unit of its own"
-                );
-                game.submit(
-                    variant,
-                    house,
-                    &example,
-                    SubmitMode::Replace,
-                    "test",
-                    Lang::Fr,
-                    now(),
-                )
-                .unwrap_or_else(|e| panic!("{house}: `{example}` refused: {e:?}"));
-                let checked = game.check_orders(variant, house)?;
-                assert_eq!(checked.counts.illegal, 0, "{house}: `{example}` illegal");
-                assert_eq!(checked.counts.orders, 1, "{house}: `{example}`");
-                examples.insert(example);
+            // Each language's example names the provinces as that reader knows them, and
+            // is a legal order of the house either way.
+            for lang in [Lang::Fr, Lang::En] {
+                for house in &houses {
+                    let brief = house_brief(variant, &position, house, lang).unwrap();
+                    let example = brief
+                        .example
+                        .clone()
+                        .unwrap_or_else(|| panic!("{house}: no example"));
+                    assert!(
+                        !brief.units.is_empty() && !brief.homes.is_empty(),
+                        "{house}"
+                    );
+                    // The example's unit is one of the house's units listed above it.
+                    let unit = example.split(" -> ").next().unwrap();
+                    assert!(
+                        brief.units.iter().any(|u| {
+                            let p = variant.province_by_id(&u.at.province).unwrap();
+                            format!("{} {}", u.letter, variant.province(p).name_in(lang)) == unit
+                        }),
+                        "{house}: {example} moves no unit of its own"
+                    );
+                    game.submit(
+                        variant,
+                        house,
+                        &example,
+                        SubmitMode::Replace,
+                        "test",
+                        lang,
+                        now(),
+                    )
+                    .unwrap_or_else(|e| panic!("{house}: `{example}` refused: {e:?}"));
+                    let checked = game.check_orders(variant, house)?;
+                    assert_eq!(checked.counts.illegal, 0, "{house}: `{example}` illegal");
+                    assert_eq!(checked.counts.orders, 1, "{house}: `{example}`");
+                    examples.insert((lang, example));
+                }
             }
             Ok(())
         })
         .unwrap();
-    assert_eq!(examples.len(), 7, "one example per house: {examples:?}");
+    assert_eq!(
+        examples.len(),
+        14,
+        "one example per house and language: {examples:?}"
+    );
+    assert!(
+        examples.contains(&(Lang::En, "A Winterfell -> Castle Black".to_string()))
+            || examples
+                .iter()
+                .any(|(l, e)| *l == Lang::En && e.contains("Castle Black")
+                    || e.contains("White Harbor")),
+        "English examples use English names: {examples:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

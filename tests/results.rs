@@ -110,8 +110,14 @@ fn spring_results_golden_in_french_english_and_json() {
     let variant = westeros();
     let views = year_298(&variant);
     let spring = &views[0];
-    assert_golden("results-westeros-spring-fr.txt", &render(spring, &variant, Lang::Fr));
-    assert_golden("results-westeros-spring-en.txt", &render(spring, &variant, Lang::En));
+    assert_golden(
+        "results-westeros-spring-fr.txt",
+        &render(spring, &variant, Lang::Fr),
+    );
+    assert_golden(
+        "results-westeros-spring-en.txt",
+        &render(spring, &variant, Lang::En),
+    );
     assert_golden("results-westeros-spring.json", &results_json(spring));
 }
 
@@ -122,8 +128,14 @@ fn winter_results_golden_with_centre_table() {
     let winter = &views[3];
     assert_eq!(winter.phase.season, Season::Winter);
     assert!(winter.centres.is_some(), "a winter shows the centre table");
-    assert_golden("results-westeros-winter-fr.txt", &render(winter, &variant, Lang::Fr));
-    assert_golden("results-westeros-winter-en.txt", &render(winter, &variant, Lang::En));
+    assert_golden(
+        "results-westeros-winter-fr.txt",
+        &render(winter, &variant, Lang::Fr),
+    );
+    assert_golden(
+        "results-westeros-winter-en.txt",
+        &render(winter, &variant, Lang::En),
+    );
 }
 
 #[test]
@@ -237,10 +249,12 @@ fn a_template_directory_overrides_the_embedded_one() {
         "{{ variant.id }} {{ counts.lines }}\n",
     )
     .expect("write");
-    let text = render_results(spring, &variant, Lang::Fr, Some(&dir)).unwrap_or_else(|e| panic!("{e}"));
+    let text =
+        render_results(spring, &variant, Lang::Fr, Some(&dir)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(text, "westeros 23\n");
     // English has no override there: the embedded template is used.
-    let english = render_results(spring, &variant, Lang::En, Some(&dir)).unwrap_or_else(|e| panic!("{e}"));
+    let english =
+        render_results(spring, &variant, Lang::En, Some(&dir)).unwrap_or_else(|e| panic!("{e}"));
     assert!(english.starts_with(":: corbeau: westeros / spring 298 / movement\n"));
     fs::write(dir.join("fr/results.txt"), "{% for x in %}\n").expect("write");
     let error = render_results(spring, &variant, Lang::Fr, Some(&dir)).expect_err("a syntax error");

@@ -56,7 +56,8 @@ pub fn welcome_mail(
         .map_or_else(|| house.clone(), |h| variant.house(h).name.clone());
     let address = crate::game::check_address(welcome.address)?;
     let position = game.current_position(variant)?;
-    let own = house_brief(variant, &position, &house);
+    let own = house_brief(variant, &position, &house, lang)
+        .map(|brief| crate::report::localized(&brief, variant, lang));
     let last = match service.last_phase(&game.id)? {
         Some(record) if welcome.replace => Some(
             record_results_for(
@@ -143,7 +144,12 @@ pub struct HouseBrief {
 
 /// The brief of `house` (an id or name of the variant) on `position`; none for a house
 /// the variant does not know.
-pub fn house_brief(variant: &Variant, position: &Position, house: &str) -> Option<HouseBrief> {
+pub fn house_brief(
+    variant: &Variant,
+    position: &Position,
+    house: &str,
+    lang: Lang,
+) -> Option<HouseBrief> {
     let id = variant.house_by_name(house)?;
     let mut units: Vec<_> = position
         .units
@@ -154,7 +160,10 @@ pub fn house_brief(variant: &Variant, position: &Position, house: &str) -> Optio
     units.sort_by_key(|u| {
         (
             u.kind,
-            variant.province(variant.province_of(u.region)).name.clone(),
+            variant
+                .province(variant.province_of(u.region))
+                .name_in(lang)
+                .to_string(),
         )
     });
     let homes = variant
@@ -170,7 +179,7 @@ pub fn house_brief(variant: &Variant, position: &Position, house: &str) -> Optio
         // A move is an order only in a movement phase; a player seated in a retreat or
         // an adjustment gets no example rather than a wrong one.
         example: (position.phase.kind == PhaseKind::Movement)
-            .then(|| example_order(variant, position, id))
+            .then(|| example_order(variant, position, id, lang))
             .flatten(),
     })
 }
@@ -179,7 +188,12 @@ pub fn house_brief(variant: &Variant, position: &Position, house: &str) -> Optio
 /// provinces' names: an army or a dragon to a whole province, a fleet to a sea or a
 /// coast it sails along. An empty province is preferred (the order reads as a plain
 /// move), a province without coasts to name (the order needs no coast).
-pub fn example_order(variant: &Variant, position: &Position, house: HouseId) -> Option<String> {
+pub fn example_order(
+    variant: &Variant,
+    position: &Position,
+    house: HouseId,
+    lang: Lang,
+) -> Option<String> {
     let mut units: Vec<_> = position
         .units
         .iter()
@@ -200,8 +214,8 @@ pub fn example_order(variant: &Variant, position: &Position, house: HouseId) -> 
             let text = format!(
                 "{} {} -> {}",
                 unit.kind.letter(),
-                from.name,
-                target_name(variant, to)
+                from.name_in(lang),
+                target_name(variant, to, lang)
             );
             best = Some((score, text));
         }
@@ -226,11 +240,11 @@ fn example_score(variant: &Variant, position: &Position, kind: UnitKind, to: Reg
 
 /// A region as an order names it: the province's name, and its coast when it has one
 /// (`Name/coast`).
-fn target_name(variant: &Variant, region: RegionId) -> String {
+fn target_name(variant: &Variant, region: RegionId, lang: Lang) -> String {
     let r = variant.region(region);
-    let name = &variant.province(r.province).name;
+    let name = variant.province(r.province).name_in(lang);
     match &r.coast {
         Some(coast) => format!("{name}/{coast}"),
-        None => name.clone(),
+        None => name.to_string(),
     }
 }

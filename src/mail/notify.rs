@@ -193,8 +193,11 @@ fn mails_for(
                     (&start, audience_of(game, &address))
                     && let Some(map) = data.as_object_mut()
                 {
-                    let brief = board::house_brief(variant, position, &house);
-                    map.insert("own".into(), json!(brief));
+                    let brief = board::house_brief(variant, position, &house, lang);
+                    map.insert(
+                        "own".into(),
+                        crate::report::localized(&brief, variant, lang),
+                    );
                 }
                 compose(
                     config,

@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::load::MapProblem;
-use crate::lang::Lang;
 use super::variant::{ProvinceId, RegionId, Variant};
+use crate::lang::Lang;
 
 /// A point of the frame: x to the right, y downwards.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]

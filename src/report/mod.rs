@@ -11,8 +11,8 @@ mod render;
 mod view;
 
 pub use build::{results_view, results_view_with_orders};
-pub use localize::{localize, localized};
 pub use describe::{order_text, province_place, region_place, unit_view};
+pub use localize::{localize, localized};
 /// Outcomes as template data: tests render every code through the templates with it.
 pub use reason::{illegal_view, outcome_view};
 pub use render::{

@@ -159,7 +159,7 @@ impl Desk<'_> {
         let record = match &phase {
             None => records.last(),
             Some(p) => {
-                let wanted = crate::position::parse_phase(&p.replace(',', " "));
+                let wanted = crate::position::parse_phase(p);
                 records.iter().rev().find(|r| Some(r.phase) == wanted)
             }
         };

@@ -68,7 +68,9 @@ impl Desk<'_> {
             let view = g.orders_view(variant, house, self.lang)?;
             let text = crate::report::render_template(
                 ORDERS_TEMPLATE,
-                minijinja::Value::from_serialize(&view),
+                minijinja::Value::from_serialize(crate::report::localized(
+                    &view, variant, self.lang,
+                )),
                 self.lang,
                 self.config.templates.as_deref(),
             )
@@ -77,13 +79,16 @@ impl Desk<'_> {
         }
         let game_ref = game.map(|(g, _)| json!({ "id": g.id, "name": g.name }));
         let subject = masked_subject(&self.mail.subject, &self.hidden);
-        let data = json!({
+        let mut data = json!({
             "game": game_ref,
             "subject": subject,
             "sections": self.sections,
             "orders": orders,
             "judge": self.config.judge.address,
         });
+        if let Some((_, variant)) = game {
+            crate::report::localize(&mut data, variant, self.lang);
+        }
         let mail = self.compose(
             "reply.txt",
             "reply",
