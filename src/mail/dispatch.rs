@@ -1639,7 +1639,7 @@ impl<'a> Desk<'a> {
         };
         let mail =
             super::board::welcome_mail(self.service, self.config, g, variant, &welcome, self.now)?;
-        self.effects.mails.push(mail);
+        self.effects.mails.push(mail.seal());
         let kind = if replace { "replaced" } else { "added" };
         self.section(
             located.line,
@@ -1773,7 +1773,7 @@ impl<'a> Desk<'a> {
                 "body": body,
             });
             let mail = self.compose("press.txt", "press", data, address, *lang)?;
-            self.effects.mails.push(mail.about(&id));
+            self.effects.mails.push(mail.about(&id).seal());
         }
         // Signed press to all is public: kept for the published pages (docs/publish.md).
         if to == PressTo::All && !grey {
@@ -1881,9 +1881,9 @@ impl<'a> Desk<'a> {
                 super::outmail::domain_of(&self.config.judge.address),
                 self.now,
             );
-            self.effects.mails.push(copy);
+            self.effects.mails.push(copy.seal());
         }
-        self.effects.mails.push(mail);
+        self.effects.mails.push(mail.seal());
         Ok(())
     }
 }
