@@ -138,7 +138,7 @@ impl World {
         let mut mails = Vec::new();
         for (key, mail) in self.service.outbox().unwrap() {
             self.service.outbox_sent(key).unwrap();
-            mails.push(mail);
+            mails.push(OutMail::open(&mail));
         }
         mails
     }
@@ -746,7 +746,7 @@ fn outbox_of(service: &Service) -> Vec<OutMail> {
         .outbox()
         .unwrap()
         .into_iter()
-        .map(|(_, m)| m)
+        .map(|(_, m)| OutMail::open(&m))
         .collect()
 }
 
