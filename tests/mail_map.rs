@@ -399,7 +399,7 @@ fn every_house_gets_an_example_order_of_its_own() {
                     now(),
                 )
                 .unwrap_or_else(|e| panic!("{house}: `{example}` refused: {e:?}"));
-                let checked = game.check_orders(variant, house)?;
+                let checked = corbeau::report::checked_orders(game, variant, house)?;
                 assert_eq!(checked.counts.illegal, 0, "{house}: `{example}` illegal");
                 assert_eq!(checked.counts.orders, 1, "{house}: `{example}`");
                 examples.insert(example);

@@ -6,8 +6,8 @@
 use serde_json::json;
 
 use super::Error;
-use crate::service::Envelope;
 use super::context::Context;
+use crate::service::Envelope;
 
 #[derive(Debug, clap::Args)]
 pub struct OutboxArgs {

@@ -1346,7 +1346,12 @@ impl<'a> Desk<'a> {
             return Ok(());
         };
         let mut trial = (**g).clone();
-        match trial.process(variant, self.now, Trigger::Moderator) {
+        match trial.process(
+            variant,
+            self.now,
+            Trigger::Moderator,
+            &crate::report::results_record,
+        ) {
             Ok(record) => {
                 self.results_section(located, "preview", &trial, variant, &record, true)?;
             }
@@ -1835,7 +1840,7 @@ impl<'a> Desk<'a> {
             && matches!(g.status, GameStatus::Running | GameStatus::Paused)
             && g.deciding.contains(house)
         {
-            let view = g.orders_view(variant, house, self.lang)?;
+            let view = crate::report::orders_view(g, variant, house, self.lang)?;
             let text = crate::report::render_template(
                 ORDERS_TEMPLATE,
                 minijinja::Value::from_serialize(&view),

@@ -131,7 +131,12 @@ impl OutMail {
                     .collect()
             })
             .unwrap_or_default();
-        let unangle = |id: &str| id.trim().trim_start_matches('<').trim_end_matches('>').to_string();
+        let unangle = |id: &str| {
+            id.trim()
+                .trim_start_matches('<')
+                .trim_end_matches('>')
+                .to_string()
+        };
         OutMail {
             message_id: envelope.message_id.clone(),
             to: envelope.to.clone(),
@@ -330,9 +335,10 @@ mod tests {
         .about("westeros-1");
         let envelope = mail.seal();
         assert_eq!(OutMail::open(&envelope), mail);
-        let with_picture = mail
-            .clone()
-            .carrying(Some(&Attachment::png("westeros 1", vec![0x89, b'P', 0, 255])));
+        let with_picture = mail.clone().carrying(Some(&Attachment::png(
+            "westeros 1",
+            vec![0x89, b'P', 0, 255],
+        )));
         let envelope = with_picture.seal();
         assert!(
             envelope

@@ -17,8 +17,8 @@ use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 
 use super::seal::seven_bit;
-use crate::service::Envelope;
 use crate::config::{Judge, RetryConfig, Security, SmtpConfig};
+use crate::service::Envelope;
 
 /// Why a mail was not handed over, in words for the moderator's log.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -660,7 +660,9 @@ mod tests {
             at,
         );
         mail.game = Some("g1\nX-Injected: oui".into());
-        let raw = message(&mail.seal(), &Judge::default()).unwrap().formatted();
+        let raw = message(&mail.seal(), &Judge::default())
+            .unwrap()
+            .formatted();
         let text = String::from_utf8(raw).unwrap();
         for line in text.lines() {
             assert!(

@@ -17,9 +17,9 @@ use crate::game::{AuditEntry, Game, GameError, Notice, PhaseRecord};
 use crate::store::Guard;
 use crate::store::{Commit, Store};
 
-pub use crate::store::{REPLY_WINDOW, Replied, ReplyWindow};
 /// A queued mail as the outbox keeps it: the mail layer seals its mails into envelopes.
 pub use crate::store::envelope::{Body as EnvelopeBody, Envelope};
+pub use crate::store::{REPLY_WINDOW, Replied, ReplyWindow};
 
 /// Opening the store.
 impl Service {

@@ -349,7 +349,12 @@ impl Service {
     pub fn preview(&self, id: &str, now: DateTime<Utc>) -> Result<PhaseRecord, GameError> {
         let mut game = self.load(id)?;
         let variant = self.variant(&game.variant)?;
-        game.process(&variant, now, Trigger::Moderator)
+        game.process(
+            &variant,
+            now,
+            Trigger::Moderator,
+            &crate::report::results_record,
+        )
     }
 
     /// Undoes the last processed phase.

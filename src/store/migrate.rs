@@ -130,7 +130,13 @@ fn v1_to_v2(store: &Store, meta: &sled::Tree) -> Result<(), StoreError> {
 
     let backup = keep_copy(store, 1)?;
 
-    let result = (&store.games, &store.phases, &store.variants, &store.outbox, meta)
+    let result = (
+        &store.games,
+        &store.phases,
+        &store.variants,
+        &store.outbox,
+        meta,
+    )
         .transaction(|(g, p, v, o, m)| {
             for (hash, text) in &pins.texts {
                 v.insert(hash.as_str(), text.as_bytes())?;
