@@ -7,7 +7,7 @@ use lettre::message::{Body, MultiPart, SinglePart};
 use mail_parser::{MessageParser, MimeHeaders};
 
 use super::outmail::{Attachment, Media, OutMail};
-use crate::service::{Envelope, EnvelopeBody as Bytes};
+use crate::service::{BodyBytes, Envelope};
 
 impl OutMail {
     /// The mail as the outbox keeps it: every header the mail decides (subject, thread,
@@ -85,7 +85,7 @@ impl OutMail {
             game: self.game.clone(),
             queued: self.queued,
             headers,
-            body: Bytes(body),
+            body: BodyBytes(body),
             attempts: 0,
             next_try: None,
             last_error: None,
@@ -368,7 +368,7 @@ mod tests {
             assert!(body.is_ascii(), "{}", String::from_utf8_lossy(&body));
             let wire = Envelope {
                 headers,
-                body: Bytes(body),
+                body: BodyBytes(body),
                 ..envelope
             };
             assert_eq!(OutMail::open(&wire), mail);

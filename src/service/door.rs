@@ -18,7 +18,7 @@ use crate::store::Guard;
 use crate::store::{Commit, Store};
 
 /// A queued mail as the outbox keeps it: the mail layer seals its mails into envelopes.
-pub use crate::store::envelope::{Body as EnvelopeBody, Envelope};
+pub use crate::store::envelope::{BodyBytes, Envelope};
 pub use crate::store::{REPLY_WINDOW, Replied, ReplyWindow};
 
 /// Opening the store.

@@ -23,7 +23,7 @@ use crate::store::{Commit, Store, StoreError};
 /// The sign-on counter the store keeps, for the throttle of the mail layer.
 pub use crate::store::guard;
 pub use action::{Action, EndBy};
-pub use door::{Envelope, EnvelopeBody, REPLY_WINDOW, Replied, ReplyWindow};
+pub use door::{BodyBytes, Envelope, REPLY_WINDOW, Replied, ReplyWindow};
 
 /// The store's errors as the game layer carries them: the store is named only here (and
 /// in the command line), so that the game knows no store.

@@ -29,7 +29,7 @@ pub struct Envelope {
     /// encoded for the wire (the transport encodes them, RFC 2047).
     pub headers: Vec<(String, String)>,
     /// The body as it follows the headers: text with CRLF line ends, or a MIME multipart.
-    pub body: Body,
+    pub body: BodyBytes,
     /// Failed attempts so far.
     #[serde(default)]
     pub attempts: u32,
@@ -59,9 +59,9 @@ impl Envelope {
 /// base64 parts: always, for the judge's own mails), so that they stay readable and take
 /// no more room than they do; as base64 otherwise.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Body(pub Vec<u8>);
+pub struct BodyBytes(pub Vec<u8>);
 
-impl Body {
+impl BodyBytes {
     pub fn as_bytes(&self) -> &[u8] {
         &self.0
     }
@@ -74,7 +74,7 @@ enum StoredBody {
     Bytes { base64: String },
 }
 
-impl Serialize for Body {
+impl Serialize for BodyBytes {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use base64::Engine as _;
         match std::str::from_utf8(&self.0) {
@@ -87,14 +87,14 @@ impl Serialize for Body {
     }
 }
 
-impl<'de> Deserialize<'de> for Body {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Body, D::Error> {
+impl<'de> Deserialize<'de> for BodyBytes {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<BodyBytes, D::Error> {
         use base64::Engine as _;
         match StoredBody::deserialize(deserializer)? {
-            StoredBody::Text(text) => Ok(Body(text.into_bytes())),
+            StoredBody::Text(text) => Ok(BodyBytes(text.into_bytes())),
             StoredBody::Bytes { base64 } => base64::engine::general_purpose::STANDARD
                 .decode(base64.as_bytes())
-                .map(Body)
+                .map(BodyBytes)
                 .map_err(serde::de::Error::custom),
         }
     }
@@ -106,13 +106,13 @@ mod tests {
 
     #[test]
     fn a_body_is_stored_as_text_when_it_is_utf8_and_as_base64_otherwise() {
-        let text = Body(b"Ordres re\xc3\xa7us\r\n".to_vec());
+        let text = BodyBytes(b"Ordres re\xc3\xa7us\r\n".to_vec());
         let json = serde_json::to_string(&text).unwrap();
         assert_eq!(json, "\"Ordres reçus\\r\\n\"");
-        assert_eq!(serde_json::from_str::<Body>(&json).unwrap(), text);
-        let bytes = Body(vec![0xff, 0, 1]);
+        assert_eq!(serde_json::from_str::<BodyBytes>(&json).unwrap(), text);
+        let bytes = BodyBytes(vec![0xff, 0, 1]);
         let json = serde_json::to_string(&bytes).unwrap();
         assert_eq!(json, "{\"base64\":\"/wAB\"}");
-        assert_eq!(serde_json::from_str::<Body>(&json).unwrap(), bytes);
+        assert_eq!(serde_json::from_str::<BodyBytes>(&json).unwrap(), bytes);
     }
 }

@@ -25,7 +25,7 @@ use sled::transaction::ConflictableTransactionError;
 
 use crate::map::{VariantHash, VariantSource, parse_variant, variant_source};
 
-use super::envelope::{Body, Envelope};
+use super::envelope::{BodyBytes, Envelope};
 use super::{SCHEMA_VERSION, Store, StoreError};
 
 /// Moves the store from schema `found` to [`SCHEMA_VERSION`].
@@ -342,7 +342,7 @@ fn legacy_envelope(mail: LegacyMail) -> Envelope {
         game: mail.game,
         queued: mail.queued,
         headers,
-        body: Body(body),
+        body: BodyBytes(body),
         attempts: mail.attempts,
         next_try: mail.next_try,
         last_error: mail.last_error,
