@@ -167,7 +167,10 @@ fn check_store(dir: &Path, expect_processed: Option<bool>) -> usize {
 fn results_mails(service: &Service) -> HashMap<String, HashSet<String>> {
     let mut mails: HashMap<String, HashSet<String>> = HashMap::new();
     for (_, mail) in service.outbox().unwrap() {
-        if mail.subject.contains("Résultats") {
+        if mail
+            .header("Subject")
+            .is_some_and(|s| s.contains("Résultats"))
+        {
             let game = mail.game.clone().unwrap_or_default();
             mails.entry(game).or_default().insert(mail.message_id);
         }

@@ -20,7 +20,7 @@ use corbeau::mail::notify::queue_notices;
 use corbeau::mail::outmail::{Media, OutMail};
 use corbeau::mail::transport::message;
 use corbeau::map::{Owner, UnitKind, Variant};
-use corbeau::service::{Action, Service};
+use corbeau::service::{Action, Envelope, Service};
 use mail_parser::{MessageParser, MimeHeaders, PartType};
 
 const GAME: &str = "westeros-1";
@@ -129,7 +129,7 @@ impl World {
         let mut mails = Vec::new();
         for (key, mail) in self.service.outbox().unwrap() {
             self.service.outbox_sent(key).unwrap();
-            mails.push(mail);
+            mails.push(OutMail::open(&mail));
         }
         mails
     }
@@ -166,7 +166,7 @@ struct Parsed {
 }
 
 fn parse_sent(mail: &OutMail) -> Parsed {
-    let raw = message(mail, &judge()).unwrap().formatted();
+    let raw = message(&mail.seal(), &judge()).unwrap().formatted();
     let m = MessageParser::default().parse(&raw).expect("a message");
     let ct = m.content_type().expect("a content type");
     let content_type = format!("{}/{}", ct.ctype(), ct.subtype().unwrap_or_default());
@@ -290,11 +290,11 @@ fn a_results_mail_carries_the_board_after_its_complete_text() {
     );
     assert_eq!(fr.name, "westeros-1-printemps-298-mouvements.png");
     assert_eq!(en.name, "westeros-1-spring-298-movements.png");
-    // Stored as one base64 string, not an array of numbers.
-    let stored = serde_json::to_value(to(&mails, STARK)[0]).unwrap();
-    assert!(stored["attachments"][0]["bytes"].is_string());
-    let back: OutMail = serde_json::from_value(stored).unwrap();
-    assert_eq!(&back, to(&mails, STARK)[0]);
+    // Stored as one string (the MIME body, the picture in base64), not an array of numbers.
+    let stored = serde_json::to_value(to(&mails, STARK)[0].seal()).unwrap();
+    assert!(stored["body"].is_string(), "{stored}");
+    let back: Envelope = serde_json::from_value(stored).unwrap();
+    assert_eq!(&OutMail::open(&back), to(&mails, STARK)[0]);
 
     // As sent: multipart/mixed, the whole results text first, then the PNG inline.
     let mail = to(&mails, STARK)[0];
@@ -320,15 +320,15 @@ fn a_mail_without_picture_is_the_plain_text_mail_it_always_was() {
         "texte\n".into(),
         now(),
     );
-    let raw = String::from_utf8(message(&mail, &judge()).unwrap().formatted()).unwrap();
+    let raw = String::from_utf8(message(&mail.seal(), &judge()).unwrap().formatted()).unwrap();
     assert!(
         raw.contains("Content-Type: text/plain; charset=utf-8\r\n"),
         "{raw}"
     );
     assert!(!raw.contains("multipart"), "{raw}");
-    // And its stored form has no trace of attachments.
-    let stored = serde_json::to_string(&mail).unwrap();
-    assert!(!stored.contains("attachments"), "{stored}");
+    // And its stored form has no trace of a multipart.
+    let stored = serde_json::to_string(&mail.seal()).unwrap();
+    assert!(!stored.contains("multipart"), "{stored}");
 }
 
 /// For every house of Westeros: the example order of its welcome reads and is legal for
@@ -402,7 +402,7 @@ fn every_house_gets_an_example_order_of_its_own() {
                         now(),
                     )
                     .unwrap_or_else(|e| panic!("{house}: `{example}` refused: {e:?}"));
-                    let checked = game.check_orders(variant, house)?;
+                    let checked = corbeau::report::checked_orders(game, variant, house)?;
                     assert_eq!(checked.counts.illegal, 0, "{house}: `{example}` illegal");
                     assert_eq!(checked.counts.orders, 1, "{house}: `{example}`");
                     examples.insert((lang, example));
@@ -670,7 +670,7 @@ fn player_replace_on_the_command_line_can_mail_the_welcome() {
         .outbox()
         .unwrap()
         .into_iter()
-        .map(|(_, m)| m)
+        .map(|(_, m)| OutMail::open(&m))
         .collect();
     assert!(
         to(&outbox, "rickon@nord.test")

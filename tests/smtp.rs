@@ -110,7 +110,7 @@ fn queue(config: &Config, mails: Vec<OutMail>) {
     let store = Store::open(&config.data_dir).unwrap();
     store
         .commit(Commit {
-            mails,
+            mails: mails.iter().map(OutMail::seal).collect(),
             ..Default::default()
         })
         .unwrap();
@@ -129,7 +129,7 @@ fn outbox(config: &Config) -> Vec<OutMail> {
         .outbox()
         .unwrap()
         .into_iter()
-        .map(|(_, m)| m)
+        .map(|(_, m)| OutMail::open(&m))
         .collect()
 }
 
@@ -596,7 +596,7 @@ fn writing_the_same_mail_again_to_the_folder_replaces_its_file() {
     let dir = temp_dir("folder-again");
     let transport = Transport::folder(dir.join("out"));
     let judge = configure(&dir, "").judge;
-    let sent = mail(1, "stark@example.org");
+    let sent = mail(1, "stark@example.org").seal();
 
     transport.send(7, &sent, &judge).unwrap();
     let name = eml_name(7, &sent);
@@ -620,7 +620,7 @@ fn a_judge_address_with_its_own_name_keeps_it() {
         address: "Le Corbeau <juge@exemple.fr>".into(),
         ..Default::default()
     };
-    let raw = message(&mail(1, "Ned Stark <stark@example.org>"), &judge)
+    let raw = message(&mail(1, "Ned Stark <stark@example.org>").seal(), &judge)
         .unwrap()
         .formatted();
     let parsed = MessageParser::default().parse(&raw).unwrap();
@@ -635,7 +635,7 @@ fn a_judge_address_with_its_own_name_keeps_it() {
     );
 
     judge.address = "juge".into();
-    let error = message(&mail(1, "stark@example.org"), &judge).unwrap_err();
+    let error = message(&mail(1, "stark@example.org").seal(), &judge).unwrap_err();
     assert_eq!(
         error.to_string(),
         "[judge] address `juge` is not a mail address (expected `name@domain`)"

@@ -326,3 +326,90 @@ fn mail_piped_while_the_migration_is_refused_waits_with_75() {
     assert!(said.contains("variants/perso.toml"), "{said}");
     assert_eq!(schema(&copy.root.join("data")), 1);
 }
+
+/// The v1 outbox's mails, as v1 stored them (read with sled, no corbeau running).
+fn v1_outbox(data: &Path) -> Vec<Value> {
+    let db = sled::open(data).unwrap();
+    let outbox = db.open_tree("outbox").unwrap();
+    outbox
+        .iter()
+        .values()
+        .map(|v| serde_json::from_slice(&v.unwrap()).unwrap())
+        .collect()
+}
+
+#[test]
+fn the_v1_outbox_mails_are_sent_after_the_migration_as_v1_queued_them() {
+    let copy = Copy::new("outbox");
+    let queued = v1_outbox(&copy.root.join("data"));
+    assert!(queued.len() >= 2, "{queued:?}");
+    // The outbox folder now, rather than the sendmail that always failed.
+    let config = fs::read_to_string(copy.root.join("corbeau.toml")).unwrap();
+    fs::write(
+        copy.root.join("corbeau.toml"),
+        config.replace("transport = \"sendmail\"", "transport = \"outbox\""),
+    )
+    .unwrap();
+    // Listed with their recipient and subject, read from the converted envelopes.
+    let listed: Value = serde_json::from_str(&copy.ok(&["outbox", "--json"])).unwrap();
+    let listed = listed.as_array().unwrap();
+    assert_eq!(listed.len(), queued.len());
+    for (old, new) in queued.iter().zip(listed) {
+        for field in ["message_id", "to", "subject", "game", "attempts"] {
+            assert_eq!(old[field], new[field], "{field}");
+        }
+    }
+    copy.ok(&["outbox", "--retry"]);
+    for sub in ["new", "cur", "tmp"] {
+        fs::create_dir_all(copy.root.join("inbox").join(sub)).unwrap();
+    }
+    copy.ok(&["tick"]);
+    let folder = copy.root.join("data/outbox");
+    let mut sent: Vec<Vec<u8>> = fs::read_dir(&folder)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "eml"))
+        .map(|e| fs::read(e.path()).unwrap())
+        .collect();
+    sent.sort();
+    for old in &queued {
+        let id = old["message_id"].as_str().unwrap();
+        let raw = sent
+            .iter()
+            .find(|raw| String::from_utf8_lossy(raw).contains(id))
+            .unwrap_or_else(|| panic!("{id} not sent"));
+        let parsed = mail_parser::MessageParser::default().parse(raw).unwrap();
+        assert_eq!(parsed.message_id(), Some(id));
+        assert_eq!(
+            parsed.to().unwrap().first().unwrap().address(),
+            old["to"].as_str()
+        );
+        assert_eq!(
+            parsed.from().unwrap().first().unwrap().address(),
+            Some("juge@example.org")
+        );
+        assert_eq!(parsed.subject(), old["subject"].as_str());
+        assert_eq!(
+            parsed.in_reply_to().as_text(),
+            old["in_reply_to"].as_str(),
+            "In-Reply-To"
+        );
+        assert_eq!(
+            parsed.header_raw("X-Corbeau-Game").map(str::trim),
+            old["game"].as_str()
+        );
+        assert_eq!(
+            parsed.date().unwrap().to_timestamp(),
+            chrono::DateTime::parse_from_rfc3339(old["queued"].as_str().unwrap())
+                .unwrap()
+                .timestamp(),
+            "Date is the time queued"
+        );
+        let body = parsed.body_text(0).unwrap().replace("\r\n", "\n");
+        assert_eq!(Some(body.as_str()), old["body"].as_str());
+    }
+    assert!(
+        copy.ok(&["outbox", "--json"]).trim() == "[]",
+        "every mail left the outbox"
+    );
+}

@@ -693,7 +693,7 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
                         &welcome,
                         ctx.now,
                     )?;
-                    effects.mails.push(mail);
+                    effects.mails.push(mail.seal());
                     Ok(game.clone())
                 },
             )

@@ -115,9 +115,7 @@ pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
 /// A house's orders as understood (the `orders.txt` template).
 fn show_orders(ctx: &Context, g: &crate::game::Game, house: &str) -> Result<(), Error> {
     let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
-    let view = g
-        .orders_view(&variant, house, ctx.lang)
-        .map_err(|e| ctx.fail(e))?;
+    let view = crate::report::orders_view(g, &variant, house, ctx.lang).map_err(|e| ctx.fail(e))?;
     let templates = ctx
         .config
         .templates

@@ -7,6 +7,7 @@ use serde_json::json;
 
 use super::Error;
 use super::context::Context;
+use crate::service::Envelope;
 
 #[derive(Debug, clap::Args)]
 pub struct OutboxArgs {
@@ -28,13 +29,15 @@ pub fn run(ctx: &Context, args: OutboxArgs) -> Result<(), Error> {
             }
         }
     }
+    // The subject as the envelope's header keeps it (UTF-8, not yet encoded for the wire).
+    let subject = |m: &Envelope| m.header("Subject").unwrap_or_default().to_string();
     let rows: Vec<_> = waiting
         .iter()
         .map(|(_, m)| {
             json!({
                 "message_id": m.message_id,
                 "to": m.to,
-                "subject": m.subject,
+                "subject": subject(m),
                 "game": m.game,
                 "queued": m.queued,
                 "attempts": m.attempts,
@@ -66,7 +69,7 @@ pub fn run(ctx: &Context, args: OutboxArgs) -> Result<(), Error> {
                 "{}  {}  {}\n    {} {} — {} {when}\n",
                 m.queued.format("%Y-%m-%d %H:%M"),
                 m.to,
-                m.subject,
+                subject(m),
                 m.attempts,
                 ctx.pick("essai(s) échoué(s)", "failed attempt(s)"),
                 ctx.pick("prochain", "next"),

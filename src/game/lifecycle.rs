@@ -6,13 +6,12 @@
 use chrono::{DateTime, TimeDelta, Utc};
 
 use crate::judge::{
-    GivenOrder, Phase, PhaseKind, Position, Report, adjudicate, adjustment_counts,
+    Adjudication, GivenOrder, Phase, PhaseKind, Position, Report, adjudicate, adjustment_counts,
     free_home_centres,
 };
 use crate::lang::Lang;
 use crate::map::{HouseId, Owner, PinnedVariant, Variant};
 use crate::position::{read_position, write_position};
-use crate::report::{ResultsView, results_view_with_orders};
 
 use super::GameError;
 use super::calendar::{Absence, format_deadline};
@@ -28,6 +27,22 @@ use super::victory::{board_ending, survivors, vote_ending};
 const NOT_OVER: &[GameStatus] = &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused];
 /// States in which orders, votes and phases happen.
 const IN_PLAY: &[GameStatus] = &[GameStatus::Running, GameStatus::Paused];
+
+/// A phase as the judge decided it: the position before, the orders given and the
+/// adjudication. The game does not word it: the report layer makes its views (the results,
+/// the answer to a house's orders) from it.
+#[derive(Debug, Clone)]
+pub struct Adjudicated {
+    pub before: Position,
+    pub orders: Vec<GivenOrder>,
+    pub adjudication: Adjudication,
+}
+
+/// What makes the stored results of a phase (`PhaseRecord::results`, docs/results-format.md)
+/// from its adjudication: given by the caller (the report layer's), so that the game names
+/// no view.
+pub type ResultsMaker<'a> =
+    &'a dyn Fn(&Variant, &Adjudicated) -> Result<serde_json::Value, GameError>;
 
 /// What a moderator gives to create a game.
 #[derive(Debug, Clone)]
@@ -434,7 +449,7 @@ impl Game {
     /// The orders of one house as the judge understands them: each order's outcome if it
     /// were adjudicated alone (so illegal ones show with their reason) and the units still
     /// without orders.
-    pub fn check_orders(&self, variant: &Variant, house: &str) -> Result<ResultsView, GameError> {
+    pub fn check_orders(&self, variant: &Variant, house: &str) -> Result<Adjudicated, GameError> {
         let position = self.current_position(variant)?;
         let h = house_index(variant, house)?;
         let orders = self
@@ -442,12 +457,11 @@ impl Game {
             .map(|s| given_orders(variant, h, &s.orders))
             .unwrap_or_default();
         let adjudication = adjudicate(variant, &position, &orders);
-        Ok(results_view_with_orders(
-            variant,
-            &position,
-            &adjudication,
-            &orders,
-        ))
+        Ok(Adjudicated {
+            before: position,
+            orders,
+            adjudication,
+        })
     }
 
     pub fn set_ready(
@@ -685,12 +699,14 @@ impl Game {
     }
 
     /// Adjudicates the current phase with the orders received (missing orders hold), and
-    /// moves the game to the next phase. Returns the record to keep in the history.
+    /// moves the game to the next phase. Returns the record to keep in the history, its
+    /// results made by `results` (the report layer's `results_record`).
     pub fn process(
         &mut self,
         variant: &Variant,
         now: DateTime<Utc>,
         trigger: Trigger,
+        results: ResultsMaker<'_>,
     ) -> Result<PhaseRecord, GameError> {
         self.require("process", IN_PLAY)?;
         let before_game = self.clone();
@@ -698,9 +714,17 @@ impl Game {
         let deciding = self.houses_deciding(variant, &position);
         let given = self.given_orders(variant);
         let adjudication = adjudicate(variant, &position, &given);
-        let view = results_view_with_orders(variant, &position, &adjudication, &given);
-        let results =
-            serde_json::to_value(&view).map_err(|e| GameError::Internal(e.to_string()))?;
+        let played = Adjudicated {
+            before: position,
+            orders: given,
+            adjudication,
+        };
+        let results = results(variant, &played)?;
+        let Adjudicated {
+            before: position,
+            adjudication,
+            ..
+        } = played;
         let mut civil_disorder = Vec::new();
         let mut missed = Vec::new();
         let limit = self.settings.civil_disorder_after;

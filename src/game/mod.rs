@@ -6,13 +6,12 @@ mod lifecycle;
 mod model;
 mod orders;
 mod repin;
-mod reply;
 mod secret;
 pub mod span;
 mod victory;
 
 pub use error::{GameError, StorageFailure};
-pub use lifecycle::{NewGame, check_address, check_game_id, create};
+pub use lifecycle::{Adjudicated, NewGame, ResultsMaker, check_address, check_game_id, create};
 pub use model::Bounced;
 pub use model::{
     AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, ObserverRequest,
@@ -20,6 +19,5 @@ pub use model::{
 };
 pub use orders::{OrderProblem, looks_like_prose};
 pub use repin::{Incompatibility, variant_change_problems};
-pub use reply::{GameRef, OrdersView};
 pub use secret::{hash_secret, new_secret, secret_checks, secret_matches};
 pub use victory::survivors;

@@ -11,7 +11,8 @@ use crate::service::Service;
 
 use super::inbound::Inbound;
 use super::inbound::bounce::Bounce;
-use super::outmail::{OutMail, domain_of};
+use super::outmail::domain_of;
+use crate::service::Envelope;
 
 /// Whether the mail claims to come from the judge (From, Sender or Reply-To is the judge's
 /// address or an alias): answering it would be writing to itself.
@@ -133,7 +134,7 @@ fn flag(
 pub fn set_aside(
     service: &Service,
     key: u64,
-    mail: &OutMail,
+    mail: &Envelope,
     reason: &str,
     now: DateTime<Utc>,
 ) -> Result<(), GameError> {

@@ -379,7 +379,7 @@ fn tell(
         Some(g) => out.about(&g.id),
         None => out,
     };
-    service.queue_mails(vec![out])?;
+    service.queue_mails(vec![out.seal()])?;
     Ok(())
 }
 

@@ -4,9 +4,11 @@
 //! - [`inbound`]: one raw RFC 5322 message to an [`inbound::Inbound`] (sender, ids, the
 //!   body as clean text: quotes, signatures and footers gone);
 //! - [`command`]: the body's text to the mail commands (French and English);
-//! - [`outmail`]: a mail the judge will send, as stored in the outbox;
-//! - [`transport`]: turning an [`outmail::OutMail`] into a real message and handing it to
-//!   the outbox folder, sendmail or SMTP;
+//! - [`outmail`]: a mail the judge will send, as the mail layer composes it;
+//! - [`seal`]: an [`outmail::OutMail`] made into the store's envelope (headers and body
+//!   bytes) when it is queued, and read back;
+//! - [`transport`]: turning an envelope into a real message and handing it to the outbox
+//!   folder, sendmail or SMTP;
 //! - [`send`]: draining the outbox with retries and back-off;
 //! - [`dispatch`]: carrying out one inbound mail's commands and writing its reply (the
 //!   work itself, split by job, in `desk`);
@@ -25,6 +27,7 @@ pub mod notify;
 pub mod outmail;
 pub mod pass;
 pub mod refusal;
+pub mod seal;
 pub mod send;
 pub mod throttle;
 pub mod transport;

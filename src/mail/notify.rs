@@ -49,7 +49,8 @@ pub fn queue_notices(
             None => Vec::new(),
         };
         queued += mails.len();
-        service.notice_told(key, &mails)?;
+        let sealed: Vec<_> = mails.iter().map(OutMail::seal).collect();
+        service.notice_told(key, &sealed)?;
     }
     Ok(queued)
 }

@@ -1,4 +1,5 @@
-//! A mail the judge will send, as it waits in the store's outbox until a transport has
+//! A mail the judge will send, as the mail layer composes it; queued in the store's outbox
+//! as an envelope of headers and body bytes (`super::seal`) until a transport has
 //! accepted it.
 
 use chrono::{DateTime, Utc};
@@ -39,15 +40,14 @@ pub struct OutMail {
     pub failed: bool,
     /// Files sent after the text (the board's picture): a mail with any is sent as
     /// multipart/mixed, the text first; a mail without is plain text as it always was.
-    /// Left out of the stored JSON when empty, so that stored mails read the same.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<Attachment>,
 }
 
-/// A file carried by a mail. Its bytes are stored as one base64 string (the store keeps
-/// values as JSON, where bytes would become an array of numbers four times their size);
-/// each mail holds its own copy until it is sent, then the outbox forgets it
-/// (docs/email.md, "Pictures").
+/// A file carried by a mail. Its bytes are written as one base64 string when the mail is
+/// serialized (JSON would make them an array of numbers four times their size); each
+/// queued mail holds its own copy, base64 in its MIME body, until it is sent, then the
+/// outbox forgets it (docs/email.md, "Pictures").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Attachment {
     /// The file name mail clients show and save it under (`westeros-1-printemps-299.png`):

@@ -1,4 +1,4 @@
-//! Turning an [`OutMail`] into a real RFC 5322 message and handing it to the outbox
+//! Turning an outbox [`Envelope`] into a real RFC 5322 message and handing it to the outbox
 //! folder, sendmail or an SMTP server (SPEC.md §6, "Outbound"). A transport only says
 //! whether it took the mail; remembering what is left to send is the store's job
 //! ([`super::send::drain`]).
@@ -10,16 +10,15 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use lettre::Transport as _;
-use lettre::message::header::{
-    ContentTransferEncoding, ContentType, Header, HeaderName, HeaderValue, MIME_VERSION_1_0,
-};
-use lettre::message::{Body, Mailbox, Message, MultiPart, SinglePart};
+use lettre::message::header::{ContentTransferEncoding, HeaderName, HeaderValue};
+use lettre::message::{Body, Mailbox, Message};
 use lettre::transport::smtp::SmtpTransport;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 
-use super::outmail::OutMail;
+use super::seal::seven_bit;
 use crate::config::{Judge, RetryConfig, Security, SmtpConfig};
+use crate::service::Envelope;
 
 /// Why a mail was not handed over, in words for the moderator's log.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -113,16 +112,18 @@ impl TransportError {
     }
 }
 
-/// The complete message for `mail`, from the judge: what a player's mail client shows
-/// and threads.
-pub fn message(mail: &OutMail, judge: &Judge) -> Result<Message, TransportError> {
+/// The complete message for `mail`, from the judge, as it goes on the wire: what a
+/// player's mail client shows and threads.
+pub fn message(mail: &Envelope, judge: &Judge) -> Result<Message, TransportError> {
     build(mail, judge, false)
 }
 
-/// `readable`: the body in 8 bits when it can be, so that an .eml of the outbox folder
-/// reads as it is with `less`; on the wire, what lettre finds best (7 bits or
-/// quoted-printable), since not every server takes 8BITMIME.
-fn build(mail: &OutMail, judge: &Judge, readable: bool) -> Result<Message, TransportError> {
+/// The headers known only now — From and Reply-To (the judge as configured), To,
+/// Message-ID and Date (from the envelope) — then the envelope's own headers and body.
+/// `readable`: the body as queued, with its text in 8 bits, so that an .eml of the outbox
+/// folder reads as it is with `less`; on the wire, every text re-encoded in 7 bits
+/// (`seal::seven_bit`), since not every server takes 8BITMIME.
+fn build(mail: &Envelope, judge: &Judge, readable: bool) -> Result<Message, TransportError> {
     let from = judge_mailbox(judge)?;
     let to: Mailbox = mail
         .to
@@ -132,34 +133,39 @@ fn build(mail: &OutMail, judge: &Judge, readable: bool) -> Result<Message, Trans
             message_id: mail.message_id.clone(),
             to: mail.to.clone(),
         })?;
+    let build_error = |reason: String| TransportError::Build {
+        message_id: mail.message_id.clone(),
+        reason,
+    };
+    let (headers, body) = if readable {
+        (mail.headers.clone(), mail.body.as_bytes().to_vec())
+    } else {
+        seven_bit(mail)
+    };
     let mut builder = Message::builder()
         .from(from.clone())
         .reply_to(from)
         .to(to)
-        .subject(mail.subject.as_str())
-        .message_id(Some(angle(&mail.message_id)))
+        .message_id(Some(format!("<{}>", mail.message_id)))
         .date(SystemTime::from(mail.queued));
-    if let Some(parent) = mail.in_reply_to.as_deref().filter(|id| is_message_id(id)) {
-        builder = builder.in_reply_to(angle(parent));
+    let mut encoding = None;
+    for (name, value) in headers {
+        if name.eq_ignore_ascii_case("Content-Transfer-Encoding") {
+            encoding = Some(
+                value
+                    .trim()
+                    .to_ascii_lowercase()
+                    .parse::<ContentTransferEncoding>()
+                    .map_err(build_error)?,
+            );
+            continue;
+        }
+        let name = HeaderName::new_from_ascii(name).map_err(|e| build_error(e.to_string()))?;
+        builder = builder.raw_header(HeaderValue::new(name, value));
     }
-    let references: Vec<String> = mail
-        .references
-        .iter()
-        .filter(|id| is_message_id(id))
-        .map(|id| angle(id))
-        .collect();
-    if !references.is_empty() {
-        builder = builder.references(references.join(" "));
-    }
-    // Every mail of the judge is sent by a program (RFC 3834): a vacation responder or
-    // another robot must not answer it, which is what keeps two robots from writing to
-    // each other for ever. A person still answers it as any mail.
-    builder = builder.raw_header(HeaderValue::new(
-        HeaderName::new_from_ascii_str("Auto-Submitted"),
-        mail.auto_submitted().into(),
-    ));
-    // Exchange's own switch for the same: no out-of-office or automatic reply. Not `All`,
-    // which would also stop the non-delivery reports the judge reads (docs/email.md).
+    // Exchange's own switch against automatic replies: no out-of-office or automatic
+    // reply. Not `All`, which would also stop the non-delivery reports the judge reads
+    // (docs/email.md).
     builder = builder.raw_header(HeaderValue::new(
         HeaderName::new_from_ascii_str("X-Auto-Response-Suppress"),
         "OOF, AutoReply".into(),
@@ -168,90 +174,15 @@ fn build(mail: &OutMail, judge: &Judge, readable: bool) -> Result<Message, Trans
         HeaderName::new_from_ascii_str("X-Mailer"),
         "corbeau".into(),
     ));
-    if let Some(game) = &mail.game {
-        builder = builder.raw_header(HeaderValue::new(
-            HeaderName::new_from_ascii_str("X-Corbeau-Game"),
-            game.clone(),
-        ));
-    }
-    let body = match readable.then(|| eight_bit(&mail.body)).flatten() {
-        Some(body) => body,
-        None => Body::new(mail.body.clone()),
-    };
-    let build_error = |reason: String| TransportError::Build {
-        message_id: mail.message_id.clone(),
-        reason,
-    };
-    let builder = builder.header(MIME_VERSION_1_0);
-    if mail.attachments.is_empty() {
-        // A raw body rather than a MIME single part: lettre ends a part with an extra
-        // blank line, which the player would see.
-        return builder
-            .header(ContentType::TEXT_PLAIN)
-            .body(body)
-            .map_err(|e| build_error(e.to_string()));
-    }
-    // The text first, so that a client that shows only the first part (or a reader who
-    // never opens the picture) has the whole of it; the pictures inline, with a name for
-    // saving them.
-    let mut parts = MultiPart::mixed().singlepart(
-        SinglePart::builder()
-            .header(ContentType::TEXT_PLAIN)
-            .body(body),
-    );
-    for attachment in &mail.attachments {
-        // The name in Content-Type too: some clients read it only there.
-        let content_type = ContentType::parse(&format!(
-            "{}; name=\"{}\"",
-            attachment.media.mime(),
-            attachment.name
-        ))
-        .map_err(|e| build_error(e.to_string()))?;
-        parts = parts.singlepart(
-            SinglePart::builder()
-                .header(content_type)
-                .header(InlineFile(attachment.name.clone()))
-                .body(Body::new(attachment.bytes.clone())),
-        );
-    }
+    // A multipart says no encoding of its own: 7 bits if every line is, else 8.
+    let encoding = encoding.unwrap_or(if body.is_ascii() {
+        ContentTransferEncoding::SevenBit
+    } else {
+        ContentTransferEncoding::EightBit
+    });
     builder
-        .multipart(parts)
+        .body(Body::dangerous_pre_encoded(body, encoding))
         .map_err(|e| build_error(e.to_string()))
-}
-
-/// `Content-Disposition: inline; filename="…"`, written plainly: lettre's own writes the
-/// RFC 2231 form (`filename*0=`), which some mail clients do not read. The judge's file
-/// names need no encoding (ASCII letters, digits, dashes: `outmail::file_name`).
-#[derive(Debug, Clone)]
-struct InlineFile(String);
-
-impl Header for InlineFile {
-    fn name() -> HeaderName {
-        HeaderName::new_from_ascii_str("Content-Disposition")
-    }
-
-    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
-        Ok(InlineFile(s.to_string()))
-    }
-
-    fn display(&self) -> HeaderValue {
-        let name: String = self
-            .0
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
-            .collect();
-        HeaderValue::new(Self::name(), format!("inline; filename=\"{name}\""))
-    }
-}
-
-/// The text as an 8-bit body, CRLF-ended, when every line fits RFC 5322's 998 bytes
-/// (lettre's own choice stops at 76, which would turn most results to quoted-printable).
-fn eight_bit(text: &str) -> Option<Body> {
-    let clean = !text.contains(['\r', '\0']) && text.lines().all(|l| l.len() <= 998);
-    clean.then(|| {
-        let crlf = text.replace('\n', "\r\n");
-        Body::dangerous_pre_encoded(crlf.into_bytes(), ContentTransferEncoding::EightBit)
-    })
 }
 
 /// `"Corbeau" <corbeau@exemple.fr>`: the configured address, named after the judge unless
@@ -266,20 +197,6 @@ fn judge_mailbox(judge: &Judge) -> Result<Mailbox, TransportError> {
         Some(judge.name.trim().to_string()),
         mailbox.email,
     ))
-}
-
-fn angle(id: &str) -> String {
-    format!("<{id}>")
-}
-
-/// An id another mail client wrote may hold anything; one that would not survive in a
-/// header as an id is left out rather than sent encoded (the thread is only cosmetic).
-fn is_message_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 250
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>')
 }
 
 /// Where mail goes: the outbox folder, sendmail or an SMTP server.
@@ -429,7 +346,7 @@ impl Transport {
 
     /// Hands `mail` (the outbox entry `key`) over; `Ok` means the transport took charge of
     /// it and the outbox may forget it.
-    pub fn send(&self, key: u64, mail: &OutMail, judge: &Judge) -> Result<(), TransportError> {
+    pub fn send(&self, key: u64, mail: &Envelope, judge: &Judge) -> Result<(), TransportError> {
         let message = build(mail, judge, matches!(self.route, Route::Folder(_)))?;
         match &self.route {
             Route::Folder(dir) => write_eml(dir, &eml_name(key, mail), &message.formatted()),
@@ -456,7 +373,7 @@ impl Transport {
 
 /// The file name of a mail in the outbox folder: by time queued, then outbox key, so that
 /// the folder lists in sending order and the same mail always lands in the same file.
-pub fn eml_name(key: u64, mail: &OutMail) -> String {
+pub fn eml_name(key: u64, mail: &Envelope) -> String {
     format!("{}-{key:016x}.eml", mail.queued.format("%Y%m%dT%H%M%SZ"))
 }
 
@@ -735,7 +652,7 @@ mod tests {
     #[test]
     fn a_line_break_in_a_subject_or_game_cannot_add_a_header() {
         let at = chrono::DateTime::from_timestamp(1_795_000_000, 0).unwrap();
-        let mut mail = OutMail::new(
+        let mut mail = crate::mail::outmail::OutMail::new(
             "exemple.fr",
             "stark@example.org",
             "Ordres\r\nBcc: espion@example.org".into(),
@@ -743,7 +660,9 @@ mod tests {
             at,
         );
         mail.game = Some("g1\nX-Injected: oui".into());
-        let raw = message(&mail, &Judge::default()).unwrap().formatted();
+        let raw = message(&mail.seal(), &Judge::default())
+            .unwrap()
+            .formatted();
         let text = String::from_utf8(raw).unwrap();
         for line in text.lines() {
             assert!(
@@ -755,6 +674,7 @@ mod tests {
 
     #[test]
     fn an_id_that_cannot_be_a_header_id_is_left_out() {
+        use crate::mail::seal::is_message_id;
         assert!(is_message_id("CAF+x.y@mail.example.org"));
         for bad in ["", "a b@c", "<a@b>", "é@x", "a\r\nBcc: x@y"] {
             assert!(!is_message_id(bad), "{bad:?}");

@@ -150,7 +150,7 @@ pub fn apply(
         }
         Action::Process { phase, trigger } => {
             game.check_phase(phase.as_deref())?;
-            let record = game.process(variant, now, trigger)?;
+            let record = game.process(variant, now, trigger, &crate::report::results_record)?;
             effects.notify(
                 NoticeKind::Results {
                     index: record.index,

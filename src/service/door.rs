@@ -14,10 +14,11 @@ use chrono::{DateTime, Utc};
 
 use super::{Effects, Service};
 use crate::game::{AuditEntry, Game, GameError, Notice, PhaseRecord};
-use crate::mail::outmail::OutMail;
 use crate::store::Guard;
 use crate::store::{Commit, Store};
 
+/// A queued mail as the outbox keeps it: the mail layer seals its mails into envelopes.
+pub use crate::store::envelope::{BodyBytes, Envelope};
 pub use crate::store::{REPLY_WINDOW, Replied, ReplyWindow};
 
 /// Opening the store.
@@ -157,12 +158,12 @@ impl Service {
     }
 
     /// Replaces a notice by the mails that tell it, in one transaction.
-    pub fn notice_told(&self, key: u64, mails: &[OutMail]) -> Result<(), GameError> {
+    pub fn notice_told(&self, key: u64, mails: &[Envelope]) -> Result<(), GameError> {
         Ok(self.store.notice_to_mails(key, mails)?)
     }
 
     /// Queues mails that concern no game's change (a quarantine notice).
-    pub fn queue_mails(&self, mails: Vec<OutMail>) -> Result<(), GameError> {
+    pub fn queue_mails(&self, mails: Vec<Envelope>) -> Result<(), GameError> {
         self.store.commit(Commit {
             mails,
             ..Commit::default()
@@ -171,7 +172,7 @@ impl Service {
     }
 
     /// Every mail waiting in the outbox, oldest first, with its key.
-    pub fn outbox(&self) -> Result<Vec<(u64, OutMail)>, GameError> {
+    pub fn outbox(&self) -> Result<Vec<(u64, Envelope)>, GameError> {
         Ok(self.store.outbox()?)
     }
 
@@ -181,7 +182,7 @@ impl Service {
     }
 
     /// Writes a mail of the outbox again (a failed attempt, its retry time).
-    pub fn outbox_retry(&self, key: u64, mail: &OutMail) -> Result<(), GameError> {
+    pub fn outbox_retry(&self, key: u64, mail: &Envelope) -> Result<(), GameError> {
         Ok(self.store.outbox_retry(key, mail)?)
     }
 
@@ -191,7 +192,7 @@ impl Service {
     pub fn outbox_set_aside(
         &self,
         key: u64,
-        mail: &OutMail,
+        mail: &Envelope,
         before: Option<&Game>,
         game: Option<&Game>,
         notices: Vec<Notice>,

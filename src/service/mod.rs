@@ -23,7 +23,7 @@ use crate::store::{Commit, Store, StoreError};
 /// The sign-on counter the store keeps, for the throttle of the mail layer.
 pub use crate::store::guard;
 pub use action::{Action, EndBy};
-pub use door::{REPLY_WINDOW, Replied, ReplyWindow};
+pub use door::{BodyBytes, Envelope, REPLY_WINDOW, Replied, ReplyWindow};
 
 /// The store's errors as the game layer carries them: the store is named only here (and
 /// in the command line), so that the game knows no store.
@@ -52,8 +52,9 @@ pub struct Effects {
     pub notices: Vec<(NoticeKind, Vec<String>)>,
     pub record: Option<PhaseRecord>,
     pub drop_record: Option<u32>,
-    /// Mails to queue with the change (replies, press, welcome mails).
-    pub mails: Vec<crate::mail::outmail::OutMail>,
+    /// Mails to queue with the change (replies, press, welcome mails), as the mail layer
+    /// sealed them: headers and body bytes.
+    pub mails: Vec<Envelope>,
     /// The Message-ID of the mail that asked for the change, marked as acted on.
     pub seen: Option<String>,
     /// The answer to the mail's sender, counted against the hourly cap.
@@ -348,7 +349,12 @@ impl Service {
     pub fn preview(&self, id: &str, now: DateTime<Utc>) -> Result<PhaseRecord, GameError> {
         let mut game = self.load(id)?;
         let variant = self.variant(&game.variant)?;
-        game.process(&variant, now, Trigger::Moderator)
+        game.process(
+            &variant,
+            now,
+            Trigger::Moderator,
+            &crate::report::results_record,
+        )
     }
 
     /// Undoes the last processed phase.

@@ -9,6 +9,12 @@
 //! Schema 1 → 2 converts each stored game (and each game kept in a phase record for
 //! rollback) one value at a time, in [`game_v1_to_v2`]: the later conversions of schema 2
 //! (issue 12: typed positions, orders and results) are added there, in the same pass.
+//!
+//! The outbox's mails of schema 1 (the mail layer's own record of a mail: subject, text,
+//! threading, attachments) become [`Envelope`]s, headers and body bytes, in
+//! [`legacy_envelope`]. Schema 2 was used unreleased for a while with the old records in
+//! its outbox; those are converted when read ([`outbox_entry`]), so that such a store
+//! sends them without a schema of its own.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -19,6 +25,7 @@ use sled::transaction::ConflictableTransactionError;
 
 use crate::map::{VariantHash, VariantSource, parse_variant, variant_source};
 
+use super::envelope::{BodyBytes, Envelope};
 use super::{SCHEMA_VERSION, Store, StoreError};
 
 /// Moves the store from schema `found` to [`SCHEMA_VERSION`].
@@ -114,10 +121,23 @@ fn v1_to_v2(store: &Store, meta: &sled::Tree) -> Result<(), StoreError> {
         records.push((key, encode(&record)?));
     }
 
+    let mut mails = Vec::new();
+    for entry in store.outbox.iter() {
+        let (key, bytes) = entry?;
+        let mail = outbox_entry(&bytes)?;
+        mails.push((key, super::encode(&mail)?));
+    }
+
     let backup = keep_copy(store, 1)?;
 
-    let result =
-        (&store.games, &store.phases, &store.variants, meta).transaction(|(g, p, v, m)| {
+    let result = (
+        &store.games,
+        &store.phases,
+        &store.variants,
+        &store.outbox,
+        meta,
+    )
+        .transaction(|(g, p, v, o, m)| {
             for (hash, text) in &pins.texts {
                 v.insert(hash.as_str(), text.as_bytes())?;
             }
@@ -126,6 +146,9 @@ fn v1_to_v2(store: &Store, meta: &sled::Tree) -> Result<(), StoreError> {
             }
             for (key, json) in &records {
                 p.insert(key, json.as_slice())?;
+            }
+            for (key, json) in &mails {
+                o.insert(key, json.as_slice())?;
             }
             m.insert("schema", &2u32.to_be_bytes())?;
             Ok::<_, ConflictableTransactionError<StoreError>>(())
@@ -188,4 +211,173 @@ fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// An outbox entry as stored: an [`Envelope`], or a mail of the record schema 1 kept
+/// (converted by [`legacy_envelope`]).
+pub(super) fn outbox_entry(bytes: &[u8]) -> Result<Envelope, StoreError> {
+    match serde_json::from_slice::<Envelope>(bytes) {
+        Ok(envelope) => Ok(envelope),
+        Err(error) => match serde_json::from_slice::<LegacyMail>(bytes) {
+            Ok(mail) => Ok(legacy_envelope(mail)),
+            // The envelope's error: what the store writes now.
+            Err(_) => Err(StoreError::Corrupt(format!("outbox: {error}"))),
+        },
+    }
+}
+
+/// A mail as the outbox of schema 1 kept it (the mail layer's `OutMail` of then): private
+/// to the migration, which alone reads it.
+#[derive(serde::Deserialize)]
+struct LegacyMail {
+    message_id: String,
+    to: String,
+    subject: String,
+    body: String,
+    #[serde(default)]
+    in_reply_to: Option<String>,
+    #[serde(default)]
+    references: Vec<String>,
+    #[serde(default)]
+    game: Option<String>,
+    queued: chrono::DateTime<chrono::Utc>,
+    #[serde(default)]
+    attempts: u32,
+    #[serde(default)]
+    next_try: Option<chrono::DateTime<chrono::Utc>>,
+    #[serde(default)]
+    last_error: Option<String>,
+    #[serde(default)]
+    failed: bool,
+    /// Unreleased schema-2 stores only: the board's picture.
+    #[serde(default)]
+    attachments: Vec<LegacyAttachment>,
+}
+
+#[derive(serde::Deserialize)]
+struct LegacyAttachment {
+    name: String,
+    media: String,
+    /// Standard base64, as stored.
+    bytes: String,
+}
+
+/// The envelope the mail layer would have queued for `mail`: the same headers (the
+/// transport adds From, Reply-To, To, Date and Message-ID when it sends) and the same
+/// body, plain text in 8 bits, or multipart/mixed with the pictures in base64.
+fn legacy_envelope(mail: LegacyMail) -> Envelope {
+    use base64::Engine as _;
+    let mut headers = vec![("Subject".to_string(), mail.subject)];
+    let parent = mail.in_reply_to.filter(|id| is_message_id(id));
+    if let Some(parent) = &parent {
+        headers.push(("In-Reply-To".into(), format!("<{parent}>")));
+    }
+    let references: Vec<String> = mail
+        .references
+        .iter()
+        .filter(|id| is_message_id(id))
+        .map(|id| format!("<{id}>"))
+        .collect();
+    if !references.is_empty() {
+        headers.push(("References".into(), references.join(" ")));
+    }
+    let auto = if parent.is_some() {
+        "auto-replied"
+    } else {
+        "auto-generated"
+    };
+    headers.push(("Auto-Submitted".into(), auto.into()));
+    if let Some(game) = &mail.game {
+        headers.push(("X-Corbeau-Game".into(), game.clone()));
+    }
+    headers.push(("MIME-Version".into(), "1.0".into()));
+    let (encoding, text) = text_body(&mail.body);
+    let body = if mail.attachments.is_empty() {
+        headers.push(("Content-Type".into(), "text/plain; charset=utf-8".into()));
+        headers.push(("Content-Transfer-Encoding".into(), encoding.into()));
+        text
+    } else {
+        // `=_` never occurs in base64, and the random part of the Message-ID in no text.
+        let random: String = mail
+            .message_id
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect();
+        let boundary = format!("=_corbeau_{random}");
+        headers.push((
+            "Content-Type".into(),
+            format!("multipart/mixed; boundary=\"{boundary}\""),
+        ));
+        let mut body = format!(
+            "--{boundary}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: {encoding}\r\n\r\n"
+        )
+        .into_bytes();
+        body.extend_from_slice(&text);
+        body.extend_from_slice(b"\r\n");
+        for a in &mail.attachments {
+            let name: String = a
+                .name
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
+                .collect();
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(a.bytes.as_bytes())
+                .unwrap_or_default();
+            body.extend_from_slice(
+                format!(
+                    "--{boundary}\r\nContent-Type: {}; name=\"{name}\"\r\nContent-Disposition: inline; filename=\"{name}\"\r\nContent-Transfer-Encoding: base64\r\n\r\n",
+                    a.media
+                )
+                .as_bytes(),
+            );
+            body.extend_from_slice(base64_lines(&bytes).as_bytes());
+            body.extend_from_slice(b"\r\n");
+        }
+        body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+        body
+    };
+    Envelope {
+        message_id: mail.message_id,
+        to: mail.to,
+        game: mail.game,
+        queued: mail.queued,
+        headers,
+        body: BodyBytes(body),
+        attempts: mail.attempts,
+        next_try: mail.next_try,
+        last_error: mail.last_error,
+        failed: mail.failed,
+    }
+}
+
+/// A text as a body: in 8 bits with CRLF line ends when every line fits RFC 5322's 998
+/// bytes (as the mail layer queues it), in base64 otherwise.
+fn text_body(text: &str) -> (&'static str, Vec<u8>) {
+    let clean = !text.contains(['\r', '\0']) && text.lines().all(|l| l.len() <= 998);
+    if clean {
+        ("8bit", text.replace('\n', "\r\n").into_bytes())
+    } else {
+        ("base64", base64_lines(text.as_bytes()).into_bytes())
+    }
+}
+
+/// Base64 in lines of 76 characters, CRLF between them (RFC 2045).
+fn base64_lines(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(bytes);
+    let lines: Vec<&str> = encoded
+        .as_bytes()
+        .chunks(76)
+        .map(|c| std::str::from_utf8(c).unwrap_or_default())
+        .collect();
+    lines.join("\r\n")
+}
+
+/// An id that can stand in a header as an id (the mail layer's rule, for old records).
+fn is_message_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 250
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>')
 }

@@ -11,8 +11,8 @@
 //! - `audit`: game id, 0, sequence (u64 BE) → [`AuditEntry`];
 //! - `wake`: time (i64 BE, sign-flipped), game id → game id: which games `tick` must read;
 //! - `notices`: sequence (u64 BE) → [`Notice`], for the mail layer to turn into mails;
-//! - `outbox`: sequence (u64 BE) → [`OutMail`]: mails stored, not yet accepted by the
-//!   transport;
+//! - `outbox`: sequence (u64 BE) → [`Envelope`]: mails stored (headers and body bytes),
+//!   not yet accepted by the transport;
 //! - `seen`: Message-ID → time (i64 BE): mails already acted on (deduplication);
 //! - `replies`: `a`, address → [`ReplyWindow`]: the judge's answers to that address in the
 //!   current hour (the cap of `[mail] replies_per_hour`); `t`, window start (time key),
@@ -32,12 +32,13 @@ use sled::Transactional;
 use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
 
 use crate::game::{AuditEntry, Game, Notice, PhaseRecord};
-use crate::mail::outmail::OutMail;
 use crate::map::VariantHash;
 
+pub mod envelope;
 pub mod guard;
 mod migrate;
 
+pub use envelope::Envelope;
 pub use guard::Guard;
 
 /// The version of the layout above; bumped (with a migration step) when it changes.
@@ -132,13 +133,13 @@ pub struct Commit<'a> {
     pub audit: Vec<AuditEntry>,
     pub notices: Vec<Notice>,
     /// Mails to queue in the outbox.
-    pub mails: Vec<OutMail>,
+    pub mails: Vec<Envelope>,
     /// The Message-ID of the mail this change answers: marked as seen.
     pub seen: Option<String>,
     /// An answer counted against the sender's hourly cap.
     pub replied: Option<Replied>,
     /// An outbox mail written again in place (set aside as failed).
-    pub outbox_update: Option<(u64, &'a OutMail)>,
+    pub outbox_update: Option<(u64, &'a Envelope)>,
     /// Sign-on counters to write (`None`: to forget), by key.
     pub guards: Vec<(String, Option<Guard>)>,
 }
@@ -532,7 +533,7 @@ impl Store {
     pub fn outbox_failed(
         &self,
         key: u64,
-        mail: &OutMail,
+        mail: &Envelope,
         before: Option<&Game>,
         game: Option<&Game>,
         notices: Vec<Notice>,
@@ -552,7 +553,7 @@ impl Store {
 
     /// Turns a queued notice into the mails that tell it, in one transaction: the notice
     /// is never both gone and unsent.
-    pub fn notice_to_mails(&self, key: u64, mails: &[OutMail]) -> Result<(), StoreError> {
+    pub fn notice_to_mails(&self, key: u64, mails: &[Envelope]) -> Result<(), StoreError> {
         let keys = self.new_keys(mails.len())?;
         let json = encode_all(mails)?;
         let result = (&self.notices, &self.outbox).transaction(|(notices, outbox)| {
@@ -564,12 +565,23 @@ impl Store {
     }
 
     /// Every mail waiting in the outbox, oldest first, with its key.
-    pub fn outbox(&self) -> Result<Vec<(u64, OutMail)>, StoreError> {
-        sequenced(&self.outbox, "outbox")
+    pub fn outbox(&self) -> Result<Vec<(u64, Envelope)>, StoreError> {
+        self.outbox
+            .iter()
+            .map(|item| {
+                let (k, v) = item?;
+                let key = k
+                    .as_ref()
+                    .try_into()
+                    .map(u64::from_be_bytes)
+                    .map_err(|_| StoreError::Corrupt("outbox key".into()))?;
+                Ok((key, migrate::outbox_entry(&v)?))
+            })
+            .collect()
     }
 
     /// Records a failed attempt (the mail stays, with its retry time).
-    pub fn outbox_retry(&self, key: u64, mail: &OutMail) -> Result<(), StoreError> {
+    pub fn outbox_retry(&self, key: u64, mail: &Envelope) -> Result<(), StoreError> {
         self.outbox.insert(key.to_be_bytes(), encode(mail)?)?;
         self.db.flush()?;
         Ok(())

@@ -149,7 +149,7 @@ impl World {
         let mut mails = Vec::new();
         for (key, mail) in self.service.outbox().unwrap() {
             self.service.outbox_sent(key).unwrap();
-            mails.push(mail);
+            mails.push(OutMail::open(&mail));
         }
         mails
     }
@@ -867,7 +867,9 @@ fn every_outcome_renders_in_both_languages_in_results_and_replies() {
     let w = World::new("codes", Settings::default());
     w.submit("stark", "A win -> roc\nA moa H\nF bla H\n", t0());
     let game = w.game();
-    let results = serde_json::to_value(game.check_orders(&variant, "stark").unwrap()).unwrap();
+    let results =
+        serde_json::to_value(corbeau::report::checked_orders(&game, &variant, "stark").unwrap())
+            .unwrap();
     let mut checked = 0;
     for outcome in every_outcome() {
         let view = serde_json::to_value(outcome_view(&variant, &outcome)).unwrap();
@@ -908,8 +910,10 @@ fn every_outcome_renders_in_both_languages_in_results_and_replies() {
                 );
             }
             // In the reply to a set of orders.
-            let mut reply =
-                serde_json::to_value(game.orders_view(&variant, "stark", lang).unwrap()).unwrap();
+            let mut reply = serde_json::to_value(
+                corbeau::report::orders_view(&game, &variant, "stark", lang).unwrap(),
+            )
+            .unwrap();
             let mut waive = reply["orders"][0].clone();
             waive["unit"] = json!(null);
             waive["command"] = json!({"type": "waive"});

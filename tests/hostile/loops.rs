@@ -138,7 +138,7 @@ impl World {
         let mut mails = Vec::new();
         for (key, mail) in self.service.outbox().unwrap() {
             self.service.outbox_sent(key).unwrap();
-            mails.push(mail);
+            mails.push(OutMail::open(&mail));
         }
         mails
     }
@@ -455,7 +455,7 @@ fn every_mail_the_judge_sends_is_marked_auto_submitted() {
     mails.extend(w.take());
     let mut kinds = std::collections::BTreeSet::new();
     for mail in &mails {
-        let raw = message(mail, &w.config.judge).unwrap().formatted();
+        let raw = message(&mail.seal(), &w.config.judge).unwrap().formatted();
         let parsed = mail_parser::MessageParser::default().parse(&raw).unwrap();
         let marked = parsed.header_raw("Auto-Submitted").map(str::trim);
         let expected = if mail.in_reply_to.is_some() {
@@ -676,7 +676,7 @@ fn waiting_world(name: &str, mail: &str) -> (World, Config) {
     for to in [STARK, LANNISTER] {
         let mail = corbeau::mail::compose::mail(&config, to, "r".into(), "texte\n".into(), now())
             .about(GAME);
-        w.service.queue_mails(vec![mail]).unwrap();
+        w.service.queue_mails(vec![mail.seal()]).unwrap();
     }
     (w, config)
 }
@@ -746,7 +746,7 @@ fn outbox_of(service: &Service) -> Vec<OutMail> {
         .outbox()
         .unwrap()
         .into_iter()
-        .map(|(_, m)| m)
+        .map(|(_, m)| OutMail::open(&m))
         .collect()
 }
 

@@ -126,7 +126,7 @@ impl World {
         let mut mails = Vec::new();
         for (key, mail) in self.service.outbox().unwrap() {
             self.service.outbox_sent(key).unwrap();
-            mails.push(mail);
+            mails.push(OutMail::open(&mail));
         }
         mails
     }

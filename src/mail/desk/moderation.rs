@@ -149,7 +149,7 @@ impl Desk<'_> {
         };
         let mail =
             super::board::welcome_mail(self.service, self.config, g, variant, &welcome, self.now)?;
-        self.effects.mails.push(mail);
+        self.effects.mails.push(mail.seal());
         let section = if replace {
             ReplySection::Replaced {
                 house: name,

@@ -142,7 +142,12 @@ impl Desk<'_> {
             return Ok(());
         };
         let mut trial = (**g).clone();
-        match trial.process(variant, self.now, Trigger::Moderator) {
+        match trial.process(
+            variant,
+            self.now,
+            Trigger::Moderator,
+            &crate::report::results_record,
+        ) {
             Ok(record) => {
                 let preview = |results| ReplySection::Preview { results };
                 self.results_section(located, preview, &trial, variant, &record, true)?;

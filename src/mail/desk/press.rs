@@ -151,7 +151,7 @@ impl Desk<'_> {
                 "body": body,
             });
             let mail = self.compose("press.txt", "press", data, address, *lang)?;
-            self.effects.mails.push(mail.about(&id));
+            self.effects.mails.push(mail.about(&id).seal());
         }
         // Signed press to all is public: kept for the published pages (docs/publish.md).
         if to == PressTo::All && !grey {

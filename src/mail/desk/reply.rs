@@ -65,7 +65,7 @@ impl Desk<'_> {
             && matches!(g.status, GameStatus::Running | GameStatus::Paused)
             && g.deciding.contains(house)
         {
-            let view = g.orders_view(variant, house, self.lang)?;
+            let view = crate::report::orders_view(g, variant, house, self.lang)?;
             let text = crate::report::render_template(
                 ORDERS_TEMPLATE,
                 minijinja::Value::from_serialize(crate::report::localized(
@@ -116,9 +116,9 @@ impl Desk<'_> {
                 super::outmail::domain_of(&self.config.judge.address),
                 self.now,
             );
-            self.effects.mails.push(copy);
+            self.effects.mails.push(copy.seal());
         }
-        self.effects.mails.push(mail);
+        self.effects.mails.push(mail.seal());
         Ok(())
     }
 }

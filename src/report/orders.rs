@@ -1,0 +1,152 @@
+//! The answer to a set of orders: each order as the judge understood it (illegal ones with
+//! their reason), the units still without orders, and the deadline; the data of the
+//! `orders.txt` template.
+
+use serde::Serialize;
+
+use crate::game::{Game, GameError};
+use crate::judge::Phase;
+use crate::lang::Lang;
+use crate::map::Variant;
+
+use super::build::results_view_with_orders;
+use super::describe::region_place;
+use super::view::{HouseRef, OrderLine, Place, RejectedView, ResultsView, UnitView};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OrdersView {
+    pub game: GameRef,
+    pub house: HouseRef,
+    pub phase: Phase,
+    /// For people, in the game's time zone.
+    pub deadline: String,
+    pub deadline_utc: Option<String>,
+    /// The orders given, in the order written.
+    pub orders: Vec<OrderLine>,
+    /// Orders that name no unit of the house, or were replaced by a later one.
+    pub rejected: Vec<RejectedView>,
+    /// Units (or, in a retreat, dislodged units) without an order.
+    pub missing: Vec<UnitView>,
+    /// Whether the house declared itself ready.
+    pub ready: bool,
+    /// For each move that cannot reach its destination: where the unit could go.
+    pub reach: Vec<Reach>,
+}
+
+/// Where a unit whose move is illegal could go (the suggestion of the answer).
+#[derive(Debug, Clone, Serialize)]
+pub struct Reach {
+    /// The order's index in `orders`.
+    pub index: usize,
+    pub places: Vec<Place>,
+}
+
+/// Reasons for which the unit's reach is the useful suggestion.
+const OUT_OF_REACH: &[&str] = &[
+    "not-adjacent",
+    "no-fleets-on-route",
+    "coast-not-reachable",
+    "coast-needed",
+];
+
+#[derive(Debug, Clone, Serialize)]
+pub struct GameRef {
+    pub id: String,
+    pub name: String,
+}
+
+/// The orders of one house as the judge understands them (`Game::check_orders`): each
+/// order's outcome if it were adjudicated alone, so illegal ones show with their reason,
+/// and the units still without orders.
+pub fn checked_orders(
+    game: &Game,
+    variant: &Variant,
+    house: &str,
+) -> Result<ResultsView, GameError> {
+    let checked = game.check_orders(variant, house)?;
+    Ok(results_view_with_orders(
+        variant,
+        &checked.before,
+        &checked.adjudication,
+        &checked.orders,
+    ))
+}
+
+/// What the judge understood of a house's current orders in `game`.
+pub fn orders_view(
+    game: &Game,
+    variant: &Variant,
+    house: &str,
+    lang: Lang,
+) -> Result<OrdersView, GameError> {
+    let view = checked_orders(game, variant, house)?;
+    let h = variant
+        .house_by_name(house)
+        .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
+    let house_ref = HouseRef {
+        id: variant.house(h).id.clone(),
+        name: variant.house(h).name.clone(),
+    };
+    let lines: Vec<OrderLine> = view
+        .houses
+        .into_iter()
+        .filter(|g| g.house.as_ref().is_some_and(|r| r.id == house_ref.id))
+        .flat_map(|g| g.orders)
+        .collect();
+    let (mut orders, rest): (Vec<OrderLine>, Vec<OrderLine>) =
+        lines.into_iter().partition(|o| o.index.is_some());
+    orders.sort_by_key(|o| o.index);
+    let missing = if game.phase.kind == crate::judge::PhaseKind::Adjustment {
+        Vec::new()
+    } else {
+        rest.into_iter().filter_map(|o| o.unit).collect()
+    };
+    let reach = orders
+        .iter()
+        .filter(|o| {
+            o.outcome
+                .reason
+                .as_deref()
+                .is_some_and(|r| OUT_OF_REACH.contains(&r))
+        })
+        .filter_map(|o| {
+            let unit = o.unit.as_ref()?;
+            Some(Reach {
+                index: o.index?,
+                places: reachable(variant, unit),
+            })
+        })
+        .filter(|r| !r.places.is_empty())
+        .collect();
+    Ok(OrdersView {
+        game: GameRef {
+            id: game.id.clone(),
+            name: game.name.clone(),
+        },
+        house: house_ref,
+        phase: game.phase,
+        deadline: game.deadline_text(lang),
+        deadline_utc: game.deadline.map(|d| d.to_rfc3339()),
+        orders,
+        rejected: view.rejected,
+        missing,
+        ready: game.seat(house).is_some_and(|s| s.ready),
+        reach,
+    })
+}
+
+/// The provinces a unit can move to from where it stands (its regions for a fleet).
+fn reachable(variant: &Variant, unit: &UnitView) -> Vec<Place> {
+    let Some(from) = variant
+        .region_ids()
+        .find(|&r| variant.region_label(r) == unit.at.id)
+    else {
+        return Vec::new();
+    };
+    variant
+        .region_ids()
+        .filter(|&to| variant.province_of(to) != variant.province_of(from))
+        .filter(|&to| variant.can_stand(unit.kind, to) && variant.can_move(unit.kind, from, to))
+        .map(|to| region_place(variant, to))
+        .collect()
+}
