@@ -104,18 +104,19 @@ pub fn handle_arrived(
             .map(|p| p.lang)
     });
     let lang = known.or(script.lang).unwrap_or(config.lang);
-    let id = game.map(|g| g.id);
     let actor = format!("mail {}", mail.from);
     let quota = Quota::of(service, config, &mail.from, now)?;
-    let game = match id {
-        Some(id) => service.update(&id, &actor, "mail", now, |game, variant, effects| {
-            let mut desk = Desk::new(service, config, mail, lang, now, effects);
-            desk.quota = quota;
-            desk.arrival = arrival;
-            desk.too_many = too_many;
-            desk.run(Some((game, variant)), &script.commands)?;
-            Ok(Some(game.id.clone()))
-        })?,
+    let game = match game {
+        Some(read) => {
+            service.update_read(read, &actor, "mail", now, |game, variant, effects| {
+                let mut desk = Desk::new(service, config, mail, lang, now, effects);
+                desk.quota = quota;
+                desk.arrival = arrival;
+                desk.too_many = too_many;
+                desk.run(Some((game, variant)), &script.commands)?;
+                Ok(Some(game.id.clone()))
+            })?
+        }
         None => {
             let mut effects = Effects::default();
             let mut desk = Desk::new(service, config, mail, lang, now, &mut effects);

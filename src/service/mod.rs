@@ -259,7 +259,21 @@ impl Service {
         now: DateTime<Utc>,
         change: impl FnOnce(&mut Game, &Variant, &mut Effects) -> Result<T, GameError>,
     ) -> Result<T, GameError> {
-        let before = self.load(id)?;
+        self.update_read(self.load(id)?, actor, action, now, change)
+    }
+
+    /// [`Service::update`] of a game the caller has just read from the store (a mail
+    /// reads its game once to know who writes, and is carried out on that copy: decoding
+    /// the game's JSON is most of what a mail costs once its secret is checked). The
+    /// store is one process's (sled), so nothing changed it in between.
+    pub fn update_read<T>(
+        &self,
+        before: Game,
+        actor: &str,
+        action: &str,
+        now: DateTime<Utc>,
+        change: impl FnOnce(&mut Game, &Variant, &mut Effects) -> Result<T, GameError>,
+    ) -> Result<T, GameError> {
         let variant = self.variant(&before.variant)?;
         let mut game = before.clone();
         let mut effects = Effects::default();
@@ -329,8 +343,20 @@ impl Service {
         phase: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<(Game, PhaseRecord), GameError> {
+        self.process_read(self.load(id)?, actor, trigger, phase, now)
+    }
+
+    /// [`Service::process`] of a game just read from the store (see [`Service::update_read`]).
+    fn process_read(
+        &self,
+        before: Game,
+        actor: &str,
+        trigger: Trigger,
+        phase: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(Game, PhaseRecord), GameError> {
         let phase = phase.map(str::to_string);
-        self.update(id, actor, "process", now, |game, variant, effects| {
+        self.update_read(before, actor, "process", now, |game, variant, effects| {
             action::apply(
                 game,
                 variant,
@@ -400,13 +426,13 @@ impl Service {
     ) -> Result<(), GameError> {
         let game = self.load(id)?;
         if let Some(trigger) = game.due(now) {
-            let (_, record) = self.process(id, "judge", trigger, None, now)?;
+            let (_, record) = self.process_read(game, "judge", trigger, None, now)?;
             report
                 .processed
                 .push((id.to_string(), record.phase.to_string()));
             return Ok(());
         }
-        let reminded = self.update(id, "judge", "remind", now, |game, _, effects| {
+        let reminded = self.update_read(game, "judge", "remind", now, |game, _, effects| {
             let houses = game.take_reminder(now);
             if let (Some(houses), Some(deadline)) = (&houses, game.deadline) {
                 effects.notify(NoticeKind::Reminder { deadline }, houses.clone());
