@@ -7,6 +7,7 @@ pub mod draw;
 pub mod game;
 pub mod judge;
 pub mod lang;
+pub mod wording;
 pub mod mail;
 pub mod map;
 pub mod order;

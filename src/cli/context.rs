@@ -113,6 +113,15 @@ pub fn settings(args: &StoreArgs) -> Result<(Config, Lang, DateTime<Utc>), Error
         config.data_dir = dir.clone();
     }
     let lang = args.lang.unwrap_or(config.lang);
+    // The message catalogue follows the templates: the configured directory, else
+    // ./templates (docs/wording.md); a broken override file stops the command here.
+    crate::wording::install(
+        config
+            .templates
+            .clone()
+            .or_else(crate::report::local_templates),
+    )
+    .map_err(|e| Error::Input(e.to_string()))?;
     let now = match &args.now {
         Some(text) => DateTime::parse_from_rfc3339(text)
             .map(|t| t.with_timezone(&Utc))
