@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::judge::{GivenOrder, Position, adjudicate};
+use crate::say;
 use crate::lang::Lang;
 use crate::map::{Owner, Variant, load_variant};
 use crate::order::parse_order;
@@ -344,7 +345,7 @@ pub(super) fn read_orders(
             }
             Err(e) => errors.push(format!(
                 "{name}{} {}",
-                lang.pick(" :", ":"),
+                say!(lang, "adjudicate.text"),
                 e.message(lang)
             )),
         }

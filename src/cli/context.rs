@@ -69,11 +69,6 @@ impl Context {
         game_error(self.lang, e)
     }
 
-    /// Picks the text for the moderator's language.
-    pub fn pick<'a>(&self, fr: &'a str, en: &'a str) -> &'a str {
-        self.lang.pick(fr, en)
-    }
-
     /// Prints a value as JSON (with `--json`) or the text made by `text`.
     pub fn print<T: Serialize>(
         &self,

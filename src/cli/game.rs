@@ -3,6 +3,7 @@
 use serde_json::json;
 
 use crate::game::calendar::{Weekdays, parse_time_of_day, parse_time_zone};
+use crate::say;
 use crate::game::span::Span;
 use crate::game::{
     Game, GameError, GameStatus, Moderator, NewGame, Press, Settings, Trigger, Vote, hash_secret,
@@ -261,12 +262,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
             let rows: Vec<_> = games.iter().map(|g| summary(ctx, g)).collect();
             ctx.print(&rows, || {
                 if games.is_empty() {
-                    return ctx
-                        .pick(
-                            "aucune partie ; `corbeau game new NOM` en crée une\n",
-                            "no games; `corbeau game new NAME` creates one\n",
-                        )
-                        .to_string();
+                    return say!(ctx.lang, "cli_game.no_games_corbeau_game_new");
                 }
                 games
                     .iter()
@@ -290,15 +286,15 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
         }
         GameCommand::Start { game } => {
             let g = moderate(ctx, &game, Action::Start)?;
-            done(ctx, &g, ctx.pick("partie commencée", "game started"))
+            done(ctx, &g, &say!(ctx.lang, "cli_game.game_started"))
         }
         GameCommand::Pause { game } => {
             let g = moderate(ctx, &game, Action::Pause)?;
-            done(ctx, &g, ctx.pick("partie en pause", "game paused"))
+            done(ctx, &g, &say!(ctx.lang, "cli_game.game_paused"))
         }
         GameCommand::Resume { game } => {
             let g = moderate(ctx, &game, Action::Resume)?;
-            done(ctx, &g, ctx.pick("partie reprise", "game resumed"))
+            done(ctx, &g, &say!(ctx.lang, "cli_game.game_resumed"))
         }
         GameCommand::Extend { game, by } => {
             let by: Span = by.parse().map_err(|e| ctx.fail(GameError::Calendar(e)))?;
@@ -306,7 +302,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
             done(
                 ctx,
                 &g,
-                ctx.pick("date limite repoussée", "deadline extended"),
+                &say!(ctx.lang, "cli_game.deadline_extended"),
             )
         }
         GameCommand::Process {
@@ -354,7 +350,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                 })?;
             let message = format!(
                 "{} {}",
-                ctx.pick("phase annulée :", "phase rolled back:"),
+                say!(ctx.lang, "cli_game.phase_rolled_back"),
                 crate::report::game_text::phase_text(record.phase, ctx.lang)
             );
             done(ctx, &g, &message)
@@ -374,19 +370,16 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                     reason,
                 },
             )?;
-            done(ctx, &g, ctx.pick("position modifiée", "position edited"))
+            done(ctx, &g, &say!(ctx.lang, "cli_game.position_edited"))
         }
         GameCommand::Observers { game, allowed } => {
             let g = moderate(ctx, &game, Action::Observers { allowed })?;
             let message = if allowed {
-                ctx.pick("observateurs permis", "observers allowed")
+                say!(ctx.lang, "cli_game.observers_allowed")
             } else {
-                ctx.pick(
-                    "observateurs interdits (les actuels ne reçoivent plus rien)",
-                    "observers forbidden (the current ones receive nothing more)",
-                )
+                say!(ctx.lang, "cli_game.observers_forbidden_the_current_ones")
             };
-            done(ctx, &g, message)
+            done(ctx, &g, &message)
         }
         GameCommand::Variant { game, variant } => {
             let (g, old) = ctx
@@ -395,7 +388,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                 .map_err(|e| ctx.fail(e))?;
             let message = format!(
                 "{} {} ({}) -> {} ({})",
-                ctx.pick("variante :", "variant:"),
+                say!(ctx.lang, "cli_game.variant"),
                 old.name,
                 old.hash.short(),
                 g.variant.name,
@@ -406,17 +399,11 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
         GameCommand::Pictures { game, on } => {
             let g = moderate(ctx, &game, Action::Pictures { on })?;
             let message = if on {
-                ctx.pick(
-                    "les courriers portent la carte",
-                    "mails carry the board's picture",
-                )
+                say!(ctx.lang, "cli_game.mails_carry_the_board_s")
             } else {
-                ctx.pick(
-                    "les courriers ne portent plus de carte (leur texte ne change pas)",
-                    "mails carry no picture any more (their text does not change)",
-                )
+                say!(ctx.lang, "cli_game.mails_carry_no_picture_any")
             };
-            done(ctx, &g, message)
+            done(ctx, &g, &message)
         }
         GameCommand::Audit { game } => {
             ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
@@ -488,27 +475,21 @@ fn new_game(ctx: &Context, args: NewArgs) -> Result<(), Error> {
     ctx.print(&value, || {
         let mut text = format!(
             "{} {} ({} {}, {})\n{} {}\n",
-            ctx.pick("partie créée :", "game created:"),
+            say!(ctx.lang, "cli_game.game_created"),
             game.id,
             game.players,
-            ctx.pick("joueurs", "players"),
+            say!(ctx.lang, "cli_game.players"),
             game.variant,
-            ctx.pick("maisons :", "houses:"),
+            say!(ctx.lang, "cli_game.houses"),
             houses.join(", ")
         );
         if let Some(secret) = &secret {
             text.push_str(&format!(
                 "{} {secret}\n",
-                ctx.pick(
-                    "secret du modérateur (noté nulle part ailleurs) :",
-                    "moderator's secret (not kept anywhere else):"
-                )
+                say!(ctx.lang, "cli_game.moderator_s_secret_not_kept")
             ));
         }
-        text.push_str(ctx.pick(
-            "ensuite : `corbeau player add PARTIE MAISON ADRESSE` pour chaque maison, puis `corbeau game start PARTIE`\n",
-            "next: `corbeau player add GAME HOUSE ADDRESS` for each house, then `corbeau game start GAME`\n",
-        ));
+        text.push_str(&say!(ctx.lang, "cli_game.next_corbeau_player_add_game"));
         text
     })
 }
@@ -579,17 +560,17 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
         PlayerCommand::Replace(args) => seat(ctx, args, true),
         PlayerCommand::Remove { game, house } => {
             let g = moderate(ctx, &game, Action::Remove { house })?;
-            done(ctx, &g, ctx.pick("joueur retiré", "player removed"))
+            done(ctx, &g, &say!(ctx.lang, "cli_game.player_removed"))
         }
         PlayerCommand::Ready { game, house, not } => {
             let g = moderate(ctx, &game, Action::Ready { house, ready: !not })?;
             done(
                 ctx,
                 &g,
-                if not {
-                    ctx.pick("pas prêt", "not ready")
+                &if not {
+                    say!(ctx.lang, "cli_game.not_ready")
                 } else {
-                    ctx.pick("prêt", "ready")
+                    say!(ctx.lang, "cli_game.ready")
                 },
             )
         }
@@ -599,7 +580,7 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
             let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
             let text = match &g.ending {
                 Some(ending) => ending_text(ending, &variant, ctx.lang),
-                None => ctx.pick("vote enregistré", "vote recorded").to_string(),
+                None => say!(ctx.lang, "cli_game.vote_recorded"),
             };
             done(ctx, &g, &text)
         }
@@ -610,7 +591,7 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
             to,
         } => {
             let g = moderate(ctx, &game, Action::Absence { house, from, to })?;
-            done(ctx, &g, ctx.pick("absence enregistrée", "absence recorded"))
+            done(ctx, &g, &say!(ctx.lang, "cli_game.absence_recorded"))
         }
     }
 }
@@ -635,10 +616,7 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
         Some(s) if s.trim().len() >= 6 => s.trim().to_string(),
         Some(_) => {
             return Err(Error::Input(
-                ctx.pick(
-                    "un secret doit avoir au moins 6 caractères",
-                    "a secret needs at least 6 characters",
-                )
+                say!(ctx.lang, "cli_game.a_secret_needs_at_least")
                 .into(),
             ));
         }
@@ -711,15 +689,9 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
             house_id,
             args.address,
             if args.welcome {
-                ctx.pick(
-                    "secret du joueur (envoyé dans son courrier d'accueil) :",
-                    "player's secret (sent in their welcome mail):",
-                )
+                say!(ctx.lang, "cli_game.player_s_secret_sent_in")
             } else {
-                ctx.pick(
-                    "secret du joueur (à lui transmettre ; noté nulle part ailleurs) :",
-                    "player's secret (send it to them; not kept anywhere else):",
-                )
+                say!(ctx.lang, "cli_game.player_s_secret_send_it")
             }
         )
     })
@@ -746,9 +718,9 @@ fn done(ctx: &Context, g: &Game, what: &str) -> Result<(), Error> {
         if g.status != GameStatus::Finished {
             text.push_str(&format!(
                 "{} {} — {} {}\n",
-                ctx.pick("phase :", "phase:"),
+                say!(ctx.lang, "cli_game.phase"),
                 crate::report::game_text::phase_text(g.phase, ctx.lang),
-                ctx.pick("date limite :", "deadline:"),
+                say!(ctx.lang, "cli_game.deadline"),
                 g.deadline_text(ctx.lang)
             ));
         }
@@ -769,10 +741,7 @@ fn print_record(
     let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
     let mut text = String::new();
     if preview {
-        text.push_str(ctx.pick(
-            "APERÇU — rien n'a été enregistré\n\n",
-            "PREVIEW — nothing was stored\n\n",
-        ));
+        text.push_str(&say!(ctx.lang, "cli_game.preview_nothing_was_stored"));
     }
     let templates = ctx
         .config
@@ -803,7 +772,7 @@ fn print_record(
             outln!(
                 "{}: {} {}",
                 g.id,
-                ctx.pick("phase traitée :", "phase processed:"),
+                say!(ctx.lang, "cli_game.phase_processed"),
                 crate::report::game_text::phase_text(record.phase, ctx.lang)
             );
             eprintln!(

@@ -7,6 +7,7 @@ use minijinja::Value;
 use serde_json::json;
 
 use crate::game::{GameError, SubmitMode};
+use crate::say;
 use crate::report::{ORDERS_TEMPLATE, render_template};
 use crate::service::{Action, action};
 
@@ -91,16 +92,16 @@ pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
                         let mut t = format!("{} — {}\n", g.id, phase_text(g.phase, ctx.lang));
                         for s in &g.seats {
                             let state = if !g.deciding.contains(&s.house) {
-                                ctx.pick("rien à ordonner", "nothing to order").to_string()
+                                say!(ctx.lang, "cli_orders.nothing_to_order")
                             } else if s.ordered.is_some() {
-                                format!("{} {}", s.orders.len(), ctx.pick("ordre(s)", "order(s)"))
+                                format!("{} {}", s.orders.len(), say!(ctx.lang, "cli_orders.order_s"))
                             } else {
-                                ctx.pick("sans ordres", "no orders").to_string()
+                                say!(ctx.lang, "cli_orders.no_orders")
                             };
                             let ready = if s.ready {
-                                ctx.pick(", prêt", ", ready")
+                                say!(ctx.lang, "cli_orders.ready")
                             } else {
-                                ""
+                                String::new()
                             };
                             t.push_str(&format!("  {:<12} {state}{ready}\n", s.house));
                         }
@@ -144,7 +145,7 @@ fn show_orders(ctx: &Context, g: &crate::game::Game, house: &str) -> Result<(), 
                         format!(
                             "{}: {house}: {orders} {}\n",
                             g.id,
-                            ctx.pick("ordre(s) gardé(s)", "order(s) kept")
+                            say!(ctx.lang, "cli_orders.order_s_kept")
                         )
                     }
                 }
@@ -182,7 +183,7 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
                 ));
             }
             if records.is_empty() {
-                t.push_str(ctx.pick("aucune phase jouée\n", "no phase played yet\n"));
+                t.push_str(&say!(ctx.lang, "cli_orders.no_phase_played_yet"));
             }
             t
         });

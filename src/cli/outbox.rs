@@ -4,6 +4,7 @@
 //! server).
 
 use serde_json::json;
+use crate::say;
 
 use super::Error;
 use super::context::Context;
@@ -46,21 +47,15 @@ pub fn run(ctx: &Context, args: OutboxArgs) -> Result<(), Error> {
         .collect();
     ctx.print(&rows, || {
         if waiting.is_empty() {
-            return ctx
-                .pick("aucun courrier en attente\n", "no mail waiting\n")
-                .to_string();
+            return say!(ctx.lang, "outbox.no_mail_waiting");
         }
         let mut t = String::new();
         for (_, m) in &waiting {
             let when = match m.next_try {
-                _ if m.failed => ctx
-                    .pick(
-                        "jamais : refusé pour de bon, mis de côté (--retry pour réessayer)",
-                        "never: refused for good, set aside (--retry to try again)",
-                    )
+                _ if m.failed => say!(ctx.lang, "outbox.never_refused_for_good_set")
                     .into(),
                 Some(at) => at.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
-                None => ctx.pick("au prochain passage", "at the next pass").into(),
+                None => say!(ctx.lang, "outbox.at_the_next_pass").into(),
             };
             t.push_str(&format!(
                 "{}  {}  {}\n    {} {} — {} {when}\n",
@@ -68,18 +63,15 @@ pub fn run(ctx: &Context, args: OutboxArgs) -> Result<(), Error> {
                 m.to,
                 m.subject,
                 m.attempts,
-                ctx.pick("essai(s) échoué(s)", "failed attempt(s)"),
-                ctx.pick("prochain", "next"),
+                say!(ctx.lang, "outbox.failed_attempt_s"),
+                say!(ctx.lang, "outbox.next"),
             ));
             if let Some(e) = &m.last_error {
                 t.push_str(&format!("    {e}\n"));
             }
         }
         if args.retry {
-            t.push_str(ctx.pick(
-                "tous seront réessayés au prochain passage (`corbeau tick` ou `serve`)\n",
-                "all will be tried again at the next pass (`corbeau tick` or `serve`)\n",
-            ));
+            t.push_str(&say!(ctx.lang, "outbox.all_will_be_tried_again"));
         }
         t
     })

@@ -10,6 +10,7 @@ use crate::judge::{
     free_home_centres,
 };
 use crate::lang::Lang;
+use crate::say;
 use crate::map::{HouseId, Owner, PinnedVariant, Variant};
 use crate::position::{read_position, write_position};
 use crate::report::{ResultsView, results_view_with_orders};
@@ -865,7 +866,7 @@ impl Game {
     pub fn deadline_text(&self, lang: Lang) -> String {
         match self.deadline {
             Some(d) => format_deadline(d, self.settings.schedule.time_zone, lang),
-            None => lang.pick("aucune", "none").to_string(),
+            None => say!(lang, "lifecycle.none"),
         }
     }
 

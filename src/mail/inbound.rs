@@ -11,6 +11,7 @@ mod clean;
 mod html;
 
 use mail_parser::{Address, HeaderValue, Message, MessageParser, MimeHeaders, PartType};
+use crate::say;
 
 /// What the judge keeps of a received mail.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -59,17 +60,9 @@ impl InboundError {
     /// The reason for the moderator, in their language.
     pub fn message(&self, lang: crate::lang::Lang) -> String {
         match self {
-            InboundError::NoSender => lang
-                .pick(
-                    "le message n'a pas d'adresse d'expéditeur (From)",
-                    "the message has no sender address (From)",
-                )
+            InboundError::NoSender => say!(lang, "inbound.the_message_has_no_sender")
                 .into(),
-            InboundError::Unreadable => lang
-                .pick(
-                    "le message ne se lit pas comme un courriel",
-                    "the message cannot be read as an email",
-                )
+            InboundError::Unreadable => say!(lang, "inbound.the_message_cannot_be_read")
                 .into(),
         }
     }

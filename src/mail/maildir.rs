@@ -27,6 +27,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::json;
 
 use crate::config::Config;
+use crate::say;
 use crate::game::{GameError, StorageFailure};
 use crate::service::Service;
 
@@ -178,10 +179,7 @@ pub fn carry_out(service: &Service, config: &Config, path: &Path, now: DateTime<
     let lang = config.lang;
     let guard = Guard::new(config);
     if guard.killed_twice(path) {
-        let why = lang.pick(
-            "le juge s'est arrêté deux fois en le traitant (mémoire ? plantage ?)",
-            "the judge died twice while handling it (memory? crash?)",
-        );
+        let why = say!(lang, "maildir.the_judge_died_twice_while");
         return quarantine(service, config, path, None, why.into(), now);
     }
     guard.enter(path);
@@ -203,7 +201,7 @@ fn carry_out_guarded(
         Err(e) => {
             let why = format!(
                 "{}: {e}",
-                lang.pick("fichier illisible", "cannot read the file")
+                say!(lang, "maildir.cannot_read_the_file")
             );
             return quarantine(service, config, path, None, why, now);
         }
@@ -234,10 +232,7 @@ fn carry_out_guarded(
         Err(panic) => {
             let why = format!(
                 "{} {panic}",
-                lang.pick(
-                    "erreur de corbeau (à signaler) :",
-                    "bug in corbeau (please report it):"
-                )
+                say!(lang, "maildir.bug_in_corbeau_please_report")
             );
             let mail = quietly(|| read_sized(&raw, size, limit))
                 .ok()
