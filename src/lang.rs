@@ -22,7 +22,6 @@ impl Lang {
             Lang::En => "en",
         }
     }
-
 }
 
 impl fmt::Display for Lang {

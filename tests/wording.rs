@@ -123,7 +123,10 @@ fn said_codes(sources: &[String]) -> BTreeSet<String> {
 #[test]
 fn every_code_is_used_and_every_code_used_exists() {
     let mut sources = Vec::new();
-    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut sources);
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut sources,
+    );
     let catalogue = catalogue(Lang::Fr);
     let literals = literals(&sources);
     let unused: Vec<&String> = catalogue
@@ -135,7 +138,10 @@ fn every_code_is_used_and_every_code_used_exists() {
         .into_iter()
         .filter(|code| !catalogue.contains_key(code))
         .collect();
-    assert!(missing.is_empty(), "codes missing from the catalogue: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "codes missing from the catalogue: {missing:?}"
+    );
 }
 
 /// The judge's configuration with `templates = "templates"` (a top-level key, before the
@@ -187,6 +193,10 @@ fn an_override_with_an_unknown_code_is_refused_with_its_name() {
     .unwrap();
     let out = run(corbeau(&dir).args(["game", "list"]), "");
     assert!(!out.status.success());
-    assert!(said(&out).contains("refusal.not_sined_on"), "{}", said(&out));
+    assert!(
+        said(&out).contains("refusal.not_sined_on"),
+        "{}",
+        said(&out)
+    );
     let _ = fs::remove_dir_all(&dir);
 }

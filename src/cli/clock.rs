@@ -9,9 +9,9 @@ use chrono::Utc;
 use serde_json::json;
 
 use crate::mail::pass::{Hold, PassReport, pass_holding};
-use crate::say;
 use crate::mail::send::transport_from;
 use crate::mail::transport::Transport;
+use crate::say;
 
 use crate::config::Config;
 use crate::lang::Lang;
@@ -55,12 +55,8 @@ const LOCK_WAIT: Duration = Duration::from_secs(5);
 
 /// The transport of the configuration, or a clear word about what is wrong with it.
 pub fn configured_transport(config: &Config, lang: Lang) -> Result<Transport, Error> {
-    transport_from(config).map_err(|e| {
-        Error::Input(format!(
-            "{} {e}",
-            say!(lang, "clock.mail_configuration")
-        ))
-    })
+    transport_from(config)
+        .map_err(|e| Error::Input(format!("{} {e}", say!(lang, "clock.mail_configuration"))))
 }
 
 pub fn print_report(lang: Lang, json: bool, report: &PassReport) -> Result<(), Error> {
@@ -230,10 +226,7 @@ pub fn run_serve(store: &StoreArgs, args: ServeArgs) -> Result<(), Error> {
             std::thread::sleep(Duration::from_millis(100));
         }
     }
-    eprintln!(
-        "corbeau serve: {}",
-        say!(lang, "clock.stopped_cleanly")
-    );
+    eprintln!("corbeau serve: {}", say!(lang, "clock.stopped_cleanly"));
     Ok(())
 }
 

@@ -3,13 +3,13 @@
 use serde_json::json;
 
 use crate::game::calendar::{Weekdays, parse_time_of_day, parse_time_zone};
-use crate::say;
 use crate::game::span::Span;
 use crate::game::{
     Game, GameError, GameStatus, Moderator, NewGame, Press, Settings, Trigger, Vote, hash_secret,
     new_secret,
 };
 use crate::lang::Lang;
+use crate::say;
 use crate::service::{Action, EndBy};
 
 use super::Error;
@@ -299,11 +299,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
         GameCommand::Extend { game, by } => {
             let by: Span = by.parse().map_err(|e| ctx.fail(GameError::Calendar(e)))?;
             let g = moderate(ctx, &game, Action::Extend(by))?;
-            done(
-                ctx,
-                &g,
-                &say!(ctx.lang, "cli_game.deadline_extended"),
-            )
+            done(ctx, &g, &say!(ctx.lang, "cli_game.deadline_extended"))
         }
         GameCommand::Process {
             game,
@@ -337,14 +333,12 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                         let last = crate::position::parse_phase(&current).map_or(current, |p| {
                             crate::report::game_text::phase_text(p, ctx.lang)
                         });
-                        Error::Input(match ctx.lang {
-                            Lang::Fr => format!(
-                                "la dernière phase jouée est « {last} », pas « {given} » : rien n'a été annulé"
-                            ),
-                            Lang::En => format!(
-                                "the last phase played is `{last}`, not `{given}`: nothing was rolled back"
-                            ),
-                        })
+                        Error::Input(say!(
+                            ctx.lang,
+                            "cli_game_more.last_phase_played",
+                            last,
+                            given
+                        ))
                     }
                     e => ctx.fail(e),
                 })?;
@@ -616,8 +610,7 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
         Some(s) if s.trim().len() >= 6 => s.trim().to_string(),
         Some(_) => {
             return Err(Error::Input(
-                say!(ctx.lang, "cli_game.a_secret_needs_at_least")
-                .into(),
+                say!(ctx.lang, "cli_game.a_secret_needs_at_least").into(),
             ));
         }
         None => new_secret().map_err(|e| ctx.fail(e))?,
@@ -777,16 +770,13 @@ fn print_record(
             );
             eprintln!(
                 "{}",
-                match ctx.lang {
-                    Lang::Fr => format!(
-                        "corbeau: les résultats n'ont pas pu être mis en forme ({e}) ; la phase est bien traitée : `corbeau history {} {} --json` les donne",
-                        g.id, record.index
-                    ),
-                    Lang::En => format!(
-                        "corbeau: the results could not be rendered ({e}); the phase is processed: `corbeau history {} {} --json` gives them",
-                        g.id, record.index
-                    ),
-                }
+                say!(
+                    ctx.lang,
+                    "cli_game_more.results_not_rendered",
+                    error = e.to_string(),
+                    game = g.id,
+                    index = record.index
+                )
             );
             Ok(())
         }
@@ -796,10 +786,11 @@ fn print_record(
 
 /// The warning when a moderator's template failed and the built-in one was used instead.
 pub fn template_fallback(ctx: &Context, e: &crate::report::RenderError) -> String {
-    match ctx.lang {
-        Lang::Fr => format!("corbeau: attention : {e} ; le modèle intégré a servi à la place"),
-        Lang::En => format!("corbeau: warning: {e}; the built-in template was used instead"),
-    }
+    say!(
+        ctx.lang,
+        "cli_game_more.template_fallback",
+        error = e.to_string()
+    )
 }
 
 /// A game's line in `game list --json`.

@@ -19,9 +19,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::lang::Lang;
-use crate::say;
 use crate::mail::maildir::{self, Outcome, carry_out};
 use crate::mail::pass::{Hold, PassError, PassReport, pass_holding};
+use crate::say;
 use crate::service::Service;
 
 use super::Error;
@@ -70,8 +70,7 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
                     .map_err(temporary)?;
             if !text {
                 return Err(Error::Input(
-                    say!(lang, "ingest.nothing_on_stdin_corbeau_ingest")
-                    .into(),
+                    say!(lang, "ingest.nothing_on_stdin_corbeau_ingest").into(),
                 ));
             }
             Some(pending)

@@ -7,8 +7,8 @@ use minijinja::Value;
 use serde_json::json;
 
 use crate::game::{GameError, SubmitMode};
-use crate::say;
 use crate::report::{ORDERS_TEMPLATE, render_template};
+use crate::say;
 use crate::service::{Action, action};
 
 use super::Error;
@@ -94,7 +94,11 @@ pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
                             let state = if !g.deciding.contains(&s.house) {
                                 say!(ctx.lang, "cli_orders.nothing_to_order")
                             } else if s.ordered.is_some() {
-                                format!("{} {}", s.orders.len(), say!(ctx.lang, "cli_orders.order_s"))
+                                format!(
+                                    "{} {}",
+                                    s.orders.len(),
+                                    say!(ctx.lang, "cli_orders.order_s")
+                                )
                             } else {
                                 say!(ctx.lang, "cli_orders.no_orders")
                             };

@@ -3,8 +3,8 @@
 //! forward to the next pass, once the moderator has mended the cause (a password, a
 //! server).
 
-use serde_json::json;
 use crate::say;
+use serde_json::json;
 
 use super::Error;
 use super::context::Context;
@@ -52,8 +52,7 @@ pub fn run(ctx: &Context, args: OutboxArgs) -> Result<(), Error> {
         let mut t = String::new();
         for (_, m) in &waiting {
             let when = match m.next_try {
-                _ if m.failed => say!(ctx.lang, "outbox.never_refused_for_good_set")
-                    .into(),
+                _ if m.failed => say!(ctx.lang, "outbox.never_refused_for_good_set").into(),
                 Some(at) => at.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
                 None => say!(ctx.lang, "outbox.at_the_next_pass").into(),
             };

@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 
 use crate::config::Config;
-use crate::say;
 use crate::lang::Lang;
 use crate::publish::{Mode, PublishReport, Site, Work, prepare};
+use crate::say;
 use crate::service::Service;
 
 use super::Error;
@@ -32,11 +32,8 @@ pub fn configured_site(config: &Config, lang: Lang, dir: Option<PathBuf>) -> Opt
 }
 
 pub fn run(ctx: &Context, args: PublishArgs) -> Result<(), Error> {
-    let site = configured_site(&ctx.config, ctx.lang, args.dir).ok_or_else(|| {
-        Error::Input(
-            say!(ctx.lang, "publish.publish_where_give_a_folder"),
-        )
-    })?;
+    let site = configured_site(&ctx.config, ctx.lang, args.dir)
+        .ok_or_else(|| Error::Input(say!(ctx.lang, "publish.publish_where_give_a_folder")))?;
     let report = crate::publish::publish(&ctx.service, &site, Mode::All)
         .map_err(|e| Error::Input(e.message(ctx.lang)))?;
     ctx.print(&report, || summary(ctx.lang, &report, &site))?;

@@ -9,10 +9,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::judge::{Command, Outcome, PhaseKind, Report, Season, retreat_options};
-use crate::say;
 use crate::lang::Lang;
 use crate::map::drawing::{Area, BlankKind, Drawing, Point};
 use crate::map::{HouseId, Owner, ProvinceKind, RegionId, UnitKind, Variant};
+use crate::say;
 
 use super::{DrawError, FONT_FAMILY, Picture};
 
@@ -712,12 +712,7 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         8.5 * k,
         0.9 * k
     );
-    text_at(
-        out,
-        x,
-        y,
-        &say!(lang, "picture.centre_owner_s_colour"),
-    );
+    text_at(out, x, y, &say!(lang, "picture.centre_owner_s_colour"));
     x += col;
     let solid = Stroke {
         colour: INK,
@@ -756,12 +751,7 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         k,
     );
     cross(out, Point::new(x + 4.0 * k, y), 5.0 * k, k);
-    text_at(
-        out,
-        x + 4.0 * k,
-        y,
-        &say!(lang, "picture.failed_order"),
-    );
+    text_at(out, x + 4.0 * k, y, &say!(lang, "picture.failed_order"));
     x += col;
     let _ = writeln!(
         out,
@@ -795,12 +785,7 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         5.0 * k,
         4.0 * k
     );
-    text_at(
-        out,
-        x + 4.0 * k,
-        y,
-        &say!(lang, "picture.passage_strait"),
-    );
+    text_at(out, x + 4.0 * k, y, &say!(lang, "picture.passage_strait"));
     // Row 4: what the other marks mean — the ground no unit enters, retreats, builds and
     // disbands.
     let y = y0 + 3.0 * row;
@@ -855,21 +840,7 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
             house.colour,
             1.0 * k
         );
-        let words = format!(
-            "{} : {centres} {}",
-            house.name,
-            match (lang, centres) {
-                (Lang::Fr, 0 | 1) => "centre",
-                (Lang::Fr, _) => "centres",
-                (Lang::En, 1) => "centre",
-                (Lang::En, _) => "centres",
-            }
-        );
-        let words = if lang == Lang::En {
-            words.replacen(" : ", ": ", 1)
-        } else {
-            words
-        };
+        let words = say!(lang, "picture_legend.centres", house = house.name, centres);
         text_at(out, x, y, &words);
     }
 }

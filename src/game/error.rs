@@ -4,8 +4,8 @@
 use std::fmt;
 
 use crate::lang::Lang;
-use crate::say;
 use crate::map::MapError;
+use crate::say;
 
 use super::calendar::CalendarError;
 use super::model::GameStatus;

@@ -10,10 +10,10 @@ use crate::judge::{
     free_home_centres,
 };
 use crate::lang::Lang;
-use crate::say;
 use crate::map::{HouseId, Owner, PinnedVariant, Variant};
 use crate::position::{read_position, write_position};
 use crate::report::{ResultsView, results_view_with_orders};
+use crate::say;
 
 use super::GameError;
 use super::calendar::{Absence, format_deadline};

@@ -11,8 +11,8 @@ mod secret;
 pub mod span;
 mod victory;
 
-pub use error::{GameError, StorageFailure};
 pub use error::phase_words;
+pub use error::{GameError, StorageFailure};
 pub use lifecycle::{NewGame, check_address, check_game_id, create};
 pub use model::Bounced;
 pub use model::{

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use crate::judge::{GivenOrder, Illegal, Position, not_yours};
 use crate::lang::Lang;
-use crate::say;
 use crate::map::{HouseId, Owner, Variant, fold};
 use crate::order::{Action, Expectation, Order, OrderError, parse_order};
+use crate::say;
 
 use super::GameError;
 use super::model::{StoredOrder, SubmitMode};

@@ -7,10 +7,10 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::lang::Lang;
-use crate::say;
 use crate::map::Variant;
 use crate::order::parse_order;
 use crate::position::read_position;
+use crate::say;
 
 use super::model::{Game, PhaseRecord};
 

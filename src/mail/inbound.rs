@@ -10,8 +10,8 @@ pub mod bounce;
 mod clean;
 mod html;
 
-use mail_parser::{Address, HeaderValue, Message, MessageParser, MimeHeaders, PartType};
 use crate::say;
+use mail_parser::{Address, HeaderValue, Message, MessageParser, MimeHeaders, PartType};
 
 /// What the judge keeps of a received mail.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -60,10 +60,8 @@ impl InboundError {
     /// The reason for the moderator, in their language.
     pub fn message(&self, lang: crate::lang::Lang) -> String {
         match self {
-            InboundError::NoSender => say!(lang, "inbound.the_message_has_no_sender")
-                .into(),
-            InboundError::Unreadable => say!(lang, "inbound.the_message_cannot_be_read")
-                .into(),
+            InboundError::NoSender => say!(lang, "inbound.the_message_has_no_sender"),
+            InboundError::Unreadable => say!(lang, "inbound.the_message_cannot_be_read"),
         }
     }
 }

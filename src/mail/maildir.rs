@@ -27,8 +27,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::json;
 
 use crate::config::Config;
-use crate::say;
 use crate::game::{GameError, StorageFailure};
+use crate::say;
 use crate::service::Service;
 
 use super::command::{self, Command};
@@ -199,10 +199,7 @@ fn carry_out_guarded(
         Ok(read) => read,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Outcome::Gone,
         Err(e) => {
-            let why = format!(
-                "{}: {e}",
-                say!(lang, "maildir.cannot_read_the_file")
-            );
+            let why = format!("{}: {e}", say!(lang, "maildir.cannot_read_the_file"));
             return quarantine(service, config, path, None, why, now);
         }
     };
@@ -413,9 +410,10 @@ impl MaildirError {
     /// The error for the moderator, in their language.
     pub fn message(&self, lang: crate::lang::Lang) -> String {
         match (self, lang) {
-            (MaildirError::NotAMaildir(dir), crate::lang::Lang::Fr) => format!(
-                "{} : ce n'est pas un Maildir (il lui faut les dossiers new/, cur/ et tmp/)",
-                dir.display()
+            (MaildirError::NotAMaildir(dir), _) => say!(
+                lang,
+                "maildir_error.not_a_maildir",
+                dir = dir.display().to_string()
             ),
             _ => self.to_string(),
         }

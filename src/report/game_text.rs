@@ -10,8 +10,8 @@ use super::{RESULTS_TEMPLATE, RenderError, render_template};
 use crate::game::{Ending, Game, GameStatus, PhaseRecord};
 use crate::judge::Phase;
 use crate::lang::Lang;
-use crate::say;
 use crate::map::Variant;
+use crate::say;
 
 /// A game's status in a word (`status.*`).
 pub fn status_word(status: GameStatus, lang: Lang) -> String {
@@ -56,7 +56,11 @@ pub fn ending_text(ending: &Ending, variant: &Variant, lang: Lang) -> String {
             say!(lang, "ending.draw", houses = names(variant, houses, lang))
         }
         Ending::Concession { house } => {
-            say!(lang, "ending.concession", house = house_name(variant, house))
+            say!(
+                lang,
+                "ending.concession",
+                house = house_name(variant, house)
+            )
         }
         Ending::Abandoned => say!(lang, "ending.abandoned"),
     }
@@ -89,7 +93,11 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
             number = g.played + 1
         ));
         t.push('\n');
-        t.push_str(&say!(lang, "game_show.deadline", deadline = g.deadline_text(lang)));
+        t.push_str(&say!(
+            lang,
+            "game_show.deadline",
+            deadline = g.deadline_text(lang)
+        ));
         t.push('\n');
     }
     let centres = g
@@ -99,10 +107,10 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
     t.push_str(&say!(lang, "game_show.houses"));
     t.push('\n');
     for seat in &g.seats {
-        let player = seat.player.as_ref().map_or_else(
-            || say!(lang, "game_show.nobody"),
-            |p| p.address.clone(),
-        );
+        let player = seat
+            .player
+            .as_ref()
+            .map_or_else(|| say!(lang, "game_show.nobody"), |p| p.address.clone());
         let count = variant
             .house_by_name(&seat.house)
             .and_then(|h| centres.get(usize::from(h.0)))
