@@ -609,9 +609,10 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
     let secret = match &args.secret {
         Some(s) if s.trim().len() >= 6 => s.trim().to_string(),
         Some(_) => {
-            return Err(Error::Input(
-                say!(ctx.lang, "cli_game.a_secret_needs_at_least").into(),
-            ));
+            return Err(Error::Input(say!(
+                ctx.lang,
+                "cli_game.a_secret_needs_at_least"
+            )));
         }
         None => new_secret().map_err(|e| ctx.fail(e))?,
     };

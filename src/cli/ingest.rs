@@ -69,9 +69,10 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
                 maildir::prepare_from(&maildir::spool(&config), std::io::stdin().lock())
                     .map_err(temporary)?;
             if !text {
-                return Err(Error::Input(
-                    say!(lang, "ingest.nothing_on_stdin_corbeau_ingest").into(),
-                ));
+                return Err(Error::Input(say!(
+                    lang,
+                    "ingest.nothing_on_stdin_corbeau_ingest"
+                )));
             }
             Some(pending)
         }

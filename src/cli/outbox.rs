@@ -52,9 +52,9 @@ pub fn run(ctx: &Context, args: OutboxArgs) -> Result<(), Error> {
         let mut t = String::new();
         for (_, m) in &waiting {
             let when = match m.next_try {
-                _ if m.failed => say!(ctx.lang, "outbox.never_refused_for_good_set").into(),
+                _ if m.failed => say!(ctx.lang, "outbox.never_refused_for_good_set"),
                 Some(at) => at.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
-                None => say!(ctx.lang, "outbox.at_the_next_pass").into(),
+                None => say!(ctx.lang, "outbox.at_the_next_pass"),
             };
             t.push_str(&format!(
                 "{}  {}  {}\n    {} {} — {} {when}\n",

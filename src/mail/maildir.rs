@@ -180,7 +180,7 @@ pub fn carry_out(service: &Service, config: &Config, path: &Path, now: DateTime<
     let guard = Guard::new(config);
     if guard.killed_twice(path) {
         let why = say!(lang, "maildir.the_judge_died_twice_while");
-        return quarantine(service, config, path, None, why.into(), now);
+        return quarantine(service, config, path, None, why, now);
     }
     guard.enter(path);
     let outcome = carry_out_guarded(service, config, path, now);
