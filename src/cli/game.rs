@@ -272,7 +272,9 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                             g.id,
                             g.variant,
                             status_word(g.status, ctx.lang),
-                            g.phase,
+                            // In the reader's words, as `--phase` reads them (v1 wrote
+                            // English in a French list, and unpadded).
+                            crate::game::phase_words(g.phase, ctx.lang, "phase.plain"),
                             g.deadline_text(ctx.lang)
                         )
                     })
