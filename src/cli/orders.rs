@@ -202,18 +202,7 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
         .find(|r| number == Some(r.index) || parsed == Some(r.phase))
         .ok_or_else(|| {
             let (id, last) = (&g.id, records.len().checked_sub(1));
-            Error::Input(match (ctx.lang, last) {
-                (crate::lang::Lang::Fr, Some(last)) => format!(
-                    "pas de phase « {wanted} » dans l'historique de {id} (phases jouées : 0 à {last}) ; `corbeau history {id}` les liste"
-                ),
-                (crate::lang::Lang::Fr, None) => {
-                    format!("pas de phase « {wanted} » : {id} n'a encore joué aucune phase")
-                }
-                (_, Some(last)) => format!(
-                    "no phase `{wanted}` in the history of {id} (phases played: 0 to {last}); `corbeau history {id}` lists them"
-                ),
-                (_, None) => format!("no phase `{wanted}`: {id} has not played any phase yet"),
-            })
+            Error::Input(say!(ctx.lang, "history.no_such_phase", wanted, id, last))
         })?;
     if let Some(path) = &args.map {
         use crate::service::picture::{self, PictureError};
