@@ -193,24 +193,30 @@ fn overrides(lang: Lang) -> Arc<BTreeMap<String, String>> {
     entries
 }
 
-/// The environment every entry is rendered in: the settings of the other templates.
-fn environment() -> &'static Environment<'static> {
-    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
-    ENV.get_or_init(|| {
-        let mut env = Environment::new();
-        env.set_trim_blocks(true);
-        env.set_lstrip_blocks(true);
-        env.set_keep_trailing_newline(true);
-        env.set_undefined_behavior(UndefinedBehavior::Strict);
-        env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
-        env
-    })
+/// The environment every entry is rendered in (the settings of the other templates), with
+/// every entry compiled so far, named by its own source: an entry is compiled once per
+/// process, and an edited override is a new source, compiled at its first use.
+static ENV: Mutex<Option<Environment<'static>>> = Mutex::new(None);
+
+fn environment() -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    env.set_keep_trailing_newline(true);
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+    env
 }
 
 /// Renders one entry's source with its arguments.
 pub fn render_entry(source: &str, args: &[(&str, Value)]) -> Result<String, minijinja::Error> {
     let ctx: BTreeMap<&str, Value> = args.iter().cloned().collect();
-    environment().render_str(source, Value::from_serialize(&ctx))
+    let mut guard = ENV.lock().unwrap_or_else(PoisonError::into_inner);
+    let env = guard.get_or_insert_with(environment);
+    if env.get_template(source).is_err() {
+        env.add_template_owned(source.to_string(), source.to_string())?;
+    }
+    env.get_template(source)?.render(Value::from_serialize(&ctx))
 }
 
 /// The text of the message `code` in `lang` with its arguments: the moderator's entry if
