@@ -216,7 +216,8 @@ pub fn render_entry(source: &str, args: &[(&str, Value)]) -> Result<String, mini
     if env.get_template(source).is_err() {
         env.add_template_owned(source.to_string(), source.to_string())?;
     }
-    env.get_template(source)?.render(Value::from_serialize(&ctx))
+    env.get_template(source)?
+        .render(Value::from_serialize(&ctx))
 }
 
 /// The text of the message `code` in `lang` with its arguments: the moderator's entry if
