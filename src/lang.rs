@@ -32,14 +32,6 @@ impl Lang {
             Lang::En => "en",
         }
     }
-
-    /// Picks the text for this language.
-    pub fn pick<'a>(self, fr: &'a str, en: &'a str) -> &'a str {
-        match self {
-            Lang::Fr => fr,
-            Lang::En => en,
-        }
-    }
 }
 
 impl fmt::Display for Lang {

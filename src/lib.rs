@@ -15,3 +15,4 @@ pub mod publish;
 pub mod report;
 pub mod service;
 pub mod store;
+pub mod wording;

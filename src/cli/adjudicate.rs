@@ -11,6 +11,7 @@ use crate::map::{Owner, Variant, load_variant};
 use crate::order::parse_order;
 use crate::position::{read_position, write_position};
 use crate::report::{local_templates, render_results, results_view_with_orders};
+use crate::say;
 
 use super::{Error, language, read_input};
 
@@ -186,34 +187,26 @@ fn batch(
     };
     eprintln!(
         "{}",
-        match lang {
-            Lang::Fr => format!(
-                "{done} fichier(s) arbitré(s), {} illisible(s), en {seconds:.2} s ({rate:.0} fichiers/s)",
-                failed.len()
-            ),
-            Lang::En => format!(
-                "{done} file(s) adjudicated, {} unreadable, in {seconds:.2} s ({rate:.0} files/s)",
-                failed.len()
-            ),
-        }
+        say!(
+            lang,
+            "adjudicate.summary",
+            done,
+            failed = failed.len(),
+            seconds = format!("{seconds:.2}"),
+            rate = format!("{rate:.0}")
+        )
     );
     // The results stay in memory until the process ends: no need to free them one by one.
     std::mem::forget(results);
     if failed.is_empty() {
         return Ok(());
     }
-    Err(Error::Reported(match lang {
-        Lang::Fr => format!(
-            "{} fichier(s) illisible(s), rien n'a été arbitré pour eux : {}",
-            failed.len(),
-            failed.join(", ")
-        ),
-        Lang::En => format!(
-            "{} file(s) could not be read, nothing was adjudicated for them: {}",
-            failed.len(),
-            failed.join(", ")
-        ),
-    }))
+    Err(Error::Reported(say!(
+        lang,
+        "adjudicate.unreadable",
+        count = failed.len(),
+        files = failed
+    )))
 }
 
 fn print_one(output: &Output) {
@@ -310,10 +303,7 @@ pub(super) fn read_orders(
     let source: Arc<str> = Arc::from(name);
     let house_of = |text: &str| match crate::position::house_named(variant, text) {
         Some(Owner::House(h)) => Ok(Some(h)),
-        _ => Err(match lang {
-            Lang::Fr => format!("{name} : maison inconnue « {text} »"),
-            Lang::En => format!("{name}: unknown house `{text}`"),
-        }),
+        _ => Err(say!(lang, "adjudicate.unknown_house", name, text)),
     };
     let mut current = match house {
         Some(h) => house_of(h).map_err(Error::Input)?,
@@ -349,7 +339,7 @@ pub(super) fn read_orders(
             }
             Err(e) => errors.push(format!(
                 "{name}{} {}",
-                lang.pick(" :", ":"),
+                say!(lang, "adjudicate.text"),
                 e.message(lang)
             )),
         }
@@ -369,17 +359,11 @@ pub(super) fn starting_position(
     lang: Lang,
 ) -> Result<Position, Error> {
     Position::starting(variant, players).ok_or_else(|| {
-        Error::Input(match lang {
-            Lang::Fr => format!(
-                "la variante {} n'a pas de configuration pour {} joueurs",
-                variant.id,
-                players.unwrap_or(0)
-            ),
-            Lang::En => format!(
-                "variant {} has no setup for {} players",
-                variant.id,
-                players.unwrap_or(0)
-            ),
-        })
+        Error::Input(say!(
+            lang,
+            "adjudicate.no_setup",
+            variant = variant.id,
+            players = players.unwrap_or(0)
+        ))
     })
 }

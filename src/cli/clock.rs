@@ -11,6 +11,7 @@ use serde_json::json;
 use crate::mail::pass::{Hold, PassReport, pass_holding};
 use crate::mail::send::transport_from;
 use crate::mail::transport::Transport;
+use crate::say;
 
 use crate::config::Config;
 use crate::lang::Lang;
@@ -44,7 +45,7 @@ pub fn run_tick(store: &StoreArgs) -> Result<(), Error> {
     } else {
         Err(Error::Reported(format!(
             "{errors} {}",
-            lang.pick("erreur(s)", "error(s)")
+            say!(lang, "clock.error_s")
         )))
     }
 }
@@ -54,12 +55,8 @@ const LOCK_WAIT: Duration = Duration::from_secs(5);
 
 /// The transport of the configuration, or a clear word about what is wrong with it.
 pub fn configured_transport(config: &Config, lang: Lang) -> Result<Transport, Error> {
-    transport_from(config).map_err(|e| {
-        Error::Input(format!(
-            "{} {e}",
-            lang.pick("configuration du courrier :", "mail configuration:")
-        ))
-    })
+    transport_from(config)
+        .map_err(|e| Error::Input(format!("{} {e}", say!(lang, "clock.mail_configuration"))))
 }
 
 pub fn print_report(lang: Lang, json: bool, report: &PassReport) -> Result<(), Error> {
@@ -110,13 +107,13 @@ pub fn print_report(lang: Lang, json: bool, report: &PassReport) -> Result<(), E
                 .map_or_else(|| phase.clone(), |p| phase_text(p, ctx.lang));
             t.push_str(&format!(
                 "{game}: {} {phase}\n",
-                ctx.pick("traitée :", "processed:")
+                say!(ctx.lang, "clock.processed")
             ));
         }
         for (game, houses) in &tick.reminders {
             t.push_str(&format!(
                 "{game}: {} {}\n",
-                ctx.pick("rappel à", "reminder to"),
+                say!(ctx.lang, "clock.reminder_to"),
                 houses.join(", ")
             ));
         }
@@ -126,55 +123,46 @@ pub fn print_report(lang: Lang, json: bool, report: &PassReport) -> Result<(), E
         if !ingest.is_empty() {
             t.push_str(&format!(
                 "{} {} ({} {}, {} {})\n",
-                ctx.pick("courrier : répondu à", "mail: answered"),
+                say!(ctx.lang, "clock.mail_answered"),
                 ingest.answered,
                 ingest.duplicates,
-                ctx.pick("doublon(s)", "duplicate(s)"),
+                say!(ctx.lang, "clock.duplicate_s"),
                 ingest.ignored,
-                ctx.pick("automatique(s) ignoré(s)", "automatic ignored"),
+                say!(ctx.lang, "clock.automatic_ignored"),
             ));
         }
         for (file, why) in &ingest.unreadable {
             t.push_str(&format!(
                 "{} {file}: {why}\n",
-                ctx.pick(
-                    "courrier illisible, mis de côté :",
-                    "unreadable mail, set aside:"
-                )
+                say!(ctx.lang, "clock.unreadable_mail_set_aside")
             ));
         }
         if report.pruned > 0 {
             t.push_str(&format!(
                 "{} {}\n",
                 report.pruned,
-                ctx.pick(
-                    "courrier(s) brut(s) supprimé(s) après la durée de conservation",
-                    "raw mail(s) removed after the retention"
-                )
+                say!(ctx.lang, "clock.raw_mail_s_removed_after")
             ));
         }
         for (file, why) in &ingest.failed {
             t.push_str(&format!(
                 "{} {file}: {why}\n",
-                ctx.pick("courrier laissé pour plus tard :", "mail left for later:")
+                say!(ctx.lang, "clock.mail_left_for_later")
             ));
         }
         if report.queued + drain.sent > 0 {
             t.push_str(&format!(
                 "{} {}, {} {}\n",
                 report.queued,
-                ctx.pick("courrier(s) écrit(s)", "mail(s) written"),
+                say!(ctx.lang, "clock.mail_s_written"),
                 drain.sent,
-                ctx.pick("envoyé(s)", "sent"),
+                say!(ctx.lang, "clock.sent"),
             ));
         }
         for f in drain.failed.iter().filter(|f| f.set_aside) {
             t.push_str(&format!(
                 "{} {}: {}\n",
-                ctx.pick(
-                    "refusé pour de bon, mis de côté (corbeau outbox) :",
-                    "refused for good, set aside (corbeau outbox):"
-                ),
+                say!(ctx.lang, "clock.refused_for_good_set_aside"),
                 f.to,
                 f.error
             ));
@@ -182,9 +170,9 @@ pub fn print_report(lang: Lang, json: bool, report: &PassReport) -> Result<(), E
         for f in drain.failed.iter().filter(|f| !f.set_aside) {
             t.push_str(&format!(
                 "{} {} ({} {}): {}\n",
-                ctx.pick("envoi échoué à", "sending failed to"),
+                say!(ctx.lang, "clock.sending_failed_to"),
                 f.to,
-                ctx.pick("nouvel essai", "next try"),
+                say!(ctx.lang, "clock.next_try"),
                 f.next_try.format("%Y-%m-%d %H:%M:%S UTC"),
                 f.error
             ));
@@ -212,11 +200,11 @@ pub fn run_serve(store: &StoreArgs, args: ServeArgs) -> Result<(), Error> {
     );
     eprintln!(
         "corbeau serve: {} {} ({} {}s; {} {})",
-        lang.pick("au travail sur", "working on"),
+        say!(lang, "clock.working_on"),
         config.data_dir.display(),
-        lang.pick("un passage toutes les", "one pass every"),
+        say!(lang, "clock.one_pass_every"),
         interval.as_secs(),
-        lang.pick("courrier :", "mail:"),
+        say!(lang, "clock.mail"),
         transport.describe()
     );
     let mut first = true;
@@ -238,10 +226,7 @@ pub fn run_serve(store: &StoreArgs, args: ServeArgs) -> Result<(), Error> {
             std::thread::sleep(Duration::from_millis(100));
         }
     }
-    eprintln!(
-        "corbeau serve: {}",
-        lang.pick("arrêt propre", "stopped cleanly")
-    );
+    eprintln!("corbeau serve: {}", say!(lang, "clock.stopped_cleanly"));
     Ok(())
 }
 
@@ -269,10 +254,6 @@ struct Printer {
 }
 
 impl Printer {
-    fn pick<'a>(&self, fr: &'a str, en: &'a str) -> &'a str {
-        self.lang.pick(fr, en)
-    }
-
     fn print<T: serde::Serialize>(
         &self,
         value: &T,

@@ -69,11 +69,6 @@ impl Context {
         game_error(self.lang, e)
     }
 
-    /// Picks the text for the moderator's language.
-    pub fn pick<'a>(&self, fr: &'a str, en: &'a str) -> &'a str {
-        self.lang.pick(fr, en)
-    }
-
     /// Prints a value as JSON (with `--json`) or the text made by `text`.
     pub fn print<T: Serialize>(
         &self,
@@ -113,6 +108,15 @@ pub fn settings(args: &StoreArgs) -> Result<(Config, Lang, DateTime<Utc>), Error
         config.data_dir = dir.clone();
     }
     let lang = args.lang.unwrap_or(config.lang);
+    // The message catalogue follows the templates: the configured directory, else
+    // ./templates (docs/wording.md); a broken override file stops the command here.
+    crate::wording::install(
+        config
+            .templates
+            .clone()
+            .or_else(crate::report::local_templates),
+    )
+    .map_err(|e| Error::Input(e.to_string()))?;
     let now = match &args.now {
         Some(text) => DateTime::parse_from_rfc3339(text)
             .map(|t| t.with_timezone(&Utc))

@@ -8,6 +8,7 @@ use crate::judge::{GivenOrder, adjudicate};
 use crate::lang::Lang;
 use crate::map::{Variant, load_variant};
 use crate::position::read_position;
+use crate::say;
 
 use super::{Error, language, read_input};
 
@@ -61,13 +62,11 @@ impl FileFormat {
         {
             Some("svg") => Ok(FileFormat::Svg),
             Some("png") => Ok(FileFormat::Png),
-            _ => Err(Error::Input(match lang {
-                Lang::Fr => format!(
-                    "{} : le fichier de la carte doit finir par .svg ou .png",
-                    path.display()
-                ),
-                Lang::En => format!("{}: the map file must end in .svg or .png", path.display()),
-            })),
+            _ => Err(Error::Input(say!(
+                lang,
+                "cli_draw_error.map_file_extension",
+                path = path.display().to_string()
+            ))),
         }
     }
 }

@@ -9,6 +9,7 @@ use crate::game::{
     new_secret,
 };
 use crate::lang::Lang;
+use crate::say;
 use crate::service::{Action, EndBy};
 
 use super::Error;
@@ -261,12 +262,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
             let rows: Vec<_> = games.iter().map(|g| summary(ctx, g)).collect();
             ctx.print(&rows, || {
                 if games.is_empty() {
-                    return ctx
-                        .pick(
-                            "aucune partie ; `corbeau game new NOM` en crée une\n",
-                            "no games; `corbeau game new NAME` creates one\n",
-                        )
-                        .to_string();
+                    return say!(ctx.lang, "cli_game.no_games_corbeau_game_new");
                 }
                 games
                     .iter()
@@ -276,7 +272,9 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                             g.id,
                             g.variant,
                             status_word(g.status, ctx.lang),
-                            g.phase,
+                            // In the reader's words, as `--phase` reads them (v1 wrote
+                            // English in a French list, and unpadded).
+                            crate::game::phase_words(g.phase, ctx.lang, "phase.plain"),
                             g.deadline_text(ctx.lang)
                         )
                     })
@@ -290,24 +288,20 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
         }
         GameCommand::Start { game } => {
             let g = moderate(ctx, &game, Action::Start)?;
-            done(ctx, &g, ctx.pick("partie commencée", "game started"))
+            done(ctx, &g, &say!(ctx.lang, "cli_game.game_started"))
         }
         GameCommand::Pause { game } => {
             let g = moderate(ctx, &game, Action::Pause)?;
-            done(ctx, &g, ctx.pick("partie en pause", "game paused"))
+            done(ctx, &g, &say!(ctx.lang, "cli_game.game_paused"))
         }
         GameCommand::Resume { game } => {
             let g = moderate(ctx, &game, Action::Resume)?;
-            done(ctx, &g, ctx.pick("partie reprise", "game resumed"))
+            done(ctx, &g, &say!(ctx.lang, "cli_game.game_resumed"))
         }
         GameCommand::Extend { game, by } => {
             let by: Span = by.parse().map_err(|e| ctx.fail(GameError::Calendar(e)))?;
             let g = moderate(ctx, &game, Action::Extend(by))?;
-            done(
-                ctx,
-                &g,
-                ctx.pick("date limite repoussée", "deadline extended"),
-            )
+            done(ctx, &g, &say!(ctx.lang, "cli_game.deadline_extended"))
         }
         GameCommand::Process {
             game,
@@ -341,20 +335,18 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                         let last = crate::position::parse_phase(&current).map_or(current, |p| {
                             crate::report::game_text::phase_text(p, ctx.lang)
                         });
-                        Error::Input(match ctx.lang {
-                            Lang::Fr => format!(
-                                "la dernière phase jouée est « {last} », pas « {given} » : rien n'a été annulé"
-                            ),
-                            Lang::En => format!(
-                                "the last phase played is `{last}`, not `{given}`: nothing was rolled back"
-                            ),
-                        })
+                        Error::Input(say!(
+                            ctx.lang,
+                            "cli_game_more.last_phase_played",
+                            last,
+                            given
+                        ))
                     }
                     e => ctx.fail(e),
                 })?;
             let message = format!(
                 "{} {}",
-                ctx.pick("phase annulée :", "phase rolled back:"),
+                say!(ctx.lang, "cli_game.phase_rolled_back"),
                 crate::report::game_text::phase_text(record.phase, ctx.lang)
             );
             done(ctx, &g, &message)
@@ -374,19 +366,16 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                     reason,
                 },
             )?;
-            done(ctx, &g, ctx.pick("position modifiée", "position edited"))
+            done(ctx, &g, &say!(ctx.lang, "cli_game.position_edited"))
         }
         GameCommand::Observers { game, allowed } => {
             let g = moderate(ctx, &game, Action::Observers { allowed })?;
             let message = if allowed {
-                ctx.pick("observateurs permis", "observers allowed")
+                say!(ctx.lang, "cli_game.observers_allowed")
             } else {
-                ctx.pick(
-                    "observateurs interdits (les actuels ne reçoivent plus rien)",
-                    "observers forbidden (the current ones receive nothing more)",
-                )
+                say!(ctx.lang, "cli_game.observers_forbidden_the_current_ones")
             };
-            done(ctx, &g, message)
+            done(ctx, &g, &message)
         }
         GameCommand::Variant { game, variant } => {
             let (g, old) = ctx
@@ -395,7 +384,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                 .map_err(|e| ctx.fail(e))?;
             let message = format!(
                 "{} {} ({}) -> {} ({})",
-                ctx.pick("variante :", "variant:"),
+                say!(ctx.lang, "cli_game.variant"),
                 old.name,
                 old.hash.short(),
                 g.variant.name,
@@ -406,17 +395,11 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
         GameCommand::Pictures { game, on } => {
             let g = moderate(ctx, &game, Action::Pictures { on })?;
             let message = if on {
-                ctx.pick(
-                    "les courriers portent la carte",
-                    "mails carry the board's picture",
-                )
+                say!(ctx.lang, "cli_game.mails_carry_the_board_s")
             } else {
-                ctx.pick(
-                    "les courriers ne portent plus de carte (leur texte ne change pas)",
-                    "mails carry no picture any more (their text does not change)",
-                )
+                say!(ctx.lang, "cli_game.mails_carry_no_picture_any")
             };
-            done(ctx, &g, message)
+            done(ctx, &g, &message)
         }
         GameCommand::Audit { game } => {
             ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
@@ -488,27 +471,21 @@ fn new_game(ctx: &Context, args: NewArgs) -> Result<(), Error> {
     ctx.print(&value, || {
         let mut text = format!(
             "{} {} ({} {}, {})\n{} {}\n",
-            ctx.pick("partie créée :", "game created:"),
+            say!(ctx.lang, "cli_game.game_created"),
             game.id,
             game.players,
-            ctx.pick("joueurs", "players"),
+            say!(ctx.lang, "cli_game.players"),
             game.variant,
-            ctx.pick("maisons :", "houses:"),
+            say!(ctx.lang, "cli_game.houses"),
             houses.join(", ")
         );
         if let Some(secret) = &secret {
             text.push_str(&format!(
                 "{} {secret}\n",
-                ctx.pick(
-                    "secret du modérateur (noté nulle part ailleurs) :",
-                    "moderator's secret (not kept anywhere else):"
-                )
+                say!(ctx.lang, "cli_game.moderator_s_secret_not_kept")
             ));
         }
-        text.push_str(ctx.pick(
-            "ensuite : `corbeau player add PARTIE MAISON ADRESSE` pour chaque maison, puis `corbeau game start PARTIE`\n",
-            "next: `corbeau player add GAME HOUSE ADDRESS` for each house, then `corbeau game start GAME`\n",
-        ));
+        text.push_str(&say!(ctx.lang, "cli_game.next_corbeau_player_add_game"));
         text
     })
 }
@@ -579,17 +556,17 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
         PlayerCommand::Replace(args) => seat(ctx, args, true),
         PlayerCommand::Remove { game, house } => {
             let g = moderate(ctx, &game, Action::Remove { house })?;
-            done(ctx, &g, ctx.pick("joueur retiré", "player removed"))
+            done(ctx, &g, &say!(ctx.lang, "cli_game.player_removed"))
         }
         PlayerCommand::Ready { game, house, not } => {
             let g = moderate(ctx, &game, Action::Ready { house, ready: !not })?;
             done(
                 ctx,
                 &g,
-                if not {
-                    ctx.pick("pas prêt", "not ready")
+                &if not {
+                    say!(ctx.lang, "cli_game.not_ready")
                 } else {
-                    ctx.pick("prêt", "ready")
+                    say!(ctx.lang, "cli_game.ready")
                 },
             )
         }
@@ -599,7 +576,7 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
             let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
             let text = match &g.ending {
                 Some(ending) => ending_text(ending, &variant, ctx.lang),
-                None => ctx.pick("vote enregistré", "vote recorded").to_string(),
+                None => say!(ctx.lang, "cli_game.vote_recorded"),
             };
             done(ctx, &g, &text)
         }
@@ -610,7 +587,7 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
             to,
         } => {
             let g = moderate(ctx, &game, Action::Absence { house, from, to })?;
-            done(ctx, &g, ctx.pick("absence enregistrée", "absence recorded"))
+            done(ctx, &g, &say!(ctx.lang, "cli_game.absence_recorded"))
         }
     }
 }
@@ -634,13 +611,10 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
     let secret = match &args.secret {
         Some(s) if s.trim().len() >= 6 => s.trim().to_string(),
         Some(_) => {
-            return Err(Error::Input(
-                ctx.pick(
-                    "un secret doit avoir au moins 6 caractères",
-                    "a secret needs at least 6 characters",
-                )
-                .into(),
-            ));
+            return Err(Error::Input(say!(
+                ctx.lang,
+                "cli_game.a_secret_needs_at_least"
+            )));
         }
         None => new_secret().map_err(|e| ctx.fail(e))?,
     };
@@ -711,15 +685,9 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
             house_id,
             args.address,
             if args.welcome {
-                ctx.pick(
-                    "secret du joueur (envoyé dans son courrier d'accueil) :",
-                    "player's secret (sent in their welcome mail):",
-                )
+                say!(ctx.lang, "cli_game.player_s_secret_sent_in")
             } else {
-                ctx.pick(
-                    "secret du joueur (à lui transmettre ; noté nulle part ailleurs) :",
-                    "player's secret (send it to them; not kept anywhere else):",
-                )
+                say!(ctx.lang, "cli_game.player_s_secret_send_it")
             }
         )
     })
@@ -746,9 +714,9 @@ fn done(ctx: &Context, g: &Game, what: &str) -> Result<(), Error> {
         if g.status != GameStatus::Finished {
             text.push_str(&format!(
                 "{} {} — {} {}\n",
-                ctx.pick("phase :", "phase:"),
+                say!(ctx.lang, "cli_game.phase"),
                 crate::report::game_text::phase_text(g.phase, ctx.lang),
-                ctx.pick("date limite :", "deadline:"),
+                say!(ctx.lang, "cli_game.deadline"),
                 g.deadline_text(ctx.lang)
             ));
         }
@@ -769,10 +737,7 @@ fn print_record(
     let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
     let mut text = String::new();
     if preview {
-        text.push_str(ctx.pick(
-            "APERÇU — rien n'a été enregistré\n\n",
-            "PREVIEW — nothing was stored\n\n",
-        ));
+        text.push_str(&say!(ctx.lang, "cli_game.preview_nothing_was_stored"));
     }
     let templates = ctx
         .config
@@ -803,21 +768,18 @@ fn print_record(
             outln!(
                 "{}: {} {}",
                 g.id,
-                ctx.pick("phase traitée :", "phase processed:"),
+                say!(ctx.lang, "cli_game.phase_processed"),
                 crate::report::game_text::phase_text(record.phase, ctx.lang)
             );
             eprintln!(
                 "{}",
-                match ctx.lang {
-                    Lang::Fr => format!(
-                        "corbeau: les résultats n'ont pas pu être mis en forme ({e}) ; la phase est bien traitée : `corbeau history {} {} --json` les donne",
-                        g.id, record.index
-                    ),
-                    Lang::En => format!(
-                        "corbeau: the results could not be rendered ({e}); the phase is processed: `corbeau history {} {} --json` gives them",
-                        g.id, record.index
-                    ),
-                }
+                say!(
+                    ctx.lang,
+                    "cli_game_more.results_not_rendered",
+                    error = e.to_string(),
+                    game = g.id,
+                    index = record.index
+                )
             );
             Ok(())
         }
@@ -827,10 +789,11 @@ fn print_record(
 
 /// The warning when a moderator's template failed and the built-in one was used instead.
 pub fn template_fallback(ctx: &Context, e: &crate::report::RenderError) -> String {
-    match ctx.lang {
-        Lang::Fr => format!("corbeau: attention : {e} ; le modèle intégré a servi à la place"),
-        Lang::En => format!("corbeau: warning: {e}; the built-in template was used instead"),
-    }
+    say!(
+        ctx.lang,
+        "cli_game_more.template_fallback",
+        error = e.to_string()
+    )
 }
 
 /// A game's line in `game list --json`.

@@ -21,6 +21,7 @@ use std::time::Duration;
 use crate::lang::Lang;
 use crate::mail::maildir::{self, MessageFate, carry_out};
 use crate::mail::pass::{Hold, PassError, PassReport, pass_holding};
+use crate::say;
 use crate::service::Service;
 
 use super::Error;
@@ -68,13 +69,10 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
                 maildir::prepare_from(&maildir::spool(&config), std::io::stdin().lock())
                     .map_err(temporary)?;
             if !text {
-                return Err(Error::Input(
-                    lang.pick(
-                        "rien sur l'entrée standard : `corbeau ingest` lit un courrier (RFC 5322)",
-                        "nothing on stdin: `corbeau ingest` reads one mail (RFC 5322)",
-                    )
-                    .into(),
-                ));
+                return Err(Error::Input(say!(
+                    lang,
+                    "ingest.nothing_on_stdin_corbeau_ingest"
+                )));
             }
             Some(pending)
         }
@@ -124,10 +122,7 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
         return Err(Error::Temporary(format!(
             "{} {}",
             report.ingest.failed.len(),
-            lang.pick(
-                "courrier(s) laissé(s) pour plus tard",
-                "mail(s) left for later"
-            )
+            say!(lang, "ingest.mail_s_left_for_later")
         )));
     }
     Ok(())

@@ -8,6 +8,7 @@ use serde_json::json;
 
 use crate::game::{GameError, SubmitMode};
 use crate::report::{ORDERS_TEMPLATE, render_template};
+use crate::say;
 use crate::service::{Action, action};
 
 use super::Error;
@@ -91,16 +92,20 @@ pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
                         let mut t = format!("{} — {}\n", g.id, phase_text(g.phase, ctx.lang));
                         for s in &g.seats {
                             let state = if !g.deciding.contains(&s.house) {
-                                ctx.pick("rien à ordonner", "nothing to order").to_string()
+                                say!(ctx.lang, "cli_orders.nothing_to_order")
                             } else if s.ordered.is_some() {
-                                format!("{} {}", s.orders.len(), ctx.pick("ordre(s)", "order(s)"))
+                                format!(
+                                    "{} {}",
+                                    s.orders.len(),
+                                    say!(ctx.lang, "cli_orders.order_s")
+                                )
                             } else {
-                                ctx.pick("sans ordres", "no orders").to_string()
+                                say!(ctx.lang, "cli_orders.no_orders")
                             };
                             let ready = if s.ready {
-                                ctx.pick(", prêt", ", ready")
+                                say!(ctx.lang, "cli_orders.ready")
                             } else {
-                                ""
+                                String::new()
                             };
                             t.push_str(&format!("  {:<12} {state}{ready}\n", s.house));
                         }
@@ -125,7 +130,7 @@ fn show_orders(ctx: &Context, g: &crate::game::Game, house: &str) -> Result<(), 
         let render = |dir: Option<&std::path::Path>| {
             render_template(
                 ORDERS_TEMPLATE,
-                Value::from_serialize(&crate::report::localized(&view, &variant, ctx.lang)),
+                Value::from_serialize(crate::report::localized(&view, &variant, ctx.lang)),
                 ctx.lang,
                 dir,
             )
@@ -147,7 +152,7 @@ fn show_orders(ctx: &Context, g: &crate::game::Game, house: &str) -> Result<(), 
                         format!(
                             "{}: {house}: {orders} {}\n",
                             g.id,
-                            ctx.pick("ordre(s) gardé(s)", "order(s) kept")
+                            say!(ctx.lang, "cli_orders.order_s_kept")
                         )
                     }
                 }
@@ -185,7 +190,7 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
                 ));
             }
             if records.is_empty() {
-                t.push_str(ctx.pick("aucune phase jouée\n", "no phase played yet\n"));
+                t.push_str(&say!(ctx.lang, "cli_orders.no_phase_played_yet"));
             }
             t
         });
@@ -200,18 +205,7 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
         .find(|r| number == Some(r.index) || parsed == Some(r.phase))
         .ok_or_else(|| {
             let (id, last) = (&g.id, records.len().checked_sub(1));
-            Error::Input(match (ctx.lang, last) {
-                (crate::lang::Lang::Fr, Some(last)) => format!(
-                    "pas de phase « {wanted} » dans l'historique de {id} (phases jouées : 0 à {last}) ; `corbeau history {id}` les liste"
-                ),
-                (crate::lang::Lang::Fr, None) => {
-                    format!("pas de phase « {wanted} » : {id} n'a encore joué aucune phase")
-                }
-                (_, Some(last)) => format!(
-                    "no phase `{wanted}` in the history of {id} (phases played: 0 to {last}); `corbeau history {id}` lists them"
-                ),
-                (_, None) => format!("no phase `{wanted}`: {id} has not played any phase yet"),
-            })
+            Error::Input(say!(ctx.lang, "history.no_such_phase", wanted, id, last))
         })?;
     if let Some(path) = &args.map {
         use crate::service::picture::{self, PictureError};

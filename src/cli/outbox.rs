@@ -3,6 +3,7 @@
 //! forward to the next pass, once the moderator has mended the cause (a password, a
 //! server).
 
+use crate::say;
 use serde_json::json;
 
 use super::Error;
@@ -49,21 +50,14 @@ pub fn run(ctx: &Context, args: OutboxArgs) -> Result<(), Error> {
         .collect();
     ctx.print(&rows, || {
         if waiting.is_empty() {
-            return ctx
-                .pick("aucun courrier en attente\n", "no mail waiting\n")
-                .to_string();
+            return say!(ctx.lang, "outbox.no_mail_waiting");
         }
         let mut t = String::new();
         for (_, m) in &waiting {
             let when = match m.next_try {
-                _ if m.failed => ctx
-                    .pick(
-                        "jamais : refusé pour de bon, mis de côté (--retry pour réessayer)",
-                        "never: refused for good, set aside (--retry to try again)",
-                    )
-                    .into(),
+                _ if m.failed => say!(ctx.lang, "outbox.never_refused_for_good_set"),
                 Some(at) => at.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
-                None => ctx.pick("au prochain passage", "at the next pass").into(),
+                None => say!(ctx.lang, "outbox.at_the_next_pass"),
             };
             t.push_str(&format!(
                 "{}  {}  {}\n    {} {} — {} {when}\n",
@@ -71,18 +65,15 @@ pub fn run(ctx: &Context, args: OutboxArgs) -> Result<(), Error> {
                 m.to,
                 subject(m),
                 m.attempts,
-                ctx.pick("essai(s) échoué(s)", "failed attempt(s)"),
-                ctx.pick("prochain", "next"),
+                say!(ctx.lang, "outbox.failed_attempt_s"),
+                say!(ctx.lang, "outbox.next"),
             ));
             if let Some(e) = &m.last_error {
                 t.push_str(&format!("    {e}\n"));
             }
         }
         if args.retry {
-            t.push_str(ctx.pick(
-                "tous seront réessayés au prochain passage (`corbeau tick` ou `serve`)\n",
-                "all will be tried again at the next pass (`corbeau tick` or `serve`)\n",
-            ));
+            t.push_str(&say!(ctx.lang, "outbox.all_will_be_tried_again"));
         }
         t
     })

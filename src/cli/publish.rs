@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use crate::config::Config;
 use crate::lang::Lang;
 use crate::publish::{Mode, PublishReport, Site, Work, prepare};
+use crate::say;
 use crate::service::Service;
 
 use super::Error;
@@ -31,15 +32,8 @@ pub fn configured_site(config: &Config, lang: Lang, dir: Option<PathBuf>) -> Opt
 }
 
 pub fn run(ctx: &Context, args: PublishArgs) -> Result<(), Error> {
-    let site = configured_site(&ctx.config, ctx.lang, args.dir).ok_or_else(|| {
-        Error::Input(
-            ctx.pick(
-                "publier où ? donnez un dossier (corbeau publish DOSSIER) ou [publish] dir dans la configuration",
-                "publish where? give a folder (corbeau publish DIR) or [publish] dir in the configuration",
-            )
-            .to_string(),
-        )
-    })?;
+    let site = configured_site(&ctx.config, ctx.lang, args.dir)
+        .ok_or_else(|| Error::Input(say!(ctx.lang, "publish.publish_where_give_a_folder")))?;
     let report = crate::publish::publish(&ctx.service, &site, Mode::All)
         .map_err(|e| Error::Input(e.message(ctx.lang)))?;
     ctx.print(&report, || summary(ctx.lang, &report, &site))?;
@@ -52,7 +46,7 @@ pub fn run(ctx: &Context, args: PublishArgs) -> Result<(), Error> {
         Err(Error::Reported(format!(
             "{} {}",
             report.errors.len(),
-            ctx.pick("partie(s) non publiée(s)", "game(s) not published")
+            say!(ctx.lang, "publish.game_s_not_published")
         )))
     }
 }
@@ -60,16 +54,16 @@ pub fn run(ctx: &Context, args: PublishArgs) -> Result<(), Error> {
 fn summary(lang: Lang, report: &PublishReport, site: &Site) -> String {
     format!(
         "{} {}: {} {}, {} {}, {} {}, {} {}\n",
-        lang.pick("publié dans", "published in"),
+        say!(lang, "publish.published_in"),
         site.dir.display(),
         report.games,
-        lang.pick("partie(s)", "game(s)"),
+        say!(lang, "publish.game_s"),
         report.pages,
-        lang.pick("page(s) écrite(s)", "page(s) written"),
+        say!(lang, "publish.page_s_written"),
         report.pictures_drawn,
-        lang.pick("carte(s) dessinée(s)", "map(s) drawn"),
+        say!(lang, "publish.map_s_drawn"),
         report.removed,
-        lang.pick("fichier(s) retiré(s)", "file(s) removed"),
+        say!(lang, "publish.file_s_removed"),
     )
 }
 
@@ -108,9 +102,9 @@ pub fn write_after_pass(lang: Lang, json: bool, work: Option<Work>) {
                 outln!(
                     "{} {}, {} {}",
                     report.pages,
-                    lang.pick("page(s) publiée(s)", "page(s) published"),
+                    say!(lang, "publish.page_s_published"),
                     report.pictures_drawn,
-                    lang.pick("carte(s) dessinée(s)", "map(s) drawn")
+                    say!(lang, "publish.map_s_drawn")
                 );
             }
         }
@@ -118,6 +112,6 @@ pub fn write_after_pass(lang: Lang, json: bool, work: Option<Work>) {
     }
 }
 
-fn label(lang: Lang) -> &'static str {
-    lang.pick("corbeau : publication", "corbeau: publishing")
+fn label(lang: Lang) -> String {
+    say!(lang, "publish.corbeau_publishing")
 }

@@ -13,6 +13,7 @@ pub use svg::svg;
 use crate::judge::{Phase, Position, Report};
 use crate::lang::Lang;
 use crate::map::Variant;
+use crate::say;
 
 /// Width in pixels of the PNG a mail carries: legible on a laptop, small enough to mail.
 pub const PNG_WIDTH: u32 = 1200;
@@ -44,16 +45,7 @@ pub enum DrawError {
 
 impl DrawError {
     fn no_drawing(variant: &Variant, lang: Lang) -> DrawError {
-        DrawError::NoDrawing(match lang {
-            Lang::Fr => format!(
-                "la variante « {} » n'a pas de section [drawing] : pas de carte (voir docs/variant-format.md)",
-                variant.id
-            ),
-            Lang::En => format!(
-                "the variant `{}` has no [drawing] section: no map (see docs/variant-format.md)",
-                variant.id
-            ),
-        })
+        DrawError::NoDrawing(say!(lang, "draw.no_drawing", variant = variant.id))
     }
 }
 

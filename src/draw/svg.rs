@@ -12,6 +12,7 @@ use crate::judge::{CheckedOrder, Outcome, PhaseKind, Report, Season, retreat_opt
 use crate::lang::Lang;
 use crate::map::drawing::{Area, BlankKind, Drawing, Point};
 use crate::map::{HouseId, Owner, ProvinceKind, RegionId, UnitKind, Variant};
+use crate::say;
 
 use super::{DrawError, FONT_FAMILY, Picture};
 
@@ -593,14 +594,14 @@ fn unit_symbol(
 
 fn phase_words(phase: crate::judge::Phase, lang: Lang) -> String {
     let season = match phase.season {
-        Season::Spring => lang.pick("Printemps", "Spring"),
-        Season::Autumn => lang.pick("Automne", "Autumn"),
-        Season::Winter => lang.pick("Hiver", "Winter"),
+        Season::Spring => say!(lang, "picture.spring"),
+        Season::Autumn => say!(lang, "picture.autumn"),
+        Season::Winter => say!(lang, "picture.winter"),
     };
     let kind = match phase.kind {
-        PhaseKind::Movement => lang.pick("mouvements", "movements"),
-        PhaseKind::Retreat => lang.pick("retraites", "retreats"),
-        PhaseKind::Adjustment => lang.pick("ajustements", "adjustments"),
+        PhaseKind::Movement => say!(lang, "picture.movements"),
+        PhaseKind::Retreat => say!(lang, "picture.retreats"),
+        PhaseKind::Adjustment => say!(lang, "picture.adjustments"),
     };
     format!("{season} {}, {kind}", phase.year)
 }
@@ -611,7 +612,7 @@ fn title(out: &mut String, picture: &Picture<'_>, k: f64) {
         Some(played) => format!(
             "{}{}",
             phase_words(played, lang),
-            lang.pick(" : résultats", ": results")
+            say!(lang, "picture.results")
         ),
         None => phase_words(picture.position.phase, lang),
     };
@@ -661,9 +662,9 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         .next()
         .map_or(Owner::Neutral, Owner::House);
     let kinds = [
-        (UnitKind::Army, lang.pick("armée (A)", "army (A)")),
-        (UnitKind::Fleet, lang.pick("flotte (F)", "fleet (F)")),
-        (UnitKind::Dragon, lang.pick("dragon (D)", "dragon (D)")),
+        (UnitKind::Army, say!(lang, "picture.army_a")),
+        (UnitKind::Fleet, say!(lang, "picture.fleet_f")),
+        (UnitKind::Dragon, say!(lang, "picture.dragon_d")),
     ];
     // Dragons in the legend only where a house may build one or one stands on the board.
     let dragons = variant
@@ -689,7 +690,7 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
             0.9,
             k,
         );
-        text_at(out, x, y0, name);
+        text_at(out, x, y0, &name);
         x += col;
     }
     unit_symbol(
@@ -701,7 +702,7 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         0.9,
         k,
     );
-    text_at(out, x, y0, lang.pick("unité neutre", "neutral unit"));
+    text_at(out, x, y0, &say!(lang, "picture.neutral_unit"));
     // Row 2: centres, moves, supports, convoys.
     let y = y0 + row;
     x = 14.0 * k;
@@ -715,33 +716,28 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         8.5 * k,
         0.9 * k
     );
-    text_at(
-        out,
-        x,
-        y,
-        lang.pick("centre (couleur du maître)", "centre (owner's colour)"),
-    );
+    text_at(out, x, y, &say!(lang, "picture.centre_owner_s_colour"));
     x += col;
     let solid = Stroke {
         colour: INK,
         width: 3.0 * k,
         dash: None,
     };
-    sample_arrow(out, x, y, &solid, lang.pick("mouvement", "move"));
+    sample_arrow(out, x, y, &solid, &say!(lang, "picture.move"));
     x += col;
     let support = Stroke {
         colour: INK,
         width: 2.0 * k,
         dash: Some((4.0 * k, 3.0 * k)),
     };
-    sample_arrow(out, x, y, &support, lang.pick("soutien", "support"));
+    sample_arrow(out, x, y, &support, &say!(lang, "picture.support"));
     x += col;
     let convoy = Stroke {
         colour: "#1f5fa8",
         width: 2.0 * k,
         dash: Some((1.5 * k, 3.5 * k)),
     };
-    sample_arrow(out, x, y, &convoy, lang.pick("convoi", "convoy"));
+    sample_arrow(out, x, y, &convoy, &say!(lang, "picture.convoy"));
     // Row 3: failed orders, dislodged units, retreats, passages.
     let y = y0 + 2.0 * row;
     x = 14.0 * k;
@@ -759,12 +755,7 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         k,
     );
     cross(out, Point::new(x + 4.0 * k, y), 5.0 * k, k);
-    text_at(
-        out,
-        x + 4.0 * k,
-        y,
-        lang.pick("ordre échoué", "failed order"),
-    );
+    text_at(out, x + 4.0 * k, y, &say!(lang, "picture.failed_order"));
     x += col;
     let _ = writeln!(
         out,
@@ -786,10 +777,7 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         out,
         x + 4.0 * k,
         y,
-        lang.pick(
-            "délogée (retraites en pointillé)",
-            "dislodged (retreats dotted)",
-        ),
+        &say!(lang, "picture.dislodged_retreats_dotted"),
     );
     x += 2.0 * col;
     let _ = writeln!(
@@ -801,12 +789,7 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         5.0 * k,
         4.0 * k
     );
-    text_at(
-        out,
-        x + 4.0 * k,
-        y,
-        lang.pick("passage (détroit)", "passage (strait)"),
-    );
+    text_at(out, x + 4.0 * k, y, &say!(lang, "picture.passage_strait"));
     // Row 4: what the other marks mean — the ground no unit enters, retreats, builds and
     // disbands.
     let y = y0 + 3.0 * row;
@@ -820,14 +803,14 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         16.0 * k,
         1.0 * k
     );
-    text_at(out, x, y, lang.pick("infranchissable", "impassable"));
+    text_at(out, x, y, &say!(lang, "picture.impassable"));
     x += col;
     let retreat = Stroke {
         colour: RETREAT,
         width: 3.0 * k,
         dash: None,
     };
-    sample_arrow(out, x, y, &retreat, lang.pick("retraite", "retreat"));
+    sample_arrow(out, x, y, &retreat, &say!(lang, "picture.retreat"));
     x += col;
     let _ = writeln!(
         out,
@@ -836,10 +819,10 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         10.0 * k,
         3.0 * k
     );
-    text_at(out, x + 4.0 * k, y, lang.pick("construction", "build"));
+    text_at(out, x + 4.0 * k, y, &say!(lang, "picture.build"));
     x += col;
     cross(out, Point::new(x + 6.0 * k, y), 8.0 * k, k);
-    text_at(out, x + 4.0 * k, y, lang.pick("dissolution", "disband"));
+    text_at(out, x + 4.0 * k, y, &say!(lang, "picture.disband"));
     // Then the houses, four a row, with their supply centres.
     for (i, h) in legend_houses(picture).into_iter().enumerate() {
         let y = y0 + (4 + i / 4) as f64 * row;
@@ -861,21 +844,7 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
             house.colour,
             1.0 * k
         );
-        let words = format!(
-            "{} : {centres} {}",
-            house.name,
-            match (lang, centres) {
-                (Lang::Fr, 0 | 1) => "centre",
-                (Lang::Fr, _) => "centres",
-                (Lang::En, 1) => "centre",
-                (Lang::En, _) => "centres",
-            }
-        );
-        let words = if lang == Lang::En {
-            words.replacen(" : ", ": ", 1)
-        } else {
-            words
-        };
+        let words = say!(lang, "picture_legend.centres", house = house.name, centres);
         text_at(out, x, y, &words);
     }
 }

@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::lang::Lang;
 use crate::map::MapError;
+use crate::say;
 
 use super::calendar::CalendarError;
 use super::model::GameStatus;
@@ -112,140 +113,47 @@ pub enum GameError {
 }
 
 impl GameError {
-    /// The message in a player's or moderator's language.
+    /// The message in a player's or moderator's language, from the message catalogue
+    /// (`game_error.*`).
     pub fn message(&self, lang: Lang) -> String {
         use GameError::*;
-        let fr = lang == Lang::Fr;
         match self {
-            UnknownGame { id, nearest } => {
-                let hint = nearest
-                    .as_ref()
-                    .map(|n| {
-                        if fr {
-                            format!(" (vouliez-vous dire « {n} » ?)")
-                        } else {
-                            format!(" (did you mean `{n}`?)")
-                        }
-                    })
-                    .unwrap_or_default();
-                if fr {
-                    format!("aucune partie « {id} »{hint} ; `corbeau game list` les montre toutes")
-                } else {
-                    format!("no game `{id}`{hint}; `corbeau game list` shows them all")
-                }
-            }
-            GameExists(id) => lang_pick(
-                fr,
-                format!("la partie « {id} » existe déjà : choisissez un autre nom"),
-                format!("game `{id}` already exists: choose another name"),
-            ),
-            BadGameId(id) => lang_pick(
-                fr,
-                format!(
-                    "nom de partie « {id} » invalide : lettres minuscules, chiffres et tirets, 1 à 32 caractères (ex. westeros-1)"
-                ),
-                format!(
-                    "invalid game name `{id}`: lowercase letters, digits and dashes, 1 to 32 characters (e.g. westeros-1)"
-                ),
-            ),
+            UnknownGame { id, nearest } => say!(lang, "game_error.unknown_game", id, nearest),
+            GameExists(id) => say!(lang, "game_error.game_exists", id),
+            BadGameId(id) => say!(lang, "game_error.bad_game_id", id),
+            // The variant's own error (its file and line).
             Variant(e) => e.to_string(),
             NoSetup {
                 variant,
                 players,
                 available,
-            } => {
-                let list = join(available.iter().map(u8::to_string));
-                lang_pick(
-                    fr,
-                    format!(
-                        "la variante {variant} ne se joue pas à {players} joueurs (possible : {list})"
-                    ),
-                    format!(
-                        "variant {variant} has no setup for {players} players (possible: {list})"
-                    ),
-                )
+            } => say!(lang, "game_error.no_setup", variant, players, available),
+            UnknownHouse { name, houses } => say!(lang, "game_error.unknown_house", name, houses),
+            HouseNotInGame(house) => say!(lang, "game_error.house_not_in_game", house),
+            SeatTaken { house, address } => {
+                say!(lang, "game_error.seat_taken", house, address)
             }
-            UnknownHouse { name, houses } => lang_pick(
-                fr,
-                format!(
-                    "maison inconnue « {name} » (maisons : {})",
-                    houses.join(", ")
-                ),
-                format!("unknown house `{name}` (houses: {})", houses.join(", ")),
-            ),
-            HouseNotInGame(h) => lang_pick(
-                fr,
-                format!("la maison {h} ne joue pas dans cette partie (ses unités y sont neutres)"),
-                format!("house {h} does not play in this game (its units are neutral)"),
-            ),
-            SeatTaken { house, address } => lang_pick(
-                fr,
-                format!(
-                    "la maison {house} est déjà jouée par {address} : utilisez `player replace`"
-                ),
-                format!("house {house} is already played by {address}: use `player replace`"),
-            ),
-            NoPlayer(h) => lang_pick(
-                fr,
-                format!("personne ne joue la maison {h}"),
-                format!("nobody plays house {h}"),
-            ),
-            BadAddress(a) => lang_pick(
-                fr,
-                format!("adresse électronique invalide « {a} » (ex. joueur@exemple.fr)"),
-                format!("invalid email address `{a}` (e.g. player@example.org)"),
-            ),
-            AddressTaken { address, house } => lang_pick(
-                fr,
-                format!("{address} joue déjà la maison {house} dans cette partie"),
-                format!("{address} already plays house {house} in this game"),
-            ),
-            Status { action, status } => {
-                let (s_fr, s_en) = match status {
-                    GameStatus::Forming => ("n'a pas commencé", "has not started"),
-                    GameStatus::Running => ("est en cours", "is running"),
-                    GameStatus::Paused => ("est en pause", "is paused"),
-                    GameStatus::Finished => ("est terminée", "is over"),
-                };
-                lang_pick(
-                    fr,
-                    format!("impossible ({}) : la partie {s_fr}", action_fr(action)),
-                    format!("cannot {action}: the game {s_en}"),
-                )
+            NoPlayer(house) => say!(lang, "game_error.no_player", house),
+            BadAddress(address) => say!(lang, "game_error.bad_address", address),
+            AddressTaken { address, house } => {
+                say!(lang, "game_error.address_taken", address, house)
             }
-            MissingPlayers(houses) => lang_pick(
-                fr,
-                format!(
-                    "il manque des joueurs pour : {} (`corbeau player add`)",
-                    houses.join(", ")
-                ),
-                format!(
-                    "players missing for: {} (`corbeau player add`)",
-                    houses.join(", ")
-                ),
+            Status { action, status } => say!(
+                lang,
+                "game_error.status",
+                action = action_words(action, lang),
+                status = status_words(*status, lang)
             ),
-            WrongPhase { given, current } => lang_pick(
-                fr,
-                format!(
-                    "la phase en cours est « {} », pas « {given} » : rien n'a été fait",
-                    phase_fr(current)
-                ),
-                format!("the current phase is `{current}`, not `{given}`: nothing was done"),
+            MissingPlayers(houses) => say!(lang, "game_error.missing_players", houses),
+            WrongPhase { given, current } => say!(
+                lang,
+                "game_error.wrong_phase",
+                given,
+                current = phase_plain(current, lang)
             ),
-            BadPhase(p) => lang_pick(
-                fr,
-                format!(
-                    "phase illisible « {p} » (ex. « printemps 298 mouvements », « spring 298 movement »)"
-                ),
-                format!("unreadable phase `{p}` (e.g. `spring 298 movement`)"),
-            ),
+            BadPhase(phase) => say!(lang, "game_error.bad_phase", phase),
             OrdersRefused(errors) => {
-                let head = lang_pick(
-                    fr,
-                    "ordres refusés, rien n'a été enregistré :".to_string(),
-                    "orders refused, nothing was stored:".to_string(),
-                );
-                let mut text = head;
+                let mut text = say!(lang, "game_error.orders_refused");
                 for e in errors {
                     text.push_str("\n  ");
                     text.push_str(&e.message(lang));
@@ -254,116 +162,70 @@ impl GameError {
                 }
                 text
             }
-            NothingToOrder { house } => lang_pick(
-                fr,
-                format!("la maison {house} n'a rien à ordonner dans cette phase"),
-                format!("house {house} has nothing to order in this phase"),
-            ),
-            NothingToRollback => lang_pick(
-                fr,
-                "aucune phase jouée : rien à annuler".to_string(),
-                "no phase played yet: nothing to roll back".to_string(),
-            ),
-            BadAbsence => lang_pick(
-                fr,
-                "absence invalide : la fin doit suivre le début et être à venir".to_string(),
-                "invalid absence: it must end after it starts, in the future".to_string(),
-            ),
-            Late { deadline } => lang_pick(
-                fr,
-                format!("trop tard : la date limite était {deadline} ; rien n'a été enregistré"),
-                format!("too late: the deadline was {deadline}; nothing was stored"),
-            ),
+            NothingToOrder { house } => say!(lang, "game_error.nothing_to_order", house),
+            NothingToRollback => say!(lang, "game_error.nothing_to_rollback"),
+            BadAbsence => say!(lang, "game_error.bad_absence"),
+            Late { deadline } => say!(lang, "game_error.late", deadline),
             Calendar(e) => e.message(lang),
             BadPosition(e) => e.clone(),
-            BadVote(v) => lang_pick(
-                fr,
-                format!("vote inconnu « {v} » (nul, concéder MAISON, aucun)"),
-                format!("unknown vote `{v}` (draw, concede HOUSE, none)"),
-            ),
+            BadVote(vote) => say!(lang, "game_error.bad_vote", vote),
+            // The store's own message (in English, like every error of the store).
             Store(e) => e.to_string(),
-            Internal(e) => lang_pick(
-                fr,
-                format!("erreur interne de corbeau, merci de la signaler : {e}"),
-                format!("internal error in corbeau, please report it: {e}"),
-            ),
+            Internal(error) => say!(lang, "game_error.internal", error),
             VariantIncompatible { file, problems } => {
-                let list: String = problems
-                    .iter()
-                    .map(|p| format!("\n  - {}", p.message(lang)))
-                    .collect();
-                lang_pick(
-                    fr,
-                    format!(
-                        "la partie ne peut pas passer à la variante {file} ; rien n'a été changé :{list}"
-                    ),
-                    format!(
-                        "the game cannot move to the variant {file}; nothing was changed:{list}"
-                    ),
-                )
+                let problems: Vec<String> = problems.iter().map(|p| p.message(lang)).collect();
+                say!(lang, "game_error.variant_incompatible", file, problems)
             }
-            VariantUnchanged { name } => lang_pick(
-                fr,
-                format!("la partie joue déjà cette version de {name} : rien n'a été changé"),
-                format!("the game already plays this version of {name}: nothing was changed"),
-            ),
-            JudgeAddress(a) => lang_pick(
-                fr,
-                format!(
-                    "{a} est l'adresse du juge lui-même : personne ne peut jouer ni modérer à cette adresse"
-                ),
-                format!("{a} is the judge's own address: nobody can play or moderate there"),
-            ),
+            VariantUnchanged { name } => say!(lang, "game_error.variant_unchanged", name),
+            JudgeAddress(address) => say!(lang, "game_error.judge_address", address),
         }
     }
 }
 
-/// The French words for the actions that [`GameError::Status`] names in English.
-fn action_fr(action: &str) -> &str {
+/// The action that [`GameError::Status`] names (by its English words, as the game gives
+/// them) in the reader's language.
+fn action_words(action: &str, lang: Lang) -> String {
     match action {
-        "add a player" => "ajouter un joueur",
-        "replace a player" => "remplacer un joueur",
-        "remove a player" => "retirer un joueur",
-        "start" => "commencer",
-        "submit orders" => "donner des ordres",
-        "declare ready" => "se déclarer prêt",
-        "vote" => "voter",
-        "pause" => "mettre en pause",
-        "resume" => "reprendre",
-        "extend the deadline" => "repousser la date limite",
-        "declare an absence" => "déclarer une absence",
-        "process" => "traiter la phase",
-        "end the game" => "terminer la partie",
-        "edit the position" => "modifier la position",
-        other => other,
+        "add a player" => say!(lang, "action.add_player"),
+        "replace a player" => say!(lang, "action.replace_player"),
+        "remove a player" => say!(lang, "action.remove_player"),
+        "start" => say!(lang, "action.start"),
+        "submit orders" => say!(lang, "action.submit_orders"),
+        "declare ready" => say!(lang, "action.declare_ready"),
+        "vote" => say!(lang, "action.vote"),
+        "pause" => say!(lang, "action.pause"),
+        "resume" => say!(lang, "action.resume"),
+        "extend the deadline" => say!(lang, "action.extend_deadline"),
+        "declare an absence" => say!(lang, "action.declare_absence"),
+        "process" => say!(lang, "action.process"),
+        "end the game" => say!(lang, "action.end_game"),
+        "edit the position" => say!(lang, "action.edit_position"),
+        other => other.to_string(),
     }
 }
 
-/// A phase written `spring 298 movement` in French words, in the form `--phase` reads.
-fn phase_fr(phase: &str) -> String {
-    use crate::judge::{PhaseKind, Season};
-    let Some(p) = crate::position::parse_phase(phase) else {
-        return phase.to_string();
-    };
-    let season = match p.season {
-        Season::Spring => "printemps",
-        Season::Autumn => "automne",
-        Season::Winter => "hiver",
-    };
-    let kind = match p.kind {
-        PhaseKind::Movement => "mouvements",
-        PhaseKind::Retreat => "retraites",
-        PhaseKind::Adjustment => "ajustements",
-    };
-    format!("{season} {} {kind}", p.year)
+/// What a game in this status is, after "the game".
+fn status_words(status: GameStatus, lang: Lang) -> String {
+    match status {
+        GameStatus::Forming => say!(lang, "status_is.forming"),
+        GameStatus::Running => say!(lang, "status_is.running"),
+        GameStatus::Paused => say!(lang, "status_is.paused"),
+        GameStatus::Finished => say!(lang, "status_is.finished"),
+    }
 }
 
-fn lang_pick(fr: bool, in_fr: String, in_en: String) -> String {
-    if fr { in_fr } else { in_en }
+/// A phase (stored as `spring 298 movement`) in the reader's words, in the form `--phase`
+/// reads: `printemps 298 mouvements`.
+fn phase_plain(phase: &str, lang: Lang) -> String {
+    match crate::position::parse_phase(phase) {
+        Some(p) => phase_words(p, lang, "phase.plain"),
+        None => phase.to_string(),
+    }
 }
 
-fn join(items: impl Iterator<Item = String>) -> String {
-    items.collect::<Vec<_>>().join(", ")
+/// A phase through the catalogue entry `code` (`phase.plain` or `phase.text`).
+pub fn phase_words(phase: crate::judge::Phase, lang: Lang, code: &str) -> String {
+    phase.words(lang, code)
 }
 
 impl fmt::Display for GameError {

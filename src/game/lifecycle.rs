@@ -12,6 +12,7 @@ use crate::judge::{
 use crate::lang::Lang;
 use crate::map::{HouseId, Owner, PinnedVariant, Variant};
 use crate::position::{read_position, write_position};
+use crate::say;
 
 use super::GameError;
 use super::calendar::{Absence, format_deadline};
@@ -889,7 +890,7 @@ impl Game {
     pub fn deadline_text(&self, lang: Lang) -> String {
         match self.deadline {
             Some(d) => format_deadline(d, self.settings.schedule.time_zone, lang),
-            None => lang.pick("aucune", "none").to_string(),
+            None => say!(lang, "lifecycle.none"),
         }
     }
 

@@ -10,6 +10,7 @@ mod secret;
 pub mod span;
 mod victory;
 
+pub use error::phase_words;
 pub use error::{GameError, StorageFailure};
 pub use lifecycle::{Adjudicated, NewGame, ResultsMaker, check_address, check_game_id, create};
 pub use model::Bounced;

@@ -7,6 +7,7 @@ use crate::judge::{GivenOrder, Illegal, Position, not_yours};
 use crate::lang::Lang;
 use crate::map::{HouseId, Owner, Variant, fold};
 use crate::order::{Expectation, Instruction, Order, OrderError, parse_order};
+use crate::say;
 
 use super::GameError;
 use super::model::{StoredOrder, SubmitMode};
@@ -53,37 +54,18 @@ impl OrderProblem {
                     .relocated(&source, u32::try_from(line).unwrap_or(u32::MAX))
                     .message(lang)
             }
-            (ProblemKind::OtherHouse { written, sender }, Lang::Fr) => {
-                format!("ligne {line} : c'est un ordre pour la maison {written}, pas pour {sender}")
-            }
-            (ProblemKind::OtherHouse { written, sender }, Lang::En) => {
-                format!("line {line}: this is an order for house {written}, not {sender}")
+            (ProblemKind::OtherHouse { written, sender }, _) => {
+                say!(lang, "order_problem.other_house", line, written, sender)
             }
             (
                 ProblemKind::NotYourUnit {
                     owner: Some(owner),
                     sender,
                 },
-                Lang::Fr,
-            ) => format!(
-                "ligne {line} : cette unité appartient à la maison {owner} ; \
-                 {sender} ne peut pas lui donner d'ordre"
-            ),
-            (
-                ProblemKind::NotYourUnit {
-                    owner: Some(owner),
-                    sender,
-                },
-                Lang::En,
-            ) => {
-                format!("line {line}: this unit belongs to house {owner}; {sender} cannot order it")
-            }
-            (ProblemKind::NotYourUnit { owner: None, .. }, Lang::Fr) => format!(
-                "ligne {line} : cette unité est neutre ; les unités neutres ne reçoivent pas \
-                 d'ordres"
-            ),
-            (ProblemKind::NotYourUnit { owner: None, .. }, Lang::En) => {
-                format!("line {line}: this unit is neutral; neutral units take no orders")
+                _,
+            ) => say!(lang, "order_problem.not_your_unit", line, owner, sender),
+            (ProblemKind::NotYourUnit { owner: None, .. }, _) => {
+                say!(lang, "order_problem.neutral_unit", line)
             }
         }
     }
@@ -99,7 +81,7 @@ pub fn read_submission(
     text: &str,
     lang: Lang,
 ) -> Result<Vec<StoredOrder>, GameError> {
-    let source: Arc<str> = Arc::from(lang.pick("ordres", "orders"));
+    let source: Arc<str> = Arc::from(say!(lang, "order_problem.source"));
     let sender = variant.house(house).name.clone();
     let mut orders = Vec::new();
     let mut problems = Vec::new();

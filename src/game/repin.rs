@@ -10,6 +10,7 @@ use crate::lang::Lang;
 use crate::map::Variant;
 use crate::order::parse_order;
 use crate::position::read_position;
+use crate::say;
 
 use super::model::{Game, PhaseRecord};
 
@@ -30,54 +31,20 @@ pub enum Incompatibility {
 }
 
 impl Incompatibility {
+    /// What the new version cannot read, in words (`incompatibility.*`).
     pub fn message(&self, lang: Lang) -> String {
-        let fr = lang == Lang::Fr;
         match self {
             Incompatibility::Houses { missing, added } => {
-                let (m, a) = (missing.join(", "), added.join(", "));
-                match (fr, missing.is_empty(), added.is_empty()) {
-                    (true, false, false) => format!(
-                        "les maisons diffèrent : {m} manque(nt) à la nouvelle version, {a} s'y ajoute(nt)"
-                    ),
-                    (true, false, true) => {
-                        format!("les maisons diffèrent : {m} manque(nt) à la nouvelle version")
-                    }
-                    (true, _, _) => {
-                        format!("les maisons diffèrent : {a} s'ajoute(nt) dans la nouvelle version")
-                    }
-                    (false, false, false) => {
-                        format!("the houses differ: {m} missing from the new version, {a} added")
-                    }
-                    (false, false, true) => {
-                        format!("the houses differ: {m} missing from the new version")
-                    }
-                    (false, _, _) => format!("the houses differ: {a} added in the new version"),
-                }
+                say!(lang, "incompatibility.houses", missing, added)
             }
             Incompatibility::Position { reason } => {
-                if fr {
-                    format!("la position actuelle ne se lit plus : {reason}")
-                } else {
-                    format!("the current position no longer reads: {reason}")
-                }
+                say!(lang, "incompatibility.position", reason)
             }
             Incompatibility::Order { house, text } => {
-                if fr {
-                    format!("l'ordre « {text} » de {house} ne se lit plus")
-                } else {
-                    format!("{house}'s order `{text}` no longer reads")
-                }
+                say!(lang, "incompatibility.order", house, text)
             }
             Incompatibility::History { index, reason } => {
-                if fr {
-                    format!(
-                        "la position de la phase n° {index} de l'historique ne se lit plus : {reason}"
-                    )
-                } else {
-                    format!(
-                        "the position of phase no. {index} of the history no longer reads: {reason}"
-                    )
-                }
+                say!(lang, "incompatibility.history", index, reason)
             }
         }
     }

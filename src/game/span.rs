@@ -9,6 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::calendar::CalendarError;
 use crate::lang::Lang;
+use crate::say;
 
 const MINUTES_PER_HOUR: u32 = 60;
 const MINUTES_PER_DAY: u32 = 24 * MINUTES_PER_HOUR;
@@ -106,11 +107,17 @@ impl Span {
 
     /// The span in a language's short form: `1j12h` in French, `1d12h` in English.
     pub fn text(self, lang: Lang) -> String {
+        self.written(&say!(lang, "span.day_unit"))
+    }
+
+    /// The span with `day` as the letter of days (the other units are the same in French
+    /// and English).
+    fn written(self, day: &str) -> String {
         let (days, rest) = self.split_days();
         let (hours, minutes) = (rest / MINUTES_PER_HOUR, rest % MINUTES_PER_HOUR);
         let mut out = String::new();
         if days > 0 {
-            out.push_str(&format!("{days}{}", lang.pick("j", "d")));
+            out.push_str(&format!("{days}{day}"));
         }
         if hours > 0 {
             out.push_str(&format!("{hours}h"));
@@ -127,7 +134,8 @@ impl Span {
 
 impl fmt::Display for Span {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text(Lang::En))
+        // The stored and English form, never a moderator's wording.
+        f.write_str(&self.written("d"))
     }
 }
 

@@ -10,6 +10,7 @@ pub mod bounce;
 mod clean;
 mod html;
 
+use crate::say;
 use mail_parser::{Address, HeaderValue, Message, MessageParser, MimeHeaders, PartType};
 
 /// What the judge keeps of a received mail.
@@ -59,18 +60,8 @@ impl InboundError {
     /// The reason for the moderator, in their language.
     pub fn message(&self, lang: crate::lang::Lang) -> String {
         match self {
-            InboundError::NoSender => lang
-                .pick(
-                    "le message n'a pas d'adresse d'expéditeur (From)",
-                    "the message has no sender address (From)",
-                )
-                .into(),
-            InboundError::Unreadable => lang
-                .pick(
-                    "le message ne se lit pas comme un courriel",
-                    "the message cannot be read as an email",
-                )
-                .into(),
+            InboundError::NoSender => say!(lang, "inbound.the_message_has_no_sender"),
+            InboundError::Unreadable => say!(lang, "inbound.the_message_cannot_be_read"),
         }
     }
 }

@@ -28,6 +28,7 @@ use serde_json::json;
 
 use crate::config::Config;
 use crate::game::{GameError, StorageFailure};
+use crate::say;
 use crate::service::Service;
 
 use super::command::{self, Command};
@@ -183,11 +184,8 @@ pub fn carry_out(
     let lang = config.lang;
     let guard = HandlingMark::new(config);
     if guard.killed_twice(path) {
-        let why = lang.pick(
-            "le juge s'est arrêté deux fois en le traitant (mémoire ? plantage ?)",
-            "the judge died twice while handling it (memory? crash?)",
-        );
-        return quarantine(service, config, path, None, why.into(), now);
+        let why = say!(lang, "maildir.the_judge_died_twice_while");
+        return quarantine(service, config, path, None, why, now);
     }
     guard.enter(path);
     let outcome = carry_out_guarded(service, config, path, now);
@@ -206,10 +204,7 @@ fn carry_out_guarded(
         Ok(read) => read,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return MessageFate::Gone,
         Err(e) => {
-            let why = format!(
-                "{}: {e}",
-                lang.pick("fichier illisible", "cannot read the file")
-            );
+            let why = format!("{}: {e}", say!(lang, "maildir.cannot_read_the_file"));
             return quarantine(service, config, path, None, why, now);
         }
     };
@@ -239,10 +234,7 @@ fn carry_out_guarded(
         Err(panic) => {
             let why = format!(
                 "{} {panic}",
-                lang.pick(
-                    "erreur de corbeau (à signaler) :",
-                    "bug in corbeau (please report it):"
-                )
+                say!(lang, "maildir.bug_in_corbeau_please_report")
             );
             let mail = quietly(|| read_sized(&raw, size, limit))
                 .ok()
@@ -423,9 +415,10 @@ impl MaildirError {
     /// The error for the moderator, in their language.
     pub fn message(&self, lang: crate::lang::Lang) -> String {
         match (self, lang) {
-            (MaildirError::NotAMaildir(dir), crate::lang::Lang::Fr) => format!(
-                "{} : ce n'est pas un Maildir (il lui faut les dossiers new/, cur/ et tmp/)",
-                dir.display()
+            (MaildirError::NotAMaildir(dir), _) => say!(
+                lang,
+                "maildir_error.not_a_maildir",
+                dir = dir.display().to_string()
             ),
             _ => self.to_string(),
         }

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::lang::Lang;
+use crate::say;
 
 use super::ast::SourcePos;
 
@@ -29,29 +30,17 @@ pub enum Expectation {
 }
 
 impl Expectation {
-    /// The expectation in words, in a language.
-    pub fn describe(self, lang: Lang) -> &'static str {
+    /// The expectation in words, in a language (`expectation.*`).
+    pub fn describe(self, lang: Lang) -> String {
         match self {
-            Expectation::Order => lang.pick(
-                "un ordre (une unité comme « A Win », ou construire, dissoudre, renoncer)",
-                "an order (a unit such as `A Win`, or build, disband, waive)",
-            ),
-            Expectation::Unit => lang.pick(
-                "une unité (« A Win », « F Crb », le nom d'un dragon ou une province)",
-                "a unit (`A Win`, `F Crb`, a dragon's name or a province)",
-            ),
-            Expectation::Province => lang.pick("une province", "a province"),
-            Expectation::Coast => lang.pick("une côte", "a coast"),
-            Expectation::Verb => lang.pick(
-                "un verbe (tient, ->, soutient, convoie, retraite, dissoudre, construire)",
-                "an order verb (hold, ->, supports, convoys, retreat, disband, build)",
-            ),
-            Expectation::Arrow => lang.pick(
-                "une flèche « -> » et une destination",
-                "an arrow `->` and a destination",
-            ),
-            Expectation::CloseParen => lang.pick("« ) »", "`)`"),
-            Expectation::End => lang.pick("la fin de l'ordre", "the end of the order"),
+            Expectation::Order => say!(lang, "expectation.order"),
+            Expectation::Unit => say!(lang, "expectation.unit"),
+            Expectation::Province => say!(lang, "expectation.province"),
+            Expectation::Coast => say!(lang, "expectation.coast"),
+            Expectation::Verb => say!(lang, "expectation.verb"),
+            Expectation::Arrow => say!(lang, "expectation.arrow"),
+            Expectation::CloseParen => say!(lang, "expectation.close_paren"),
+            Expectation::End => say!(lang, "expectation.end"),
         }
     }
 }
@@ -134,129 +123,43 @@ impl OrderError {
     /// Sombreval (Som) ?` or `line 1, column 8: unknown province `Sombrevale`; …`.
     pub fn message(&self, lang: Lang) -> String {
         let at = self.span();
-        let place = match lang {
-            Lang::Fr => format!("ligne {}, colonne {} :", at.line, at.column),
-            Lang::En => format!("line {}, column {}:", at.line, at.column),
-        };
-        format!("{place} {}", self.detail(lang))
+        say!(
+            lang,
+            "order.at",
+            line = at.line,
+            column = at.column,
+            detail = self.detail(lang)
+        )
     }
 
-    /// The message without its place.
+    /// The message without its place, from the catalogue entry of its [`code`](Self::code).
     fn detail(&self, lang: Lang) -> String {
-        match (self, lang) {
-            (OrderError::UnknownProvince { name, nearest, .. }, Lang::Fr) => {
-                if nearest.is_empty() {
-                    format!("province inconnue « {name} »")
-                } else {
-                    format!(
-                        "« {name} » ? vouliez-vous dire {} ?",
-                        alternatives(nearest, "ou")
-                    )
-                }
+        match self {
+            OrderError::UnknownProvince { name, nearest, .. } => {
+                say!(lang, "order.unknown_province", name, nearest)
             }
-            (OrderError::UnknownProvince { name, nearest, .. }, Lang::En) => {
-                if nearest.is_empty() {
-                    format!("unknown province `{name}`")
-                } else {
-                    format!(
-                        "unknown province `{name}`; did you mean {}?",
-                        alternatives(nearest, "or")
-                    )
-                }
-            }
-            (
-                OrderError::UnknownCoast {
-                    province,
-                    coast,
-                    known,
-                    ..
-                },
-                Lang::Fr,
-            ) => {
-                if known.is_empty() {
-                    format!("côte « {coast} » : {province} n'a qu'une côte, ne la nommez pas")
-                } else {
-                    format!(
-                        "côte inconnue « {coast} » pour {province} ; ses côtes : {}",
-                        known.join(", ")
-                    )
-                }
-            }
-            (
-                OrderError::UnknownCoast {
-                    province,
-                    coast,
-                    known,
-                    ..
-                },
-                Lang::En,
-            ) => {
-                if known.is_empty() {
-                    format!("coast `{coast}`: {province} has a single coast, do not name it")
-                } else {
-                    format!(
-                        "unknown coast `{coast}` of {province}; its coasts are {}",
-                        known.join(", ")
-                    )
-                }
-            }
-            (
-                OrderError::Expected {
-                    expected,
-                    found,
-                    hint,
-                    ..
-                },
-                Lang::Fr,
-            ) => {
-                let found = if found.is_empty() {
-                    "la fin de la ligne".to_string()
-                } else {
-                    format!("« {found} »")
-                };
-                let hint =
-                    hint.map_or(String::new(), |h| format!(" ; vouliez-vous dire « {h} » ?"));
-                format!(
-                    "on attendait {}, mais on trouve {found}{hint}",
-                    expected.describe(Lang::Fr)
-                )
-            }
-            (
-                OrderError::Expected {
-                    expected,
-                    found,
-                    hint,
-                    ..
-                },
-                Lang::En,
-            ) => {
-                let found = if found.is_empty() {
-                    "the end of the line".to_string()
-                } else {
-                    format!("`{found}`")
-                };
-                let hint = hint.map_or(String::new(), |h| format!("; did you mean `{h}`?"));
-                format!(
-                    "expected {}, found {found}{hint}",
-                    expected.describe(Lang::En)
-                )
-            }
-            (OrderError::TooLong { length, max, .. }, Lang::Fr) => format!(
-                "ligne trop longue ({length} caractères, au plus {max}) : un ordre par ligne"
+            OrderError::UnknownCoast {
+                province,
+                coast,
+                known,
+                ..
+            } => say!(lang, "order.unknown_coast", province, coast, known),
+            OrderError::Expected {
+                expected,
+                found,
+                hint,
+                ..
+            } => say!(
+                lang,
+                "order.expected",
+                expected = expected.describe(lang),
+                found,
+                hint
             ),
-            (OrderError::TooLong { length, max, .. }, Lang::En) => {
-                format!("line too long ({length} characters, at most {max}): one order a line")
+            OrderError::TooLong { length, max, .. } => {
+                say!(lang, "order.too_long", length, max)
             }
         }
-    }
-}
-
-/// `A`, `A or B`, `A, B or C`.
-fn alternatives(names: &[String], or: &str) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} {or} {last}", init.join(", ")),
     }
 }
 
@@ -292,12 +195,5 @@ mod tests {
             "orders.txt:1:8: unknown province `Sombrevale`; did you mean Sombreval (Som)?"
         );
         assert_eq!(e.code(), "order.unknown_province");
-    }
-
-    #[test]
-    fn alternatives_are_joined_with_or() {
-        let names = ["a".to_string(), "b".to_string(), "c".to_string()];
-        assert_eq!(alternatives(&names, "or"), "a, b or c");
-        assert_eq!(alternatives(&names[..2], "ou"), "a ou b");
     }
 }

@@ -33,6 +33,7 @@ use crate::report::RenderError;
 use crate::report::game_text::{
     Audience, ending_text, phase_text, record_results_or_builtin, status_word,
 };
+use crate::say;
 use crate::service::picture::{Format, PictureError, current_picture, phase_picture};
 use crate::service::{Broadcast, Service};
 
@@ -112,17 +113,18 @@ pub enum PublishError {
 impl PublishError {
     pub fn message(&self, lang: Lang) -> String {
         match (self, lang) {
-            (PublishError::NotASite(dir), Lang::Fr) => format!(
-                "{} : ce dossier n'est pas vide et n'est pas un site écrit par corbeau (pas de fichier {SITE_MARKER}) : donnez un dossier vide ou nouveau",
-                dir.display()
+            (PublishError::NotASite(dir), _) => say!(
+                lang,
+                "publish_error.not_a_site",
+                dir = dir.display().to_string(),
+                marker = SITE_MARKER
             ),
-            (PublishError::NotASite(dir), Lang::En) => format!(
-                "{}: this folder is not empty and is not a site written by corbeau (no {SITE_MARKER} file): give an empty or new folder",
-                dir.display()
+            (PublishError::Io { path, source }, _) => say!(
+                lang,
+                "publish_error.cannot_write",
+                path = path.display().to_string(),
+                error = source.to_string()
             ),
-            (PublishError::Io { path, source }, Lang::Fr) => {
-                format!("{} : écriture impossible : {source}", path.display())
-            }
             (PublishError::Game(e), lang) => e.message(lang),
             (e, _) => e.to_string(),
         }

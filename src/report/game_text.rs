@@ -8,33 +8,25 @@ use serde_json::json;
 
 use super::{RESULTS_TEMPLATE, RenderError, render_template};
 use crate::game::{Ending, Game, GameStatus, PhaseRecord};
-use crate::judge::{Phase, PhaseKind, Season};
+use crate::judge::Phase;
 use crate::lang::Lang;
 use crate::map::Variant;
+use crate::say;
 
-pub fn status_word(status: GameStatus, lang: Lang) -> &'static str {
+/// A game's status in a word (`status.*`).
+pub fn status_word(status: GameStatus, lang: Lang) -> String {
     match status {
-        GameStatus::Forming => lang.pick("en formation", "forming"),
-        GameStatus::Running => lang.pick("en cours", "running"),
-        GameStatus::Paused => lang.pick("en pause", "paused"),
-        GameStatus::Finished => lang.pick("terminée", "over"),
+        GameStatus::Forming => say!(lang, "status.forming"),
+        GameStatus::Running => say!(lang, "status.running"),
+        GameStatus::Paused => say!(lang, "status.paused"),
+        GameStatus::Finished => say!(lang, "status.finished"),
     }
 }
 
 /// `printemps 299, mouvements` / `spring 299, movements`, as the templates' `phase` macro
-/// writes it.
+/// writes it (`phase.text`).
 pub fn phase_text(phase: Phase, lang: Lang) -> String {
-    let season = match phase.season {
-        Season::Spring => lang.pick("printemps", "spring"),
-        Season::Autumn => lang.pick("automne", "autumn"),
-        Season::Winter => lang.pick("hiver", "winter"),
-    };
-    let kind = match phase.kind {
-        PhaseKind::Movement => lang.pick("mouvements", "movements"),
-        PhaseKind::Retreat => lang.pick("retraites", "retreats"),
-        PhaseKind::Adjustment => lang.pick("ajustements", "adjustments"),
-    };
-    format!("{season} {}, {kind}", phase.year)
+    crate::game::phase_words(phase, lang, "phase.text")
 }
 
 fn house_name(variant: &Variant, id: &str) -> String {
@@ -45,106 +37,80 @@ fn house_name(variant: &Variant, id: &str) -> String {
 
 fn names(variant: &Variant, ids: &[String], lang: Lang) -> String {
     let names: Vec<String> = ids.iter().map(|h| house_name(variant, h)).collect();
-    match names.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} {} {last}", rest.join(", "), lang.pick("et", "and")),
-        None => String::new(),
-    }
+    say!(lang, "words.and_list", names)
 }
 
-/// How the game ended, in a sentence.
+/// How the game ended, in a sentence (`ending.*`).
 pub fn ending_text(ending: &Ending, variant: &Variant, lang: Lang) -> String {
     match ending {
         Ending::Win { houses, reason } => {
             let who = names(variant, houses, lang);
             let why = match reason.split_once(':') {
-                Some(("centres", n)) => {
-                    format!(
-                        "{n} {}",
-                        lang.pick("centres de ravitaillement", "supply centres")
-                    )
-                }
-                Some(("last-year", y)) => format!(
-                    "{} {y}",
-                    lang.pick("en tête à la fin de l'année", "leading at the end of year")
-                ),
-                _ => lang
-                    .pick("décision du modérateur", "moderator's decision")
-                    .to_string(),
+                Some(("centres", count)) => say!(lang, "ending.reason_centres", count),
+                Some(("last-year", year)) => say!(lang, "ending.reason_last_year", year),
+                _ => say!(lang, "ending.reason_moderator"),
             };
-            if houses.len() > 1 {
-                format!(
-                    "{} {who} ({why})",
-                    lang.pick(
-                        "Partie terminée : victoire partagée de",
-                        "Game over: shared victory of"
-                    )
-                )
-            } else {
-                format!(
-                    "{} {who} ({why})",
-                    lang.pick("Partie terminée : victoire de", "Game over: victory of")
-                )
-            }
+            say!(lang, "ending.win", shared = houses.len() > 1, who, why)
         }
-        Ending::Draw { houses } => format!(
-            "{} {}",
-            lang.pick(
-                "Partie terminée : match nul entre",
-                "Game over: draw between"
-            ),
-            names(variant, houses, lang)
-        ),
-        Ending::Concession { house } => format!(
-            "{} {}",
-            lang.pick("Partie terminée : concession à", "Game over: conceded to"),
-            house_name(variant, house)
-        ),
-        Ending::Abandoned => lang
-            .pick("Partie terminée : abandonnée", "Game over: abandoned")
-            .to_string(),
+        Ending::Draw { houses } => {
+            say!(lang, "ending.draw", houses = names(variant, houses, lang))
+        }
+        Ending::Concession { house } => {
+            say!(
+                lang,
+                "ending.concession",
+                house = house_name(variant, house)
+            )
+        }
+        Ending::Abandoned => say!(lang, "ending.abandoned"),
     }
 }
 
-/// `game show`: phase, deadline and each house's player and orders.
+/// `game show`: phase, deadline and each house's player and orders (`game_show.*`).
 pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
     let title = if g.name == g.id {
         g.id.clone()
     } else {
         format!("{} — {}", g.id, g.name)
     };
-    let mut t = format!(
-        "{title} ({}, {} {}){} {}\n",
-        variant.name,
-        g.players,
-        lang.pick("joueurs", "players"),
-        lang.pick(" :", ":"),
-        status_word(g.status, lang)
+    let mut t = say!(
+        lang,
+        "game_show.title",
+        title,
+        variant = variant.name,
+        players = g.players,
+        status = status_word(g.status, lang)
     );
+    t.push('\n');
     if let Some(ending) = &g.ending {
         t.push_str(&ending_text(ending, variant, lang));
         t.push('\n');
     } else {
-        t.push_str(&format!(
-            "{} {} ({} {})\n{} {}\n",
-            lang.pick("Phase :", "Phase:"),
-            phase_text(g.phase, lang),
-            lang.pick("n°", "no."),
-            g.played + 1,
-            lang.pick("Date limite :", "Deadline:"),
-            g.deadline_text(lang)
+        t.push_str(&say!(
+            lang,
+            "game_show.phase",
+            phase = phase_text(g.phase, lang),
+            number = g.played + 1
         ));
+        t.push('\n');
+        t.push_str(&say!(
+            lang,
+            "game_show.deadline",
+            deadline = g.deadline_text(lang)
+        ));
+        t.push('\n');
     }
     let centres = g
         .current_position(variant)
         .map(|p| p.centre_counts(variant))
         .unwrap_or_default();
-    t.push_str(lang.pick("Maisons :\n", "Houses:\n"));
+    t.push_str(&say!(lang, "game_show.houses"));
+    t.push('\n');
     for seat in &g.seats {
-        let player = seat.player.as_ref().map_or_else(
-            || lang.pick("(personne)", "(nobody)").to_string(),
-            |p| p.address.clone(),
-        );
+        let player = seat
+            .player
+            .as_ref()
+            .map_or_else(|| say!(lang, "game_show.nobody"), |p| p.address.clone());
         let count = variant
             .house_by_name(&seat.house)
             .and_then(|h| centres.get(usize::from(h.0)))
@@ -155,50 +121,40 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
         let playing = matches!(g.status, GameStatus::Running | GameStatus::Paused);
         if g.deciding.contains(&seat.house) && playing {
             state.push(if seat.ordered.is_some() {
-                format!(
-                    "{} ({})",
-                    lang.pick("ordres reçus", "orders in"),
-                    seat.orders.len()
-                )
+                say!(lang, "game_show.orders_in", count = seat.orders.len())
             } else {
-                lang.pick("sans ordres", "no orders").to_string()
+                say!(lang, "game_show.no_orders")
             });
         }
         if seat.ready {
-            state.push(lang.pick("prêt", "ready").to_string());
+            state.push(say!(lang, "game_show.ready"));
         }
         if let Some(b) = seat.player.as_ref().and_then(|p| p.bounced.as_ref()) {
-            state.push(format!(
-                "{} {} ({})",
-                lang.pick("courrier non remis le", "mail undelivered on"),
-                b.at.format("%Y-%m-%d"),
-                b.reason
+            state.push(say!(
+                lang,
+                "game_show.undelivered",
+                date = b.at.format("%Y-%m-%d").to_string(),
+                reason = b.reason
             ));
         }
         if seat.civil_disorder {
-            state.push(lang.pick("désordre civil", "civil disorder").to_string());
+            state.push(say!(lang, "game_show.civil_disorder"));
         } else if seat.missed > 0 {
-            state.push(format!(
-                "{} {}",
-                seat.missed,
-                lang.pick("phase(s) manquée(s)", "phase(s) missed")
-            ));
+            state.push(say!(lang, "game_show.missed", count = seat.missed));
         }
         if let Some(vote) = &seat.vote {
             state.push(match vote {
-                crate::game::Vote::Draw => lang.pick("vote nul", "votes draw").to_string(),
-                crate::game::Vote::Concede(h) => format!(
-                    "{} {}",
-                    lang.pick("concède à", "concedes to"),
-                    house_name(variant, h)
-                ),
+                crate::game::Vote::Draw => say!(lang, "game_show.votes_draw"),
+                crate::game::Vote::Concede(h) => {
+                    say!(lang, "game_show.concedes", house = house_name(variant, h))
+                }
             });
         }
         t.push_str(&format!(
             "  {:<12} {:>2} {}  {:<28} {}\n",
             house_name(variant, &seat.house),
             count,
-            lang.pick("centres", "centres"),
+            say!(lang, "game_show.centres"),
             player,
             state.join(", ")
         ));

@@ -5,46 +5,31 @@ use chrono_tz::{TZ_VARIANTS, Tz};
 
 use super::{CalendarError, resolve};
 use crate::lang::Lang;
+use crate::say;
 
-const DAYS_FR: [&str; 7] = [
-    "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+const WEEKDAYS: [&str; 7] = [
+    "weekday.monday",
+    "weekday.tuesday",
+    "weekday.wednesday",
+    "weekday.thursday",
+    "weekday.friday",
+    "weekday.saturday",
+    "weekday.sunday",
 ];
-const DAYS_EN: [&str; 7] = [
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-    "Sunday",
-];
-const MONTHS_FR: [&str; 12] = [
-    "janvier",
-    "février",
-    "mars",
-    "avril",
-    "mai",
-    "juin",
-    "juillet",
-    "août",
-    "septembre",
-    "octobre",
-    "novembre",
-    "décembre",
-];
-const MONTHS_EN: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
+
+const MONTHS: [&str; 12] = [
+    "month.january",
+    "month.february",
+    "month.march",
+    "month.april",
+    "month.may",
+    "month.june",
+    "month.july",
+    "month.august",
+    "month.september",
+    "month.october",
+    "month.november",
+    "month.december",
 ];
 
 /// A deadline for people, in the game's zone, to the minute (seconds are dropped):
@@ -56,21 +41,18 @@ pub fn format_deadline(t: DateTime<Utc>, tz: Tz, lang: Lang) -> String {
     let month = local.month0() as usize;
     let (day, year) = (local.day(), local.year());
     let (hour, minute) = (local.hour(), local.minute());
-    match lang {
-        Lang::Fr => format!(
-            "{} {day}{} {} {year} à {hour:02}:{minute:02} ({})",
-            DAYS_FR[weekday],
-            if day == 1 { "er" } else { "" },
-            MONTHS_FR[month],
-            tz.name()
-        ),
-        Lang::En => format!(
-            "{} {day} {} {year} at {hour:02}:{minute:02} ({})",
-            DAYS_EN[weekday],
-            MONTHS_EN[month],
-            tz.name()
-        ),
-    }
+    let weekday = crate::wording::text(lang, WEEKDAYS[weekday], &[]);
+    let month = crate::wording::text(lang, MONTHS[month], &[]);
+    say!(
+        lang,
+        "deadline.text",
+        weekday,
+        day,
+        month,
+        year,
+        time = format!("{hour:02}:{minute:02}"),
+        zone = tz.name()
+    )
 }
 
 /// Parses a moderator's date and time in the game's zone: `2026-11-22 20:00`,

@@ -56,7 +56,7 @@ impl Desk<'_> {
             let data = Moderated {
                 phase: phase_text(g.phase, self.lang),
                 deadline: g.deadline_text(self.lang),
-                status: status_word(g.status, self.lang).into(),
+                status: status_word(g.status, self.lang),
                 ending: g
                     .ending
                     .as_ref()

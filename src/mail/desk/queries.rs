@@ -61,7 +61,7 @@ impl Desk<'_> {
         let data = ReplySection::Status {
             game: g.id.clone(),
             name: g.name.clone(),
-            status: status_word(g.status, self.lang).into(),
+            status: status_word(g.status, self.lang),
             phase: phase_text(g.phase, self.lang),
             deadline: g.deadline_text(self.lang),
             houses,
@@ -84,7 +84,7 @@ impl Desk<'_> {
                     id: g.id.clone(),
                     name: g.name.clone(),
                     variant: g.variant.name.clone(),
-                    status: status_word(g.status, self.lang).into(),
+                    status: status_word(g.status, self.lang),
                     phase: phase_text(g.phase, self.lang),
                     deadline: g.deadline_text(self.lang),
                     free,
@@ -131,7 +131,7 @@ impl Desk<'_> {
             game: g.id.clone(),
             phase: phase_text(g.phase, self.lang),
             deadline: g.deadline_text(self.lang),
-            status: status_word(g.status, self.lang).into(),
+            status: status_word(g.status, self.lang),
             pictures,
             again: self.map_wanted,
         };
