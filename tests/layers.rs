@@ -31,6 +31,9 @@ const LAYERS: &[(&str, u8)] = &[
 /// production path; the service is the only door to the store.
 const RESTRICTED: &[(&str, &[&str])] = &[("case", &["cli"]), ("store", &["service", "cli"])];
 
+/// Macros exported at the crate's root, by the module that defines them.
+const ROOT_MACROS: &[(&str, &str)] = &[("say", "wording"), ("__say_value", "wording")];
+
 fn layer(module: &str) -> Option<u8> {
     LAYERS.iter().find(|(m, _)| *m == module).map(|&(_, l)| l)
 }
@@ -88,6 +91,12 @@ fn named(line: &str) -> Vec<String> {
                 .collect::<String>()
         })
         .filter(|m| !m.is_empty())
+        .map(|m| {
+            ROOT_MACROS
+                .iter()
+                .find(|(name, _)| *name == m)
+                .map_or(m, |(_, module)| module.to_string())
+        })
         .collect()
 }
 
