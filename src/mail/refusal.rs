@@ -30,7 +30,7 @@ pub enum Refusal {
     NoGame,
     /// The game's press setting forbids this press.
     PressForbidden {
-        setting: &'static str,
+        setting: String,
     },
     /// Grey press to a game that does not allow it.
     GreyForbidden,

@@ -1265,7 +1265,9 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             first: "bataille".into(),
         },
         Refusal::NoGame,
-        Refusal::PressForbidden { setting: "none" },
+        Refusal::PressForbidden {
+            setting: "none".into(),
+        },
         Refusal::GreyForbidden,
         Refusal::NoRecipient,
         Refusal::ProcessOnce,

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 use crate::game::{Game, GameError, Press};
 use crate::lang::Lang;
 use crate::map::Variant;
+use crate::say;
 
 use super::super::command::{Located, PressTo};
 use super::super::compose::compose;
@@ -14,16 +15,12 @@ use super::super::refusal::Refusal;
 use super::section::ReplySection;
 use super::{Desk, Role, house_name};
 
-pub(super) fn press_word(press: Press, lang: Lang) -> &'static str {
-    match (press, lang) {
-        (Press::Full, Lang::Fr) => "complète",
-        (Press::Full, Lang::En) => "full",
-        (Press::Broadcast, Lang::Fr) => "publique seulement",
-        (Press::Broadcast, Lang::En) => "broadcast only",
-        (Press::Grey, Lang::Fr) => "grise permise",
-        (Press::Grey, Lang::En) => "grey allowed",
-        (Press::None, Lang::Fr) => "aucune",
-        (Press::None, Lang::En) => "none",
+pub(super) fn press_word(press: Press, lang: Lang) -> String {
+    match press {
+        Press::Full => say!(lang, "press_setting.full"),
+        Press::Broadcast => say!(lang, "press_setting.broadcast"),
+        Press::Grey => say!(lang, "press_setting.grey"),
+        Press::None => say!(lang, "press_setting.none"),
     }
 }
 
