@@ -566,18 +566,7 @@ impl Store {
 
     /// Every mail waiting in the outbox, oldest first, with its key.
     pub fn outbox(&self) -> Result<Vec<(u64, Envelope)>, StoreError> {
-        self.outbox
-            .iter()
-            .map(|item| {
-                let (k, v) = item?;
-                let key = k
-                    .as_ref()
-                    .try_into()
-                    .map(u64::from_be_bytes)
-                    .map_err(|_| StoreError::Corrupt("outbox key".into()))?;
-                Ok((key, migrate::outbox_entry(&v)?))
-            })
-            .collect()
+        sequenced_with(&self.outbox, "outbox", migrate::outbox_entry)
     }
 
     /// Records a failed attempt (the mail stays, with its retry time).
@@ -768,6 +757,15 @@ fn sequenced<T: DeserializeOwned>(
     tree: &sled::Tree,
     what: &str,
 ) -> Result<Vec<(u64, T)>, StoreError> {
+    sequenced_with(tree, what, |v| decode(v, what))
+}
+
+/// [`sequenced`] with the values read by `read` (the outbox reads older entries too).
+fn sequenced_with<T>(
+    tree: &sled::Tree,
+    what: &str,
+    read: impl Fn(&[u8]) -> Result<T, StoreError>,
+) -> Result<Vec<(u64, T)>, StoreError> {
     tree.iter()
         .map(|item| {
             let (k, v) = item?;
@@ -776,7 +774,7 @@ fn sequenced<T: DeserializeOwned>(
                 .try_into()
                 .map(u64::from_be_bytes)
                 .map_err(|_| StoreError::Corrupt(format!("{what} key")))?;
-            Ok((key, decode(&v, what)?))
+            Ok((key, read(&v)?))
         })
         .collect()
 }
