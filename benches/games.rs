@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use chrono::{DateTime, TimeDelta, Utc};
-use corbeau::game::{NewGame, Settings, SubmitMode, Trigger, hash_secret};
+use corbeau::game::{NewGame, OrderLines, Settings, SubmitMode, Trigger, hash_secret};
 use corbeau::lang::Lang;
 use corbeau::report::{RESULTS_TEMPLATE, render_template};
 use corbeau::service::Service;
@@ -87,7 +87,7 @@ fn turn(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
                     g.submit(
                         v,
                         house,
-                        text,
+                        &OrderLines::numbered(text),
                         SubmitMode::Replace,
                         "bench",
                         Lang::Fr,
@@ -178,7 +178,15 @@ fn size(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
             for (house, text) in orders {
                 service
                     .update("y", "bench", "orders", now, |g, v, _| {
-                        g.submit(v, house, text, SubmitMode::Replace, "bench", Lang::Fr, now)
+                        g.submit(
+                            v,
+                            house,
+                            &OrderLines::numbered(text),
+                            SubmitMode::Replace,
+                            "bench",
+                            Lang::Fr,
+                            now,
+                        )
                     })
                     .expect("orders");
             }

@@ -524,7 +524,15 @@ fn ordered_game(
     for (house, text) in orders {
         service
             .update(GAME, "bench", "orders", now, |g, v, _| {
-                g.submit(v, house, text, SubmitMode::Replace, "bench", Lang::Fr, now)
+                g.submit(
+                    v,
+                    house,
+                    &corbeau::game::OrderLines::numbered(text),
+                    SubmitMode::Replace,
+                    "bench",
+                    Lang::Fr,
+                    now,
+                )
             })
             .expect("orders");
     }

@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, TimeDelta, Utc};
-use corbeau::game::{NewGame, NoticeKind, Settings, SubmitMode, hash_secret};
+use corbeau::game::{NewGame, NoticeKind, OrderLines, Settings, SubmitMode, hash_secret};
 use corbeau::lang::Lang;
 use corbeau::service::Service;
 
@@ -69,7 +69,7 @@ fn seed_store(dir: &Path) {
                     game.submit(
                         variant,
                         house,
-                        orders,
+                        &OrderLines::numbered(orders),
                         SubmitMode::Replace,
                         "test",
                         Lang::Fr,
@@ -230,7 +230,8 @@ fn check_service(service: &Service, expect_processed: Option<bool>) -> usize {
                 // Still before the phase: every house's orders are there.
                 for (house, orders) in HOUSES.iter().zip(ORDERS) {
                     let seat = game.seat(house).unwrap();
-                    let texts: Vec<&str> = seat.orders.iter().map(|o| o.text.as_str()).collect();
+                    let texts: Vec<&str> =
+                        seat.orders.iter().map(|o| o.order.text.as_str()).collect();
                     assert_eq!(
                         texts,
                         orders.lines().collect::<Vec<_>>(),
@@ -366,7 +367,7 @@ fn orders_killed_at_any_moment_are_stored_whole_or_not_at_all() {
             .unwrap()
             .orders
             .iter()
-            .map(|o| o.text.as_str())
+            .map(|o| o.order.text.as_str())
             .collect();
         let old: Vec<&str> = ORDERS[0].lines().collect();
         let new: Vec<&str> = new_orders.lines().collect();

@@ -192,7 +192,7 @@ fn orders(game: &Value, house: &str) -> Vec<String> {
         .as_array()
         .expect("orders")
         .iter()
-        .map(|o| o["text"].as_str().expect("order text").to_string())
+        .map(|o| o["order"]["text"].as_str().expect("order text").to_string())
         .collect()
 }
 

@@ -5,10 +5,12 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 use corbeau::game::{
-    Ending, Game, GameError, GameStatus, NewGame, Settings, SubmitMode, Trigger, Vote, create,
+    Ending, Game, GameError, GameStatus, NewGame, OrderLines, Settings, SubmitMode, Trigger, Vote,
+    create,
 };
 use corbeau::lang::Lang;
 use corbeau::map::{PinnedVariant, Variant, VariantHash, load_variant};
+use corbeau::position::write_position;
 
 fn at(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
@@ -55,7 +57,7 @@ fn submit(game: &mut Game, variant: &Variant, house: &str, orders: &str, now: Da
     game.submit(
         variant,
         house,
-        orders,
+        &OrderLines::numbered(orders),
         SubmitMode::Replace,
         "test",
         Lang::Fr,
@@ -106,7 +108,7 @@ fn a_phase_is_due_when_everyone_is_ready_or_at_the_deadline() {
     game.submit(
         &variant,
         "lannister",
-        "A pie H",
+        &OrderLines::numbered("A pie H"),
         SubmitMode::Replace,
         "t",
         Lang::Fr,
@@ -320,8 +322,7 @@ fn a_house_reaching_the_victory_count_after_autumn_wins() {
     let (variant, mut game) = running(settings);
     // The moderator's edit: autumn, and the Stark army of Moat Cailin in Salvemer, next to
     // the empty centre of Vivesaigues; Stark keeps Moat Cailin's centre.
-    let position = game
-        .position
+    let position = write_position(&variant, &game.position)
         .replace("spring 298 movement", "autumn 298 movement");
     let position = position.replace("unit Stark: A moa", "unit Stark: A sal");
     game.edit_position(&variant, &position, t0()).unwrap();
@@ -339,7 +340,7 @@ fn a_house_reaching_the_victory_count_after_autumn_wins() {
     assert!(
         matches!(ending, Some(Ending::Win { ref houses, ref reason }) if houses == &["stark"] && reason == "centres:4"),
         "{ending:?}\n{}",
-        game.position
+        write_position(&variant, &game.position)
     );
     assert_eq!(game.status, GameStatus::Finished);
     assert_eq!(game.deadline, None);

@@ -236,7 +236,7 @@ fn orders_of(game: &Game, house: &str) -> Vec<String> {
         .unwrap()
         .orders
         .iter()
-        .map(|o| o.text.clone())
+        .map(|o| o.order.text.clone())
         .collect()
 }
 

@@ -328,7 +328,7 @@ fn a_game_played_by_mail_from_sign_on_to_results() {
         .find(|s| s["house"] == "stark")
         .unwrap();
     assert_eq!(stark["ready"], false);
-    assert_eq!(stark["orders"][0]["text"], "A win -> roc");
+    assert_eq!(stark["orders"][0]["order"]["text"], "A win -> roc");
 
     // ------------------------------------------------ the same mail delivered twice
     let lannister_orders = format!(

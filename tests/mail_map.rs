@@ -10,7 +10,9 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 use corbeau::config::{Config, Judge};
-use corbeau::game::{Game, Moderator, NewGame, Settings, SubmitMode, Trigger, hash_secret};
+use corbeau::game::{
+    Game, Moderator, NewGame, OrderLines, Settings, SubmitMode, Trigger, hash_secret,
+};
 use corbeau::judge::Position;
 use corbeau::lang::Lang;
 use corbeau::mail::board::house_brief;
@@ -250,7 +252,7 @@ fn stark_army_in_its_colour(png: &[u8], variant: &Variant) {
 fn process(w: &World) {
     w.act(Action::Submit {
         house: "stark".into(),
-        text: "A Winterfell -> Moat Cailin\n".into(),
+        lines: OrderLines::numbered("A Winterfell -> Moat Cailin\n"),
         mode: SubmitMode::Replace,
         source: "test".into(),
         lang: Lang::Fr,
@@ -369,7 +371,7 @@ fn every_house_gets_an_example_order_of_its_own() {
                 )?;
             }
             game.start(variant, now())?;
-            let position = game.current_position(variant)?;
+            let position = game.position.clone();
             // Each language's example names the provinces as that reader knows them, and
             // is a legal order of the house either way.
             for lang in [Lang::Fr, Lang::En] {
@@ -395,7 +397,7 @@ fn every_house_gets_an_example_order_of_its_own() {
                     game.submit(
                         variant,
                         house,
-                        &example,
+                        &OrderLines::numbered(&example),
                         SubmitMode::Replace,
                         "test",
                         lang,

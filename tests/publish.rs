@@ -798,19 +798,17 @@ fn store_mini(w: &World, kept: bool) {
     };
     let variant = corbeau::map::load_variant(&name).unwrap();
     let game = corbeau::game::create(new, &variant, pin.clone(), at(0)).unwrap();
-    if kept {
-        w.service
-            .store_for_tests()
-            .keep_variant(&pin.hash, &source.text)
-            .unwrap();
-    }
-    w.service
-        .store_for_tests()
+    let store = w.service.store_for_tests();
+    store.keep_variant(&pin.hash, &source.text).unwrap();
+    store
         .commit(Commit {
             game: Some(&game),
             ..Commit::default()
         })
         .unwrap();
+    if !kept {
+        store.forget_variant_for_tests(&pin.hash).unwrap();
+    }
 }
 
 #[test]

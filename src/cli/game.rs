@@ -8,7 +8,10 @@ use crate::game::{
     Game, GameError, GameStatus, Moderator, NewGame, Press, Settings, Trigger, Vote, hash_secret,
     new_secret,
 };
+use std::rc::Rc;
+
 use crate::lang::Lang;
+use crate::map::{Variant, scope};
 use crate::say;
 use crate::service::{Action, EndBy};
 
@@ -258,16 +261,28 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
     match command {
         GameCommand::New(args) => new_game(ctx, *args),
         GameCommand::List => {
-            let games = ctx.service.games().map_err(|e| ctx.fail(e))?;
-            let rows: Vec<_> = games.iter().map(|g| summary(ctx, g)).collect();
+            let games = ctx.service.each_game().map_err(|e| ctx.fail(e))?;
+            let rows: Vec<_> = games
+                .iter()
+                .map(|(id, g)| match g {
+                    Ok(g) => summary(ctx, g),
+                    Err(e) => json!({"id": id, "error": e.message(ctx.lang)}),
+                })
+                .collect();
             ctx.print(&rows, || {
                 if games.is_empty() {
                     return say!(ctx.lang, "cli_game.no_games_corbeau_game_new");
                 }
                 games
                     .iter()
-                    .map(|g| {
-                        format!(
+                    .map(|(id, g)| match g {
+                        Err(e) => say!(
+                            ctx.lang,
+                            "cli_game.unreadable",
+                            id,
+                            reason = e.message(ctx.lang)
+                        ),
+                        Ok(g) => format!(
                             "{:<20} {:<10} {:<12} {:<28} {}\n",
                             g.id,
                             g.variant,
@@ -276,7 +291,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                             // English in a French list, and unpadded).
                             crate::game::phase_words(g.phase, ctx.lang, "phase.plain"),
                             g.deadline_text(ctx.lang)
-                        )
+                        ),
                     })
                     .collect()
             })
@@ -284,7 +299,9 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
         GameCommand::Show { game } => {
             let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
             let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
-            ctx.print(&public_game(&g), || game_text(&g, &variant, ctx.lang))
+            ctx.print(&public_game(&g, &variant), || {
+                game_text(&g, &variant, ctx.lang)
+            })
         }
         GameCommand::Start { game } => {
             let g = moderate(ctx, &game, Action::Start)?;
@@ -810,7 +827,7 @@ fn summary(ctx: &Context, g: &Game) -> serde_json::Value {
 }
 
 /// A game without its secrets' hashes, for `show --json` and `export`.
-pub fn public_game(g: &Game) -> Game {
+pub fn public_game(g: &Game, variant: &Rc<Variant>) -> serde_json::Value {
     let mut g = g.clone();
     for seat in &mut g.seats {
         if let Some(p) = &mut seat.player {
@@ -826,5 +843,6 @@ pub fn public_game(g: &Game) -> Game {
     for r in &mut g.observer_requests {
         r.token = "(hidden)".into();
     }
-    g
+    // Places and houses written as the variant's ids, as the store keeps them.
+    scope::within(variant, || serde_json::to_value(&g)).unwrap_or_default()
 }

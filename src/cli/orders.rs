@@ -2,11 +2,13 @@
 //! house, and what the store keeps of each game.
 
 use std::path::PathBuf;
+use std::rc::Rc;
 
 use minijinja::Value;
 use serde_json::json;
 
-use crate::game::{GameError, SubmitMode};
+use crate::game::{GameError, OrderLines, SubmitMode};
+use crate::map::{Variant, scope};
 use crate::report::{ORDERS_TEMPLATE, render_template};
 use crate::say;
 use crate::service::{Action, action};
@@ -60,7 +62,7 @@ pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
                     let house = g.house_id(v, &house)?;
                     let submit = Action::Submit {
                         house: house.clone(),
-                        text,
+                        lines: OrderLines::numbered(&text),
                         mode,
                         source: "cli".into(),
                         lang,
@@ -84,7 +86,7 @@ pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
                         .seats
                         .iter()
                         .map(|s| {
-                            json!({"house": s.house, "orders": s.orders.iter().map(|o| &o.text).collect::<Vec<_>>(),
+                            json!({"house": s.house, "orders": s.orders.iter().map(|o| &o.order.text).collect::<Vec<_>>(),
                                    "ordered": s.ordered, "ready": s.ready, "deciding": g.deciding.contains(&s.house)})
                         })
                         .collect();
@@ -223,10 +225,10 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
         std::fs::write(path, bytes)
             .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
     }
-    if ctx.json {
-        return ctx.print(&record_json(record), String::new);
-    }
     let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+    if ctx.json {
+        return ctx.print(&record_json(record, &variant), String::new);
+    }
     let templates = ctx
         .config
         .templates
@@ -260,10 +262,11 @@ pub fn run_export(ctx: &Context, args: ExportArgs) -> Result<(), Error> {
     let g = ctx.service.load(&args.game).map_err(|e| ctx.fail(e))?;
     let phases = ctx.service.history(&g.id).map_err(|e| ctx.fail(e))?;
     let audit = ctx.service.audit_trail(&g.id).map_err(|e| ctx.fail(e))?;
+    let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
     let value = json!({
         "format": 1,
-        "game": public_game(&g),
-        "phases": phases.iter().map(record_json).collect::<Vec<_>>(),
+        "game": public_game(&g, &variant),
+        "phases": phases.iter().map(|r| record_json(r, &variant)).collect::<Vec<_>>(),
         "audit": audit,
     });
     let text = serde_json::to_string_pretty(&value).map_err(|e| Error::Internal(e.to_string()))?;
@@ -273,8 +276,8 @@ pub fn run_export(ctx: &Context, args: ExportArgs) -> Result<(), Error> {
 
 /// A phase record as JSON without the snapshot kept for rollback (it repeats the position
 /// and orders, and holds the secrets' hashes).
-pub fn record_json(record: &crate::game::PhaseRecord) -> serde_json::Value {
-    let mut value = serde_json::to_value(record).unwrap_or_default();
+pub fn record_json(record: &crate::game::PhaseRecord, variant: &Rc<Variant>) -> serde_json::Value {
+    let mut value = scope::within(variant, || serde_json::to_value(record)).unwrap_or_default();
     if let Some(map) = value.as_object_mut() {
         map.remove("game_before");
     }

@@ -11,16 +11,16 @@ use crate::judge::{
 };
 use crate::lang::Lang;
 use crate::map::{HouseId, Owner, PinnedVariant, Variant};
-use crate::position::{read_position, write_position};
+use crate::position::read_position;
 use crate::say;
 
 use super::GameError;
 use super::calendar::{Absence, format_deadline};
 use super::model::{
-    Ending, Game, GameStatus, Moderator, PhaseRecord, Player, Seat, Settings, StoredOrder,
-    Submission, SubmitMode, Trigger, Vote,
+    Ending, Game, GameStatus, Moderator, PhaseRecord, Player, Seat, Settings, Submission,
+    SubmitMode, Trigger, Vote,
 };
-use super::orders::{given_orders, merge, read_submission};
+use super::orders::{OrderLines, given_orders, merge, read_submission};
 use super::span::Span;
 use super::victory::{board_ending, survivors, vote_ending};
 
@@ -122,7 +122,7 @@ pub fn create(
             .map(|&h| Seat::new(&variant.house(h).id))
             .collect(),
         phase: position.phase,
-        position: write_position(variant, &position),
+        position,
         played: 0,
         opened: None,
         deadline: None,
@@ -180,12 +180,6 @@ impl Game {
             return Err(GameError::HouseNotInGame(house));
         }
         Ok(house)
-    }
-
-    /// The current position, read from its text.
-    pub fn current_position(&self, variant: &Variant) -> Result<Position, GameError> {
-        read_position(variant, &self.id, &self.position)
-            .map_err(|e| GameError::BadPosition(e.to_string()))
     }
 
     /// The seat of a house of this game, or the error saying it does not play here.
@@ -325,8 +319,7 @@ impl Game {
         base: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
-        let position = self.current_position(variant)?;
-        self.deciding = self.houses_deciding(variant, &position);
+        self.deciding = self.houses_deciding(variant, &self.position);
         self.opened = Some(now);
         self.set_fresh_deadline(base);
         self.reminders_sent = 0;
@@ -403,7 +396,7 @@ impl Game {
         &mut self,
         variant: &Variant,
         house: &str,
-        text: &str,
+        lines: &OrderLines,
         mode: SubmitMode,
         source: &str,
         lang: Lang,
@@ -415,14 +408,13 @@ impl Game {
                 deadline: self.deadline_text(lang),
             });
         }
-        let position = self.current_position(variant)?;
         let h = house_index(variant, house)?;
         if !self.deciding.iter().any(|d| d == house) {
             return Err(GameError::NothingToOrder {
                 house: house.to_string(),
             });
         }
-        let new = read_submission(variant, &position, h, text, lang)?;
+        let new = read_submission(variant, &self.position, h, lines, lang)?;
         let seat = self.seat_in(house)?;
         seat.orders = merge(&seat.orders, new, mode);
         seat.ordered = Some(now);
@@ -432,7 +424,7 @@ impl Game {
             at: now,
             source: source.to_string(),
             mode,
-            text: text.to_string(),
+            text: lines.text(),
         });
         self.update_wake(now);
         Ok(())
@@ -443,7 +435,7 @@ impl Game {
         self.seats
             .iter()
             .filter_map(|s| variant.house_by_name(&s.house).map(|h| (h, s)))
-            .flat_map(|(h, s)| given_orders(variant, h, &s.orders))
+            .flat_map(|(h, s)| given_orders(h, &s.orders))
             .collect()
     }
 
@@ -451,15 +443,14 @@ impl Game {
     /// were adjudicated alone (so illegal ones show with their reason) and the units still
     /// without orders.
     pub fn check_orders(&self, variant: &Variant, house: &str) -> Result<Adjudicated, GameError> {
-        let position = self.current_position(variant)?;
         let h = house_index(variant, house)?;
         let orders = self
             .seat(house)
-            .map(|s| given_orders(variant, h, &s.orders))
+            .map(|s| given_orders(h, &s.orders))
             .unwrap_or_default();
-        let adjudication = adjudicate(variant, &position, &orders);
+        let adjudication = adjudicate(variant, &self.position, &orders);
         Ok(Adjudicated {
-            before: position,
+            before: self.position.clone(),
             orders,
             adjudication,
         })
@@ -499,8 +490,7 @@ impl Game {
         };
         let seat = self.seat_in(house)?;
         seat.vote = vote;
-        let position = self.current_position(variant)?;
-        let ending = vote_ending(&survivors(variant, self, &position), self);
+        let ending = vote_ending(&survivors(variant, self, &self.position), self);
         if let Some(ending) = &ending {
             self.finish(ending.clone(), now);
         }
@@ -711,7 +701,7 @@ impl Game {
     ) -> Result<PhaseRecord, GameError> {
         self.require("process", IN_PLAY)?;
         let before_game = self.clone();
-        let position = self.current_position(variant)?;
+        let position = self.position.clone();
         let deciding = self.houses_deciding(variant, &position);
         let given = self.given_orders(variant);
         let adjudication = adjudicate(variant, &position, &given);
@@ -755,12 +745,12 @@ impl Game {
             .map(|s| {
                 (
                     s.house.clone(),
-                    s.orders.iter().map(|o| o.text.clone()).collect(),
+                    s.orders.iter().map(|o| o.order.text.clone()).collect(),
                 )
             })
             .collect();
         let after = &adjudication.after;
-        self.position = write_position(variant, after);
+        self.position = after.clone();
         self.phase = after.phase;
         self.played += 1;
         let ending = board_ending(variant, self, &position, after)
@@ -772,7 +762,7 @@ impl Game {
             deadline: before_game.deadline,
             processed: now,
             trigger,
-            position_before: before_game.position.clone(),
+            position_before: position.clone(),
             submissions: std::mem::take(&mut self.submissions),
             orders,
             results,
@@ -876,12 +866,12 @@ impl Game {
         let position = read_position(variant, &self.id, text)
             .map_err(|e| GameError::BadPosition(e.to_string()))?;
         let same_phase = position.phase == self.phase;
-        self.position = write_position(variant, &position);
         self.phase = position.phase;
+        self.position = position;
         if !same_phase && self.status != GameStatus::Forming {
             self.open_phase(variant, now, now)?;
         } else {
-            self.deciding = self.houses_deciding(variant, &position);
+            self.deciding = self.houses_deciding(variant, &self.position);
         }
         Ok(())
     }
@@ -947,33 +937,18 @@ fn house_index(variant: &Variant, house: &str) -> Result<HouseId, GameError> {
 
 impl PhaseRecord {
     /// The position after this phase and the reports of its orders, as a map draws them.
-    /// The outcomes come from adjudicating the stored position before the phase again (the
-    /// judge is deterministic); the units are the stored ones after it.
-    pub fn played(&self, variant: &Variant) -> Result<(Position, Vec<Report>), GameError> {
-        let bad = |e: crate::position::PositionError| GameError::BadPosition(e.to_string());
-        let before =
-            read_position(variant, "position_before", &self.position_before).map_err(bad)?;
-        let after = read_position(variant, "position_after", &self.position_after).map_err(bad)?;
-        let given: Vec<GivenOrder> = self
-            .orders
-            .iter()
-            .filter_map(|(house, lines)| variant.house_by_name(house).map(|h| (h, lines)))
-            .flat_map(|(h, lines)| {
-                let stored: Vec<StoredOrder> = lines
-                    .iter()
-                    .map(|text| StoredOrder {
-                        unit: None,
-                        text: text.clone(),
-                    })
-                    .collect();
-                given_orders(variant, h, &stored)
-            })
-            .collect();
-        let reports = adjudicate(variant, &before, &given)
-            .reports
-            .into_iter()
-            .map(|(_, r)| r)
-            .collect();
-        Ok((after, reports))
+    /// The outcomes come from adjudicating the position before the phase again with the
+    /// orders it had (the judge is deterministic); the units are the ones after it.
+    pub fn played(&self, variant: &Variant) -> (Position, Vec<Report>) {
+        let reports = adjudicate(
+            variant,
+            &self.position_before,
+            &self.game_before.given_orders(variant),
+        )
+        .reports
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect();
+        (self.position_after.clone(), reports)
     }
 }

@@ -18,7 +18,7 @@ pub use model::{
     AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, ObserverRequest,
     PhaseRecord, Player, Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,
 };
-pub use orders::{OrderProblem, looks_like_prose};
-pub use repin::{Incompatibility, variant_change_problems};
+pub use orders::{OrderLines, OrderProblem, looks_like_prose};
+pub use repin::{Incompatibility, move_to_variant};
 pub use secret::{hash_secret, new_secret, secret_checks, secret_matches};
 pub use victory::survivors;

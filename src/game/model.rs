@@ -2,10 +2,13 @@
 //! the current position and the orders received for the phase being played.
 
 use chrono::{DateTime, Utc};
+use serde::de::Error as _;
 use serde::{Deserialize, Serialize};
 
-use crate::judge::Phase;
+use crate::judge::{Phase, Position};
 use crate::lang::Lang;
+use crate::map::ProvinceId;
+use crate::order::Order;
 
 use super::calendar::{Absence, Schedule};
 use super::span::Span;
@@ -144,14 +147,45 @@ pub enum Vote {
     Concede(String),
 }
 
-/// One order kept for the phase being played.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One order kept for the phase being played, as it was parsed when received: the reply,
+/// the moderator's trial and the deadline use it without reading the line again. Its text
+/// as written and its line in what the player sent are the order's own (`order.text`,
+/// `order.span`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StoredOrder {
     /// The province of the unit ordered (a build: the province built in), when the judge
     /// could find it; a partial resubmission replaces the orders with the same key.
-    pub unit: Option<String>,
-    /// The order as written.
-    pub text: String,
+    #[serde(with = "crate::map::scope::province_opt")]
+    pub unit: Option<ProvinceId>,
+    pub order: Order,
+}
+
+/// Orders stored before they were kept parsed (`{"unit": "win", "text": "A Win H"}`) are
+/// read by parsing their text once more, with the game's variant.
+impl<'de> Deserialize<'de> for StoredOrder {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<StoredOrder, D::Error> {
+        #[derive(Deserialize)]
+        struct Written {
+            #[serde(default, with = "crate::map::scope::province_opt")]
+            unit: Option<ProvinceId>,
+            #[serde(default)]
+            order: Option<Order>,
+            #[serde(default)]
+            text: Option<String>,
+        }
+        let written = Written::deserialize(d)?;
+        let order = match (written.order, written.text) {
+            (Some(order), _) => order,
+            (None, Some(text)) => {
+                super::orders::read_stored_text(&text).map_err(D::Error::custom)?
+            }
+            (None, None) => return Err(D::Error::missing_field("order")),
+        };
+        Ok(StoredOrder {
+            unit: written.unit,
+            order,
+        })
+    }
 }
 
 /// How a set of orders was given.
@@ -241,8 +275,9 @@ pub struct Game {
     pub settings: Settings,
     pub moderator: Option<Moderator>,
     pub seats: Vec<Seat>,
-    /// The current position, in the position format (docs/position-format.md).
-    pub position: String,
+    /// The current position (stored in the position format, docs/position-format.md).
+    #[serde(with = "crate::position::stored")]
+    pub position: Position,
     pub phase: Phase,
     /// Phases processed so far: the history index of the current phase.
     pub played: u32,
@@ -323,13 +358,15 @@ pub struct PhaseRecord {
     pub deadline: Option<DateTime<Utc>>,
     pub processed: DateTime<Utc>,
     pub trigger: Trigger,
-    pub position_before: String,
+    #[serde(with = "crate::position::stored")]
+    pub position_before: Position,
     pub submissions: Vec<Submission>,
     /// The orders adjudicated, per house.
     pub orders: Vec<(String, Vec<String>)>,
     /// The results (docs/results-format.md).
     pub results: serde_json::Value,
-    pub position_after: String,
+    #[serde(with = "crate::position::stored")]
+    pub position_after: Position,
     /// Houses that fell into civil disorder at this phase.
     pub civil_disorder: Vec<String>,
     /// Houses that had something to decide and gave no orders (those already in civil

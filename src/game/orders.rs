@@ -5,16 +5,53 @@ use std::sync::Arc;
 
 use crate::judge::{GivenOrder, Illegal, Position, not_yours};
 use crate::lang::Lang;
-use crate::map::{HouseId, Owner, Variant, fold};
+use crate::map::{HouseId, Owner, ProvinceId, Variant, fold, scope};
 use crate::order::{Expectation, Instruction, Order, OrderError, parse_order};
 use crate::say;
 
 use super::GameError;
 use super::model::{StoredOrder, SubmitMode};
 
+/// Order lines as received, each with its number in what the player sent (the mail's own
+/// line, so that a refusal and the stored order point where the player wrote it).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct OrderLines {
+    lines: Vec<(usize, String)>,
+}
+
+impl OrderLines {
+    /// The lines of a text, numbered from 1 (a file, a moderator's command).
+    pub fn numbered(text: &str) -> OrderLines {
+        OrderLines {
+            lines: text
+                .lines()
+                .enumerate()
+                .map(|(i, line)| (i + 1, line.to_string()))
+                .collect(),
+        }
+    }
+
+    /// Lines picked out of a mail, with their numbers in it.
+    pub fn picked(lines: Vec<(usize, String)>) -> OrderLines {
+        OrderLines { lines }
+    }
+
+    /// The lines as one text, as the phase's history keeps a submission.
+    pub fn text(&self) -> String {
+        self.lines.iter().map(|(_, t)| format!("{t}\n")).collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+}
+
 /// Why one line of a submitted order set was refused, with the line as written and its
-/// number (1-based, in the submitted text; the mail renumbers it as the mail's own line
-/// with [`OrderProblem::at_line`]).
+/// number in what the player sent.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OrderProblem {
     pub line: usize,
@@ -37,12 +74,6 @@ enum ProblemKind {
 }
 
 impl OrderProblem {
-    /// The same problem, said at another line number (the mail's own).
-    pub fn at_line(mut self, line: usize) -> OrderProblem {
-        self.line = line;
-        self
-    }
-
     /// `ligne 3, colonne 10 : « Nerra » ? vouliez-vous dire Néra (Ner) ?` — where and why,
     /// without the line itself (shown beside it).
     pub fn message(&self, lang: Lang) -> String {
@@ -78,20 +109,20 @@ pub fn read_submission(
     variant: &Variant,
     position: &Position,
     house: HouseId,
-    text: &str,
+    lines: &OrderLines,
     lang: Lang,
 ) -> Result<Vec<StoredOrder>, GameError> {
     let source: Arc<str> = Arc::from(say!(lang, "order_problem.source"));
     let sender = variant.house(house).name.clone();
     let mut orders = Vec::new();
     let mut problems = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let line_no = u32::try_from(index + 1).unwrap_or(u32::MAX);
+    for &(number, ref line) in &lines.lines {
+        let line_no = u32::try_from(number).unwrap_or(u32::MAX);
         if is_own_header(variant, house, line) {
             continue;
         }
         let problem = |kind| OrderProblem {
-            line: index + 1,
+            line: number,
             text: line.trim().to_string(),
             kind,
         };
@@ -116,7 +147,7 @@ pub fn read_submission(
                     })),
                     None => orders.push(StoredOrder {
                         unit: unit_key(variant, position, &order),
-                        text: order.text.clone(),
+                        order,
                     }),
                 },
             },
@@ -180,11 +211,11 @@ fn written_house(variant: &Variant, order: &Order) -> Option<Owner> {
 
 /// The province of the unit an order is for: where the order says it stands, or where the
 /// dragon it names is; a waive has none.
-fn unit_key(variant: &Variant, position: &Position, order: &Order) -> Option<String> {
+fn unit_key(variant: &Variant, position: &Position, order: &Order) -> Option<ProvinceId> {
     if matches!(order.action, Instruction::Waive) {
         return None;
     }
-    let province = match (order.unit.at, &order.unit.name) {
+    match (order.unit.at, &order.unit.name) {
         (Some(at), _) => Some(at.province),
         (None, Some(name)) => position
             .units
@@ -193,8 +224,7 @@ fn unit_key(variant: &Variant, position: &Position, order: &Order) -> Option<Str
             .find(|u| u.name.as_deref().is_some_and(|n| fold(n) == fold(name)))
             .map(|u| variant.province_of(u.region)),
         (None, None) => None,
-    };
-    province.map(|p| variant.province(p).id.clone())
+    }
 }
 
 /// The house's orders after a submission: all replaced, or only those of the units named
@@ -217,32 +247,42 @@ pub fn merge(current: &[StoredOrder], new: Vec<StoredOrder>, mode: SubmitMode) -
     }
 }
 
-/// The stored orders of a house, read again for the judge. They were read once at
-/// submission, so a line that no longer parses (a variant file changed since) is dropped.
-pub fn given_orders(variant: &Variant, house: HouseId, orders: &[StoredOrder]) -> Vec<GivenOrder> {
-    let source: Arc<str> = Arc::from(variant.house(house).id.as_str());
+/// The stored orders of a house, for the judge: as they were parsed when received.
+pub fn given_orders(house: HouseId, orders: &[StoredOrder]) -> Vec<GivenOrder> {
     orders
         .iter()
-        .enumerate()
-        .filter_map(|(i, o)| {
-            let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
-            parse_order(variant, &source, line, &o.text).ok().flatten()
-        })
-        .map(|order| GivenOrder {
+        .map(|o| GivenOrder {
             house: Some(house),
-            order,
+            order: o.order.clone(),
         })
         .collect()
+}
+
+/// An order a game stored as text before orders were kept parsed, read with the variant
+/// of the store's scope. Such a text was read when it was received, with the same
+/// variant (the game's is pinned): a failure is a damaged store.
+pub(super) fn read_stored_text(text: &str) -> Result<Order, String> {
+    let variant = scope::current().ok_or(scope::NO_SCOPE)?;
+    let source: Arc<str> = Arc::from("");
+    match parse_order(&variant, &source, 1, text) {
+        Ok(Some(order)) => Ok(order),
+        Ok(None) => Err(format!("a stored order is empty: {text:?}")),
+        Err(e) => Err(format!("a stored order no longer reads: {text:?}: {e:?}")),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn stored(unit: Option<&str>, text: &str) -> StoredOrder {
+    fn stored(unit: Option<u16>, text: &str) -> StoredOrder {
+        let variant = crate::map::load_variant("westeros").expect("westeros");
+        let source: Arc<str> = Arc::from("");
         StoredOrder {
-            unit: unit.map(str::to_string),
-            text: text.to_string(),
+            unit: unit.map(ProvinceId),
+            order: parse_order(&variant, &source, 1, text)
+                .expect("an order")
+                .expect("not empty"),
         }
     }
 
@@ -284,7 +324,15 @@ mod tests {
         let variant = crate::map::load_variant("westeros").expect("westeros");
         let position = Position::starting(&variant, Some(3)).expect("3 players");
         let baratheon = variant.house_by_name("baratheon").expect("baratheon");
-        let read = |text: &str| read_submission(&variant, &position, baratheon, text, Lang::Fr);
+        let read = |text: &str| {
+            read_submission(
+                &variant,
+                &position,
+                baratheon,
+                &OrderLines::numbered(text),
+                Lang::Fr,
+            )
+        };
         assert!(read("A boi -> prt\nF acc H\n").is_ok());
         let Err(GameError::OrdersRefused(problems)) = read("A boi -> prt\nA win H\nA prt H\n")
         else {
@@ -309,34 +357,40 @@ mod tests {
                 ),
             ]
         );
-        let moved = problems[0].clone().at_line(7);
+        // Lines picked out of a mail keep the mail's numbers, in the refusal and in the
+        // orders kept.
+        let picked = OrderLines::picked(vec![(7, "A win H".into()), (9, "A boi -> prt".into())]);
+        let Err(GameError::OrdersRefused(problems)) =
+            read_submission(&variant, &position, baratheon, &picked, Lang::Fr)
+        else {
+            panic!("refused");
+        };
         assert!(
-            moved
+            problems[0]
                 .message(Lang::Fr)
                 .starts_with("ligne 7 : cette unité appartient")
         );
+        let picked = OrderLines::picked(vec![(4, "F acc H".into()), (9, "A boi -> prt".into())]);
+        let kept = read_submission(&variant, &position, baratheon, &picked, Lang::Fr)
+            .expect("Baratheon's own units");
+        let lines: Vec<u32> = kept.iter().map(|o| o.order.span.line).collect();
+        assert_eq!(lines, vec![4, 9]);
     }
 
     #[test]
     fn partial_resubmission_replaces_only_the_units_named() {
-        let current = vec![
-            stored(Some("win"), "A win H"),
-            stored(Some("ner"), "A ner H"),
-        ];
-        let new = vec![stored(Some("ner"), "A ner -> som")];
+        let current = vec![stored(Some(1), "A win H"), stored(Some(2), "A moa H")];
+        let new = vec![stored(Some(2), "A moa -> cno")];
         let merged = merge(&current, new, SubmitMode::Partial);
         assert_eq!(
             merged,
-            vec![
-                stored(Some("win"), "A win H"),
-                stored(Some("ner"), "A ner -> som")
-            ]
+            vec![stored(Some(1), "A win H"), stored(Some(2), "A moa -> cno")]
         );
         let replaced = merge(
             &merged,
-            vec![stored(Some("win"), "A win -> ner")],
+            vec![stored(Some(1), "A win -> cno")],
             SubmitMode::Replace,
         );
-        assert_eq!(replaced, vec![stored(Some("win"), "A win -> ner")]);
+        assert_eq!(replaced, vec![stored(Some(1), "A win -> cno")]);
     }
 }

@@ -4,15 +4,17 @@
 //! that would lose a house, a unit or an order is refused with every reason.
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
+use std::rc::Rc;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use crate::lang::Lang;
-use crate::map::Variant;
-use crate::order::parse_order;
-use crate::position::read_position;
+use crate::map::{Variant, scope};
+use crate::position::{read_position, write_position};
 use crate::say;
 
-use super::model::{Game, PhaseRecord};
+use super::model::{Game, PhaseRecord, StoredOrder};
 
 /// One thing of the game the new version cannot read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,14 +52,15 @@ impl Incompatibility {
     }
 }
 
-/// What of `game` (and its `history`) the variant `new` cannot read, `old` being the
-/// version the game plays now. Empty: the game may move to `new`.
-pub fn variant_change_problems(
+/// `game` moved to the variant `new`, `old` being the version it plays now: every typed
+/// value it holds (and its `history` holds) written with `old`'s ids and read back with
+/// `new`'s, as the store will read them. Refused with everything `new` cannot read.
+pub fn move_to_variant(
     game: &Game,
-    old: &Variant,
-    new: &Variant,
+    old: &Rc<Variant>,
+    new: &Rc<Variant>,
     history: &[PhaseRecord],
-) -> Vec<Incompatibility> {
+) -> Result<Game, Vec<Incompatibility>> {
     let mut problems = Vec::new();
     let ids = |v: &Variant| -> BTreeSet<String> { v.houses.iter().map(|h| h.id.clone()).collect() };
     let (before, after) = (ids(old), ids(new));
@@ -67,35 +70,43 @@ pub fn variant_change_problems(
             added: after.difference(&before).cloned().collect(),
         });
         // Nothing else can be read in terms of houses that are not there.
-        return problems;
+        return Err(problems);
     }
-    if let Err(e) = read_position(new, &game.id, &game.position) {
+    if let Err(e) = read_position(new, &game.id, &write_position(old, &game.position)) {
         problems.push(Incompatibility::Position {
             reason: e.to_string(),
         });
     }
     for seat in &game.seats {
-        let source: Arc<str> = Arc::from(seat.house.as_str());
-        for (i, order) in seat.orders.iter().enumerate() {
-            let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
-            if !matches!(parse_order(new, &source, line, &order.text), Ok(Some(_))) {
+        for order in &seat.orders {
+            if carried::<StoredOrder>(order, old, new).is_err() {
                 problems.push(Incompatibility::Order {
                     house: seat.house.clone(),
-                    text: order.text.clone(),
+                    text: order.order.text.clone(),
                 });
             }
         }
     }
     for record in history {
-        for text in [&record.position_before, &record.position_after] {
-            if let Err(e) = read_position(new, &game.id, text) {
-                problems.push(Incompatibility::History {
-                    index: record.index,
-                    reason: e.to_string(),
-                });
-                break;
-            }
+        if let Err(reason) = carried(record, old, new) {
+            problems.push(Incompatibility::History {
+                index: record.index,
+                reason,
+            });
         }
     }
-    problems
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    carried(game, old, new).map_err(|reason| vec![Incompatibility::Position { reason }])
+}
+
+/// A value written as the store writes it with `old`, read back with `new`.
+fn carried<T: Serialize + DeserializeOwned>(
+    value: &T,
+    old: &Rc<Variant>,
+    new: &Rc<Variant>,
+) -> Result<T, String> {
+    let written = scope::within(old, || serde_json::to_value(value)).map_err(|e| e.to_string())?;
+    scope::within(new, || serde_json::from_value(written)).map_err(|e| e.to_string())
 }

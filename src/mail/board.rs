@@ -55,8 +55,7 @@ pub fn welcome_mail(
         .house_by_name(&house)
         .map_or_else(|| house.clone(), |h| variant.house(h).name.clone());
     let address = crate::game::check_address(welcome.address)?;
-    let position = game.current_position(variant)?;
-    let own = house_brief(variant, &position, &house, lang)
+    let own = house_brief(variant, &game.position, &house, lang)
         .map(|brief| crate::report::localized(&brief, variant, lang));
     let last = match service.last_phase(&game.id)? {
         Some(record) if welcome.replace => Some(

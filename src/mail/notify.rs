@@ -159,7 +159,7 @@ fn mails_for(
     };
     // The position the game begins with, for each house's own units in its mail.
     let start = match notice.kind {
-        NoticeKind::Started => Some(game.current_position(variant)?),
+        NoticeKind::Started => Some(game.position.clone()),
         _ => None,
     };
     let mut mails = Vec::new();

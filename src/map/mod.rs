@@ -5,6 +5,7 @@ pub mod drawing;
 mod load;
 pub mod names;
 mod pin;
+pub mod scope;
 mod variant;
 
 pub use load::{

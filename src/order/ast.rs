@@ -4,10 +4,12 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::map::{ProvinceId, RegionId, UnitKind};
+use serde::{Deserialize, Deserializer, Serialize, Serializer, de, ser};
+
+use crate::map::{ProvinceId, RegionId, UnitKind, scope};
 
 /// Where something was written; displays as `ordres.txt:3:14`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SourcePos {
     pub source: Arc<str>,
     pub line: u32,
@@ -28,6 +30,38 @@ pub struct Location {
     pub coast: Option<RegionId>,
 }
 
+/// Written as the place's label: `win`, or `win/est` for a coast.
+impl Serialize for Location {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let variant = scope::current().ok_or_else(|| ser::Error::custom(scope::NO_SCOPE))?;
+        let label = match self.coast {
+            Some(coast) => variant.region_label(coast),
+            None => variant.province(self.province).id.clone(),
+        };
+        s.serialize_str(&label)
+    }
+}
+
+impl<'de> Deserialize<'de> for Location {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Location, D::Error> {
+        let variant = scope::current().ok_or_else(|| de::Error::custom(scope::NO_SCOPE))?;
+        let label = String::deserialize(d)?;
+        let unknown =
+            || de::Error::custom(format!("no place {label} in the variant {}", variant.id));
+        if label.contains('/') {
+            let coast = variant.region_by_label(&label).ok_or_else(unknown)?;
+            Ok(Location {
+                province: variant.province_of(coast),
+                coast: Some(coast),
+            })
+        } else {
+            Ok(Location::province(
+                variant.province_by_id(&label).ok_or_else(unknown)?,
+            ))
+        }
+    }
+}
+
 impl Location {
     pub fn province(province: ProvinceId) -> Location {
         Location {
@@ -39,18 +73,23 @@ impl Location {
 
 /// A unit as written: any of kind, number, dragon name and province may be missing, as
 /// long as together they pick out one unit (`A1 Ner`, `Balerion`, `Ner`, `F Crb`).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct UnitSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<UnitKind>,
     /// The player's own numbering (`A1`); kept for the reply, not used to find the unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<u32>,
     /// A dragon's name (`Balerion`), as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<Location>,
 }
 
 /// What an order asks of its unit.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Instruction {
     /// `tient`, `H`, `hold`.
     Hold,
@@ -60,6 +99,7 @@ pub enum Instruction {
     /// `soutient A Ner` (to hold) or `soutient Balerion Gos -> Som` (a move).
     Support {
         unit: UnitSpec,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         to: Option<Location>,
     },
     /// `convoie A Cla -> Goe`, or the seed's verb-less `F Crb A Cla->Goe`.
@@ -74,10 +114,13 @@ pub enum Instruction {
     Waive,
 }
 
-/// One order line: an optional house (`Stark:`), the unit and what it is told to do.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One order line: an optional house (`Stark:`), the unit and what it is told to do. A
+/// game keeps its orders in this form (places written as the variant's ids, see
+/// [`scope`]), so that a line is parsed once, when it is received.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Order {
     /// The house as written before a colon (`Stark:`, `England:`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub house: Option<String>,
     /// The ordered unit (for a build: the unit to build; for a waive: empty).
     pub unit: UnitSpec,

@@ -440,3 +440,23 @@ mod phase_tests {
         }
     }
 }
+
+/// A position kept by a game, written in the position format with the variant of the
+/// store's scope ([`crate::map::scope`]): readable by people, and by a later corbeau.
+pub mod stored {
+    use serde::{Deserialize, Deserializer, Serializer, de, ser};
+
+    use super::{Position, read_position, write_position};
+    use crate::map::scope;
+
+    pub fn serialize<S: Serializer>(position: &Position, s: S) -> Result<S::Ok, S::Error> {
+        let variant = scope::current().ok_or_else(|| ser::Error::custom(scope::NO_SCOPE))?;
+        s.serialize_str(&write_position(&variant, position))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Position, D::Error> {
+        let variant = scope::current().ok_or_else(|| de::Error::custom(scope::NO_SCOPE))?;
+        let text = String::deserialize(d)?;
+        read_position(&variant, "position", &text).map_err(de::Error::custom)
+    }
+}

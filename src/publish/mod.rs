@@ -28,7 +28,8 @@ use serde_json::json;
 use crate::draw::DrawError;
 use crate::game::{Game, GameError, PhaseRecord};
 use crate::lang::Lang;
-use crate::map::{Owner, Variant};
+use crate::map::{Owner, Variant, scope};
+use crate::position::write_position;
 use crate::report::RenderError;
 use crate::report::game_text::{
     Audience, ending_text, phase_text, record_results_or_builtin, status_word,
@@ -166,11 +167,12 @@ pub fn prepare(service: &Service, site: &Site, mode: Mode) -> Result<Work, Publi
     check_site(&site.dir)?;
     let mut games = Vec::new();
     let mut failed = Vec::new();
-    for game in service.games()? {
-        let variant = match service.variant(&game.variant) {
-            Ok(variant) => variant,
+    for (id, game) in service.each_game()? {
+        let read = game.and_then(|game| Ok((service.variant(&game.variant)?, game)));
+        let (variant, game) = match read {
+            Ok(read) => read,
             Err(e) => {
-                failed.push((game.id.clone(), e.message(game.settings.lang)));
+                failed.push((id, e.message(site.lang)));
                 continue;
             }
         };
@@ -178,7 +180,7 @@ pub fn prepare(service: &Service, site: &Site, mode: Mode) -> Result<Work, Publi
         let stamp = fingerprint(&[
             env!("CARGO_PKG_VERSION").as_bytes(),
             site.lang.code().as_bytes(),
-            &serde_json::to_vec(&game).unwrap_or_default(),
+            &scope::within(&variant, || serde_json::to_vec(&game)).unwrap_or_default(),
             &serde_json::to_vec(&last).unwrap_or_default(),
         ]);
         let folder = site.dir.join(GAMES).join(&game.id);
@@ -357,17 +359,20 @@ fn write_game(
     };
     let mut jobs = vec![PictureJob {
         file: "current.png".into(),
-        fingerprint: common(&[game.position.as_bytes(), game.phase.to_string().as_bytes()]),
+        fingerprint: common(&[
+            write_position(variant, &game.position).as_bytes(),
+            game.phase.to_string().as_bytes(),
+        ]),
         record: None,
     }];
     for record in &history.records {
         let drawn = json!([
             record.index,
             record.phase,
-            record.position_before,
+            write_position(variant, &record.position_before),
             record.orders,
             record.results,
-            record.position_after
+            write_position(variant, &record.position_after)
         ]);
         jobs.push(PictureJob {
             file: phase_file(record.index),
@@ -544,15 +549,15 @@ fn render_game(
     let game = &work.game;
     let variant: &Variant = &work.variant;
     let lang = game.settings.lang;
-    let position = game.current_position(variant)?;
-    let centres = position.centre_counts(variant);
+    let centres = game.position.centre_counts(variant);
     let houses: Vec<_> = game
         .seats
         .iter()
         .filter_map(|seat| {
             let id = variant.house_by_name(&seat.house)?;
             let house = variant.house(id);
-            let units = position
+            let units = game
+                .position
                 .units
                 .iter()
                 .filter(|u| u.owner == Owner::House(id))

@@ -100,10 +100,7 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
         ));
         t.push('\n');
     }
-    let centres = g
-        .current_position(variant)
-        .map(|p| p.centre_counts(variant))
-        .unwrap_or_default();
+    let centres = g.position.centre_counts(variant);
     t.push_str(&say!(lang, "game_show.houses"));
     t.push('\n');
     for seat in &g.seats {

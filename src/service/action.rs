@@ -7,10 +7,12 @@ use chrono::{DateTime, Utc};
 use crate::game::calendar::parse_local_time;
 use crate::game::span::Span;
 use crate::game::{
-    Ending, Game, GameError, NoticeKind, PhaseRecord, SubmitMode, Trigger, Vote, survivors,
+    Ending, Game, GameError, NoticeKind, OrderLines, PhaseRecord, SubmitMode, Trigger, Vote,
+    survivors,
 };
 use crate::lang::Lang;
 use crate::map::Variant;
+use crate::position::write_position;
 
 use super::Effects;
 
@@ -49,7 +51,7 @@ pub enum Action {
     },
     Submit {
         house: String,
-        text: String,
+        lines: OrderLines,
         mode: SubmitMode,
         source: String,
         lang: Lang,
@@ -199,12 +201,9 @@ pub fn apply(
                         .collect::<Result<Vec<_>, _>>()?,
                     reason: "moderator".into(),
                 },
-                EndBy::Draw => {
-                    let position = game.current_position(variant)?;
-                    Ending::Draw {
-                        houses: survivors(variant, game, &position),
-                    }
-                }
+                EndBy::Draw => Ending::Draw {
+                    houses: survivors(variant, game, &game.position),
+                },
                 EndBy::Concede(house) => Ending::Concession {
                     house: game.house_id(variant, &house)?,
                 },
@@ -243,14 +242,14 @@ pub fn apply(
         }
         Action::Submit {
             house,
-            text,
+            lines,
             mode,
             source,
             lang,
         } => {
             let house = game.house_id(variant, &house)?;
-            game.submit(variant, &house, &text, mode, &source, lang, now)?;
-            format!("{house}: {} line(s), {mode:?}", text.lines().count())
+            game.submit(variant, &house, &lines, mode, &source, lang, now)?;
+            format!("{house}: {} line(s), {mode:?}", lines.len())
         }
         Action::Ready { house, ready } => {
             let house = game.house_id(variant, &house)?;
@@ -281,9 +280,10 @@ pub fn apply(
             }
         }
         Action::Edit { position, reason } => {
-            let before = game.position.clone();
+            let before = write_position(variant, &game.position);
             game.edit_position(variant, &position, now)?;
-            format!("{reason}\n--- before\n{before}--- after\n{}", game.position)
+            let after = write_position(variant, &game.position);
+            format!("{reason}\n--- before\n{before}--- after\n{after}")
         }
         Action::Resign { house } => {
             let house = game.house_id(variant, &house)?;

@@ -22,6 +22,9 @@ pub use crate::store::envelope::{BodyBytes, Envelope};
 pub use crate::store::{REPLY_WINDOW, Replied, ReplyWindow};
 
 /// Opening the store.
+/// A game by id, read or with the reason it could not be.
+pub type GameRead = (String, Result<Game, GameError>);
+
 impl Service {
     /// The service on the store of `dir`, waiting at most `wait` for another process
     /// that holds it.
@@ -55,9 +58,26 @@ impl Service {
         Ok(self.store.game(id)?)
     }
 
-    /// Every game, by id.
+    /// Every game that can be read, by id (a game whose variant's content is damaged is
+    /// left out: see [`Service::each_game`]).
     pub fn games(&self) -> Result<Vec<Game>, GameError> {
-        Ok(self.store.games()?)
+        Ok(self
+            .store
+            .games()?
+            .into_iter()
+            .filter_map(|(_, game)| game.ok())
+            .collect())
+    }
+
+    /// Every game, by id, each read on its own: one that cannot be read comes with the
+    /// reason and stops no other (`game list`, `publish`).
+    pub fn each_game(&self) -> Result<Vec<GameRead>, GameError> {
+        Ok(self
+            .store
+            .games()?
+            .into_iter()
+            .map(|(id, game)| (id, game.map_err(GameError::from)))
+            .collect())
     }
 
     /// Every game's id, in order.

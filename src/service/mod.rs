@@ -6,8 +6,6 @@ pub mod action;
 mod door;
 pub mod picture;
 
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
 
@@ -17,7 +15,7 @@ use crate::game::{
     AuditEntry, Game, GameError, NewGame, Notice, NoticeKind, PhaseRecord, StorageFailure, Trigger,
     create,
 };
-use crate::map::{PinnedVariant, Variant, VariantHash, parse_variant, variant_source};
+use crate::map::{PinnedVariant, Variant, parse_variant, variant_source};
 use crate::store::{Commit, Store, StoreError};
 
 /// The sign-on counter the store keeps, for the throttle of the mail layer.
@@ -112,8 +110,6 @@ pub struct TickReport {
 
 pub struct Service {
     store: Store,
-    /// The variants read this process, by content hash.
-    variants: RefCell<HashMap<VariantHash, Rc<Variant>>>,
 }
 
 impl Service {
@@ -122,34 +118,13 @@ impl Service {
     }
 
     pub fn on(store: Store) -> Result<Service, GameError> {
-        Ok(Service {
-            store,
-            variants: RefCell::new(HashMap::new()),
-        })
+        Ok(Service { store })
     }
 
     /// The variant a game is pinned to, read from the store (never from the file the
     /// game was created with) once per process.
     pub fn variant(&self, pin: &PinnedVariant) -> Result<Rc<Variant>, GameError> {
-        if let Some(v) = self.variants.borrow().get(&pin.hash) {
-            return Ok(v.clone());
-        }
-        let text = self.store.variant_text(&pin.hash)?.ok_or_else(|| {
-            GameError::Store(StorageFailure::Damaged(format!(
-                "the store is damaged: the content of the variant {} ({}) is missing",
-                pin.name, pin.hash
-            )))
-        })?;
-        self.remember(pin, &text)
-    }
-
-    fn remember(&self, pin: &PinnedVariant, text: &str) -> Result<Rc<Variant>, GameError> {
-        // The text was checked when it was kept; a failure here is a damaged store.
-        let variant = Rc::new(parse_variant(&pin.name, text)?);
-        self.variants
-            .borrow_mut()
-            .insert(pin.hash.clone(), variant.clone());
-        Ok(variant)
+        Ok(self.store.pinned(pin)?)
     }
 
     /// Reads a built-in variant or a variant file now, to pin a game to it: the pin, the
@@ -160,16 +135,11 @@ impl Service {
             name: name.to_string(),
             hash: source.hash(),
         };
-        let cached = self.variants.borrow().get(&pin.hash).cloned();
-        let variant = match cached {
-            Some(v) => v,
-            None => {
-                let checked = Rc::new(parse_variant(&source.file, &source.text)?);
-                self.variants
-                    .borrow_mut()
-                    .insert(pin.hash.clone(), checked.clone());
-                checked
-            }
+        let variant = match self.store.pinned(&pin) {
+            Ok(known) => known,
+            Err(_) => self
+                .store
+                .remember(&pin.hash, parse_variant(&source.file, &source.text)?),
         };
         Ok((pin, variant, source.text))
     }
@@ -223,14 +193,13 @@ impl Service {
         }
         let old = self.variant(&before.variant)?;
         let history = self.store.phases(id)?;
-        let problems = crate::game::variant_change_problems(&before, &old, &new, &history);
-        if !problems.is_empty() {
-            return Err(GameError::VariantIncompatible {
-                file: name.to_string(),
-                problems,
-            });
-        }
-        let mut game = before.clone();
+        let mut game =
+            crate::game::move_to_variant(&before, &old, &new, &history).map_err(|problems| {
+                GameError::VariantIncompatible {
+                    file: name.to_string(),
+                    problems,
+                }
+            })?;
         game.variant = pin;
         self.store.keep_variant(&game.variant.hash, &text)?;
         let detail = format!(

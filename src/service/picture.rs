@@ -31,7 +31,7 @@ pub fn phase_picture(
     lang: Lang,
     format: Format,
 ) -> Result<Vec<u8>, PictureError> {
-    let (position, reports) = record.played(variant)?;
+    let (position, reports) = record.played(variant);
     let picture = Picture {
         variant,
         position: &position,
@@ -50,10 +50,9 @@ pub fn current_picture(
     lang: Lang,
     format: Format,
 ) -> Result<Vec<u8>, PictureError> {
-    let position = game.current_position(variant)?;
     let picture = Picture {
         variant,
-        position: &position,
+        position: &game.position,
         orders: &[],
         played: None,
         title: &game.name,

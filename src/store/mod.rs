@@ -23,7 +23,10 @@
 //! - `variants`: [`VariantHash`] → the variant's TOML text (UTF-8, not JSON): the content
 //!   each game is pinned to, kept once however many games play it (schema 2).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -32,7 +35,7 @@ use sled::Transactional;
 use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
 
 use crate::game::{AuditEntry, Game, Notice, PhaseRecord};
-use crate::map::VariantHash;
+use crate::map::{PinnedVariant, Variant, VariantHash, parse_variant, scope};
 
 pub mod envelope;
 pub mod guard;
@@ -102,7 +105,13 @@ pub struct Store {
     replies: sled::Tree,
     guards: sled::Tree,
     variants: sled::Tree,
+    /// The variants read from `variants` so far, parsed: a game's places and houses are
+    /// read and written with its own ([`scope`]).
+    parsed: RefCell<HashMap<VariantHash, Rc<Variant>>>,
 }
+
+/// A stored game by id, read or with the reason it could not be.
+pub type StoredGame = (String, Result<Game, StoreError>);
 
 /// How long a window of the reply cap lasts.
 pub const REPLY_WINDOW: chrono::TimeDelta = chrono::TimeDelta::hours(1);
@@ -232,6 +241,7 @@ impl Store {
             replies: db.open_tree("replies")?,
             guards: db.open_tree("guards")?,
             variants: db.open_tree("variants")?,
+            parsed: RefCell::new(HashMap::new()),
             db,
         };
         store.migrate()?;
@@ -290,17 +300,86 @@ impl Store {
         Ok(())
     }
 
-    pub fn game(&self, id: &str) -> Result<Option<Game>, StoreError> {
-        self.games.get(id)?.map(|v| decode(&v, "game")).transpose()
+    /// The variant a pin names, parsed once per process. Its text was checked when it was
+    /// kept: a text missing or unreadable is a damaged store.
+    pub fn pinned(&self, pin: &PinnedVariant) -> Result<Rc<Variant>, StoreError> {
+        if let Some(v) = self.parsed.borrow().get(&pin.hash) {
+            return Ok(v.clone());
+        }
+        let text = self.variant_text(&pin.hash)?.ok_or_else(|| {
+            StoreError::Corrupt(format!(
+                "the content of the variant {} ({}) is missing",
+                pin.name, pin.hash
+            ))
+        })?;
+        let variant = parse_variant(&pin.name, &text).map_err(|e| {
+            StoreError::Corrupt(format!("the variant {} ({}): {e}", pin.name, pin.hash))
+        })?;
+        Ok(self.remember(&pin.hash, variant))
     }
 
-    /// Every game, in id order.
-    pub fn games(&self) -> Result<Vec<Game>, StoreError> {
+    /// Keeps a variant read from its file, parsed, for the games pinned to it.
+    pub fn remember(&self, hash: &VariantHash, variant: Variant) -> Rc<Variant> {
+        let variant = Rc::new(variant);
+        self.parsed
+            .borrow_mut()
+            .insert(hash.clone(), variant.clone());
+        variant
+    }
+
+    /// The variant a stored game is pinned to, read from its JSON.
+    fn variant_of(&self, game: &[u8]) -> Result<Rc<Variant>, StoreError> {
+        #[derive(serde::Deserialize)]
+        struct Pinned {
+            variant: PinnedVariant,
+        }
+        let pinned: Pinned = decode(game, "game")?;
+        self.pinned(&pinned.variant)
+    }
+
+    fn decode_game(&self, bytes: &[u8]) -> Result<Game, StoreError> {
+        let variant = self.variant_of(bytes)?;
+        scope::within(&variant, || decode(bytes, "game"))
+    }
+
+    pub fn game(&self, id: &str) -> Result<Option<Game>, StoreError> {
+        self.games
+            .get(id)?
+            .map(|v| self.decode_game(&v))
+            .transpose()
+    }
+
+    /// Every game, in id order, each read on its own: a game that cannot be read (the
+    /// content of its variant damaged) is given with the reason, and stops no other.
+    pub fn games(&self) -> Result<Vec<StoredGame>, StoreError> {
         self.games
             .iter()
-            .values()
-            .map(|v| decode(&v?, "game"))
+            .map(|item| {
+                let (id, bytes) = item?;
+                let id = String::from_utf8_lossy(&id).into_owned();
+                Ok((id, self.decode_game(&bytes)))
+            })
             .collect()
+    }
+
+    /// Damages the store as a lost variant text would (tests of what stops and what
+    /// goes on).
+    #[doc(hidden)]
+    pub fn forget_variant_for_tests(&self, hash: &VariantHash) -> Result<(), StoreError> {
+        self.variants.remove(hash.as_str())?;
+        self.parsed.borrow_mut().remove(hash);
+        Ok(())
+    }
+
+    /// The variant a game's phase records are read with: the game's (a move to a new
+    /// version checked that they read with it).
+    fn records_variant(&self, id: &str) -> Result<Rc<Variant>, StoreError> {
+        match self.games.get(id)? {
+            Some(game) => self.variant_of(&game),
+            None => Err(StoreError::Corrupt(format!(
+                "phase records of a game that is not there: {id}"
+            ))),
+        }
     }
 
     pub fn game_ids(&self) -> Result<Vec<String>, StoreError> {
@@ -325,28 +404,34 @@ impl Store {
 
     /// The history of a game, oldest first.
     pub fn phases(&self, id: &str) -> Result<Vec<PhaseRecord>, StoreError> {
-        self.phases
-            .scan_prefix(prefix(id))
-            .values()
-            .map(|v| decode(&v?, "phase"))
-            .collect()
+        let mut records = self.phases.scan_prefix(prefix(id)).values().peekable();
+        if records.peek().is_none() {
+            return Ok(Vec::new());
+        }
+        let variant = self.records_variant(id)?;
+        scope::within(&variant, || records.map(|v| decode(&v?, "phase")).collect())
     }
 
     pub fn phase(&self, id: &str, index: u32) -> Result<Option<PhaseRecord>, StoreError> {
-        self.phases
-            .get(phase_key(id, index))?
-            .map(|v| decode(&v, "phase"))
-            .transpose()
+        let Some(bytes) = self.phases.get(phase_key(id, index))? else {
+            return Ok(None);
+        };
+        let variant = self.records_variant(id)?;
+        scope::within(&variant, || decode(&bytes, "phase")).map(Some)
     }
 
     pub fn last_phase(&self, id: &str) -> Result<Option<PhaseRecord>, StoreError> {
-        self.phases
+        let Some(bytes) = self
+            .phases
             .scan_prefix(prefix(id))
             .values()
             .next_back()
             .transpose()?
-            .map(|v| decode(&v, "phase"))
-            .transpose()
+        else {
+            return Ok(None);
+        };
+        let variant = self.records_variant(id)?;
+        scope::within(&variant, || decode(&bytes, "phase")).map(Some)
     }
 
     pub fn audit(&self, id: &str) -> Result<Vec<AuditEntry>, StoreError> {
@@ -379,8 +464,20 @@ impl Store {
         let audit_keys = self.new_keys(commit.audit.len())?;
         let notice_keys = self.new_keys(commit.notices.len())?;
         let mail_keys = self.new_keys(commit.mails.len())?;
-        let game_json = commit.game.map(encode).transpose()?;
-        let record_json = commit.record.map(encode).transpose()?;
+        // The game's places and houses are written with the variant it plays (a record
+        // with the game's: a rollback has the game it changes).
+        let (game_json, record_json) = match commit.game.or(commit.before) {
+            Some(game) => {
+                let variant = self.pinned(&game.variant)?;
+                scope::within(&variant, || {
+                    Ok::<_, StoreError>((
+                        commit.game.map(encode).transpose()?,
+                        commit.record.map(encode).transpose()?,
+                    ))
+                })?
+            }
+            None => (None, None),
+        };
         let audit_json = encode_all(&commit.audit)?;
         let notice_json = encode_all(&commit.notices)?;
         let mail_json = encode_all(&commit.mails)?;

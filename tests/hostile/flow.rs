@@ -14,8 +14,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 use corbeau::config::Config;
 use corbeau::game::calendar::{CalendarError, Span};
 use corbeau::game::{
-    Game, GameError, GameStatus, Incompatibility, Moderator, NewGame, NoticeKind, Settings,
-    SubmitMode, Trigger, create,
+    Game, GameError, GameStatus, Incompatibility, Moderator, NewGame, NoticeKind, OrderLines,
+    Settings, SubmitMode, Trigger, create,
 };
 use corbeau::judge::{Failure, Illegal, Outcome, Phase, PhaseKind, Season};
 use corbeau::lang::Lang;
@@ -115,7 +115,7 @@ impl World {
         self.act(
             Action::Submit {
                 house: house.into(),
-                text: orders.into(),
+                lines: OrderLines::numbered(orders),
                 mode: SubmitMode::Replace,
                 source: "test".into(),
                 lang: Lang::Fr,
@@ -203,7 +203,7 @@ fn a_rollback_keeps_the_orders_clears_the_ready_flags_and_says_so() {
         game.seats
     );
     assert_eq!(
-        game.seat("stark").unwrap().orders[0].text,
+        game.seat("stark").unwrap().orders[0].order.text,
         "A win -> roc",
         "the orders are kept"
     );
@@ -541,7 +541,7 @@ fn a_day_of_grace_across_a_clock_change_ends_at_the_same_local_time() {
         let late = game.clone().submit(
             &variant,
             "stark",
-            "A win H\n",
+            &OrderLines::numbered("A win H\n"),
             SubmitMode::Replace,
             "test",
             Lang::Fr,
@@ -551,7 +551,7 @@ fn a_day_of_grace_across_a_clock_change_ends_at_the_same_local_time() {
         game.submit(
             &variant,
             "stark",
-            "A win H\n",
+            &OrderLines::numbered("A win H\n"),
             SubmitMode::Replace,
             "test",
             Lang::Fr,

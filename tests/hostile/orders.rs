@@ -160,7 +160,7 @@ fn orders_of(game: &Game, house: &str) -> Vec<String> {
         .unwrap()
         .orders
         .iter()
-        .map(|o| o.text.clone())
+        .map(|o| o.order.text.clone())
         .collect()
 }
 
@@ -180,7 +180,12 @@ fn flat(text: &str) -> String {
 
 /// Where Stark's army of Winterfell stands.
 fn stark_army_at(game: &Game) -> bool {
-    game.position.contains("A cno")
+    position_text(game).contains("A cno")
+}
+
+fn position_text(game: &Game) -> String {
+    let variant = corbeau::map::load_variant("westeros").unwrap();
+    corbeau::position::write_position(&variant, &game.position)
 }
 
 #[test]
@@ -212,7 +217,7 @@ fn a_foreign_order_by_mail_is_refused_never_stored_and_the_owners_move_stands() 
     assert_eq!(orders_of(&w.game(), "stark"), vec!["A win -> cno"]);
 
     let results = w.process();
-    assert!(stark_army_at(&w.game()), "{}", w.game().position);
+    assert!(stark_army_at(&w.game()), "{}", position_text(&w.game()));
     for mail in &results {
         assert!(
             !mail.body.contains("A win H"),
@@ -234,18 +239,20 @@ fn a_foreign_order_stored_before_the_fix_never_replaces_the_owners() {
     w.send(STARK, &format!("{}A win -> cno\n", stark()));
     // A game stored by an earlier judge may still hold one: the judge itself ignores it.
     w.service
-        .update(GAME, "test", "seed", now(), |game, _, _| {
+        .update(GAME, "test", "seed", now(), |game, variant, _| {
             let seat = game.seats.iter_mut().find(|s| s.house == "baratheon");
             let seat = seat.ok_or_else(|| corbeau::game::GameError::Internal("seat".into()))?;
+            let source: std::sync::Arc<str> = std::sync::Arc::from("");
+            let order = corbeau::order::parse_order(variant, &source, 1, "A win H");
             seat.orders = vec![StoredOrder {
-                unit: Some("win".into()),
-                text: "A win H".into(),
+                unit: variant.province_by_id("win"),
+                order: order.unwrap().unwrap(),
             }];
             Ok(())
         })
         .unwrap();
     let results = w.process();
-    assert!(stark_army_at(&w.game()), "{}", w.game().position);
+    assert!(stark_army_at(&w.game()), "{}", position_text(&w.game()));
     // Nobody but its author and the moderator reads the intruder's line.
     for to in [STARK, LANNISTER] {
         let body = &results_to(&results, to).body;

@@ -87,9 +87,6 @@ pub(crate) struct Desk<'a> {
     /// The line of the first sign-on (player or moderator), if any: what comes before it
     /// is a greeting, not orders.
     first_sign_on: Option<usize>,
-    /// The mail's line of each line of the order set being submitted, so that its
-    /// refusals name the lines as the player numbers them.
-    submitting: Vec<usize>,
     /// An order set of this mail was refused: a `PRÊT` of the same mail does not count.
     orders_refused: bool,
     /// A `PRÊT` of this mail that took effect: its section, the house, and the flag before,
@@ -141,7 +138,6 @@ impl<'a> Desk<'a> {
             owner: None,
             stopped: false,
             first_sign_on: None,
-            submitting: Vec::new(),
             orders_refused: false,
             made_ready: None,
             quota: Quota::Open,

@@ -2,7 +2,7 @@
 //! when a set is refused, and the results of a phase (played, or tried by the moderator).
 
 use crate::game::{
-    Game, GameError, OrderProblem, PhaseRecord, SubmitMode, Trigger, looks_like_prose,
+    Game, GameError, OrderLines, OrderProblem, PhaseRecord, SubmitMode, Trigger, looks_like_prose,
 };
 use crate::map::Variant;
 use crate::report::game_text::{Audience, record_results_for};
@@ -47,7 +47,6 @@ impl Desk<'_> {
             }
         }
         let first = lines[0].0;
-        let text: String = lines.iter().map(|(_, t)| format!("{t}\n")).collect();
         let located = Located {
             line: first,
             text: lines[0].1.clone(),
@@ -63,9 +62,10 @@ impl Desk<'_> {
                 return;
             }
         };
+        let count = lines.len();
         let action = Action::Submit {
             house,
-            text,
+            lines: OrderLines::picked(lines),
             mode: self.mode,
             source: format!("mail {} <{}>", self.mail.from, self.mail.message_id),
             lang: self.lang,
@@ -73,8 +73,6 @@ impl Desk<'_> {
         // Order lines after a command (`PRET`, press) belong to the same set: the next
         // block of this mail adds to this one unless `ORDRES` starts a new set.
         self.mode = SubmitMode::Partial;
-        let count = lines.len();
-        self.submitting = lines.iter().map(|(line, _)| *line).collect();
         let refused_before = self.orders_refused;
         if self.act(game, &located, action) {
             self.section(first, "", ReplySection::Orders { count });
@@ -105,21 +103,15 @@ impl Desk<'_> {
         self.orders_refused = true;
         // A mail of thousands of bad lines gets a reply of a readable size.
         let more = problems.len().saturating_sub(MAX_PROBLEMS_SHOWN);
-        // Numbered in the mail, as the player sees it, not in the joined order set.
+        // Numbered in the mail, as the player sees it (the lines were given with their
+        // numbers).
         let problems: Vec<RefusedLine> = problems
             .into_iter()
             .take(MAX_PROBLEMS_SHOWN)
-            .map(|p| {
-                let line = p.line;
-                let p = match line.checked_sub(1).and_then(|i| self.submitting.get(i)) {
-                    Some(&in_mail) => p.at_line(in_mail),
-                    None => p,
-                };
-                RefusedLine {
-                    line: p.line,
-                    message: p.message(self.lang),
-                    text: p.text,
-                }
+            .map(|p| RefusedLine {
+                line: p.line,
+                message: p.message(self.lang),
+                text: p.text,
             })
             .collect();
         self.section(
