@@ -23,7 +23,11 @@ use serde_json::Value;
 use sled::Transactional;
 use sled::transaction::ConflictableTransactionError;
 
-use crate::map::{VariantHash, VariantSource, parse_variant, variant_source};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use crate::map::{Variant, VariantHash, VariantSource, parse_variant, scope, variant_source};
+use crate::order::parse_order;
 
 use super::envelope::{BodyBytes, Envelope};
 use super::{SCHEMA_VERSION, Store, StoreError};
@@ -41,7 +45,7 @@ pub(super) fn migrate(store: &Store, meta: &sled::Tree, found: u32) -> Result<()
 /// The variants of a schema-1 store, read once each by the name its games stored.
 struct Pins<'a> {
     path: &'a Path,
-    by_name: BTreeMap<String, VariantHash>,
+    by_name: BTreeMap<String, (VariantHash, Rc<Variant>)>,
     texts: BTreeMap<VariantHash, String>,
 }
 
@@ -49,9 +53,9 @@ impl Pins<'_> {
     /// The hash of the variant a schema-1 game names (`westeros`, or a file path as the
     /// moderator gave it, read from the current directory as schema 1 did), read and
     /// checked now: a file that is gone or no longer a variant refuses the migration.
-    fn pin(&mut self, game: &str, name: &str) -> Result<VariantHash, StoreError> {
-        if let Some(hash) = self.by_name.get(name) {
-            return Ok(hash.clone());
+    fn pin(&mut self, game: &str, name: &str) -> Result<(VariantHash, Rc<Variant>), StoreError> {
+        if let Some(pinned) = self.by_name.get(name) {
+            return Ok(pinned.clone());
         }
         let refuse = |reason: String| StoreError::Migration {
             path: self.path.to_path_buf(),
@@ -61,11 +65,12 @@ impl Pins<'_> {
         };
         let VariantSource { file, text } =
             variant_source(name).map_err(|e| refuse(e.to_string()))?;
-        parse_variant(&file, &text).map_err(|e| refuse(e.to_string()))?;
+        let variant = Rc::new(parse_variant(&file, &text).map_err(|e| refuse(e.to_string()))?);
         let hash = VariantHash::of(&text);
-        self.by_name.insert(name.to_string(), hash.clone());
+        self.by_name
+            .insert(name.to_string(), (hash.clone(), variant.clone()));
         self.texts.insert(hash.clone(), text);
-        Ok(hash)
+        Ok((hash, variant))
     }
 }
 
@@ -84,9 +89,43 @@ fn game_v1_to_v2(game: &mut Value, pins: &mut Pins<'_>) -> Result<(), StoreError
             )));
         }
     };
-    let hash = pins.pin(&id, &name)?;
+    let (hash, variant) = pins.pin(&id, &name)?;
     game["variant"] = serde_json::json!({ "name": name, "hash": hash });
+    if let Some(seats) = game.get_mut("seats").and_then(Value::as_array_mut) {
+        for seat in seats {
+            if let Some(orders) = seat.get_mut("orders").and_then(Value::as_array_mut) {
+                orders_v1_to_v2(orders, &variant);
+            }
+        }
+    }
     Ok(())
+}
+
+/// Schema 1 kept each order as its text, read again at the deadline, where a line that no
+/// longer read (its variant file edited since) was left out. Schema 2 keeps orders parsed:
+/// each text is read now, with the variant the game is pinned to, and one that does not
+/// read is left out, as schema 1 would have at the deadline.
+fn orders_v1_to_v2(orders: &mut Vec<Value>, variant: &Rc<Variant>) {
+    let source: Arc<str> = Arc::from("");
+    orders.retain_mut(|order| {
+        let Some(text) = order.get("text").and_then(Value::as_str) else {
+            return true;
+        };
+        let parsed = match parse_order(variant, &source, 1, text) {
+            Ok(Some(parsed)) => parsed,
+            _ => return false,
+        };
+        match scope::within(variant, || serde_json::to_value(&parsed)) {
+            Ok(parsed) => {
+                if let Some(fields) = order.as_object_mut() {
+                    fields.remove("text");
+                    fields.insert("order".into(), parsed);
+                }
+                true
+            }
+            Err(_) => false,
+        }
+    });
 }
 
 fn decode(what: &str, bytes: &[u8]) -> Result<Value, StoreError> {
@@ -380,4 +419,28 @@ fn is_message_id(id: &str) -> bool {
         && id
             .bytes()
             .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn v1_orders_are_kept_parsed_and_those_that_no_longer_read_left_out() {
+        let variant = Rc::new(crate::map::load_variant("westeros").expect("built in"));
+        let mut orders = vec![
+            serde_json::json!({"unit": "win", "text": "A win -> cno"}),
+            serde_json::json!({"unit": "xyz", "text": "A xyz H"}),
+            serde_json::json!({"unit": null, "text": "renoncer"}),
+        ];
+        orders_v1_to_v2(&mut orders, &variant);
+        assert_eq!(orders.len(), 2, "{orders:?}");
+        assert_eq!(orders[0]["unit"], "win");
+        assert_eq!(orders[0]["order"]["text"], "A win -> cno");
+        assert_eq!(orders[0]["order"]["action"]["move"]["to"], "cno");
+        assert_eq!(orders[1]["order"]["action"], "waive");
+        let kept: crate::game::StoredOrder =
+            scope::within(&variant, || serde_json::from_value(orders[0].clone())).expect("reads");
+        assert_eq!(kept.unit, variant.province_by_id("win"));
+    }
 }
