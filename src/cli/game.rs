@@ -402,19 +402,35 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
             done(ctx, &g, &message)
         }
         GameCommand::Audit { game } => {
-            ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
+            let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
             let entries = ctx.service.audit_trail(&game).map_err(|e| ctx.fail(e))?;
+            let zone = g.settings.schedule.time_zone;
             ctx.print(&entries, || {
                 entries
                     .iter()
                     .map(|a| {
-                        format!(
-                            "{}  {:<12} {:<14} {}\n",
+                        // Worded now, in the reader's language; the data kept with the
+                        // lines (an edit's positions, a broadcast) is left to `--json`,
+                        // and an entry older than the lines shows its first line.
+                        let mut said: Vec<String> =
+                            a.lines.iter().map(|l| l.say(ctx.lang, zone)).collect();
+                        if said.is_empty() {
+                            said.push(a.detail.lines().next().unwrap_or("").to_string());
+                        }
+                        let head = format!(
+                            "{}  {:<12} {:<14} ",
                             a.at.format("%Y-%m-%d %H:%M:%S"),
                             a.actor,
-                            a.action,
-                            a.detail.lines().next().unwrap_or("")
-                        )
+                            a.action
+                        );
+                        let indent = " ".repeat(head.chars().count());
+                        said.iter()
+                            .enumerate()
+                            .map(|(i, line)| {
+                                let lead = if i == 0 { head.as_str() } else { &indent };
+                                format!("{lead}{line}\n")
+                            })
+                            .collect::<String>()
                     })
                     .collect()
             })

@@ -14,8 +14,8 @@ use std::rc::Rc;
 use chrono::{DateTime, Utc};
 
 use crate::game::{
-    AuditEntry, Game, GameError, NewGame, Notice, NoticeKind, PhaseRecord, StorageFailure, Trigger,
-    create,
+    AuditEntry, AuditLine, Game, GameError, NewGame, Notice, NoticeKind, PhaseRecord,
+    StorageFailure, Trigger, create,
 };
 use crate::map::{PinnedVariant, Variant, VariantHash, parse_variant, variant_source};
 use crate::store::{Commit, Store, StoreError};
@@ -47,7 +47,9 @@ impl From<StoreError> for GameError {
 /// What an action does besides changing the game.
 #[derive(Debug, Default)]
 pub struct Effects {
-    /// The audit line's detail (empty: no audit line).
+    /// The audit line's lines, worded when shown (none, and no detail: no audit line).
+    pub audit: Vec<AuditLine>,
+    /// Data the audit line keeps with them (the positions of an edit).
     pub detail: String,
     pub notices: Vec<(NoticeKind, Vec<String>)>,
     pub record: Option<PhaseRecord>,
@@ -194,11 +196,14 @@ impl Service {
         let (pin, variant, text) = self.read_variant(&new.variant)?;
         let game = create(new, &variant, pin, now)?;
         self.store.keep_variant(&game.variant.hash, &text)?;
-        let detail = format!("{} players on {}", game.players, game.variant);
+        let line = AuditLine::Created {
+            players: game.players,
+            variant: game.variant.to_string(),
+        };
         self.store.commit(Commit {
             before: None,
             game: Some(&game),
-            audit: vec![audit(now, actor, "create", detail)],
+            audit: vec![audit(now, actor, "create", vec![line], String::new())],
             ..Commit::default()
         })?;
         Ok(game)
@@ -233,17 +238,16 @@ impl Service {
         let mut game = before.clone();
         game.variant = pin;
         self.store.keep_variant(&game.variant.hash, &text)?;
-        let detail = format!(
-            "{} ({}) -> {} ({})",
-            before.variant.name,
-            before.variant.hash.short(),
-            game.variant.name,
-            game.variant.hash.short()
-        );
+        let line = AuditLine::VariantChanged {
+            from: before.variant.name.clone(),
+            from_hash: before.variant.hash.short().to_string(),
+            to: game.variant.name.clone(),
+            to_hash: game.variant.hash.short().to_string(),
+        };
         self.store.commit(Commit {
             before: Some(&before),
             game: Some(&game),
-            audit: vec![audit(now, actor, "set-variant", detail)],
+            audit: vec![audit(now, actor, "set-variant", vec![line], String::new())],
             ..Commit::default()
         })?;
         Ok((game, before.variant))
@@ -288,10 +292,10 @@ impl Service {
                 houses,
             })
             .collect();
-        let mut audit = if effects.detail.is_empty() {
+        let mut audit = if effects.audit.is_empty() && effects.detail.is_empty() {
             Vec::new()
         } else {
-            vec![audit(now, actor, action, effects.detail)]
+            vec![audit(now, actor, action, effects.audit, effects.detail)]
         };
         for broadcast in &effects.broadcasts {
             let by = broadcast
@@ -300,7 +304,7 @@ impl Service {
                 .map_or_else(|| "moderator".to_string(), |h| format!("house:{h}"));
             let detail = serde_json::to_string(broadcast)
                 .map_err(|e| GameError::Internal(format!("broadcast: {e}")))?;
-            audit.push(self::audit(now, &by, BROADCAST, detail));
+            audit.push(self::audit(now, &by, BROADCAST, Vec::new(), detail));
         }
         self.store.commit(Commit {
             before: Some(&before),
@@ -456,11 +460,18 @@ impl Service {
     }
 }
 
-fn audit(at: DateTime<Utc>, actor: &str, action: &str, detail: String) -> AuditEntry {
+fn audit(
+    at: DateTime<Utc>,
+    actor: &str,
+    action: &str,
+    lines: Vec<AuditLine>,
+    detail: String,
+) -> AuditEntry {
     AuditEntry {
         at,
         actor: actor.to_string(),
         action: action.to_string(),
+        lines,
         detail,
     }
 }
