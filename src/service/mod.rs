@@ -108,8 +108,9 @@ pub struct TickReport {
     pub processed: Vec<(String, String)>,
     /// Reminders queued: game id and houses.
     pub reminders: Vec<(String, Vec<String>)>,
-    /// Games that could not be handled, with the reason (the others go on).
-    pub errors: Vec<(String, String)>,
+    /// Games that could not be handled, with the reason (the others go on), worded by
+    /// whoever reports them, in their reader's language.
+    pub errors: Vec<(String, GameError)>,
 }
 
 pub struct Service {
@@ -416,7 +417,7 @@ impl Service {
         let mut report = TickReport::default();
         for id in self.store.due_games(now)? {
             if let Err(e) = self.tick_game(&id, now, &mut report) {
-                report.errors.push((id, e.message(crate::lang::Lang::En)));
+                report.errors.push((id, e));
             }
         }
         Ok(report)
