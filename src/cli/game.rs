@@ -225,8 +225,9 @@ pub struct SeatArgs {
     /// The player's secret (default: a new random one, printed once).
     #[arg(long)]
     secret: Option<String>,
-    /// The player's language (fr, en); default: the game's.
-    #[arg(long)]
+    /// The player's language (fr, en): their mails and answers; default: the game's.
+    /// (The global `--lang` is the language this command answers the moderator in.)
+    #[arg(long, value_name = "LANG")]
     player_lang: Option<Lang>,
     /// Also mail the player their welcome, as `AJOUTER`/`REMPLACER` by mail does: the
     /// secret, the house's units and an example order, the board's picture, and for a
@@ -693,13 +694,22 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
     };
     let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
     let house_id = g.house_id(&variant, &args.house).map_err(|e| ctx.fail(e))?;
-    let value = json!({"game": g.id, "house": house_id, "address": args.address, "secret": secret});
+    let value = json!({
+        "game": g.id,
+        "house": house_id,
+        "address": args.address,
+        "lang": lang.code(),
+        "secret": secret
+    });
     ctx.print(&value, || {
+        // The player's language is said: a moderator who meant `--lang` for it sees
+        // that it set the language of this answer only.
         format!(
-            "{} {} → {}\n{} {secret}\n",
+            "{} {} → {}\n{}\n{} {secret}\n",
             g.id,
             house_id,
             args.address,
+            say!(ctx.lang, "cli_game.player_lang", lang = lang.code()),
             if args.welcome {
                 say!(ctx.lang, "cli_game.player_s_secret_sent_in")
             } else {
