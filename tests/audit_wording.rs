@@ -154,3 +154,36 @@ fn the_audit_as_json_keeps_codes_and_typed_values() {
         ]
     );
 }
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The entries a store of schema 1 wrote (an English sentence each, no lines) still show,
+/// as they were written, next to the new ones worded in the reader's language.
+#[test]
+fn old_audit_entries_show_as_they_were_written() {
+    let j = Judge::new("v1");
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/store-v1");
+    copy_dir(&fixture.join("data"), &j.root.join("data"));
+    copy_dir(&fixture.join("variants"), &j.root.join("variants"));
+    j.ok(&["game", "pause", GAME]);
+    let fr = j.ok(&["game", "audit", GAME]);
+    assert!(
+        fr.contains("moderator    create         3 players on westeros\n"),
+        "{fr}"
+    );
+    assert!(fr.contains("stark: 3 line(s), Replace\n"), "{fr}");
+    assert!(fr.trim_end().ends_with("partie suspendue"), "{fr}");
+    let en = j.ok(&["game", "audit", GAME, "--lang", "en"]);
+    assert!(en.trim_end().ends_with("game paused"), "{en}");
+}
