@@ -750,8 +750,11 @@ fn a_game_of_westeros_played_through_the_command_line() {
     let audit = e["audit"].as_array().unwrap();
     assert_eq!(audit.last().unwrap()["action"], "rollback");
     assert_eq!(
-        audit.last().unwrap()["detail"],
-        "back to spring 299 movement"
+        audit.last().unwrap()["lines"],
+        serde_json::json!([{
+            "code": "rolled-back",
+            "phase": {"season": "spring", "year": 299, "kind": "movement"}
+        }])
     );
     let err = j.refused(&["history", GAME, "4"], None);
     assert!(

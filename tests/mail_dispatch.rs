@@ -180,7 +180,20 @@ impl World {
             .audit_trail(GAME)
             .unwrap()
             .iter()
-            .map(|a| format!("{} {}: {}\n", a.actor, a.action, a.detail))
+            .map(|a| {
+                let lines: Vec<String> = a
+                    .lines
+                    .iter()
+                    .map(|l| l.say(corbeau::lang::Lang::En, chrono_tz::UTC))
+                    .collect();
+                format!(
+                    "{} {}: {} {}\n",
+                    a.actor,
+                    a.action,
+                    lines.join(" / "),
+                    a.detail
+                )
+            })
             .collect()
     }
 

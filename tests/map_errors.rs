@@ -280,6 +280,61 @@ fn alias_equal_to_another_province_id() {
 }
 
 #[test]
+fn english_name_equal_to_another_provinces_alias() {
+    // `names = { en = … }` is read in orders like a name: `alef` is Alpha's alias.
+    assert_only_problem(
+        &mini_with(
+            "name = \"Beta\"\n",
+            "name = \"Beta\"\nnames = { en = \"Alef\" }\n",
+        ),
+        "[province b] names.en",
+        "the name `Alef` is already a name of province `a`",
+    );
+}
+
+#[test]
+fn english_name_equal_to_another_provinces_name() {
+    // Folded: case and accents do not make it another name. Found at Gamma, which comes
+    // after Beta in the file.
+    assert_only_problem(
+        &mini_with(
+            "name = \"Beta\"\n",
+            "name = \"Beta\"\nnames = { en = \"GAMMÁ\" }\n",
+        ),
+        "[province c] name",
+        "the name `Gamma` is already a name of province `b`",
+    );
+}
+
+#[test]
+fn a_later_province_named_like_an_earlier_english_name() {
+    // The collision is found whichever comes first in the file.
+    assert_only_problem(
+        &mini_with(
+            "name = \"Alpha\"\n",
+            "name = \"Alpha\"\nnames = { en = \"Bet\" }\n",
+        )
+        .replacen(
+            "name = \"Beta\"\n",
+            "name = \"Beta\"\naliases = [\"bet\"]\n",
+            1,
+        ),
+        "[province b] aliases",
+        "the name `bet` is already a name of province `a`",
+    );
+}
+
+#[test]
+fn an_english_name_may_repeat_the_provinces_own_alias() {
+    // As Westeros does (`names = { en = "Winterfell" }`, `aliases = ["Winterfell"]`).
+    let text = mini_with(
+        "aliases = [\"Alef\"]\n",
+        "names = { en = \"Alef\" }\naliases = [\"Alef\"]\n",
+    );
+    assert!(parse_variant(FILE, &text).is_ok());
+}
+
+#[test]
 fn duplicate_coast_name() {
     assert_only_problem(
         &mini_with(r#"aliases = ["sc"]"#, r#"aliases = ["sc", "nc"]"#),

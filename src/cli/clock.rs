@@ -82,10 +82,15 @@ pub fn print_report(lang: Lang, json: bool, report: &PassReport) -> Result<(), E
         .iter()
         .map(|f| json!({"message_id": f.message_id, "to": f.to, "error": f.error.to_string(), "attempts": f.attempts, "next_try": f.next_try, "set_aside": f.set_aside}))
         .collect();
+    let errors: Vec<_> = tick
+        .errors
+        .iter()
+        .map(|(game, e)| (game, e.message(ctx.lang)))
+        .collect();
     let value = json!({
         "processed": tick.processed,
         "reminders": tick.reminders,
-        "errors": tick.errors,
+        "errors": errors,
         "mail": {
             "answered": ingest.answered,
             "duplicates": ingest.duplicates,
@@ -117,8 +122,9 @@ pub fn print_report(lang: Lang, json: bool, report: &PassReport) -> Result<(), E
                 houses.join(", ")
             ));
         }
-        for (game, error) in &tick.errors {
-            t.push_str(&format!("{game}: {error}\n"));
+        for (game, error) in &errors {
+            t.push_str(&say!(ctx.lang, "clock.game_failed", game, error));
+            t.push('\n');
         }
         if !ingest.is_empty() {
             t.push_str(&format!(

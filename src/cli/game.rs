@@ -228,8 +228,9 @@ pub struct SeatArgs {
     /// The player's secret (default: a new random one, printed once).
     #[arg(long)]
     secret: Option<String>,
-    /// The player's language (fr, en); default: the game's.
-    #[arg(long)]
+    /// The player's language (fr, en): their mails and answers; default: the game's.
+    /// (The global `--lang` is the language this command answers the moderator in.)
+    #[arg(long, value_name = "LANG")]
     player_lang: Option<Lang>,
     /// Also mail the player their welcome, as `AJOUTER`/`REMPLACER` by mail does: the
     /// secret, the house's units and an example order, the board's picture, and for a
@@ -419,19 +420,35 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
             done(ctx, &g, &message)
         }
         GameCommand::Audit { game } => {
-            ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
+            let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
             let entries = ctx.service.audit_trail(&game).map_err(|e| ctx.fail(e))?;
+            let zone = g.settings.schedule.time_zone;
             ctx.print(&entries, || {
                 entries
                     .iter()
                     .map(|a| {
-                        format!(
-                            "{}  {:<12} {:<14} {}\n",
+                        // Worded now, in the reader's language; the data kept with the
+                        // lines (an edit's positions, a broadcast) is left to `--json`,
+                        // and an entry older than the lines shows its first line.
+                        let mut said: Vec<String> =
+                            a.lines.iter().map(|l| l.say(ctx.lang, zone)).collect();
+                        if said.is_empty() {
+                            said.push(a.detail.lines().next().unwrap_or("").to_string());
+                        }
+                        let head = format!(
+                            "{}  {:<12} {:<14} ",
                             a.at.format("%Y-%m-%d %H:%M:%S"),
                             a.actor,
-                            a.action,
-                            a.detail.lines().next().unwrap_or("")
-                        )
+                            a.action
+                        );
+                        let indent = " ".repeat(head.chars().count());
+                        said.iter()
+                            .enumerate()
+                            .map(|(i, line)| {
+                                let lead = if i == 0 { head.as_str() } else { &indent };
+                                format!("{lead}{line}\n")
+                            })
+                            .collect::<String>()
                     })
                     .collect()
             })
@@ -694,13 +711,22 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
     };
     let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
     let house_id = g.house_id(&variant, &args.house).map_err(|e| ctx.fail(e))?;
-    let value = json!({"game": g.id, "house": house_id, "address": args.address, "secret": secret});
+    let value = json!({
+        "game": g.id,
+        "house": house_id,
+        "address": args.address,
+        "lang": lang.code(),
+        "secret": secret
+    });
     ctx.print(&value, || {
+        // The player's language is said: a moderator who meant `--lang` for it sees
+        // that it set the language of this answer only.
         format!(
-            "{} {} → {}\n{} {secret}\n",
+            "{} {} → {}\n{}\n{} {secret}\n",
             g.id,
             house_id,
             args.address,
+            say!(ctx.lang, "cli_game.player_lang", lang = lang.code()),
             if args.welcome {
                 say!(ctx.lang, "cli_game.player_s_secret_sent_in")
             } else {

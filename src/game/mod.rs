@@ -1,5 +1,6 @@
 //! Games: their players, phases, orders, deadlines and endings, as values the store keeps.
 
+mod audit;
 pub mod calendar;
 mod error;
 mod lifecycle;
@@ -10,6 +11,7 @@ mod secret;
 pub mod span;
 mod victory;
 
+pub use audit::AuditLine;
 pub use error::phase_words;
 pub use error::{GameError, StorageFailure};
 pub use lifecycle::{Adjudicated, NewGame, ResultsMaker, check_address, check_game_id, create};

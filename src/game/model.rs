@@ -387,6 +387,13 @@ pub struct AuditEntry {
     pub actor: String,
     /// `create`, `start`, `process`, `rollback`, `edit-position`, …
     pub action: String,
+    /// What happened, worded when shown (docs/storage.md, "Audit trail"); empty in the
+    /// entries written before these lines existed, whose `detail` says it in English.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<super::audit::AuditLine>,
+    /// Data kept with the lines, not a sentence: a broadcast as JSON, the positions
+    /// before and after an edit; in older entries, the English sentence.
+    #[serde(default)]
     pub detail: String,
 }
 

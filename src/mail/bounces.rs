@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::config::{Config, Judge};
-use crate::game::{AuditEntry, Bounced, Game, GameError, Notice, NoticeKind};
+use crate::game::{AuditEntry, AuditLine, Bounced, Game, GameError, Notice, NoticeKind};
 use crate::service::Service;
 
 use super::inbound::Inbound;
@@ -82,13 +82,11 @@ pub fn record(
         service.update(&game.id, "judge", "bounce", now, |g, _, effects| {
             effects.seen = seen;
             for (house, address) in flag(g, &bounce.recipients, &bounce.reason, now) {
-                if !effects.detail.is_empty() {
-                    effects.detail.push('\n');
-                }
-                effects.detail.push_str(&format!(
-                    "{house}: mail to {address} bounced: {}",
-                    bounce.reason
-                ));
+                effects.audit.push(AuditLine::Bounced {
+                    house: house.clone(),
+                    address: address.clone(),
+                    reason: bounce.reason.clone(),
+                });
                 effects.notify(
                     NoticeKind::Undeliverable {
                         house: Some(house),
@@ -177,10 +175,12 @@ pub fn set_aside(
         at: now,
         actor: "judge".into(),
         action: "undeliverable".into(),
-        detail: format!(
-            "{}mail to {address} refused for good: {reason}",
-            house.map(|h| format!("{h}: ")).unwrap_or_default()
-        ),
+        lines: vec![AuditLine::Undeliverable {
+            house,
+            address,
+            reason: reason.to_string(),
+        }],
+        detail: String::new(),
     }];
     service.outbox_set_aside(key, mail, Some(&before), Some(&game), notices, audit)
 }

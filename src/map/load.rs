@@ -320,15 +320,21 @@ impl Builder {
                     "the id must be lower case, without spaces or `/` (e.g. `win`)",
                 );
             }
-            for name in std::iter::once(&p.id)
-                .chain(std::iter::once(&p.name))
-                .chain(p.names.values())
-                .chain(&p.aliases)
+            // Each name with the key that locates it: a translated name (`names.en`) is
+            // looked up in orders like any other, so it may not name two provinces either.
+            let translated = p
+                .names
+                .iter()
+                .map(|(lang, name)| (name, format!("{key} names.{lang}")));
+            for (name, at) in std::iter::once((&p.id, key.clone()))
+                .chain(std::iter::once((&p.name, format!("{key} name"))))
+                .chain(translated)
+                .chain(p.aliases.iter().map(|a| (a, format!("{key} aliases"))))
             {
                 if let Some(other) = names.add_province_name(name, id) {
                     let other = &raw[usize::from(other.0)].id;
                     self.problem(
-                        format!("{key} aliases"),
+                        at,
                         format!("the name `{name}` is already a name of province `{other}`"),
                     );
                 }

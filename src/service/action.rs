@@ -7,8 +7,8 @@ use chrono::{DateTime, Utc};
 use crate::game::calendar::parse_local_time;
 use crate::game::span::Span;
 use crate::game::{
-    Ending, Game, GameError, NoticeKind, OrderLines, PhaseRecord, SubmitMode, Trigger, Vote,
-    survivors,
+    AuditLine, Ending, Game, GameError, NoticeKind, OrderLines, PhaseRecord, SubmitMode, Trigger,
+    Vote, survivors,
 };
 use crate::lang::Lang;
 use crate::map::Variant;
@@ -129,26 +129,31 @@ pub fn apply(
     effects: &mut Effects,
     now: DateTime<Utc>,
 ) -> Result<(), GameError> {
-    let detail = match action {
+    let mut data = None;
+    let line = match action {
         Action::Start => {
             game.start(variant, now)?;
             effects.notify(NoticeKind::Started, Vec::new());
-            format!("deadline {}", game.deadline_text(Lang::En))
+            AuditLine::Started {
+                deadline: game.deadline,
+            }
         }
         Action::Pause => {
             game.pause(now)?;
             effects.notify(NoticeKind::Paused, Vec::new());
-            "paused".into()
+            AuditLine::Paused
         }
         Action::Resume => {
             game.resume(now)?;
             effects.notify(NoticeKind::Resumed, Vec::new());
-            format!("deadline {}", game.deadline_text(Lang::En))
+            AuditLine::Resumed {
+                deadline: game.deadline,
+            }
         }
         Action::Extend(by) => {
             let deadline = game.extend(by, now)?;
             effects.notify(NoticeKind::DeadlineChanged { deadline }, Vec::new());
-            format!("by {by}, to {deadline}")
+            AuditLine::Extended { by, deadline }
         }
         Action::Process { phase, trigger } => {
             game.check_phase(phase.as_deref())?;
@@ -188,9 +193,12 @@ pub fn apply(
             if record.ending.is_some() {
                 effects.notify(NoticeKind::GameOver, Vec::new());
             }
-            let detail = format!("{} ({:?})", record.phase, trigger).to_lowercase();
+            let line = AuditLine::Processed {
+                phase: record.phase,
+                trigger,
+            };
             effects.record = Some(record);
-            detail
+            line
         }
         Action::End(by) => {
             let ending = match by {
@@ -209,10 +217,9 @@ pub fn apply(
                 },
                 EndBy::Abandon => Ending::Abandoned,
             };
-            let detail = serde_json::to_string(&ending).unwrap_or_default();
-            game.end(ending, now)?;
+            game.end(ending.clone(), now)?;
             effects.notify(NoticeKind::GameOver, Vec::new());
-            detail
+            AuditLine::Ended { ending }
         }
         Action::Seat {
             house,
@@ -233,12 +240,15 @@ pub fn apply(
             } else {
                 game.add_player(&house, &address, secret_hash, lang, now)?;
             }
-            format!("{house}: {address}")
+            AuditLine::Seated { house, address }
         }
         Action::Remove { house } => {
             let house = game.house_id(variant, &house)?;
             let player = game.remove_player(&house)?;
-            format!("{house} ({})", player.address)
+            AuditLine::Removed {
+                house,
+                address: player.address,
+            }
         }
         Action::Submit {
             house,
@@ -249,12 +259,16 @@ pub fn apply(
         } => {
             let house = game.house_id(variant, &house)?;
             game.submit(variant, &house, &lines, mode, &source, lang, now)?;
-            format!("{house}: {} line(s), {mode:?}", lines.len())
+            AuditLine::Orders {
+                lines: lines.len(),
+                house,
+                mode,
+            }
         }
         Action::Ready { house, ready } => {
             let house = game.house_id(variant, &house)?;
             game.set_ready(&house, ready, now)?;
-            format!("{house} {}", if ready { "ready" } else { "not ready" })
+            AuditLine::Ready { house, ready }
         }
         Action::Vote { house, vote } => {
             let house = game.house_id(variant, &house)?;
@@ -262,7 +276,7 @@ pub fn apply(
             if ending.is_some() {
                 effects.notify(NoticeKind::GameOver, Vec::new());
             }
-            format!("{house}: {vote:?}")
+            AuditLine::Vote { house, vote }
         }
         Action::Absence { house, from, to } => {
             let house = game.house_id(variant, &house)?;
@@ -274,16 +288,20 @@ pub fn apply(
             if let Some(deadline) = moved {
                 effects.notify(NoticeKind::DeadlineChanged { deadline }, Vec::new());
             }
-            match moved {
-                Some(deadline) => format!("{house}: {start} to {end}, deadline to {deadline}"),
-                None => format!("{house}: {start} to {end}"),
+            AuditLine::Absence {
+                house,
+                from: start,
+                to: end,
+                deadline: moved,
             }
         }
         Action::Edit { position, reason } => {
             let before = write_position(variant, &game.position);
             game.edit_position(variant, &position, now)?;
             let after = write_position(variant, &game.position);
-            format!("{reason}\n--- before\n{before}--- after\n{after}")
+            // The positions are data, kept as written, for whoever checks the edit.
+            data = Some(format!("--- before\n{before}--- after\n{after}"));
+            AuditLine::Edited { reason }
         }
         Action::Resign { house } => {
             let house = game.house_id(variant, &house)?;
@@ -294,7 +312,7 @@ pub fn apply(
                 },
                 Vec::new(),
             );
-            house
+            AuditLine::Resigned { house }
         }
         Action::Rollback { last, phase } => {
             if let Some(phase) = phase {
@@ -306,27 +324,30 @@ pub fn apply(
             game.rollback(&last, now);
             effects.drop_record = Some(last.index);
             effects.notify(NoticeKind::RolledBack { phase: last.phase }, Vec::new());
-            format!("back to {}", last.phase)
+            AuditLine::RolledBack { phase: last.phase }
         }
         Action::Observers { allowed } => {
             game.settings.observers = allowed;
             if allowed {
-                "observers allowed".to_string()
+                AuditLine::ObserversAllowed
             } else {
                 let ended = game.observers.len();
                 game.observers.clear();
                 game.observer_requests.clear();
-                format!("observers forbidden ({ended} ended)")
+                AuditLine::ObserversForbidden { ended }
             }
         }
         Action::Pictures { on } => {
             game.settings.pictures = on;
-            format!("pictures {}", if on { "on" } else { "off" })
+            AuditLine::Pictures { on }
         }
     };
-    if !effects.detail.is_empty() {
-        effects.detail.push('\n');
+    effects.audit.push(line);
+    if let Some(data) = data {
+        if !effects.detail.is_empty() {
+            effects.detail.push('\n');
+        }
+        effects.detail.push_str(&data);
     }
-    effects.detail.push_str(&detail);
     Ok(())
 }

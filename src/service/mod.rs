@@ -12,8 +12,8 @@ use std::rc::Rc;
 use chrono::{DateTime, Utc};
 
 use crate::game::{
-    AuditEntry, Game, GameError, NewGame, Notice, NoticeKind, PhaseRecord, StorageFailure, Trigger,
-    create,
+    AuditEntry, AuditLine, Game, GameError, NewGame, Notice, NoticeKind, PhaseRecord,
+    StorageFailure, Trigger, create,
 };
 use crate::map::{PinnedVariant, Variant, parse_variant, variant_source};
 use crate::store::{Commit, Store, StoreError};
@@ -45,7 +45,9 @@ impl From<StoreError> for GameError {
 /// What an action does besides changing the game.
 #[derive(Debug, Default)]
 pub struct Effects {
-    /// The audit line's detail (empty: no audit line).
+    /// The audit line's lines, worded when shown (none, and no detail: no audit line).
+    pub audit: Vec<AuditLine>,
+    /// Data the audit line keeps with them (the positions of an edit).
     pub detail: String,
     pub notices: Vec<(NoticeKind, Vec<String>)>,
     pub record: Option<PhaseRecord>,
@@ -104,8 +106,9 @@ pub struct TickReport {
     pub processed: Vec<(String, String)>,
     /// Reminders queued: game id and houses.
     pub reminders: Vec<(String, Vec<String>)>,
-    /// Games that could not be handled, with the reason (the others go on).
-    pub errors: Vec<(String, String)>,
+    /// Games that could not be handled, with the reason (the others go on), worded by
+    /// whoever reports them, in their reader's language.
+    pub errors: Vec<(String, GameError)>,
 }
 
 pub struct Service {
@@ -164,11 +167,14 @@ impl Service {
         let (pin, variant, text) = self.read_variant(&new.variant)?;
         let game = create(new, &variant, pin, now)?;
         self.store.keep_variant(&game.variant.hash, &text)?;
-        let detail = format!("{} players on {}", game.players, game.variant);
+        let line = AuditLine::Created {
+            players: game.players,
+            variant: game.variant.to_string(),
+        };
         self.store.commit(Commit {
             before: None,
             game: Some(&game),
-            audit: vec![audit(now, actor, "create", detail)],
+            audit: vec![audit(now, actor, "create", vec![line], String::new())],
             ..Commit::default()
         })?;
         Ok(game)
@@ -202,17 +208,16 @@ impl Service {
             })?;
         game.variant = pin;
         self.store.keep_variant(&game.variant.hash, &text)?;
-        let detail = format!(
-            "{} ({}) -> {} ({})",
-            before.variant.name,
-            before.variant.hash.short(),
-            game.variant.name,
-            game.variant.hash.short()
-        );
+        let line = AuditLine::VariantChanged {
+            from: before.variant.name.clone(),
+            from_hash: before.variant.hash.short().to_string(),
+            to: game.variant.name.clone(),
+            to_hash: game.variant.hash.short().to_string(),
+        };
         self.store.commit(Commit {
             before: Some(&before),
             game: Some(&game),
-            audit: vec![audit(now, actor, "set-variant", detail)],
+            audit: vec![audit(now, actor, "set-variant", vec![line], String::new())],
             ..Commit::default()
         })?;
         Ok((game, before.variant))
@@ -257,10 +262,10 @@ impl Service {
                 houses,
             })
             .collect();
-        let mut audit = if effects.detail.is_empty() {
+        let mut audit = if effects.audit.is_empty() && effects.detail.is_empty() {
             Vec::new()
         } else {
-            vec![audit(now, actor, action, effects.detail)]
+            vec![audit(now, actor, action, effects.audit, effects.detail)]
         };
         for broadcast in &effects.broadcasts {
             let by = broadcast
@@ -269,7 +274,7 @@ impl Service {
                 .map_or_else(|| "moderator".to_string(), |h| format!("house:{h}"));
             let detail = serde_json::to_string(broadcast)
                 .map_err(|e| GameError::Internal(format!("broadcast: {e}")))?;
-            audit.push(self::audit(now, &by, BROADCAST, detail));
+            audit.push(self::audit(now, &by, BROADCAST, Vec::new(), detail));
         }
         self.store.commit(Commit {
             before: Some(&before),
@@ -381,7 +386,7 @@ impl Service {
         let mut report = TickReport::default();
         for id in self.store.due_games(now)? {
             if let Err(e) = self.tick_game(&id, now, &mut report) {
-                report.errors.push((id, e.message(crate::lang::Lang::En)));
+                report.errors.push((id, e));
             }
         }
         Ok(report)
@@ -425,11 +430,18 @@ impl Service {
     }
 }
 
-fn audit(at: DateTime<Utc>, actor: &str, action: &str, detail: String) -> AuditEntry {
+fn audit(
+    at: DateTime<Utc>,
+    actor: &str,
+    action: &str,
+    lines: Vec<AuditLine>,
+    detail: String,
+) -> AuditEntry {
     AuditEntry {
         at,
         actor: actor.to_string(),
         action: action.to_string(),
+        lines,
         detail,
     }
 }

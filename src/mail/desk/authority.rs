@@ -3,6 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::game::AuditLine;
 use crate::game::calendar::format_deadline;
 use crate::game::{Game, GameError, SubmitMode, secret_matches};
 use crate::map::Variant;
@@ -184,9 +185,11 @@ impl Desk<'_> {
             guards.push((house, !same_address(&p.address, &from)));
         }
         if let Some(until) = self.throttled(&guards)? {
-            self.note(format!(
-                "sign-on as {shown} from {from} refused unchecked (throttled)"
-            ));
+            self.note(AuditLine::SignOnRefused {
+                house: Some(shown.to_string()),
+                from: from.clone(),
+                throttled: true,
+            });
             self.lock_out();
             let until = format_deadline(until, g.settings.schedule.time_zone, self.lang);
             self.throttled = Some(until.clone());
@@ -218,7 +221,11 @@ impl Desk<'_> {
                 let target = player.map(|(house, _)| Some(house));
                 self.guards_failed(&guards, target)?;
                 self.lock_out();
-                self.note(format!("refused sign-on as {shown} from {from}"));
+                self.note(AuditLine::SignOnRefused {
+                    house: Some(shown.to_string()),
+                    from: from.clone(),
+                    throttled: false,
+                });
                 let game = g.id.clone();
                 self.refuse(located, Refusal::BadSignOn { game });
             }
@@ -259,9 +266,11 @@ impl Desk<'_> {
             ),
         ];
         if let Some(until) = self.throttled(&guards)? {
-            self.note(format!(
-                "moderator sign-on from {from} refused unchecked (throttled)"
-            ));
+            self.note(AuditLine::SignOnRefused {
+                house: None,
+                from: from.clone(),
+                throttled: true,
+            });
             self.lock_out();
             let until = format_deadline(until, g.settings.schedule.time_zone, self.lang);
             self.throttled = Some(until.clone());
@@ -282,7 +291,11 @@ impl Desk<'_> {
         } else {
             self.guards_failed(&guards, Some(None))?;
             self.lock_out();
-            self.note(format!("refused moderator sign-on from {from}"));
+            self.note(AuditLine::SignOnRefused {
+                house: None,
+                from: from.clone(),
+                throttled: false,
+            });
             self.refuse(located, Refusal::BadModeratorSecret { game: id });
         }
         Ok(())
@@ -361,7 +374,7 @@ impl Desk<'_> {
                 crate::game::NoticeKind::SignOnThrottled { house, until },
                 houses,
             );
-            self.note(format!("sign-ons throttled until {until}"));
+            self.note(AuditLine::SignOnsThrottled { until });
         }
         let written: Vec<String> = counted.iter().map(|(s, _)| s.key()).collect();
         for (subject, guard) in counted {

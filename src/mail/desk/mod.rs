@@ -15,6 +15,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::config::Config;
+use crate::game::AuditLine;
 use crate::game::{Game, GameError, SubmitMode, Vote};
 use crate::lang::Lang;
 use crate::map::Variant;
@@ -220,7 +221,7 @@ impl<'a> Desk<'a> {
             return false;
         };
         let before = (**game).clone();
-        let saved_detail = self.effects.detail.clone();
+        let saved_detail = (self.effects.audit.len(), self.effects.detail.clone());
         // A game action counts as of the mail's arrival (lateness), but a deadline opened
         // afresh counts from now: a start, resume or rollback read after the judge was
         // down for days would otherwise open a phase whose deadline is already past, and
@@ -233,7 +234,8 @@ impl<'a> Desk<'a> {
             Ok(()) => true,
             Err(e) => {
                 **game = before;
-                self.effects.detail = saved_detail;
+                self.effects.audit.truncate(saved_detail.0);
+                self.effects.detail = saved_detail.1;
                 let message = match e {
                     GameError::OrdersRefused(lines) => {
                         return self.orders_refused(located, lines);
@@ -325,11 +327,8 @@ impl<'a> Desk<'a> {
     }
 
     /// An audit line of its own (a refused sign-on, a change of language or address).
-    fn note(&mut self, line: String) {
-        if !self.effects.detail.is_empty() {
-            self.effects.detail.push('\n');
-        }
-        self.effects.detail.push_str(&line);
+    fn note(&mut self, line: AuditLine) {
+        self.effects.audit.push(line);
     }
 }
 

@@ -1,6 +1,7 @@
 //! The moderator's commands, and the commands that change a game's people: votes,
 //! seats, a player's address, observers.
 
+use crate::game::AuditLine;
 use crate::game::calendar::format_deadline;
 use crate::game::span::Span;
 use crate::game::{
@@ -182,12 +183,18 @@ impl Desk<'_> {
             // would merge two houses' mail. Which of the two is not said: the reply must
             // not tell who plays what.
             Ok(a) if self.config.judge.is_own(&a) => {
-                self.note(format!("{house}: address change to {a} refused"));
+                self.note(AuditLine::AddressRefused {
+                    house: house.clone(),
+                    address: a.clone(),
+                });
                 self.refuse(located, Refusal::AddressUnavailable(a));
                 return;
             }
             Err(GameError::AddressTaken { address, .. }) => {
-                self.note(format!("{house}: address change to {address} refused"));
+                self.note(AuditLine::AddressRefused {
+                    house: house.clone(),
+                    address: address.clone(),
+                });
                 self.refuse(located, Refusal::AddressUnavailable(address));
                 return;
             }
@@ -211,7 +218,11 @@ impl Desk<'_> {
         if old != self.mail.from {
             self.owner = Some(old.clone());
         }
-        self.note(format!("{house}: address {old} -> {address}"));
+        self.note(AuditLine::AddressChanged {
+            house: house.clone(),
+            old: old.clone(),
+            new: address.clone(),
+        });
         self.section(
             located.line,
             &located.text,
@@ -263,7 +274,7 @@ impl Desk<'_> {
         });
         let zone = g.settings.schedule.time_zone;
         let id = g.id.clone();
-        self.note(format!("observer request from {from}"));
+        self.note(AuditLine::ObserverAsked { from: from.clone() });
         let section = ReplySection::ObserveAsked {
             game: id,
             address: from,
@@ -320,7 +331,7 @@ impl Desk<'_> {
         let hash = g.observer_requests.get(request).map(|r| r.token.clone());
         if !hash.is_some_and(|h| secret_matches(token, &h)) {
             self.guards_failed(&guards, None)?;
-            self.note(format!("wrong observer token from {from}"));
+            self.note(AuditLine::ObserverBadToken { from: from.clone() });
             self.refuse(located, Refusal::BadObserverToken);
             return Ok(());
         }
@@ -334,7 +345,7 @@ impl Desk<'_> {
             since: now,
         });
         let id = g.id.clone();
-        self.note(format!("observer {from}"));
+        self.note(AuditLine::ObserverJoined { from: from.clone() });
         let section = ReplySection::Observing { game: id, secret };
         self.section(located.line, &located.text, section);
         Ok(())
@@ -379,7 +390,7 @@ impl Desk<'_> {
         if hash.is_some_and(|h| secret_matches(secret, &h)) {
             self.guards_passed(&guards)?;
             g.observers.remove(at);
-            self.note(format!("observer left ({from})"));
+            self.note(AuditLine::ObserverLeft { from: from.clone() });
             self.section(located.line, &located.text, ReplySection::Unobserved);
         } else {
             self.guards_failed(&guards, None)?;
@@ -430,7 +441,7 @@ impl Desk<'_> {
             // The moderator's results, notices and answers.
             g.settings.lang = lang;
             self.lang = lang;
-            self.note(format!("moderator: language {lang}"));
+            self.note(AuditLine::Language { house: None, lang });
             self.section(line, text, ReplySection::Language);
         } else if let Some(house) = self.require_house(located)
             && let Some((g, _)) = game
@@ -438,7 +449,10 @@ impl Desk<'_> {
         {
             p.lang = lang;
             self.lang = lang;
-            self.note(format!("{house}: language {lang}"));
+            self.note(AuditLine::Language {
+                house: Some(house.clone()),
+                lang,
+            });
             self.section(line, text, ReplySection::Language);
         }
     }

@@ -1,6 +1,7 @@
 //! Orders: the order lines of a mail gathered into sets and submitted, `PRÊT` withdrawn
 //! when a set is refused, and the results of a phase (played, or tried by the moderator).
 
+use crate::game::AuditLine;
 use crate::game::{
     Game, GameError, OrderLines, OrderProblem, PhaseRecord, SubmitMode, Trigger, looks_like_prose,
 };
@@ -88,7 +89,9 @@ impl Desk<'_> {
             return;
         };
         if g.set_ready(&house, before, self.now).is_ok() {
-            self.note(format!("{house}: ready withdrawn, orders refused"));
+            self.note(AuditLine::ReadyWithdrawn {
+                house: house.clone(),
+            });
             if let Some(section) = self.sections.get_mut(index) {
                 section.section = ReplySection::ReadyRefused;
             }

@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use crate::game::AuditLine;
 use crate::game::{Game, GameError, Press};
 use crate::lang::Lang;
 use crate::map::Variant;
@@ -158,12 +159,11 @@ impl Desk<'_> {
                 body: body.to_string(),
             });
         }
-        self.note(format!(
-            "press from {} to {} recipient(s){}",
-            sender.as_deref().unwrap_or("moderator"),
-            recipients.len(),
-            if grey { " (grey)" } else { "" }
-        ));
+        self.note(AuditLine::Press {
+            from: sender.clone(),
+            recipients: recipients.len(),
+            grey,
+        });
         let section = ReplySection::Press {
             count: recipients.len(),
             to: to_names,

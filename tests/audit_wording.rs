@@ -1,0 +1,189 @@
+//! The audit trail a moderator reads (`corbeau game audit`) is worded when it is shown, in
+//! the command line's language, from the catalogue: a vote, a draw, a phase processed, in
+//! French and in English, with no Rust `Some(…)`/`None`/`Draw` in sight; `--json` keeps
+//! the stable codes and typed values.
+
+#![allow(clippy::unwrap_used)]
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+const GAME: &str = "bataille";
+
+struct Judge {
+    root: PathBuf,
+}
+
+impl Judge {
+    fn new(name: &str) -> Judge {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let root = std::env::temp_dir().join(format!(
+            "corbeau-audit-{name}-{}-{nanos}",
+            std::process::id()
+        ));
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(&root).unwrap();
+        Judge { root }
+    }
+
+    /// Runs a command that must succeed; its standard output.
+    #[track_caller]
+    fn ok(&self, args: &[&str]) -> String {
+        let out = Command::new(env!("CARGO_BIN_EXE_corbeau"))
+            .args(args)
+            .arg("--data")
+            .arg(self.root.join("data"))
+            .current_dir(&self.root)
+            .env("CORBEAU_NOW", "2026-03-23T08:00:00Z")
+            .env_remove("CORBEAU_LANG")
+            .env_remove("CORBEAU_CONFIG")
+            .env_remove("CORBEAU_DATA")
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        );
+        assert!(
+            out.status.success(),
+            "corbeau {args:?}:\n{stdout}\n{stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        stdout
+    }
+}
+
+impl Drop for Judge {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.root);
+    }
+}
+
+/// A three-player game started, a phase processed by the moderator, Stark voting a draw
+/// then withdrawing, Tully conceding to Stark, then the moderator ending it in a draw.
+fn played() -> Judge {
+    let j = Judge::new("vote");
+    j.ok(&["game", "new", GAME, "--players", "3"]);
+    for house in ["stark", "lannister", "baratheon"] {
+        let address = format!("{house}@example.org");
+        j.ok(&["player", "add", GAME, house, &address]);
+    }
+    j.ok(&["game", "start", GAME]);
+    j.ok(&["game", "process", GAME]);
+    j.ok(&["player", "vote", GAME, "stark", "draw"]);
+    j.ok(&["player", "vote", GAME, "stark", "none"]);
+    j.ok(&["player", "vote", GAME, "baratheon", "concede", "stark"]);
+    j.ok(&["game", "end", GAME, "--draw"]);
+    j
+}
+
+/// No trace of Rust's `Debug` or of the stored form in a text for people.
+#[track_caller]
+fn no_debug(text: &str) {
+    for bad in [
+        "Some(",
+        "None",
+        "Draw",
+        "Concede(",
+        "Replace",
+        "Partial",
+        "Moderator)",
+    ] {
+        assert!(!text.contains(bad), "`{bad}` in:\n{text}");
+    }
+}
+
+#[test]
+fn the_audit_of_votes_and_a_draw_reads_in_french_and_in_english() {
+    let j = played();
+    let fr = j.ok(&["game", "audit", GAME]);
+    no_debug(&fr);
+    for line in [
+        "3 joueurs sur westeros",
+        "partie commencée, date limite : ",
+        "jouée par le modérateur",
+        "stark : vote la nulle",
+        "stark : retire son vote",
+        "baratheon : concède la partie à stark",
+        "Partie terminée : match nul entre ",
+    ] {
+        assert!(fr.contains(line), "`{line}` not in:\n{fr}");
+    }
+    let en = j.ok(&["game", "audit", GAME, "--lang", "en"]);
+    no_debug(&en);
+    for line in [
+        "3 players on westeros",
+        "game started, deadline: ",
+        "processed by the moderator",
+        "stark: votes for a draw",
+        "stark: withdraws its vote",
+        "baratheon: concedes the game to stark",
+        "Game over: draw between ",
+    ] {
+        assert!(en.contains(line), "`{line}` not in:\n{en}");
+    }
+    // The same entries, one reading each: only the words differ.
+    assert_eq!(fr.lines().count(), en.lines().count(), "{fr}\n{en}");
+}
+
+#[test]
+fn the_audit_as_json_keeps_codes_and_typed_values() {
+    let j = played();
+    let json: serde_json::Value =
+        serde_json::from_str(&j.ok(&["game", "audit", GAME, "--json"])).unwrap();
+    let votes: Vec<&serde_json::Value> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["action"] == "vote")
+        .map(|a| &a["lines"][0])
+        .collect();
+    assert_eq!(
+        votes,
+        [
+            &serde_json::json!({"code": "vote", "house": "stark", "vote": {"vote": "draw"}}),
+            &serde_json::json!({"code": "vote", "house": "stark", "vote": null}),
+            &serde_json::json!({
+                "code": "vote", "house": "baratheon", "vote": {"vote": "concede", "house": "stark"}
+            }),
+        ]
+    );
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The entries a store of schema 1 wrote (an English sentence each, no lines) still show,
+/// as they were written, next to the new ones worded in the reader's language.
+#[test]
+fn old_audit_entries_show_as_they_were_written() {
+    let j = Judge::new("v1");
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/store-v1");
+    copy_dir(&fixture.join("data"), &j.root.join("data"));
+    copy_dir(&fixture.join("variants"), &j.root.join("variants"));
+    j.ok(&["game", "pause", GAME]);
+    let fr = j.ok(&["game", "audit", GAME]);
+    assert!(
+        fr.contains("moderator    create         3 players on westeros\n"),
+        "{fr}"
+    );
+    assert!(fr.contains("stark: 3 line(s), Replace\n"), "{fr}");
+    assert!(fr.trim_end().ends_with("partie suspendue"), "{fr}");
+    let en = j.ok(&["game", "audit", GAME, "--lang", "en"]);
+    assert!(en.trim_end().ends_with("game paused"), "{en}");
+}
