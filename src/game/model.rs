@@ -328,7 +328,7 @@ pub struct PhaseRecord {
     /// The orders adjudicated, per house.
     pub orders: Vec<(String, Vec<String>)>,
     /// The results (docs/results-format.md).
-    pub results: serde_json::Value,
+    pub results: super::results::PhaseResults,
     pub position_after: String,
     /// Houses that fell into civil disorder at this phase.
     pub civil_disorder: Vec<String>,
