@@ -288,8 +288,18 @@ pub enum PhaseResults {
 pub struct UnreadableResults {
     /// The JSON as stored, written back unchanged.
     pub stored: Value,
-    /// What did not read: serde's message, naming the field (`missing field `counts``).
-    pub problem: String,
+    pub problem: ResultsProblem,
+}
+
+/// Why stored results do not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResultsProblem {
+    /// They say another version of the format than [`RESULTS_FORMAT`] (written by a later
+    /// corbeau): read as this one, they could say something else than they meant.
+    Format { found: u32 },
+    /// Not of the format's shape: the JSON reader's message, which names the field
+    /// (``missing field `counts` ``, ``invalid type: string "x", expected usize``).
+    Shape { detail: String },
 }
 
 impl PhaseResults {
@@ -322,13 +332,17 @@ impl<'de> Deserialize<'de> for PhaseResults {
     /// than failing the whole record (and with it the game's history).
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PhaseResults, D::Error> {
         let stored = Value::deserialize(deserializer)?;
-        Ok(match ResultsView::deserialize(&stored) {
-            Ok(view) => view.into(),
-            Err(e) => PhaseResults::Unreadable(UnreadableResults {
-                problem: e.to_string(),
-                stored,
-            }),
-        })
+        let problem = match ResultsView::deserialize(&stored) {
+            Ok(view) if view.format == RESULTS_FORMAT => return Ok(view.into()),
+            Ok(view) => ResultsProblem::Format { found: view.format },
+            Err(e) => ResultsProblem::Shape {
+                detail: e.to_string(),
+            },
+        };
+        Ok(PhaseResults::Unreadable(UnreadableResults {
+            stored,
+            problem,
+        }))
     }
 }
 
@@ -366,8 +380,48 @@ mod tests {
         let PhaseResults::Unreadable(u) = &results else {
             panic!("results without counts read as the format: {results:?}");
         };
-        assert!(u.problem.contains("counts"), "{}", u.problem);
+        let ResultsProblem::Shape { detail } = &u.problem else {
+            panic!("{:?}", u.problem);
+        };
+        assert!(detail.contains("`counts`"), "{detail}");
         assert_eq!(serde_json::to_value(&results).expect("writes"), stored);
+    }
+
+    #[test]
+    fn results_of_a_later_format_are_kept_as_stored_not_read_as_this_one() {
+        let mut stored = spring();
+        stored["format"] = Value::from(RESULTS_FORMAT + 1);
+        let results: PhaseResults = serde_json::from_value(stored.clone()).expect("still reads");
+        let PhaseResults::Unreadable(u) = &results else {
+            panic!("a later format read as this one: {results:?}");
+        };
+        assert_eq!(
+            u.problem,
+            ResultsProblem::Format {
+                found: RESULTS_FORMAT + 1
+            }
+        );
+        assert_eq!(serde_json::to_value(&results).expect("writes"), stored);
+    }
+
+    /// docs/results-format.md: a key that may be `null` reads as `null` when absent, an
+    /// unknown key is ignored; a wrong type makes the results unreadable.
+    #[test]
+    fn absent_nullable_keys_read_as_null_and_unknown_keys_are_ignored() {
+        let mut stored = spring();
+        let line = &mut stored["houses"][0]["orders"][0];
+        let line = line.as_object_mut().expect("an order line");
+        assert!(line.remove("dislodged_by").is_some());
+        line.insert("later".into(), Value::Bool(true));
+        let results: PhaseResults = serde_json::from_value(stored).expect("reads");
+        let view = results.view().expect("still of this format");
+        assert_eq!(view.houses[0].orders[0].dislodged_by, None);
+        assert_eq!(view, &serde_json::from_value(spring()).expect("reads"));
+
+        let mut wrong = spring();
+        wrong["counts"]["lines"] = Value::String("many".into());
+        let results: PhaseResults = serde_json::from_value(wrong).expect("still reads");
+        assert!(results.view().is_none());
     }
 
     #[test]

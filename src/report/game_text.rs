@@ -8,7 +8,9 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::{RESULTS_TEMPLATE, RenderError, render_template};
-use crate::game::results::{PhaseResults, RejectedView, ResultsView};
+use crate::game::results::{
+    PhaseResults, RESULTS_FORMAT, RejectedView, ResultsProblem, ResultsView,
+};
 use crate::game::{Ending, Game, GameStatus, PhaseRecord};
 use crate::judge::Phase;
 use crate::lang::Lang;
@@ -267,13 +269,19 @@ pub fn record_results_for(
     let mut results = match &record.results {
         PhaseResults::Read(view) => ResultsView::clone(view),
         PhaseResults::Unreadable(u) => {
+            let problem = match &u.problem {
+                ResultsProblem::Format { found } => {
+                    say!(lang, "results_record.format", found, known = RESULTS_FORMAT)
+                }
+                ResultsProblem::Shape { detail } => detail.clone(),
+            };
             let mut text = say!(
                 lang,
                 "results_record.unreadable",
                 phase = phase_text(record.phase, lang),
                 index = record.index,
                 game = g.id,
-                problem = u.problem
+                problem
             );
             text.push('\n');
             return Ok(text);

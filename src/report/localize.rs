@@ -115,7 +115,10 @@ mod tests {
         }
         let mut en = view.clone();
         localize_results(&mut en, &variant, Lang::En);
-        assert_ne!(en, view, "Westeros has English names: some place was renamed");
+        assert_ne!(
+            en, view,
+            "Westeros has English names: some place was renamed"
+        );
     }
 
     #[test]

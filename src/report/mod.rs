@@ -14,7 +14,7 @@ mod render;
 pub use crate::game::results::{
     CentreRow, CentreTable, CommandView, Counts, DislodgedView, HouseOrders, HouseRef, HouseUnits,
     OrderLine, OutcomeView, OwnedUnit, PhaseResults, Place, RESULTS_FORMAT, RejectedView,
-    ResultsView, Status, UnitView, UnreadableResults, VariantRef,
+    ResultsProblem, ResultsView, Status, UnitView, UnreadableResults, VariantRef,
 };
 pub use build::{results_record, results_view, results_view_with_orders};
 pub use describe::{order_text, province_place, region_place, unit_view};
