@@ -12,6 +12,8 @@ use crate::judge::Phase;
 use crate::map::UnitKind;
 
 /// Version of the results format (JSON fields and text header); bumped on breaking changes.
+/// Stored results of another version do not read ([`PhaseResults::Unreadable`]): a bump
+/// comes with a store migration of the stored results.
 pub const RESULTS_FORMAT: u32 = 1;
 
 /// Everything the results of one adjudicated phase show.
