@@ -102,17 +102,10 @@ fn turn(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
         let (game, record) = service
             .process(&format!("t{i}"), "bench", Trigger::Moderator, None, start)
             .expect("process");
-        let mut data = record.results.clone();
-        if let Some(map) = data.as_object_mut() {
-            map.insert("game".into(), serde_json::json!({"id": game.id, "name": game.name, "index": 0, "deadline": null, "deadline_utc": null, "ending": null}));
-        }
-        let text = render_template(
-            RESULTS_TEMPLATE,
-            minijinja::Value::from_serialize(&data),
-            Lang::Fr,
-            None,
-        )
-        .expect("render");
+        let results = record.results.view().expect("results of this format");
+        let game = serde_json::json!({"id": game.id, "name": game.name, "index": 0, "deadline": null, "deadline_utc": null, "ending": null});
+        let data = minijinja::context! { game, ..minijinja::Value::from_serialize(results) };
+        let text = render_template(RESULTS_TEMPLATE, data, Lang::Fr, None).expect("render");
         std::hint::black_box(text);
     }
     let per_turn = began.elapsed().as_secs_f64() / f64::from(turns);

@@ -40,10 +40,9 @@ pub struct Adjudicated {
 }
 
 /// What makes the stored results of a phase (`PhaseRecord::results`, docs/results-format.md)
-/// from its adjudication: given by the caller (the report layer's), so that the game names
-/// no view.
-pub type ResultsMaker<'a> =
-    &'a dyn Fn(&Variant, &Adjudicated) -> Result<serde_json::Value, GameError>;
+/// from its adjudication: given by the caller (the report layer's), so that the game words
+/// nothing; the game keeps the typed results it returns.
+pub type ResultsMaker<'a> = &'a dyn Fn(&Variant, &Adjudicated) -> super::results::ResultsView;
 
 /// What a moderator gives to create a game.
 #[derive(Debug, Clone)]
@@ -710,7 +709,7 @@ impl Game {
             orders: given,
             adjudication,
         };
-        let results = results(variant, &played)?;
+        let results = results(variant, &played).into();
         let Adjudicated {
             before: position,
             adjudication,

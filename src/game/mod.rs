@@ -7,6 +7,7 @@ mod lifecycle;
 mod model;
 mod orders;
 mod repin;
+pub mod results;
 mod secret;
 pub mod span;
 mod victory;

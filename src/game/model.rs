@@ -364,7 +364,7 @@ pub struct PhaseRecord {
     /// The orders adjudicated, per house.
     pub orders: Vec<(String, Vec<String>)>,
     /// The results (docs/results-format.md).
-    pub results: serde_json::Value,
+    pub results: super::results::PhaseResults,
     #[serde(with = "crate::position::stored")]
     pub position_after: Position,
     /// Houses that fell into civil disorder at this phase.

@@ -143,7 +143,7 @@ fn mails_for(
     };
     // One text per language and audience: a house reads its own rejected lines, the
     // moderator everyone's, the others none (`Audience`).
-    let mut bodies: HashMap<(Lang, Audience), (String, Value)> = HashMap::new();
+    let mut bodies: HashMap<(Lang, Audience), String> = HashMap::new();
     // One picture per language (its title and legend are in the reader's words), drawn
     // once for all the readers of that language, not once a mail.
     let mut pictures: HashMap<Lang, Option<Attachment>> = HashMap::new();
@@ -179,11 +179,12 @@ fn mails_for(
                         config.templates.as_deref(),
                     )
                     .map_err(render_error)?;
-                    let phase = record.results.get("phase").cloned().unwrap_or(Value::Null);
-                    slot.insert((text, phase));
+                    slot.insert(text);
                 }
-                let (text, phase) = &bodies[&key];
-                let data = json!({ "game": { "id": game.id }, "phase": phase });
+                let text = &bodies[&key];
+                // The phase the results are of (theirs, `phase`, is the same), read even
+                // when the stored results are not.
+                let data = json!({ "game": { "id": game.id }, "phase": record.phase });
                 let subject = subject(config, "results", data, lang).map_err(render_error)?;
                 mail(config, &address, subject, text.clone(), now).carrying(picture(lang).as_ref())
             }

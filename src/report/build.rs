@@ -12,7 +12,7 @@ use super::describe::{
     unit_view,
 };
 use super::reason::{illegal_view, outcome_view};
-use super::view::{
+use crate::game::results::{
     CentreRow, CentreTable, Counts, DislodgedView, HouseOrders, HouseUnits, OrderLine, OwnedUnit,
     Place, RESULTS_FORMAT, RejectedView, ResultsView, Status, UnitView, VariantRef,
 };
@@ -27,19 +27,15 @@ pub fn results_view(
     build(variant, before, adjudication, None)
 }
 
-/// The results of a phase the game played, as its record keeps them (the JSON of
-/// [`results_view_with_orders`]): what `Game::process` is given to make them.
-pub fn results_record(
-    variant: &Variant,
-    played: &crate::game::Adjudicated,
-) -> Result<serde_json::Value, crate::game::GameError> {
-    let view = results_view_with_orders(
+/// The results of a phase the game played, as its record keeps them
+/// ([`results_view_with_orders`]): what `Game::process` is given to make them.
+pub fn results_record(variant: &Variant, played: &crate::game::Adjudicated) -> ResultsView {
+    results_view_with_orders(
         variant,
         &played.before,
         &played.adjudication,
         &played.orders,
-    );
-    serde_json::to_value(&view).map_err(|e| crate::game::GameError::Internal(e.to_string()))
+    )
 }
 
 /// The results of one adjudicated phase, with the orders given, so that rejected orders are

@@ -4,7 +4,7 @@
 use crate::judge::{CheckedOrder, Position, Unit};
 use crate::map::{HouseId, Owner, ProvinceId, RegionId, UnitKind, Variant};
 
-use super::view::{CommandView, HouseRef, Place, UnitView};
+use crate::game::results::{CommandView, HouseRef, Place, UnitView};
 
 /// A region as a place: `win/est`, Winterfell, coast `est`.
 pub fn region_place(variant: &Variant, region: RegionId) -> Place {

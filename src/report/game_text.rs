@@ -4,9 +4,13 @@
 use std::path::Path;
 
 use minijinja::Value;
+use serde::Serialize;
 use serde_json::json;
 
 use super::{RESULTS_TEMPLATE, RenderError, render_template};
+use crate::game::results::{
+    PhaseResults, RESULTS_FORMAT, RejectedView, ResultsProblem, ResultsView,
+};
 use crate::game::{Ending, Game, GameStatus, PhaseRecord};
 use crate::judge::Phase;
 use crate::lang::Lang;
@@ -183,7 +187,7 @@ impl Audience {
         }
     }
 
-    fn sees(&self, rejected: &serde_json::Value) -> bool {
+    fn sees(&self, rejected: &RejectedView) -> bool {
         match self {
             Audience::Public => false,
             Audience::House(house) => from_house(rejected, house),
@@ -200,17 +204,22 @@ impl Audience {
     }
 }
 
-fn rejected_lines(record: &PhaseRecord) -> impl Iterator<Item = &serde_json::Value> {
-    record
-        .results
-        .get("rejected")
-        .and_then(|r| r.as_array())
-        .into_iter()
-        .flatten()
+fn rejected_lines(record: &PhaseRecord) -> impl Iterator<Item = &RejectedView> {
+    record.results.view().into_iter().flat_map(|v| &v.rejected)
 }
 
-fn from_house(rejected: &serde_json::Value, house: &str) -> bool {
-    rejected.pointer("/house/id").and_then(|h| h.as_str()) == Some(house)
+fn from_house(rejected: &RejectedView, house: &str) -> bool {
+    rejected.house.as_ref().is_some_and(|h| h.id == house)
+}
+
+/// What the results template reads for a stored phase: the results, the game and who
+/// reads them.
+#[derive(Serialize)]
+struct RecordData<'a> {
+    #[serde(flatten)]
+    results: &'a ResultsView,
+    game: serde_json::Value,
+    audience: &'static str,
 }
 
 /// The public results of a processed phase (see [`record_results_for`]).
@@ -235,7 +244,8 @@ pub fn record_results(
 
 /// The results of a processed phase through the results template, with the game's name
 /// and (when `current`) its next deadline or ending, showing the rejected and superseded
-/// lines `audience` may see.
+/// lines `audience` may see. Results stored in a form this corbeau cannot read
+/// (docs/results-format.md, "Decisions") give a sentence saying so, with what is wrong.
 pub fn record_results_for(
     g: &Game,
     variant: &Variant,
@@ -253,19 +263,35 @@ pub fn record_results_for(
         "deadline_utc": if current { g.deadline.map(|d| d.to_rfc3339()) } else { None },
         "ending": record.ending.as_ref().map(|e| ending_text(e, variant, lang)),
     });
-    let mut data = record.results.clone();
-    super::localize(&mut data, variant, lang);
-    if let Some(map) = data.as_object_mut() {
-        map.insert("game".into(), game);
-        map.insert("audience".into(), json!(audience.word()));
-        if let Some(rejected) = map.get_mut("rejected").and_then(|r| r.as_array_mut()) {
-            rejected.retain(|r| audience.sees(r));
-            let shown = rejected.len();
-            if let Some(counts) = map.get_mut("counts").and_then(|c| c.as_object_mut()) {
-                counts.insert("rejected".into(), json!(shown));
-            }
+    let mut results = match &record.results {
+        PhaseResults::Read(view) => ResultsView::clone(view),
+        PhaseResults::Unreadable(u) => {
+            let problem = match &u.problem {
+                ResultsProblem::Format { found } => {
+                    say!(lang, "results_record.format", found, known = RESULTS_FORMAT)
+                }
+                ResultsProblem::Shape { detail } => detail.clone(),
+            };
+            let mut text = say!(
+                lang,
+                "results_record.unreadable",
+                phase = phase_text(record.phase, lang),
+                index = record.index,
+                game = g.id,
+                problem
+            );
+            text.push('\n');
+            return Ok(text);
         }
-    }
+    };
+    super::localize_results(&mut results, variant, lang);
+    results.rejected.retain(|r| audience.sees(r));
+    results.counts.rejected = results.rejected.len();
+    let data = RecordData {
+        results: &results,
+        game,
+        audience: audience.word(),
+    };
     render_template(
         RESULTS_TEMPLATE,
         Value::from_serialize(&data),

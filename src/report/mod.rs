@@ -9,22 +9,22 @@ mod localize;
 mod orders;
 mod reason;
 mod render;
-mod view;
 
+/// The results' data types live with the game, whose history keeps them.
+pub use crate::game::results::{
+    CentreRow, CentreTable, CommandView, Counts, DislodgedView, HouseOrders, HouseRef, HouseUnits,
+    OrderLine, OutcomeView, OwnedUnit, PhaseResults, Place, RESULTS_FORMAT, RejectedView,
+    ResultsProblem, ResultsView, Status, UnitView, UnreadableResults, VariantRef,
+};
 pub use build::{results_record, results_view, results_view_with_orders};
 pub use describe::{order_text, province_place, region_place, unit_view};
-pub use localize::{localize, localized};
+pub use localize::{localize, localize_results, localized};
 pub use orders::{GameRef, OrdersView, Reach, checked_orders, orders_view};
 /// Outcomes as template data: tests render every code through the templates with it.
 pub use reason::{illegal_view, outcome_view};
 pub use render::{
     ORDERS_TEMPLATE, RESULTS_TEMPLATE, RenderError, local_templates, render_results,
     render_template, wrap,
-};
-pub use view::{
-    CentreRow, CentreTable, CommandView, Counts, DislodgedView, HouseOrders, HouseRef, HouseUnits,
-    OrderLine, OutcomeView, OwnedUnit, Place, RESULTS_FORMAT, RejectedView, ResultsView, Status,
-    UnitView, VariantRef,
 };
 
 /// The results as pretty-printed JSON (the `--json` output).

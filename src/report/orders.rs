@@ -11,7 +11,7 @@ use crate::map::Variant;
 
 use super::build::results_view_with_orders;
 use super::describe::region_place;
-use super::view::{HouseRef, OrderLine, Place, RejectedView, ResultsView, UnitView};
+use crate::game::results::{HouseRef, OrderLine, Place, RejectedView, ResultsView, UnitView};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct OrdersView {

@@ -5,7 +5,7 @@ use crate::judge::{Failure, Illegal, Outcome};
 use crate::map::{ProvinceId, Variant};
 
 use super::describe::{owner_ref, province_place};
-use super::view::{OutcomeView, Status};
+use crate::game::results::{OutcomeView, Status};
 
 /// The view of one order's outcome.
 pub fn outcome_view(variant: &Variant, outcome: &Outcome) -> OutcomeView {
@@ -64,7 +64,7 @@ fn failure_provinces(failure: &Failure) -> Vec<ProvinceId> {
     }
 }
 
-fn places(variant: &Variant, provinces: Vec<ProvinceId>) -> Vec<super::view::Place> {
+fn places(variant: &Variant, provinces: Vec<ProvinceId>) -> Vec<crate::game::results::Place> {
     provinces
         .into_iter()
         .map(|p| province_place(variant, p))

@@ -17,7 +17,7 @@ use minijinja::{Environment, UndefinedBehavior, Value, context};
 use crate::lang::Lang;
 use crate::map::Variant;
 
-use super::view::ResultsView;
+use crate::game::results::ResultsView;
 
 /// The template that renders the results of a phase.
 pub const RESULTS_TEMPLATE: &str = "results.txt";
@@ -71,9 +71,11 @@ pub fn render_results(
     lang: Lang,
     templates: Option<&Path>,
 ) -> Result<String, RenderError> {
+    let mut view = view.clone();
+    super::localize_results(&mut view, variant, lang);
     render_template(
         RESULTS_TEMPLATE,
-        Value::from_serialize(super::localized(view, variant, lang)),
+        Value::from_serialize(&view),
         lang,
         templates,
     )
