@@ -191,10 +191,15 @@ fn size(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
         phases += 1;
     }
     let records = service.history("y").expect("phases");
-    let json: usize = records
-        .iter()
-        .map(|r| serde_json::to_vec(r).map(|v| v.len()).unwrap_or(0))
-        .sum();
+    let game = service.load("y").expect("game");
+    let variant = service.variant(&game.variant).expect("variant");
+    // Written as the store writes them: places and houses as the variant's ids.
+    let json: usize = corbeau::map::scope::within(&variant, || {
+        records
+            .iter()
+            .map(|r| serde_json::to_vec(r).map(|v| v.len()).expect("a record writes"))
+            .sum()
+    });
     let disk = service.disk_size().expect("size");
     println!(
         "store size: 3 game-years ({phases} phases) of one 7-player game: {} kB of records ({} kB per game-year), {} kB more on disk",

@@ -331,7 +331,7 @@ fn a_game_played_by_mail_from_sign_on_to_results() {
     assert_eq!(stark["orders"][0]["order"]["text"], "A win -> roc");
     // Kept parsed, with the line of the mail it was written on (the sign-on is line 1).
     assert_eq!(stark["orders"][1]["order"]["text"], "A moa H");
-    assert_eq!(stark["orders"][1]["order"]["span"]["line"], 3);
+    assert_eq!(stark["orders"][1]["order"]["line"], 3);
     assert_eq!(stark["orders"][1]["unit"], "moa");
 
     // ------------------------------------------------ the same mail delivered twice

@@ -9,7 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer, de, ser};
 use crate::map::{ProvinceId, RegionId, UnitKind, scope};
 
 /// Where something was written; displays as `ordres.txt:3:14`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourcePos {
     pub source: Arc<str>,
     pub line: u32,
@@ -19,6 +19,23 @@ pub struct SourcePos {
 impl fmt::Display for SourcePos {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}:{}", self.source, self.line, self.column)
+    }
+}
+
+/// A place in a text kept as its line alone.
+mod line_only {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(span: &SourcePos, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u32(span.line)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<SourcePos, D::Error> {
+        Ok(SourcePos {
+            source: Arc::from(""),
+            line: u32::deserialize(d)?,
+            column: 1,
+        })
     }
 }
 
@@ -95,7 +112,11 @@ pub enum Instruction {
     Hold,
     /// `-> Som`, `se déplace vers Som`, optionally `via convoi`. In a retreat phase a move
     /// is read as a retreat.
-    Move { to: Location, via_convoy: bool },
+    Move {
+        to: Location,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        via_convoy: bool,
+    },
     /// `soutient A Ner` (to hold) or `soutient Balerion Gos -> Som` (a move).
     Support {
         unit: UnitSpec,
@@ -125,7 +146,9 @@ pub struct Order {
     /// The ordered unit (for a build: the unit to build; for a waive: empty).
     pub unit: UnitSpec,
     pub action: Instruction,
-    /// Where the order starts, for messages.
+    /// Where the order starts, for messages. A kept order keeps only its line (in the
+    /// player's mail): it is never read again, so no message points into it.
+    #[serde(rename = "line", with = "line_only")]
     pub span: SourcePos,
     /// The order's text as written, for quoting it back.
     pub text: String,
