@@ -197,7 +197,11 @@ fn size(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
     let json: usize = corbeau::map::scope::within(&variant, || {
         records
             .iter()
-            .map(|r| serde_json::to_vec(r).map(|v| v.len()).expect("a record writes"))
+            .map(|r| {
+                serde_json::to_vec(r)
+                    .map(|v| v.len())
+                    .expect("a record writes")
+            })
             .sum()
     });
     let disk = service.disk_size().expect("size");

@@ -6,68 +6,19 @@
 #![allow(clippy::unwrap_used)]
 
 use std::fs;
-use std::path::PathBuf;
-use std::process::Command;
-use std::time::{SystemTime, UNIX_EPOCH};
+
+mod support;
+use support::cli::CliJudge;
 
 const GAME: &str = "bataille";
 
-struct Judge {
-    root: PathBuf,
-}
-
-impl Judge {
-    fn new(name: &str) -> Judge {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let root = std::env::temp_dir().join(format!(
-            "corbeau-audit-{name}-{}-{nanos}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&root);
-        fs::create_dir_all(&root).unwrap();
-        Judge { root }
-    }
-
-    /// Runs a command that must succeed; its standard output.
-    #[track_caller]
-    fn ok(&self, args: &[&str]) -> String {
-        let out = Command::new(env!("CARGO_BIN_EXE_corbeau"))
-            .args(args)
-            .arg("--data")
-            .arg(self.root.join("data"))
-            .current_dir(&self.root)
-            .env("CORBEAU_NOW", "2026-03-23T08:00:00Z")
-            .env_remove("CORBEAU_LANG")
-            .env_remove("CORBEAU_CONFIG")
-            .env_remove("CORBEAU_DATA")
-            .output()
-            .unwrap();
-        let (stdout, stderr) = (
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        );
-        assert!(
-            out.status.success(),
-            "corbeau {args:?}:\n{stdout}\n{stderr}"
-        );
-        assert!(!stderr.contains("panicked"), "{stderr}");
-        stdout
-    }
-}
-
-impl Drop for Judge {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.root);
-    }
-}
+/// The moderator's shell, on a data folder of its own.
+type Judge = CliJudge;
 
 /// A three-player game started, a phase processed by the moderator, Stark voting a draw
 /// then withdrawing, Tully conceding to Stark, then the moderator ending it in a draw.
 fn played() -> Judge {
-    let j = Judge::new("vote");
+    let j = Judge::new("audit", "vote");
     j.ok(&["game", "new", GAME, "--players", "3"]);
     for house in ["stark", "lannister", "baratheon"] {
         let address = format!("{house}@example.org");
@@ -172,7 +123,7 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
 /// as they were written, next to the new ones worded in the reader's language.
 #[test]
 fn old_audit_entries_show_as_they_were_written() {
-    let j = Judge::new("v1");
+    let j = Judge::new("audit", "v1");
     let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/store-v1");
     copy_dir(&fixture.join("data"), &j.root.join("data"));
     copy_dir(&fixture.join("variants"), &j.root.join("variants"));

@@ -5,56 +5,27 @@
 #![allow(clippy::unwrap_used)]
 
 use std::fs;
-use std::path::PathBuf;
-use std::process::Command;
-use std::time::{SystemTime, UNIX_EPOCH};
+
+mod support;
+use support::cli::CliJudge;
 
 use serde_json::Value;
 
 const GAME: &str = "langues";
 
-struct Judge {
-    root: PathBuf,
+/// The moderator's shell, on a data folder of its own.
+struct Judge(CliJudge);
+
+impl std::ops::Deref for Judge {
+    type Target = CliJudge;
+    fn deref(&self) -> &CliJudge {
+        &self.0
+    }
 }
 
 impl Judge {
     fn new(name: &str) -> Judge {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let root = std::env::temp_dir().join(format!(
-            "corbeau-player-lang-{name}-{}-{nanos}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&root);
-        fs::create_dir_all(&root).unwrap();
-        Judge { root }
-    }
-
-    /// Runs a command that must succeed; its standard output.
-    #[track_caller]
-    fn ok(&self, args: &[&str]) -> String {
-        let out = Command::new(env!("CARGO_BIN_EXE_corbeau"))
-            .args(args)
-            .arg("--data")
-            .arg(self.root.join("data"))
-            .current_dir(&self.root)
-            .env("CORBEAU_NOW", "2026-03-23T08:00:00Z")
-            .env_remove("CORBEAU_LANG")
-            .env_remove("CORBEAU_CONFIG")
-            .env_remove("CORBEAU_DATA")
-            .output()
-            .unwrap();
-        let (stdout, stderr) = (
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        );
-        assert!(
-            out.status.success(),
-            "corbeau {args:?}:\n{stdout}\n{stderr}"
-        );
-        stdout
+        Judge(CliJudge::new("player-lang", name))
     }
 
     /// The language of the player of `house`.
@@ -80,12 +51,6 @@ impl Judge {
             .filter(|p| p.extension().is_some_and(|x| x == "eml"))
             .map(|p| fs::read_to_string(p).unwrap())
             .collect()
-    }
-}
-
-impl Drop for Judge {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.root);
     }
 }
 

@@ -25,12 +25,27 @@ pub fn queue_notices(
     service: &Service,
     config: &Config,
     now: DateTime<Utc>,
-) -> Result<usize, GameError> {
-    let mut queued = 0;
+) -> Result<Notified, GameError> {
+    let mut notified = Notified::default();
     for (key, notice) in service.pending_notices()? {
-        let mails = match service.find_game(&notice.game)? {
-            Some(game) => {
-                let variant = service.variant(&game.variant)?;
+        if notified.held.iter().any(|(id, _)| *id == notice.game) {
+            continue;
+        }
+        // A game that cannot be read (its store damaged) keeps its notices queued, and
+        // holds back no other game's.
+        let read = service.find_game(&notice.game).and_then(|game| match game {
+            Some(game) => Ok(Some((service.variant(&game.variant)?, game))),
+            None => Ok(None),
+        });
+        let read = match read {
+            Ok(read) => read,
+            Err(e) => {
+                notified.held.push((notice.game.clone(), e));
+                continue;
+            }
+        };
+        let mails = match read {
+            Some((variant, game)) => {
                 match mails_for(service, config, &game, &variant, &notice, now) {
                     Ok(mails) => mails,
                     // A moderator's template that fails must not hold this notice and every
@@ -48,11 +63,20 @@ pub fn queue_notices(
             // A game deleted since: nobody left to tell.
             None => Vec::new(),
         };
-        queued += mails.len();
+        notified.queued += mails.len();
         let sealed: Vec<_> = mails.iter().map(OutMail::seal).collect();
         service.notice_told(key, &sealed)?;
     }
-    Ok(queued)
+    Ok(notified)
+}
+
+/// What [`queue_notices`] did.
+#[derive(Debug, Default)]
+pub struct Notified {
+    /// Mails written from notices.
+    pub queued: usize,
+    /// Games whose notices stay queued, their game unreadable, with the reason.
+    pub held: Vec<(String, GameError)>,
 }
 
 /// Who hears of a notice: the houses named (a reminder), else every player, the

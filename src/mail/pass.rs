@@ -181,7 +181,15 @@ pub fn pass_holding(
     hold.breathe();
     report.tick = hold.service()?.tick(now)?;
     hold.breathe();
-    report.queued = queue_notices(hold.service()?, config, now)?;
+    let notified = queue_notices(hold.service()?, config, now)?;
+    report.queued = notified.queued;
+    // Told as the games `tick` could not handle (once each): left as they are, the
+    // others went on.
+    for (game, error) in notified.held {
+        if !report.tick.errors.iter().any(|(id, _)| *id == game) {
+            report.tick.errors.push((game, error));
+        }
+    }
     hold.breathe();
     // The outbox, the store let go between two mails when someone waits for it. A mail the transport refused gets a later retry time and
     // is not tried again in this pass.
