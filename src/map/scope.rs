@@ -97,8 +97,14 @@ pub mod province {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<ProvinceId, D::Error> {
         let variant = scoped_de::<D>()?;
-        let id = String::deserialize(d)?;
-        variant.province_by_id(&id).ok_or_else(|| {
+        named::<D>(&variant, &String::deserialize(d)?)
+    }
+
+    pub(super) fn named<'de, D: Deserializer<'de>>(
+        variant: &Variant,
+        id: &str,
+    ) -> Result<ProvinceId, D::Error> {
+        variant.province_by_id(id).ok_or_else(|| {
             de::Error::custom(format!("no province {id} in the variant {}", variant.id))
         })
     }
@@ -120,12 +126,9 @@ pub mod province_opt {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<ProvinceId>, D::Error> {
         let variant = scoped_de::<D>()?;
-        match Option::<String>::deserialize(d)? {
-            None => Ok(None),
-            Some(id) => variant.province_by_id(&id).map(Some).ok_or_else(|| {
-                de::Error::custom(format!("no province {id} in the variant {}", variant.id))
-            }),
-        }
+        Option::<String>::deserialize(d)?
+            .map(|id| super::province::named::<D>(&variant, &id))
+            .transpose()
     }
 }
 
