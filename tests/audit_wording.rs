@@ -5,10 +5,9 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::fs;
-
 mod support;
 use support::cli::CliJudge;
+use support::copy_dir;
 
 const GAME: &str = "bataille";
 
@@ -104,19 +103,6 @@ fn the_audit_as_json_keeps_codes_and_typed_values() {
             }),
         ]
     );
-}
-
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// The entries a store of schema 1 wrote (an English sentence each, no lines) still show,

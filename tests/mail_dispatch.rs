@@ -176,25 +176,7 @@ impl World {
     }
 
     fn audit(&self) -> String {
-        self.service
-            .audit_trail(GAME)
-            .unwrap()
-            .iter()
-            .map(|a| {
-                let lines: Vec<String> = a
-                    .lines
-                    .iter()
-                    .map(|l| l.say(corbeau::lang::Lang::En, chrono_tz::UTC))
-                    .collect();
-                format!(
-                    "{} {}: {} {}\n",
-                    a.actor,
-                    a.action,
-                    lines.join(" / "),
-                    a.detail
-                )
-            })
-            .collect()
+        support::audit_text(&self.service.audit_trail(GAME).unwrap())
     }
 
     fn notice_kinds(&self) -> Vec<NoticeKind> {

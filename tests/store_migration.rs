@@ -8,6 +8,9 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod support;
+use support::copy_dir;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -47,19 +50,6 @@ fn v1_view(game: &Value) -> Value {
     let settings = game["settings"].as_object_mut().unwrap();
     assert_eq!(settings.remove("pictures"), Some(Value::Bool(true)));
     game
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// A copy of the fixture (store, configuration, variant file) in a directory of its own.

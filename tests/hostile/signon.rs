@@ -182,25 +182,7 @@ impl World {
     }
 
     fn audit(&self) -> String {
-        self.service()
-            .audit_trail(GAME)
-            .unwrap()
-            .iter()
-            .map(|a| {
-                let lines: Vec<String> = a
-                    .lines
-                    .iter()
-                    .map(|l| l.say(corbeau::lang::Lang::En, chrono_tz::UTC))
-                    .collect();
-                format!(
-                    "{} {}: {} {}\n",
-                    a.actor,
-                    a.action,
-                    lines.join(" / "),
-                    a.detail
-                )
-            })
-            .collect()
+        crate::support::audit_text(&self.service().audit_trail(GAME).unwrap())
     }
 
     fn throttle_notices(&self) -> Vec<NoticeKind> {

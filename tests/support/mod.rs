@@ -8,6 +8,8 @@ pub mod judge;
 use std::path::Path;
 use std::{env, fs};
 
+use corbeau::game::AuditEntry;
+
 /// Compares `actual` with `tests/golden/<name>`; with `CORBEAU_BLESS=1`, writes it instead.
 #[track_caller]
 pub fn assert_golden(name: &str, actual: &str) {
@@ -28,4 +30,40 @@ pub fn assert_golden(name: &str, actual: &str) {
         )
     });
     pretty_assertions::assert_eq!(expected, actual, "golden {}", path.display());
+}
+
+/// Copies a directory tree (a fixture store, before a test changes it).
+pub fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap_or_else(|e| panic!("{}: {e}", to.display()));
+    for entry in fs::read_dir(from).unwrap_or_else(|e| panic!("{}: {e}", from.display())) {
+        let entry = entry.unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+        let target = to.join(entry.file_name());
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target)
+                .unwrap_or_else(|e| panic!("{}: {e}", entry.path().display()));
+        }
+    }
+}
+
+/// An audit trail as English lines, `actor action: line / line detail`, for assertions.
+pub fn audit_text(entries: &[AuditEntry]) -> String {
+    entries
+        .iter()
+        .map(|a| {
+            let lines: Vec<String> = a
+                .lines
+                .iter()
+                .map(|l| l.say(corbeau::lang::Lang::En, chrono_tz::UTC))
+                .collect();
+            format!(
+                "{} {}: {} {}\n",
+                a.actor,
+                a.action,
+                lines.join(" / "),
+                a.detail
+            )
+        })
+        .collect()
 }
