@@ -124,3 +124,22 @@ fn old_audit_entries_show_as_they_were_written() {
     let en = j.ok(&["game", "audit", GAME, "--lang", "en"]);
     assert!(en.trim_end().ends_with("game paused"), "{en}");
 }
+
+/// A vote the command line cannot read is refused in the moderator's language.
+#[test]
+fn an_unknown_vote_is_refused_in_the_commands_language() {
+    let j = Judge::new("audit", "bad-vote");
+    j.ok(&["game", "new", GAME, "--players", "3"]);
+    for (lang, said) in [
+        ("fr", "vote inconnu « bidule »"),
+        ("en", "unknown vote `bidule`"),
+    ] {
+        let out = j.run_at(
+            support::cli::NOW,
+            &["player", "vote", GAME, "stark", "bidule", "--lang", lang],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{lang}: accepted");
+        assert!(stderr.contains(said), "{lang}: {stderr}");
+    }
+}

@@ -605,7 +605,7 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
             )
         }
         PlayerCommand::Vote { game, house, vote } => {
-            let vote = parse_vote(&vote)?;
+            let vote = parse_vote(&vote, ctx.lang)?;
             let g = moderate(ctx, &game, Action::Vote { house, vote })?;
             let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
             let text = match &g.ending {
@@ -626,7 +626,7 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
     }
 }
 
-fn parse_vote(words: &[String]) -> Result<Option<Vote>, Error> {
+fn parse_vote(words: &[String], lang: Lang) -> Result<Option<Vote>, Error> {
     let first = words
         .first()
         .map(|w| crate::map::fold(w))
@@ -636,7 +636,7 @@ fn parse_vote(words: &[String]) -> Result<Option<Vote>, Error> {
         ("concede" | "conceder" | "concession", Some(h)) => Ok(Some(Vote::Concede(h.clone()))),
         ("none" | "aucun" | "retirer", None) => Ok(None),
         _ => Err(Error::Input(
-            GameError::BadVote(words.join(" ")).message(Lang::default()),
+            GameError::BadVote(words.join(" ")).message(lang),
         )),
     }
 }
