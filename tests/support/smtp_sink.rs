@@ -195,7 +195,9 @@ impl Sink {
             let _ = BufReader::new(stdout).read_line(&mut line);
             let _ = tx.send(line);
         });
-        let ready = rx.recv_timeout(Duration::from_secs(30)).unwrap_or_default();
+        // Python's start (aiosmtpd and its imports) took over 30 s once, on a machine
+        // running two test suites at once: a slow start is not a failure.
+        let ready = rx.recv_timeout(Duration::from_secs(90)).unwrap_or_default();
         if ready.trim() != "ready" {
             let _ = child.kill();
             let _ = child.wait();
