@@ -83,6 +83,12 @@ pub enum GameError {
     NothingToOrder {
         house: String,
     },
+    /// More orders than a house can mean in one phase (a mail of thousands of lines):
+    /// refused whole, so that what a game keeps, and reads at each mail, stays small.
+    TooManyOrders {
+        count: usize,
+        max: usize,
+    },
     NothingToRollback,
     /// An absence that ends before it starts, or is already over.
     BadAbsence,
@@ -163,6 +169,7 @@ impl GameError {
                 text
             }
             NothingToOrder { house } => say!(lang, "game_error.nothing_to_order", house),
+            TooManyOrders { count, max } => say!(lang, "game_error.too_many_orders", count, max),
             NothingToRollback => say!(lang, "game_error.nothing_to_rollback"),
             BadAbsence => say!(lang, "game_error.bad_absence"),
             Late { deadline } => say!(lang, "game_error.late", deadline),

@@ -26,6 +26,9 @@ use super::victory::{board_ending, survivors, vote_ending};
 
 /// States in which players and the moderator may still change a game.
 const NOT_OVER: &[GameStatus] = &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused];
+/// The most orders a house keeps for one phase: far more than any house of any variant
+/// has units and builds, repeated orders for one unit counted too.
+pub const MAX_ORDERS: usize = 200;
 /// States in which orders, votes and phases happen.
 const IN_PLAY: &[GameStatus] = &[GameStatus::Running, GameStatus::Paused];
 
@@ -415,7 +418,14 @@ impl Game {
         }
         let new = read_submission(variant, &self.position, h, lines, lang)?;
         let seat = self.seat_in(house)?;
-        seat.orders = merge(&seat.orders, new, mode);
+        let orders = merge(&seat.orders, new, mode);
+        if orders.len() > MAX_ORDERS {
+            return Err(GameError::TooManyOrders {
+                count: orders.len(),
+                max: MAX_ORDERS,
+            });
+        }
+        seat.orders = orders;
         seat.ordered = Some(now);
         seat.civil_disorder = false;
         self.submissions.push(Submission {

@@ -1172,6 +1172,10 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         GameError::NothingToOrder {
             house: "stark".into(),
         },
+        GameError::TooManyOrders {
+            count: 250,
+            max: 200,
+        },
         GameError::NothingToRollback,
         GameError::BadAbsence,
         GameError::Late {
@@ -1235,6 +1239,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::BadPhase(_)
             | GameError::OrdersRefused(_)
             | GameError::NothingToOrder { .. }
+            | GameError::TooManyOrders { .. }
             | GameError::NothingToRollback
             | GameError::BadAbsence
             | GameError::Late { .. }
@@ -1353,7 +1358,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    assert_eq!(checked, 11 + 26 + 26 + 4);
+    assert_eq!(checked, 11 + 27 + 26 + 4);
 }
 
 /// A moderator's `DÉMARRER` (or `REPRENDRE`, `ANNULER`) that reached the judge while it

@@ -537,3 +537,26 @@ fn the_command_line_refuses_a_foreign_order() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// A mail of hundreds of order lines (a script gone wrong, or a player filling the store
+/// that every mail of the game then reads) is refused whole, with the count; the house's
+/// orders stay as they were.
+#[test]
+fn a_flood_of_orders_is_refused_whole_and_keeps_the_orders_given() {
+    let mut w = World::new("order-flood");
+    w.send(STARK, &format!("{}A win -> cno\n", stark()));
+    let flood = "A moa H\n".repeat(250);
+    let reply = w.send(STARK, &format!("{}{flood}", stark()));
+    assert!(
+        flat(&reply.body).contains("250 ordres pour une seule maison"),
+        "{}",
+        reply.body
+    );
+    assert_eq!(orders_of(&w.game(), "stark"), vec!["A win -> cno"]);
+    // Within the bound, a partial set adds to what was given.
+    w.send(STARK, &format!("{}ORDRES PARTIELS\nA moa H\n", stark()));
+    assert_eq!(
+        orders_of(&w.game(), "stark"),
+        vec!["A win -> cno", "A moa H"]
+    );
+}
