@@ -284,7 +284,6 @@ pub fn record_results_for(
             return Ok(text);
         }
     };
-    super::localize_results(&mut results, variant, lang);
     results.rejected.retain(|r| audience.sees(r));
     results.counts.rejected = results.rejected.len();
     let data = RecordData {
@@ -294,7 +293,7 @@ pub fn record_results_for(
     };
     render_template(
         RESULTS_TEMPLATE,
-        Value::from_serialize(&data),
+        Value::from_serialize(super::localized(&data, variant, lang)),
         lang,
         templates,
     )

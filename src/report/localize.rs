@@ -2,31 +2,14 @@
 //! the variant's own name (French on Westeros); before a view is rendered for a reader of
 //! another language, the names the variant translates are put in their place. The ids,
 //! which players write in orders, never change.
-//!
-//! Results are renamed on their typed record ([`localize_results`]: a [`Place`] knows its
-//! province); other views, built as JSON for their templates, through [`localize`].
+//! Every view, the results too, is renamed the same way, on the JSON its template reads:
+//! any object written as a [`crate::game::results::Place`] is, wherever the view puts it.
 
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::game::results::{Place, ResultsView};
 use crate::lang::Lang;
 use crate::map::Variant;
-
-/// Renames, in place, every place of the results whose province has a name in `lang`:
-/// the same names [`localize`] gives their JSON.
-pub fn localize_results(view: &mut ResultsView, variant: &Variant, lang: Lang) {
-    if !translates(variant, lang) {
-        return;
-    }
-    view.places_mut(&mut |place| rename(place, variant, lang));
-}
-
-fn rename(place: &mut Place, variant: &Variant, lang: Lang) {
-    if let Some(p) = variant.province_by_id(&place.province) {
-        place.name = variant.province(p).name_in(lang).to_string();
-    }
-}
 
 /// The data of a view as JSON, its places named for readers of `lang`.
 pub fn localized<T: Serialize + ?Sized>(data: &T, variant: &Variant, lang: Lang) -> Value {
@@ -95,30 +78,6 @@ mod tests {
         assert_eq!(en["orders"][0]["note"], "Château-Noir");
         let fr = localized(&data, &variant, Lang::Fr);
         assert_eq!(fr["orders"][0]["to"]["name"], "Château-Noir");
-    }
-
-    /// The typed renaming gives the results the JSON renaming gives their JSON.
-    #[test]
-    fn results_are_renamed_as_their_json_is() {
-        let variant = westeros();
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/golden/results-westeros-spring.json"
-        );
-        let text = std::fs::read_to_string(path).expect("the spring golden is readable");
-        let view: ResultsView = serde_json::from_str(&text).expect("the golden reads");
-        for lang in [Lang::En, Lang::Fr] {
-            let mut typed = view.clone();
-            localize_results(&mut typed, &variant, lang);
-            let typed = serde_json::to_value(&typed).expect("writes");
-            assert_eq!(typed, localized(&view, &variant, lang), "{lang:?}");
-        }
-        let mut en = view.clone();
-        localize_results(&mut en, &variant, Lang::En);
-        assert_ne!(
-            en, view,
-            "Westeros has English names: some place was renamed"
-        );
     }
 
     #[test]

@@ -18,7 +18,7 @@ pub use crate::game::results::{
 };
 pub use build::{results_record, results_view, results_view_with_orders};
 pub use describe::{order_text, province_place, region_place, unit_view};
-pub use localize::{localize, localize_results, localized};
+pub use localize::{localize, localized};
 pub use orders::{GameRef, OrdersView, Reach, checked_orders, orders_view};
 /// Outcomes as template data: tests render every code through the templates with it.
 pub use reason::{illegal_view, outcome_view};

@@ -71,11 +71,9 @@ pub fn render_results(
     lang: Lang,
     templates: Option<&Path>,
 ) -> Result<String, RenderError> {
-    let mut view = view.clone();
-    super::localize_results(&mut view, variant, lang);
     render_template(
         RESULTS_TEMPLATE,
-        Value::from_serialize(&view),
+        Value::from_serialize(super::localized(view, variant, lang)),
         lang,
         templates,
     )
