@@ -138,9 +138,10 @@ impl Service {
             name: name.to_string(),
             hash: source.hash(),
         };
-        let variant = match self.store.pinned(&pin) {
-            Ok(known) => known,
-            Err(_) => self
+        // A content the store already keeps is the same text: parsed once per process.
+        let variant = match self.store.variant_text(&pin.hash)? {
+            Some(_) => self.store.pinned(&pin)?,
+            None => self
                 .store
                 .remember(&pin.hash, parse_variant(&source.file, &source.text)?),
         };

@@ -24,10 +24,9 @@ use sled::Transactional;
 use sled::transaction::ConflictableTransactionError;
 
 use std::rc::Rc;
-use std::sync::Arc;
 
+use crate::game::StoredOrder;
 use crate::map::{Variant, VariantHash, VariantSource, parse_variant, scope, variant_source};
-use crate::order::parse_order;
 
 use super::envelope::{BodyBytes, Envelope};
 use super::{SCHEMA_VERSION, Store, StoreError};
@@ -106,26 +105,14 @@ fn game_v1_to_v2(game: &mut Value, pins: &mut Pins<'_>) -> Result<(), StoreError
 /// each text is read now, with the variant the game is pinned to, and one that does not
 /// read is left out, as schema 1 would have at the deadline.
 fn orders_v1_to_v2(orders: &mut Vec<Value>, variant: &Rc<Variant>) {
-    let source: Arc<str> = Arc::from("");
-    orders.retain_mut(|order| {
-        let Some(text) = order.get("text").and_then(Value::as_str) else {
-            return true;
-        };
-        let parsed = match parse_order(variant, &source, 1, text) {
-            Ok(Some(parsed)) => parsed,
-            _ => return false,
-        };
-        match scope::within(variant, || serde_json::to_value(&parsed)) {
-            Ok(parsed) => {
-                if let Some(fields) = order.as_object_mut() {
-                    fields.remove("text");
-                    fields.insert("order".into(), parsed);
-                }
-                true
-            }
-            Err(_) => false,
-        }
-    });
+    // The game reads an order kept as text as it reads any stored game's: the same path.
+    let kept = |order: &Value| -> Option<Value> {
+        scope::within(variant, || {
+            let order: StoredOrder = serde_json::from_value(order.clone()).ok()?;
+            serde_json::to_value(&order).ok()
+        })
+    };
+    *orders = orders.iter().filter_map(kept).collect();
 }
 
 fn decode(what: &str, bytes: &[u8]) -> Result<Value, StoreError> {
