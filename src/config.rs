@@ -86,14 +86,29 @@ impl Judge {
     /// Whether `address` (bare or `Name <address>`, any case) is the judge's own address
     /// or one of its aliases: answering it, or mailing a player there, would make the
     /// judge write to itself.
+    ///
+    /// A plus-address of one of them (`juge+x@…`) is the judge too: mail servers deliver
+    /// it to the same mailbox.
     pub fn is_own(&self, address: &str) -> bool {
         let Some(address) = bare(address) else {
             return false;
         };
+        let address = without_detail(&address);
         std::iter::once(&self.address)
             .chain(&self.aliases)
             .filter_map(|own| bare(own))
-            .any(|own| own == address)
+            .any(|own| without_detail(&own) == address)
+    }
+}
+
+/// The address without the detail of a plus-address (`juge+x@d` → `juge@d`).
+fn without_detail(address: &str) -> String {
+    match address.rsplit_once('@') {
+        Some((local, domain)) => {
+            let local = local.split_once('+').map_or(local, |(base, _)| base);
+            format!("{local}@{domain}")
+        }
+        None => address.to_string(),
     }
 }
 
@@ -187,6 +202,10 @@ pub struct MailConfig {
     /// Replies to one address in an hour; past them one warning, then silence until the
     /// hour is over, so that a robot answering every mail cannot keep the judge talking.
     pub replies_per_hour: u32,
+    /// Answers to failed sign-ons to one address in an hour, counted apart from
+    /// `replies_per_hour`: a forger writing in a player's name with wrong secrets uses up
+    /// this budget, never the player's own answers (0: no cap).
+    pub failed_sign_on_replies_per_hour: u32,
     pub sendmail: SendmailConfig,
     pub smtp: SmtpConfig,
     pub retry: RetryConfig,
@@ -270,6 +289,7 @@ impl Default for MailConfig {
             maildir: None,
             max_size: 256 * 1024,
             replies_per_hour: 20,
+            failed_sign_on_replies_per_hour: 5,
             sendmail: SendmailConfig::default(),
             smtp: SmtpConfig::default(),
             retry: RetryConfig::default(),
@@ -365,12 +385,17 @@ mod tests {
             " <juge@exemple.fr> ",
             "Quelqu'un <juge@exemple.fr>",
             "Corbeau@Exemple.fr",
+            "juge+x@exemple.fr",
+            "Juge+Partie-1@Exemple.FR",
+            "corbeau+@exemple.fr",
         ] {
             assert!(judge.is_own(own), "{own}");
         }
         for other in [
             "juge@exemple.com",
             "juge2@exemple.fr",
+            "juge-x@exemple.fr",
+            "x+juge@exemple.fr",
             "",
             "juge",
             "exemple.fr",

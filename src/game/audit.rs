@@ -129,14 +129,21 @@ pub enum AuditLine {
         lang: Lang,
     },
     /// A sign-on refused: as a house (`house`, as written), else as the moderator;
-    /// `throttled`: refused unchecked.
+    /// `throttled`: refused unchecked (earlier versions' lockouts; never now).
     SignOnRefused {
         house: Option<String>,
         from: String,
         throttled: bool,
     },
+    /// Sign-ons locked until then (earlier versions locked; kept to show their lines).
     SignOnsThrottled {
         until: DateTime<Utc>,
+    },
+    /// Sign-ons as a house (none: as the moderator) failed this many times: the owner
+    /// and the moderator were sent a notice.
+    SignOnFailures {
+        house: Option<String>,
+        failures: u32,
     },
     Press {
         /// The house that sent it; none: the moderator.
@@ -281,6 +288,9 @@ impl AuditLine {
             } => say!(lang, "audit.sign_on_refused", house, from, throttled),
             AuditLine::SignOnsThrottled { until } => {
                 say!(lang, "audit.sign_ons_throttled", until = date(until))
+            }
+            AuditLine::SignOnFailures { house, failures } => {
+                say!(lang, "audit.sign_on_failures", house, failures)
             }
             AuditLine::Press {
                 from,

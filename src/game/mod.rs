@@ -23,5 +23,5 @@ pub use model::{
 };
 pub use orders::{OrderLines, OrderProblem, looks_like_prose};
 pub use repin::{Incompatibility, move_to_variant};
-pub use secret::{hash_secret, new_secret, secret_checks, secret_matches};
+pub use secret::{hash_secret, new_secret, secret_checks, secret_matches, with_sieve};
 pub use victory::survivors;

@@ -462,10 +462,16 @@ pub enum NoticeKind {
         address: String,
         reason: String,
     },
-    /// Sign-ons as this house (none: as the moderator) failed again and again: they are
-    /// refused until then. Told to the house's player and the moderator, once.
-    SignOnThrottled {
+    /// Sign-ons as this house (none: as the moderator) failed again and again, since
+    /// `since`; none was refused unchecked. Told to the house's player and the moderator,
+    /// once until the owner signs on. (A notice of the lockouts of earlier versions reads
+    /// as this one, its end as `since`.)
+    #[serde(alias = "sign-on-throttled")]
+    SignOnFailures {
         house: Option<String>,
-        until: DateTime<Utc>,
+        #[serde(default)]
+        failures: u32,
+        #[serde(alias = "until")]
+        since: DateTime<Utc>,
     },
 }

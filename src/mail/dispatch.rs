@@ -105,7 +105,7 @@ pub fn handle_arrived(
     });
     let lang = known.or(script.lang).unwrap_or(config.lang);
     let actor = format!("mail {}", mail.from);
-    let quota = Quota::of(service, config, &mail.from, now)?;
+    let quota = Quota::of(service, config.mail.replies_per_hour, &mail.from, now)?;
     let game = match game {
         Some(read) => {
             service.update_read(read, &actor, "mail", now, |game, variant, effects| {

@@ -97,7 +97,7 @@ fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
             .map(|m| (m.address.clone(), game.settings.lang))
             .collect();
     }
-    if let NoticeKind::SignOnThrottled { house, .. } = &notice.kind {
+    if let NoticeKind::SignOnFailures { house, .. } = &notice.kind {
         return throttle_recipients(game, house.as_deref());
     }
     let mut to: Vec<(String, Lang)> = game
@@ -121,7 +121,7 @@ fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
     to
 }
 
-/// Who hears that sign-ons are throttled: the house's player (if the house was the
+/// Who hears that sign-ons failed again and again: the house's player (if the house was the
 /// target) and the moderator; never the observers, nor the other houses.
 fn throttle_recipients(game: &Game, house: Option<&str>) -> Vec<(String, Lang)> {
     let mut to: Vec<(String, Lang)> = house
@@ -275,7 +275,7 @@ fn kind_word(kind: &NoticeKind) -> &'static str {
         NoticeKind::Missed { .. } => "missed",
         NoticeKind::CivilDisorder { .. } => "civil-disorder",
         NoticeKind::Undeliverable { .. } => "undeliverable",
-        NoticeKind::SignOnThrottled { .. } => "throttled",
+        NoticeKind::SignOnFailures { .. } => "sign-on-failures",
     }
 }
 
@@ -287,20 +287,25 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
         | NoticeKind::CivilDisorder { house, .. } => variant
             .house_by_name(house)
             .map(|h| variant.house(h).name.clone()),
-        NoticeKind::SignOnThrottled {
+        NoticeKind::SignOnFailures {
             house: Some(house), ..
         } => variant
             .house_by_name(house)
             .map(|h| variant.house(h).name.clone()),
         _ => None,
     };
-    let until = match kind {
-        NoticeKind::SignOnThrottled { until, .. } => Some(format_deadline(
-            *until,
-            game.settings.schedule.time_zone,
-            lang,
-        )),
-        _ => None,
+    let (failures, since) = match kind {
+        NoticeKind::SignOnFailures {
+            failures, since, ..
+        } => (
+            Some(*failures),
+            Some(format_deadline(
+                *since,
+                game.settings.schedule.time_zone,
+                lang,
+            )),
+        ),
+        _ => (None, None),
     };
     let zone = game.settings.schedule.time_zone;
     // The phase the notice is about, when it is not the one being played (a missed
@@ -338,6 +343,7 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
             }),
             _ => Value::Null,
         },
-        "until": until,
+        "failures": failures,
+        "since": since,
     })
 }

@@ -58,13 +58,9 @@ pub enum Refusal {
     /// A second sign-on (or secret) in one mail: refused without being checked, so that
     /// one mail buys one guess.
     OneSecretPerMail,
-    /// Too many wrong secrets lately, from this address or for this house: refused
-    /// without being checked (it says nothing of whether the secret was right).
-    Throttled {
-        game: String,
-        /// When to try again, in the reader's words.
-        until: String,
-    },
+    /// A line of a word or two right after a sign-on that lacked its secret: taken for
+    /// the secret, hidden from the quote and not read.
+    SecretOnItsOwnLine,
     /// The moderator does not allow observers in this game.
     ObserversForbidden,
     /// `CARTE` from an address the game does not write to, without a sign-on: the
@@ -110,7 +106,7 @@ impl Refusal {
             // Already worded (a span's own error, in the reader's language).
             BadSpan(e) => e.clone(),
             OneSecretPerMail => say!(lang, "refusal.one_secret_per_mail"),
-            Throttled { game, until } => say!(lang, "refusal.throttled", game, until),
+            SecretOnItsOwnLine => say!(lang, "refusal.secret_on_its_own_line"),
             MapForStrangers { game } => say!(lang, "refusal.map_for_strangers", game),
             ObserversForbidden => say!(lang, "refusal.observers_forbidden"),
             NoObserverRequest { game } => say!(lang, "refusal.no_observer_request", game),

@@ -1,56 +1,50 @@
 //! The record of one sign-on counter, as the `guards` tree keeps it: a neutral value the
-//! store can read, write and forget without knowing the throttle's policy (how many
-//! failures lock, for how long: `mail::throttle`, which counts with it).
+//! store can read, write and forget without knowing the policy (when the failures are
+//! told, and to whom: `mail::throttle`, which counts with it).
 //!
 //! What the store itself needs of it lives here: when an entry may be forgotten
 //! ([`Guard::expired`], after [`FORGET_AFTER`]) and how many entries are kept at most
-//! ([`MAX_ENTRIES`]) — the tree's retention, not the throttle's decisions.
+//! ([`MAX_ENTRIES`]) — the tree's retention, not the policy's decisions.
 
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
-/// An entry with no failure for this long (and no lock running) is forgotten.
-pub const FORGET_AFTER: TimeDelta = TimeDelta::days(2);
-/// The most entries kept; beyond, the oldest are forgotten (an attacker writing from
-/// ever new addresses still meets the house's own counter).
+/// An entry with no failure for this long is forgotten: its owner, who never signed on
+/// meanwhile, is not told of failures older than that.
+pub const FORGET_AFTER: TimeDelta = TimeDelta::days(30);
+/// The most entries kept; beyond, the oldest are forgotten. Entries are per seat (a
+/// house of a game, a game's moderator), never per sender, so a forger writing from ever
+/// new addresses adds none.
 pub const MAX_ENTRIES: usize = 10_000;
 
-/// The failed sign-ons of one subject (a house, a game's moderator, a sender address).
+/// The failed sign-ons of one seat (a house of a game, a game's moderator) since its
+/// owner was last told of them. Entries written by earlier versions (a window, lockouts)
+/// read as failures since the window began; their lock is no longer honoured.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Guard {
-    /// Failures in the current window.
+    /// Wrong secrets since the owner was last told.
     pub failures: u32,
-    /// When the current window began.
-    pub window: DateTime<Utc>,
-    /// Lockouts so far: the next one lasts twice as long.
-    pub lockouts: u32,
-    /// Sign-ons are refused unchecked until then.
-    pub locked_until: Option<DateTime<Utc>>,
-    /// The house's player and the moderator were told of a lockout.
-    pub told: bool,
-    /// The last failure.
+    /// The first of them.
+    #[serde(alias = "window")]
+    pub first: DateTime<Utc>,
+    /// The last of them.
     pub last: DateTime<Utc>,
+    /// The owner and the moderator were sent a notice of these failures.
+    pub told: bool,
 }
 
 impl Guard {
     pub fn new(now: DateTime<Utc>) -> Guard {
         Guard {
             failures: 0,
-            window: now,
-            lockouts: 0,
-            locked_until: None,
-            told: false,
+            first: now,
             last: now,
+            told: false,
         }
-    }
-
-    /// Until when sign-ons are refused, if a lock runs at `now`.
-    pub fn locked(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-        self.locked_until.filter(|until| *until > now)
     }
 
     /// Whether the entry may be forgotten at `now`.
     pub fn expired(&self, now: DateTime<Utc>) -> bool {
-        self.locked(now).is_none() && now - self.last >= FORGET_AFTER
+        now - self.last >= FORGET_AFTER
     }
 }

@@ -18,7 +18,7 @@
 //!   current hour (the cap of `[mail] replies_per_hour`); `t`, window start (time key),
 //!   address → nothing: the same windows by age, so that expired ones are pruned without
 //!   reading them all;
-//! - `guards`: `house\0<game>\0<house>`, `moderator\0<game>` or `sender\0<address>` →
+//! - `guards`: `house\0<game>\0<house>` or `moderator\0<game>` →
 //!   [`Guard`]: failed sign-ons, for the throttle (`mail::throttle`; the record in [`guard`]);
 //! - `variants`: [`VariantHash`] → the variant's TOML text (UTF-8, not JSON): the content
 //!   each game is pinned to, kept once however many games play it (schema 2).

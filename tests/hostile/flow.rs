@@ -1001,9 +1001,10 @@ fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<String>)> {
             vec![],
         ),
         (
-            NoticeKind::SignOnThrottled {
+            NoticeKind::SignOnFailures {
                 house: None,
-                until: deadline,
+                failures: 5,
+                since: deadline,
             },
             vec![],
         ),
@@ -1024,7 +1025,7 @@ fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<String>)> {
             | NoticeKind::Missed { .. }
             | NoticeKind::CivilDisorder { .. }
             | NoticeKind::Undeliverable { .. }
-            | NoticeKind::SignOnThrottled { .. } => {}
+            | NoticeKind::SignOnFailures { .. } => {}
         }
     }
     all
@@ -1287,10 +1288,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         },
         Refusal::AddressUnavailable("x@example.org".into()),
         Refusal::OneSecretPerMail,
-        Refusal::Throttled {
-            game: "bataille".into(),
-            until: "mercredi 20:00".into(),
-        },
+        Refusal::SecretOnItsOwnLine,
         Refusal::ObserversForbidden,
         Refusal::NoObserverRequest {
             game: "bataille".into(),
@@ -1327,7 +1325,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | Refusal::TooLarge { .. }
             | Refusal::AddressUnavailable(_)
             | Refusal::OneSecretPerMail
-            | Refusal::Throttled { .. }
+            | Refusal::SecretOnItsOwnLine
             | Refusal::ObserversForbidden
             | Refusal::NoObserverRequest { .. }
             | Refusal::BadObserverToken

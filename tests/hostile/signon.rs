@@ -168,15 +168,6 @@ impl World {
         found[0].clone()
     }
 
-    /// The last reply to `to` among the mails taken.
-    fn last_reply_to(&self, to: &str) -> OutMail {
-        let mails = self.take();
-        mails
-            .into_iter()
-            .rfind(|m| m.to == to && m.subject.starts_with("Re:"))
-            .unwrap_or_else(|| panic!("no reply to {to}"))
-    }
-
     fn game(&self) -> Game {
         self.service().load(GAME).unwrap()
     }
@@ -191,7 +182,7 @@ impl World {
             .unwrap()
             .into_iter()
             .map(|(_, n)| n.kind)
-            .filter(|k| matches!(k, NoticeKind::SignOnThrottled { .. }))
+            .filter(|k| matches!(k, NoticeKind::SignOnFailures { .. }))
             .collect()
     }
 }
@@ -228,8 +219,9 @@ fn three_hundred_wrong_sign_ons_cost_one_check_and_the_mail_behind_is_answered()
     .unwrap();
     let checks = secret_checks();
     let report = ingest_maildir(w.service(), &w.config, &maildir, now()).unwrap();
-    // One check for the poison mail, one for the mail behind it.
-    assert_eq!(secret_checks() - checks, 2);
+    // At most one full check for the poison mail (its wrong secret mostly fails the
+    // sieve), one for the mail behind it.
+    assert!((1..=2).contains(&(secret_checks() - checks)));
     assert_eq!(report.answered, 2, "{report:?}");
     assert!(report.failed.is_empty() && report.unreadable.is_empty());
     let mails = w.take();
@@ -292,7 +284,9 @@ fn a_right_secret_after_a_wrong_one_in_the_same_mail_is_not_accepted() {
         sign_on("Stark", "devine"),
         sign_on("Stark", STARK_SECRET)
     );
-    assert_eq!(w.send(STARK, &body), 1);
+    // At most one full check (the wrong secret mostly fails the sieve); the second
+    // sign-on line is never checked.
+    assert!(w.send(STARK, &body) <= 1);
     let reply = w.reply_to(STARK);
     let text = flat(&reply.body);
     assert!(text.contains("maison ou secret incorrect"), "{text}");
@@ -323,145 +317,249 @@ fn a_moderator_and_a_player_sign_on_cost_one_check_per_mail() {
 
 // ===================================================================== the throttle
 
+/// The answers to `to` among the mails taken.
+fn replies_to(mails: &[OutMail], to: &str) -> usize {
+    mails
+        .iter()
+        .filter(|m| m.to == to && m.subject.starts_with("Re:"))
+        .count()
+}
+
 #[test]
-fn guessing_a_house_s_secret_is_throttled_and_told_once() {
-    let mut w = World::new("throttle-house");
-    for i in 0..throttle::FAILURES_ALLOWED {
-        let guess = format!("guess{i}");
-        assert_eq!(
-            w.send_at(MALLORY, &sign_on("Stark", &guess), minutes(i.into())),
-            1,
-            "guess {i}"
-        );
+fn forged_wrong_sign_ons_in_the_owner_s_name_never_keep_the_owner_out() {
+    let mut w = World::new("forged-owner");
+    // Six forged mails "from" Stark's address, then twenty more: under the old lockout
+    // the first six locked Stark out and the next twenty used up Stark's answers.
+    for i in 0..26 {
+        w.send_at(STARK, &sign_on("Stark", &format!("guess{i}")), minutes(i));
     }
-    let text = flat(&w.last_reply_to(MALLORY).body);
-    assert!(text.contains("maison ou secret incorrect"), "{text}");
-    // Locked: even the right secret is refused, unchecked, with when to try again and
-    // nothing that says whether it was right.
-    let body = format!("{}PRET\n", sign_on("Stark", STARK_SECRET));
-    assert_eq!(w.send_at(MALLORY, &body, minutes(5)), 0);
-    let text = flat(&w.reply_to(MALLORY).body);
+    let mails = w.take();
+    let failed_answers = replies_to(&mails, STARK);
     assert!(
-        text.contains("trop d'identifications manquées pour la partie westeros-1")
-            && text.contains("jusqu'au lundi 23 mars 2026 à 09:19"),
+        failed_answers <= 6,
+        "{failed_answers} answers to forged failures"
+    );
+    // Stark's own mail, with the right secret: acted on and answered at once.
+    let body = format!("{}A win -> cno\nPRET\n", sign_on("Stark", STARK_SECRET));
+    assert_eq!(w.send_at(STARK, &body, minutes(27)), 1);
+    let text = flat(&w.reply_to(STARK).body);
+    assert!(text.contains("✓ Identifié(e) : Stark"), "{text}");
+    assert!(
+        text.contains(
+            "Depuis votre dernière identification, 26 identification(s) pour cette place ont échoué"
+        ),
         "{text}"
     );
-    assert!(!text.contains("incorrect") && !text.contains("✓"), "{text}");
-    assert!(!w.game().seat("stark").unwrap().ready);
-    // Another address is refused too: the house's counter holds.
-    assert_eq!(w.send_at(EVE, &sign_on("Stark", "guess9"), minutes(6)), 0);
-    assert!(flat(&w.reply_to(EVE).body).contains("trop d'identifications manquées"));
-    // The player, from the registered address, still signs on.
-    assert_eq!(w.send_at(STARK, &body, minutes(7)), 1);
-    assert!(w.game().seat("stark").unwrap().ready);
-    // Told once, to Stark's player and the moderator only.
+    let game = w.game();
+    let stark = game.seat("stark").unwrap();
+    assert!(stark.ready);
+    assert_eq!(stark.orders.len(), 1, "{:?}", stark.orders);
+    // Told once: the counter starts again after the owner's sign-on.
+    let key = Subject::House {
+        game: GAME.into(),
+        house: "stark".into(),
+    }
+    .key();
+    assert_eq!(w.service().guard(&key).unwrap(), None);
+}
+
+#[test]
+fn forged_wrong_moderator_sign_ons_never_keep_the_moderator_out() {
+    let mut w = World::new("forged-moderator");
+    for i in 0..26 {
+        w.send_at(
+            MODERATOR,
+            &format!("MODERATEUR {GAME} faux{i}\n"),
+            minutes(i),
+        );
+    }
+    // Wrong sign-ons for another game, from the same address, change nothing either.
+    w.send_at(MODERATOR, "MODERATEUR autre-partie faux\n", minutes(26));
+    w.take();
+    let body = format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nPAUSE\n");
+    assert_eq!(w.send_at(MODERATOR, &body, minutes(28)), 1);
+    let text = flat(&w.reply_to(MODERATOR).body);
+    assert!(text.contains("✓ Identifié(e) comme modérateur"), "{text}");
+    assert!(text.contains("26 identification(s)"), "{text}");
+    assert_eq!(w.game().status, corbeau::game::GameStatus::Paused);
+}
+
+#[test]
+fn failures_are_told_to_the_owner_and_the_moderator_once_naming_no_address() {
+    let mut w = World::new("told-once");
+    for i in 0..throttle::FAILURES_TOLD {
+        w.send_at(
+            MALLORY,
+            &sign_on("Stark", &format!("guess{i}")),
+            minutes(i.into()),
+        );
+    }
     let notices = w.throttle_notices();
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert!(
-        matches!(&notices[0], NoticeKind::SignOnThrottled { house: Some(h), until } if h == "stark" && *until == minutes(4 + 15)),
+        matches!(&notices[0], NoticeKind::SignOnFailures { house: Some(h), failures: 5, since } if h == "stark" && *since == minutes(0)),
         "{notices:?}"
     );
     w.take();
     queue_notices(w.service(), &w.config, minutes(8)).unwrap();
+    // The counters survive a restart (they are in the store).
+    w.restart();
     let told = w.take();
     let mut to: Vec<&str> = told.iter().map(|m| m.to.as_str()).collect();
     to.sort_unstable();
     assert_eq!(to, [STARK, MODERATOR], "{told:#?}");
     let to_stark = told.iter().find(|m| m.to == STARK).unwrap();
+    let text = flat(&to_stark.body);
     assert!(
-        flat(&to_stark.body).contains("Des identifications comme Stark ont échoué plusieurs fois"),
-        "{}",
-        to_stark.body
+        text.contains("Des identifications comme Stark ont échoué 5 fois"),
+        "{text}"
     );
+    assert!(text.contains("Personne n'est bloqué"), "{text}");
     assert!(!to_stark.body.contains(MALLORY), "{}", to_stark.body);
     assert!(
-        to_stark.subject.contains("Identifications refusées"),
+        to_stark
+            .subject
+            .contains("Identifications manquées comme Stark"),
         "{}",
         to_stark.subject
     );
-    // Five more failures after the lock: a second, longer lockout, and no second notice.
-    for i in 0..throttle::FAILURES_ALLOWED {
-        let guess = format!("again{i}");
-        assert_eq!(
-            w.send_at(
-                MALLORY,
-                &sign_on("Stark", &guess),
-                minutes(20 + i64::from(i))
-            ),
-            1
+    // More failures: no second notice until Stark has signed on and been told.
+    for i in 0..20 {
+        w.send_at(
+            EVE,
+            &sign_on("Stark", &format!("again{i}")),
+            minutes(10 + i),
         );
     }
-    assert_eq!(w.send_at(MALLORY, &sign_on("Stark", "x"), minutes(30)), 0);
-    let text = flat(&w.last_reply_to(MALLORY).body);
-    assert!(
-        text.contains("jusqu'au lundi 23 mars 2026 à 09:54"),
-        "{text}"
-    );
-    // (The first notice was turned into mails above.)
     assert_eq!(w.throttle_notices(), []);
+    // The right secret from any address is still taken, even amid the storm.
+    let body = format!("{}PRET\n", sign_on("Stark", STARK_SECRET));
+    assert_eq!(w.send_at(STARK, &body, minutes(31)), 1);
+    assert!(w.game().seat("stark").unwrap().ready);
+    for i in 0..throttle::FAILURES_TOLD {
+        w.send_at(
+            EVE,
+            &sign_on("Stark", &format!("later{i}")),
+            minutes(40 + i64::from(i)),
+        );
+    }
+    assert_eq!(w.throttle_notices().len(), 1);
+    assert!(
+        w.audit().contains("5 failed sign-ons as stark"),
+        "{}",
+        w.audit()
+    );
 }
 
 #[test]
-fn the_counters_survive_a_restart_and_old_ones_are_forgotten() {
-    let mut w = World::new("throttle-restart");
-    for i in 0..throttle::FAILURES_ALLOWED {
-        w.send_at(MALLORY, &sign_on("Lannister", "guess"), minutes(i.into()));
-    }
-    w.restart();
-    w.take();
-    assert_eq!(
-        w.send_at(MALLORY, &sign_on("Lannister", LANNISTER_SECRET), minutes(6)),
-        0
-    );
-    assert!(flat(&w.reply_to(MALLORY).body).contains("trop d'identifications manquées"));
-    // After the lock, the secret is checked again.
-    assert_eq!(
-        w.send_at(
+fn a_storm_of_wrong_secrets_costs_almost_no_full_check() {
+    let mut w = World::new("storm");
+    let mut checks = 0;
+    for i in 0..400 {
+        checks += w.send_at(
             MALLORY,
-            &sign_on("Lannister", LANNISTER_SECRET),
-            minutes(20)
-        ),
+            &sign_on("Lannister", &format!("g{i}")),
+            minutes(i / 10),
+        );
+    }
+    // The sieve turns 4 095 wrong secrets in 4 096 away: 400 of them cost a full check
+    // about once in ten storms.
+    assert!(checks <= 3, "{checks} full checks for 400 wrong secrets");
+    let body = format!("{}PRET\n", sign_on("Lannister", LANNISTER_SECRET));
+    assert_eq!(w.send_at(LANNISTER, &body, minutes(41)), 1);
+    assert!(w.game().seat("lannister").unwrap().ready);
+}
+
+#[test]
+fn a_hash_kept_from_before_the_sieve_takes_one_at_the_next_right_sign_on() {
+    let mut w = World::new("old-hash");
+    let sieved = hash_secret(BARATHEON_SECRET).unwrap();
+    let (old, _) = sieved.split_once('~').unwrap();
+    w.service()
+        .update(GAME, "test", "old hash", now(), |game, _, _| {
+            game.seat_mut("baratheon")
+                .unwrap()
+                .player
+                .as_mut()
+                .unwrap()
+                .secret = old.to_string();
+            Ok(())
+        })
+        .unwrap();
+    // Without a sieve, each wrong secret costs a full check.
+    assert_eq!(w.send(MALLORY, &sign_on("Baratheon", "guess")), 1);
+    assert_eq!(
+        w.send(BARATHEON, &sign_on("Baratheon", BARATHEON_SECRET)),
         1
     );
-    let sender = Subject::Sender(MALLORY.into()).key();
-    assert!(w.service().guard(&sender).unwrap().is_some());
-    // Days later, someone else's failure forgets Mallory's counters.
-    let later = now() + throttle::FORGET_AFTER + TimeDelta::hours(1);
-    w.send_at(EVE, &sign_on("Baratheon", "guess"), later);
-    assert_eq!(w.service().guard(&sender).unwrap(), None);
-    let house = Subject::House {
-        game: GAME.into(),
-        house: "lannister".into(),
-    };
-    assert_eq!(w.service().guard(&house.key()).unwrap(), None);
-    assert!(
-        w.service()
-            .guard(&Subject::Sender(EVE.into()).key())
-            .unwrap()
-            .is_some()
-    );
+    let kept = w
+        .game()
+        .seat("baratheon")
+        .unwrap()
+        .player
+        .clone()
+        .unwrap()
+        .secret;
+    assert!(kept.starts_with(old) && kept.contains('~'), "{kept}");
+    let mut checks = 0;
+    for i in 0..50 {
+        checks += w.send(MALLORY, &sign_on("Baratheon", &format!("g{i}")));
+    }
+    assert!(checks <= 2, "{checks}");
 }
 
 #[test]
-fn one_sender_guessing_several_houses_and_the_moderator_is_throttled() {
-    let mut w = World::new("throttle-sender");
-    let bodies = [
-        sign_on("Stark", "a1"),
-        sign_on("Lannister", "a2"),
-        sign_on("Baratheon", "a3"),
-        format!("MODERATEUR {GAME} a4\n"),
-        sign_on("Dorne", "a5"),
-    ];
-    for (i, body) in bodies.iter().enumerate() {
-        w.send_at(MALLORY, body, minutes(i as i64));
+fn answers_to_failed_sign_ons_never_use_up_the_owner_s_answers() {
+    let mut w = World::new("failed-budget");
+    for i in 0..30 {
+        w.send_at(
+            LANNISTER,
+            &sign_on("Lannister", &format!("g{i}")),
+            minutes(i),
+        );
     }
-    let body = format!("MODERATEUR {GAME} {MODERATOR_SECRET}\n");
-    assert_eq!(w.send_at(MALLORY, &body, minutes(6)), 0);
-    let text = flat(&w.last_reply_to(MALLORY).body);
-    assert!(text.contains("trop d'identifications manquées"), "{text}");
-    // The moderator, from their own address, is not held by Mallory's failures.
-    assert_eq!(w.send_at(MODERATOR, &body, minutes(7)), 1);
-    assert!(flat(&w.reply_to(MODERATOR).body).contains("✓ Identifié(e) comme modérateur"));
+    let mails = w.take();
+    let answered = replies_to(&mails, LANNISTER);
+    assert_eq!(answered, 6, "{mails:#?}");
+    let last = mails.iter().rfind(|m| m.to == LANNISTER).unwrap();
+    assert!(
+        flat(&last.body).contains("failed sign-ons from this address in an hour"),
+        "{}",
+        last.body
+    );
+    // The owner's own mails are answered as many times as any player's.
+    for i in 0..5 {
+        let body = format!("{}STATUS\n", sign_on("Lannister", LANNISTER_SECRET));
+        assert_eq!(w.send_at(LANNISTER, &body, minutes(31 + i)), 1);
+        let text = flat(&w.reply_to(LANNISTER).body);
+        assert!(text.contains("✓ Signed on: Lannister"), "{text}");
+    }
+}
+
+#[test]
+fn the_moderator_s_secret_from_another_address_is_copied_to_the_moderator() {
+    let mut w = World::new("moderator-elsewhere");
+    let body = format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nPAUSE\n");
+    assert_eq!(w.send(MALLORY, &body), 1);
+    let mails = w.take();
+    let copy = mails
+        .iter()
+        .find(|m| m.to == MODERATOR)
+        .unwrap_or_else(|| panic!("no copy to the moderator: {mails:#?}"));
+    let text = flat(&copy.body);
+    assert!(
+        text.contains("Ce message ne vient pas de l'adresse du modérateur"),
+        "{text}"
+    );
+    assert!(!copy.body.contains(MALLORY), "{}", copy.body);
+    assert!(!copy.body.contains(MODERATOR_SECRET));
+    // From the moderator's own address, no copy.
+    w.send(
+        MODERATOR,
+        &format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nREPRENDRE\n"),
+    );
+    let mails = w.take();
+    assert_eq!(mails.iter().filter(|m| m.to == MODERATOR).count(), 1);
 }
 
 // ===================================================================== secrets
@@ -505,6 +603,88 @@ fn assert_nowhere(w: &mut World, secrets: &[&str]) {
         assert!(!text.contains(secret), "{secret} in export");
     }
     w.service = Some(Service::open(&dir).unwrap());
+}
+
+#[test]
+fn a_secret_in_another_order_or_on_the_next_line_is_never_quoted() {
+    let mut w = World::new("secret-shapes");
+    let bodies = [
+        format!("MODERATEUR {MODERATOR_SECRET} {GAME}\n"),
+        format!("PARTIE {STARK_SECRET} {GAME} Stark\n"),
+        format!("PARTIE {GAME} Stark\n{STARK_SECRET}\nPRET\n"),
+        format!("MODERATEUR {GAME}\n{MODERATOR_SECRET}\n"),
+        format!("SIGN ON {GAME} Stark\nsecret: {STARK_SECRET}\n"),
+        format!("PARTIE {GAME} Stark faux-secret\n"),
+    ];
+    for body in &bodies {
+        w.send(STARK, body);
+    }
+    let mails = w.take();
+    assert_eq!(mails.len(), bodies.len(), "{mails:#?}");
+    for mail in &mails {
+        for secret in [STARK_SECRET, MODERATOR_SECRET] {
+            assert!(!mail.body.contains(secret), "{secret} in {}", mail.body);
+            assert!(
+                !mail.subject.contains(secret),
+                "{secret} in {}",
+                mail.subject
+            );
+        }
+    }
+    let text = flat(&mails[2].body);
+    assert!(
+        text.contains("cette ligne est peut-être un secret : elle est cachée et n'a pas été lue"),
+        "{text}"
+    );
+    // Nothing was done: the lone secret is not taken as one.
+    assert!(!w.game().seat("stark").unwrap().ready);
+    let audit = w.audit();
+    for secret in [STARK_SECRET, MODERATOR_SECRET] {
+        assert!(!audit.contains(secret), "{secret} in {audit}");
+    }
+    assert_nowhere(&mut w, &[STARK_SECRET, MODERATOR_SECRET]);
+}
+
+#[test]
+fn a_player_takes_neither_the_moderator_s_address_nor_any_of_the_judge_s() {
+    let mut w = World::new("address-taken");
+    for address in [
+        MODERATOR,
+        "Mestre@Citadelle.test",
+        "juge+x@corbeau.test",
+        "JUGE+partie@corbeau.test",
+    ] {
+        let body = format!("{}ADRESSE {address}\n", sign_on("Stark", STARK_SECRET));
+        w.send(STARK, &body);
+        let text = flat(&w.reply_to(STARK).body);
+        assert!(text.contains("✗"), "{address}: {text}");
+        assert_eq!(
+            w.game()
+                .seat("stark")
+                .unwrap()
+                .player
+                .as_ref()
+                .unwrap()
+                .address,
+            STARK
+        );
+    }
+    // Another address of the player's own is taken.
+    let body = format!(
+        "{}ADRESSE arya@braavos.test\n",
+        sign_on("Stark", STARK_SECRET)
+    );
+    w.send(STARK, &body);
+    assert_eq!(
+        w.game()
+            .seat("stark")
+            .unwrap()
+            .player
+            .as_ref()
+            .unwrap()
+            .address,
+        "arya@braavos.test"
+    );
 }
 
 #[test]
@@ -647,10 +827,7 @@ fn nobody_observes_without_confirming_from_the_observed_address() {
     );
     assert!(!text.contains(&token), "{text}");
     // A wrong token from Eve: refused.
-    assert_eq!(
-        w.send(EVE, &format!("OBSERVER {GAME} CONFIRMER devine\n")),
-        1
-    );
+    assert!(w.send(EVE, &format!("OBSERVER {GAME} CONFIRMER devine\n")) <= 1);
     assert!(flat(&w.reply_to(EVE).body).contains("ce jeton n'est pas celui envoyé"));
     // The right one: Eve observes, with a secret to stop.
     assert_eq!(w.send(EVE, &confirm), 1);
@@ -747,7 +924,7 @@ fn an_observer_leaves_only_from_the_observed_address_with_one_check() {
     assert_eq!(w.send(MALLORY, &leave), 0);
     assert_eq!(w.game().observers.len(), 1);
     let twice = format!("NE PLUS OBSERVER {GAME} faux\n{leave}");
-    assert_eq!(w.send(EVE, &twice), 1);
+    assert!(w.send(EVE, &twice) <= 1);
     assert_eq!(w.game().observers.len(), 1);
     assert_eq!(w.send(EVE, &leave), 1);
     assert!(w.game().observers.is_empty());

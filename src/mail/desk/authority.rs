@@ -1,7 +1,6 @@
 //! Who writes: the sign-ons of a player and of the moderator (one secret checked a
-//! mail, the throttle before it), and what a command needs its sender to be.
-
-use chrono::{DateTime, Utc};
+//! mail; failures counted per seat and told, never a lock), and what a command needs its
+//! sender to be.
 
 use crate::game::AuditLine;
 use crate::game::calendar::format_deadline;
@@ -58,12 +57,7 @@ pub(super) fn split_sign_on(
 impl Desk<'_> {
     /// Why a player's command is refused without a sign-on: none was given, or it failed.
     pub(super) fn not_signed_on(&self) -> Refusal {
-        if let Some(until) = &self.throttled {
-            Refusal::Throttled {
-                game: self.game_id.clone().unwrap_or_default(),
-                until: until.clone(),
-            }
-        } else if self.locked_out {
+        if self.locked_out {
             Refusal::BadSignOn {
                 game: self.game_id.clone().unwrap_or_default(),
             }
@@ -87,12 +81,7 @@ impl Desk<'_> {
         if self.role == Role::Moderator {
             return true;
         }
-        let refusal = if let Some(until) = &self.throttled {
-            Refusal::Throttled {
-                game: self.game_id.clone().unwrap_or_default(),
-                until: until.clone(),
-            }
-        } else if self.locked_out {
+        let refusal = if self.locked_out {
             Refusal::BadModeratorSecret {
                 game: self.game_id.clone().unwrap_or_default(),
             }
@@ -140,8 +129,9 @@ impl Desk<'_> {
         }
     }
 
-    /// `PARTIE game house secret`: the one secret this mail may have checked, unless the
-    /// throttle refuses it unchecked.
+    /// `PARTIE game house secret`: the one secret this mail may have checked. The right
+    /// secret is always accepted, whoever failed before (docs/email.md, "Sign-on, secrets
+    /// and throttling").
     pub(super) fn sign_on(
         &mut self,
         game: &mut Option<(&mut Game, &Variant)>,
@@ -174,34 +164,17 @@ impl Desk<'_> {
         let player = seat.and_then(|s| s.player.as_ref().map(|p| (s.house.clone(), p.clone())));
         let shown = shown.unwrap_or_else(|| SECRET_MASK.to_string());
         let from = self.mail.from.clone();
-        // The registered address is not locked out by others' failures on its house: a
-        // guesser cannot keep the player out of the game.
-        let mut guards = vec![(Subject::Sender(from.clone()), true)];
-        if let Some((id, p)) = &player {
-            let house = Subject::House {
-                game: g.id.clone(),
-                house: id.clone(),
-            };
-            guards.push((house, !same_address(&p.address, &from)));
-        }
-        if let Some(until) = self.throttled(&guards)? {
-            self.note(AuditLine::SignOnRefused {
-                house: Some(shown.to_string()),
-                from: from.clone(),
-                throttled: true,
-            });
-            self.lock_out();
-            let until = format_deadline(until, g.settings.schedule.time_zone, self.lang);
-            self.throttled = Some(until.clone());
-            let game = g.id.clone();
-            self.refuse(located, Refusal::Throttled { game, until });
-            return Ok(());
-        }
         match player {
             Some((house, p)) if secret_matches(&secret, &p.secret) => {
-                self.guards_passed(&guards)?;
+                g.sieve_secret(Some(&house), &secret);
+                let subject = Subject::House {
+                    game: g.id.clone(),
+                    house: house.clone(),
+                };
+                let failed = self.guard_passed(&subject)?;
                 self.lang = p.lang;
-                if p.address != self.mail.from {
+                let elsewhere = !same_address(&p.address, &from);
+                if elsewhere {
                     self.owner = Some(p.address.clone());
                 }
                 self.role = Role::House(house.clone());
@@ -212,14 +185,20 @@ impl Desk<'_> {
                     house: name,
                     game: g.id.clone(),
                     extra: self.extra_words,
+                    elsewhere,
                 };
                 self.section(located.line, &located.text, section);
+                self.failed_sign_ons(failed, g.settings.schedule.time_zone);
             }
             player => {
-                // A house nobody plays puts nobody at risk: the sender is counted, nobody
-                // is told.
-                let target = player.map(|(house, _)| Some(house));
-                self.guards_failed(&guards, target)?;
+                // A house nobody plays puts nobody at risk: nothing is counted.
+                if let Some((house, _)) = player {
+                    let subject = Subject::House {
+                        game: g.id.clone(),
+                        house: house.clone(),
+                    };
+                    self.guard_failed(&subject, Some(house))?;
+                }
                 self.lock_out();
                 self.note(AuditLine::SignOnRefused {
                     house: Some(shown.to_string()),
@@ -233,7 +212,8 @@ impl Desk<'_> {
         Ok(())
     }
 
-    /// `MODERATEUR game secret`, as a player's sign-on.
+    /// `MODERATEUR game secret`, as a player's sign-on. From another address than the
+    /// moderator's, the moderator gets a copy of the answer.
     pub(super) fn moderator_sign_on(
         &mut self,
         game: &mut Option<(&mut Game, &Variant)>,
@@ -258,38 +238,27 @@ impl Desk<'_> {
         }
         self.secret_spent = true;
         let from = self.mail.from.clone();
-        let guards = [
-            (Subject::Sender(from.clone()), true),
-            (
-                Subject::Moderator { game: id.clone() },
-                !same_address(&moderator.address, &from),
-            ),
-        ];
-        if let Some(until) = self.throttled(&guards)? {
-            self.note(AuditLine::SignOnRefused {
-                house: None,
-                from: from.clone(),
-                throttled: true,
-            });
-            self.lock_out();
-            let until = format_deadline(until, g.settings.schedule.time_zone, self.lang);
-            self.throttled = Some(until.clone());
-            self.refuse(located, Refusal::Throttled { game: id, until });
-            return Ok(());
-        }
+        let subject = Subject::Moderator { game: id.clone() };
         if secret_matches(secret, &moderator.secret) {
-            self.guards_passed(&guards)?;
+            g.sieve_secret(None, secret);
+            let failed = self.guard_passed(&subject)?;
             // The moderator's language is the game's (`LANGUE` changes it).
             self.lang = g.settings.lang;
             self.role = Role::Moderator;
             self.locked_out = false;
+            let elsewhere = !same_address(&moderator.address, &from);
+            if elsewhere {
+                self.owner = Some(moderator.address.clone());
+            }
             let data = ReplySection::Moderator {
                 game: id,
                 extra: self.extra_words,
+                elsewhere,
             };
             self.section(located.line, &located.text, data);
+            self.failed_sign_ons(failed, g.settings.schedule.time_zone);
         } else {
-            self.guards_failed(&guards, Some(None))?;
+            self.guard_failed(&subject, None)?;
             self.lock_out();
             self.note(AuditLine::SignOnRefused {
                 house: None,
@@ -307,84 +276,57 @@ impl Desk<'_> {
         self.locked_out = true;
     }
 
-    /// The stored counter of a subject, or a fresh one.
-    pub(super) fn guard(&self, subject: &Subject) -> Result<Guard, GameError> {
-        Ok(self
+    /// The owner signed on: the failures counted since they were last told, if any, which
+    /// the answer now tells (the counter is forgotten).
+    fn guard_passed(&mut self, subject: &Subject) -> Result<Option<Guard>, GameError> {
+        let key = subject.key();
+        let kept = self.service.guard(&key)?;
+        if kept.is_some() {
+            self.effects.guards.push((key, None));
+        }
+        Ok(kept.filter(|g| g.failures > 0))
+    }
+
+    /// The answer's section on the failures the owner is told of.
+    fn failed_sign_ons(&mut self, failed: Option<Guard>, zone: chrono_tz::Tz) {
+        if let Some(failed) = failed {
+            let section = ReplySection::FailedSignOns {
+                count: failed.failures,
+                first: format_deadline(failed.first, zone, self.lang),
+                last: format_deadline(failed.last, zone, self.lang),
+            };
+            self.section(0, "", section);
+        }
+    }
+
+    /// A wrong secret for a seat (`house`: a house's; `None`: the moderator's), counted.
+    /// At `throttle::FAILURES_TOLD` failures the owner and the moderator get a notice, once.
+    /// Expired counters are forgotten in the same transaction.
+    fn guard_failed(&mut self, subject: &Subject, house: Option<String>) -> Result<(), GameError> {
+        let key = subject.key();
+        let mut guard = self
             .service
-            .guard(&subject.key())?
-            .unwrap_or_else(|| Guard::new(self.now)))
-    }
-
-    /// Until when the throttle refuses a secret for these subjects (those marked `true`
-    /// are checked), if it does.
-    pub(super) fn throttled(
-        &self,
-        guards: &[(Subject, bool)],
-    ) -> Result<Option<DateTime<Utc>>, GameError> {
-        let mut until = None;
-        for (subject, _) in guards.iter().filter(|(_, checked)| *checked) {
-            if let Some(key_until) = self.guard(subject)?.locked(self.now) {
-                until = until.max(Some(key_until));
-            }
-        }
-        Ok(until)
-    }
-
-    /// A right secret: the counters that exist start a new window.
-    pub(super) fn guards_passed(&mut self, guards: &[(Subject, bool)]) -> Result<(), GameError> {
-        for (subject, _) in guards {
-            if let Some(mut guard) = self.service.guard(&subject.key())? {
-                guard.succeed(self.now);
-                self.effects.guards.push((subject.key(), Some(guard)));
-            }
-        }
-        Ok(())
-    }
-
-    /// A wrong secret, counted for every subject. When it starts a lockout the house's
-    /// player (`notify`: `Some(Some(house))`; `Some(None)`: the moderator's sign-on) and
-    /// the moderator are told, once: the house's (or the moderator's) counter remembers
-    /// it, else the sender's. Expired counters are forgotten in the same transaction.
-    pub(super) fn guards_failed(
-        &mut self,
-        guards: &[(Subject, bool)],
-        notify: Option<Option<String>>,
-    ) -> Result<(), GameError> {
-        let mut counted: Vec<(Subject, Guard)> = Vec::new();
-        let mut locked_until = None;
-        for (subject, _) in guards {
-            let mut guard = self.guard(subject)?;
-            if guard.fail(self.now) {
-                locked_until = locked_until.max(guard.locked_until);
-            }
-            counted.push((subject.clone(), guard));
-        }
-        // The counter that remembers the telling: the target's if there is one.
-        let teller = counted
-            .iter()
-            .find(|(s, _)| !matches!(s, Subject::Sender(_)))
-            .or(counted.first());
-        let told = teller.is_some_and(|(_, g)| g.told);
-        if let (Some(until), Some(house), false) = (locked_until, notify, told) {
-            for (_, guard) in &mut counted {
-                guard.told = true;
-            }
+            .guard(&key)?
+            .unwrap_or_else(|| Guard::new(self.now));
+        if guard.fail(self.now) {
+            let failures = guard.failures;
             let houses = house.iter().cloned().collect();
             self.effects.notify(
-                crate::game::NoticeKind::SignOnThrottled { house, until },
+                crate::game::NoticeKind::SignOnFailures {
+                    house: house.clone(),
+                    failures,
+                    since: guard.first,
+                },
                 houses,
             );
-            self.note(AuditLine::SignOnsThrottled { until });
+            self.note(AuditLine::SignOnFailures { house, failures });
         }
-        let written: Vec<String> = counted.iter().map(|(s, _)| s.key()).collect();
-        for (subject, guard) in counted {
-            self.effects.guards.push((subject.key(), Some(guard)));
-        }
-        for key in self.service.guards_to_forget(self.now)? {
-            if !written.contains(&key) {
-                self.effects.guards.push((key, None));
+        for forgotten in self.service.guards_to_forget(self.now)? {
+            if forgotten != key {
+                self.effects.guards.push((forgotten, None));
             }
         }
+        self.effects.guards.push((key, Some(guard)));
         Ok(())
     }
 }

@@ -2,7 +2,7 @@
 //! order and hands each to the method of its job, which makes the reply's sections as it
 //! goes.
 //!
-//! - [`authority`]: who writes — sign-ons (player, moderator), the throttle on secrets,
+//! - [`authority`]: who writes — sign-ons (player, moderator), the count of failed ones,
 //!   what a command needs the sender to be;
 //! - [`orders`]: order lines gathered into sets and submitted, `PRÊT`, the trial
 //!   adjudication and the results of a phase;
@@ -21,7 +21,7 @@ use crate::lang::Lang;
 use crate::map::Variant;
 use crate::service::{Action, Effects, Service, action};
 
-use super::command::{Command, Located};
+use super::command::{Command, Located, SECRET_MASK};
 use super::inbound::Inbound;
 use super::refusal::Refusal;
 
@@ -34,7 +34,7 @@ mod reply;
 mod section;
 
 pub(crate) use reply::Quota;
-use reply::{masked, script_is_empty};
+use reply::{lacks_its_secret, masked, may_be_a_lone_secret, script_is_empty};
 use section::{Placed, ReplySection};
 // The moved code names its neighbours as `super::board`, `super::refusal`…
 use super::{board, outmail, refusal};
@@ -94,8 +94,8 @@ pub(crate) struct Desk<'a> {
     /// to withdraw it if an order set of the mail is refused after it.
     made_ready: Option<(usize, String, bool)>,
     pub(crate) quota: Quota,
-    /// A secret was checked (or refused for the throttle) in this mail: one mail buys one
-    /// guess, so every later one is refused unchecked.
+    /// A secret was checked in this mail: one mail buys one guess, so every later one is
+    /// refused unchecked.
     secret_spent: bool,
     /// The words hidden from the quotes of this mail's lines (secrets, and what followed
     /// them): the reply's subject hides them too.
@@ -104,9 +104,6 @@ pub(crate) struct Desk<'a> {
     extra_words: bool,
     /// The mail held this many commands, more than [`MAX_COMMANDS`]: none was read.
     pub(crate) too_many: Option<usize>,
-    /// The sign-on was refused unchecked by the throttle, until then (in the reader's
-    /// words): the lines after it say so, never "wrong secret".
-    throttled: Option<String>,
     /// `CARTE` was granted: the reply carries the board's picture (drawn once, however
     /// many times the mail asks, and only if the reply is sent at all).
     map_wanted: bool,
@@ -146,7 +143,6 @@ impl<'a> Desk<'a> {
             hidden: Vec::new(),
             extra_words: false,
             too_many: None,
-            throttled: None,
             map_wanted: false,
         }
     }
@@ -176,8 +172,18 @@ impl<'a> Desk<'a> {
             Ok(Command::SignOn { .. } | Command::Moderator { .. }) => Some(c.line),
             _ => None,
         });
+        let mut secret_may_follow = false;
         for located in commands {
-            let (located, hidden, extra) = masked(located, game.as_ref().map(|(_, v)| *v));
+            if std::mem::take(&mut secret_may_follow) && may_be_a_lone_secret(located) {
+                self.hidden
+                    .extend(located.text.split_whitespace().map(str::to_string));
+                let message = Refusal::SecretOnItsOwnLine.message(self.lang);
+                self.section(located.line, SECRET_MASK, ReplySection::Error { message });
+                continue;
+            }
+            secret_may_follow = lacks_its_secret(located);
+            let known = game.as_ref().map(|(g, v)| (g.id.as_str(), *v));
+            let (located, hidden, extra) = masked(located, known);
             let located = &located;
             self.extra_words = extra;
             self.hidden.extend(hidden);

@@ -15,7 +15,6 @@ use crate::service::Action;
 
 use super::super::command::Located;
 use super::super::refusal::Refusal;
-use super::super::throttle::Subject;
 use super::section::{Moderated, ReplySection};
 use super::{Desk, Role, house_name, same_address};
 
@@ -180,9 +179,15 @@ impl Desk<'_> {
         };
         let address = match g.free_address(&house, address) {
             // The judge's own address would make it write to itself; another player's
-            // would merge two houses' mail. Which of the two is not said: the reply must
-            // not tell who plays what.
-            Ok(a) if self.config.judge.is_own(&a) => {
+            // would merge two houses' mail; the moderator's would take the moderator's
+            // mail and name. Which of them is not said: the reply must not tell who plays
+            // what.
+            Ok(a)
+                if self.config.judge.is_own(&a)
+                    || g.moderator
+                        .as_ref()
+                        .is_some_and(|m| same_address(&m.address, &a)) =>
+            {
                 self.note(AuditLine::AddressRefused {
                     house: house.clone(),
                     address: a.clone(),
@@ -321,21 +326,12 @@ impl Desk<'_> {
             return Ok(());
         }
         self.secret_spent = true;
-        let guards = [(Subject::Sender(from.clone()), true)];
-        if let Some(until) = self.throttled(&guards)? {
-            let until = format_deadline(until, g.settings.schedule.time_zone, self.lang);
-            let game = g.id.clone();
-            self.refuse(located, Refusal::Throttled { game, until });
-            return Ok(());
-        }
         let hash = g.observer_requests.get(request).map(|r| r.token.clone());
         if !hash.is_some_and(|h| secret_matches(token, &h)) {
-            self.guards_failed(&guards, None)?;
             self.note(AuditLine::ObserverBadToken { from: from.clone() });
             self.refuse(located, Refusal::BadObserverToken);
             return Ok(());
         }
-        self.guards_passed(&guards)?;
         let asked = g.observer_requests.remove(request);
         let secret = new_secret()?;
         g.observers.push(Observer {
@@ -379,21 +375,12 @@ impl Desk<'_> {
             return Ok(());
         }
         self.secret_spent = true;
-        let guards = [(Subject::Sender(from.clone()), true)];
-        if let Some(until) = self.throttled(&guards)? {
-            let until = format_deadline(until, g.settings.schedule.time_zone, self.lang);
-            let game = g.id.clone();
-            self.refuse(located, Refusal::Throttled { game, until });
-            return Ok(());
-        }
         let hash = g.observers.get(at).map(|o| o.secret.clone());
         if hash.is_some_and(|h| secret_matches(secret, &h)) {
-            self.guards_passed(&guards)?;
             g.observers.remove(at);
             self.note(AuditLine::ObserverLeft { from: from.clone() });
             self.section(located.line, &located.text, ReplySection::Unobserved);
         } else {
-            self.guards_failed(&guards, None)?;
             self.refuse(located, Refusal::BadObserverSecret);
         }
         Ok(())

@@ -118,7 +118,7 @@ impl Desk<'_> {
         };
         let known = self.role != Role::Nobody || (!self.locked_out && knows(g, &self.mail.from));
         if !known {
-            if self.locked_out || self.throttled.is_some() {
+            if self.locked_out {
                 self.require_house(located);
             } else {
                 let game = g.id.clone();

@@ -4,7 +4,6 @@
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::config::Config;
 use crate::game::{Game, GameError, GameStatus};
 use crate::map::Variant;
 use crate::report::ORDERS_TEMPLATE;
@@ -14,7 +13,7 @@ use super::super::command::{self, Command, CommandError, Located, SECRET_MASK};
 use super::super::refusal::Refusal;
 use super::authority::shown_house;
 use super::section::{Placed, ReplySection};
-use super::{Desk, Role};
+use super::{Desk, Role, fold_id};
 
 impl Desk<'_> {
     pub(super) fn section(&mut self, line: usize, text: &str, section: ReplySection) {
@@ -26,7 +25,10 @@ impl Desk<'_> {
     }
 
     /// A line the judge could not carry out, and why.
+    /// A word hidden from the mail's quotes is hidden from the message too (an unknown
+    /// game named by the secret's word, say).
     pub(super) fn error(&mut self, located: &Located, message: String) {
+        let message = scrubbed(&message, &self.hidden);
         self.section(located.line, &located.text, ReplySection::Error { message });
     }
 
@@ -42,22 +44,36 @@ impl Desk<'_> {
 
     /// The answer to the mail: every section, then the house's orders as understood.
     pub(super) fn reply(&mut self, game: Option<(&Game, &Variant)>) -> Result<(), GameError> {
-        match self.quota {
+        // The answer to a failed sign-on is counted apart: a forger who writes in the
+        // owner's name with wrong secrets must not use up the owner's answers.
+        let failed = self.locked_out && self.role == Role::Nobody;
+        let (quota, counted, cap) = if failed {
+            let counted = failed_sign_on_key(&self.mail.from);
+            let cap = self.config.mail.failed_sign_on_replies_per_hour;
+            (
+                Quota::of(self.service, cap, &counted, self.now)?,
+                counted,
+                cap,
+            )
+        } else {
+            let cap = self.config.mail.replies_per_hour;
+            (self.quota, self.mail.from.clone(), cap)
+        };
+        match quota {
             Quota::Open => {}
             Quota::Silent => return Ok(()),
             Quota::Last { until } => {
-                let cap = self.config.mail.replies_per_hour;
                 let until = until.format("%H:%M UTC").to_string();
                 let warning = Placed {
                     line: 0,
                     text: String::new(),
-                    section: ReplySection::Quiet { cap, until },
+                    section: ReplySection::Quiet { cap, until, failed },
                 };
                 self.sections.insert(0, warning);
             }
         }
         self.effects.replied = Some(crate::service::Replied {
-            address: self.mail.from.clone(),
+            address: counted,
             at: self.now,
         });
         let mut orders = None;
@@ -137,16 +153,16 @@ pub(crate) enum Quota {
 }
 
 impl Quota {
+    /// Where `counted` (an address, or [`failed_sign_on_key`] of one) stands against
+    /// `cap` answers an hour (0: no cap).
     pub(crate) fn of(
         service: &Service,
-        config: &Config,
-        address: &str,
+        cap: u32,
+        counted: &str,
         now: DateTime<Utc>,
     ) -> Result<Quota, GameError> {
-        let cap = config.mail.replies_per_hour;
-        let window = service.reply_window(address, now)?;
+        let window = service.reply_window(counted, now)?;
         Ok(match window {
-            // 0: no cap.
             _ if cap == 0 => Quota::Open,
             Some(w) if w.count > cap => Quota::Silent,
             Some(w) if w.count == cap => Quota::Last {
@@ -155,6 +171,12 @@ impl Quota {
             _ => Quota::Open,
         })
     }
+}
+
+/// What the answers to an address's failed sign-ons are counted under, beside the
+/// address's own answers: no address holds a NUL byte.
+fn failed_sign_on_key(address: &str) -> String {
+    format!("failed-sign-on\0{address}")
 }
 
 /// Nothing to carry out: no line at all, or only the end marker (`FIN`).
@@ -172,12 +194,25 @@ pub(super) fn script_is_empty(commands: &[Located]) -> bool {
 /// game, the house as the map knows it and a confirmation's keyword are shown.
 ///
 /// Returns the line to quote, the words hidden, and whether words followed the secret.
-pub(super) fn masked(located: &Located, variant: Option<&Variant>) -> (Located, Vec<String>, bool) {
+pub(super) fn masked(
+    located: &Located,
+    game: Option<(&str, &Variant)>,
+) -> (Located, Vec<String>, bool) {
     let Some(line) = command::secret_line(&located.text) else {
         return (located.clone(), Vec::new(), false);
     };
-    let (shown, extra) = match (&located.command, variant) {
-        (Ok(Command::SignOn { house, secret, .. }), Some(variant)) => {
+    // The first word is the game only if it names the mail's game: written in another
+    // order (`MODERATEUR <secret> <game>`), it may be the secret itself. A request to
+    // observe (`OBSERVER <game>`, one word) holds no secret.
+    let lone_request = matches!(located.command, Ok(Command::Observe { .. }));
+    let names_game = line
+        .words
+        .first()
+        .is_some_and(|w| game.is_some_and(|(id, _)| fold_id(w) == id));
+    let (shown, extra) = match (&located.command, game) {
+        _ if lone_request => (line.safe_words(), false),
+        _ if !names_game => (0, false),
+        (Ok(Command::SignOn { house, secret, .. }), Some((_, variant))) => {
             let (_, house_words, extra) = shown_house(variant, house, secret);
             (1 + house_words, extra)
         }
@@ -192,6 +227,32 @@ pub(super) fn masked(located: &Located, variant: Option<&Variant>) -> (Located, 
         *found = line.masked_rest(shown);
     }
     (quoted, hidden, extra)
+}
+
+/// Whether `located` may be a secret written alone on the line after a sign-on that
+/// lacked it: a word or two that carry out nothing (no command reads so).
+pub(super) fn may_be_a_lone_secret(located: &Located) -> bool {
+    located.text.split_whitespace().count() <= 2
+        && matches!(&located.command, Ok(Command::Order(_)) | Err(_))
+}
+
+/// Whether `located` is a line that carries a secret but lacked one: the next line may
+/// hold it.
+pub(super) fn lacks_its_secret(located: &Located) -> bool {
+    command::secret_line(&located.text).is_some()
+        && matches!(located.command, Err(CommandError::Arguments { .. }))
+}
+
+/// `text` with every word of `hidden` (longer than three letters: shorter ones are
+/// courtesies such as `ok`, never the judge's secrets) replaced by the mask.
+pub(super) fn scrubbed(text: &str, hidden: &[String]) -> String {
+    let mut text = text.to_string();
+    for word in hidden.iter().filter(|w| w.chars().count() > 3) {
+        if text.contains(word.as_str()) {
+            text = text.replace(word.as_str(), SECRET_MASK);
+        }
+    }
+    text
 }
 
 /// The mail's subject as the reply's `Re:` quotes it: a sign-on written there (as some
@@ -211,7 +272,7 @@ pub(super) fn masked_subject(subject: &str, hidden: &[String]) -> String {
         }
         rest = after.trim_start();
     }
-    let mut subject = match command::secret_line(rest) {
+    let subject = match command::secret_line(rest) {
         Some(line) => {
             let shown = line.safe_words();
             let kept = subject.len() - rest.len();
@@ -223,12 +284,5 @@ pub(super) fn masked_subject(subject: &str, hidden: &[String]) -> String {
         }
         None => subject.to_string(),
     };
-    // Words of three letters or less are courtesies (`ok`), never the judge's secrets,
-    // and hiding them would maul the subject.
-    for word in hidden.iter().filter(|w| w.chars().count() > 3) {
-        if subject.contains(word.as_str()) {
-            subject = subject.replace(word.as_str(), SECRET_MASK);
-        }
-    }
-    subject
+    scrubbed(&subject, hidden)
 }

@@ -36,10 +36,12 @@ pub(super) enum ReplySection {
     Ignored,
     /// The mail held no command.
     Empty,
-    /// The last answer of the hour: `cap` answers an hour, silence until `until`.
+    /// The last answer of the hour: `cap` answers an hour, silence until `until`;
+    /// `failed`: of the answers to failed sign-ons (a right secret is still answered).
     Quiet {
         cap: u32,
         until: String,
+        failed: bool,
     },
     /// Attachments, not read.
     Attachments {
@@ -50,11 +52,22 @@ pub(super) enum ReplySection {
         house: String,
         game: String,
         extra: bool,
+        /// From another address than the player's: a copy of the answer goes there.
+        elsewhere: bool,
     },
     /// The moderator's sign-on.
     Moderator {
         game: String,
         extra: bool,
+        /// From another address than the moderator's: a copy of the answer goes there.
+        elsewhere: bool,
+    },
+    /// Wrong secrets for the seat just signed on, since its owner was last told: how
+    /// many, the first and the last (in the reader's words).
+    FailedSignOns {
+        count: u32,
+        first: String,
+        last: String,
     },
     /// This many order lines received.
     Orders {
@@ -236,6 +249,7 @@ mod tests {
             ReplySection::Quiet {
                 cap: 20,
                 until: s("12:00 UTC"),
+                failed: true,
             },
             ReplySection::Attachments {
                 names: vec![s("a.pdf")],
@@ -244,10 +258,17 @@ mod tests {
                 house: s("Stark"),
                 game: s("g"),
                 extra: true,
+                elsewhere: true,
             },
             ReplySection::Moderator {
                 game: s("g"),
                 extra: false,
+                elsewhere: true,
+            },
+            ReplySection::FailedSignOns {
+                count: 7,
+                first: s("lundi 23 mars 2026 à 09:00"),
+                last: s("lundi 23 mars 2026 à 09:40"),
             },
             ReplySection::Orders { count: 2 },
             ReplySection::ReadyRefused,
@@ -361,36 +382,37 @@ mod tests {
             ReplySection::Attachments { .. } => 5,
             ReplySection::SignedOn { .. } => 6,
             ReplySection::Moderator { .. } => 7,
-            ReplySection::Orders { .. } => 8,
-            ReplySection::ReadyRefused => 9,
-            ReplySection::Ready { .. } => 10,
-            ReplySection::Status { .. } => 11,
-            ReplySection::List { .. } => 12,
-            ReplySection::History { .. } => 13,
-            ReplySection::Preview { .. } => 14,
-            ReplySection::Vote { .. } => 15,
-            ReplySection::Resigned => 16,
-            ReplySection::Absence => 17,
-            ReplySection::Language => 18,
-            ReplySection::Address { .. } => 19,
-            ReplySection::Observing { .. } => 20,
-            ReplySection::Unobserved => 21,
-            ReplySection::ObserveAsked { .. } => 22,
-            ReplySection::Observers { .. } => 23,
-            ReplySection::Map { .. } => 24,
-            ReplySection::Pictures { .. } => 25,
-            ReplySection::Press { .. } => 26,
-            ReplySection::Help => 27,
-            ReplySection::Started(_) => 28,
-            ReplySection::Processed(_) => 29,
-            ReplySection::Paused(_) => 30,
-            ReplySection::Resumed(_) => 31,
-            ReplySection::Extended(_) => 32,
-            ReplySection::RolledBack(_) => 33,
-            ReplySection::Removed(_) => 34,
-            ReplySection::Ended(_) => 35,
-            ReplySection::Added { .. } => 36,
-            ReplySection::Replaced { .. } => 37,
+            ReplySection::FailedSignOns { .. } => 8,
+            ReplySection::Orders { .. } => 9,
+            ReplySection::ReadyRefused => 10,
+            ReplySection::Ready { .. } => 11,
+            ReplySection::Status { .. } => 12,
+            ReplySection::List { .. } => 13,
+            ReplySection::History { .. } => 14,
+            ReplySection::Preview { .. } => 15,
+            ReplySection::Vote { .. } => 16,
+            ReplySection::Resigned => 17,
+            ReplySection::Absence => 18,
+            ReplySection::Language => 19,
+            ReplySection::Address { .. } => 20,
+            ReplySection::Observing { .. } => 21,
+            ReplySection::Unobserved => 22,
+            ReplySection::ObserveAsked { .. } => 23,
+            ReplySection::Observers { .. } => 24,
+            ReplySection::Map { .. } => 25,
+            ReplySection::Pictures { .. } => 26,
+            ReplySection::Press { .. } => 27,
+            ReplySection::Help => 28,
+            ReplySection::Started(_) => 29,
+            ReplySection::Processed(_) => 30,
+            ReplySection::Paused(_) => 31,
+            ReplySection::Resumed(_) => 32,
+            ReplySection::Extended(_) => 33,
+            ReplySection::RolledBack(_) => 34,
+            ReplySection::Removed(_) => 35,
+            ReplySection::Ended(_) => 36,
+            ReplySection::Added { .. } => 37,
+            ReplySection::Replaced { .. } => 38,
         }
     }
 
@@ -424,7 +446,7 @@ mod tests {
         ranks.sort_unstable();
         let expected: Vec<usize> = (0..ranks.len()).collect();
         assert_eq!(ranks, expected, "one sample of every ReplySection variant");
-        assert_eq!(ranks.len(), 38);
+        assert_eq!(ranks.len(), 39);
     }
 
     #[test]
@@ -479,13 +501,14 @@ mod tests {
                 house: "Stark".into(),
                 game: "g".into(),
                 extra: false,
+                elsewhere: false,
             },
         };
         assert_eq!(
             serde_json::to_value(&placed).expect("serializes"),
             json!({
                 "line": 4, "text": "PARTIE g Stark ******", "kind": "signed-on",
-                "house": "Stark", "game": "g", "extra": false,
+                "house": "Stark", "game": "g", "extra": false, "elsewhere": false,
             })
         );
         let placed = Placed {
