@@ -169,6 +169,40 @@ fn data_before_or_after_the_command_is_the_same_store() {
 }
 
 #[test]
+fn every_store_command_takes_the_shared_options_before_its_name() {
+    let dir = Dir::new("every");
+    let site = dir.path("site");
+    let commands: [&[&str]; 9] = [
+        &["game", "new", "partie"],
+        &["player", "add", "partie", "stark", "a@example.org"],
+        &["orders", "show", "partie"],
+        &["history", "partie"],
+        &["export", "partie"],
+        &["outbox"],
+        &["tick"],
+        &["publish", &site],
+        &["game", "list"],
+    ];
+    for (n, command) in commands.iter().enumerate() {
+        // A store of its own for each: the command made it, so it read `--data`.
+        let data = dir.path(&format!("d{n}"));
+        if n > 0 {
+            ok(&dir, &["--data", &data, "game", "new", "partie"]);
+        }
+        let mut args = vec!["--data", data.as_str(), "--lang", "en"];
+        args.extend_from_slice(command);
+        ok(&dir, &args);
+        assert!(Path::new(&data).is_dir(), "{args:?}");
+    }
+    // `ingest` in English, with nothing on its standard input.
+    let data = dir.path("ingest");
+    let out = run_env(&dir, &[], &["--lang", "en", "--data", &data, "ingest"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("nothing on stdin"), "{err}");
+    assert!(!Path::new(&dir.path("corbeau-data")).exists());
+}
+
+#[test]
 fn lang_before_or_after_the_command_speaks_that_language() {
     let dir = Dir::new("lang");
     let data = dir.path("d");
