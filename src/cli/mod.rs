@@ -275,11 +275,8 @@ fn hand_shared(cli: Cli, matches: &ArgMatches) -> Result<Cli, Error> {
                 return Err(refuse("--now"));
             }
             match takes.lang {
-                Some(lang) => {
-                    if lang.is_none() {
-                        *lang = shared.lang;
-                    }
-                }
+                Some(lang) if lang.is_none() => *lang = shared.lang,
+                Some(_) => {}
                 None if shared.lang.is_some() => return Err(refuse("--lang")),
                 None => {}
             }
