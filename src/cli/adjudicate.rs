@@ -38,10 +38,10 @@ pub struct AdjudicateArgs {
     house: Option<String>,
     /// Results as JSON (docs/results-format.md).
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
     /// Language of the results: fr (default) or en; also CORBEAU_LANG.
     #[arg(long)]
-    lang: Option<Lang>,
+    pub(super) lang: Option<Lang>,
     /// A directory of templates (fr/results.txt, en/results.txt) replacing the built-in ones.
     #[arg(long)]
     templates: Option<PathBuf>,

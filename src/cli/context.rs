@@ -13,6 +13,29 @@ use crate::service::Service;
 
 use super::Error;
 
+/// The shared options when written before the command's name (`corbeau --config F game
+/// list`): no environment variable here, so that one written after the name (or its
+/// variable, read there) keeps the order of precedence of `hand_shared` in cli/mod.rs.
+#[derive(Debug, Clone, Default, clap::Args)]
+#[command(next_help_heading = "Shared options (before or after the command's name)")]
+pub struct SharedArgs {
+    /// The configuration file, for the commands that use the store (docs/configuration.md).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// The data directory, for the commands that use the store.
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Language of messages and results: fr or en.
+    #[arg(long)]
+    pub lang: Option<Lang>,
+    /// Output for tools, as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// The time to act at (RFC 3339), instead of the clock: for tests and replays.
+    #[arg(long, hide = true)]
+    pub now: Option<String>,
+}
+
 /// Options shared by the commands that use the store.
 #[derive(Debug, Clone, clap::Args)]
 pub struct StoreArgs {

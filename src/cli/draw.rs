@@ -41,7 +41,7 @@ pub struct DrawArgs {
     title: Option<String>,
     /// Language of the title and legend: fr (default) or en; also CORBEAU_LANG.
     #[arg(long)]
-    lang: Option<Lang>,
+    pub(super) lang: Option<Lang>,
 }
 
 /// The picture's format, from the output file's extension.

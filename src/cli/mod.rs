@@ -20,9 +20,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::lang::Lang;
+use crate::say;
 
 pub use error::Error;
 
@@ -30,6 +32,8 @@ pub use error::Error;
 #[derive(Debug, Parser)]
 #[command(name = "corbeau", version, about, long_about = None)]
 struct Cli {
+    #[command(flatten)]
+    shared: context::SharedArgs,
     #[command(subcommand)]
     command: CliCommand,
 }
@@ -145,8 +149,11 @@ enum MapCommand {
 
 /// Runs the command line; what `main` returns.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             let _ = e.print();
             return if e.use_stderr() {
@@ -156,7 +163,7 @@ pub fn main() -> ExitCode {
             };
         }
     };
-    match run(cli) {
+    match hand_shared(cli, &matches).and_then(run) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = std::io::stdout().flush();
@@ -164,6 +171,137 @@ pub fn main() -> ExitCode {
             ExitCode::from(e.exit_code())
         }
     }
+}
+
+/// Where a command takes the shared options: all of them in its store options, or some
+/// in options of its own (`adjudicate --lang --json`, `map draw --lang`).
+struct Takes<'a> {
+    store: Option<&'a mut context::StoreArgs>,
+    lang: Option<&'a mut Option<Lang>>,
+    json: Option<&'a mut bool>,
+}
+
+impl CliCommand {
+    fn takes(&mut self) -> Takes<'_> {
+        let none = Takes {
+            store: None,
+            lang: None,
+            json: None,
+        };
+        match self {
+            CliCommand::Game { store, .. }
+            | CliCommand::Player { store, .. }
+            | CliCommand::Orders { store, .. }
+            | CliCommand::History { store, .. }
+            | CliCommand::Export { store, .. }
+            | CliCommand::Ingest { store, .. }
+            | CliCommand::Outbox { store, .. }
+            | CliCommand::Tick { store }
+            | CliCommand::Serve { store, .. }
+            | CliCommand::Publish { store, .. } => Takes {
+                store: Some(store),
+                ..none
+            },
+            CliCommand::Adjudicate(args) => Takes {
+                lang: Some(&mut args.lang),
+                json: Some(&mut args.json),
+                ..none
+            },
+            CliCommand::Map {
+                command: MapCommand::Draw(args),
+            } => Takes {
+                lang: Some(&mut args.lang),
+                ..none
+            },
+            CliCommand::Datc(_)
+            | CliCommand::DatcConvert(_)
+            | CliCommand::Map { .. }
+            | CliCommand::Completions { .. } => none,
+        }
+    }
+}
+
+/// Hands the shared options written before the command's name to the command, so that
+/// `corbeau --config F game list` is `corbeau game list --config F`. Written in both
+/// places, the one after the name counts (as the nearer one does for `game --data A list
+/// --data B`); both beat the environment variable. A command that takes none of them
+/// refuses one written before its name, as clap refuses it after.
+fn hand_shared(cli: Cli, matches: &ArgMatches) -> Result<Cli, Error> {
+    let Cli {
+        shared,
+        mut command,
+    } = cli;
+    // The store options sit on the first subcommand (`game`), its children reading them
+    // as global ones: the one place to ask whether a value was typed or came from the
+    // environment.
+    let sub = matches.subcommand().map(|(_, m)| m);
+    let typed_after =
+        |id: &str| sub.and_then(|m| m.value_source(id)) == Some(ValueSource::CommandLine);
+    let name = command_name(matches);
+    let lang = language(shared.lang);
+    let refuse = |option: &str| {
+        Error::Input(say!(
+            lang,
+            "cli_shared.not_an_option",
+            option,
+            command = name.as_str()
+        ))
+    };
+    let takes = command.takes();
+    match takes.store {
+        Some(store) => {
+            if shared.config.is_some() && !typed_after("config") {
+                store.config = shared.config;
+            }
+            if shared.data.is_some() && !typed_after("data") {
+                store.data = shared.data;
+            }
+            if shared.lang.is_some() && !typed_after("lang") {
+                store.lang = shared.lang;
+            }
+            if shared.now.is_some() && !typed_after("now") {
+                store.now = shared.now;
+            }
+            store.json |= shared.json;
+        }
+        None => {
+            if shared.config.is_some() {
+                return Err(refuse("--config"));
+            }
+            if shared.data.is_some() {
+                return Err(refuse("--data"));
+            }
+            if shared.now.is_some() {
+                return Err(refuse("--now"));
+            }
+            match takes.lang {
+                Some(lang) if lang.is_none() => *lang = shared.lang,
+                Some(_) => {}
+                None if shared.lang.is_some() => return Err(refuse("--lang")),
+                None => {}
+            }
+            match takes.json {
+                Some(json) => *json |= shared.json,
+                None if shared.json => return Err(refuse("--json")),
+                None => {}
+            }
+        }
+    }
+    Ok(Cli {
+        shared: context::SharedArgs::default(),
+        command,
+    })
+}
+
+/// The command's name as typed, subcommands included: `map check`.
+fn command_name(matches: &ArgMatches) -> String {
+    let mut words = Vec::new();
+    let mut at = matches;
+    while let Some((word, next)) = at.subcommand() {
+        words.push(word);
+        at = next;
+    }
+    words.join(" ")
 }
 
 fn run(cli: Cli) -> Result<(), Error> {
