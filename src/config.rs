@@ -187,6 +187,8 @@ pub struct MailConfig {
     /// Replies to one address in an hour; past them one warning, then silence until the
     /// hour is over, so that a robot answering every mail cannot keep the judge talking.
     pub replies_per_hour: u32,
+    /// `[mail.caps]`: how much mail one sender may cause (docs/email.md, "Caps").
+    pub caps: CapsConfig,
     pub sendmail: SendmailConfig,
     pub smtp: SmtpConfig,
     pub retry: RetryConfig,
@@ -195,6 +197,49 @@ pub struct MailConfig {
     pub retention_days: u64,
     /// Whether the retention applies to the configured Maildir too (not only the spool).
     pub prune_maildir: bool,
+}
+
+/// `[mail.caps]`: bounds on what one mail, or one sender, may make the judge send, so
+/// that a forged `From:` cannot turn the judge into an amplifier against an address.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CapsConfig {
+    /// Confirmed observers of one game; a confirmation past them is refused.
+    pub observers_per_game: u32,
+    /// Pictures answering `CARTE` in an hour: per house signed on with its secret, per
+    /// game for the moderator signed on, and per game for every request made without a
+    /// secret (by address only). Past them the answer is text only. 0: no cap.
+    pub map_pictures_per_hour: u32,
+    /// Mails one received mail may cause, its reply included. None: as many as one
+    /// press message to everyone of its game (every house, the moderator,
+    /// `observers_per_game` observers, the reply and its copy to the house's address).
+    pub mails_per_mail: Option<u32>,
+    /// Answers in an hour to the same text from one address (an unmarked
+    /// auto-responder); past them the mail is carried out, not answered. Mails signed on
+    /// with a right secret are never counted. 0: no cap.
+    pub same_text_per_hour: u32,
+}
+
+impl Default for CapsConfig {
+    fn default() -> CapsConfig {
+        CapsConfig {
+            observers_per_game: 20,
+            map_pictures_per_hour: 3,
+            mails_per_mail: None,
+            same_text_per_hour: 3,
+        }
+    }
+}
+
+impl CapsConfig {
+    /// The mails one received mail about a game of `houses` houses may cause.
+    pub fn mails_per_mail(&self, houses: usize) -> usize {
+        match self.mails_per_mail {
+            Some(cap) => cap as usize,
+            // Every house, the moderator, the observers, the reply and its copy.
+            None => houses + 1 + self.observers_per_game as usize + 2,
+        }
+    }
 }
 
 /// The ways mail leaves the judge.
@@ -270,6 +315,7 @@ impl Default for MailConfig {
             maildir: None,
             max_size: 256 * 1024,
             replies_per_hour: 20,
+            caps: CapsConfig::default(),
             sendmail: SendmailConfig::default(),
             smtp: SmtpConfig::default(),
             retry: RetryConfig::default(),

@@ -56,6 +56,9 @@ impl Desk<'_> {
                 self.sections.insert(0, warning);
             }
         }
+        if !self.same_text_allows() {
+            return Ok(());
+        }
         self.effects.replied = Some(crate::service::Replied {
             address: self.mail.from.clone(),
             at: self.now,
@@ -98,6 +101,12 @@ impl Desk<'_> {
         )?;
         let mail = mail.answering(Some(&self.mail.message_id), &self.mail.references);
         let mail = match game {
+            Some((g, _)) => mail.about(&g.id),
+            None => mail,
+        };
+        // The copy to the house's address goes without the picture: one picture a mail.
+        let plain = mail.clone();
+        let mail = match game {
             Some((g, variant)) => {
                 // Drawn here, once the reply is known to go: a silenced sender costs
                 // no drawing.
@@ -105,12 +114,15 @@ impl Desk<'_> {
                     .map_wanted
                     .then(|| super::board::current_attachment(variant, g, self.lang))
                     .flatten();
-                mail.about(&g.id).carrying(picture.as_ref())
+                if picture.is_some() {
+                    self.picture_sent();
+                }
+                mail.carrying(picture.as_ref())
             }
             None => mail,
         };
         if let Some(owner) = self.owner.take() {
-            let mut copy = mail.clone();
+            let mut copy = plain;
             copy.to = owner;
             copy.message_id = super::outmail::new_message_id(
                 super::outmail::domain_of(&self.config.judge.address),
