@@ -14,7 +14,6 @@ use chrono::{DateTime, Utc};
 use crate::game::{Game, GameError};
 use crate::service::{REPLY_WINDOW, Replied, Service};
 
-use super::super::command;
 use super::section::{Placed, ReplySection};
 use super::{Desk, Role};
 
@@ -51,8 +50,10 @@ fn budget(service: &Service, key: &str, cap: u32, now: DateTime<Utc>) -> Result<
 
 /// The counter of one text from one address: the body folded (case, blank space, the
 /// lines quoted with `>`, which a responder's copy of the judge's answer changes each
-/// time) and hashed. A secret is masked before hashing, so that the key kept for the hour
-/// reveals nothing of it.
+/// time) and hashed, so that the store keeps no text. Secrets are hashed with the rest:
+/// two sign-ons with different secrets are different texts, so that guesses in a
+/// player's name never add up against the player's own mail (the judge's secrets are
+/// random and long: the hash gives none of them away).
 pub(crate) fn same_text_key(from: &str, body: &str) -> String {
     use blake2::{Blake2s256, Digest};
     let mut hasher = Blake2s256::new();
@@ -61,10 +62,6 @@ pub(crate) fn same_text_key(from: &str, body: &str) -> String {
         if line.is_empty() || line.starts_with('>') {
             continue;
         }
-        let line = match command::secret_line(line) {
-            Some(secret) => secret.masked(secret.safe_words()),
-            None => line.to_string(),
-        };
         let folded: Vec<String> = line.split_whitespace().map(str::to_lowercase).collect();
         hasher.update(folded.join(" ").as_bytes());
         hasher.update(b"\n");
