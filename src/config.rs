@@ -232,12 +232,14 @@ impl Default for CapsConfig {
 }
 
 impl CapsConfig {
-    /// The mails one received mail about a game of `houses` houses may cause.
-    pub fn mails_per_mail(&self, houses: usize) -> usize {
+    /// The mails one received mail about a game of `houses` houses and `observers`
+    /// observers may cause.
+    pub fn mails_per_mail(&self, houses: usize, observers: usize) -> usize {
         match self.mails_per_mail {
             Some(cap) => cap as usize,
-            // Every house, the moderator, the observers, the reply and its copy.
-            None => houses + 1 + self.observers_per_game as usize + 2,
+            // Every house, the moderator, the observers (those confirmed before the cap
+            // was lowered are still written to), the reply and its copy.
+            None => houses + 1 + observers.max(self.observers_per_game as usize) + 2,
         }
     }
 }
@@ -397,6 +399,45 @@ impl SmtpConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `[mail]` example of docs/configuration.md is a configuration the judge reads,
+    /// and its `[mail.caps]` values are the defaults docs/email.md states.
+    #[test]
+    fn the_documented_caps_are_the_defaults_and_the_example_parses() {
+        let doc = include_str!("../docs/configuration.md");
+        let block = doc
+            .split("```toml")
+            .nth(2)
+            .and_then(|b| b.split("```").next())
+            .unwrap_or_default();
+        assert!(block.contains("[mail.caps]"), "{block}");
+        let config: Config = match toml::from_str(block) {
+            Ok(config) => config,
+            Err(e) => panic!("docs/configuration.md: {e}"),
+        };
+        let caps = config.mail.caps;
+        let defaults = CapsConfig::default();
+        assert_eq!(caps.observers_per_game, defaults.observers_per_game);
+        assert_eq!(caps.map_pictures_per_hour, defaults.map_pictures_per_hour);
+        assert_eq!(caps.same_text_per_hour, defaults.same_text_per_hour);
+        assert_eq!(caps.mails_per_mail, None);
+        assert_eq!(
+            (
+                defaults.observers_per_game,
+                defaults.map_pictures_per_hour,
+                defaults.same_text_per_hour
+            ),
+            (20, 3, 3)
+        );
+        // A 7-house game: its houses, the moderator, 20 observers, the reply and its copy.
+        assert_eq!(defaults.mails_per_mail(7, 0), 30);
+        assert_eq!(defaults.mails_per_mail(7, 25), 35);
+        let set = CapsConfig {
+            mails_per_mail: Some(40),
+            ..defaults
+        };
+        assert_eq!(set.mails_per_mail(7, 25), 40);
+    }
 
     #[test]
     fn the_judge_knows_its_addresses_in_any_case_and_form() {

@@ -246,6 +246,18 @@ fn a_forged_map_request_draws_a_few_pictures_an_hour_and_the_owner_still_gets_on
     let mails = w.take();
     assert_eq!(pictures(&mails), 1, "the owner's signed request is drawn");
 
+    // So does the moderator, signed on: a count of its own.
+    w.send(
+        MODERATOR,
+        &format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nCARTE\n"),
+        minutes(12),
+    );
+    assert_eq!(
+        pictures(&w.take()),
+        1,
+        "the moderator's signed request is drawn"
+    );
+
     // An hour after the window opened, requests without a secret are drawn again.
     w.send(STARK, &format!("CARTE {GAME}\n"), minutes(61));
     assert_eq!(pictures(&w.take()), 1);

@@ -126,14 +126,7 @@ impl Desk<'_> {
     /// copy to the house's address) set apart: none past `[mail.caps] mails_per_mail`.
     pub(super) fn mails_left(&self, game: &Game) -> usize {
         let caps = &self.config.mail.caps;
-        let cap = match caps.mails_per_mail {
-            Some(_) => caps.mails_per_mail(game.seats.len()),
-            // Observers confirmed before the cap was lowered are still written to.
-            None => {
-                let observers = game.observers.len().max(caps.observers_per_game as usize);
-                game.seats.len() + 1 + observers + 2
-            }
-        };
+        let cap = caps.mails_per_mail(game.seats.len(), game.observers.len());
         let reply = 1 + usize::from(self.owner.is_some());
         cap.saturating_sub(self.effects.mails.len() + reply)
     }
