@@ -206,6 +206,8 @@ pub struct MailConfig {
     /// `replies_per_hour`: a forger writing in a player's name with wrong secrets uses up
     /// this budget, never the player's own answers (0: no cap).
     pub failed_sign_on_replies_per_hour: u32,
+    /// `[mail.caps]`: how much mail one sender may cause (docs/email.md, "Caps").
+    pub caps: CapsConfig,
     pub sendmail: SendmailConfig,
     pub smtp: SmtpConfig,
     pub retry: RetryConfig,
@@ -214,6 +216,51 @@ pub struct MailConfig {
     pub retention_days: u64,
     /// Whether the retention applies to the configured Maildir too (not only the spool).
     pub prune_maildir: bool,
+}
+
+/// `[mail.caps]`: bounds on what one mail, or one sender, may make the judge send, so
+/// that a forged `From:` cannot turn the judge into an amplifier against an address.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CapsConfig {
+    /// Confirmed observers of one game; a confirmation past them is refused.
+    pub observers_per_game: u32,
+    /// Pictures answering `CARTE` in an hour: per house signed on with its secret, per
+    /// game for the moderator signed on, and per game for every request made without a
+    /// secret (by address only). Past them the answer is text only. 0: no cap.
+    pub map_pictures_per_hour: u32,
+    /// Mails one received mail may cause, its reply included. None: as many as one
+    /// press message to everyone of its game (every house, the moderator,
+    /// `observers_per_game` observers, the reply and its copy to the house's address).
+    pub mails_per_mail: Option<u32>,
+    /// Answers in an hour to the same text from one address (an unmarked
+    /// auto-responder); past them the mail is carried out, not answered. Mails signed on
+    /// with a right secret are never counted. 0: no cap.
+    pub same_text_per_hour: u32,
+}
+
+impl Default for CapsConfig {
+    fn default() -> CapsConfig {
+        CapsConfig {
+            observers_per_game: 20,
+            map_pictures_per_hour: 3,
+            mails_per_mail: None,
+            same_text_per_hour: 3,
+        }
+    }
+}
+
+impl CapsConfig {
+    /// The mails one received mail about a game of `houses` houses and `observers`
+    /// observers may cause.
+    pub fn mails_per_mail(&self, houses: usize, observers: usize) -> usize {
+        match self.mails_per_mail {
+            Some(cap) => cap as usize,
+            // Every house, the moderator, the observers (those confirmed before the cap
+            // was lowered are still written to), the reply and its copy.
+            None => houses + 1 + observers.max(self.observers_per_game as usize) + 2,
+        }
+    }
 }
 
 /// The ways mail leaves the judge.
@@ -290,6 +337,7 @@ impl Default for MailConfig {
             max_size: 256 * 1024,
             replies_per_hour: 20,
             failed_sign_on_replies_per_hour: 5,
+            caps: CapsConfig::default(),
             sendmail: SendmailConfig::default(),
             smtp: SmtpConfig::default(),
             retry: RetryConfig::default(),
@@ -371,6 +419,45 @@ impl SmtpConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `[mail]` example of docs/configuration.md is a configuration the judge reads,
+    /// and its `[mail.caps]` values are the defaults docs/email.md states.
+    #[test]
+    fn the_documented_caps_are_the_defaults_and_the_example_parses() {
+        let doc = include_str!("../docs/configuration.md");
+        let block = doc
+            .split("```toml")
+            .nth(2)
+            .and_then(|b| b.split("```").next())
+            .unwrap_or_default();
+        assert!(block.contains("[mail.caps]"), "{block}");
+        let config: Config = match toml::from_str(block) {
+            Ok(config) => config,
+            Err(e) => panic!("docs/configuration.md: {e}"),
+        };
+        let caps = config.mail.caps;
+        let defaults = CapsConfig::default();
+        assert_eq!(caps.observers_per_game, defaults.observers_per_game);
+        assert_eq!(caps.map_pictures_per_hour, defaults.map_pictures_per_hour);
+        assert_eq!(caps.same_text_per_hour, defaults.same_text_per_hour);
+        assert_eq!(caps.mails_per_mail, None);
+        assert_eq!(
+            (
+                defaults.observers_per_game,
+                defaults.map_pictures_per_hour,
+                defaults.same_text_per_hour
+            ),
+            (20, 3, 3)
+        );
+        // A 7-house game: its houses, the moderator, 20 observers, the reply and its copy.
+        assert_eq!(defaults.mails_per_mail(7, 0), 30);
+        assert_eq!(defaults.mails_per_mail(7, 25), 35);
+        let set = CapsConfig {
+            mails_per_mail: Some(40),
+            ..defaults
+        };
+        assert_eq!(set.mails_per_mail(7, 25), 40);
+    }
 
     #[test]
     fn the_judge_knows_its_addresses_in_any_case_and_form() {

@@ -2,6 +2,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+#[path = "hostile/caps.rs"]
+mod caps;
 #[path = "hostile/engine.rs"]
 mod engine;
 #[path = "hostile/flow.rs"]

@@ -15,7 +15,7 @@ use crate::game::GameError;
 use crate::service::{Effects, Service};
 
 use super::command::{self, Command};
-use super::desk::{Desk, Quota, fold_id};
+use super::desk::{Desk, Quota, fold_id, same_text};
 use super::inbound::Inbound;
 
 pub use super::desk::MAX_COMMANDS;
@@ -106,11 +106,13 @@ pub fn handle_arrived(
     let lang = known.or(script.lang).unwrap_or(config.lang);
     let actor = format!("mail {}", mail.from);
     let quota = Quota::of(service, config.mail.replies_per_hour, &mail.from, now)?;
+    let same_text = same_text(service, config, &mail.from, &mail.body, now)?;
     let game = match game {
         Some(read) => {
             service.update_read(read, &actor, "mail", now, |game, variant, effects| {
                 let mut desk = Desk::new(service, config, mail, lang, now, effects);
                 desk.quota = quota;
+                desk.same_text = Some(same_text.clone());
                 desk.arrival = arrival;
                 desk.too_many = too_many;
                 desk.run(Some((game, variant)), &script.commands)?;
@@ -121,6 +123,7 @@ pub fn handle_arrived(
             let mut effects = Effects::default();
             let mut desk = Desk::new(service, config, mail, lang, now, &mut effects);
             desk.quota = quota;
+            desk.same_text = Some(same_text);
             desk.arrival = arrival;
             desk.too_many = too_many;
             // A command naming a game that does not exist says so at its own line, with

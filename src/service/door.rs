@@ -136,6 +136,7 @@ impl Service {
             mails: effects.mails,
             seen: effects.seen,
             replied: effects.replied,
+            counted: effects.counted,
             guards: effects.guards,
             ..Commit::default()
         })?;

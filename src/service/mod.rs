@@ -59,6 +59,8 @@ pub struct Effects {
     pub seen: Option<String>,
     /// The answer to the mail's sender, counted against the hourly cap.
     pub replied: Option<Replied>,
+    /// Other hourly counters of the mail's caps (`store::Commit::counted`).
+    pub counted: Vec<Replied>,
     /// Sign-on counters to write or forget (`store::Commit::guards`).
     pub guards: Vec<(String, Option<guard::Guard>)>,
     /// Press sent to every house, signed: public, kept in the audit trail (action
@@ -287,6 +289,7 @@ impl Service {
             mails: effects.mails,
             seen: effects.seen,
             replied: effects.replied,
+            counted: effects.counted,
             guards: effects.guards,
             ..Commit::default()
         })?;

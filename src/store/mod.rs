@@ -147,6 +147,10 @@ pub struct Commit<'a> {
     pub seen: Option<String>,
     /// An answer counted against the sender's hourly cap.
     pub replied: Option<Replied>,
+    /// Other hourly counters of the mail layer's caps (`mail::caps`), kept in the same
+    /// tree as the answers: their keys begin with a NUL-separated kind, which no address
+    /// holds.
+    pub counted: Vec<Replied>,
     /// An outbox mail written again in place (set aside as failed).
     pub outbox_update: Option<(u64, &'a Envelope)>,
     /// Sign-on counters to write (`None`: to forget), by key.
@@ -492,8 +496,14 @@ impl Store {
             .map(|g| g.id.clone())
             .unwrap_or_default();
         let seen_at = Utc::now().timestamp().to_be_bytes();
-        if let Some(replied) = &commit.replied {
-            self.prune_replies(replied.at)?;
+        if let Some(at) = commit
+            .replied
+            .iter()
+            .chain(&commit.counted)
+            .map(|r| r.at)
+            .max()
+        {
+            self.prune_replies(at)?;
         }
         let guard_json = commit
             .guards
@@ -555,7 +565,7 @@ impl Store {
                             None => guards.remove(*key)?,
                         };
                     }
-                    if let Some(replied) = &commit.replied {
+                    for replied in commit.replied.iter().chain(&commit.counted) {
                         count_reply(replies, replied)?;
                     }
                     Ok(())

@@ -26,6 +26,7 @@ use super::inbound::Inbound;
 use super::refusal::Refusal;
 
 mod authority;
+mod caps;
 mod moderation;
 mod orders;
 mod press;
@@ -33,6 +34,7 @@ mod queries;
 mod reply;
 mod section;
 
+pub(crate) use caps::{Budget, same_text};
 pub(crate) use reply::Quota;
 use reply::{lacks_its_secret, masked, may_be_a_lone_secret, script_is_empty};
 use section::{Placed, ReplySection};
@@ -107,6 +109,10 @@ pub(crate) struct Desk<'a> {
     /// `CARTE` was granted: the reply carries the board's picture (drawn once, however
     /// many times the mail asks, and only if the reply is sent at all).
     map_wanted: bool,
+    /// The counter of the picture `CARTE` may draw (`caps`), counted if it is sent.
+    picture_key: Option<String>,
+    /// The counter of this mail's text from its sender and where it stands (`caps`).
+    pub(crate) same_text: Option<(String, Budget)>,
 }
 
 impl<'a> Desk<'a> {
@@ -144,6 +150,8 @@ impl<'a> Desk<'a> {
             extra_words: false,
             too_many: None,
             map_wanted: false,
+            picture_key: None,
+            same_text: None,
         }
     }
 
@@ -293,7 +301,7 @@ impl<'a> Desk<'a> {
                 secret,
             } => self.unobserve(game, located, &named, &secret)?,
             Command::Press { to, grey, body } => self.press(game, located, to, grey, &body)?,
-            Command::Map { game: named } => self.map(game, located, named.as_deref()),
+            Command::Map { game: named } => self.map(game, located, named.as_deref())?,
             Command::Pictures(on) => self.pictures(game, located, on),
             Command::Help => self.section(located.line, &located.text, ReplySection::Help),
             Command::Stop => self.stopped = true,

@@ -321,6 +321,16 @@ impl Desk<'_> {
             self.refuse(located, Refusal::NoObserverRequest { game });
             return Ok(());
         };
+        // Each observer gets every result with its picture: their number is capped. The
+        // request is kept until it expires, for the moderator to see (`game show`) and
+        // for a confirmation once an observer has left.
+        let cap = self.config.mail.caps.observers_per_game;
+        if g.observers.len() >= cap as usize {
+            let game = g.id.clone();
+            let message = crate::say!(self.lang, "caps.observers_full", game, cap);
+            self.error(located, message);
+            return Ok(());
+        }
         if self.secret_spent {
             self.refuse(located, Refusal::OneSecretPerMail);
             return Ok(());

@@ -133,6 +133,15 @@ impl Desk<'_> {
             self.refuse(located, Refusal::NoRecipient);
             return Ok(());
         }
+        // One mail may cause only so many (`caps`): a press message past them is refused
+        // whole, never sent to some and reported sent.
+        let left = self.mails_left(g);
+        if recipients.len() > left {
+            let count = recipients.len();
+            let message = say!(self.lang, "caps.press_fanout", count, left);
+            self.error(located, message);
+            return Ok(());
+        }
         let id = g.id.clone();
         let game_name = g.name.clone();
         let real_name = sender.as_ref().map(|h| house_name(variant, h));

@@ -106,15 +106,15 @@ impl Desk<'_> {
         game: &mut Option<(&mut Game, &Variant)>,
         located: &Located,
         named: Option<&str>,
-    ) {
+    ) -> Result<(), GameError> {
         if let Some(named) = named
             && !self.same_game(game, located, named)
         {
-            return;
+            return Ok(());
         }
         let Some((g, _)) = game else {
             self.refuse(located, Refusal::NoGame);
-            return;
+            return Ok(());
         };
         let known = self.role != Role::Nobody || (!self.locked_out && knows(g, &self.mail.from));
         if !known {
@@ -124,9 +124,14 @@ impl Desk<'_> {
                 let game = g.id.clone();
                 self.refuse(located, Refusal::MapForStrangers { game });
             }
-            return;
+            return Ok(());
         }
-        let pictures = g.settings.pictures;
+        // One picture a mail, and a few an hour for each seat (`caps`).
+        let held = match g.settings.pictures && !self.map_wanted {
+            true => self.picture_allowed(g)?,
+            false => None,
+        };
+        let pictures = g.settings.pictures && held.is_none();
         let data = ReplySection::Map {
             game: g.id.clone(),
             phase: phase_text(g.phase, self.lang),
@@ -134,9 +139,11 @@ impl Desk<'_> {
             status: status_word(g.status, self.lang),
             pictures,
             again: self.map_wanted,
+            held,
         };
         self.map_wanted |= pictures;
         self.section(located.line, &located.text, data);
+        Ok(())
     }
 
     pub(super) fn history(

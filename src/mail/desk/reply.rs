@@ -72,6 +72,9 @@ impl Desk<'_> {
                 self.sections.insert(0, warning);
             }
         }
+        if !self.same_text_allows() {
+            return Ok(());
+        }
         self.effects.replied = Some(crate::service::Replied {
             address: counted,
             at: self.now,
@@ -114,6 +117,12 @@ impl Desk<'_> {
         )?;
         let mail = mail.answering(Some(&self.mail.message_id), &self.mail.references);
         let mail = match game {
+            Some((g, _)) => mail.about(&g.id),
+            None => mail,
+        };
+        // The copy to the house's address goes without the picture: one picture a mail.
+        let plain = mail.clone();
+        let mail = match game {
             Some((g, variant)) => {
                 // Drawn here, once the reply is known to go: a silenced sender costs
                 // no drawing.
@@ -121,12 +130,15 @@ impl Desk<'_> {
                     .map_wanted
                     .then(|| super::board::current_attachment(variant, g, self.lang))
                     .flatten();
-                mail.about(&g.id).carrying(picture.as_ref())
+                if picture.is_some() {
+                    self.picture_sent();
+                }
+                mail.carrying(picture.as_ref())
             }
             None => mail,
         };
         if let Some(owner) = self.owner.take() {
-            let mut copy = mail.clone();
+            let mut copy = plain;
             copy.to = owner;
             copy.message_id = super::outmail::new_message_id(
                 super::outmail::domain_of(&self.config.judge.address),

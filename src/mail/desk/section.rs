@@ -132,7 +132,8 @@ pub(super) enum ReplySection {
         allowed: bool,
         removed: usize,
     },
-    /// `CARTE`: the game as it stands; `again`: the picture was already attached.
+    /// `CARTE`: the game as it stands; `again`: the picture was already attached;
+    /// `held`: no picture, the hourly cap is spent (why, and when pictures come again).
     Map {
         game: String,
         phase: String,
@@ -140,6 +141,7 @@ pub(super) enum ReplySection {
         status: String,
         pictures: bool,
         again: bool,
+        held: Option<String>,
     },
     /// Pictures in the game's mails on or off.
     Pictures {
@@ -339,6 +341,7 @@ mod tests {
                 status: s("en cours"),
                 pictures: true,
                 again: false,
+                held: None,
             },
             ReplySection::Pictures { on: true },
             ReplySection::Press {
