@@ -164,7 +164,9 @@ fn an_overridden_sentence_shows_in_the_mail_the_judge_answers() {
         "[refusal]\nunknown_game = \"Le corbeau ne connait pas la partie {{ id }}.\"\n",
     )
     .unwrap();
-    let body = "PARTIE nulle-part stark secret\nA win H\n";
+    // A request to observe names the game alone (a sign-on naming no known game hides
+    // the word, which may be a secret typed first).
+    let body = "OBSERVER nulle-part\n";
     let out = run(
         corbeau(&dir).arg("ingest"),
         &mail("bob@example.org", "w1@example.org", body),
