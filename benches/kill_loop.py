@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """The judge killed at random moments over a queue of mail, then checked.
 
-A game of seven houses is set up with the command line; MAILS mails wait in the
+A game of seven houses is set up with the command line; MAILS mails are queued in the
 configured Maildir (orders, press to several houses, sign-ons alone, help requests,
-each with its own Message-ID and from a seated player). `corbeau tick` and `corbeau
-serve` are then started in turn and each sent SIGKILL at a random moment (uniform
-between 0 and MAX_MS milliseconds after its start) until KILLS kills are done; a last
-`tick` runs to its end. The check: every mail handled exactly once (moved to `cur/`
+each with its own Message-ID and from a seated player): all at once, or with `--batch
+B` between 0 and B of them before each run, so that runs also reach the processing of
+games and the sending of the outbox. `corbeau tick` or `corbeau serve` (at random) is
+then started and sent SIGKILL at a random moment (uniform between 0 and MAX_MS
+milliseconds after its start), again and again until KILLS kills are done and every
+mail is queued; a last `tick` runs to its end. The check: every mail handled exactly once (moved to `cur/`
 flagged `S`, none flagged `FS`, none left in `new/`, no `quarantine.log`), one answer
 per mail in the outbox folder, one copy of each press message per house it names.
 
     cargo build --release
-    python3 benches/kill_loop.py target/release/corbeau --mails 1000 --kills 1000
+    python3 benches/kill_loop.py target/release/corbeau --mails 1000 --kills 1000 --batch 2
 
 Prints the figures and exits 1 when a check fails. `--keep` keeps the directory.
 """
@@ -85,6 +87,14 @@ def run(binary, env, *args):
     return out.stdout
 
 
+def put(root, mail):
+    name, raw, _ = mail
+    tmp = os.path.join(root, "inbox/tmp", name)
+    with open(tmp, "wb") as f:
+        f.write(raw)
+    os.rename(tmp, os.path.join(root, "inbox/new", name))
+
+
 def setup(binary, root, env, count, rng):
     for sub in ["inbox/new", "inbox/cur", "inbox/tmp"]:
         os.makedirs(os.path.join(root, sub))
@@ -98,20 +108,19 @@ def setup(binary, root, env, count, rng):
     for house in HOUSES:
         run(binary, env, "player", "add", GAME, house, address(house), "--secret", secret(house))
     run(binary, env, "game", "start", GAME)
-    mails = queue(rng, count)
-    for name, raw, _ in mails:
-        tmp = os.path.join(root, "inbox/tmp", name)
-        with open(tmp, "wb") as f:
-            f.write(raw)
-        os.rename(tmp, os.path.join(root, "inbox/new", name))
-    return mails
+    return queue(rng, count)
 
 
-def kill_loop(binary, root, env, kills, max_ms, rng):
-    """Starts tick or serve, kills it after a random time; returns the kills done."""
+def kill_loop(binary, root, env, mails, batch, kills, max_ms, rng):
+    """Starts tick or serve, kills it after a random time; returns the kills done and the
+    runs started, killed or not."""
     done = 0
     started = 0
-    while done < kills:
+    waiting = list(mails)
+    while done < kills or waiting:
+        for _ in range(rng.randint(0, batch) if batch else len(waiting)):
+            if waiting:
+                put(root, waiting.pop(0))
         command = rng.choice(["tick", "serve"])
         child = subprocess.Popen(
             [binary, command], env=env, cwd=root,
@@ -186,6 +195,7 @@ def main():
     p.add_argument("--mails", type=int, default=1000)
     p.add_argument("--kills", type=int, default=1000)
     p.add_argument("--max-ms", type=float, default=400)
+    p.add_argument("--batch", type=int, default=0)
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--keep", action="store_true")
     a = p.parse_args()
@@ -198,11 +208,11 @@ def main():
     env["CORBEAU_STORE_WAIT"] = "5"
     began = time.time()
     mails = setup(binary, root, env, a.mails, rng)
-    kills, started = kill_loop(binary, root, env, a.kills, a.max_ms, rng)
+    kills, started = kill_loop(binary, root, env, mails, a.batch, a.kills, a.max_ms, rng)
     final = subprocess.run([binary, "tick"], env=env, cwd=root, capture_output=True, text=True)
     problems, sent, copies = check(root, mails)
     print(
-        f"seed {seed}: {a.mails} mails, {kills} SIGKILLs over {started} runs, "
+        f"seed {seed}: {a.mails} mails (batch {a.batch or 'all'}), {kills} SIGKILLs over {started} runs, "
         f"{time.time() - began:.0f} s; outbox: {sent} mails, {copies} press copies; "
         f"last tick exit {final.returncode}"
     )

@@ -253,10 +253,15 @@ pub fn carry_out_alone(
         return fate;
     }
     use std::os::unix::process::ExitStatusExt;
-    let killed = output.status.signal().is_some();
-    if !killed {
-        // The child could not get at the store, or was refused: the mail waits.
+    if !output.status.signal().is_some_and(killed_by_its_work) {
+        // The child could not get at the store, was refused, or was stopped with the
+        // judge (a SIGTERM or Ctrl-C reaches the whole group): the mail waits.
         let why = String::from_utf8_lossy(&output.stderr).trim().to_string();
+        let why = if why.is_empty() {
+            output.status.to_string()
+        } else {
+            why
+        };
         return MessageFate::Left(say!(lang, "poison.alone_failed", why));
     }
     let service = match hold.service() {
@@ -267,6 +272,25 @@ pub fn carry_out_alone(
     let fate = quarantine(service, config, path, None, why, now);
     HandlingMark::new(config).leave(path);
     fate
+}
+
+/// Whether a process dead of `signal` may have died of what it was doing: an abort (a
+/// failed allocation, a double panic), a fault (a stack overflow), or the kernel's kill
+/// when memory runs out. A stop asked from outside (SIGTERM, SIGINT, SIGHUP) is not.
+fn killed_by_its_work(signal: i32) -> bool {
+    [
+        libc::SIGABRT,
+        libc::SIGSEGV,
+        libc::SIGBUS,
+        libc::SIGILL,
+        libc::SIGFPE,
+        libc::SIGKILL,
+        libc::SIGSYS,
+        libc::SIGTRAP,
+        libc::SIGXCPU,
+        libc::SIGXFSZ,
+    ]
+    .contains(&signal)
 }
 
 /// The child's side of [`carry_out_alone`]: carries out the message with the store held,
