@@ -634,7 +634,7 @@ fn scan_sender(path: &Path, config: &Config) -> Option<Sender> {
             _ => value,
         };
         inner.split_whitespace().find(|w| w.contains('@')).map(|w| {
-            w.trim_matches(|c| c == '<' || c == '>' || c == '"')
+            w.trim_matches(|c| matches!(c, '<' | '>' | '\u{22}'))
                 .to_string()
         })
     };
