@@ -19,7 +19,7 @@ use crate::service::Service;
 
 use super::Error;
 use super::context::{StoreArgs, game_error, settings};
-use super::ingest::pass_error;
+use super::ingest::{isolation, pass_error};
 use crate::report::game_text::phase_text;
 
 #[derive(Debug, clap::Args)]
@@ -35,6 +35,9 @@ pub fn run_tick(store: &StoreArgs) -> Result<(), Error> {
     let (config, lang, now) = settings(store)?;
     let transport = configured_transport(&config, lang)?;
     let mut hold = Hold::dir(&config.data_dir, LOCK_WAIT);
+    if let Some(isolation) = isolation(store) {
+        hold = hold.isolating(isolation);
+    }
     let report =
         pass_holding(&mut hold, &config, &transport, now).map_err(|e| pass_error(lang, e))?;
     print_report(lang, store.json, &report)?;
@@ -216,6 +219,9 @@ pub fn run_serve(store: &StoreArgs, args: ServeArgs) -> Result<(), Error> {
     let mut first = true;
     while !stop.load(Ordering::SeqCst) {
         let mut hold = Hold::dir(&config.data_dir, LOCK_WAIT);
+        if let Some(isolation) = isolation(store) {
+            hold = hold.isolating(isolation);
+        }
         // A fixed --now would replay the same instant for ever: serve follows the clock.
         match pass_holding(&mut hold, &config, &transport, Utc::now()) {
             Ok(report) => print_report(lang, store.json, &report)?,

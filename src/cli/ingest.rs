@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::lang::Lang;
-use crate::mail::maildir::{self, MessageFate, carry_out};
+use crate::mail::maildir::{self, Isolation, MessageFate, carry_out};
 use crate::mail::pass::{Hold, PassError, PassReport, pass_holding};
 use crate::say;
 use crate::service::Service;
@@ -34,6 +34,39 @@ pub struct IngestArgs {
     /// one message on stdin.
     #[arg(long, value_name = "DIR")]
     maildir: Option<PathBuf>,
+    /// Carry out this one message of a Maildir's `new/` alone: how a pass tries again a
+    /// mail that was in hand when a process died (docs/storage.md).
+    #[arg(long, value_name = "FILE", hide = true, conflicts_with = "maildir")]
+    isolated: Option<PathBuf>,
+}
+
+/// How a pass of this process runs itself again to try a suspect mail alone: this
+/// program, with the options that chose its configuration, data and clock.
+pub fn isolation(store: &StoreArgs) -> Option<Isolation> {
+    let program = std::env::current_exe().ok()?;
+    let mut args: Vec<std::ffi::OsString> = Vec::new();
+    if let Some(config) = &store.config {
+        args.extend(["--config".into(), config.clone().into_os_string()]);
+    }
+    if let Some(data) = &store.data {
+        args.extend(["--data".into(), data.clone().into_os_string()]);
+    }
+    if let Some(lang) = store.lang {
+        args.extend(["--lang".into(), lang.code().into()]);
+    }
+    if let Some(now) = &store.now {
+        args.extend(["--now".into(), now.into()]);
+    }
+    Some(Isolation { program, args })
+}
+
+/// `ingest --isolated FILE`: the child's side of a suspect mail tried alone.
+fn run_isolated(path: &std::path::Path, store: &StoreArgs) -> Result<(), Error> {
+    let (config, lang, now) = settings(store).map_err(Error::temporary)?;
+    let service = Service::open_waiting(&config.data_dir, store_wait())
+        .map_err(|e| Error::Temporary(game_error(lang, e).to_string()))?;
+    maildir::carry_out_isolated(&service, &config, path, now);
+    Ok(())
 }
 
 /// How long `ingest` waits for a store another process holds: a `serve` pass lets it go
@@ -48,6 +81,9 @@ fn store_wait() -> Duration {
 }
 
 pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
+    if let Some(path) = &args.isolated {
+        return run_isolated(path, store);
+    }
     // A configuration that cannot be read now may be fixed before the mail server gives
     // up: the mail waits in its queue.
     let (mut config, lang, now) = settings(store).map_err(Error::temporary)?;
@@ -100,6 +136,9 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
     }
     // The rest of the pass: the store is let go between mails and steps.
     let mut hold = Hold::dir(&config.data_dir, store_wait());
+    if let Some(isolation) = isolation(store) {
+        hold = hold.isolating(isolation);
+    }
     let result = pass_holding(&mut hold, &config, &transport, now);
     drop(hold);
     let mut report = match result {

@@ -7,12 +7,19 @@
 //! does nothing twice because its Message-ID was marked in the same commit.
 //!
 //! A message the judge cannot handle — not a mail, a file it cannot read, a bug (a panic)
-//! or a permanent error in its handling, or one during which the judge died twice — is
-//! quarantined: moved to `cur/` flagged (`:2,FS`), its reason appended to
-//! `<data_dir>/quarantine.log`, and the moderator of the game it names (else `[judge]
-//! admin`) told by mail; the mails behind it are read as usual. A temporary failure (the
-//! store) leaves the message in `new/` for the next pass. Raw mails are removed from
-//! `cur/` after `[mail] retention_days` (docs/storage.md).
+//! or a permanent error in its handling, or one that killed the judge — is quarantined:
+//! moved to `cur/` flagged (`:2,FS`), its reason appended to `<data_dir>/quarantine.log`,
+//! `[judge] admin` and the moderator of the game it names told by mail, and its sender
+//! answered (unless the mail is automatic); the mails behind it are read as usual. A
+//! temporary failure (the store) leaves the message in `new/` for the next pass. Raw
+//! mails are removed from `cur/` after `[mail] retention_days` (docs/storage.md).
+//!
+//! Deaths are counted per mail: the mark `<data_dir>/handling` names the one mail in
+//! hand, and only while it is. A mail in hand when the process died is tried next alone,
+//! in a child process ([`Isolation`]): a kill of the judge from outside at a random
+//! moment (the child goes on) then costs nothing, and only a child that dies while its
+//! parent lives sets the mail aside. Without a child to run (the library's callers), the
+//! mail is set aside unread once the judge died twice while it was in hand.
 //!
 //! Test hook: `CORBEAU_POISON=panic:WORD` makes the handling of a mail whose raw text
 //! holds WORD panic, `CORBEAU_POISON=abort:WORD` abort the process (as an out-of-memory
@@ -136,8 +143,16 @@ pub fn read_maildir(
     report: &mut IngestReport,
 ) -> Result<(), PassError> {
     for path in new_messages(dir)? {
-        let service = hold.service()?;
-        match carry_out(service, config, &path, now) {
+        let isolation = hold.isolation().filter(|_| suspect(config, &path));
+        let fate = match isolation {
+            Some(isolation) => {
+                // The child takes the store: let it go meanwhile.
+                hold.release();
+                carry_out_alone(&isolation, config, &path, now, hold)
+            }
+            None => carry_out(hold.service()?, config, &path, now),
+        };
+        match fate {
             MessageFate::Done(handled) => report.add(&handled),
             MessageFate::Gone => {}
             MessageFate::Left(why) => report.failed.push((file_name(&path), why)),
@@ -185,12 +200,146 @@ pub fn carry_out(
     let guard = HandlingMark::new(config);
     if guard.killed_twice(path) {
         let why = say!(lang, "maildir.the_judge_died_twice_while");
-        return quarantine(service, config, path, None, why, now);
+        let fate = quarantine(service, config, path, None, why, now);
+        guard.leave(path);
+        return fate;
     }
     guard.enter(path);
     let outcome = carry_out_guarded(service, config, path, now);
-    guard.leave();
+    guard.leave(path);
     outcome
+}
+
+/// Whether the message at `path` was in hand when a process handling it died: it is
+/// then tried alone ([`Isolation`]) where a child process can be run.
+pub fn suspect(config: &Config, path: &Path) -> bool {
+    HandlingMark::new(config).attempts(path) >= 1
+}
+
+/// How to run this program again to carry out one suspect mail alone: the program, and
+/// the options given after `ingest`, before `--isolated <path>`.
+#[derive(Debug, Clone)]
+pub struct Isolation {
+    pub program: PathBuf,
+    pub args: Vec<std::ffi::OsString>,
+}
+
+/// Carries out the suspect message at `path` in a child process (the store let go by the
+/// caller meanwhile): a child that dies while this process lives proves the mail kills,
+/// and the mail is set aside (with the store `hold` gives); a child that finishes says
+/// what became of the mail.
+pub fn carry_out_alone(
+    isolation: &Isolation,
+    config: &Config,
+    path: &Path,
+    now: DateTime<Utc>,
+    hold: &mut Hold<'_>,
+) -> MessageFate {
+    let lang = config.lang;
+    let output = std::process::Command::new(&isolation.program)
+        .arg("ingest")
+        .args(&isolation.args)
+        .arg("--isolated")
+        .arg(path)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .output();
+    let output = match output {
+        Ok(output) => output,
+        Err(e) => return MessageFate::Left(format!("{}: {e}", isolation.program.display())),
+    };
+    let told = String::from_utf8_lossy(&output.stdout);
+    if let Some(fate) = told.lines().rev().find_map(MessageFate::from_line) {
+        return fate;
+    }
+    use std::os::unix::process::ExitStatusExt;
+    if !output.status.signal().is_some_and(killed_by_its_work) {
+        // The child could not get at the store, was refused, or was stopped with the
+        // judge (a SIGTERM or Ctrl-C reaches the whole group): the mail waits.
+        let why = String::from_utf8_lossy(&output.stderr).trim().to_string();
+        let why = if why.is_empty() {
+            output.status.to_string()
+        } else {
+            why
+        };
+        return MessageFate::Left(say!(lang, "poison.alone_failed", why));
+    }
+    let service = match hold.service() {
+        Ok(service) => service,
+        Err(e) => return MessageFate::Left(e.message(lang)),
+    };
+    let why = say!(lang, "poison.killed_in_a_pass_then_alone");
+    let fate = quarantine(service, config, path, None, why, now);
+    HandlingMark::new(config).leave(path);
+    fate
+}
+
+/// Whether a process dead of `signal` may have died of what it was doing: an abort (a
+/// failed allocation, a double panic), a fault (a stack overflow), or the kernel's kill
+/// when memory runs out. A stop asked from outside (SIGTERM, SIGINT, SIGHUP) is not.
+fn killed_by_its_work(signal: i32) -> bool {
+    [
+        libc::SIGABRT,
+        libc::SIGSEGV,
+        libc::SIGBUS,
+        libc::SIGILL,
+        libc::SIGFPE,
+        libc::SIGKILL,
+        libc::SIGSYS,
+        libc::SIGTRAP,
+        libc::SIGXCPU,
+        libc::SIGXFSZ,
+    ]
+    .contains(&signal)
+}
+
+/// The child's side of [`carry_out_alone`]: carries out the message with the store held,
+/// the mark of its parent's death left as it is should this process die too, and prints
+/// what became of the message on one line for the parent.
+pub fn carry_out_isolated(
+    service: &Service,
+    config: &Config,
+    path: &Path,
+    now: DateTime<Utc>,
+) -> MessageFate {
+    let fate = carry_out_guarded(service, config, path, now);
+    HandlingMark::new(config).leave(path);
+    println!("{}", fate.to_line());
+    fate
+}
+
+impl MessageFate {
+    /// One line of JSON, for the parent of an isolated run.
+    fn to_line(&self) -> String {
+        let value = match self {
+            MessageFate::Done(Handled::Duplicate) => json!({"fate": "duplicate"}),
+            MessageFate::Done(Handled::Ignored) => json!({"fate": "ignored"}),
+            MessageFate::Done(Handled::Answered { game }) => {
+                json!({"fate": "answered", "game": game})
+            }
+            MessageFate::Gone => json!({"fate": "gone"}),
+            MessageFate::Left(why) => json!({"fate": "left", "why": why}),
+            MessageFate::Quarantined(why) => json!({"fate": "quarantined", "why": why}),
+        };
+        format!("corbeau-fate {value}")
+    }
+
+    fn from_line(line: &str) -> Option<MessageFate> {
+        let value: serde_json::Value =
+            serde_json::from_str(line.strip_prefix("corbeau-fate ")?).ok()?;
+        let why = || value["why"].as_str().unwrap_or_default().to_string();
+        Some(match value["fate"].as_str()? {
+            "duplicate" => MessageFate::Done(Handled::Duplicate),
+            "ignored" => MessageFate::Done(Handled::Ignored),
+            "answered" => MessageFate::Done(Handled::Answered {
+                game: value["game"].as_str().map(str::to_string),
+            }),
+            "gone" => MessageFate::Gone,
+            "left" => MessageFate::Left(why()),
+            "quarantined" => MessageFate::Quarantined(why()),
+            _ => return None,
+        })
+    }
 }
 
 fn carry_out_guarded(
@@ -313,8 +462,9 @@ fn quarantine(
 /// The file beside the store where the reason of each quarantined mail is written.
 pub const QUARANTINE_LOG: &str = "quarantine.log";
 
-/// Mails the moderator of the game the mail names, else `[judge] admin`, about a
-/// quarantined mail.
+/// Tells of a quarantined mail: `[judge] admin` and the moderator of the game it names
+/// by a notice, and its sender by an answer — unless the mail is automatic or comes
+/// from the judge's own address, or its sender cannot be read.
 fn tell(
     service: &Service,
     config: &Config,
@@ -339,46 +489,206 @@ fn tell(
         Some(id) => service.find_game(&id)?,
         None => None,
     };
-    let to = match game
-        .as_ref()
-        .and_then(|g| g.moderator.as_ref().map(|m| (g, m)))
-    {
-        Some((g, m)) => (m.address.clone(), g.settings.lang),
-        None => match &config.judge.admin {
-            Some(admin) => (admin.clone(), config.lang),
-            None => return Ok(()),
-        },
+    // A mail set aside unread (it killed the judge) is not parsed again: its headers
+    // alone are read, by the plain scan below.
+    let scanned = match mail {
+        Some(m) => Some(Sender {
+            address: m.from.clone(),
+            subject: m.subject.clone(),
+            message_id: m.message_id.clone(),
+            references: m.references.clone(),
+            automatic: m.automatic,
+        }),
+        None => scan_sender(kept, config),
     };
-    let data = json!({
-        "game": game.as_ref().map(|g| json!({ "id": g.id, "name": g.name })),
-        "file": kept.display().to_string(),
-        "reason": reason,
-        "from": mail.map(|m| m.from.clone()),
-        "subject": mail.map(|m| m.subject.clone()),
-        "retention": config.mail.retention_days,
-    });
-    let out = compose(
-        config,
-        "quarantine.txt",
-        "quarantine",
-        data,
-        &to.0,
-        to.1,
-        now,
-    )
-    .map_err(|e| GameError::Internal(e.to_string()))?;
-    let out = match &game {
+    let mut notified: Vec<(String, crate::lang::Lang)> = Vec::new();
+    if let Some(admin) = &config.judge.admin {
+        notified.push((admin.clone(), config.lang));
+    }
+    let moderator = game
+        .as_ref()
+        .and_then(|g| g.moderator.as_ref().map(|m| (g, m)));
+    if let Some((g, m)) = moderator
+        && !notified
+            .iter()
+            .any(|(a, _)| a.eq_ignore_ascii_case(&m.address))
+    {
+        notified.push((m.address.clone(), g.settings.lang));
+    }
+    let data = |sender: bool| {
+        json!({
+            "game": game.as_ref().map(|g| json!({ "id": g.id, "name": g.name })),
+            "file": kept.display().to_string(),
+            "reason": reason,
+            "from": scanned.as_ref().map(|m| m.address.clone()),
+            "subject": scanned.as_ref().map(|m| m.subject.clone()),
+            "retention": config.mail.retention_days,
+            "sender": sender,
+            "admin": config.judge.admin.is_some(),
+            "moderator": moderator.is_some(),
+        })
+    };
+    let about = |out: super::outmail::OutMail| match &game {
         Some(g) => out.about(&g.id),
         None => out,
     };
-    service.queue_mails(vec![out.seal()])?;
+    let render = |to: &str, lang, sender| {
+        compose(
+            config,
+            "quarantine.txt",
+            "quarantine",
+            data(sender),
+            to,
+            lang,
+            now,
+        )
+        .map_err(|e| GameError::Internal(e.to_string()))
+    };
+    let mut mails = Vec::new();
+    for (to, lang) in &notified {
+        mails.push(about(render(to, *lang, false)?).seal());
+    }
+    if let Some(sender) = &scanned
+        && !sender.automatic
+        && !sender.address.is_empty()
+        && !is_the_judge(config, &sender.address)
+        && !notified
+            .iter()
+            .any(|(a, _)| a.eq_ignore_ascii_case(&sender.address))
+    {
+        let lang = game.as_ref().map_or(config.lang, |g| g.settings.lang);
+        let out = render(&sender.address, lang, true)?;
+        let parent = (!sender.message_id.is_empty()).then_some(sender.message_id.as_str());
+        mails.push(about(out.answering(parent, &sender.references)).seal());
+    }
+    if !mails.is_empty() {
+        service.queue_mails(mails)?;
+    }
     Ok(())
+}
+
+/// Who sent a quarantined mail, as far as its headers tell.
+struct Sender {
+    address: String,
+    subject: String,
+    message_id: String,
+    references: Vec<String>,
+    automatic: bool,
+}
+
+/// Whether `address` is one of the judge's own (its address, an alias, or a
+/// plus-address of either): never answered, or the judge would write to itself.
+fn is_the_judge(config: &Config, address: &str) -> bool {
+    let bare = |a: &str| {
+        let a = a.trim().to_lowercase();
+        match a.split_once('@') {
+            Some((local, domain)) => {
+                let local = local.split('+').next().unwrap_or(local);
+                format!("{local}@{domain}")
+            }
+            None => a,
+        }
+    };
+    let address = bare(address);
+    std::iter::once(&config.judge.address)
+        .chain(config.judge.aliases.iter())
+        .any(|a| bare(a) == address)
+}
+
+/// The sender of the raw mail at `path`, read from its headers by a plain scan of its
+/// first 64 KB (no MIME decoding: the mail may be one that kills the parser), or `None`
+/// when it has no readable `From:`. A mail that looks automatic in any way — an
+/// `Auto-Submitted` other than `no`, a `Precedence` of bulk, junk or list, a list's
+/// header, an empty `Return-Path`, a daemon's address — is marked automatic.
+fn scan_sender(path: &Path, config: &Config) -> Option<Sender> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let file = std::fs::File::open(path).ok()?;
+    file.take(HEADER_ROOM).read_to_end(&mut head).ok()?;
+    let text = String::from_utf8_lossy(&head);
+    let mut fields: Vec<(String, String)> = Vec::new();
+    for line in text.split('\n').map(|l| l.trim_end_matches('\r')) {
+        if line.is_empty() {
+            break;
+        }
+        if line.starts_with([' ', '\t']) {
+            if let Some((_, value)) = fields.last_mut() {
+                value.push(' ');
+                value.push_str(line.trim());
+            }
+            continue;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            fields.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
+        }
+    }
+    let field = |name: &str| {
+        fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    };
+    let address = |value: &str| {
+        let inner = match (value.rfind('<'), value.rfind('>')) {
+            (Some(a), Some(b)) if a < b => &value[a + 1..b],
+            _ => value,
+        };
+        inner.split_whitespace().find(|w| w.contains('@')).map(|w| {
+            w.trim_matches(|c| matches!(c, '<' | '>' | '\u{22}'))
+                .to_string()
+        })
+    };
+    let from = field("reply-to")
+        .and_then(address)
+        .or_else(|| field("from").and_then(address))?;
+    let lower = |name: &str| field(name).map(str::to_ascii_lowercase);
+    let local = from
+        .split('@')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let automatic = lower("auto-submitted").is_some_and(|v| !v.starts_with("no"))
+        || lower("precedence").is_some_and(|v| ["bulk", "junk", "list"].contains(&v.as_str()))
+        || [
+            "list-id",
+            "list-unsubscribe",
+            "x-autoreply",
+            "x-autorespond",
+        ]
+        .iter()
+        .any(|n| field(n).is_some())
+        || field("return-path").is_some_and(|v| v.replace(' ', "") == "<>")
+        || ["mailer-daemon", "postmaster", "noreply", "no-reply"].contains(&local.as_str())
+        || is_the_judge(config, &from);
+    let message_id = field("message-id")
+        .map(|v| {
+            v.trim_matches(|c| c == '<' || c == '>' || c == ' ')
+                .to_string()
+        })
+        .unwrap_or_default();
+    Some(Sender {
+        address: from,
+        subject: field("subject")
+            .unwrap_or_default()
+            .chars()
+            .take(200)
+            .collect(),
+        references: field("references")
+            .map(|v| {
+                v.split_whitespace()
+                    .map(|r| r.trim_matches(|c| c == '<' || c == '>').to_string())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        message_id,
+        automatic,
+    })
 }
 
 /// The mark of the mail being handled, `<data_dir>/handling`: its path and how many times
 /// its handling began. A process that dies while handling a mail (out of memory, killed)
-/// leaves it; the mail is quarantined, unread, at the third attempt, so that a poison
-/// mail cannot kill every restart.
+/// leaves it, naming that mail alone; the mark is removed as soon as the mail is done, so
+/// that a death between two mails, or during the rest of the pass, counts against none.
 struct HandlingMark(PathBuf);
 
 impl HandlingMark {
@@ -406,8 +716,15 @@ impl HandlingMark {
         let _ = std::fs::write(&self.0, format!("{}\n{n}\n", path.display()));
     }
 
-    fn leave(&self) {
-        let _ = std::fs::remove_file(&self.0);
+    /// Removes the mark if it names `path`: the mark of another mail that killed a
+    /// process stays.
+    fn leave(&self, path: &Path) {
+        let Ok(text) = std::fs::read_to_string(&self.0) else {
+            return;
+        };
+        if text.lines().next().is_some_and(|p| Path::new(p) == path) {
+            let _ = std::fs::remove_file(&self.0);
+        }
     }
 }
 

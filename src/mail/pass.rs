@@ -17,7 +17,7 @@ use crate::config::Config;
 use crate::game::GameError;
 use crate::service::{Service, TickReport};
 
-use super::maildir::{self, IngestReport, MaildirError};
+use super::maildir::{self, IngestReport, Isolation, MaildirError};
 use super::notify::queue_notices;
 use super::send::{DrainReport, drain_for};
 use super::transport::Transport;
@@ -74,6 +74,8 @@ pub struct Keeper {
     /// How long an opening waits for another process.
     wait: Duration,
     open: Option<Service>,
+    /// How a mail in hand when a process died is tried again alone, if it can be.
+    isolation: Option<Isolation>,
 }
 
 /// How long, after letting the store go, a pass lets the waiting processes take it
@@ -87,7 +89,26 @@ impl<'a> Hold<'a> {
             dir: dir.into(),
             wait,
             open: None,
+            isolation: None,
         }))
+    }
+
+    /// The same hold, trying each mail that was in hand when a process died alone, in a
+    /// child process run as `isolation` says (docs/storage.md, "Mail that cannot be
+    /// handled").
+    pub fn isolating(mut self, isolation: Isolation) -> Hold<'a> {
+        if let Hold::Dir(keeper) = &mut self {
+            keeper.isolation = Some(isolation);
+        }
+        self
+    }
+
+    /// How a suspect mail is tried alone, if this hold can.
+    pub fn isolation(&self) -> Option<Isolation> {
+        match self {
+            Hold::Dir(keeper) => keeper.isolation.clone(),
+            Hold::Open(_) => None,
+        }
     }
 
     /// The store, opened if it is not.

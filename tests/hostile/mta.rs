@@ -98,24 +98,69 @@ fn a_poison_mail_is_quarantined_and_the_mail_behind_it_is_answered() {
     );
     assert!(files(&dir.join("inbox/new")).is_empty());
     assert_eq!(mails_to(&dir, "bob@example.org").len(), 1);
-    assert!(mails_to(&dir, "eve@example.org").is_empty());
     let log = fs::read_to_string(dir.join("data/quarantine.log")).unwrap();
     assert!(log.contains("1.poison:2,FS"), "{log}");
     assert!(log.contains("CORBEAU_POISON"), "{log}");
     let told = mails_to(&dir, "admin@example.org");
     assert_eq!(told.len(), 1);
     assert!(told[0].contains("eve@example.org"), "{}", told[0]);
-    assert!(told[0].contains("mis de côté, sans réponse"), "{}", told[0]);
+    assert!(
+        told[0].contains("son expéditeur en est averti"),
+        "{}",
+        told[0]
+    );
+    // The sender is answered: nothing was done, the administrator is told.
+    let answer = mails_to(&dir, "eve@example.org");
+    assert_eq!(answer.len(), 1);
+    assert!(
+        answer[0].contains("In-Reply-To: <p@example.org>"),
+        "{}",
+        answer[0]
+    );
+    assert!(
+        answer[0].contains("n'a pas pu traiter votre courrier"),
+        "{}",
+        answer[0]
+    );
+    assert!(
+        answer[0].contains("L'administrateur du juge en est averti"),
+        "{}",
+        answer[0]
+    );
 }
 
 #[test]
-fn a_mail_that_kills_the_judge_is_quarantined_at_the_third_try() {
+fn an_automatic_mail_set_aside_is_not_answered() {
+    let dir = root("poisonauto", "");
+    deliver(
+        &dir,
+        "1.poison",
+        &format!(
+            "Auto-Submitted: auto-replied\r\n{}",
+            mail("robot@example.org", "r@example.org", "POISON")
+        ),
+        SystemTime::now(),
+    );
+    let out = run(
+        corbeau(&dir)
+            .arg("tick")
+            .env("CORBEAU_POISON", "panic:POISON"),
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+    assert_eq!(files(&dir.join("inbox/cur")), ["1.poison:2,FS"]);
+    assert!(mails_to(&dir, "robot@example.org").is_empty());
+    assert_eq!(mails_to(&dir, "admin@example.org").len(), 1);
+}
+
+#[test]
+fn a_mail_that_kills_the_judge_is_tried_alone_then_set_aside_and_its_sender_answered() {
     let dir = root("killer", "");
     let now = SystemTime::now();
     deliver(
         &dir,
         "1.killer",
-        &mail("eve@example.org", "k@example.org", "KILLER"),
+        &mail("Eve <eve@example.org>", "k@example.org", "KILLER"),
         now,
     );
     deliver(
@@ -124,15 +169,17 @@ fn a_mail_that_kills_the_judge_is_quarantined_at_the_third_try() {
         &mail("bob@example.org", "g2@example.org", "AIDE"),
         now,
     );
-    for _ in 0..2 {
-        let out = run(
-            corbeau(&dir)
-                .arg("tick")
-                .env("CORBEAU_POISON", "abort:KILLER"),
-            "",
-        );
-        assert_ne!(out.status.code(), Some(0), "{}", said(&out));
-    }
+    // It kills the pass that has it in hand.
+    let out = run(
+        corbeau(&dir)
+            .arg("tick")
+            .env("CORBEAU_POISON", "abort:KILLER"),
+        "",
+    );
+    assert_ne!(out.status.code(), Some(0), "{}", said(&out));
+    assert_eq!(files(&dir.join("inbox/new")), ["1.killer", "2.good"]);
+    // The next pass tries it alone, in a child that dies of it while the pass lives: set
+    // aside, and the mail behind it answered in the same pass.
     let out = run(
         corbeau(&dir)
             .arg("tick")
@@ -140,12 +187,50 @@ fn a_mail_that_kills_the_judge_is_quarantined_at_the_third_try() {
         "",
     );
     assert_eq!(out.status.code(), Some(0), "{}", said(&out));
-    assert!(said(&out).contains("deux fois"), "{}", said(&out));
+    assert!(said(&out).contains("une fois seul"), "{}", said(&out));
     assert_eq!(
         files(&dir.join("inbox/cur")),
         ["1.killer:2,FS", "2.good:2,S"]
     );
+    assert!(!dir.join("data/handling").exists());
     assert_eq!(mails_to(&dir, "bob@example.org").len(), 1);
+    let told = mails_to(&dir, "admin@example.org");
+    assert_eq!(told.len(), 1);
+    assert!(told[0].contains("eve@example.org"), "{}", told[0]);
+    // Its sender is answered from its headers alone (it is not parsed again).
+    let answer = mails_to(&dir, "eve@example.org");
+    assert_eq!(answer.len(), 1, "{answer:?}");
+    assert!(
+        answer[0].contains("In-Reply-To: <k@example.org>"),
+        "{}",
+        answer[0]
+    );
+}
+
+#[test]
+fn a_mail_in_hand_when_the_judge_is_killed_twice_from_outside_is_not_set_aside() {
+    let dir = root("killedtwice", "");
+    deliver(
+        &dir,
+        "1.slow",
+        &mail("bob@example.org", "slow@example.org", "AIDE"),
+        SystemTime::now(),
+    );
+    // As a process killed twice while this mail was in hand leaves it (the mark names
+    // the mail in hand and how many handlings of it began).
+    let path = dir.join("inbox/new/1.slow");
+    fs::create_dir_all(dir.join("data")).unwrap();
+    fs::write(
+        dir.join("data/handling"),
+        format!("{}\n2\n", path.display()),
+    )
+    .unwrap();
+    let out = run(corbeau(&dir).arg("tick"), "");
+    assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+    assert_eq!(files(&dir.join("inbox/cur")), ["1.slow:2,S"]);
+    assert_eq!(mails_to(&dir, "bob@example.org").len(), 1);
+    assert!(!dir.join("data/quarantine.log").exists());
+    assert!(!dir.join("data/handling").exists());
 }
 
 #[test]
