@@ -15,3 +15,5 @@ mod orders;
 #[path = "hostile/signon.rs"]
 mod signon;
 mod support;
+#[path = "hostile/variant_names.rs"]
+mod variant_names;

@@ -232,7 +232,9 @@ fn run(cli: Cli) -> Result<(), Error> {
 fn map_check(files: &[String]) -> Result<(), Error> {
     let mut failed = 0;
     for file in files {
-        match crate::map::load_variant(file) {
+        match crate::map::load_variant(file)
+            .and_then(|v| crate::position::check_storable(file, &v).map(|()| v))
+        {
             Ok(v) => {
                 let centres = v.provinces.iter().filter(|p| p.supply).count();
                 outln!(

@@ -62,6 +62,15 @@ fn list(problems: &[MapProblem]) -> String {
         .join("\n")
 }
 
+/// What an id of a province, coast or house may be: one word, as orders and the stored
+/// positions read it (`win/est`, `stark: A win`), where a space, `:`, `/`, `#` or `-`
+/// would end it or mean something else. Names have no such rule.
+fn is_id(id: &str) -> bool {
+    !id.is_empty() && id.chars().all(|c| c.is_alphanumeric() && !c.is_uppercase())
+}
+
+const ID_RULE: &str = "the id must be one word of lower-case letters and digits, no space nor punctuation (e.g. `win`)";
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileVariant {
@@ -278,6 +287,18 @@ impl Builder {
         };
         if raw.variant.id.trim().is_empty() {
             self.problem("[variant] id", "must not be empty");
+        } else if !raw
+            .variant
+            .id
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+        {
+            // Written on a line of every stored position (`variant westeros`), where a
+            // `#` would start a comment.
+            self.problem(
+                "[variant] id",
+                "only letters, digits, `-` and `_` (e.g. `westeros`)",
+            );
         }
         self.adjacency(&raw.provinces, &mut variant);
         self.houses(&raw.houses, &mut variant);
@@ -314,11 +335,8 @@ impl Builder {
         for (index, p) in raw.iter().enumerate() {
             let id = ProvinceId(index as u16);
             let key = format!("[province {}]", p.id);
-            if p.id.is_empty() || p.id != p.id.to_lowercase() || p.id.contains([' ', '/']) {
-                self.problem(
-                    &key,
-                    "the id must be lower case, without spaces or `/` (e.g. `win`)",
-                );
+            if !is_id(&p.id) {
+                self.problem(&key, ID_RULE);
             }
             // Each name with the key that locates it: a translated name (`names.en`) is
             // looked up in orders like any other, so it may not name two provinces either.
@@ -358,6 +376,9 @@ impl Builder {
                 );
             }
             for c in &p.coasts {
+                if !is_id(&c.id) {
+                    self.problem(format!("{key} coasts {}", c.id), ID_RULE);
+                }
                 let coast = RegionId(regions.len() as u16);
                 regions.push(Region {
                     province: id,
@@ -595,8 +616,14 @@ impl Builder {
         for (index, h) in raw.iter().enumerate() {
             let key = format!("[house {}]", h.id);
             let house = HouseId(index as u8);
-            if !seen.insert(super::names::fold(&h.id)) || h.id == "neutral" {
-                self.problem(&key, "house ids must be unique and not `neutral`");
+            if !seen.insert(super::names::fold(&h.id)) || h.id == "neutral" || h.id == "neutre" {
+                self.problem(
+                    &key,
+                    "house ids must be unique and not `neutral` nor `neutre`",
+                );
+            }
+            if !is_id(&h.id) {
+                self.problem(&key, ID_RULE);
             }
             let mut home = Vec::new();
             for centre in &h.home {
