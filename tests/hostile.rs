@@ -4,6 +4,8 @@
 
 #[path = "hostile/engine.rs"]
 mod engine;
+#[path = "hostile/files.rs"]
+mod files;
 #[path = "hostile/flow.rs"]
 mod flow;
 #[path = "hostile/loops.rs"]

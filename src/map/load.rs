@@ -7,6 +7,7 @@ use std::fmt;
 use std::path::Path;
 
 use super::pin::VariantSource;
+use crate::file::{ReadError, read_text};
 use crate::lang::Lang;
 
 use serde::Deserialize;
@@ -28,6 +29,9 @@ pub const EMBEDDED: &[(&str, &str)] = &[
 pub enum MapError {
     #[error("{file}: cannot read the file: {reason}")]
     Unreadable { file: String, reason: String },
+    /// Larger than a file may be (`crate::file`).
+    #[error("{0}")]
+    TooLarge(ReadError),
     #[error("{file}: not valid TOML: {reason}")]
     Syntax { file: String, reason: String },
     #[error("{file}: {} problem(s):\n{}", problems.len(), list(problems))]
@@ -39,6 +43,26 @@ pub enum MapError {
         "unknown variant `{name}` (the built-in variants are: {known}); give a path to a .toml file instead"
     )]
     UnknownVariant { name: String, known: String },
+}
+
+impl MapError {
+    /// The error in `lang` where it has words of its own (a file too large), else as
+    /// [`fmt::Display`] says it: a variant's problems are the map maker's, in English.
+    pub fn message(&self, lang: Lang) -> String {
+        match self {
+            MapError::TooLarge(e) => e.message(lang),
+            other => other.to_string(),
+        }
+    }
+}
+
+impl From<ReadError> for MapError {
+    fn from(e: ReadError) -> MapError {
+        match e {
+            ReadError::Unreadable { file, reason } => MapError::Unreadable { file, reason },
+            too_large @ ReadError::TooLarge { .. } => MapError::TooLarge(too_large),
+        }
+    }
 }
 
 /// One wrong fact in a variant file: where (`[province win] fleet`) and what.
@@ -205,10 +229,7 @@ pub fn variant_source(name_or_path: &str) -> Result<VariantSource, MapError> {
     let path = Path::new(name_or_path);
     if path.exists() || name_or_path.ends_with(".toml") {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| MapError::Unreadable {
-            file: file.clone(),
-            reason: e.to_string(),
-        })?;
+        let text = read_text(path)?;
         return Ok(VariantSource { file, text });
     }
     Err(MapError::UnknownVariant {
@@ -224,10 +245,7 @@ pub fn variant_source(name_or_path: &str) -> Result<VariantSource, MapError> {
 /// Reads and checks a variant file.
 pub fn load_variant_file(path: &Path) -> Result<Variant, MapError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| MapError::Unreadable {
-        file: file.clone(),
-        reason: e.to_string(),
-    })?;
+    let text = read_text(path)?;
     parse_variant(&file, &text)
 }
 
