@@ -87,3 +87,24 @@ fn oversize_position_and_order_files_are_refused_with_their_name() {
     let shown = j.ok(&["orders", "show", "g", "stark"]);
     assert!(shown.contains("(aucun ordre)"), "{shown}");
 }
+
+#[test]
+fn an_endless_configuration_or_template_stops_at_the_cap() {
+    use std::os::unix::fs::symlink;
+    let j = CliJudge::new("hostile", "endless-config");
+    let out = bounded(&j, &["game", "list", "--config", "/dev/zero"], "en");
+    refused(
+        &out,
+        "cannot read the configuration: /dev/zero: larger than 16 MB",
+    );
+    // A moderator's results template that never ends.
+    let templates = j.root.join("templates");
+    fs::create_dir_all(templates.join("en")).unwrap();
+    symlink("/dev/zero", templates.join("en").join("results.txt")).unwrap();
+    let out = bounded(
+        &j,
+        &["adjudicate", "--templates", "templates", "--lang", "en"],
+        "en",
+    );
+    refused(&out, "results.txt: larger than 16 MB");
+}
