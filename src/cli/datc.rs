@@ -45,7 +45,7 @@ pub struct ConvertArgs {
 }
 
 /// Reads a case file in either format.
-fn load_cases(cache: &mut VariantCache, path: &PathBuf) -> Result<Vec<Case>, Error> {
+fn load_cases(cache: &mut VariantCache, path: &std::path::Path) -> Result<Vec<Case>, Error> {
     let text = read_input(path, super::language(None))?;
     let name = path.display().to_string();
     let jdip = text
