@@ -137,11 +137,8 @@ impl Serve {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("{}: cannot read the configuration: {source}", .path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error("cannot read the configuration: {0}")]
+    Read(crate::file::ReadError),
     #[error("{}: {message}", .path.display())]
     Parse { path: PathBuf, message: String },
 }
@@ -160,10 +157,7 @@ impl Config {
                 default
             }
         };
-        let text = std::fs::read_to_string(&path).map_err(|source| ConfigError::Read {
-            path: path.clone(),
-            source,
-        })?;
+        let text = crate::file::read_text(&path).map_err(ConfigError::Read)?;
         let mut config: Config = toml::from_str(&text).map_err(|e| ConfigError::Parse {
             path: path.clone(),
             message: e.to_string(),

@@ -4,6 +4,7 @@ pub mod case;
 pub mod cli;
 pub mod config;
 pub mod draw;
+pub mod file;
 pub mod game;
 pub mod judge;
 pub mod lang;

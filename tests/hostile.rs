@@ -6,6 +6,8 @@
 mod caps;
 #[path = "hostile/engine.rs"]
 mod engine;
+#[path = "hostile/files.rs"]
+mod files;
 #[path = "hostile/flow.rs"]
 mod flow;
 #[path = "hostile/loops.rs"]
@@ -17,3 +19,5 @@ mod orders;
 #[path = "hostile/signon.rs"]
 mod signon;
 mod support;
+#[path = "hostile/variant_names.rs"]
+mod variant_names;

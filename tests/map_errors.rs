@@ -349,7 +349,7 @@ fn province_id_in_upper_case() {
     assert!(
         found.contains(&MapProblem {
             key: "[province T]".to_string(),
-            message: "the id must be lower case, without spaces or `/` (e.g. `win`)".to_string(),
+            message: "the id must be one word of lower-case letters and digits, no space nor punctuation (e.g. `win`)".to_string(),
         }),
         "{found:?}"
     );
@@ -425,7 +425,7 @@ fn house_called_neutral() {
     assert!(
         found.contains(&MapProblem {
             key: "[house neutral]".to_string(),
-            message: "house ids must be unique and not `neutral`".to_string(),
+            message: "house ids must be unique and not `neutral` nor `neutre`".to_string(),
         }),
         "{found:?}"
     );

@@ -846,3 +846,68 @@ fn a_game_whose_variant_cannot_be_read_stops_only_its_game() {
             .contains(LANNISTER_BROADCAST.replace('\'', "&#x27;").as_str())
     );
 }
+
+/// A link in the site (a game's folder, the games folder, a file of a game's folder, a
+/// deleted game's folder) is removed, never followed: what it points to outside the site
+/// is neither written nor cleaned (issue 17: a symlinked game folder had its target's
+/// files deleted).
+#[test]
+fn links_in_the_site_are_removed_never_followed() {
+    use std::os::unix::fs::symlink;
+    let mut w = World::new("links");
+    w.create();
+    w.create_other();
+    w.play_first_phase();
+    w.publish(Mode::All);
+    let outside = w.dir.join("outside");
+    fs::create_dir_all(&outside).unwrap();
+    fs::write(outside.join("precious.txt"), "mine").unwrap();
+    fs::write(outside.join("index.html"), "not corbeau's").unwrap();
+    let games = w.site().dir.join("games");
+    // The game's folder replaced by a link to a folder outside.
+    fs::remove_dir_all(games.join(GAME)).unwrap();
+    symlink(&outside, games.join(GAME)).unwrap();
+    // A folder of a game no longer in the store, as a link.
+    let gone = w.dir.join("gone");
+    fs::create_dir_all(&gone).unwrap();
+    fs::write(gone.join("precious.txt"), "mine too").unwrap();
+    symlink(&gone, games.join("ghost")).unwrap();
+    // A link among a game's files.
+    let lone = w.dir.join("lone.txt");
+    fs::write(&lone, "alone").unwrap();
+    symlink(&lone, games.join(OTHER).join("extra.txt")).unwrap();
+    fs::remove_file(games.join(OTHER).join("index.html")).unwrap();
+    symlink(&lone, games.join(OTHER).join("index.html")).unwrap();
+    let report = w.publish(Mode::Changed);
+    assert_eq!(
+        support::judge::files(&outside),
+        ["index.html", "precious.txt"],
+        "{report:?}"
+    );
+    assert_eq!(
+        fs::read_to_string(outside.join("index.html")).unwrap(),
+        "not corbeau's"
+    );
+    assert_eq!(support::judge::files(&gone), ["precious.txt"]);
+    assert_eq!(fs::read_to_string(&lone).unwrap(), "alone");
+    for folder in [GAME, OTHER] {
+        let path = games.join(folder);
+        assert!(!fs::symlink_metadata(&path).unwrap().is_symlink());
+        assert!(
+            !fs::symlink_metadata(path.join("index.html"))
+                .unwrap()
+                .is_symlink()
+        );
+        assert!(!path.join("extra.txt").exists());
+    }
+    assert!(fs::symlink_metadata(games.join("ghost")).is_err());
+    assert!(w.page(GAME).contains("<html"));
+    // The games folder itself as a link.
+    let elsewhere = w.dir.join("elsewhere");
+    fs::rename(&games, &elsewhere).unwrap();
+    symlink(&elsewhere, &games).unwrap();
+    w.publish(Mode::All);
+    assert!(!fs::symlink_metadata(&games).unwrap().is_symlink());
+    assert!(elsewhere.join(GAME).join("index.html").is_file());
+    check_links(&w.site().dir);
+}

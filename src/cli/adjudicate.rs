@@ -69,11 +69,15 @@ enum Output {
 
 pub fn run(args: AdjudicateArgs) -> Result<(), Error> {
     let lang = language(args.lang);
-    let variant = load_variant(&args.variant)?;
+    let variant = load_variant(&args.variant).map_err(|e| Error::Input(e.message(lang)))?;
     let base = match &args.position {
         Some(path) => Some(
-            read_position(&variant, &path.display().to_string(), &read_input(path)?)
-                .map_err(|e| Error::Input(e.to_string()))?,
+            read_position(
+                &variant,
+                &path.display().to_string(),
+                &read_input(path, lang)?,
+            )
+            .map_err(|e| Error::Input(e.to_string()))?,
         ),
         None => None,
     };
@@ -81,7 +85,7 @@ pub fn run(args: AdjudicateArgs) -> Result<(), Error> {
         let job = if args.position.is_some() {
             Job {
                 name: "-".into(),
-                text: read_input(&PathBuf::from("-"))?,
+                text: read_input(&PathBuf::from("-"), lang)?,
             }
         } else {
             Job {
@@ -96,7 +100,7 @@ pub fn run(args: AdjudicateArgs) -> Result<(), Error> {
     if args.files.len() == 1 {
         let name = args.files[0].display().to_string();
         let job = Job {
-            text: read_input(&args.files[0])?,
+            text: read_input(&args.files[0], lang)?,
             name,
         };
         let output = adjudicate_job(&variant, base.as_ref(), &args, lang, &job)?;
@@ -133,7 +137,7 @@ fn batch(
         .par_iter()
         .map(|path| {
             let name = path.display().to_string();
-            let result = read_input(path).and_then(|text| {
+            let result = read_input(path, lang).and_then(|text| {
                 let job = Job { name, text };
                 match adjudicate_job(variant, base, args, lang, &job)? {
                     // The JSON line is made here, on every core: `{"file": …, results}`.

@@ -45,8 +45,8 @@ pub struct ConvertArgs {
 }
 
 /// Reads a case file in either format.
-fn load_cases(cache: &mut VariantCache, path: &PathBuf) -> Result<Vec<Case>, Error> {
-    let text = read_input(path)?;
+fn load_cases(cache: &mut VariantCache, path: &std::path::Path) -> Result<Vec<Case>, Error> {
+    let text = read_input(path, super::language(None))?;
     let name = path.display().to_string();
     let jdip = text
         .lines()
@@ -192,7 +192,7 @@ fn benchmark(prepared: &[(Arc<Variant>, CaseStep)], times: u32) {
 
 pub fn convert(args: ConvertArgs) -> Result<(), Error> {
     let mut cache = VariantCache::default();
-    let v24_text = read_input(&args.v24)?;
+    let v24_text = read_input(&args.v24, super::language(None))?;
     let mut v24 = read_jdip(&mut cache, "datc_v2.4.txt", &v24_text).map_err(Error::Input)?;
     for case in &mut v24 {
         if let Some((_, why)) = V3_DIFFERENCES.iter().find(|(id, _)| *id == case.id) {
@@ -200,7 +200,8 @@ pub fn convert(args: ConvertArgs) -> Result<(), Error> {
         }
     }
     let classique = cache.get("classique").map_err(Error::Input)?;
-    let v30 = convert_datc_json(&classique, &read_input(&args.v30)?).map_err(Error::Input)?;
+    let v30 = convert_datc_json(&classique, &read_input(&args.v30, super::language(None))?)
+        .map_err(Error::Input)?;
     std::fs::create_dir_all(&args.out)?;
     let header = "# Converted by `corbeau datc-convert` from the DATC files (facts only: positions,\n# orders, outcomes). Format: docs/case-format.md.\n\n";
     for (name, cases) in [("datc-v2.4.case", &v24), ("datc-v3.0.case", &v30)] {

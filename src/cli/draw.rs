@@ -74,10 +74,14 @@ impl FileFormat {
 pub fn run(args: DrawArgs) -> Result<(), Error> {
     let lang = language(args.lang);
     let format = FileFormat::of(&args.out, lang)?;
-    let variant = load_variant(&args.variant)?;
+    let variant = load_variant(&args.variant).map_err(|e| Error::Input(e.message(lang)))?;
     let position = match &args.position {
-        Some(path) => read_position(&variant, &path.display().to_string(), &read_input(path)?)
-            .map_err(|e| Error::Input(e.to_string()))?,
+        Some(path) => read_position(
+            &variant,
+            &path.display().to_string(),
+            &read_input(path, lang)?,
+        )
+        .map_err(|e| Error::Input(e.to_string()))?,
         None => super::adjudicate::starting_position(&variant, args.players, lang)?,
     };
     let mut given = Vec::new();
@@ -86,7 +90,7 @@ pub fn run(args: DrawArgs) -> Result<(), Error> {
         given.extend(read_orders(
             &variant,
             &name,
-            &read_input(file)?,
+            &read_input(file, lang)?,
             args.house.as_deref(),
             lang,
         )?);

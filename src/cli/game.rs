@@ -375,7 +375,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
             position,
             reason,
         } => {
-            let text = super::read_input(&position)?;
+            let text = super::read_input(&position, ctx.lang)?;
             let g = moderate(
                 ctx,
                 &game,

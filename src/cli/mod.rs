@@ -17,7 +17,7 @@ mod outbox;
 mod publish;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::parser::ValueSource;
@@ -319,7 +319,8 @@ fn run(cli: Cli) -> Result<(), Error> {
         _ => false,
     };
     if reads_stdin {
-        read_input(&PathBuf::from("-"))?;
+        // Its error, if any, is told by the command that reads it, in its language.
+        let _ = read_input(Path::new("-"), Lang::default());
     }
     match cli.command {
         CliCommand::Adjudicate(args) => adjudicate::run(args),
@@ -370,7 +371,9 @@ fn run(cli: Cli) -> Result<(), Error> {
 fn map_check(files: &[String]) -> Result<(), Error> {
     let mut failed = 0;
     for file in files {
-        match crate::map::load_variant(file) {
+        match crate::map::load_variant(file)
+            .and_then(|v| crate::position::check_storable(file, &v).map(|()| v))
+        {
             Ok(v) => {
                 let centres = v.provinces.iter().filter(|p| p.supply).count();
                 outln!(
@@ -388,7 +391,7 @@ fn map_check(files: &[String]) -> Result<(), Error> {
                 );
             }
             Err(e) => {
-                eprintln!("{e}");
+                eprintln!("{}", e.message(language(None)));
                 failed += 1;
             }
         }
@@ -411,17 +414,17 @@ fn language(flag: Option<Lang>) -> Lang {
     .unwrap_or_default()
 }
 
-/// Reads a file, or standard input for `-` (read once, then kept: see `run`).
-fn read_input(path: &PathBuf) -> Result<String, Error> {
-    static STDIN: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
-    if path.as_os_str() == "-" {
-        let read = STDIN.get_or_init(|| {
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-                .map(|_| text)
-                .map_err(|e| format!("standard input: {e}"))
-        });
-        return read.clone().map_err(Error::Input);
-    }
-    std::fs::read_to_string(path).map_err(|e| Error::Input(format!("{}: {e}", path.display())))
+/// Reads a file, or standard input for `-` (read once, then kept: see `run`), of at most
+/// `file::MAX_FILE_BYTES`; an error is said in `lang`.
+fn read_input(path: &Path, lang: Lang) -> Result<String, Error> {
+    static STDIN: std::sync::OnceLock<Result<String, crate::file::ReadError>> =
+        std::sync::OnceLock::new();
+    let read = if path.as_os_str() == "-" {
+        STDIN
+            .get_or_init(|| crate::file::read_text_from(std::io::stdin(), "standard input"))
+            .clone()
+    } else {
+        crate::file::read_text(path)
+    };
+    read.map_err(|e| Error::Input(e.message(lang)))
 }

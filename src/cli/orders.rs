@@ -47,7 +47,7 @@ pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
             partial,
             phase,
         } => {
-            let text = super::read_input(&file.unwrap_or_else(|| PathBuf::from("-")))?;
+            let text = super::read_input(&file.unwrap_or_else(|| PathBuf::from("-")), ctx.lang)?;
             let mode = if partial {
                 SubmitMode::Partial
             } else {

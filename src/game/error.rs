@@ -128,7 +128,7 @@ impl GameError {
             GameExists(id) => say!(lang, "game_error.game_exists", id),
             BadGameId(id) => say!(lang, "game_error.bad_game_id", id),
             // The variant's own error (its file and line).
-            Variant(e) => e.to_string(),
+            Variant(e) => e.message(lang),
             NoSetup {
                 variant,
                 players,

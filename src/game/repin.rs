@@ -98,7 +98,12 @@ pub fn move_to_variant(
     if !problems.is_empty() {
         return Err(problems);
     }
-    carried(game, old, new).map_err(|reason| vec![Incompatibility::Position { reason }])
+    let moved =
+        carried(game, old, new).map_err(|reason| vec![Incompatibility::Position { reason }])?;
+    // What the store will write of the game under `new` must read back under `new`: a
+    // game that does not is lost to every later command, this one's undoing included.
+    carried(&moved, new, new).map_err(|reason| vec![Incompatibility::Position { reason }])?;
+    Ok(moved)
 }
 
 /// A value written as the store writes it with `old`, read back with `new`.

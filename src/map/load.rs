@@ -7,6 +7,7 @@ use std::fmt;
 use std::path::Path;
 
 use super::pin::VariantSource;
+use crate::file::{ReadError, read_text};
 use crate::lang::Lang;
 
 use serde::Deserialize;
@@ -28,6 +29,9 @@ pub const EMBEDDED: &[(&str, &str)] = &[
 pub enum MapError {
     #[error("{file}: cannot read the file: {reason}")]
     Unreadable { file: String, reason: String },
+    /// Larger than a file may be (`crate::file`).
+    #[error("{0}")]
+    TooLarge(ReadError),
     #[error("{file}: not valid TOML: {reason}")]
     Syntax { file: String, reason: String },
     #[error("{file}: {} problem(s):\n{}", problems.len(), list(problems))]
@@ -39,6 +43,26 @@ pub enum MapError {
         "unknown variant `{name}` (the built-in variants are: {known}); give a path to a .toml file instead"
     )]
     UnknownVariant { name: String, known: String },
+}
+
+impl MapError {
+    /// The error in `lang` where it has words of its own (a file too large), else as
+    /// [`fmt::Display`] says it: a variant's problems are the map maker's, in English.
+    pub fn message(&self, lang: Lang) -> String {
+        match self {
+            MapError::TooLarge(e) => e.message(lang),
+            other => other.to_string(),
+        }
+    }
+}
+
+impl From<ReadError> for MapError {
+    fn from(e: ReadError) -> MapError {
+        match e {
+            ReadError::Unreadable { file, reason } => MapError::Unreadable { file, reason },
+            too_large @ ReadError::TooLarge { .. } => MapError::TooLarge(too_large),
+        }
+    }
 }
 
 /// One wrong fact in a variant file: where (`[province win] fleet`) and what.
@@ -61,6 +85,15 @@ fn list(problems: &[MapProblem]) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// What an id of a province, coast or house may be: one word, as orders and the stored
+/// positions read it (`win/est`, `stark: A win`), where a space, `:`, `/`, `#` or `-`
+/// would end it or mean something else. Names have no such rule.
+fn is_id(id: &str) -> bool {
+    !id.is_empty() && id.chars().all(|c| c.is_alphanumeric() && !c.is_uppercase())
+}
+
+const ID_RULE: &str = "the id must be one word of lower-case letters and digits, no space nor punctuation (e.g. `win`)";
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -196,10 +229,7 @@ pub fn variant_source(name_or_path: &str) -> Result<VariantSource, MapError> {
     let path = Path::new(name_or_path);
     if path.exists() || name_or_path.ends_with(".toml") {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| MapError::Unreadable {
-            file: file.clone(),
-            reason: e.to_string(),
-        })?;
+        let text = read_text(path)?;
         return Ok(VariantSource { file, text });
     }
     Err(MapError::UnknownVariant {
@@ -215,10 +245,7 @@ pub fn variant_source(name_or_path: &str) -> Result<VariantSource, MapError> {
 /// Reads and checks a variant file.
 pub fn load_variant_file(path: &Path) -> Result<Variant, MapError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| MapError::Unreadable {
-        file: file.clone(),
-        reason: e.to_string(),
-    })?;
+    let text = read_text(path)?;
     parse_variant(&file, &text)
 }
 
@@ -278,6 +305,18 @@ impl Builder {
         };
         if raw.variant.id.trim().is_empty() {
             self.problem("[variant] id", "must not be empty");
+        } else if !raw
+            .variant
+            .id
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+        {
+            // Written on a line of every stored position (`variant westeros`), where a
+            // `#` would start a comment.
+            self.problem(
+                "[variant] id",
+                "only letters, digits, `-` and `_` (e.g. `westeros`)",
+            );
         }
         self.adjacency(&raw.provinces, &mut variant);
         self.houses(&raw.houses, &mut variant);
@@ -314,11 +353,8 @@ impl Builder {
         for (index, p) in raw.iter().enumerate() {
             let id = ProvinceId(index as u16);
             let key = format!("[province {}]", p.id);
-            if p.id.is_empty() || p.id != p.id.to_lowercase() || p.id.contains([' ', '/']) {
-                self.problem(
-                    &key,
-                    "the id must be lower case, without spaces or `/` (e.g. `win`)",
-                );
+            if !is_id(&p.id) {
+                self.problem(&key, ID_RULE);
             }
             // Each name with the key that locates it: a translated name (`names.en`) is
             // looked up in orders like any other, so it may not name two provinces either.
@@ -358,6 +394,9 @@ impl Builder {
                 );
             }
             for c in &p.coasts {
+                if !is_id(&c.id) {
+                    self.problem(format!("{key} coasts {}", c.id), ID_RULE);
+                }
                 let coast = RegionId(regions.len() as u16);
                 regions.push(Region {
                     province: id,
@@ -595,8 +634,14 @@ impl Builder {
         for (index, h) in raw.iter().enumerate() {
             let key = format!("[house {}]", h.id);
             let house = HouseId(index as u8);
-            if !seen.insert(super::names::fold(&h.id)) || h.id == "neutral" {
-                self.problem(&key, "house ids must be unique and not `neutral`");
+            if !seen.insert(super::names::fold(&h.id)) || h.id == "neutral" || h.id == "neutre" {
+                self.problem(
+                    &key,
+                    "house ids must be unique and not `neutral` nor `neutre`",
+                );
+            }
+            if !is_id(&h.id) {
+                self.problem(&key, ID_RULE);
             }
             let mut home = Vec::new();
             for centre in &h.home {

@@ -8,3 +8,4 @@ mod token;
 pub use ast::{Instruction, Location, Order, SourcePos, UnitSpec};
 pub use error::{Expectation, OrderError};
 pub use parse::{MAX_LINE_CHARS, parse_order, parse_orders, parse_unit_line};
+pub use token::is_word_char;

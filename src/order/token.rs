@@ -104,7 +104,7 @@ impl<'a> Input<'a> {
 }
 
 /// Letters and digits (accents included, composed or not).
-pub(super) fn is_word_char(c: char) -> bool {
+pub fn is_word_char(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphanumeric();
     }

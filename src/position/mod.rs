@@ -7,8 +7,8 @@
 use std::fmt::Write;
 
 use crate::judge::{Dislodged, Phase, PhaseKind, Position, Season, Unit};
-use crate::map::{HouseId, Owner, ProvinceId, Variant, fold, nearest_of};
-use crate::order::parse_unit_line;
+use crate::map::{HouseId, MapError, MapProblem, Owner, ProvinceId, Variant, fold, nearest_of};
+use crate::order::{is_word_char, parse_unit_line};
 
 /// The longest position line read: the longest real one (an `owner` line of every
 /// province of a large map) is a few hundred characters.
@@ -321,12 +321,32 @@ pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Positi
     })
 }
 
+/// How position lines name a house: by its name, as people read it, when that name reads
+/// back as this house in a unit or owner line (words of letters and digits, no name of
+/// another house nor of the neutral forces); else by its id (`Stark <Nord>` is written
+/// `stark`: a `:` would end the house, a `#` start a comment). Ids always read back:
+/// [`unstorable`] refuses a variant where one would not.
+pub fn house_label(variant: &Variant, h: HouseId) -> &str {
+    let house = variant.house(h);
+    let name = house.name.as_str();
+    let plain = name
+        .split(' ')
+        .all(|w| !w.is_empty() && w.chars().all(is_word_char));
+    let folded = fold(name);
+    if plain && folded != "neutral" && folded != "neutre" && variant.house_by_name(name) == Some(h)
+    {
+        name
+    } else {
+        &house.id
+    }
+}
+
 /// `Stark: A win`, `Targaryen: D pey Balerion`, `neutral: A prt`: a unit as position and
 /// case files write it.
 pub fn unit_text(variant: &Variant, unit: &Unit) -> String {
     let owner = match unit.owner {
-        Owner::House(h) => variant.house(h).name.clone(),
-        Owner::Neutral => "neutral".to_string(),
+        Owner::House(h) => house_label(variant, h),
+        Owner::Neutral => "neutral",
     };
     let name = unit
         .name
@@ -352,7 +372,12 @@ pub fn write_position(variant: &Variant, position: &Position) -> String {
             .map(|p| variant.province(p).id.as_str())
             .collect();
         if !owned.is_empty() {
-            let _ = writeln!(out, "owner {}: {}", variant.house(h).name, owned.join(" "));
+            let _ = writeln!(
+                out,
+                "owner {}: {}",
+                house_label(variant, h),
+                owned.join(" ")
+            );
         }
     }
     for unit in &position.units {
@@ -374,6 +399,116 @@ pub fn write_position(variant: &Variant, position: &Position) -> String {
         let _ = writeln!(out, "contested {}", list.join(" "));
     }
     out
+}
+
+/// What of `variant` a stored game could not read back: every house, province, coast and
+/// dragon is written in a position line and read again, as the store will write and read
+/// the game's position. Each problem has its place in the variant file, like the loader's.
+/// Names that do not fit a line are no problem (the id is written instead: [`house_label`]);
+/// what cannot be written at all is an id that is no plain word, or a dragon's name.
+pub fn unstorable(variant: &Variant) -> Vec<MapProblem> {
+    let mut problems = Vec::new();
+    let mut problem = |key: String, message: String| problems.push(MapProblem { key, message });
+    for h in variant.house_ids() {
+        let house = variant.house(h);
+        let label = house_label(variant, h);
+        let home: Vec<&str> = house
+            .home
+            .iter()
+            .map(|&p| variant.province(p).id.as_str())
+            .collect();
+        let line = format!("{label}: {}", home.join(" "));
+        if owner_line(variant, &line).ok() != Some((h, house.home.clone())) {
+            problem(
+                format!("[house {}] id", house.id),
+                format!(
+                    "the house cannot be named in a stored position: neither its name `{}` nor \
+                     its id `{}` reads back as this house (an id is one word of lower-case \
+                     letters and digits, and no name of another house)",
+                    house.name, house.id
+                ),
+            );
+        }
+    }
+    let Some(first) = variant.house_ids().next() else {
+        return problems;
+    };
+    let label = house_label(variant, first);
+    for r in variant.region_ids() {
+        let region = variant.region(r);
+        let province = variant.province(region.province);
+        let kind = if region.coast.is_some() || province.kind == crate::map::ProvinceKind::Sea {
+            crate::map::UnitKind::Fleet
+        } else {
+            crate::map::UnitKind::Army
+        };
+        let text = format!("{label}: {} {}", kind.letter(), variant.region_label(r));
+        if unit_from_line(variant, &text).map(|u| u.region).ok() != Some(r) {
+            let key = match &region.coast {
+                Some(coast) => format!("[province {}] coasts {coast}", province.id),
+                None => format!("[province {}]", province.id),
+            };
+            problem(
+                key,
+                format!(
+                    "`{}` does not read back as this place in a stored position (an id is one \
+                     word of lower-case letters and digits)",
+                    variant.region_label(r)
+                ),
+            );
+        }
+    }
+    let Some(lair) = variant
+        .region_ids()
+        .find(|&r| variant.can_stand(crate::map::UnitKind::Dragon, r))
+    else {
+        return problems;
+    };
+    let dragons = variant
+        .house_ids()
+        .flat_map(|h| {
+            let house = variant.house(h);
+            house
+                .dragon_names
+                .iter()
+                .map(move |name| (format!("[house {}] dragon_names", house.id), name))
+        })
+        .chain(variant.starting_units.iter().filter_map(|u| {
+            let key = format!(
+                "[unit {} {}] name",
+                u.kind.letter(),
+                variant.region_label(u.region)
+            );
+            u.name.as_ref().map(|name| (key, name))
+        }));
+    for (key, name) in dragons {
+        let text = format!("{label}: D {} {name}", variant.region_label(lair));
+        if unit_from_line(variant, &text).ok().and_then(|u| u.name) != Some(name.clone()) {
+            problem(
+                key,
+                format!(
+                    "the dragon name `{name}` does not read back in a stored position: a \
+                     dragon's name is one word of letters and digits, and no word of orders \
+                     (`A`, `F`, `D`, `hold`…) nor province name"
+                ),
+            );
+        }
+    }
+    problems
+}
+
+/// [`unstorable`] as the error a variant file with problems gets (`corbeau map check`,
+/// `game new`, `game variant`): the file and every problem, with its place.
+pub fn check_storable(file: &str, variant: &Variant) -> Result<(), MapError> {
+    let problems = unstorable(variant);
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(MapError::Invalid {
+            file: file.to_string(),
+            problems,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -185,6 +185,7 @@ pub fn prepare(service: &Service, site: &Site, mode: Mode) -> Result<Work, Publi
         ]);
         let folder = site.dir.join(GAMES).join(&game.id);
         let unchanged = mode == Mode::Changed
+            && holds_no_link(&folder)
             && folder.join("index.html").is_file()
             && Manifest::read(&folder).stamp == stamp;
         let history = if unchanged {
@@ -226,7 +227,7 @@ impl Work {
             ..PublishReport::default()
         };
         let games_dir = site.dir.join(GAMES);
-        fs::create_dir_all(&games_dir).map_err(io_error(&games_dir))?;
+        own_dir(&games_dir, &mut report)?;
         if write_if_changed(&site.dir.join("style.css"), STYLE.as_bytes())? {
             report.pages += 1;
         }
@@ -253,7 +254,10 @@ impl Work {
             let name = entry.file_name();
             if !ids.iter().any(|id| name == **id) {
                 let path = entry.path();
-                let removed = if path.is_dir() {
+                // The entry's own type, not its target's: a link goes, never what it
+                // points to.
+                let real_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+                let removed = if real_dir {
                     fs::remove_dir_all(&path)
                 } else {
                     fs::remove_file(&path)
@@ -266,7 +270,10 @@ impl Work {
         for entry in fs::read_dir(&site.dir).map_err(io_error(&site.dir))? {
             let entry = entry.map_err(io_error(&site.dir))?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') && name.ends_with(".tmp") && entry.path().is_file() {
+            let plain = entry
+                .file_type()
+                .is_ok_and(|t| t.is_file() || t.is_symlink());
+            if name.starts_with('.') && name.ends_with(".tmp") && plain {
                 fs::remove_file(entry.path()).map_err(io_error(&entry.path()))?;
                 report.removed += 1;
             }
@@ -277,6 +284,37 @@ impl Work {
         }
         Ok(report)
     }
+}
+
+/// Makes `dir` (inside the site) a real directory: a symbolic link or a file in its place
+/// is removed first, so that nothing written or cleaned there ever lands outside the site.
+fn own_dir(dir: &Path, report: &mut PublishReport) -> Result<(), PublishError> {
+    match fs::symlink_metadata(dir) {
+        Ok(meta) if meta.is_dir() => return Ok(()),
+        Ok(_) => {
+            fs::remove_file(dir).map_err(io_error(dir))?;
+            report.removed += 1;
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io_error(dir)(e)),
+    }
+    fs::create_dir(dir).map_err(io_error(dir))
+}
+
+/// Whether `path` is a symbolic link (not followed).
+fn is_link(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// Whether `folder` is a real directory with no link among its entries (a game's folder
+/// with one is written again, which removes it).
+fn holds_no_link(folder: &Path) -> bool {
+    !is_link(folder)
+        && fs::read_dir(folder).is_ok_and(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .all(|e| e.file_type().is_ok_and(|t| !t.is_symlink()))
+        })
 }
 
 /// A directory corbeau may write into: new, empty, or marked as its site.
@@ -343,7 +381,7 @@ fn write_game(
     let variant: &Variant = &work.variant;
     let lang = game.settings.lang;
     let folder = site.dir.join(GAMES).join(&game.id);
-    fs::create_dir_all(&folder).map_err(io_error(&folder))?;
+    own_dir(&folder, report)?;
     let old = Manifest::read(&folder);
     // The variant's content hash: a new version of the variant redraws the maps.
     let pin = game.variant.hash.to_string();
@@ -425,6 +463,12 @@ fn write_game(
     let mut present = Vec::new();
     for (i, job) in jobs.iter().enumerate() {
         let path = folder.join(&job.file);
+        if is_link(&path) {
+            // Not ours: a picture is a file corbeau drew, never a link to one.
+            fs::remove_file(&path).map_err(io_error(&path))?;
+            report.removed += 1;
+            continue;
+        }
         if !path.is_file() {
             continue;
         }
@@ -453,7 +497,11 @@ fn write_game(
         let name = entry.file_name().to_string_lossy().into_owned();
         let wanted =
             name == "index.html" || name == MANIFEST || manifest.pictures.contains_key(&name);
-        if !wanted && entry.path().is_file() {
+        // Whatever it is, a link goes (the link, not its target); a folder stays.
+        let plain = entry
+            .file_type()
+            .is_ok_and(|t| t.is_file() || t.is_symlink());
+        if !wanted && plain {
             fs::remove_file(entry.path()).map_err(io_error(&entry.path()))?;
             report.removed += 1;
         }
@@ -656,7 +704,8 @@ fn render_index(site: &Site, games: &[GameWork]) -> Result<String, PublishError>
 /// Writes `bytes` to `path` through a temporary file renamed over it, unless the file
 /// already holds them. Whether it wrote.
 fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, PublishError> {
-    if fs::read(path).is_ok_and(|old| old == bytes) {
+    // A link in the file's place is replaced by the file (the rename does not follow it).
+    if !is_link(path) && fs::read(path).is_ok_and(|old| old == bytes) {
         return Ok(false);
     }
     write_atomic(path, bytes)?;
@@ -671,7 +720,14 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), PublishError> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    fs::write(&tmp, bytes).map_err(io_error(&tmp))?;
+    // Created new, so that a link left at that name is never written through.
+    let _ = fs::remove_file(&tmp);
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut file| io::Write::write_all(&mut file, bytes))
+        .map_err(io_error(&tmp))?;
     fs::rename(&tmp, path).map_err(|e| {
         let _ = fs::remove_file(&tmp);
         io_error(path)(e)

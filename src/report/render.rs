@@ -57,8 +57,8 @@ const EMBEDDED: &[(Lang, &str, &str)] = embedded!(
 /// A template could not be read, compiled or rendered.
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
-    #[error("template {}: cannot read it: {source}", .path.display())]
-    Read { path: PathBuf, source: io::Error },
+    #[error("template {0}")]
+    Read(crate::file::ReadError),
     #[error("template {template}: {message}")]
     Template { template: String, message: String },
 }
@@ -120,15 +120,11 @@ fn load_sources(lang: Lang, templates: Option<&Path>) -> Result<Vec<Source>, Ren
         }
         let path = templates.map(|dir| dir.join(lang.code()).join(name));
         let overridden = match &path {
-            Some(path) => match std::fs::read_to_string(path) {
+            // A file the directory does not have is the embedded template's to give.
+            Some(path) if !path.exists() => None,
+            Some(path) => match crate::file::read_text(path) {
                 Ok(text) => Some((text, path.display().to_string())),
-                Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-                Err(source) => {
-                    return Err(RenderError::Read {
-                        path: path.clone(),
-                        source,
-                    });
-                }
+                Err(e) => return Err(RenderError::Read(e)),
             },
             None => None,
         };

@@ -147,6 +147,8 @@ impl Service {
                 .store
                 .remember(&pin.hash, parse_variant(&source.file, &source.text)?),
         };
+        // A game of this variant must read back what the store writes of it.
+        crate::position::check_storable(&source.file, &variant)?;
         Ok((pin, variant, source.text))
     }
 
