@@ -120,12 +120,14 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
         return Err(temporary(maildir::MaildirError::NotAMaildir(dir.clone())));
     }
     let transport = configured_transport(&config, lang).map_err(Error::temporary)?;
+    let watchdog = Watchdog::default();
     let mut ours = None;
     if let Some(pending) = pending {
         let service = Service::open_waiting(&config.data_dir, store_wait())
             .map_err(|e| Error::Temporary(game_error(lang, e).to_string()))?;
         // Held: no other pass reads the spool until this mail is done.
         let path = pending.publish().map_err(temporary)?;
+        watchdog.start(lang);
         match carry_out(&service, &config, &path, now) {
             MessageFate::Left(why) => {
                 maildir::take_back(&path);
@@ -133,6 +135,7 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
             }
             outcome => ours = Some((maildir::file_name(&path), outcome)),
         }
+        watchdog.acted();
     }
     // The rest of the pass: the store is let go between mails and steps.
     let mut hold = Hold::dir(&config.data_dir, store_wait());
@@ -165,6 +168,47 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
         )));
     }
     Ok(())
+}
+
+/// How long a piped `ingest` may run once its mail is in the spool: a mail server waits
+/// for the pipe, and a judge stuck on a write that never ends (a nearly full disk, a
+/// transport that hangs) must not keep it waiting for ever.
+const INGEST_LIMIT: Duration = Duration::from_secs(30);
+
+/// The end of a piped `ingest` that runs past [`INGEST_LIMIT`]: 0 once its mail was
+/// carried out (what follows it in the pass — other mails, due games, the outbox — is
+/// taken up by the next pass), 75 before (nothing was committed, or the retry finds the
+/// mail's Message-ID done). Stopping is as safe as a kill, which the store survives
+/// (docs/storage.md, "Kill loops"). `CORBEAU_INGEST_LIMIT` (seconds) changes the limit,
+/// for tests.
+#[derive(Default)]
+struct Watchdog {
+    acted: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Watchdog {
+    fn start(&self, lang: Lang) {
+        let limit = std::env::var("CORBEAU_INGEST_LIMIT")
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .and_then(|s| Duration::try_from_secs_f64(s).ok())
+            .unwrap_or(INGEST_LIMIT);
+        let acted = std::sync::Arc::clone(&self.acted);
+        std::thread::spawn(move || {
+            std::thread::sleep(limit);
+            let acted = acted.load(std::sync::atomic::Ordering::SeqCst);
+            let seconds = limit.as_secs();
+            eprintln!(
+                "corbeau ingest: {}",
+                say!(lang, "ingest.stopped_past_the_limit", seconds, acted)
+            );
+            std::process::exit(if acted { 0 } else { 75 });
+        });
+    }
+
+    fn acted(&self) {
+        self.acted.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 /// A pass's failure as the command's error: temporary (75) unless retrying cannot help.

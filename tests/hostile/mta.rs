@@ -369,6 +369,41 @@ fn a_hung_sendmail_is_stopped_after_its_timeout_and_the_mail_kept() {
     assert!(said(&out).contains("bob@example.org"), "{}", said(&out));
 }
 
+/// A pass that never ends once the mail is acted on (a transport that hangs past its
+/// own timeout, a write that never returns on a nearly full disk): the mail server is
+/// not kept waiting; `ingest` stops at its limit with 0, the answer kept for the next
+/// pass.
+#[test]
+fn a_piped_ingest_stuck_after_acting_stops_at_its_limit_with_0() {
+    let dir = root(
+        "stuck",
+        "transport = \"sendmail\"\n[mail.sendmail]\ncommand = \"./stuck-sendmail\"\ntimeout = 120\n",
+    );
+    let script = dir.join("stuck-sendmail");
+    fs::write(&script, "#!/bin/sh\nexec sleep 60\n").unwrap();
+    let mut perms = fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    fs::set_permissions(&script, perms).unwrap();
+    let began = Instant::now();
+    let out = run(
+        corbeau(&dir).arg("ingest").env("CORBEAU_INGEST_LIMIT", "2"),
+        &mail("bob@example.org", "stuck@example.org", "AIDE"),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+    assert!(
+        began.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        began.elapsed()
+    );
+    assert!(
+        said(&out).contains("toujours en cours après 2 s : arrêté. Le courriel a été exécuté"),
+        "{}",
+        said(&out)
+    );
+    let out = run(corbeau(&dir).args(["outbox", "--json"]), "");
+    assert!(said(&out).contains("bob@example.org"), "{}", said(&out));
+}
+
 #[test]
 fn a_moderator_typing_orders_does_not_hold_the_store() {
     let dir = root("typing", "");
