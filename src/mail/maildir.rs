@@ -606,22 +606,7 @@ fn scan_sender(path: &Path, config: &Config) -> Option<Sender> {
     let file = std::fs::File::open(path).ok()?;
     file.take(HEADER_ROOM).read_to_end(&mut head).ok()?;
     let text = String::from_utf8_lossy(&head);
-    let mut fields: Vec<(String, String)> = Vec::new();
-    for line in text.split('\n').map(|l| l.trim_end_matches('\r')) {
-        if line.is_empty() {
-            break;
-        }
-        if line.starts_with([' ', '\t']) {
-            if let Some((_, value)) = fields.last_mut() {
-                value.push(' ');
-                value.push_str(line.trim());
-            }
-            continue;
-        }
-        if let Some((name, value)) = line.split_once(':') {
-            fields.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
-        }
-    }
+    let fields = super::inbound::bounce::header_fields(text.split('\n'));
     let field = |name: &str| {
         fields
             .iter()

@@ -342,17 +342,22 @@ fn lateness_is_judged_by_the_time_the_mail_reached_the_judge() {
     assert!(lannister.contains("trop tard"), "{lannister}");
 }
 
+/// An executable shell script `name` in `dir`.
+fn script(dir: &Path, name: &str, text: &str) {
+    let script = dir.join(name);
+    fs::write(&script, text).unwrap();
+    let mut perms = fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    fs::set_permissions(&script, perms).unwrap();
+}
+
 #[test]
 fn a_hung_sendmail_is_stopped_after_its_timeout_and_the_mail_kept() {
     let dir = root(
         "sendmail",
         "transport = \"sendmail\"\n[mail.sendmail]\ncommand = \"./hung-sendmail\"\ntimeout = 1\n",
     );
-    let script = dir.join("hung-sendmail");
-    fs::write(&script, "#!/bin/sh\nsleep 30\n").unwrap();
-    let mut perms = fs::metadata(&script).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    fs::set_permissions(&script, perms).unwrap();
+    script(&dir, "hung-sendmail", "#!/bin/sh\nsleep 30\n");
     let began = Instant::now();
     let out = run(
         corbeau(&dir).arg("ingest"),
@@ -379,11 +384,7 @@ fn a_piped_ingest_stuck_after_acting_stops_at_its_limit_with_0() {
         "stuck",
         "transport = \"sendmail\"\n[mail.sendmail]\ncommand = \"./stuck-sendmail\"\ntimeout = 120\n",
     );
-    let script = dir.join("stuck-sendmail");
-    fs::write(&script, "#!/bin/sh\nexec sleep 60\n").unwrap();
-    let mut perms = fs::metadata(&script).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    fs::set_permissions(&script, perms).unwrap();
+    script(&dir, "stuck-sendmail", "#!/bin/sh\nexec sleep 60\n");
     let began = Instant::now();
     let out = run(
         corbeau(&dir).arg("ingest").env("CORBEAU_INGEST_LIMIT", "2"),

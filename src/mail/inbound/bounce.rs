@@ -159,24 +159,34 @@ fn looks_like_bounce(message: &Message<'_>) -> bool {
         .any(|s| subject.contains(s))
 }
 
+/// Header fields as `(name in lower case, value)`, up to the first blank line; a folded
+/// line continues the field before. For the few fields read without a full parse (a
+/// delivery-status block, the head of a mail that killed the judge).
+pub(crate) fn header_fields<'a>(lines: impl Iterator<Item = &'a str>) -> Vec<(String, String)> {
+    let mut fields: Vec<(String, String)> = Vec::new();
+    for line in lines.map(|l| l.trim_end_matches('\r')) {
+        if line.is_empty() {
+            break;
+        }
+        if line.starts_with([' ', '\t']) {
+            if let Some((_, value)) = fields.last_mut() {
+                value.push(' ');
+                value.push_str(line.trim());
+            }
+            continue;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            fields.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
+        }
+    }
+    fields
+}
+
 /// The per-recipient fields of a delivery-status part (RFC 3464 2.3): blocks of fields
 /// separated by blank lines, the first block being about the message.
 fn delivery_status(text: &str, bounce: &mut Bounce) {
     for block in text.replace("\r\n", "\n").split("\n\n") {
-        let mut fields: Vec<(String, String)> = Vec::new();
-        for line in block.lines() {
-            // Folded lines continue the field before.
-            if line.starts_with([' ', '\t']) {
-                if let Some((_, value)) = fields.last_mut() {
-                    value.push(' ');
-                    value.push_str(line.trim());
-                }
-                continue;
-            }
-            if let Some((name, value)) = line.split_once(':') {
-                fields.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
-            }
-        }
+        let fields = header_fields(block.trim_start().lines());
         let field = |name: &str| {
             fields
                 .iter()
