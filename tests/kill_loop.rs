@@ -104,6 +104,13 @@ fn kill_when(dir: &Path, child: &mut Child, before: &str, delay: Option<Duration
             Some(delay) => began.elapsed() >= delay,
             None => fs::read_to_string(&mark).is_ok_and(|m| !m.is_empty() && m != before),
         };
+        // The queue is done (the last mail may have been the one in hand before, whose
+        // mark does not change): a `serve` would wait for mail for ever.
+        if delay.is_none() && files(&dir.join("inbox/new")).is_empty() {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return false;
+        }
         if due {
             child.kill().unwrap();
             child.wait().unwrap();
