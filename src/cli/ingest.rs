@@ -73,11 +73,15 @@ fn run_isolated(path: &std::path::Path, store: &StoreArgs) -> Result<(), Error> 
 /// between two mails when it sees someone waiting, a moderator's command is short. The
 /// environment variable `CORBEAU_STORE_WAIT` (seconds) changes it, for tests.
 fn store_wait() -> Duration {
-    std::env::var("CORBEAU_STORE_WAIT")
+    seconds_from_env("CORBEAU_STORE_WAIT").unwrap_or(Duration::from_secs(10))
+}
+
+/// A duration in seconds from the environment variable `name`, for tests.
+fn seconds_from_env(name: &str) -> Option<Duration> {
+    std::env::var(name)
         .ok()
         .and_then(|s| s.parse::<f64>().ok())
         .and_then(|s| Duration::try_from_secs_f64(s).ok())
-        .unwrap_or(Duration::from_secs(10))
 }
 
 pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
@@ -188,11 +192,7 @@ struct Watchdog {
 
 impl Watchdog {
     fn start(&self, lang: Lang) {
-        let limit = std::env::var("CORBEAU_INGEST_LIMIT")
-            .ok()
-            .and_then(|s| s.parse::<f64>().ok())
-            .and_then(|s| Duration::try_from_secs_f64(s).ok())
-            .unwrap_or(INGEST_LIMIT);
+        let limit = seconds_from_env("CORBEAU_INGEST_LIMIT").unwrap_or(INGEST_LIMIT);
         let acted = std::sync::Arc::clone(&self.acted);
         std::thread::spawn(move || {
             std::thread::sleep(limit);

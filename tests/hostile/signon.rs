@@ -645,6 +645,12 @@ fn a_secret_in_another_order_or_on_the_next_line_is_never_quoted() {
     assert_nowhere(&mut w, &[STARK_SECRET, MODERATOR_SECRET]);
 }
 
+fn stark_address(w: &World) -> String {
+    let game = w.game();
+    let seat = game.seat("stark").unwrap();
+    seat.player.as_ref().unwrap().address.clone()
+}
+
 #[test]
 fn a_player_takes_neither_the_moderator_s_address_nor_any_of_the_judge_s() {
     let mut w = World::new("address-taken");
@@ -658,16 +664,7 @@ fn a_player_takes_neither_the_moderator_s_address_nor_any_of_the_judge_s() {
         w.send(STARK, &body);
         let text = flat(&w.reply_to(STARK).body);
         assert!(text.contains("✗"), "{address}: {text}");
-        assert_eq!(
-            w.game()
-                .seat("stark")
-                .unwrap()
-                .player
-                .as_ref()
-                .unwrap()
-                .address,
-            STARK
-        );
+        assert_eq!(stark_address(&w), STARK);
     }
     // Another address of the player's own is taken.
     let body = format!(
@@ -675,16 +672,7 @@ fn a_player_takes_neither_the_moderator_s_address_nor_any_of_the_judge_s() {
         sign_on("Stark", STARK_SECRET)
     );
     w.send(STARK, &body);
-    assert_eq!(
-        w.game()
-            .seat("stark")
-            .unwrap()
-            .player
-            .as_ref()
-            .unwrap()
-            .address,
-        "arya@braavos.test"
-    );
+    assert_eq!(stark_address(&w), "arya@braavos.test");
 }
 
 #[test]
