@@ -59,7 +59,7 @@ fn seed_store(dir: &Path) {
         };
         service.create(new, "test", start()).unwrap();
         service
-            .update(&id, "test", "seed", start(), |game, variant, _| {
+            .shape_for_tests(&id, "test", "seed", start(), |game, variant, _| {
                 for house in HOUSES {
                     let address = format!("{house}@example.org");
                     game.add_player(house, &address, hash.clone(), Lang::Fr, start())?;

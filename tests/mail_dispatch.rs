@@ -104,7 +104,7 @@ impl World {
         };
         self.service.create(new, "test", now()).unwrap();
         self.service
-            .update(id, "test", "seed", now(), |game, variant, _| {
+            .shape_for_tests(id, "test", "seed", now(), |game, variant, _| {
                 let players = [
                     ("stark", STARK, STARK_SECRET, Lang::Fr),
                     ("lannister", LANNISTER, LANNISTER_SECRET, Lang::En),

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 use corbeau::config::{Config, Judge};
+use corbeau::game::{Action, Actor};
 use corbeau::game::{
     Game, Moderator, NewGame, OrderLines, Settings, SubmitMode, Trigger, hash_secret,
 };
@@ -22,7 +23,7 @@ use corbeau::mail::notify::queue_notices;
 use corbeau::mail::outmail::{Media, OutMail};
 use corbeau::mail::transport::message;
 use corbeau::map::{Owner, UnitKind, Variant};
-use corbeau::service::{Action, Envelope, Service};
+use corbeau::service::{Envelope, Service};
 use mail_parser::{MessageParser, MimeHeaders, PartType};
 
 const GAME: &str = "westeros-1";
@@ -81,7 +82,7 @@ impl World {
         };
         service.create(new, "test", now()).unwrap();
         service
-            .update(GAME, "test", "seed", now(), |game, variant, _| {
+            .shape_for_tests(GAME, "test", "seed", now(), |game, variant, _| {
                 for (house, address, lang) in [
                     ("stark", STARK, Lang::Fr),
                     ("lannister", LANNISTER, Lang::En),
@@ -137,7 +138,10 @@ impl World {
     }
 
     fn act(&self, action: Action) -> Game {
-        self.service.act(GAME, "moderator", action, now()).unwrap()
+        self.service
+            .execute(GAME, &Actor::Moderator, action, now())
+            .unwrap()
+            .game
     }
 
     fn variant(&self) -> std::rc::Rc<Variant> {
@@ -256,9 +260,10 @@ fn process(w: &World) {
         mode: SubmitMode::Replace,
         source: "test".into(),
         lang: Lang::Fr,
+        expected: None,
     });
     w.act(Action::Process {
-        phase: None,
+        expected: None,
         trigger: Trigger::Moderator,
     });
 }
@@ -360,7 +365,7 @@ fn every_house_gets_an_example_order_of_its_own() {
     assert_eq!(houses.len(), 7);
     let mut examples = std::collections::BTreeSet::new();
     service
-        .update("sept", "test", "seed", now(), |game, variant, _| {
+        .shape_for_tests("sept", "test", "seed", now(), |game, variant, _| {
             for (i, house) in houses.iter().enumerate() {
                 game.add_player(
                     house,

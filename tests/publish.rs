@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, TimeDelta, Utc};
 use corbeau::config::Config;
+use corbeau::game::Actor;
 use corbeau::game::{Moderator, NewGame, Press, Settings, Trigger, hash_secret};
 use corbeau::lang::Lang;
 use corbeau::mail::dispatch::handle;
@@ -121,7 +122,7 @@ impl World {
         };
         self.service.create(new, "test", at(0)).unwrap();
         self.service
-            .update(GAME, "test", "seed", at(0), |game, variant, _| {
+            .shape_for_tests(GAME, "test", "seed", at(0), |game, variant, _| {
                 let players = [
                     ("stark", STARK, STARK_SECRET, Lang::Fr),
                     ("lannister", LANNISTER, LANNISTER_SECRET, Lang::En),
@@ -215,7 +216,13 @@ impl World {
 
     fn process(&self, minutes: i64) {
         self.service
-            .process(GAME, "test", Trigger::Moderator, None, at(minutes))
+            .process(
+                GAME,
+                &Actor::Moderator,
+                Trigger::Moderator,
+                None,
+                at(minutes),
+            )
             .unwrap();
     }
 
@@ -443,7 +450,9 @@ fn a_rolled_back_phase_leaves_the_site_and_its_replay_is_drawn_anew() {
     assert!(folder.join("phase-001.png").is_file());
     assert!(w.page(GAME).contains("id=\"phase-1\""));
     let before = fs::read(folder.join("phase-001.png")).unwrap();
-    w.service.rollback(GAME, "test", None, at(100)).unwrap();
+    w.service
+        .rollback(GAME, &Actor::Moderator, None, at(100))
+        .unwrap();
     let report = w.publish(Mode::Changed);
     assert!(!folder.join("phase-001.png").exists(), "{report:?}");
     assert!(!w.page(GAME).contains("id=\"phase-1\""));

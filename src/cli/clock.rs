@@ -91,7 +91,11 @@ pub fn print_report(lang: Lang, json: bool, report: &PassReport) -> Result<(), E
         .map(|(game, e)| (game, e.message(ctx.lang)))
         .collect();
     let value = json!({
-        "processed": tick.processed,
+        "processed": tick
+            .processed
+            .iter()
+            .map(|(game, phase)| (game, phase.to_string()))
+            .collect::<Vec<_>>(),
         "reminders": tick.reminders,
         "errors": errors,
         "mail": {
@@ -110,9 +114,7 @@ pub fn print_report(lang: Lang, json: bool, report: &PassReport) -> Result<(), E
     ctx.print(&value, || {
         let mut t = String::new();
         for (game, phase) in &tick.processed {
-            // The report names the phase in the store's words (`spring 298 movement`).
-            let phase = crate::position::parse_phase(phase)
-                .map_or_else(|| phase.clone(), |p| phase_text(p, ctx.lang));
+            let phase = phase_text(*phase, ctx.lang);
             t.push_str(&format!(
                 "{game}: {} {phase}\n",
                 say!(ctx.lang, "clock.processed")

@@ -10,10 +10,10 @@ use crate::game::{
 };
 use std::rc::Rc;
 
+use crate::game::{Action, Actor, EndBy, Event, PhaseGuard};
 use crate::lang::Lang;
 use crate::map::{Variant, scope};
 use crate::say;
-use crate::service::{Action, EndBy};
 
 use super::Error;
 use super::context::Context;
@@ -331,28 +331,22 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                 let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
                 return print_record(ctx, &g, &record, true);
             }
+            let expected = guard(ctx, phase.as_deref())?;
             let (g, record) = ctx
                 .service
-                .process(
-                    &game,
-                    "moderator",
-                    Trigger::Moderator,
-                    phase.as_deref(),
-                    now,
-                )
+                .process(&game, &Actor::Moderator, Trigger::Moderator, expected, now)
                 .map_err(|e| ctx.fail(e))?;
             print_record(ctx, &g, &record, false)
         }
         GameCommand::Rollback { game, phase } => {
+            let expected = guard(ctx, phase.as_deref())?;
             let (g, record) = ctx
                 .service
-                .rollback(&game, "moderator", phase.as_deref(), now)
+                .rollback(&game, &Actor::Moderator, expected, now)
                 .map_err(|e| match e {
                     // The guard names the phase to undo, not the one being played.
                     GameError::WrongPhase { given, current } => {
-                        let last = crate::position::parse_phase(&current).map_or(current, |p| {
-                            crate::report::game_text::phase_text(p, ctx.lang)
-                        });
+                        let last = crate::report::game_text::phase_text(current, ctx.lang);
                         Error::Input(say!(
                             ctx.lang,
                             "cli_game_more.last_phase_played",
@@ -656,61 +650,48 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
     if ctx.config.judge.is_own(&args.address) {
         return Err(ctx.fail(GameError::JudgeAddress(args.address.trim().into())));
     }
-    let hash = hash_secret(&secret).map_err(|e| ctx.fail(e))?;
-    let lang = match args.player_lang {
-        Some(lang) => lang,
-        None => {
-            ctx.service
-                .load(&args.game)
-                .map_err(|e| ctx.fail(e))?
-                .settings
-                .lang
-        }
-    };
     let action = Action::Seat {
         house: args.house.clone(),
         address: args.address.clone(),
-        secret_hash: hash,
-        lang,
+        secret: Some(secret.clone()),
+        lang: args.player_lang,
         replace,
     };
-    let g = if args.welcome {
-        // The seat and its welcome mail in one transaction: never a player seated whose
-        // welcome is lost, nor a welcome for a seat that failed.
-        let welcome = crate::mail::board::Welcome {
-            house: &args.house,
-            address: &args.address,
-            secret: &secret,
-            lang,
-            replace,
+    let name = action.name();
+    // The seat and its welcome mail in one transaction: never a player seated whose
+    // welcome is lost, nor a welcome for a seat that failed.
+    let mut session = ctx.service.session(&args.game).map_err(|e| ctx.fail(e))?;
+    let events = session
+        .execute(&Actor::Moderator, action, ctx.now)
+        .map_err(|e| ctx.fail(e))?;
+    let mut extra = crate::service::Effects::default();
+    let mut seated = None;
+    for event in &events {
+        let (Event::Seated { house, lang, .. }, Some(welcome)) =
+            (event, crate::mail::board::Welcome::of(event))
+        else {
+            continue;
         };
-        let name = action.name();
-        ctx.service
-            .update(
-                &args.game,
-                "moderator",
-                name,
+        seated = Some((house.clone(), *lang));
+        if args.welcome {
+            let mail = crate::mail::board::welcome_mail(
+                &ctx.service,
+                &ctx.config,
+                session.game(),
+                session.variant(),
+                &welcome,
                 ctx.now,
-                |game, variant, effects| {
-                    crate::service::action::apply(game, variant, action, effects, ctx.now)?;
-                    let mail = crate::mail::board::welcome_mail(
-                        &ctx.service,
-                        &ctx.config,
-                        game,
-                        variant,
-                        &welcome,
-                        ctx.now,
-                    )?;
-                    effects.mails.push(mail.seal());
-                    Ok(game.clone())
-                },
             )
-            .map_err(|e| ctx.fail(e))?
-    } else {
-        moderate(ctx, &args.game, action)?
+            .map_err(|e| ctx.fail(e))?;
+            extra.mails.push(mail.seal());
+        }
+    }
+    let g = session
+        .commit("moderator", name, extra, ctx.now)
+        .map_err(|e| ctx.fail(e))?;
+    let Some((house_id, lang)) = seated else {
+        return Err(ctx.fail(GameError::Internal("a seat without its event".into())));
     };
-    let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
-    let house_id = g.house_id(&variant, &args.house).map_err(|e| ctx.fail(e))?;
     let value = json!({
         "game": g.id,
         "house": house_id,
@@ -739,7 +720,16 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
 /// A moderator's action on a game, stored with its audit line.
 fn moderate(ctx: &Context, game: &str, action: Action) -> Result<Game, Error> {
     ctx.service
-        .act(game, "moderator", action, ctx.now)
+        .execute(game, &Actor::Moderator, action, ctx.now)
+        .map(|outcome| outcome.game)
+        .map_err(|e| ctx.fail(e))
+}
+
+/// A `--phase` guard, read once.
+fn guard(ctx: &Context, phase: Option<&str>) -> Result<Option<PhaseGuard>, Error> {
+    phase
+        .map(PhaseGuard::read)
+        .transpose()
         .map_err(|e| ctx.fail(e))
 }
 

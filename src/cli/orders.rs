@@ -7,11 +7,10 @@ use std::rc::Rc;
 use minijinja::Value;
 use serde_json::json;
 
-use crate::game::{GameError, OrderLines, SubmitMode};
+use crate::game::{Action, Actor, Event, GameError, OrderLines, PhaseGuard, SubmitMode};
 use crate::map::{Variant, scope};
 use crate::report::{ORDERS_TEMPLATE, render_template};
 use crate::say;
-use crate::service::{Action, action};
 
 use super::Error;
 use super::context::Context;
@@ -53,25 +52,28 @@ pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
             } else {
                 SubmitMode::Replace
             };
-            let lang = ctx.lang;
-            let now = ctx.now;
-            let (g, house) = ctx
-                .service
-                .update(&game, "moderator", "orders", now, |g, v, e| {
-                    g.check_phase(phase.as_deref())?;
-                    let house = g.house_id(v, &house)?;
-                    let submit = Action::Submit {
-                        house: house.clone(),
-                        lines: OrderLines::numbered(&text),
-                        mode,
-                        source: "cli".into(),
-                        lang,
-                    };
-                    action::apply(g, v, submit, e, now)?;
-                    Ok((g.clone(), house))
-                })
+            let expected = phase
+                .as_deref()
+                .map(PhaseGuard::read)
+                .transpose()
                 .map_err(|e| ctx.fail(e))?;
-            show_orders(ctx, &g, &house)
+            let submit = Action::Submit {
+                house,
+                lines: OrderLines::numbered(&text),
+                mode,
+                source: "cli".into(),
+                lang: ctx.lang,
+                expected,
+            };
+            let outcome = ctx
+                .service
+                .execute(&game, &Actor::Moderator, submit, ctx.now)
+                .map_err(|e| ctx.fail(e))?;
+            let house = outcome.events.iter().find_map(|e| match e {
+                Event::OrdersTaken { house, .. } => Some(house.clone()),
+                _ => None,
+            });
+            show_orders(ctx, &outcome.game, &house.unwrap_or_default())
         }
         OrdersCommand::Show { game, house } => {
             let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;

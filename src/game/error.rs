@@ -73,8 +73,9 @@ pub enum GameError {
     MissingPlayers(Vec<String>),
     /// `process --phase` named another phase than the one being played.
     WrongPhase {
+        /// The phase as the guard wrote it.
         given: String,
-        current: String,
+        current: crate::judge::Phase,
     },
     BadPhase(String),
     /// The order set has lines that are not orders, or orders for units the house does
@@ -116,6 +117,27 @@ pub enum GameError {
     VariantUnchanged {
         name: String,
     },
+    /// The actor may not ask for this action (the audit trail's name of the action).
+    NotAllowed {
+        action: &'static str,
+    },
+    /// A player's new address is another player's or the moderator's (which, not said).
+    AddressUnavailable(String),
+    ObserversForbidden,
+    AlreadyObserving,
+    TooManyObserverRequests,
+    /// No request to observe waits for this address (or it expired).
+    NoObserverRequest {
+        game: String,
+    },
+    /// The game has as many observers as allowed.
+    ObserversFull {
+        game: String,
+        cap: usize,
+    },
+    BadObserverToken,
+    /// Not an observer, or not the observer's secret (which, not said).
+    BadObserverSecret,
 }
 
 impl GameError {
@@ -155,7 +177,7 @@ impl GameError {
                 lang,
                 "game_error.wrong_phase",
                 given,
-                current = phase_plain(current, lang)
+                current = phase_words(*current, lang, "phase.plain")
             ),
             BadPhase(phase) => say!(lang, "game_error.bad_phase", phase),
             OrdersRefused(errors) => {
@@ -185,6 +207,15 @@ impl GameError {
             }
             VariantUnchanged { name } => say!(lang, "game_error.variant_unchanged", name),
             JudgeAddress(address) => say!(lang, "game_error.judge_address", address),
+            NotAllowed { action } => say!(lang, "game_error.not_allowed", action),
+            AddressUnavailable(address) => say!(lang, "refusal.address_unavailable", address),
+            ObserversForbidden => say!(lang, "refusal.observers_forbidden"),
+            AlreadyObserving => say!(lang, "refusal.already_observing"),
+            TooManyObserverRequests => say!(lang, "refusal.too_many_observer_requests"),
+            NoObserverRequest { game } => say!(lang, "refusal.no_observer_request", game),
+            ObserversFull { game, cap } => say!(lang, "caps.observers_full", game, cap),
+            BadObserverToken => say!(lang, "refusal.bad_observer_token"),
+            BadObserverSecret => say!(lang, "refusal.bad_observer_secret"),
         }
     }
 }
@@ -218,15 +249,6 @@ fn status_words(status: GameStatus, lang: Lang) -> String {
         GameStatus::Running => say!(lang, "status_is.running"),
         GameStatus::Paused => say!(lang, "status_is.paused"),
         GameStatus::Finished => say!(lang, "status_is.finished"),
-    }
-}
-
-/// A phase (stored as `spring 298 movement`) in the reader's words, in the form `--phase`
-/// reads: `printemps 298 mouvements`.
-fn phase_plain(phase: &str, lang: Lang) -> String {
-    match crate::position::parse_phase(phase) {
-        Some(p) => phase_words(p, lang, "phase.plain"),
-        None => phase.to_string(),
     }
 }
 

@@ -6,7 +6,7 @@
 use chrono::{DateTime, TimeDelta, Utc};
 
 use crate::judge::{
-    Adjudication, GivenOrder, Phase, PhaseKind, Position, Report, adjudicate, adjustment_counts,
+    Adjudication, GivenOrder, PhaseKind, Position, Report, adjudicate, adjustment_counts,
     free_home_centres,
 };
 use crate::lang::Lang;
@@ -890,24 +890,6 @@ impl Game {
         match self.deadline {
             Some(d) => format_deadline(d, self.settings.schedule.time_zone, lang),
             None => say!(lang, "lifecycle.none"),
-        }
-    }
-
-    /// Checks a `--phase` guard against the phase being played.
-    pub fn check_phase(&self, given: Option<&str>) -> Result<(), GameError> {
-        let Some(given) = given else {
-            return Ok(());
-        };
-        // `printemps 299, mouvements`, as `game show` writes it, reads too.
-        let phase: Phase = crate::position::parse_phase(given)
-            .ok_or_else(|| GameError::BadPhase(given.to_string()))?;
-        if phase == self.phase {
-            Ok(())
-        } else {
-            Err(GameError::WrongPhase {
-                given: given.to_string(),
-                current: self.phase.to_string(),
-            })
         }
     }
 }

@@ -1,8 +1,11 @@
 //! Games: their players, phases, orders, deadlines and endings, as values the store keeps.
 
+mod action;
+mod actor;
 mod audit;
 pub mod calendar;
 mod error;
+mod event;
 mod lifecycle;
 mod model;
 mod orders;
@@ -12,9 +15,14 @@ mod secret;
 pub mod span;
 mod victory;
 
+pub use action::{
+    Action, EndBy, MAX_OBSERVER_REQUESTS, OBSERVER_TOKEN_LIFE, PhaseGuard, same_address,
+};
+pub use actor::Actor;
 pub use audit::AuditLine;
 pub use error::phase_words;
 pub use error::{GameError, StorageFailure};
+pub use event::{Event, Missed, Revealed};
 pub use lifecycle::{Adjudicated, NewGame, ResultsMaker, check_address, check_game_id, create};
 pub use model::Bounced;
 pub use model::{

@@ -36,6 +36,28 @@ pub struct Welcome<'a> {
     pub replace: bool,
 }
 
+impl<'a> Welcome<'a> {
+    /// The welcome a seating calls for, by mail or by the command line alike.
+    pub fn of(event: &'a crate::game::Event) -> Option<Welcome<'a>> {
+        match event {
+            crate::game::Event::Seated {
+                house,
+                address,
+                lang,
+                replaced,
+                secret,
+            } => Some(Welcome {
+                house,
+                address,
+                secret: &secret.0,
+                lang: *lang,
+                replace: *replaced,
+            }),
+            _ => None,
+        }
+    }
+}
+
 /// The welcome mail of a player seated in `game` (already changed): the secret, what the
 /// house commands and an example order of its own, the board as it stands, and for a
 /// replacement the game's last results as that house reads them. Written the same for

@@ -6,8 +6,8 @@
 use chrono::{DateTime, Utc};
 
 use crate::config::{Config, Judge};
-use crate::game::{AuditEntry, AuditLine, Bounced, Game, GameError, Notice, NoticeKind};
-use crate::service::Service;
+use crate::game::{Action, Actor, Game, GameError};
+use crate::service::{Effects, Service};
 
 use super::inbound::Inbound;
 use super::inbound::bounce::Bounce;
@@ -79,51 +79,19 @@ pub fn record(
         .map(|g| (g, None))
         .chain([(last, Some(mail.message_id.clone()))])
     {
-        service.update(&game.id, "judge", "bounce", now, |g, _, effects| {
-            effects.seen = seen;
-            for (house, address) in flag(g, &bounce.recipients, &bounce.reason, now) {
-                effects.audit.push(AuditLine::Bounced {
-                    house: house.clone(),
-                    address: address.clone(),
-                    reason: bounce.reason.clone(),
-                });
-                effects.notify(
-                    NoticeKind::Undeliverable {
-                        house: Some(house),
-                        address,
-                        reason: bounce.reason.clone(),
-                    },
-                    Vec::new(),
-                );
-            }
-            Ok(())
-        })?;
+        let mut session = service.session_of(game.clone())?;
+        let bounced = Action::Bounced {
+            addresses: bounce.recipients.clone(),
+            reason: bounce.reason.clone(),
+        };
+        session.execute(&Actor::Judge, bounced, now)?;
+        let extra = Effects {
+            seen,
+            ..Effects::default()
+        };
+        session.commit("judge", "bounce", extra, now)?;
     }
     Ok(())
-}
-
-/// Flags every player of `game` at one of `addresses` not flagged yet; returns their
-/// (house, address).
-fn flag(
-    game: &mut Game,
-    addresses: &[String],
-    reason: &str,
-    now: DateTime<Utc>,
-) -> Vec<(String, String)> {
-    let mut flagged = Vec::new();
-    for seat in &mut game.seats {
-        if let Some(p) = &mut seat.player
-            && addresses.contains(&p.address)
-            && p.bounced.is_none()
-        {
-            p.bounced = Some(Bounced {
-                at: now,
-                reason: reason.to_string(),
-            });
-            flagged.push((seat.house.clone(), p.address.clone()));
-        }
-    }
-    flagged
 }
 
 /// Sets aside a mail the transport refused for good, and tells the moderator of the game
@@ -140,47 +108,9 @@ pub fn set_aside(
         Some(id) => service.find_game(id)?,
         None => None,
     };
-    let Some(before) = before else {
-        return service.outbox_set_aside(key, mail, None, None, Vec::new(), Vec::new());
+    let undeliverable = Action::Undeliverable {
+        address: mail.to.clone(),
+        reason: reason.to_string(),
     };
-    let mut game = before.clone();
-    let address = mail.to.trim().to_lowercase();
-    let flagged = flag(&mut game, std::slice::from_ref(&address), reason, now);
-    let house = game
-        .seats
-        .iter()
-        .find(|s| s.player.as_ref().is_some_and(|p| p.address == address))
-        .map(|s| s.house.clone());
-    let to_moderator = game
-        .moderator
-        .as_ref()
-        .is_some_and(|m| m.address == address);
-    // Told once per address: a player already flagged is not told about again.
-    let tell = !to_moderator && (house.is_none() || !flagged.is_empty());
-    let notices = if tell {
-        vec![Notice {
-            game: game.id.clone(),
-            at: now,
-            kind: NoticeKind::Undeliverable {
-                house: house.clone(),
-                address: address.clone(),
-                reason: reason.to_string(),
-            },
-            houses: Vec::new(),
-        }]
-    } else {
-        Vec::new()
-    };
-    let audit = vec![AuditEntry {
-        at: now,
-        actor: "judge".into(),
-        action: "undeliverable".into(),
-        lines: vec![AuditLine::Undeliverable {
-            house,
-            address,
-            reason: reason.to_string(),
-        }],
-        detail: String::new(),
-    }];
-    service.outbox_set_aside(key, mail, Some(&before), Some(&game), notices, audit)
+    service.outbox_set_aside(key, mail, before.map(|g| (g, undeliverable)), now)
 }

@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 
 use crate::config::Config;
 use crate::game::GameError;
-use crate::service::{Effects, Service};
+use crate::service::Service;
 
 use super::command::{self, Command};
 use super::desk::{Desk, Quota, fold_id, same_text};
@@ -107,28 +107,19 @@ pub fn handle_arrived(
     let actor = format!("mail {}", mail.from);
     let quota = Quota::of(service, config.mail.replies_per_hour, &mail.from, now)?;
     let same_text = same_text(service, config, &mail.from, &mail.body, now)?;
-    let game = match game {
-        Some(read) => {
-            service.update_read(read, &actor, "mail", now, |game, variant, effects| {
-                let mut desk = Desk::new(service, config, mail, lang, now, effects);
-                desk.quota = quota;
-                desk.same_text = Some(same_text.clone());
-                desk.arrival = arrival;
-                desk.too_many = too_many;
-                desk.run(Some((game, variant)), &script.commands)?;
-                Ok(Some(game.id.clone()))
-            })?
-        }
+    let mut session = game.map(|read| service.session_of(read)).transpose()?;
+    let mut desk = Desk::new(service, config, mail, lang, now);
+    desk.quota = quota;
+    desk.same_text = Some(same_text);
+    desk.arrival = arrival;
+    desk.too_many = too_many;
+    // A command naming a game that does not exist says so at its own line, with the
+    // nearest id (`same_game`).
+    desk.run(&mut session, &script.commands)?;
+    let effects = desk.effects;
+    let game = match session {
+        Some(session) => Some(session.commit(&actor, "mail", effects, now)?.id),
         None => {
-            let mut effects = Effects::default();
-            let mut desk = Desk::new(service, config, mail, lang, now, &mut effects);
-            desk.quota = quota;
-            desk.same_text = Some(same_text);
-            desk.arrival = arrival;
-            desk.too_many = too_many;
-            // A command naming a game that does not exist says so at its own line, with
-            // the nearest id (`same_game`).
-            desk.run(None, &script.commands)?;
             service.settle_without_game(effects)?;
             None
         }

@@ -2,9 +2,9 @@
 //! mail commands: each action loads a game, changes it, and commits the change together
 //! with its audit entry, its phase record and the notices it causes, in one transaction.
 
-pub mod action;
 mod door;
 pub mod picture;
+mod session;
 
 use std::path::Path;
 use std::rc::Rc;
@@ -12,7 +12,7 @@ use std::rc::Rc;
 use chrono::{DateTime, Utc};
 
 use crate::game::{
-    AuditEntry, AuditLine, Game, GameError, NewGame, Notice, NoticeKind, PhaseRecord,
+    Action, Actor, AuditEntry, AuditLine, Event, Game, GameError, NewGame, PhaseGuard, PhaseRecord,
     StorageFailure, Trigger, create,
 };
 use crate::map::{PinnedVariant, Variant, parse_variant, variant_source};
@@ -20,8 +20,8 @@ use crate::store::{Commit, Store, StoreError};
 
 /// The sign-on counter the store keeps, for the throttle of the mail layer.
 pub use crate::store::guard;
-pub use action::{Action, EndBy};
 pub use door::{BodyBytes, Envelope, REPLY_WINDOW, Replied, ReplyWindow};
+pub use session::{Outcome, Session};
 
 /// The store's errors as the game layer carries them: the store is named only here (and
 /// in the command line), so that the game knows no store.
@@ -42,16 +42,9 @@ impl From<StoreError> for GameError {
     }
 }
 
-/// What an action does besides changing the game.
+/// What a mail or a command commits besides a game's change: mails, marks, counters.
 #[derive(Debug, Default)]
 pub struct Effects {
-    /// The audit line's lines, worded when shown (none, and no detail: no audit line).
-    pub audit: Vec<AuditLine>,
-    /// Data the audit line keeps with them (the positions of an edit).
-    pub detail: String,
-    pub notices: Vec<(NoticeKind, Vec<String>)>,
-    pub record: Option<PhaseRecord>,
-    pub drop_record: Option<u32>,
     /// Mails to queue with the change (replies, press, welcome mails), as the mail layer
     /// sealed them: headers and body bytes.
     pub mails: Vec<Envelope>,
@@ -95,17 +88,11 @@ impl Broadcast {
     }
 }
 
-impl Effects {
-    pub fn notify(&mut self, kind: NoticeKind, houses: Vec<String>) {
-        self.notices.push((kind, houses));
-    }
-}
-
 /// What one `tick` did.
 #[derive(Debug, Default)]
 pub struct TickReport {
     /// Games processed: id and the phase played.
-    pub processed: Vec<(String, String)>,
+    pub processed: Vec<(String, crate::judge::Phase)>,
     /// Reminders queued: game id and houses.
     pub reminders: Vec<(String, Vec<String>)>,
     /// Games that could not be handled, with the reason (the others go on), worded by
@@ -228,127 +215,41 @@ impl Service {
         Ok((game, before.variant))
     }
 
-    /// Applies `change` to a stored game and commits it with its effects; an error leaves
-    /// the store as it was.
-    pub fn update<T>(
-        &self,
-        id: &str,
-        actor: &str,
-        action: &str,
-        now: DateTime<Utc>,
-        change: impl FnOnce(&mut Game, &Variant, &mut Effects) -> Result<T, GameError>,
-    ) -> Result<T, GameError> {
-        self.update_read(self.load(id)?, actor, action, now, change)
-    }
-
-    /// [`Service::update`] of a game the caller has just read from the store (a mail
-    /// reads its game once to know who writes, and is carried out on that copy: decoding
-    /// the game's JSON is most of what a mail costs once its secret is checked). The
-    /// store is one process's (sled), so nothing changed it in between.
-    pub fn update_read<T>(
-        &self,
-        before: Game,
-        actor: &str,
-        action: &str,
-        now: DateTime<Utc>,
-        change: impl FnOnce(&mut Game, &Variant, &mut Effects) -> Result<T, GameError>,
-    ) -> Result<T, GameError> {
-        let variant = self.variant(&before.variant)?;
-        let mut game = before.clone();
-        let mut effects = Effects::default();
-        let value = change(&mut game, &variant, &mut effects)?;
-        let notices = effects
-            .notices
-            .into_iter()
-            .map(|(kind, houses)| Notice {
-                game: game.id.clone(),
-                at: now,
-                kind,
-                houses,
-            })
-            .collect();
-        let mut audit = if effects.audit.is_empty() && effects.detail.is_empty() {
-            Vec::new()
-        } else {
-            vec![audit(now, actor, action, effects.audit, effects.detail)]
-        };
-        for broadcast in &effects.broadcasts {
-            let by = broadcast
-                .house
-                .as_ref()
-                .map_or_else(|| "moderator".to_string(), |h| format!("house:{h}"));
-            let detail = serde_json::to_string(broadcast)
-                .map_err(|e| GameError::Internal(format!("broadcast: {e}")))?;
-            audit.push(self::audit(now, &by, BROADCAST, Vec::new(), detail));
-        }
-        self.store.commit(Commit {
-            before: Some(&before),
-            game: Some(&game),
-            record: effects.record.as_ref(),
-            drop_record: effects.drop_record,
-            audit,
-            notices,
-            mails: effects.mails,
-            seen: effects.seen,
-            replied: effects.replied,
-            counted: effects.counted,
-            guards: effects.guards,
-            ..Commit::default()
-        })?;
-        Ok(value)
-    }
-
-    /// Applies one action to a stored game and commits it; returns the game after.
-    pub fn act(
-        &self,
-        id: &str,
-        actor: &str,
-        action: Action,
-        now: DateTime<Utc>,
-    ) -> Result<Game, GameError> {
-        let name = action.name();
-        self.update(id, actor, name, now, |game, variant, effects| {
-            action::apply(game, variant, action, effects, now)?;
-            Ok(game.clone())
-        })
-    }
-
-    /// Processes the current phase of a game and stores it; `phase` guards against
+    /// Processes the current phase of a game and stores it; `expected` guards against
     /// processing another phase than the one the moderator looked at.
     pub fn process(
         &self,
         id: &str,
-        actor: &str,
+        who: &Actor,
         trigger: Trigger,
-        phase: Option<&str>,
+        expected: Option<PhaseGuard>,
         now: DateTime<Utc>,
     ) -> Result<(Game, PhaseRecord), GameError> {
-        self.process_read(self.load(id)?, actor, trigger, phase, now)
+        self.process_read(self.load(id)?, who, trigger, expected, now)
     }
 
-    /// [`Service::process`] of a game just read from the store (see [`Service::update_read`]).
+    /// [`Service::process`] of a game just read from the store (see [`Service::session_of`]).
     fn process_read(
         &self,
         before: Game,
-        actor: &str,
+        who: &Actor,
         trigger: Trigger,
-        phase: Option<&str>,
+        expected: Option<PhaseGuard>,
         now: DateTime<Utc>,
     ) -> Result<(Game, PhaseRecord), GameError> {
-        let phase = phase.map(str::to_string);
-        self.update_read(before, actor, "process", now, |game, variant, effects| {
-            action::apply(
-                game,
-                variant,
-                Action::Process { phase, trigger },
-                effects,
-                now,
-            )?;
-            let record = effects.record.clone().ok_or(GameError::Internal(
+        let mut session = self.session_of(before)?;
+        let events = session.execute(who, Action::Process { expected, trigger }, now)?;
+        let record = events
+            .into_iter()
+            .find_map(|e| match e {
+                Event::Processed { record, .. } => Some(*record),
+                _ => None,
+            })
+            .ok_or(GameError::Internal(
                 "processing gave no phase record".into(),
             ))?;
-            Ok((game.clone(), record))
-        })
+        let game = session.commit(&who.audit_name(), "process", Effects::default(), now)?;
+        Ok((game, record))
     }
 
     /// Adjudicates the current phase without storing anything.
@@ -363,27 +264,24 @@ impl Service {
         )
     }
 
-    /// Undoes the last processed phase.
+    /// Undoes the last processed phase; `expected` must name it, when given.
     pub fn rollback(
         &self,
         id: &str,
-        actor: &str,
-        phase: Option<&str>,
+        who: &Actor,
+        expected: Option<PhaseGuard>,
         now: DateTime<Utc>,
     ) -> Result<(Game, PhaseRecord), GameError> {
         let last = self
             .store
             .last_phase(id)?
             .ok_or(GameError::NothingToRollback)?;
-        let phase = phase.map(str::to_string);
         let rollback = Action::Rollback {
             last: Box::new(last.clone()),
-            phase,
+            expected,
         };
-        self.update(id, actor, "rollback", now, |game, variant, effects| {
-            action::apply(game, variant, rollback, effects, now)?;
-            Ok((game.clone(), last))
-        })
+        let outcome = self.execute(id, who, rollback, now)?;
+        Ok((outcome.game, last))
     }
 
     /// One pass of the judge's clock: every game whose wake time has come is processed if
@@ -406,31 +304,17 @@ impl Service {
     ) -> Result<(), GameError> {
         let game = self.load(id)?;
         if let Some(trigger) = game.due(now) {
-            let (_, record) = self.process_read(game, "judge", trigger, None, now)?;
-            report
-                .processed
-                .push((id.to_string(), record.phase.to_string()));
+            let (_, record) = self.process_read(game, &Actor::Judge, trigger, None, now)?;
+            report.processed.push((id.to_string(), record.phase));
             return Ok(());
         }
-        let reminded = self.update_read(game, "judge", "remind", now, |game, _, effects| {
-            let houses = game.take_reminder(now);
-            if let (Some(houses), Some(deadline)) = (&houses, game.deadline) {
-                effects.notify(NoticeKind::Reminder { deadline }, houses.clone());
+        let mut session = self.session_of(game)?;
+        let events = session.execute(&Actor::Judge, Action::Remind, now)?;
+        session.commit("judge", "remind", Effects::default(), now)?;
+        for event in events {
+            if let Event::Reminded { houses, .. } = event {
+                report.reminders.push((id.to_string(), houses));
             }
-            // The deadline passed and a grace period runs: the houses without orders are
-            // told, once, until when the judge waits for them.
-            let late = game.take_grace_notice(now);
-            if let (Some(late), Some(deadline), Some(until)) =
-                (&late, game.deadline, game.grace_end())
-            {
-                effects.notify(NoticeKind::Grace { deadline, until }, late.clone());
-            }
-            // A wake time that has passed with nothing to do is moved on.
-            game.update_wake(now);
-            Ok(houses)
-        })?;
-        if let Some(houses) = reminded {
-            report.reminders.push((id.to_string(), houses));
         }
         Ok(())
     }

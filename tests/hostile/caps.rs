@@ -82,7 +82,7 @@ impl World {
         };
         service.create(new, "test", now()).unwrap();
         service
-            .update(GAME, "test", "seed", now(), |game, variant, _| {
+            .shape_for_tests(GAME, "test", "seed", now(), |game, variant, _| {
                 let houses: Vec<String> = game.seats.iter().map(|s| s.house.clone()).collect();
                 for (n, house) in houses.iter().enumerate() {
                     let (address, secret) = match n {
@@ -195,7 +195,7 @@ fn a_confirmation_past_the_observer_cap_is_refused_and_the_request_kept() {
 
     // Once an observer has left, the same token confirms.
     w.service
-        .update(GAME, "test", "leave", minutes(3), |game, _, _| {
+        .shape_for_tests(GAME, "test", "leave", minutes(3), |game, _, _| {
             game.observers.pop();
             Ok(())
         })

@@ -13,6 +13,7 @@ use std::process::{Command, Stdio};
 use chrono::{DateTime, TimeDelta, Utc};
 use corbeau::config::Config;
 use corbeau::game::calendar::{CalendarError, Span};
+use corbeau::game::{Action, Actor};
 use corbeau::game::{
     Game, GameError, GameStatus, Incompatibility, Moderator, NewGame, NoticeKind, OrderLines,
     Settings, SubmitMode, Trigger, create,
@@ -27,7 +28,7 @@ use corbeau::map::{
 };
 use corbeau::order::OrderError;
 use corbeau::report::{ORDERS_TEMPLATE, RESULTS_TEMPLATE, outcome_view, render_template};
-use corbeau::service::{Action, Service};
+use corbeau::service::Service;
 use minijinja::Value;
 use serde_json::json;
 
@@ -85,7 +86,7 @@ impl World {
         };
         service.create(new, "test", t0()).unwrap();
         service
-            .update(GAME, "test", "seed", t0(), |game, variant, _| {
+            .shape_for_tests(GAME, "test", "seed", t0(), |game, variant, _| {
                 for (house, address, lang) in [
                     ("stark", STARK, Lang::Fr),
                     ("lannister", LANNISTER, Lang::En),
@@ -108,7 +109,10 @@ impl World {
     }
 
     fn act(&self, action: Action, now: DateTime<Utc>) -> Game {
-        self.service.act(GAME, "moderator", action, now).unwrap()
+        self.service
+            .execute(GAME, &Actor::Moderator, action, now)
+            .unwrap()
+            .game
     }
 
     fn submit(&self, house: &str, orders: &str, now: DateTime<Utc>) {
@@ -119,6 +123,7 @@ impl World {
                 mode: SubmitMode::Replace,
                 source: "test".into(),
                 lang: Lang::Fr,
+                expected: None,
             },
             now,
         );
@@ -182,7 +187,7 @@ fn a_rollback_keeps_the_orders_clears_the_ready_flags_and_says_so() {
     w.mails(t0());
     // After the phase, Baratheon changes hands: the rollback must not give it back.
     w.service
-        .update(GAME, "moderator", "replace", t0(), |game, _, _| {
+        .shape_for_tests(GAME, "moderator", "replace", t0(), |game, _, _| {
             game.replace_player(
                 "baratheon",
                 "renly@accalmie.test",
@@ -194,7 +199,10 @@ fn a_rollback_keeps_the_orders_clears_the_ready_flags_and_says_so() {
         .unwrap();
 
     let now = t0() + TimeDelta::hours(2);
-    let (game, _) = w.service.rollback(GAME, "moderator", None, now).unwrap();
+    let (game, _) = w
+        .service
+        .rollback(GAME, &Actor::Moderator, None, now)
+        .unwrap();
     assert_eq!(game.played, 0);
     assert_eq!(game.phase.season, Season::Spring);
     assert!(
@@ -1038,7 +1046,7 @@ fn every_notice_renders_in_both_languages() {
     let kinds = every_notice(deadline);
     let count = kinds.len();
     w.service
-        .update(GAME, "test", "notices", t0(), |_, _, effects| {
+        .shape_for_tests(GAME, "test", "notices", t0(), |_, _, effects| {
             for (kind, houses) in kinds {
                 effects.notify(kind, houses);
             }
@@ -1165,7 +1173,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         GameError::MissingPlayers(vec!["stark".into(), "lannister".into()]),
         GameError::WrongPhase {
             given: "printemps 299".into(),
-            current: "spring 298 movement".into(),
+            current: corbeau::position::parse_phase("spring 298 movement").unwrap(),
         },
         GameError::BadPhase("été".into()),
         // Each problem renders in tests/hostile/orders.rs; here the refusal itself.
@@ -1218,6 +1226,20 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         GameError::VariantUnchanged {
             name: "westeros".into(),
         },
+        GameError::NotAllowed { action: "start" },
+        GameError::AddressUnavailable("a@b.test".into()),
+        GameError::ObserversForbidden,
+        GameError::AlreadyObserving,
+        GameError::TooManyObserverRequests,
+        GameError::NoObserverRequest {
+            game: "bataille".into(),
+        },
+        GameError::ObserversFull {
+            game: "bataille".into(),
+            cap: 20,
+        },
+        GameError::BadObserverToken,
+        GameError::BadObserverSecret,
     ];
     for e in &games {
         // No wildcard: a new error does not compile until it is listed above. (The map's
@@ -1251,7 +1273,16 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::Internal(_)
             | GameError::JudgeAddress(_)
             | GameError::VariantIncompatible { .. }
-            | GameError::VariantUnchanged { .. } => {}
+            | GameError::VariantUnchanged { .. }
+            | GameError::NotAllowed { .. }
+            | GameError::AddressUnavailable(_)
+            | GameError::ObserversForbidden
+            | GameError::AlreadyObserving
+            | GameError::TooManyObserverRequests
+            | GameError::NoObserverRequest { .. }
+            | GameError::ObserversFull { .. }
+            | GameError::BadObserverToken
+            | GameError::BadObserverSecret => {}
         }
         check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
     }
@@ -1356,7 +1387,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    assert_eq!(checked, 11 + 27 + 26 + 4);
+    assert_eq!(checked, 11 + 36 + 26 + 4);
 }
 
 /// A moderator's `DÉMARRER` (or `REPRENDRE`, `ANNULER`) that reached the judge while it

@@ -89,7 +89,7 @@ impl World {
         };
         service.create(new, "test", now()).unwrap();
         service
-            .update(GAME, "test", "seed", now(), |game, variant, _| {
+            .shape_for_tests(GAME, "test", "seed", now(), |game, variant, _| {
                 for (house, address, secret) in [
                     ("stark", STARK, STARK_SECRET),
                     ("lannister", LANNISTER, "Lion-0r!"),
@@ -659,7 +659,7 @@ fn a_plain_text_bounce_of_the_judges_mail_is_recognised() {
     assert_eq!(w.service.pending_notices().unwrap().len(), 1);
     // The moderator reads it in the game's language.
     w.service
-        .update(GAME, "test", "lang", now(), |g, _, _| {
+        .shape_for_tests(GAME, "test", "lang", now(), |g, _, _| {
             g.settings.lang = Lang::En;
             Ok(())
         })

@@ -84,7 +84,7 @@ impl World {
         };
         w.service.create(new, "test", now()).unwrap();
         w.service
-            .update(GAME, "test", "seed", now(), |game, variant, _| {
+            .shape_for_tests(GAME, "test", "seed", now(), |game, variant, _| {
                 let players = [
                     ("stark", STARK, STARK_SECRET, Lang::Fr),
                     ("lannister", LANNISTER, LANNISTER_SECRET, Lang::En),
@@ -239,7 +239,7 @@ fn a_foreign_order_stored_before_the_fix_never_replaces_the_owners() {
     w.send(STARK, &format!("{}A win -> cno\n", stark()));
     // A game stored by an earlier judge may still hold one: the judge itself ignores it.
     w.service
-        .update(GAME, "test", "seed", now(), |game, variant, _| {
+        .shape_for_tests(GAME, "test", "seed", now(), |game, variant, _| {
             let seat = game.seats.iter_mut().find(|s| s.house == "baratheon");
             let seat = seat.ok_or_else(|| corbeau::game::GameError::Internal("seat".into()))?;
             let source: std::sync::Arc<str> = std::sync::Arc::from("");

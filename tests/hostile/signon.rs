@@ -12,6 +12,7 @@ use std::process::Command;
 
 use chrono::{DateTime, TimeDelta, Utc};
 use corbeau::config::Config;
+use corbeau::game::{Action, Actor};
 use corbeau::game::{Game, Moderator, NewGame, NoticeKind, Settings, hash_secret, secret_checks};
 use corbeau::lang::Lang;
 use corbeau::mail::dispatch::{Handled, MAX_COMMANDS, handle};
@@ -20,7 +21,7 @@ use corbeau::mail::maildir::{deliver, ingest_maildir};
 use corbeau::mail::notify::queue_notices;
 use corbeau::mail::outmail::OutMail;
 use corbeau::mail::throttle::{self, Subject};
-use corbeau::service::{Action, Service};
+use corbeau::service::Service;
 
 const GAME: &str = "westeros-1";
 const JUDGE: &str = "juge@corbeau.test";
@@ -93,7 +94,7 @@ impl World {
         };
         w.service().create(new, "test", now()).unwrap();
         w.service()
-            .update(GAME, "test", "seed", now(), |game, variant, _| {
+            .shape_for_tests(GAME, "test", "seed", now(), |game, variant, _| {
                 for (house, address, secret, lang) in [
                     ("stark", STARK, STARK_SECRET, Lang::Fr),
                     ("lannister", LANNISTER, LANNISTER_SECRET, Lang::En),
@@ -476,7 +477,7 @@ fn a_hash_kept_from_before_the_sieve_takes_one_at_the_next_right_sign_on() {
     let sieved = hash_secret(BARATHEON_SECRET).unwrap();
     let (old, _) = sieved.split_once('~').unwrap();
     w.service()
-        .update(GAME, "test", "old hash", now(), |game, _, _| {
+        .shape_for_tests(GAME, "test", "old hash", now(), |game, _, _| {
             game.seat_mut("baratheon")
                 .unwrap()
                 .player
@@ -881,13 +882,14 @@ fn the_moderator_can_forbid_observers_by_mail_and_command_line() {
     // The command line's `game observers` is the same action.
     let game = w
         .service()
-        .act(
+        .execute(
             GAME,
-            "moderator",
+            &Actor::Moderator,
             Action::Observers { allowed: true },
             now(),
         )
-        .unwrap();
+        .unwrap()
+        .game;
     assert!(game.settings.observers);
     assert!(w.audit().contains("observers allowed"), "{}", w.audit());
 }

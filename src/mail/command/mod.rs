@@ -43,7 +43,7 @@ pub enum PressTo {
 }
 
 /// How a game is ended by its moderator: the service's own type.
-pub use crate::service::EndBy;
+pub use crate::game::EndBy;
 
 /// One command of a mail (every spelling of every keyword: [`SPELLINGS`]).
 #[derive(Debug, Clone, PartialEq)]

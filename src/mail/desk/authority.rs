@@ -4,8 +4,9 @@
 
 use crate::game::AuditLine;
 use crate::game::calendar::format_deadline;
-use crate::game::{Game, GameError, SubmitMode, secret_matches};
+use crate::game::{GameError, SubmitMode};
 use crate::map::Variant;
+use crate::service::Session;
 
 use super::super::command::{Located, SECRET_MASK};
 use super::super::refusal::Refusal;
@@ -95,7 +96,7 @@ impl Desk<'_> {
     /// Checks that a command naming `named` stays on the mail's one game.
     pub(super) fn same_game(
         &mut self,
-        game: &Option<(&mut Game, &Variant)>,
+        game: &Option<Session<'_>>,
         located: &Located,
         named: &str,
     ) -> bool {
@@ -106,7 +107,7 @@ impl Desk<'_> {
                 self.refuse(located, Refusal::OneGamePerMail { first });
                 false
             }
-            (Some((g, _)), _) if g.id == named => {
+            (Some(session), _) if session.game().id == named => {
                 self.game_id = Some(named);
                 true
             }
@@ -134,7 +135,7 @@ impl Desk<'_> {
     /// and throttling").
     pub(super) fn sign_on(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         named: &str,
         house: &str,
@@ -143,7 +144,7 @@ impl Desk<'_> {
         if !self.same_game(game, located, named) {
             return Ok(());
         }
-        let Some((g, variant)) = game else {
+        let Some(session) = game else {
             return Ok(());
         };
         if self.secret_spent {
@@ -151,11 +152,13 @@ impl Desk<'_> {
             return Ok(());
         }
         self.secret_spent = true;
+        let variant = session.variant();
         let (shown, _, _) = shown_house(variant, house, secret);
         let (house, secret) = match split_sign_on(variant, house, secret) {
             Some((house, secret, _, _)) => (house, secret),
             None => (house.to_string(), secret.to_string()),
         };
+        let g = session.game();
         let seat = g
             .house_id(variant, &house)
             .ok()
@@ -164,11 +167,13 @@ impl Desk<'_> {
         let player = seat.and_then(|s| s.player.as_ref().map(|p| (s.house.clone(), p.clone())));
         let shown = shown.unwrap_or_else(|| SECRET_MASK.to_string());
         let from = self.mail.from.clone();
+        let id = g.id.clone();
+        let zone = g.settings.schedule.time_zone;
+        let name = player.as_ref().map(|(house, _)| house_name(variant, house));
         match player {
-            Some((house, p)) if secret_matches(&secret, &p.secret) => {
-                g.sieve_secret(Some(&house), &secret);
+            Some((house, p)) if session.signs_on(Some(&house), &secret) => {
                 let subject = Subject::House {
-                    game: g.id.clone(),
+                    game: id.clone(),
                     house: house.clone(),
                 };
                 let failed = self.guard_passed(&subject)?;
@@ -180,33 +185,31 @@ impl Desk<'_> {
                 self.role = Role::House(house.clone());
                 self.locked_out = false;
                 self.mode = SubmitMode::Replace;
-                let name = house_name(variant, &house);
                 let section = ReplySection::SignedOn {
-                    house: name,
-                    game: g.id.clone(),
+                    house: name.unwrap_or(house),
+                    game: id,
                     extra: self.extra_words,
                     elsewhere,
                 };
                 self.section(located.line, &located.text, section);
-                self.failed_sign_ons(failed, g.settings.schedule.time_zone);
+                self.failed_sign_ons(failed, zone);
             }
             player => {
                 // A house nobody plays puts nobody at risk: nothing is counted.
                 if let Some((house, _)) = player {
                     let subject = Subject::House {
-                        game: g.id.clone(),
+                        game: id.clone(),
                         house: house.clone(),
                     };
-                    self.guard_failed(&subject, Some(house))?;
+                    self.guard_failed(session, &subject, Some(house))?;
                 }
                 self.lock_out();
-                self.note(AuditLine::SignOnRefused {
+                session.note(AuditLine::SignOnRefused {
                     house: Some(shown.to_string()),
                     from: from.clone(),
                     throttled: false,
                 });
-                let game = g.id.clone();
-                self.refuse(located, Refusal::BadSignOn { game });
+                self.refuse(located, Refusal::BadSignOn { game: id });
             }
         }
         Ok(())
@@ -216,7 +219,7 @@ impl Desk<'_> {
     /// moderator's, the moderator gets a copy of the answer.
     pub(super) fn moderator_sign_on(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         named: &str,
         secret: &str,
@@ -224,10 +227,13 @@ impl Desk<'_> {
         if !self.same_game(game, located, named) {
             return Ok(());
         }
-        let Some((g, _)) = game else {
+        let Some(session) = game else {
             return Ok(());
         };
+        let g = session.game();
         let id = g.id.clone();
+        let lang = g.settings.lang;
+        let zone = g.settings.schedule.time_zone;
         let Some(moderator) = g.moderator.clone() else {
             self.refuse(located, Refusal::NoModerator { game: id });
             return Ok(());
@@ -239,11 +245,10 @@ impl Desk<'_> {
         self.secret_spent = true;
         let from = self.mail.from.clone();
         let subject = Subject::Moderator { game: id.clone() };
-        if secret_matches(secret, &moderator.secret) {
-            g.sieve_secret(None, secret);
+        if session.signs_on(None, secret) {
             let failed = self.guard_passed(&subject)?;
             // The moderator's language is the game's (`LANGUE` changes it).
-            self.lang = g.settings.lang;
+            self.lang = lang;
             self.role = Role::Moderator;
             self.locked_out = false;
             let elsewhere = !same_address(&moderator.address, &from);
@@ -256,11 +261,11 @@ impl Desk<'_> {
                 elsewhere,
             };
             self.section(located.line, &located.text, data);
-            self.failed_sign_ons(failed, g.settings.schedule.time_zone);
+            self.failed_sign_ons(failed, zone);
         } else {
-            self.guard_failed(&subject, None)?;
+            self.guard_failed(session, &subject, None)?;
             self.lock_out();
-            self.note(AuditLine::SignOnRefused {
+            session.note(AuditLine::SignOnRefused {
                 house: None,
                 from: from.clone(),
                 throttled: false,
@@ -302,7 +307,12 @@ impl Desk<'_> {
     /// A wrong secret for a seat (`house`: a house's; `None`: the moderator's), counted.
     /// At `throttle::FAILURES_TOLD` failures the owner and the moderator get a notice, once.
     /// Expired counters are forgotten in the same transaction.
-    fn guard_failed(&mut self, subject: &Subject, house: Option<String>) -> Result<(), GameError> {
+    fn guard_failed(
+        &mut self,
+        session: &mut Session<'_>,
+        subject: &Subject,
+        house: Option<String>,
+    ) -> Result<(), GameError> {
         let key = subject.key();
         let mut guard = self
             .service
@@ -311,7 +321,7 @@ impl Desk<'_> {
         if guard.fail(self.now) {
             let failures = guard.failures;
             let houses = house.iter().cloned().collect();
-            self.effects.notify(
+            session.notify(
                 crate::game::NoticeKind::SignOnFailures {
                     house: house.clone(),
                     failures,
@@ -319,7 +329,7 @@ impl Desk<'_> {
                 },
                 houses,
             );
-            self.note(AuditLine::SignOnFailures { house, failures });
+            session.note(AuditLine::SignOnFailures { house, failures });
         }
         for forgotten in self.service.guards_to_forget(self.now)? {
             if forgotten != key {

@@ -15,11 +15,10 @@
 use chrono::{DateTime, Utc};
 
 use crate::config::Config;
-use crate::game::AuditLine;
-use crate::game::{Game, GameError, SubmitMode, Vote};
+use crate::game::{Action, Actor, AuditLine, Event, GameError, SubmitMode, Vote};
 use crate::lang::Lang;
 use crate::map::Variant;
-use crate::service::{Action, Effects, Service, action};
+use crate::service::{Effects, Service, Session};
 
 use super::command::{Command, Located, SECRET_MASK};
 use super::inbound::Inbound;
@@ -45,11 +44,7 @@ use super::{board, outmail, refusal};
 /// commands are a few dozen): beyond, the mail is refused whole, unread.
 pub const MAX_COMMANDS: usize = 300;
 
-/// Whether two addresses are the same mailbox, as far as the judge can tell (domains
-/// ignore case, and so do the local parts of every mail system players use).
-fn same_address(a: &str, b: &str) -> bool {
-    a.trim().eq_ignore_ascii_case(b.trim())
-}
+use crate::game::same_address;
 
 /// Game ids are written in lower case; players may not.
 pub(crate) fn fold_id(id: &str) -> String {
@@ -74,7 +69,9 @@ pub(crate) struct Desk<'a> {
     now: DateTime<Utc>,
     /// When the mail reached the judge: the time of its game actions.
     pub(crate) arrival: DateTime<Utc>,
-    effects: &'a mut Effects,
+    /// What the mail commits besides its game's change: the reply and other mails, the
+    /// mark that it was acted on, counters.
+    pub(crate) effects: Effects,
     role: Role,
     /// The game the mail is about, once named (even when the sign-on failed).
     game_id: Option<String>,
@@ -122,9 +119,11 @@ impl<'a> Desk<'a> {
         mail: &'a Inbound,
         lang: Lang,
         now: DateTime<Utc>,
-        effects: &'a mut Effects,
     ) -> Desk<'a> {
-        effects.seen = Some(mail.message_id.clone());
+        let effects = Effects {
+            seen: Some(mail.message_id.clone()),
+            ..Effects::default()
+        };
         Desk {
             service,
             config,
@@ -157,7 +156,7 @@ impl<'a> Desk<'a> {
 
     pub(crate) fn run(
         &mut self,
-        mut game: Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         commands: &[Located],
     ) -> Result<(), GameError> {
         if self.mail.too_large {
@@ -190,7 +189,7 @@ impl<'a> Desk<'a> {
                 continue;
             }
             secret_may_follow = lacks_its_secret(located);
-            let known = game.as_ref().map(|(g, v)| (g.id.as_str(), *v));
+            let known = game.as_ref().map(|s| (s.game().id.as_str(), s.variant()));
             let (located, hidden, extra) = masked(located, known);
             let located = &located;
             self.extra_words = extra;
@@ -198,11 +197,11 @@ impl<'a> Desk<'a> {
             match &located.command {
                 Ok(Command::Order(text)) => self.order(located.line, text),
                 Ok(command) => {
-                    self.flush_orders(&mut game);
-                    self.command(&mut game, located, command.clone())?;
+                    self.flush_orders(game);
+                    self.command(game, located, command.clone())?;
                 }
                 Err(e) => {
-                    self.flush_orders(&mut game);
+                    self.flush_orders(game);
                     let message = e.message(self.lang);
                     self.error(located, message);
                 }
@@ -211,7 +210,7 @@ impl<'a> Desk<'a> {
                 break;
             }
         }
-        self.flush_orders(&mut game);
+        self.flush_orders(game);
         if script_is_empty(commands) && !self.mail.too_large && self.too_many.is_none() {
             self.section(0, "", ReplySection::Empty);
         }
@@ -219,23 +218,35 @@ impl<'a> Desk<'a> {
             let names = self.mail.attachments.clone();
             self.section(0, "", ReplySection::Attachments { names });
         }
-        self.reply(game.as_ref().map(|(g, v)| (&**g, *v)))
+        self.reply(game.as_ref().map(|s| (s.game(), s.variant())))
     }
 
-    /// Applies an action to the game; on an error the game is left as it was and the
-    /// error goes into the reply. Says whether it was done.
-    fn act(
+    /// Who the mail's sender is for the game, as far as this mail has shown.
+    fn actor(&self) -> Actor {
+        match &self.role {
+            Role::House(house) => Actor::House(house.clone()),
+            Role::Moderator => Actor::Moderator,
+            Role::Nobody => Actor::Stranger(self.mail.from.clone()),
+        }
+    }
+
+    /// Carries out an action on the game for the sender; on an error the game is left as
+    /// it was and the error goes into the reply. Says whether it was done.
+    fn act(&mut self, game: &mut Option<Session<'_>>, located: &Located, action: Action) -> bool {
+        self.act_events(game, located, action).is_some()
+    }
+
+    /// [`Desk::act`], with what happened.
+    fn act_events(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         action: Action,
-    ) -> bool {
-        let Some((game, variant)) = game else {
+    ) -> Option<Vec<Event>> {
+        let Some(session) = game else {
             self.refuse(located, Refusal::NoGame);
-            return false;
+            return None;
         };
-        let before = (**game).clone();
-        let saved_detail = (self.effects.audit.len(), self.effects.detail.clone());
         // A game action counts as of the mail's arrival (lateness), but a deadline opened
         // afresh counts from now: a start, resume or rollback read after the judge was
         // down for days would otherwise open a phase whose deadline is already past, and
@@ -244,20 +255,16 @@ impl<'a> Desk<'a> {
             Action::Start | Action::Resume | Action::Rollback { .. } => self.now,
             _ => self.arrival,
         };
-        match action::apply(game, variant, action, self.effects, at) {
-            Ok(()) => true,
+        match session.execute(&self.actor(), action, at) {
+            Ok(events) => Some(events),
+            Err(GameError::OrdersRefused(lines)) => {
+                self.orders_refused(located, lines);
+                None
+            }
             Err(e) => {
-                **game = before;
-                self.effects.audit.truncate(saved_detail.0);
-                self.effects.detail = saved_detail.1;
-                let message = match e {
-                    GameError::OrdersRefused(lines) => {
-                        return self.orders_refused(located, lines);
-                    }
-                    e => self.game_message(&e),
-                };
+                let message = self.game_message(&e);
                 self.error(located, message);
-                false
+                None
             }
         }
     }
@@ -265,7 +272,7 @@ impl<'a> Desk<'a> {
     /// Hands one command to the method of its job.
     fn command(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         command: Command,
     ) -> Result<(), GameError> {
@@ -336,13 +343,16 @@ impl<'a> Desk<'a> {
     }
 
     /// This mail already processed or rolled back a phase.
-    fn phase_changed(&self) -> bool {
-        self.effects.record.is_some() || self.effects.drop_record.is_some()
+    fn phase_changed(game: &Option<Session<'_>>) -> bool {
+        game.as_ref().is_some_and(Session::phase_changed)
     }
 
-    /// An audit line of its own (a refused sign-on, a change of language or address).
-    fn note(&mut self, line: AuditLine) {
-        self.effects.audit.push(line);
+    /// An audit line of what was asked and refused, or done outside the game (a refused
+    /// sign-on, press sent).
+    fn note(game: &mut Option<Session<'_>>, line: AuditLine) {
+        if let Some(session) = game {
+            session.note(line);
+        }
     }
 }
 

@@ -1,49 +1,23 @@
 //! The moderator's commands, and the commands that change a game's people: votes,
-//! seats, a player's address, observers.
+//! seats, a player's address, observers. Each is an action of the game; what is here is
+//! the mail's side of it: who may send it, and the reply's words.
 
-use crate::game::AuditLine;
 use crate::game::calendar::format_deadline;
 use crate::game::span::Span;
-use crate::game::{
-    Game, GameError, Observer, ObserverRequest, Trigger, Vote, check_address, hash_secret,
-    new_secret, secret_matches,
-};
+use crate::game::{Action, Actor, AuditLine, Event, GameError, PhaseGuard, Trigger, Vote};
 use crate::lang::Lang;
-use crate::map::Variant;
 use crate::report::game_text::{ending_text, phase_text, status_word};
-use crate::service::Action;
+use crate::service::Session;
 
 use super::super::command::Located;
 use super::super::refusal::Refusal;
 use super::section::{Moderated, ReplySection};
-use super::{Desk, Role, house_name, same_address};
-
-/// Requests to observe a game waiting for confirmation, at most.
-pub(super) const MAX_OBSERVER_REQUESTS: usize = 20;
-
-/// How long the token of a request to observe is good for.
-pub(super) const OBSERVER_TOKEN_LIFE: chrono::TimeDelta = chrono::TimeDelta::days(3);
-
-/// Why `from` may not ask to observe (or confirm it): the moderator forbids observers, or
-/// it observes already.
-pub(super) fn observing_refused(game: &Game, from: &str) -> Option<Refusal> {
-    if !game.settings.observers {
-        Some(Refusal::ObserversForbidden)
-    } else if game
-        .observers
-        .iter()
-        .any(|o| same_address(&o.address, from))
-    {
-        Some(Refusal::AlreadyObserving)
-    } else {
-        None
-    }
-}
+use super::{Desk, Role, house_name};
 
 impl Desk<'_> {
     pub(super) fn moderate(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         action: Action,
         kind: fn(Moderated) -> ReplySection,
@@ -51,8 +25,9 @@ impl Desk<'_> {
         // An action is only done on a game (`act` refuses it without one).
         if self.require_moderator(located)
             && self.act(game, located, action)
-            && let Some((g, variant)) = game
+            && let Some(session) = game
         {
+            let (g, variant) = (session.game(), session.variant());
             let data = Moderated {
                 phase: phase_text(g.phase, self.lang),
                 deadline: g.deadline_text(self.lang),
@@ -68,7 +43,7 @@ impl Desk<'_> {
 
     pub(super) fn vote(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         vote: Option<Vote>,
     ) {
@@ -82,15 +57,16 @@ impl Desk<'_> {
                 },
             )
         {
-            let ending = game
-                .as_ref()
-                .and_then(|(g, v)| g.ending.as_ref().map(|e| ending_text(e, v, self.lang)));
+            let ending = game.as_ref().and_then(|s| {
+                let (g, v) = (s.game(), s.variant());
+                g.ending.as_ref().map(|e| ending_text(e, v, self.lang))
+            });
             let vote = match vote {
                 None => "none".to_string(),
                 Some(Vote::Draw) => "draw".to_string(),
-                Some(Vote::Concede(h)) => {
-                    game.as_ref().map_or(h.clone(), |(_, v)| house_name(v, &h))
-                }
+                Some(Vote::Concede(h)) => game
+                    .as_ref()
+                    .map_or(h.clone(), |s| house_name(s.variant(), &h)),
             };
             self.section(
                 located.line,
@@ -102,7 +78,7 @@ impl Desk<'_> {
 
     pub(super) fn seat(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         house: String,
         address: &str,
@@ -117,122 +93,95 @@ impl Desk<'_> {
             self.error(located, message);
             return Ok(());
         }
-        let secret = new_secret()?;
-        // A player added without a language speaks the game's.
-        let lang = lang
-            .or_else(|| game.as_ref().map(|(g, _)| g.settings.lang))
-            .unwrap_or(self.config.lang);
         let action = Action::Seat {
-            house: house.clone(),
+            house,
             address: address.to_string(),
-            secret_hash: hash_secret(&secret)?,
+            secret: None,
             lang,
             replace,
         };
-        if !self.act(game, located, action) {
+        let Some(events) = self.act_events(game, located, action) else {
             return Ok(());
+        };
+        let Some(session) = game else {
+            return Ok(());
+        };
+        for event in &events {
+            let (Event::Seated { house, address, .. }, Some(welcome)) =
+                (event, super::board::Welcome::of(event))
+            else {
+                continue;
+            };
+            let mail = super::board::welcome_mail(
+                self.service,
+                self.config,
+                session.game(),
+                session.variant(),
+                &welcome,
+                self.now,
+            )?;
+            self.effects.mails.push(mail.seal());
+            let house = house_name(session.variant(), house);
+            let address = address.clone();
+            let section = if replace {
+                ReplySection::Replaced { house, address }
+            } else {
+                ReplySection::Added { house, address }
+            };
+            self.section(located.line, &located.text, section);
         }
-        let Some((g, variant)) = game else {
-            return Ok(());
-        };
-        let name = g
-            .house_id(variant, &house)
-            .map(|h| house_name(variant, &h))
-            .unwrap_or(house);
-        let address = check_address(address)?;
-        let welcome = super::board::Welcome {
-            house: &name,
-            address: &address,
-            secret: &secret,
-            lang,
-            replace,
-        };
-        let mail =
-            super::board::welcome_mail(self.service, self.config, g, variant, &welcome, self.now)?;
-        self.effects.mails.push(mail.seal());
-        let section = if replace {
-            ReplySection::Replaced {
-                house: name,
-                address,
-            }
-        } else {
-            ReplySection::Added {
-                house: name,
-                address,
-            }
-        };
-        self.section(located.line, &located.text, section);
         Ok(())
     }
 
     pub(super) fn change_address(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         address: &str,
     ) {
         let Some(house) = self.require_house(located) else {
             return;
         };
-        let Some((g, _)) = game else {
+        // The judge's own address would make it write to itself. Which address is taken
+        // is not said: the reply must not tell who plays what.
+        let action = match crate::game::check_address(address) {
+            Ok(a) if self.config.judge.is_own(&a) => Err(GameError::AddressUnavailable(a)),
+            _ => Ok(Action::Address {
+                house: house.clone(),
+                address: address.to_string(),
+            }),
+        };
+        let Some(session) = game else {
             return;
         };
-        let address = match g.free_address(&house, address) {
-            // The judge's own address would make it write to itself; another player's
-            // would merge two houses' mail; the moderator's would take the moderator's
-            // mail and name. Which of them is not said: the reply must not tell who plays
-            // what.
-            Ok(a)
-                if self.config.judge.is_own(&a)
-                    || g.moderator
-                        .as_ref()
-                        .is_some_and(|m| same_address(&m.address, &a)) =>
-            {
-                self.note(AuditLine::AddressRefused {
-                    house: house.clone(),
-                    address: a.clone(),
-                });
-                self.refuse(located, Refusal::AddressUnavailable(a));
-                return;
+        let done = action.and_then(|action| session.execute(&self.actor(), action, self.arrival));
+        match done {
+            Ok(events) => {
+                for event in events {
+                    let Event::AddressChanged { old, new, .. } = event else {
+                        continue;
+                    };
+                    // The old address hears of the change too: a forger with the secret
+                    // cannot take a house away unnoticed.
+                    if old != self.mail.from {
+                        self.owner = Some(old);
+                    }
+                    let section = ReplySection::Address { address: new };
+                    self.section(located.line, &located.text, section);
+                }
             }
-            Err(GameError::AddressTaken { address, .. }) => {
-                self.note(AuditLine::AddressRefused {
-                    house: house.clone(),
+            Err(GameError::AddressUnavailable(address)) => {
+                session.note(AuditLine::AddressRefused {
+                    house,
                     address: address.clone(),
                 });
                 self.refuse(located, Refusal::AddressUnavailable(address));
-                return;
             }
-            Ok(a) => a,
             Err(e) => {
                 let message = self.game_message(&e);
                 self.error(located, message);
-                return;
             }
-        };
-        let Some(player) = g.seat_mut(&house).and_then(|s| s.player.as_mut()) else {
-            return;
-        };
-        // A new address starts without the old one's delivery failures.
-        if player.address != address {
-            player.bounced = None;
         }
-        let old = std::mem::replace(&mut player.address, address.clone());
-        // The old address hears of the change too: a forger with the secret cannot take a
-        // house away unnoticed.
-        if old != self.mail.from {
-            self.owner = Some(old.clone());
-        }
-        self.note(AuditLine::AddressChanged {
-            house: house.clone(),
-            old: old.clone(),
-            new: address.clone(),
-        });
-        self.section(
-            located.line,
-            &located.text,
-            ReplySection::Address { address },
-        );
     }
 
     /// `OBSERVER game`: nobody observes without consent, so the request only waits for
@@ -240,54 +189,27 @@ impl Desk<'_> {
     /// address (a forged sender never sees it).
     pub(super) fn observe(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         named: &str,
     ) -> Result<(), GameError> {
         if !self.same_game(game, located, named) {
             return Ok(());
         }
-        let Some((g, _)) = game else {
+        let Some(session) = game else {
             return Ok(());
         };
         let from = self.mail.from.clone();
-        if let Some(refusal) = observing_refused(g, &from) {
-            self.refuse(located, refusal);
-            return Ok(());
+        // Making the token costs as much as checking a secret: one a mail.
+        let checked = session.game().may_ask_to_observe(&from, self.now);
+        if self.spends_secret(located, checked) {
+            let action = Action::AskObserve {
+                address: from.clone(),
+                lang: self.lang,
+            };
+            let asked = session.execute(&Actor::Stranger(from.clone()), action, self.now);
+            self.observer_answer(session, located, asked);
         }
-        let now = self.now;
-        g.observer_requests
-            .retain(|r| r.expires > now && !same_address(&r.address, &from));
-        if g.observer_requests.len() >= MAX_OBSERVER_REQUESTS {
-            self.refuse(located, Refusal::TooManyObserverRequests);
-            return Ok(());
-        }
-        // Hashing the token costs as much as checking a secret: one a mail.
-        if self.secret_spent {
-            self.refuse(located, Refusal::OneSecretPerMail);
-            return Ok(());
-        }
-        self.secret_spent = true;
-        let token = new_secret()?;
-        let expires = now + OBSERVER_TOKEN_LIFE;
-        g.observer_requests.push(ObserverRequest {
-            address: from.clone(),
-            token: hash_secret(&token)?,
-            lang: self.lang,
-            asked: now,
-            expires,
-        });
-        let zone = g.settings.schedule.time_zone;
-        let id = g.id.clone();
-        self.note(AuditLine::ObserverAsked { from: from.clone() });
-        let section = ReplySection::ObserveAsked {
-            game: id,
-            address: from,
-            asked: format_deadline(now, zone, self.lang),
-            expires: format_deadline(expires, zone, self.lang),
-            token,
-        };
-        self.section(located.line, &located.text, section);
         Ok(())
     }
 
@@ -295,7 +217,7 @@ impl Desk<'_> {
     /// on, with a secret to stop.
     pub(super) fn confirm_observe(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         named: &str,
         token: &str,
@@ -303,64 +225,31 @@ impl Desk<'_> {
         if !self.same_game(game, located, named) {
             return Ok(());
         }
-        let Some((g, _)) = game else {
+        let Some(session) = game else {
             return Ok(());
         };
         let from = self.mail.from.clone();
-        if let Some(refusal) = observing_refused(g, &from) {
-            self.refuse(located, refusal);
-            return Ok(());
+        let cap = self.config.mail.caps.observers_per_game as usize;
+        let checked = session.game().may_confirm_observing(&from, cap, self.now);
+        if self.spends_secret(located, checked.map(|_| ())) {
+            let action = Action::ConfirmObserve {
+                address: from.clone(),
+                token: token.to_string(),
+                cap,
+            };
+            let joined = session.execute(&Actor::Stranger(from.clone()), action, self.now);
+            if matches!(joined, Err(GameError::BadObserverToken)) {
+                session.note(AuditLine::ObserverBadToken { from });
+            }
+            self.observer_answer(session, located, joined);
         }
-        let now = self.now;
-        let request = g
-            .observer_requests
-            .iter()
-            .position(|r| r.expires > now && same_address(&r.address, &from));
-        let Some(request) = request else {
-            let game = g.id.clone();
-            self.refuse(located, Refusal::NoObserverRequest { game });
-            return Ok(());
-        };
-        // Each observer gets every result with its picture: their number is capped. The
-        // request is kept until it expires, for the moderator to see (`game show`) and
-        // for a confirmation once an observer has left.
-        let cap = self.config.mail.caps.observers_per_game;
-        if g.observers.len() >= cap as usize {
-            let game = g.id.clone();
-            let message = crate::say!(self.lang, "caps.observers_full", game, cap);
-            self.error(located, message);
-            return Ok(());
-        }
-        if self.secret_spent {
-            self.refuse(located, Refusal::OneSecretPerMail);
-            return Ok(());
-        }
-        self.secret_spent = true;
-        let hash = g.observer_requests.get(request).map(|r| r.token.clone());
-        if !hash.is_some_and(|h| secret_matches(token, &h)) {
-            self.note(AuditLine::ObserverBadToken { from: from.clone() });
-            self.refuse(located, Refusal::BadObserverToken);
-            return Ok(());
-        }
-        let asked = g.observer_requests.remove(request);
-        let secret = new_secret()?;
-        g.observers.push(Observer {
-            address: asked.address,
-            secret: hash_secret(&secret)?,
-            lang: asked.lang,
-            since: now,
-        });
-        let id = g.id.clone();
-        self.note(AuditLine::ObserverJoined { from: from.clone() });
-        let section = ReplySection::Observing { game: id, secret };
-        self.section(located.line, &located.text, section);
         Ok(())
     }
 
     /// `NE PLUS OBSERVER game secret`, from the observing address: one secret checked.
     pub(super) fn unobserve(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         named: &str,
         secret: &str,
@@ -368,38 +257,85 @@ impl Desk<'_> {
         if !self.same_game(game, located, named) {
             return Ok(());
         }
-        let Some((g, _)) = game else {
+        let Some(session) = game else {
             return Ok(());
         };
         let from = self.mail.from.clone();
-        let Some(at) = g
-            .observers
-            .iter()
-            .position(|o| same_address(&o.address, &from))
-        else {
-            self.refuse(located, Refusal::BadObserverSecret);
-            return Ok(());
-        };
-        if self.secret_spent {
-            self.refuse(located, Refusal::OneSecretPerMail);
-            return Ok(());
-        }
-        self.secret_spent = true;
-        let hash = g.observers.get(at).map(|o| o.secret.clone());
-        if hash.is_some_and(|h| secret_matches(secret, &h)) {
-            g.observers.remove(at);
-            self.note(AuditLine::ObserverLeft { from: from.clone() });
-            self.section(located.line, &located.text, ReplySection::Unobserved);
-        } else {
-            self.refuse(located, Refusal::BadObserverSecret);
+        let checked = session.game().observer_at(&from).map(|_| ());
+        if self.spends_secret(located, checked) {
+            let action = Action::Unobserve {
+                address: from.clone(),
+                secret: secret.to_string(),
+            };
+            let left = session.execute(&Actor::Observer(from), action, self.now);
+            self.observer_answer(session, located, left);
         }
         Ok(())
+    }
+
+    /// Whether a command that checks or makes a secret may: the game would look at it,
+    /// and this mail has not spent its one hash yet (then it is spent).
+    fn spends_secret(&mut self, located: &Located, checked: Result<(), GameError>) -> bool {
+        if let Err(e) = checked {
+            let message = self.game_message(&e);
+            self.error(located, message);
+            return false;
+        }
+        if self.secret_spent {
+            self.refuse(located, Refusal::OneSecretPerMail);
+            return false;
+        }
+        self.secret_spent = true;
+        true
+    }
+
+    /// The answer to a request to observe, its confirmation or its end.
+    fn observer_answer(
+        &mut self,
+        session: &Session<'_>,
+        located: &Located,
+        done: Result<Vec<Event>, GameError>,
+    ) {
+        let events = match done {
+            Ok(events) => events,
+            Err(e) => {
+                let message = self.game_message(&e);
+                self.error(located, message);
+                return;
+            }
+        };
+        let g = session.game();
+        for event in events {
+            let section = match event {
+                Event::ObserverAsked {
+                    address,
+                    token,
+                    expires,
+                } => {
+                    let zone = g.settings.schedule.time_zone;
+                    ReplySection::ObserveAsked {
+                        game: g.id.clone(),
+                        address,
+                        asked: format_deadline(self.now, zone, self.lang),
+                        expires: format_deadline(expires, zone, self.lang),
+                        token: token.0,
+                    }
+                }
+                Event::ObserverJoined { secret, .. } => ReplySection::Observing {
+                    game: g.id.clone(),
+                    secret: secret.0,
+                },
+                Event::ObserverLeft { .. } => ReplySection::Unobserved,
+                _ => continue,
+            };
+            self.section(located.line, &located.text, section);
+        }
     }
 }
 
 impl Desk<'_> {
     /// `ABANDONNER`: the house's player leaves the game.
-    pub(super) fn resign(&mut self, game: &mut Option<(&mut Game, &Variant)>, located: &Located) {
+    pub(super) fn resign(&mut self, game: &mut Option<Session<'_>>, located: &Located) {
         if let Some(house) = self.require_house(located)
             && self.act(game, located, Action::Resign { house })
         {
@@ -411,7 +347,7 @@ impl Desk<'_> {
     /// `ABSENCE from to`: a deadline falling in it is put off.
     pub(super) fn absence(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         from: String,
         to: String,
@@ -426,43 +362,33 @@ impl Desk<'_> {
     /// `LANGUE`: the moderator's changes the game's, a player's their own.
     pub(super) fn language(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         lang: Lang,
     ) {
-        let line = located.line;
-        let text = located.text.as_str();
-        if self.role == Role::Moderator
-            && let Some((g, _)) = game
-        {
-            // The moderator's results, notices and answers.
-            g.settings.lang = lang;
+        let house = match self.role {
+            Role::Moderator if game.is_some() => None,
+            _ => match self.require_house(located) {
+                Some(house) => Some(house),
+                None => return,
+            },
+        };
+        if self.act(game, located, Action::Language { house, lang }) {
+            // The moderator's results, notices and answers, or the player's.
             self.lang = lang;
-            self.note(AuditLine::Language { house: None, lang });
-            self.section(line, text, ReplySection::Language);
-        } else if let Some(house) = self.require_house(located)
-            && let Some((g, _)) = game
-            && let Some(p) = g.seat_mut(&house).and_then(|s| s.player.as_mut())
-        {
-            p.lang = lang;
-            self.lang = lang;
-            self.note(AuditLine::Language {
-                house: Some(house.clone()),
-                lang,
-            });
-            self.section(line, text, ReplySection::Language);
+            self.section(located.line, &located.text, ReplySection::Language);
         }
     }
 
     /// `OBSERVATEURS oui|non`.
     pub(super) fn observers(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         allowed: bool,
     ) {
         let action = Action::Observers { allowed };
-        let removed = game.as_ref().map_or(0, |(g, _)| g.observers.len());
+        let removed = game.as_ref().map_or(0, |s| s.game().observers.len());
         if self.require_moderator(located) && self.act(game, located, action) {
             let removed = if allowed { 0 } else { removed };
             let section = ReplySection::Observers { allowed, removed };
@@ -471,12 +397,7 @@ impl Desk<'_> {
     }
 
     /// `IMAGES oui|non`.
-    pub(super) fn pictures(
-        &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
-        located: &Located,
-        on: bool,
-    ) {
+    pub(super) fn pictures(&mut self, game: &mut Option<Session<'_>>, located: &Located, on: bool) {
         let action = Action::Pictures { on };
         if self.require_moderator(located) && self.act(game, located, action) {
             self.section(located.line, &located.text, ReplySection::Pictures { on });
@@ -486,28 +407,32 @@ impl Desk<'_> {
     /// `TRAITER phase`: once a mail.
     pub(super) fn process(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         phase: String,
     ) {
-        if self.phase_changed() {
+        if Self::phase_changed(game) {
             self.refuse(located, Refusal::ProcessOnce);
-        } else {
-            let action = Action::Process {
-                phase: Some(phase),
-                trigger: Trigger::Moderator,
-            };
-            self.moderate(game, located, action, ReplySection::Processed);
+            return;
+        }
+        match PhaseGuard::read(&phase) {
+            Ok(guard) => {
+                let action = Action::Process {
+                    expected: Some(guard),
+                    trigger: Trigger::Moderator,
+                };
+                self.moderate(game, located, action, ReplySection::Processed);
+            }
+            Err(e) if self.require_moderator(located) => {
+                let message = self.game_message(&e);
+                self.error(located, message);
+            }
+            Err(_) => {}
         }
     }
 
     /// `PROLONGER span`: the deadline put off.
-    pub(super) fn extend(
-        &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
-        located: &Located,
-        span: &str,
-    ) {
+    pub(super) fn extend(&mut self, game: &mut Option<Session<'_>>, located: &Located, span: &str) {
         match span.parse::<Span>() {
             Ok(by) => self.moderate(game, located, Action::Extend(by), ReplySection::Extended),
             Err(e) => {
@@ -520,7 +445,7 @@ impl Desk<'_> {
     /// `ANNULER phase`: the last phase undone, once a mail.
     pub(super) fn rollback(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         phase: String,
     ) -> Result<(), GameError> {
@@ -529,22 +454,27 @@ impl Desk<'_> {
         }
         // The last phase is read from the store, which does not hold yet what
         // this mail processed or undid.
-        if self.phase_changed() {
+        if Self::phase_changed(game) {
             self.refuse(located, Refusal::ProcessOnce);
             return Ok(());
         }
-        let Some((g, _)) = game else {
+        let Some(session) = game else {
             return Ok(());
         };
-        match self.service.last_phase(&g.id)? {
-            None => {
+        let last = session.last_phase()?;
+        match (last, PhaseGuard::read(&phase)) {
+            (None, _) => {
                 let message = self.game_message(&GameError::NothingToRollback);
                 self.error(located, message);
             }
-            Some(last) => {
+            (Some(_), Err(e)) => {
+                let message = self.game_message(&e);
+                self.error(located, message);
+            }
+            (Some(last), Ok(guard)) => {
                 let action = Action::Rollback {
                     last: Box::new(last),
-                    phase: Some(phase),
+                    expected: Some(guard),
                 };
                 self.moderate(game, located, action, ReplySection::RolledBack);
             }

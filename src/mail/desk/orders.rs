@@ -1,13 +1,13 @@
 //! Orders: the order lines of a mail gathered into sets and submitted, `PRÊT` withdrawn
 //! when a set is refused, and the results of a phase (played, or tried by the moderator).
 
-use crate::game::AuditLine;
 use crate::game::{
-    Game, GameError, OrderLines, OrderProblem, PhaseRecord, SubmitMode, Trigger, looks_like_prose,
+    Action, Game, GameError, OrderLines, OrderProblem, PhaseRecord, SubmitMode, Trigger,
+    looks_like_prose,
 };
 use crate::map::Variant;
 use crate::report::game_text::{Audience, record_results_for};
-use crate::service::Action;
+use crate::service::Session;
 
 use super::super::command::{Command, Located};
 use super::section::{RefusedLine, ReplySection};
@@ -26,12 +26,13 @@ impl Desk<'_> {
     }
 
     /// Submits the order lines gathered so far as one set.
-    pub(super) fn flush_orders(&mut self, game: &mut Option<(&mut Game, &Variant)>) {
+    pub(super) fn flush_orders(&mut self, game: &mut Option<Session<'_>>) {
         if self.orders.is_empty() {
             return;
         }
         let mut lines = std::mem::take(&mut self.orders);
-        if let Some((_, variant)) = game {
+        if let Some(session) = game {
+            let variant = session.variant();
             // "Merci !" after the orders (or after `PRÊT`) is a courtesy, not a typo: lines
             // that read as prose rather than as a mistyped order, after the last line that
             // may be an order, are set aside, not held against the whole set; a block of
@@ -70,6 +71,7 @@ impl Desk<'_> {
             mode: self.mode,
             source: format!("mail {} <{}>", self.mail.from, self.mail.message_id),
             lang: self.lang,
+            expected: None,
         };
         // Order lines after a command (`PRET`, press) belong to the same set: the next
         // block of this mail adds to this one unless `ORDRES` starts a new set.
@@ -84,14 +86,15 @@ impl Desk<'_> {
 
     /// Orders of this mail were refused after its `PRÊT` took effect: the house is put
     /// back as it was, and the reply says so where it acknowledged the `PRÊT`.
-    pub(super) fn withdraw_ready(&mut self, game: &mut Option<(&mut Game, &Variant)>) {
-        let (Some((index, house, before)), Some((g, _))) = (self.made_ready.take(), game) else {
+    pub(super) fn withdraw_ready(&mut self, game: &mut Option<Session<'_>>) {
+        let (Some((index, house, before)), Some(session)) = (self.made_ready.take(), game) else {
             return;
         };
-        if g.set_ready(&house, before, self.now).is_ok() {
-            self.note(AuditLine::ReadyWithdrawn {
-                house: house.clone(),
-            });
+        let withdraw = Action::WithdrawReady {
+            house,
+            ready: before,
+        };
+        if session.execute(&self.actor(), withdraw, self.now).is_ok() {
             if let Some(section) = self.sections.get_mut(index) {
                 section.section = ReplySection::ReadyRefused;
             }
@@ -127,16 +130,18 @@ impl Desk<'_> {
 
     pub(super) fn preview(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
     ) -> Result<(), GameError> {
         if !self.require_moderator(located) {
             return Ok(());
         }
-        let Some((g, variant)) = game else {
+        let Some(session) = game else {
             return Ok(());
         };
-        let mut trial = (**g).clone();
+        let variant = session.variant();
+        // A trial on a copy, never stored.
+        let mut trial = session.game().clone();
         match trial.process(
             variant,
             self.now,
@@ -194,12 +199,7 @@ impl Desk<'_> {
     }
 
     /// `PRÊT` / `PAS PRÊT`.
-    pub(super) fn ready(
-        &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
-        located: &Located,
-        ready: bool,
-    ) {
+    pub(super) fn ready(&mut self, game: &mut Option<Session<'_>>, located: &Located, ready: bool) {
         let line = located.line;
         let text = located.text.as_str();
         let Some(house) = self.require_house(located) else {
@@ -213,7 +213,7 @@ impl Desk<'_> {
         }
         let before = game
             .as_ref()
-            .and_then(|(g, _)| g.seat(&house))
+            .and_then(|s| s.game().seat(&house))
             .is_some_and(|s| s.ready);
         let action = Action::Ready {
             house: house.clone(),

@@ -4,10 +4,10 @@
 use serde_json::{Value, json};
 
 use crate::game::AuditLine;
-use crate::game::{Game, GameError, Press};
+use crate::game::{GameError, Press};
 use crate::lang::Lang;
-use crate::map::Variant;
 use crate::say;
+use crate::service::Session;
 
 use super::super::command::{Located, PressTo};
 use super::super::compose::compose;
@@ -28,7 +28,7 @@ pub(super) fn press_word(press: Press, lang: Lang) -> String {
 impl Desk<'_> {
     pub(super) fn press(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         to: PressTo,
         grey: bool,
@@ -42,9 +42,10 @@ impl Desk<'_> {
                 return Ok(());
             }
         };
-        let Some((g, variant)) = game else {
+        let Some(session) = game else {
             return Ok(());
         };
+        let (g, variant) = (session.game(), session.variant());
         // The moderator may always write, and anyone may write to the moderator.
         if sender.is_some() && to != PressTo::Moderator {
             let setting = g.settings.press;
@@ -168,11 +169,14 @@ impl Desk<'_> {
                 body: body.to_string(),
             });
         }
-        self.note(AuditLine::Press {
-            from: sender.clone(),
-            recipients: recipients.len(),
-            grey,
-        });
+        Self::note(
+            game,
+            AuditLine::Press {
+                from: sender.clone(),
+                recipients: recipients.len(),
+                grey,
+            },
+        );
         let section = ReplySection::Press {
             count: recipients.len(),
             to: to_names,

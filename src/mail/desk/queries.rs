@@ -2,8 +2,8 @@
 //! a phase's results.
 
 use crate::game::{Game, GameError};
-use crate::map::Variant;
 use crate::report::game_text::{phase_text, status_word};
+use crate::service::Session;
 
 use super::super::command::Located;
 use super::super::refusal::Refusal;
@@ -31,11 +31,12 @@ pub(super) fn knows(game: &Game, address: &str) -> bool {
 }
 
 impl Desk<'_> {
-    pub(super) fn status(&mut self, game: &mut Option<(&mut Game, &Variant)>, located: &Located) {
-        let Some((g, variant)) = game else {
+    pub(super) fn status(&mut self, game: &mut Option<Session<'_>>, located: &Located) {
+        let Some(session) = game else {
             self.refuse(located, Refusal::NoGame);
             return;
         };
+        let (g, variant) = (session.game(), session.variant());
         if self.role == Role::Nobody {
             self.require_house(located);
             return;
@@ -103,7 +104,7 @@ impl Desk<'_> {
     /// "Pictures").
     pub(super) fn map(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         named: Option<&str>,
     ) -> Result<(), GameError> {
@@ -112,10 +113,11 @@ impl Desk<'_> {
         {
             return Ok(());
         }
-        let Some((g, _)) = game else {
+        let Some(session) = game else {
             self.refuse(located, Refusal::NoGame);
             return Ok(());
         };
+        let g = session.game();
         let known = self.role != Role::Nobody || (!self.locked_out && knows(g, &self.mail.from));
         if !known {
             if self.locked_out {
@@ -148,14 +150,15 @@ impl Desk<'_> {
 
     pub(super) fn history(
         &mut self,
-        game: &mut Option<(&mut Game, &Variant)>,
+        game: &mut Option<Session<'_>>,
         located: &Located,
         phase: Option<String>,
     ) -> Result<(), GameError> {
-        let Some((g, variant)) = game else {
+        let Some(session) = game else {
             self.refuse(located, Refusal::NoGame);
             return Ok(());
         };
+        let (g, variant) = (session.game(), session.variant());
         // A player's or the moderator's command: after a refused sign-on, nothing more is
         // done for the game.
         if self.role == Role::Nobody {

@@ -1,0 +1,364 @@
+//! What happened to a game: [`super::Game::execute`] returns events, and the service turns
+//! them into what the store keeps (the audit trail's lines, the phase record) and into
+//! notices (what players and the moderator must be told). Both mappings are the game's
+//! rules, written here once for the mail desk, the command line and the clock alike.
+
+use std::fmt;
+
+use chrono::{DateTime, Utc};
+
+use crate::judge::Phase;
+use crate::lang::Lang;
+
+use super::audit::AuditLine;
+use super::model::{Ending, NoticeKind, PhaseRecord, SubmitMode, Trigger, Vote};
+use super::span::Span;
+
+/// A secret or token in clear, made for one answer and never stored (the store keeps its
+/// hash): it does not show in debugging output.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Revealed(pub String);
+
+impl fmt::Debug for Revealed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Revealed(…)")
+    }
+}
+
+/// A house that gave no orders at a phase, and how many phases in a row it has missed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Missed {
+    pub house: String,
+    pub phases: u32,
+}
+
+/// One thing that happened to a game. Houses are the variant's ids.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    Started {
+        deadline: Option<DateTime<Utc>>,
+    },
+    Paused,
+    Resumed {
+        deadline: Option<DateTime<Utc>>,
+    },
+    Extended {
+        by: Span,
+        deadline: DateTime<Utc>,
+    },
+    /// A phase was processed: its record is kept in the history.
+    Processed {
+        record: Box<PhaseRecord>,
+        trigger: Trigger,
+        /// The houses that gave no orders (civil disorder aside), with their count.
+        missed: Vec<Missed>,
+    },
+    Ended {
+        ending: Ending,
+    },
+    /// A player took a seat (`replaced`: a new player for a house that had one), with
+    /// the secret their welcome carries.
+    Seated {
+        house: String,
+        address: String,
+        lang: Lang,
+        replaced: bool,
+        secret: Revealed,
+    },
+    Removed {
+        house: String,
+        address: String,
+    },
+    OrdersTaken {
+        house: String,
+        lines: usize,
+        mode: SubmitMode,
+    },
+    Ready {
+        house: String,
+        ready: bool,
+    },
+    ReadyWithdrawn {
+        house: String,
+    },
+    Voted {
+        house: String,
+        vote: Option<Vote>,
+        /// The votes ended the game.
+        ended: bool,
+    },
+    Absent {
+        house: String,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+        /// The deadline the absence moved, if it moved one.
+        deadline: Option<DateTime<Utc>>,
+    },
+    /// The moderator replaced the position (both kept, as written, in the trail).
+    Edited {
+        reason: String,
+        before: String,
+        after: String,
+    },
+    Resigned {
+        house: String,
+    },
+    /// The last phase, of this history index, was undone.
+    RolledBack {
+        index: u32,
+        phase: Phase,
+    },
+    ObserversAllowed,
+    ObserversForbidden {
+        ended: usize,
+    },
+    Pictures {
+        on: bool,
+    },
+    /// The moderator's and the game's language (`house` none), or a player's.
+    LanguageChanged {
+        house: Option<String>,
+        lang: Lang,
+    },
+    AddressChanged {
+        house: String,
+        old: String,
+        new: String,
+    },
+    /// An address asked to observe; the token goes to that very address.
+    ObserverAsked {
+        address: String,
+        token: Revealed,
+        expires: DateTime<Utc>,
+    },
+    ObserverJoined {
+        address: String,
+        secret: Revealed,
+    },
+    ObserverLeft {
+        address: String,
+    },
+    /// Houses without orders reminded of the deadline.
+    Reminded {
+        houses: Vec<String>,
+        deadline: DateTime<Utc>,
+    },
+    /// The deadline passed; these houses are waited for until the grace period's end.
+    GraceRuns {
+        houses: Vec<String>,
+        deadline: DateTime<Utc>,
+        until: DateTime<Utc>,
+    },
+    /// Mail to a player's address came back.
+    Bounced {
+        house: String,
+        address: String,
+        reason: String,
+    },
+    /// A mail to this address (a player's, if `house`) was refused for good; the
+    /// moderator is `told` unless it was theirs or the player was flagged already.
+    Undeliverable {
+        house: Option<String>,
+        address: String,
+        reason: String,
+        told: bool,
+    },
+}
+
+impl Event {
+    /// The audit trail's line for the event, if the trail keeps one.
+    pub fn audit(&self) -> Option<AuditLine> {
+        Some(match self.clone() {
+            Event::Started { deadline } => AuditLine::Started { deadline },
+            Event::Paused => AuditLine::Paused,
+            Event::Resumed { deadline } => AuditLine::Resumed { deadline },
+            Event::Extended { by, deadline } => AuditLine::Extended { by, deadline },
+            Event::Processed {
+                record, trigger, ..
+            } => AuditLine::Processed {
+                phase: record.phase,
+                trigger,
+            },
+            Event::Ended { ending } => AuditLine::Ended { ending },
+            Event::Seated { house, address, .. } => AuditLine::Seated { house, address },
+            Event::Removed { house, address } => AuditLine::Removed { house, address },
+            Event::OrdersTaken { house, lines, mode } => AuditLine::Orders { house, lines, mode },
+            Event::Ready { house, ready } => AuditLine::Ready { house, ready },
+            Event::ReadyWithdrawn { house } => AuditLine::ReadyWithdrawn { house },
+            Event::Voted { house, vote, .. } => AuditLine::Vote { house, vote },
+            Event::Absent {
+                house,
+                from,
+                to,
+                deadline,
+            } => AuditLine::Absence {
+                house,
+                from,
+                to,
+                deadline,
+            },
+            Event::Edited { reason, .. } => AuditLine::Edited { reason },
+            Event::Resigned { house } => AuditLine::Resigned { house },
+            Event::RolledBack { phase, .. } => AuditLine::RolledBack { phase },
+            Event::ObserversAllowed => AuditLine::ObserversAllowed,
+            Event::ObserversForbidden { ended } => AuditLine::ObserversForbidden { ended },
+            Event::Pictures { on } => AuditLine::Pictures { on },
+            Event::LanguageChanged { house, lang } => AuditLine::Language { house, lang },
+            Event::AddressChanged { house, old, new } => {
+                AuditLine::AddressChanged { house, old, new }
+            }
+            Event::ObserverAsked { address, .. } => AuditLine::ObserverAsked { from: address },
+            Event::ObserverJoined { address, .. } => AuditLine::ObserverJoined { from: address },
+            Event::ObserverLeft { address } => AuditLine::ObserverLeft { from: address },
+            Event::Bounced {
+                house,
+                address,
+                reason,
+            } => AuditLine::Bounced {
+                house,
+                address,
+                reason,
+            },
+            Event::Undeliverable {
+                house,
+                address,
+                reason,
+                ..
+            } => AuditLine::Undeliverable {
+                house,
+                address,
+                reason,
+            },
+            Event::Reminded { .. } | Event::GraceRuns { .. } => return None,
+        })
+    }
+
+    /// Data the trail keeps beside the line, not a sentence: the positions of an edit.
+    pub fn audit_data(&self) -> Option<String> {
+        match self {
+            Event::Edited { before, after, .. } => {
+                Some(format!("--- before\n{before}--- after\n{after}"))
+            }
+            _ => None,
+        }
+    }
+
+    /// Who must be told of the event: each notice's kind and the houses it concerns
+    /// (none: every player and the moderator).
+    pub fn notices(&self) -> Vec<(NoticeKind, Vec<String>)> {
+        let everyone = |kind| vec![(kind, Vec::new())];
+        match self {
+            Event::Started { .. } => everyone(NoticeKind::Started),
+            Event::Paused => everyone(NoticeKind::Paused),
+            Event::Resumed { .. } => everyone(NoticeKind::Resumed),
+            Event::Extended { deadline, .. } => everyone(NoticeKind::DeadlineChanged {
+                deadline: *deadline,
+            }),
+            // Everyone plays to the deadline: all are told when an absence moves it.
+            Event::Absent {
+                deadline: Some(deadline),
+                ..
+            } => everyone(NoticeKind::DeadlineChanged {
+                deadline: *deadline,
+            }),
+            Event::Processed {
+                record,
+                trigger,
+                missed,
+            } => processed_notices(record, *trigger, missed),
+            Event::Ended { .. } | Event::Voted { ended: true, .. } => {
+                everyone(NoticeKind::GameOver)
+            }
+            Event::Seated {
+                house,
+                replaced: true,
+                ..
+            } => everyone(NoticeKind::PlayerReplaced {
+                house: house.clone(),
+            }),
+            Event::Resigned { house } => everyone(NoticeKind::Resigned {
+                house: house.clone(),
+            }),
+            Event::RolledBack { phase, .. } => everyone(NoticeKind::RolledBack { phase: *phase }),
+            Event::Reminded { houses, deadline } => vec![(
+                NoticeKind::Reminder {
+                    deadline: *deadline,
+                },
+                houses.clone(),
+            )],
+            Event::GraceRuns {
+                houses,
+                deadline,
+                until,
+            } => vec![(
+                NoticeKind::Grace {
+                    deadline: *deadline,
+                    until: *until,
+                },
+                houses.clone(),
+            )],
+            Event::Bounced {
+                house,
+                address,
+                reason,
+            } => everyone(NoticeKind::Undeliverable {
+                house: Some(house.clone()),
+                address: address.clone(),
+                reason: reason.clone(),
+            }),
+            Event::Undeliverable {
+                house,
+                address,
+                reason,
+                told: true,
+            } => everyone(NoticeKind::Undeliverable {
+                house: house.clone(),
+                address: address.clone(),
+                reason: reason.clone(),
+            }),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The results for everyone; the player and the moderator hear of a house's silence at a
+/// deadline, one notice each, civil disorder saying the miss too. (A moderator's early
+/// `process` is no deadline missed; civil disorder is told whatever the trigger.)
+fn processed_notices(
+    record: &PhaseRecord,
+    trigger: Trigger,
+    missed: &[Missed],
+) -> Vec<(NoticeKind, Vec<String>)> {
+    let mut notices = vec![(
+        NoticeKind::Results {
+            index: record.index,
+        },
+        Vec::new(),
+    )];
+    for missed in missed {
+        if record.civil_disorder.contains(&missed.house) || trigger != Trigger::Deadline {
+            continue;
+        }
+        notices.push((
+            NoticeKind::Missed {
+                house: missed.house.clone(),
+                phase: record.phase,
+                missed: missed.phases,
+            },
+            vec![missed.house.clone()],
+        ));
+    }
+    for house in &record.civil_disorder {
+        notices.push((
+            NoticeKind::CivilDisorder {
+                house: house.clone(),
+                phase: record.phase,
+            },
+            vec![house.clone()],
+        ));
+    }
+    if record.ending.is_some() {
+        notices.push((NoticeKind::GameOver, Vec::new()));
+    }
+    notices
+}

@@ -1,0 +1,216 @@
+//! One transaction on one game: the actions of a mail (or of a command) are carried out
+//! one by one on a copy of the game, each all or nothing, and [`Session::commit`] stores
+//! the game with everything their events caused — audit line, notices, phase record —
+//! and what the caller adds (mails, marks, counters), in one commit of the store.
+
+use std::rc::Rc;
+
+use chrono::{DateTime, Utc};
+
+use crate::game::{
+    Action, Actor, AuditEntry, AuditLine, Event, Game, GameError, Notice, NoticeKind, PhaseRecord,
+};
+use crate::map::Variant;
+use crate::store::Commit;
+
+use super::{BROADCAST, Effects, Service, audit};
+
+/// A game being changed, and what its changes caused so far.
+pub struct Session<'s> {
+    service: &'s Service,
+    before: Game,
+    game: Game,
+    variant: Rc<Variant>,
+    lines: Vec<AuditLine>,
+    /// Data the audit line keeps with its lines (the positions of an edit).
+    detail: String,
+    notices: Vec<(NoticeKind, Vec<String>)>,
+    record: Option<PhaseRecord>,
+    drop_record: Option<u32>,
+}
+
+/// What one action did: the game after, and the events.
+#[derive(Debug)]
+pub struct Outcome {
+    pub game: Game,
+    pub events: Vec<Event>,
+}
+
+impl Service {
+    /// A session on the stored game of this id.
+    pub fn session(&self, id: &str) -> Result<Session<'_>, GameError> {
+        self.session_of(self.load(id)?)
+    }
+
+    /// A session on a game the caller has just read from the store (a mail reads its
+    /// game once to know who writes, and is carried out on that copy: decoding the game's
+    /// JSON is most of what a mail costs once its secret is checked). The store is one
+    /// process's (sled), so nothing changes it in between.
+    pub fn session_of(&self, before: Game) -> Result<Session<'_>, GameError> {
+        let variant = self.variant(&before.variant)?;
+        Ok(Session {
+            service: self,
+            game: before.clone(),
+            before,
+            variant,
+            lines: Vec::new(),
+            detail: String::new(),
+            notices: Vec::new(),
+            record: None,
+            drop_record: None,
+        })
+    }
+
+    /// Carries out one action on a stored game and commits it, audited under the
+    /// actor's and the action's names.
+    pub fn execute(
+        &self,
+        id: &str,
+        who: &Actor,
+        what: Action,
+        now: DateTime<Utc>,
+    ) -> Result<Outcome, GameError> {
+        let name = what.name();
+        let mut session = self.session(id)?;
+        let events = session.execute(who, what, now)?;
+        let game = session.commit(&who.audit_name(), name, Effects::default(), now)?;
+        Ok(Outcome { game, events })
+    }
+}
+
+impl Session<'_> {
+    /// The game as the session's actions left it.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    /// Carries out one action: done whole, or (an error) not at all.
+    pub fn execute(
+        &mut self,
+        who: &Actor,
+        what: Action,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Event>, GameError> {
+        let mut changed = self.game.clone();
+        let events = changed.execute(
+            &self.variant,
+            &crate::report::results_record,
+            who,
+            what,
+            now,
+        )?;
+        self.game = changed;
+        for event in &events {
+            self.lines.extend(event.audit());
+            if let Some(data) = event.audit_data() {
+                if !self.detail.is_empty() {
+                    self.detail.push('\n');
+                }
+                self.detail.push_str(&data);
+            }
+            self.notices.extend(event.notices());
+            match event {
+                Event::Processed { record, .. } => self.record = Some((**record).clone()),
+                Event::RolledBack { index, .. } => self.drop_record = Some(*index),
+                _ => {}
+            }
+        }
+        Ok(events)
+    }
+
+    /// Checks a sign-on's secret for a seat (a house's id; `None`: the moderator's).
+    pub fn signs_on(&mut self, house: Option<&str>, secret: &str) -> bool {
+        self.game.signs_on(house, secret)
+    }
+
+    /// A line the trail keeps of what was asked and refused, or done outside the game
+    /// (a refused sign-on, press sent).
+    pub fn note(&mut self, line: AuditLine) {
+        self.lines.push(line);
+    }
+
+    /// A notice that is no game's event (repeated failed sign-ons).
+    pub fn notify(&mut self, kind: NoticeKind, houses: Vec<String>) {
+        self.notices.push((kind, houses));
+    }
+
+    /// This session processed or rolled back a phase already.
+    pub fn phase_changed(&self) -> bool {
+        self.record.is_some() || self.drop_record.is_some()
+    }
+
+    /// The last phase the game played, as the store holds it (before this session).
+    pub fn last_phase(&self) -> Result<Option<PhaseRecord>, GameError> {
+        self.service.last_phase(&self.game.id)
+    }
+
+    /// The game before and after, the notices and the audit entry of the session (for a
+    /// commit of the store that is not [`Session::commit`]'s).
+    pub(super) fn into_parts(
+        self,
+        actor: &str,
+        action: &str,
+        now: DateTime<Utc>,
+    ) -> (Game, Game, Vec<Notice>, Vec<AuditEntry>) {
+        let notices = self
+            .notices
+            .into_iter()
+            .map(|(kind, houses)| Notice {
+                game: self.game.id.clone(),
+                at: now,
+                kind,
+                houses,
+            })
+            .collect();
+        let entries = if self.lines.is_empty() && self.detail.is_empty() {
+            Vec::new()
+        } else {
+            vec![audit(now, actor, action, self.lines, self.detail)]
+        };
+        (self.before, self.game, notices, entries)
+    }
+
+    /// Stores the game and everything the session caused, with `extra` (mails, marks,
+    /// counters), in one transaction; the trail's entry is `actor`'s `action`. Returns the
+    /// game as stored.
+    pub fn commit(
+        self,
+        actor: &str,
+        action: &str,
+        extra: Effects,
+        now: DateTime<Utc>,
+    ) -> Result<Game, GameError> {
+        let service = self.service;
+        let record = self.record.clone();
+        let drop_record = self.drop_record;
+        let (before, game, notices, mut entries) = self.into_parts(actor, action, now);
+        for broadcast in &extra.broadcasts {
+            let by = broadcast
+                .house
+                .as_ref()
+                .map_or_else(|| "moderator".to_string(), |h| format!("house:{h}"));
+            let detail = serde_json::to_string(broadcast)
+                .map_err(|e| GameError::Internal(format!("broadcast: {e}")))?;
+            entries.push(audit(now, &by, BROADCAST, Vec::new(), detail));
+        }
+        service.store.commit(Commit {
+            before: Some(&before),
+            game: Some(&game),
+            record: record.as_ref(),
+            drop_record,
+            audit: entries,
+            notices,
+            mails: extra.mails,
+            seen: extra.seen,
+            replied: extra.replied,
+            counted: extra.counted,
+            guards: extra.guards,
+            ..Commit::default()
+        })?;
+        Ok(game)
+    }
+}
