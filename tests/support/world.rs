@@ -1,0 +1,353 @@
+//! A judge run in-process, for the tests that drive the library rather than the binary: a
+//! store in a temporary folder, the clock given by each call, mails handed to the mail desk
+//! and the outbox read back as a transport would.
+//!
+//! Every call these tests make into the game and the service goes through this file (the
+//! mail desk and the site take the service as an argument, through [`World::service`]), so
+//! that a change of the service's API is met here once, not in every test.
+
+#![allow(clippy::unwrap_used)]
+
+use chrono::{DateTime, Utc};
+use corbeau::config::Config;
+use corbeau::game::{
+    AuditEntry, Game, Moderator, NewGame, NoticeKind, OrderLines, PhaseRecord, Settings,
+    SubmitMode, Trigger, hash_secret,
+};
+use corbeau::lang::Lang;
+use corbeau::mail::dispatch::{Handled, handle};
+use corbeau::mail::inbound::{Inbound, InboundError};
+use corbeau::mail::maildir::ingest_one;
+use corbeau::mail::notify::queue_notices;
+use corbeau::mail::outmail::OutMail;
+use corbeau::map::Variant;
+use corbeau::service::{Action, Service, TickReport};
+use corbeau::store::Commit;
+
+use super::TempDir;
+
+/// The game most tests play: Westeros, three houses and a moderator.
+pub const GAME: &str = "westeros-1";
+pub const JUDGE: &str = "juge@corbeau.test";
+pub const STARK: &str = "arya@nord.test";
+pub const LANNISTER: &str = "tyrion@roc.test";
+pub const BARATHEON: &str = "stannis@peyredragon.test";
+pub const MODERATOR: &str = "mestre@citadelle.test";
+pub const STRANGER: &str = "inconnu@ailleurs.test";
+pub const STARK_SECRET: &str = "loup-d1re";
+pub const LANNISTER_SECRET: &str = "Lion-0r!";
+pub const BARATHEON_SECRET: &str = "cerf-n01r";
+pub const MODERATOR_SECRET: &str = "m0d-s3cret";
+
+/// The three players of [`GAME`]: house, address, secret, language (Lannister reads
+/// English).
+pub const PLAYERS: [(&str, &str, &str, Lang); 3] = [
+    ("stark", STARK, STARK_SECRET, Lang::Fr),
+    ("lannister", LANNISTER, LANNISTER_SECRET, Lang::En),
+    ("baratheon", BARATHEON, BARATHEON_SECRET, Lang::Fr),
+];
+
+/// Monday 23 March 2026, 09:00 in Paris: the tests' clock.
+pub fn now() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-03-23T08:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+/// A game to create: Westeros unless told otherwise, the moderator [`MODERATOR`] if any.
+pub struct GameSpec {
+    pub id: String,
+    pub name: Option<String>,
+    pub variant: String,
+    pub players: u8,
+    pub settings: Settings,
+    pub moderator: bool,
+}
+
+impl GameSpec {
+    /// `id`, a Westeros game of three houses named "La Guerre des Cinq Rois", moderated.
+    pub fn westeros(id: &str, settings: Settings) -> GameSpec {
+        GameSpec {
+            id: id.into(),
+            name: Some("La Guerre des Cinq Rois".into()),
+            variant: "westeros".into(),
+            players: 3,
+            settings,
+            moderator: true,
+        }
+    }
+}
+
+/// A judge with its own store, in a temporary folder removed when dropped.
+pub struct World {
+    service: Service,
+    pub config: Config,
+    pub dir: TempDir,
+    /// The subject of the mails [`World::inbound`] makes.
+    pub subject: &'static str,
+    sent: u32,
+}
+
+impl World {
+    /// An empty judge answering as [`JUDGE`]; its store in `DIR/data`. `what` names the
+    /// test file, `name` the test.
+    pub fn new(what: &str, name: &str) -> World {
+        let dir = TempDir::new(what, name);
+        let data = dir.join("data");
+        let mut config = Config {
+            data_dir: data.clone(),
+            ..Config::default()
+        };
+        config.judge.address = JUDGE.into();
+        World {
+            service: Service::open(&data).unwrap(),
+            config,
+            dir,
+            subject: "ordres",
+            sent: 0,
+        }
+    }
+
+    /// A judge holding [`GAME`] with its three [`PLAYERS`] seated; `start` starts it.
+    pub fn westeros(what: &str, name: &str, settings: Settings, start: bool) -> World {
+        let w = World::new(what, name);
+        w.create_seated(GAME, settings, start);
+        w
+    }
+
+    /// The service, for the entry points of the mail desk and the site that take it.
+    pub fn service(&self) -> &Service {
+        &self.service
+    }
+
+    // ------------------------------------------------------------ changing a game
+
+    /// Creates a game at `at`, as the administrator would.
+    pub fn create_game(&self, spec: GameSpec, at: DateTime<Utc>) {
+        let new = NewGame {
+            id: spec.id,
+            name: spec.name,
+            variant: spec.variant,
+            players: spec.players,
+            settings: spec.settings,
+            moderator: spec.moderator.then(|| Moderator {
+                address: MODERATOR.into(),
+                secret: hash_secret(MODERATOR_SECRET).unwrap(),
+            }),
+        };
+        self.service.create(new, "test", at).unwrap();
+    }
+
+    /// Seats players (house, address, secret, language) in a forming game; `start` then
+    /// starts it.
+    pub fn seat(
+        &self,
+        id: &str,
+        players: &[(&str, &str, &str, Lang)],
+        start: bool,
+        at: DateTime<Utc>,
+    ) {
+        self.service
+            .update(id, "test", "seed", at, |game, variant, _| {
+                for &(house, address, secret, lang) in players {
+                    game.add_player(house, address, hash_secret(secret)?, lang, at)?;
+                }
+                if start {
+                    game.start(variant, at)?;
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
+
+    /// [`GameSpec::westeros`] created at [`now`] with the three [`PLAYERS`] seated.
+    pub fn create_seated(&self, id: &str, settings: Settings, start: bool) {
+        self.create_game(GameSpec::westeros(id, settings), now());
+        self.seat(id, &PLAYERS, start, now());
+    }
+
+    /// A house's orders given (a whole set, read in `lang`), by the moderator's hand.
+    pub fn submit(&self, id: &str, house: &str, orders: &str, lang: Lang, at: DateTime<Utc>) {
+        let submit = Action::Submit {
+            house: house.into(),
+            lines: OrderLines::numbered(orders),
+            mode: SubmitMode::Replace,
+            source: "test".into(),
+            lang,
+        };
+        self.service.act(id, "moderator", submit, at).unwrap();
+    }
+
+    /// The current phase processed at the moderator's word, by `actor`.
+    pub fn process(&self, id: &str, actor: &str, at: DateTime<Utc>) {
+        self.service
+            .process(id, actor, Trigger::Moderator, None, at)
+            .unwrap();
+    }
+
+    /// The last phase undone.
+    pub fn rollback(&self, id: &str, at: DateTime<Utc>) {
+        self.service.rollback(id, "test", None, at).unwrap();
+    }
+
+    /// One pass of the judge's clock.
+    pub fn tick(&self, at: DateTime<Utc>) -> TickReport {
+        self.service.tick(at).unwrap()
+    }
+
+    /// A game taken out of the store, as `game delete` does.
+    pub fn delete_game(&self, id: &str) {
+        let before = self.game(id);
+        self.service
+            .store_for_tests()
+            .commit(Commit {
+                before: Some(&before),
+                game: None,
+                ..Commit::default()
+            })
+            .unwrap();
+    }
+
+    /// A forming game of `players` on the variant file `path`, written straight to the
+    /// store with its variant kept (or, unless `kept`, forgotten again: a variant the
+    /// judge can no longer read).
+    pub fn store_game_of_file(&self, id: &str, path: &str, players: u8, kept: bool) {
+        let source = corbeau::map::variant_source(path).unwrap();
+        let pin = corbeau::map::PinnedVariant {
+            name: path.into(),
+            hash: source.hash(),
+        };
+        let new = NewGame {
+            id: id.into(),
+            name: None,
+            variant: path.into(),
+            players,
+            settings: Settings::default(),
+            moderator: None,
+        };
+        let variant = corbeau::map::load_variant(path).unwrap();
+        let game = corbeau::game::create(new, &variant, pin.clone(), now()).unwrap();
+        let store = self.service.store_for_tests();
+        store.keep_variant(&pin.hash, &source.text).unwrap();
+        store
+            .commit(Commit {
+                game: Some(&game),
+                ..Commit::default()
+            })
+            .unwrap();
+        if !kept {
+            store.forget_variant_for_tests(&pin.hash).unwrap();
+        }
+    }
+
+    // ------------------------------------------------------------ reading it back
+
+    /// The mails waiting in the outbox of the store in `data` (left there), as a judge
+    /// run by the binary queued them.
+    pub fn outbox_in(data: &std::path::Path) -> Vec<OutMail> {
+        Service::open(data)
+            .unwrap()
+            .outbox()
+            .unwrap()
+            .into_iter()
+            .map(|(_, m)| OutMail::open(&m))
+            .collect()
+    }
+
+    pub fn game(&self, id: &str) -> Game {
+        self.service.load(id).unwrap()
+    }
+
+    pub fn variant(&self, id: &str) -> std::rc::Rc<Variant> {
+        self.service.variant(&self.game(id).variant).unwrap()
+    }
+
+    pub fn history(&self, id: &str) -> Vec<PhaseRecord> {
+        self.service.history(id).unwrap()
+    }
+
+    pub fn audit_trail(&self, id: &str) -> Vec<AuditEntry> {
+        self.service.audit_trail(id).unwrap()
+    }
+
+    /// The audit trail as English lines (see [`super::audit_text`]).
+    pub fn audit(&self, id: &str) -> String {
+        super::audit_text(&self.audit_trail(id))
+    }
+
+    /// The kinds of the notices not yet turned into mails.
+    pub fn notice_kinds(&self) -> Vec<NoticeKind> {
+        self.notices_pending()
+            .into_iter()
+            .map(|(kind, _)| kind)
+            .collect()
+    }
+
+    /// The notices not yet turned into mails: kind and houses.
+    pub fn notices_pending(&self) -> Vec<(NoticeKind, Vec<String>)> {
+        self.service
+            .pending_notices()
+            .unwrap()
+            .into_iter()
+            .map(|(_, n)| (n.kind, n.houses))
+            .collect()
+    }
+
+    /// Whether a mail of this Message-ID was read before.
+    pub fn seen(&self, message_id: &str) -> bool {
+        self.service.already_seen(message_id).unwrap()
+    }
+
+    // ------------------------------------------------------------ mails
+
+    /// A plain mail from `from`, its Message-ID numbered from the start of the test
+    /// (`1.test@arya.nord.test`).
+    pub fn inbound(&mut self, from: &str, body: &str) -> Inbound {
+        self.sent += 1;
+        Inbound {
+            message_id: format!("{}.test@{}", self.sent, from.replace('@', ".")),
+            from: from.into(),
+            subject: self.subject.into(),
+            body: body.into(),
+            size: body.len() + 300,
+            ..Inbound::default()
+        }
+    }
+
+    /// Carries out a mail at `at`.
+    pub fn handle(&self, mail: &Inbound, at: DateTime<Utc>) -> Handled {
+        handle(&self.service, &self.config, mail, at).unwrap()
+    }
+
+    /// Carries out a mail from `from` at `at`.
+    pub fn send_at(&mut self, from: &str, body: &str, at: DateTime<Utc>) -> Handled {
+        let mail = self.inbound(from, body);
+        self.handle(&mail, at)
+    }
+
+    /// Carries out a mail from `from` at [`now`].
+    pub fn send(&mut self, from: &str, body: &str) -> Handled {
+        self.send_at(from, body, now())
+    }
+
+    /// Reads a raw RFC 5322 mail and carries it out, as the Maildir reader does.
+    pub fn ingest(&self, raw: &str, at: DateTime<Utc>) -> Result<Handled, InboundError> {
+        ingest_one(&self.service, &self.config, raw.as_bytes(), at).unwrap()
+    }
+
+    /// The mails queued since the last look, taken out of the outbox as a transport would.
+    pub fn take(&self) -> Vec<OutMail> {
+        let mut mails = Vec::new();
+        for (key, mail) in self.service.outbox().unwrap() {
+            self.service.outbox_sent(key).unwrap();
+            mails.push(OutMail::open(&mail));
+        }
+        mails
+    }
+
+    /// The pending notices turned into mails at `at`, then every mail queued taken.
+    pub fn notices(&self, at: DateTime<Utc>) -> Vec<OutMail> {
+        queue_notices(&self.service, &self.config, at).unwrap();
+        self.take()
+    }
+}
