@@ -233,7 +233,7 @@ fn every_house_gets_an_example_order_of_its_own() {
     let spec = GameSpec {
         name: None,
         players: 7,
-        moderator: false,
+        moderator: None,
         ..GameSpec::westeros("sept", Settings::default())
     };
     w.create_game(spec, now());

@@ -104,7 +104,7 @@ impl Publishing for World {
                 lang: Lang::En,
                 ..Settings::default()
             },
-            moderator: false,
+            moderator: None,
         };
         self.create_game(spec, at(0));
     }

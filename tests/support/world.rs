@@ -11,8 +11,8 @@
 use chrono::{DateTime, Utc};
 use corbeau::config::Config;
 use corbeau::game::{
-    AuditEntry, Game, Moderator, NewGame, NoticeKind, OrderLines, PhaseRecord, Settings,
-    SubmitMode, Trigger, hash_secret,
+    AuditEntry, Game, GameError, Moderator, NewGame, NoticeKind, Observer, OrderLines, PhaseRecord,
+    Settings, StoredOrder, SubmitMode, Trigger, hash_secret,
 };
 use corbeau::lang::Lang;
 use corbeau::mail::dispatch::{Handled, handle};
@@ -54,14 +54,14 @@ pub fn now() -> DateTime<Utc> {
         .with_timezone(&Utc)
 }
 
-/// A game to create: Westeros unless told otherwise, the moderator [`MODERATOR`] if any.
+/// A game to create; its moderator, if any, writes from [`MODERATOR`] with this secret.
 pub struct GameSpec {
     pub id: String,
     pub name: Option<String>,
     pub variant: String,
     pub players: u8,
     pub settings: Settings,
-    pub moderator: bool,
+    pub moderator: Option<&'static str>,
 }
 
 impl GameSpec {
@@ -73,18 +73,23 @@ impl GameSpec {
             variant: "westeros".into(),
             players: 3,
             settings,
-            moderator: true,
+            moderator: Some(MODERATOR_SECRET),
         }
     }
 }
 
 /// A judge with its own store, in a temporary folder removed when dropped.
 pub struct World {
-    service: Service,
+    // Closed (`None`) between `close` and `reopen`, as a stopped judge's.
+    service: Option<Service>,
     pub config: Config,
     pub dir: TempDir,
     /// The subject of the mails [`World::inbound`] makes.
     pub subject: &'static str,
+    /// The word of their Message-IDs: `1.WORD@arya.nord.test`.
+    pub tag: &'static str,
+    /// Whether they name their sender as author (the From header's addresses).
+    pub authors: bool,
     sent: u32,
 }
 
@@ -92,18 +97,25 @@ impl World {
     /// An empty judge answering as [`JUDGE`]; its store in `DIR/data`. `what` names the
     /// test file, `name` the test.
     pub fn new(what: &str, name: &str) -> World {
+        World::with_config(what, name, |_| {})
+    }
+
+    /// [`World::new`], its configuration changed by `tweak` before the store opens.
+    pub fn with_config(what: &str, name: &str, tweak: impl FnOnce(&mut Config)) -> World {
         let dir = TempDir::new(what, name);
-        let data = dir.join("data");
         let mut config = Config {
-            data_dir: data.clone(),
+            data_dir: dir.join("data"),
             ..Config::default()
         };
         config.judge.address = JUDGE.into();
+        tweak(&mut config);
         World {
-            service: Service::open(&data).unwrap(),
+            service: Some(Service::open(&config.data_dir).unwrap()),
             config,
             dir,
             subject: "ordres",
+            tag: "test",
+            authors: false,
             sent: 0,
         }
     }
@@ -117,7 +129,18 @@ impl World {
 
     /// The service, for the entry points of the mail desk and the site that take it.
     pub fn service(&self) -> &Service {
-        &self.service
+        self.service.as_ref().expect("the store is open")
+    }
+
+    /// Closes the store, as a judge that stopped (its files can then be read as they are).
+    pub fn close(&mut self) {
+        self.service = None;
+    }
+
+    /// Opens the store again, as a restarted judge does.
+    pub fn reopen(&mut self) {
+        self.service = None;
+        self.service = Some(Service::open(&self.config.data_dir).unwrap());
     }
 
     // ------------------------------------------------------------ changing a game
@@ -130,12 +153,12 @@ impl World {
             variant: spec.variant,
             players: spec.players,
             settings: spec.settings,
-            moderator: spec.moderator.then(|| Moderator {
+            moderator: spec.moderator.map(|secret| Moderator {
                 address: MODERATOR.into(),
-                secret: hash_secret(MODERATOR_SECRET).unwrap(),
+                secret: hash_secret(secret).unwrap(),
             }),
         };
-        self.service.create(new, "test", at).unwrap();
+        self.service().create(new, "test", at).unwrap();
     }
 
     /// Seats players (house, address, secret, language) in a forming game; `start` then
@@ -147,7 +170,7 @@ impl World {
         start: bool,
         at: DateTime<Utc>,
     ) {
-        self.service
+        self.service()
             .update(id, "test", "seed", at, |game, variant, _| {
                 for &(house, address, secret, lang) in players {
                     game.add_player(house, address, hash_secret(secret)?, lang, at)?;
@@ -160,10 +183,102 @@ impl World {
             .unwrap();
     }
 
+    /// The state the sign-on throttle keeps under `key`, if any.
+    pub fn guard(&self, key: &str) -> Option<corbeau::store::Guard> {
+        self.service().guard(key).unwrap()
+    }
+
+    /// A player's stored secret hash replaced by `hash` (one kept from an older judge).
+    pub fn set_secret_hash(&self, id: &str, house: &str, hash: &str, at: DateTime<Utc>) {
+        self.service()
+            .update(id, "test", "old hash", at, |game, _, _| {
+                game.seat_mut(house)
+                    .unwrap()
+                    .player
+                    .as_mut()
+                    .unwrap()
+                    .secret = hash.to_string();
+                Ok(())
+            })
+            .unwrap();
+    }
+
+    /// The moderator lets observers in (`game observers`); the game after.
+    pub fn allow_observers(&self, id: &str, at: DateTime<Utc>) -> Game {
+        let action = Action::Observers { allowed: true };
+        self.service().act(id, "moderator", action, at).unwrap()
+    }
+
+    /// Starts a forming game.
+    pub fn start(&self, id: &str, at: DateTime<Utc>) {
+        self.service()
+            .update(id, "test", "seed", at, |game, variant, _| {
+                game.start(variant, at)
+            })
+            .unwrap();
+    }
+
+    /// Observers of a game, seated as a confirmation would seat them (their secrets are
+    /// never used).
+    pub fn add_observers(&self, id: &str, addresses: &[String], at: DateTime<Utc>) {
+        self.service()
+            .update(id, "test", "seed", at, |game, _, _| {
+                for address in addresses {
+                    game.observers.push(Observer {
+                        address: address.clone(),
+                        secret: "(unused)".into(),
+                        lang: Lang::Fr,
+                        since: at,
+                    });
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
+
+    /// The language a game writes in, changed by hand.
+    pub fn set_game_lang(&self, id: &str, lang: Lang, at: DateTime<Utc>) {
+        self.service()
+            .update(id, "test", "lang", at, |g, _, _| {
+                g.settings.lang = lang;
+                Ok(())
+            })
+            .unwrap();
+    }
+
+    /// The last observer seated leaves, as `NE PLUS OBSERVER` would have it.
+    pub fn observer_leaves(&self, id: &str, at: DateTime<Utc>) {
+        self.service()
+            .update(id, "test", "leave", at, |game, _, _| {
+                game.observers.pop();
+                Ok(())
+            })
+            .unwrap();
+    }
+
     /// [`GameSpec::westeros`] created at [`now`] with the three [`PLAYERS`] seated.
     pub fn create_seated(&self, id: &str, settings: Settings, start: bool) {
         self.create_game(GameSpec::westeros(id, settings), now());
         self.seat(id, &PLAYERS, start, now());
+    }
+
+    /// A house's orders replaced by one order written as is, unchecked: what a game stored
+    /// by an earlier judge may hold (an order for another house's unit, say).
+    pub fn store_order_unchecked(&self, id: &str, house: &str, order: &str, at: DateTime<Utc>) {
+        self.service()
+            .update(id, "test", "seed", at, |game, variant, _| {
+                let seat = game.seats.iter_mut().find(|s| s.house == house);
+                let seat = seat.ok_or_else(|| GameError::Internal("seat".into()))?;
+                let source: std::sync::Arc<str> = std::sync::Arc::from("");
+                let parsed = corbeau::order::parse_order(variant, &source, 1, order);
+                let unit = order.split_whitespace().nth(1).unwrap_or_default();
+                seat.orders = vec![StoredOrder {
+                    unit: variant.province_by_id(unit),
+                    order: parsed.unwrap().unwrap(),
+                }];
+                Ok(())
+            })
+            .unwrap();
     }
 
     /// A house's orders given (a whole set, read in `lang`), by the moderator's hand.
@@ -175,30 +290,30 @@ impl World {
             source: "test".into(),
             lang,
         };
-        self.service.act(id, "moderator", submit, at).unwrap();
+        self.service().act(id, "moderator", submit, at).unwrap();
     }
 
     /// The current phase processed at the moderator's word, by `actor`.
     pub fn process(&self, id: &str, actor: &str, at: DateTime<Utc>) {
-        self.service
+        self.service()
             .process(id, actor, Trigger::Moderator, None, at)
             .unwrap();
     }
 
     /// The last phase undone.
     pub fn rollback(&self, id: &str, at: DateTime<Utc>) {
-        self.service.rollback(id, "test", None, at).unwrap();
+        self.service().rollback(id, "test", None, at).unwrap();
     }
 
     /// One pass of the judge's clock.
     pub fn tick(&self, at: DateTime<Utc>) -> TickReport {
-        self.service.tick(at).unwrap()
+        self.service().tick(at).unwrap()
     }
 
     /// A game taken out of the store, as `game delete` does.
     pub fn delete_game(&self, id: &str) {
         let before = self.game(id);
-        self.service
+        self.service()
             .store_for_tests()
             .commit(Commit {
                 before: Some(&before),
@@ -227,7 +342,7 @@ impl World {
         };
         let variant = corbeau::map::load_variant(path).unwrap();
         let game = corbeau::game::create(new, &variant, pin.clone(), now()).unwrap();
-        let store = self.service.store_for_tests();
+        let store = self.service().store_for_tests();
         store.keep_variant(&pin.hash, &source.text).unwrap();
         store
             .commit(Commit {
@@ -245,8 +360,8 @@ impl World {
     /// The mails waiting in the outbox of the store in `data` (left there), as a judge
     /// run by the binary queued them.
     pub fn outbox_in(data: &std::path::Path) -> Vec<OutMail> {
-        Service::open(data)
-            .unwrap()
+        let service = Service::open(data).unwrap();
+        service
             .outbox()
             .unwrap()
             .into_iter()
@@ -255,19 +370,28 @@ impl World {
     }
 
     pub fn game(&self, id: &str) -> Game {
-        self.service.load(id).unwrap()
+        self.service().load(id).unwrap()
+    }
+
+    /// The houses of a game, in its seats' order.
+    pub fn houses(&self, id: &str) -> Vec<String> {
+        self.game(id)
+            .seats
+            .iter()
+            .map(|s| s.house.clone())
+            .collect()
     }
 
     pub fn variant(&self, id: &str) -> std::rc::Rc<Variant> {
-        self.service.variant(&self.game(id).variant).unwrap()
+        self.service().variant(&self.game(id).variant).unwrap()
     }
 
     pub fn history(&self, id: &str) -> Vec<PhaseRecord> {
-        self.service.history(id).unwrap()
+        self.service().history(id).unwrap()
     }
 
     pub fn audit_trail(&self, id: &str) -> Vec<AuditEntry> {
-        self.service.audit_trail(id).unwrap()
+        self.service().audit_trail(id).unwrap()
     }
 
     /// The audit trail as English lines (see [`super::audit_text`]).
@@ -285,7 +409,7 @@ impl World {
 
     /// The notices not yet turned into mails: kind and houses.
     pub fn notices_pending(&self) -> Vec<(NoticeKind, Vec<String>)> {
-        self.service
+        self.service()
             .pending_notices()
             .unwrap()
             .into_iter()
@@ -295,7 +419,7 @@ impl World {
 
     /// Whether a mail of this Message-ID was read before.
     pub fn seen(&self, message_id: &str) -> bool {
-        self.service.already_seen(message_id).unwrap()
+        self.service().already_seen(message_id).unwrap()
     }
 
     // ------------------------------------------------------------ mails
@@ -305,8 +429,13 @@ impl World {
     pub fn inbound(&mut self, from: &str, body: &str) -> Inbound {
         self.sent += 1;
         Inbound {
-            message_id: format!("{}.test@{}", self.sent, from.replace('@', ".")),
+            message_id: format!("{}.{}@{}", self.sent, self.tag, from.replace('@', ".")),
             from: from.into(),
+            authors: if self.authors {
+                vec![from.to_lowercase()]
+            } else {
+                Vec::new()
+            },
             subject: self.subject.into(),
             body: body.into(),
             size: body.len() + 300,
@@ -316,7 +445,7 @@ impl World {
 
     /// Carries out a mail at `at`.
     pub fn handle(&self, mail: &Inbound, at: DateTime<Utc>) -> Handled {
-        handle(&self.service, &self.config, mail, at).unwrap()
+        handle(self.service(), &self.config, mail, at).unwrap()
     }
 
     /// Carries out a mail from `from` at `at`.
@@ -332,14 +461,29 @@ impl World {
 
     /// Reads a raw RFC 5322 mail and carries it out, as the Maildir reader does.
     pub fn ingest(&self, raw: &str, at: DateTime<Utc>) -> Result<Handled, InboundError> {
-        ingest_one(&self.service, &self.config, raw.as_bytes(), at).unwrap()
+        ingest_one(self.service(), &self.config, raw.as_bytes(), at).unwrap()
+    }
+
+    /// Puts a mail in the outbox, as the judge queues one.
+    pub fn queue(&self, mail: &OutMail) {
+        self.service().queue_mails(vec![mail.seal()]).unwrap();
+    }
+
+    /// The mails in the outbox, left there.
+    pub fn outbox(&self) -> Vec<OutMail> {
+        self.service()
+            .outbox()
+            .unwrap()
+            .into_iter()
+            .map(|(_, m)| OutMail::open(&m))
+            .collect()
     }
 
     /// The mails queued since the last look, taken out of the outbox as a transport would.
     pub fn take(&self) -> Vec<OutMail> {
         let mut mails = Vec::new();
-        for (key, mail) in self.service.outbox().unwrap() {
-            self.service.outbox_sent(key).unwrap();
+        for (key, mail) in self.service().outbox().unwrap() {
+            self.service().outbox_sent(key).unwrap();
             mails.push(OutMail::open(&mail));
         }
         mails
@@ -347,7 +491,7 @@ impl World {
 
     /// The pending notices turned into mails at `at`, then every mail queued taken.
     pub fn notices(&self, at: DateTime<Utc>) -> Vec<OutMail> {
-        queue_notices(&self.service, &self.config, at).unwrap();
+        queue_notices(self.service(), &self.config, at).unwrap();
         self.take()
     }
 }
