@@ -383,7 +383,7 @@ fn a_rolled_back_phase_leaves_the_site_and_its_replay_is_drawn_anew() {
     assert!(folder.join("phase-001.png").is_file());
     assert!(w.page(GAME).contains("id=\"phase-1\""));
     let before = fs::read(folder.join("phase-001.png")).unwrap();
-    w.rollback(GAME, at(100));
+    w.rollback(GAME, "test", at(100));
     let report = w.publish(Mode::Changed);
     assert!(!folder.join("phase-001.png").exists(), "{report:?}");
     assert!(!w.page(GAME).contains("id=\"phase-1\""));

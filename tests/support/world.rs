@@ -300,9 +300,44 @@ impl World {
             .unwrap();
     }
 
-    /// The last phase undone.
-    pub fn rollback(&self, id: &str, at: DateTime<Utc>) {
-        self.service().rollback(id, "test", None, at).unwrap();
+    /// The last phase undone by `actor`; the game after.
+    pub fn rollback(&self, id: &str, actor: &str, at: DateTime<Utc>) -> Game {
+        self.service().rollback(id, actor, None, at).unwrap().0
+    }
+
+    /// A house ready for the phase.
+    pub fn ready(&self, id: &str, house: &str, at: DateTime<Utc>) {
+        let ready = Action::Ready {
+            house: house.into(),
+            ready: true,
+        };
+        self.service().act(id, "moderator", ready, at).unwrap();
+    }
+
+    /// Any other action of the moderator's; the game after.
+    pub fn act(&self, id: &str, action: Action, at: DateTime<Utc>) -> Game {
+        self.service().act(id, "moderator", action, at).unwrap()
+    }
+
+    /// A house given to a new player (address, a secret never used), as `player replace`.
+    pub fn replace_player(&self, id: &str, house: &str, address: &str, at: DateTime<Utc>) {
+        self.service()
+            .update(id, "moderator", "replace", at, |game, _, _| {
+                game.replace_player(house, address, "h2".into(), Lang::Fr, at)
+            })
+            .unwrap();
+    }
+
+    /// Notices queued as a game's actions queue them: kind and houses (none: everyone).
+    pub fn notify(&self, id: &str, notices: Vec<(NoticeKind, Vec<String>)>, at: DateTime<Utc>) {
+        self.service()
+            .update(id, "test", "notices", at, |_, _, effects| {
+                for (kind, houses) in notices {
+                    effects.notify(kind, houses);
+                }
+                Ok(())
+            })
+            .unwrap();
     }
 
     /// One pass of the judge's clock.
