@@ -703,6 +703,9 @@ cases! {
     ];
 }
 
+// The tests below look at more than the one reply to a mail: several mails queued, a
+// welcome's secret, notices, press, raw mails, goldens of mails other than replies.
+
 // =========================================================================== sign-on
 
 #[test]
