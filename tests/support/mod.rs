@@ -83,13 +83,6 @@ impl Drop for TempDir {
     }
 }
 
-/// A copy of a fixture store (or any folder) in a [`TempDir`], for a test to change.
-pub fn copy_of(fixture: &Path, what: &str, name: &str) -> TempDir {
-    let dir = TempDir::new(what, name);
-    copy_dir(fixture, &dir);
-    dir
-}
-
 /// Copies a directory tree (a fixture store, before a test changes it).
 pub fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap_or_else(|e| panic!("{}: {e}", to.display()));

@@ -2,9 +2,11 @@
 //! store in a temporary folder, the clock given by each call, mails handed to the mail desk
 //! and the outbox read back as a transport would.
 //!
-//! Every call these tests make into the game and the service goes through this file (the
-//! mail desk and the site take the service as an argument, through [`World::service`]), so
-//! that a change of the service's API is met here once, not in every test.
+//! Every game these tests set up or change in-process, and every call they make into the
+//! service, goes through this file (the mail desk and the site take the service as an
+//! argument, through [`World::service`]), so that a change of the service's API is met
+//! here once, not in every test. The tests of the store and of the game layer themselves
+//! (crash, outbox_envelope, smtp, game_rules, draw, calendar…) open them directly.
 
 #![allow(clippy::unwrap_used)]
 
