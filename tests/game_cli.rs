@@ -10,124 +10,42 @@
 mod support;
 
 use std::fs;
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
 use support::assert_golden;
+use support::cli::CliJudge;
 
 const GAME: &str = "bataille";
 
-/// What one run of the binary gave.
-struct Out {
-    code: i32,
-    out: String,
-    err: String,
-}
-
-/// A data directory of its own, and the time the next commands run at.
-struct Judge {
-    root: PathBuf,
-    now: String,
-}
-
-impl Judge {
-    fn new(name: &str) -> Judge {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let root = std::env::temp_dir().join(format!(
-            "corbeau-game-cli-{name}-{}-{nanos}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&root);
-        fs::create_dir_all(&root).expect("temp dir");
-        Judge {
-            root,
-            now: "2026-03-23T08:00:00Z".into(),
-        }
-    }
-
-    /// The commands that follow run at this instant (RFC 3339).
-    fn at(&mut self, now: &str) {
-        self.now = now.to_string();
-    }
-
-    fn run(&self, args: &[&str], stdin: Option<&str>) -> Out {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_corbeau"));
-        command
-            .args(args)
-            .arg("--data")
-            .arg(self.root.join("data"))
-            // No ./corbeau.toml or ./templates of the repository: the built-in defaults.
-            .current_dir(&self.root)
-            .env("CORBEAU_NOW", &self.now)
-            .env_remove("CORBEAU_LANG")
-            .env_remove("CORBEAU_CONFIG")
-            .env_remove("CORBEAU_DATA")
-            .stdin(if stdin.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = command.spawn().expect("run corbeau");
-        if let Some(text) = stdin {
-            child
-                .stdin
-                .take()
-                .expect("piped stdin")
-                .write_all(text.as_bytes())
-                .expect("write stdin");
-        }
-        let out = child.wait_with_output().expect("corbeau's output");
-        let out = Out {
-            code: out.status.code().unwrap_or(-1),
-            out: String::from_utf8_lossy(&out.stdout).into_owned(),
-            err: String::from_utf8_lossy(&out.stderr).into_owned(),
-        };
-        assert!(
-            !out.err.contains("panicked") && !out.err.contains("RUST_BACKTRACE"),
-            "corbeau {args:?} panicked:\n{}",
-            out.err
-        );
-        out
-    }
-
-    /// Runs a command that must succeed; its standard output.
-    #[track_caller]
-    fn ok(&self, args: &[&str]) -> String {
-        self.ok_with(args, None)
-    }
-
-    #[track_caller]
-    fn ok_with(&self, args: &[&str], stdin: Option<&str>) -> String {
-        let out = self.run(args, stdin);
-        assert_eq!(
-            out.code, 0,
-            "corbeau {args:?} at {}:\nstdout:\n{}\nstderr:\n{}",
-            self.now, out.out, out.err
-        );
-        out.out
-    }
-
+/// What this file asks of the moderator's shell beyond running a command.
+trait Moderating {
     /// Runs a command that the game must refuse: exit code 1, a one-line `corbeau: …`
     /// message on standard error (its text returned), nothing on standard output, and the
     /// stored game unchanged, down to its audit trail.
+    fn refused(&self, args: &[&str], stdin: Option<&str>) -> String;
+    /// Gives a house's orders; the orders as understood.
+    fn submit(&self, house: &str, orders: &str) -> String;
+    fn json(&self, args: &[&str]) -> Value;
+    /// `game show --json`.
+    fn show(&self) -> Value;
+    /// `export`: the game, its phases and its audit trail.
+    fn export(&self) -> Value;
+}
+
+impl Moderating for CliJudge {
     #[track_caller]
     fn refused(&self, args: &[&str], stdin: Option<&str>) -> String {
         let before = self.export();
         let out = self.run(args, stdin);
         assert_eq!(
-            out.code, 1,
+            out.code,
+            1,
             "corbeau {args:?} at {} should be refused:\nstdout:\n{}\nstderr:\n{}",
-            self.now, out.out, out.err
+            self.now(),
+            out.out,
+            out.err
         );
         assert_eq!(out.out, "", "corbeau {args:?}: nothing on stdout");
         assert!(out.err.starts_with("corbeau: "), "{}", out.err);
@@ -135,7 +53,6 @@ impl Judge {
         out.err
     }
 
-    /// Gives a house's orders; the orders as understood.
     #[track_caller]
     fn submit(&self, house: &str, orders: &str) -> String {
         self.ok_with(&["orders", "submit", GAME, house, "-"], Some(orders))
@@ -147,22 +64,14 @@ impl Judge {
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{args:?}: {e}\n{text}"))
     }
 
-    /// `game show --json`.
     #[track_caller]
     fn show(&self) -> Value {
         self.json(&["game", "show", GAME, "--json"])
     }
 
-    /// `export`: the game, its phases and its audit trail.
     #[track_caller]
     fn export(&self) -> Value {
         self.json(&["export", GAME])
-    }
-}
-
-impl Drop for Judge {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.root);
     }
 }
 
@@ -248,7 +157,7 @@ fn played(game: &Value) -> u64 {
 /// supply centres at the end of autumn 300.
 #[test]
 fn a_game_of_westeros_played_through_the_command_line() {
-    let mut j = Judge::new("full");
+    let j = CliJudge::new("game-cli", "full");
 
     // ------------------------------------------------------------- creation and players
     j.at("2026-03-23T08:00:00Z");
@@ -1010,7 +919,7 @@ fn a_game_of_westeros_played_through_the_command_line() {
 /// will never be played.
 #[test]
 fn the_last_results_of_a_finished_game_announce_no_next_phase() {
-    let mut j = Judge::new("ending");
+    let j = CliJudge::new("game-cli", "ending");
     j.at("2026-03-23T08:00:00Z");
     j.ok(&[
         "game",
@@ -1048,7 +957,7 @@ fn the_last_results_of_a_finished_game_announce_no_next_phase() {
 
 #[test]
 fn history_draws_a_played_phase_with_its_orders() {
-    let mut j = Judge::new("map");
+    let j = CliJudge::new("game-cli", "map");
     j.ok(&["game", "new", GAME, "--players", "3"]);
     for house in ["stark", "lannister", "baratheon"] {
         let address = format!("{house}@example.org");
@@ -1080,7 +989,7 @@ fn history_draws_a_played_phase_with_its_orders() {
 /// language; a missing or unreadable value is refused and changes nothing.
 #[test]
 fn pictures_and_observers_are_turned_on_and_off_from_the_command_line() {
-    let j = Judge::new("switches");
+    let j = CliJudge::new("game-cli", "switches");
     j.ok(&["game", "new", GAME, "--players", "3"]);
     for (command, key) in [("pictures", "pictures"), ("observers", "observers")] {
         for (word, value) in [("non", false), ("yes", true), ("no", false), ("oui", true)] {
@@ -1103,7 +1012,7 @@ fn pictures_and_observers_are_turned_on_and_off_from_the_command_line() {
 /// in every mail); players added without a language speak the game's.
 #[test]
 fn a_game_name_is_one_line_and_players_speak_the_games_language() {
-    let j = Judge::new("oneline");
+    let j = CliJudge::new("game-cli", "oneline");
     j.ok(&[
         "game",
         "new",

@@ -10,16 +10,18 @@
 
 #[path = "support/smtp_sink.rs"]
 mod smtp_sink;
+mod support;
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use mail_parser::MessageParser;
 
 use smtp_sink::{Sink, SinkOptions, free_port};
+use support::TempDir;
 
 const GAME: &str = "westeros-1";
 const JUDGE: &str = "juge@corbeau.test";
@@ -72,8 +74,9 @@ fn parse(raw: &[u8]) -> Received {
 
 /// The judge's directory: configuration, store, inbound Maildir.
 struct Judge {
-    root: PathBuf,
+    // Stopped before its folder, inside the judge's, goes.
     sink: Sink,
+    root: TempDir,
     now: String,
     /// Mails already looked at.
     seen: HashSet<PathBuf>,
@@ -82,15 +85,7 @@ struct Judge {
 
 impl Judge {
     fn new(name: &str) -> Judge {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let root = std::env::temp_dir().join(format!(
-            "corbeau-mail-{name}-{}-{nanos}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&root);
+        let root = TempDir::new("mail", name);
         for sub in ["inbox/new", "inbox/cur", "inbox/tmp"] {
             fs::create_dir_all(root.join(sub)).unwrap();
         }
@@ -475,7 +470,6 @@ fn a_crash_between_stored_and_sent_loses_nothing_and_sends_once() {
     assert!(mails.len() <= 3);
     j.tick();
     assert!(j.new_mails_any().is_empty(), "a restart sent again");
-    let _ = Path::new(&j.root).exists();
 }
 
 #[test]

@@ -6,148 +6,39 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::PathBuf;
+mod support;
 
-use chrono::{DateTime, Utc};
-use corbeau::config::{Config, Judge};
-use corbeau::game::{Action, Actor};
-use corbeau::game::{
-    Game, Moderator, NewGame, OrderLines, Settings, SubmitMode, Trigger, hash_secret,
-};
+use corbeau::config::Judge;
+use corbeau::game::Settings;
 use corbeau::judge::Position;
 use corbeau::lang::Lang;
 use corbeau::mail::board::house_brief;
-use corbeau::mail::dispatch::{Handled, handle};
-use corbeau::mail::inbound::Inbound;
-use corbeau::mail::notify::queue_notices;
+use corbeau::mail::dispatch::Handled;
 use corbeau::mail::outmail::{Media, OutMail};
 use corbeau::mail::transport::message;
 use corbeau::map::{Owner, UnitKind, Variant};
-use corbeau::service::{Envelope, Service};
+use corbeau::service::Envelope;
 use mail_parser::{MessageParser, MimeHeaders, PartType};
 
-const GAME: &str = "westeros-1";
-const JUDGE: &str = "juge@corbeau.test";
-const STARK: &str = "arya@nord.test";
-const LANNISTER: &str = "tyrion@roc.test";
-const BARATHEON: &str = "stannis@peyredragon.test";
-const MODERATOR: &str = "mestre@citadelle.test";
-const STRANGER: &str = "inconnu@ailleurs.test";
-const STARK_SECRET: &str = "loup-d1re";
-const MODERATOR_SECRET: &str = "m0d-s3cret";
+use support::TempDir;
+use support::world::{
+    BARATHEON, GAME, GameSpec, JUDGE, LANNISTER, MODERATOR, MODERATOR_SECRET, STARK, STARK_SECRET,
+    STRANGER, World, now,
+};
+
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
-fn now() -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339("2026-03-23T08:00:00Z")
-        .unwrap()
-        .with_timezone(&Utc)
+/// A judge with `westeros-1`: three players (Lannister reads English) and a moderator;
+/// `start` starts it. The notices are turned into mails whenever the outbox is read.
+fn world(name: &str, settings: Settings, start: bool) -> World {
+    let mut w = World::westeros("mailmap", name, settings, start);
+    w.subject = "carte";
+    w
 }
 
-struct World {
-    service: Service,
-    config: Config,
-    dir: PathBuf,
-    sent: u32,
-}
-
-impl Drop for World {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-impl World {
-    /// A judge with `westeros-1`: three players (Lannister reads English) and a
-    /// moderator; `start` starts it.
-    fn new(name: &str, settings: Settings, start: bool) -> World {
-        let dir =
-            std::env::temp_dir().join(format!("corbeau-mailmap-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let mut config = Config {
-            data_dir: dir.clone(),
-            ..Config::default()
-        };
-        config.judge.address = JUDGE.into();
-        let service = Service::open(&dir).unwrap();
-        let new = NewGame {
-            id: GAME.into(),
-            name: Some("La Guerre des Cinq Rois".into()),
-            variant: "westeros".into(),
-            players: 3,
-            settings,
-            moderator: Some(Moderator {
-                address: MODERATOR.into(),
-                secret: hash_secret(MODERATOR_SECRET).unwrap(),
-            }),
-        };
-        service.create(new, "test", now()).unwrap();
-        service
-            .shape_for_tests(GAME, "test", "seed", now(), |game, variant, _| {
-                for (house, address, lang) in [
-                    ("stark", STARK, Lang::Fr),
-                    ("lannister", LANNISTER, Lang::En),
-                    ("baratheon", BARATHEON, Lang::Fr),
-                ] {
-                    let secret = hash_secret(if house == "stark" {
-                        STARK_SECRET
-                    } else {
-                        "x-secret"
-                    })?;
-                    game.add_player(house, address, secret, lang, now())?;
-                }
-                if start {
-                    game.start(variant, now())?;
-                }
-                Ok(())
-            })
-            .unwrap();
-        World {
-            service,
-            config,
-            dir,
-            sent: 0,
-        }
-    }
-
-    fn inbound(&mut self, from: &str, body: &str) -> Inbound {
-        self.sent += 1;
-        Inbound {
-            message_id: format!("{}.test@{}", self.sent, from.replace('@', ".")),
-            from: from.into(),
-            subject: "carte".into(),
-            body: body.into(),
-            size: body.len() + 300,
-            ..Inbound::default()
-        }
-    }
-
-    fn send(&mut self, from: &str, body: &str) -> Handled {
-        let mail = self.inbound(from, body);
-        handle(&self.service, &self.config, &mail, now()).unwrap()
-    }
-
-    /// The mails queued since the last look (notices turned into mails first).
-    fn take(&self) -> Vec<OutMail> {
-        queue_notices(&self.service, &self.config, now()).unwrap();
-        let mut mails = Vec::new();
-        for (key, mail) in self.service.outbox().unwrap() {
-            self.service.outbox_sent(key).unwrap();
-            mails.push(OutMail::open(&mail));
-        }
-        mails
-    }
-
-    fn act(&self, action: Action) -> Game {
-        self.service
-            .execute(GAME, &Actor::Moderator, action, now())
-            .unwrap()
-            .game
-    }
-
-    fn variant(&self) -> std::rc::Rc<Variant> {
-        let game = self.service.load(GAME).unwrap();
-        self.service.variant(&game.variant).unwrap()
-    }
+/// The mails queued since the last look (notices turned into mails first).
+fn take(w: &World) -> Vec<OutMail> {
+    w.notices(now())
 }
 
 fn judge() -> Judge {
@@ -254,26 +145,22 @@ fn stark_army_in_its_colour(png: &[u8], variant: &Variant) {
 }
 
 fn process(w: &World) {
-    w.act(Action::Submit {
-        house: "stark".into(),
-        lines: OrderLines::numbered("A Winterfell -> Moat Cailin\n"),
-        mode: SubmitMode::Replace,
-        source: "test".into(),
-        lang: Lang::Fr,
-        expected: None,
-    });
-    w.act(Action::Process {
-        expected: None,
-        trigger: Trigger::Moderator,
-    });
+    w.submit(
+        GAME,
+        "stark",
+        "A Winterfell -> Moat Cailin\n",
+        Lang::Fr,
+        now(),
+    );
+    w.process(GAME, now());
 }
 
 #[test]
 fn a_results_mail_carries_the_board_after_its_complete_text() {
-    let w = World::new("results", Settings::default(), true);
-    w.take();
+    let w = world("results", Settings::default(), true);
+    take(&w);
     process(&w);
-    let mails = w.take();
+    let mails = take(&w);
     let results: Vec<&OutMail> = mails
         .iter()
         .filter(|m| m.body.contains(":: counts:"))
@@ -342,19 +229,15 @@ fn a_mail_without_picture_is_the_plain_text_mail_it_always_was() {
 /// that house on the starting position, and moves one of its own units.
 #[test]
 fn every_house_gets_an_example_order_of_its_own() {
-    let dir = std::env::temp_dir().join(format!("corbeau-mailmap-{}-houses", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let service = Service::open(&dir).unwrap();
-    let new = NewGame {
-        id: "sept".into(),
+    let w = World::new("mailmap", "houses");
+    let spec = GameSpec {
         name: None,
-        variant: "westeros".into(),
         players: 7,
-        settings: Settings::default(),
         moderator: None,
+        ..GameSpec::westeros("sept", Settings::default())
     };
-    let game = service.create(new, "test", now()).unwrap();
-    let variant = service.variant(&game.variant).unwrap();
+    w.create_game(spec, now());
+    let variant = w.variant("sept");
     let houses: Vec<String> = variant
         .setup(7)
         .unwrap()
@@ -363,61 +246,45 @@ fn every_house_gets_an_example_order_of_its_own() {
         .map(|&h| variant.house(h).id.clone())
         .collect();
     assert_eq!(houses.len(), 7);
+    let addresses: Vec<String> = (0..houses.len()).map(|i| format!("p{i}@x.test")).collect();
+    let players: Vec<(&str, &str, &str, Lang)> = houses
+        .iter()
+        .zip(&addresses)
+        .map(|(house, address)| (house.as_str(), address.as_str(), "hash", Lang::Fr))
+        .collect();
+    w.seat("sept", &players, true, now());
+    let position = w.game("sept").position;
     let mut examples = std::collections::BTreeSet::new();
-    service
-        .shape_for_tests("sept", "test", "seed", now(), |game, variant, _| {
-            for (i, house) in houses.iter().enumerate() {
-                game.add_player(
-                    house,
-                    &format!("p{i}@x.test"),
-                    "hash".into(),
-                    Lang::Fr,
-                    now(),
-                )?;
-            }
-            game.start(variant, now())?;
-            let position = game.position.clone();
-            // Each language's example names the provinces as that reader knows them, and
-            // is a legal order of the house either way.
-            for lang in [Lang::Fr, Lang::En] {
-                for house in &houses {
-                    let brief = house_brief(variant, &position, house, lang).unwrap();
-                    let example = brief
-                        .example
-                        .clone()
-                        .unwrap_or_else(|| panic!("{house}: no example"));
-                    assert!(
-                        !brief.units.is_empty() && !brief.homes.is_empty(),
-                        "{house}"
-                    );
-                    // The example's unit is one of the house's units listed above it.
-                    let unit = example.split(" -> ").next().unwrap();
-                    assert!(
-                        brief.units.iter().any(|u| {
-                            let p = variant.province_by_id(&u.at.province).unwrap();
-                            format!("{} {}", u.letter, variant.province(p).name_in(lang)) == unit
-                        }),
-                        "{house}: {example} moves no unit of its own"
-                    );
-                    game.submit(
-                        variant,
-                        house,
-                        &OrderLines::numbered(&example),
-                        SubmitMode::Replace,
-                        "test",
-                        lang,
-                        now(),
-                    )
-                    .unwrap_or_else(|e| panic!("{house}: `{example}` refused: {e:?}"));
-                    let checked = corbeau::report::checked_orders(game, variant, house)?;
-                    assert_eq!(checked.counts.illegal, 0, "{house}: `{example}` illegal");
-                    assert_eq!(checked.counts.orders, 1, "{house}: `{example}`");
-                    examples.insert((lang, example));
-                }
-            }
-            Ok(())
-        })
-        .unwrap();
+    // Each language's example names the provinces as that reader knows them, and is a
+    // legal order of the house either way.
+    for lang in [Lang::Fr, Lang::En] {
+        for house in &houses {
+            let brief = house_brief(&variant, &position, house, lang).unwrap();
+            let example = brief
+                .example
+                .clone()
+                .unwrap_or_else(|| panic!("{house}: no example"));
+            assert!(
+                !brief.units.is_empty() && !brief.homes.is_empty(),
+                "{house}"
+            );
+            // The example's unit is one of the house's units listed above it.
+            let unit = example.split(" -> ").next().unwrap();
+            assert!(
+                brief.units.iter().any(|u| {
+                    let p = variant.province_by_id(&u.at.province).unwrap();
+                    format!("{} {}", u.letter, variant.province(p).name_in(lang)) == unit
+                }),
+                "{house}: {example} moves no unit of its own"
+            );
+            w.submit("sept", house, &example, lang, now());
+            let checked =
+                corbeau::report::checked_orders(&w.game("sept"), &variant, house).unwrap();
+            assert_eq!(checked.counts.illegal, 0, "{house}: `{example}` illegal");
+            assert_eq!(checked.counts.orders, 1, "{house}: `{example}`");
+            examples.insert((lang, example));
+        }
+    }
     assert_eq!(
         examples.len(),
         14,
@@ -431,13 +298,12 @@ fn every_house_gets_an_example_order_of_its_own() {
                     || e.contains("White Harbor")),
         "English examples use English names: {examples:?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn the_game_begins_mail_tells_each_house_its_own_and_attaches_the_board() {
-    let mut w = World::new("start", Settings::default(), false);
-    w.take();
+    let mut w = world("start", Settings::default(), false);
+    take(&w);
     assert!(matches!(
         w.send(
             MODERATOR,
@@ -445,8 +311,8 @@ fn the_game_begins_mail_tells_each_house_its_own_and_attaches_the_board() {
         ),
         Handled::Answered { .. }
     ));
-    let mails = w.take();
-    let variant = w.variant();
+    let mails = take(&w);
+    let variant = w.variant(GAME);
     let started: Vec<&OutMail> = mails
         .iter()
         .filter(|m| m.body.contains(":: corbeau: started"))
@@ -485,12 +351,12 @@ fn the_game_begins_mail_tells_each_house_its_own_and_attaches_the_board() {
 
 #[test]
 fn a_replacement_gets_its_units_the_map_and_the_last_results() {
-    let mut w = World::new("replace", Settings::default(), true);
+    let mut w = world("replace", Settings::default(), true);
     process(&w);
-    w.take();
+    take(&w);
     let body = format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nREMPLACER Stark bran@nord.test\n");
     w.send(MODERATOR, &body);
-    let mails = w.take();
+    let mails = take(&w);
     let welcome: Vec<&OutMail> = to(&mails, "bran@nord.test")
         .into_iter()
         .filter(|m| m.body.starts_with(":: corbeau: welcome"))
@@ -521,14 +387,14 @@ fn a_replacement_gets_its_units_the_map_and_the_last_results() {
 
 #[test]
 fn map_by_mail_answers_the_game_s_people_with_the_board_and_nobody_else() {
-    let mut w = World::new("map", Settings::default(), true);
-    w.take();
+    let mut w = world("map", Settings::default(), true);
+    take(&w);
     // A player, signed on; twice in the mail gives one picture.
     w.send(
         STARK,
         &format!("PARTIE {GAME} Stark {STARK_SECRET}\nCARTE\nCARTE\n"),
     );
-    let mails = w.take();
+    let mails = take(&w);
     let reply = to(&mails, STARK);
     assert_eq!(reply.len(), 1);
     assert!(
@@ -551,7 +417,7 @@ fn map_by_mail_answers_the_game_s_people_with_the_board_and_nobody_else() {
 
     // `MAP game` from a stranger: told how to get it, no picture.
     w.send(STRANGER, &format!("MAP {GAME}\n"));
-    let mails = w.take();
+    let mails = take(&w);
     let reply = to(&mails, STRANGER);
     assert_eq!(reply.len(), 1);
     assert!(reply[0].attachments.is_empty());
@@ -568,34 +434,31 @@ fn map_by_mail_answers_the_game_s_people_with_the_board_and_nobody_else() {
     // An automatic mail (an auto-reply quoting `CARTE`) is not answered at all.
     let mut auto = w.inbound(STARK, &format!("CARTE {GAME}\n"));
     auto.automatic = true;
-    assert_eq!(
-        handle(&w.service, &w.config, &auto, now()).unwrap(),
-        Handled::Ignored
-    );
-    assert!(w.take().is_empty());
+    assert_eq!(w.handle(&auto, now()), Handled::Ignored);
+    assert!(take(&w).is_empty());
 }
 
 #[test]
 fn with_pictures_off_no_mail_carries_one_and_the_text_is_the_same() {
-    let mut w = World::new("off", Settings::default(), true);
-    w.take();
+    let mut w = world("off", Settings::default(), true);
+    take(&w);
     w.send(
         MODERATOR,
         &format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nIMAGES non\n"),
     );
-    let mails = w.take();
+    let mails = take(&w);
     assert!(
         to(&mails, MODERATOR)[0]
             .body
             .contains("ne porteront plus de carte")
     );
-    assert!(!w.service.load(GAME).unwrap().settings.pictures);
+    assert!(!w.game(GAME).settings.pictures);
     process(&w);
     w.send(
         STARK,
         &format!("PARTIE {GAME} Stark {STARK_SECRET}\nCARTE\n"),
     );
-    let mails = w.take();
+    let mails = take(&w);
     assert!(mails.len() >= 5, "{mails:#?}");
     for mail in &mails {
         assert!(
@@ -615,10 +478,10 @@ fn with_pictures_off_no_mail_carries_one_and_the_text_is_the_same() {
         reply.body
     );
     // The results read the same as with pictures on (the same phase in another world).
-    let on = World::new("on", Settings::default(), true);
-    on.take();
+    let on = world("on", Settings::default(), true);
+    take(&on);
     process(&on);
-    let with = on.take();
+    let with = take(&on);
     let text = |mails: &[OutMail]| {
         mails
             .iter()
@@ -635,13 +498,11 @@ fn with_pictures_off_no_mail_carries_one_and_the_text_is_the_same() {
 /// the printed secret on).
 #[test]
 fn player_replace_on_the_command_line_can_mail_the_welcome() {
-    let dir = std::env::temp_dir().join(format!("corbeau-mailmap-{}-cli", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("mailmap", "cli");
     let run = |args: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_corbeau"))
             .args(args)
-            .env("CORBEAU_DATA", &dir)
+            .env("CORBEAU_DATA", &*dir)
             .env("CORBEAU_LANG", "fr")
             .env_remove("CORBEAU_CONFIG")
             .output()
@@ -672,13 +533,7 @@ fn player_replace_on_the_command_line_can_mail_the_welcome() {
         printed.contains("envoyé dans son courrier d'accueil"),
         "{printed}"
     );
-    let service = Service::open(&dir).unwrap();
-    let outbox: Vec<OutMail> = service
-        .outbox()
-        .unwrap()
-        .into_iter()
-        .map(|(_, m)| OutMail::open(&m))
-        .collect();
+    let outbox = World::outbox_in(&dir);
     assert!(
         to(&outbox, "rickon@nord.test")
             .iter()
@@ -695,6 +550,4 @@ fn player_replace_on_the_command_line_can_mail_the_welcome() {
         welcome[0].body
     );
     assert_eq!(welcome[0].attachments.len(), 1);
-    drop(service);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,8 +4,6 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::fs;
-
 mod support;
 use support::cli::CliJudge;
 
@@ -13,50 +11,21 @@ use serde_json::Value;
 
 const GAME: &str = "langues";
 
-/// The moderator's shell, on a data folder of its own.
-struct Judge(CliJudge);
-
-impl std::ops::Deref for Judge {
-    type Target = CliJudge;
-    fn deref(&self) -> &CliJudge {
-        &self.0
-    }
-}
-
-impl Judge {
-    fn new(name: &str) -> Judge {
-        Judge(CliJudge::new("player-lang", name))
-    }
-
-    /// The language of the player of `house`.
-    fn player_lang(&self, house: &str) -> String {
-        let g: Value = serde_json::from_str(&self.ok(&["game", "show", GAME, "--json"])).unwrap();
-        let seat = g["seats"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["house"] == house)
-            .unwrap();
-        seat["player"]["lang"].as_str().unwrap().to_string()
-    }
-
-    /// The mails written to the outbox folder so far, as text.
-    fn sent(&self) -> Vec<String> {
-        let dir = self.root.join("data/outbox");
-        let Ok(entries) = fs::read_dir(dir) else {
-            return Vec::new();
-        };
-        entries
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "eml"))
-            .map(|p| fs::read_to_string(p).unwrap())
-            .collect()
-    }
+/// The language of the player of `house`.
+fn player_lang(j: &CliJudge, house: &str) -> String {
+    let g: Value = serde_json::from_str(&j.ok(&["game", "show", GAME, "--json"])).unwrap();
+    let seat = g["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["house"] == house)
+        .unwrap();
+    seat["player"]["lang"].as_str().unwrap().to_string()
 }
 
 /// A French game (the default), its moderator answered in French unless `--lang`.
-fn french_game(name: &str) -> Judge {
-    let j = Judge::new(name);
+fn french_game(name: &str) -> CliJudge {
+    let j = CliJudge::new("player-lang", name);
     j.ok(&["game", "new", GAME, "--players", "3"]);
     j
 }
@@ -76,7 +45,7 @@ fn player_lang_sets_the_player_and_leaves_the_moderators_answer_french() {
     assert!(out.contains("langue du joueur : anglais"), "{out}");
     assert!(out.contains("secret du joueur"), "{out}");
     assert!(!out.contains("player's"), "{out}");
-    assert_eq!(j.player_lang("stark"), "en");
+    assert_eq!(player_lang(&j, "stark"), "en");
 }
 
 #[test]
@@ -94,7 +63,7 @@ fn lang_sets_the_answer_only_and_the_player_speaks_the_games_language() {
     assert!(out.contains("player's language: French"), "{out}");
     assert!(out.contains("player's secret"), "{out}");
     assert!(!out.contains("joueur"), "{out}");
-    assert_eq!(j.player_lang("stark"), "fr");
+    assert_eq!(player_lang(&j, "stark"), "fr");
     // Both at once, each its own.
     let out = j.ok(&[
         "player",
@@ -108,7 +77,7 @@ fn lang_sets_the_answer_only_and_the_player_speaks_the_games_language() {
         "en",
     ]);
     assert!(out.contains("player's language: English"), "{out}");
-    assert_eq!(j.player_lang("lannister"), "en");
+    assert_eq!(player_lang(&j, "lannister"), "en");
     let json: Value = serde_json::from_str(&j.ok(&[
         "player",
         "add",
@@ -137,7 +106,7 @@ fn a_replacement_is_welcomed_in_its_own_language_and_the_moderator_in_theirs() {
     }
     j.ok(&["game", "start", GAME]);
     j.ok(&["tick"]);
-    let before = j.sent().len();
+    let before = j.outbox().len();
     let out = j.ok(&[
         "player",
         "replace",
@@ -150,9 +119,9 @@ fn a_replacement_is_welcomed_in_its_own_language_and_the_moderator_in_theirs() {
     ]);
     assert!(out.contains("langue du joueur : anglais"), "{out}");
     assert!(out.contains("envoyé dans son courrier d'accueil"), "{out}");
-    assert_eq!(j.player_lang("stark"), "en");
+    assert_eq!(player_lang(&j, "stark"), "en");
     j.ok(&["tick"]);
-    let sent = j.sent();
+    let sent = j.outbox();
     assert!(sent.len() > before);
     let to_arya: Vec<&String> = sent
         .iter()

@@ -18,11 +18,11 @@ use std::sync::{Arc, OnceLock};
 use proptest::prelude::*;
 
 use corbeau::judge::{
-    Adjudication, GivenOrder, Phase, PhaseKind, Position, Season, Unit, adjudicate,
-    retreat_options, sea_route_exists,
+    Adjudication, CheckedOrder, GivenOrder, Phase, PhaseKind, Position, Season, Unit, adjudicate,
+    fleet_touches, move_command, retreat_options, seas_touching,
 };
 use corbeau::map::{Owner, ProvinceKind, RegionId, UnitKind, Variant, load_variant};
-use corbeau::order::parse_order;
+use corbeau::order::{Location, parse_order};
 
 fn westeros() -> &'static Variant {
     static V: OnceLock<Variant> = OnceLock::new();
@@ -73,36 +73,29 @@ fn unit_words(variant: &Variant, unit: &Unit) -> String {
     )
 }
 
-/// The regions a unit could move to in one step (no convoy).
+/// The regions a unit could move to in one step (no convoy), as the judge's map says.
 fn neighbours(variant: &Variant, unit: &Unit) -> Vec<RegionId> {
-    let from = province_of(variant, unit);
-    match unit.kind {
-        UnitKind::Fleet => variant.fleet_adjacency[usize::from(unit.region.0)].clone(),
-        UnitKind::Army => variant.army_adjacency[usize::from(from.0)]
-            .iter()
-            .map(|&p| variant.province(p).region)
-            .collect(),
-        UnitKind::Dragon => variant.dragon_adjacency[usize::from(from.0)]
-            .iter()
-            .map(|&p| variant.province(p).region)
-            .collect(),
-    }
+    variant
+        .region_ids()
+        .filter(|&r| variant.can_move(unit.kind, unit.region, r))
+        .collect()
 }
 
 /// Whether a unit standing at `from` may be found at `to` after a movement phase: where it
-/// was, a neighbour, or (an army) a coast reached by convoy.
+/// was, a neighbour, or (an army) a coast the judge would let it reach by convoy.
 fn may_end_at(variant: &Variant, unit: &Unit, to: RegionId) -> bool {
-    if to == unit.region {
+    if to == unit.region || variant.can_move(unit.kind, unit.region, to) {
         return true;
     }
-    if neighbours(variant, unit).contains(&to) {
-        return true;
-    }
+    let by_sea = Location {
+        province: variant.province_of(to),
+        coast: None,
+    };
     unit.kind == UnitKind::Army
-        && variant.region(to).coast.is_none()
-        && variant.province(province_of(variant, unit)).kind == ProvinceKind::Coast
-        && variant.province(variant.province_of(to)).kind == ProvinceKind::Coast
-        && sea_route_exists(variant, province_of(variant, unit), variant.province_of(to))
+        && matches!(
+            move_command(variant, unit, by_sea, true),
+            Ok(CheckedOrder::Move { to: there, .. }) if there == to
+        )
 }
 
 /// What a unit was drawn to do, before supports and convoys pick whom to help.
@@ -309,16 +302,15 @@ fn army_by_convoy(
     if unit.kind != UnitKind::Army || variant.province(here).kind != ProvinceKind::Coast {
         return None;
     }
-    let seas: Vec<corbeau::map::ProvinceId> = variant.dragon_adjacency[usize::from(here.0)]
-        .iter()
-        .copied()
-        .filter(|&p| variant.province(p).kind == ProvinceKind::Sea)
-        .collect();
+    let seas: Vec<corbeau::map::ProvinceId> = seas_touching(variant, here).collect();
     let sea = pick(&seas, b)?;
-    let shores: Vec<corbeau::map::ProvinceId> = variant.dragon_adjacency[usize::from(sea.0)]
-        .iter()
-        .copied()
-        .filter(|&p| p != here && variant.province(p).kind == ProvinceKind::Coast)
+    let shores: Vec<corbeau::map::ProvinceId> = variant
+        .province_ids()
+        .filter(|&p| {
+            p != here
+                && variant.province(p).kind == ProvinceKind::Coast
+                && fleet_touches(variant, sea, p)
+        })
         .collect();
     let to = pick(&shores, c)?;
     let via = if c.is_multiple_of(2) {

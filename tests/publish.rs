@@ -14,29 +14,17 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, TimeDelta, Utc};
-use corbeau::config::Config;
-use corbeau::game::Actor;
-use corbeau::game::{Moderator, NewGame, Press, Settings, Trigger, hash_secret};
+use corbeau::game::{Press, Settings};
 use corbeau::lang::Lang;
-use corbeau::mail::dispatch::handle;
-use corbeau::mail::inbound::Inbound;
 use corbeau::publish::{Mode, PublishError, PublishReport, Site, publish};
-use corbeau::service::Service;
-use corbeau::store::Commit;
 
 use support::assert_golden;
+use support::world::{
+    BARATHEON, BARATHEON_SECRET, GAME, GameSpec, JUDGE, LANNISTER, LANNISTER_SECRET, MODERATOR,
+    MODERATOR_SECRET, PLAYERS, STARK, STARK_SECRET, World,
+};
 
-const GAME: &str = "westeros-1";
 const OTHER: &str = "autre";
-const JUDGE: &str = "juge@corbeau.test";
-const STARK: &str = "arya@nord.test";
-const LANNISTER: &str = "tyrion@roc.test";
-const BARATHEON: &str = "stannis@peyredragon.test";
-const MODERATOR: &str = "mestre@citadelle.test";
-const STARK_SECRET: &str = "loup-d1re";
-const LANNISTER_SECRET: &str = "Lion-0r!";
-const BARATHEON_SECRET: &str = "cerf-n01r";
-const MODERATOR_SECRET: &str = "m0d-s3cret";
 /// A game name written to break out of the page.
 const HOSTILE_NAME: &str = "La <script>alert('nom')</script> Guerre & \"Paix\"";
 
@@ -58,37 +46,25 @@ fn at(minutes: i64) -> DateTime<Utc> {
         + TimeDelta::minutes(minutes)
 }
 
-struct World {
-    service: Service,
-    config: Config,
-    dir: PathBuf,
-    sent: u32,
+/// What this file does with a judge: a site beside its store, the two games of the golden
+/// pages, and mails at so many minutes after the start.
+trait Publishing {
+    fn site(&self) -> Site;
+    fn publish(&self, mode: Mode) -> PublishReport;
+    /// The game of the golden pages: three players in French, grey press allowed, a
+    /// moderator, started.
+    fn create(&self);
+    /// A second game, in English and still forming: the page of a game not begun.
+    fn create_other(&self);
+    fn mail(&mut self, from: &str, body: &str, minutes: i64);
+    /// The first phase played: press of every kind, Stark's orders given twice (the first
+    /// set superseded) with a line for a unit it does not have (rejected).
+    fn play_first_phase(&mut self);
+    fn process_at(&self, minutes: i64);
+    fn page(&self, id: &str) -> String;
 }
 
-impl Drop for World {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
-    }
-}
-
-impl World {
-    fn new(name: &str) -> World {
-        let dir =
-            std::env::temp_dir().join(format!("corbeau-publish-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        let mut config = Config {
-            data_dir: dir.join("data"),
-            ..Config::default()
-        };
-        config.judge.address = JUDGE.into();
-        World {
-            service: Service::open(&dir.join("data")).unwrap(),
-            config,
-            dir,
-            sent: 0,
-        }
-    }
-
+impl Publishing for World {
     fn site(&self) -> Site {
         Site {
             dir: self.dir.join("site"),
@@ -98,47 +74,28 @@ impl World {
     }
 
     fn publish(&self, mode: Mode) -> PublishReport {
-        let report = publish(&self.service, &self.site(), mode).unwrap();
+        let report = publish(self.service(), &self.site(), mode).unwrap();
         assert!(report.errors.is_empty(), "{report:?}");
         report
     }
 
-    /// The game of the golden pages: three players in French, grey press allowed, a
-    /// moderator, started.
     fn create(&self) {
-        let new = NewGame {
-            id: GAME.into(),
+        let spec = GameSpec {
             name: Some(HOSTILE_NAME.into()),
-            variant: "westeros".into(),
-            players: 3,
-            settings: Settings {
-                press: Press::Grey,
-                ..Settings::default()
-            },
-            moderator: Some(Moderator {
-                address: MODERATOR.into(),
-                secret: hash_secret(MODERATOR_SECRET).unwrap(),
-            }),
+            ..GameSpec::westeros(
+                GAME,
+                Settings {
+                    press: Press::Grey,
+                    ..Settings::default()
+                },
+            )
         };
-        self.service.create(new, "test", at(0)).unwrap();
-        self.service
-            .shape_for_tests(GAME, "test", "seed", at(0), |game, variant, _| {
-                let players = [
-                    ("stark", STARK, STARK_SECRET, Lang::Fr),
-                    ("lannister", LANNISTER, LANNISTER_SECRET, Lang::En),
-                    ("baratheon", BARATHEON, BARATHEON_SECRET, Lang::Fr),
-                ];
-                for (house, address, secret, lang) in players {
-                    game.add_player(house, address, hash_secret(secret)?, lang, at(0))?;
-                }
-                game.start(variant, at(0))
-            })
-            .unwrap();
+        self.create_game(spec, at(0));
+        self.seat(GAME, &PLAYERS, true, at(0));
     }
 
-    /// A second game, in English and still forming: the page of a game not begun.
     fn create_other(&self) {
-        let new = NewGame {
+        let spec = GameSpec {
             id: OTHER.into(),
             name: Some("A Song of Ice".into()),
             variant: "westeros".into(),
@@ -149,29 +106,13 @@ impl World {
             },
             moderator: None,
         };
-        self.service.create(new, "test", at(0)).unwrap();
+        self.create_game(spec, at(0));
     }
 
     fn mail(&mut self, from: &str, body: &str, minutes: i64) {
-        self.sent += 1;
-        let mail = Inbound {
-            message_id: format!("{}.test@{}", self.sent, from.replace('@', ".")),
-            from: from.into(),
-            name: None,
-            subject: "ordres".into(),
-            references: Vec::new(),
-            body: body.into(),
-            attachments: Vec::new(),
-            size: body.len() + 300,
-            too_large: false,
-            automatic: false,
-            ..Inbound::default()
-        };
-        handle(&self.service, &self.config, &mail, at(minutes)).unwrap();
+        self.send_at(from, body, at(minutes));
     }
 
-    /// The first phase played: press of every kind, Stark's orders given twice (the first
-    /// set superseded) with a line for a unit it does not have (rejected).
     fn play_first_phase(&mut self) {
         let stark = format!("PARTIE {GAME} Stark {STARK_SECRET}\n");
         self.mail(
@@ -203,7 +144,7 @@ impl World {
             &format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nDIFFUSION\n{MODERATOR_BROADCAST}\nFIN DIFFUSION\n"),
             50,
         );
-        self.process(60);
+        self.process_at(60);
         // Press of the phase now being played.
         self.mail(
             LANNISTER,
@@ -214,16 +155,8 @@ impl World {
         );
     }
 
-    fn process(&self, minutes: i64) {
-        self.service
-            .process(
-                GAME,
-                &Actor::Moderator,
-                Trigger::Moderator,
-                None,
-                at(minutes),
-            )
-            .unwrap();
+    fn process_at(&self, minutes: i64) {
+        self.process(GAME, at(minutes));
     }
 
     fn page(&self, id: &str) -> String {
@@ -309,7 +242,7 @@ pub fn check_links(site: &Path) -> usize {
 
 #[test]
 fn the_published_pages_match_their_golden_files() {
-    let mut w = World::new("golden");
+    let mut w = World::new("publish", "golden");
     w.create();
     w.create_other();
     w.play_first_phase();
@@ -337,7 +270,7 @@ fn the_published_pages_match_their_golden_files() {
 
 #[test]
 fn nothing_private_reaches_any_published_file() {
-    let mut w = World::new("private");
+    let mut w = World::new("publish", "private");
     w.create();
     w.play_first_phase();
     w.publish(Mode::All);
@@ -348,7 +281,7 @@ fn nothing_private_reaches_any_published_file() {
         everything.push_str(&decoded(&String::from_utf8_lossy(&bytes)));
         everything.push('\n');
     }
-    let game = w.service.load(GAME).unwrap();
+    let game = w.game(GAME);
     let mut never: Vec<String> = [
         STARK,
         LANNISTER,
@@ -388,7 +321,7 @@ fn nothing_private_reaches_any_published_file() {
 
 #[test]
 fn a_hostile_name_and_hostile_press_come_out_inert() {
-    let mut w = World::new("hostile");
+    let mut w = World::new("publish", "hostile");
     w.create();
     w.play_first_phase();
     w.publish(Mode::All);
@@ -409,7 +342,7 @@ fn a_hostile_name_and_hostile_press_come_out_inert() {
 
 #[test]
 fn a_second_publication_draws_and_writes_nothing() {
-    let mut w = World::new("again");
+    let mut w = World::new("publish", "again");
     w.create();
     w.play_first_phase();
     let first = w.publish(Mode::All);
@@ -441,18 +374,16 @@ fn a_second_publication_draws_and_writes_nothing() {
 
 #[test]
 fn a_rolled_back_phase_leaves_the_site_and_its_replay_is_drawn_anew() {
-    let mut w = World::new("rollback");
+    let mut w = World::new("publish", "rollback");
     w.create();
     w.play_first_phase();
-    w.process(90);
+    w.process_at(90);
     w.publish(Mode::Changed);
     let folder = w.site().dir.join("games").join(GAME);
     assert!(folder.join("phase-001.png").is_file());
     assert!(w.page(GAME).contains("id=\"phase-1\""));
     let before = fs::read(folder.join("phase-001.png")).unwrap();
-    w.service
-        .rollback(GAME, &Actor::Moderator, None, at(100))
-        .unwrap();
+    w.rollback(GAME, at(100));
     let report = w.publish(Mode::Changed);
     assert!(!folder.join("phase-001.png").exists(), "{report:?}");
     assert!(!w.page(GAME).contains("id=\"phase-1\""));
@@ -464,7 +395,7 @@ fn a_rolled_back_phase_leaves_the_site_and_its_replay_is_drawn_anew() {
         &format!("PARTIE {GAME} Stark {STARK_SECRET}\nA moa -> win\n"),
         110,
     );
-    w.process(120);
+    w.process_at(120);
     let replay = w.publish(Mode::Changed);
     assert!(replay.pictures_drawn >= 1, "{replay:?}");
     assert_ne!(fs::read(folder.join("phase-001.png")).unwrap(), before);
@@ -473,22 +404,14 @@ fn a_rolled_back_phase_leaves_the_site_and_its_replay_is_drawn_anew() {
 
 #[test]
 fn a_deleted_game_s_pages_go() {
-    let mut w = World::new("deleted");
+    let mut w = World::new("publish", "deleted");
     w.create();
     w.create_other();
     w.play_first_phase();
     w.publish(Mode::All);
     let games = w.site().dir.join("games");
     assert!(games.join(OTHER).join("index.html").is_file());
-    let other = w.service.load(OTHER).unwrap();
-    w.service
-        .store_for_tests()
-        .commit(Commit {
-            before: Some(&other),
-            game: None,
-            ..Commit::default()
-        })
-        .unwrap();
+    w.delete_game(OTHER);
     let report = w.publish(Mode::Changed);
     assert!(!games.join(OTHER).exists(), "{report:?}");
     let index = fs::read_to_string(w.site().dir.join("index.html")).unwrap();
@@ -499,11 +422,11 @@ fn a_deleted_game_s_pages_go() {
 
 #[test]
 fn a_folder_corbeau_did_not_write_is_refused_and_left_alone() {
-    let w = World::new("foreign");
+    let w = World::new("publish", "foreign");
     let site = w.site();
     fs::create_dir_all(&site.dir).unwrap();
     fs::write(site.dir.join("precious.txt"), "mine").unwrap();
-    let refused = publish(&w.service, &site, Mode::All);
+    let refused = publish(w.service(), &site, Mode::All);
     let Err(e @ PublishError::NotASite(_)) = refused else {
         panic!("{refused:?}")
     };
@@ -714,7 +637,7 @@ fn the_game_page_reads_in_headless_chromium() {
         );
         return;
     };
-    let mut w = World::new("chromium");
+    let mut w = World::new("publish", "chromium");
     w.create();
     w.play_first_phase();
     w.publish(Mode::All);
@@ -791,38 +714,12 @@ fn the_game_page_reads_in_headless_chromium() {
 /// store), so the game's variant cannot be read.
 fn store_mini(w: &World, kept: bool) {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/maps/mini.toml");
-    let name = file.display().to_string();
-    let source = corbeau::map::variant_source(&name).unwrap();
-    let pin = corbeau::map::PinnedVariant {
-        name: name.clone(),
-        hash: source.hash(),
-    };
-    let new = NewGame {
-        id: "mini".into(),
-        name: None,
-        variant: name.clone(),
-        players: 2,
-        settings: Settings::default(),
-        moderator: None,
-    };
-    let variant = corbeau::map::load_variant(&name).unwrap();
-    let game = corbeau::game::create(new, &variant, pin.clone(), at(0)).unwrap();
-    let store = w.service.store_for_tests();
-    store.keep_variant(&pin.hash, &source.text).unwrap();
-    store
-        .commit(Commit {
-            game: Some(&game),
-            ..Commit::default()
-        })
-        .unwrap();
-    if !kept {
-        store.forget_variant_for_tests(&pin.hash).unwrap();
-    }
+    w.store_game_of_file("mini", &file.display().to_string(), 2, kept);
 }
 
 #[test]
 fn a_variant_without_drawing_has_pages_without_maps() {
-    let w = World::new("nodrawing");
+    let w = World::new("publish", "nodrawing");
     store_mini(&w, true);
     let report = w.publish(Mode::All);
     assert_eq!((report.games, report.pictures_drawn), (1, 0), "{report:?}");
@@ -834,7 +731,7 @@ fn a_variant_without_drawing_has_pages_without_maps() {
 
 #[test]
 fn a_game_whose_variant_cannot_be_read_stops_only_its_game() {
-    let mut w = World::new("broken");
+    let mut w = World::new("publish", "broken");
     w.create();
     w.play_first_phase();
     store_mini(&w, false);
@@ -843,7 +740,7 @@ fn a_game_whose_variant_cannot_be_read_stops_only_its_game() {
     fs::create_dir_all(&folder).unwrap();
     fs::write(w.site().dir.join(".corbeau-site"), "").unwrap();
     fs::write(folder.join("index.html"), "before").unwrap();
-    let report = publish(&w.service, &w.site(), Mode::All).unwrap();
+    let report = publish(w.service(), &w.site(), Mode::All).unwrap();
     assert_eq!(report.errors.len(), 1, "{report:?}");
     assert_eq!(report.errors[0].0, "mini");
     assert_eq!(
@@ -863,7 +760,7 @@ fn a_game_whose_variant_cannot_be_read_stops_only_its_game() {
 #[test]
 fn links_in_the_site_are_removed_never_followed() {
     use std::os::unix::fs::symlink;
-    let mut w = World::new("links");
+    let mut w = World::new("publish", "links");
     w.create();
     w.create_other();
     w.play_first_phase();

@@ -9,97 +9,37 @@
 #![allow(clippy::unwrap_used)]
 
 mod support;
-use support::copy_dir;
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 
-const NOW: &str = "2026-03-24T14:00:00Z";
+use support::store_copy::StoreCopy;
+
 const GAME: &str = "bataille";
 /// The phase whose results are damaged: printemps 298, mouvements.
 const DAMAGED: u32 = 0;
 
-fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/store-v1")
+/// The stored record of a phase, as JSON (sled's `phases` tree: game id, 0, index).
+fn stored_record(copy: &StoreCopy, index: u32) -> Value {
+    let db = sled::open(copy.data()).unwrap();
+    let bytes = db.open_tree("phases").unwrap().get(key(index)).unwrap();
+    serde_json::from_slice(&bytes.unwrap()).unwrap()
 }
 
-struct Copy {
-    root: PathBuf,
-}
-
-impl Copy {
-    fn new() -> Copy {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let root = std::env::temp_dir().join(format!(
-            "corbeau-results-unreadable-{}-{nanos}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&root);
-        for part in ["data", "variants"] {
-            copy_dir(&fixture().join(part), &root.join(part));
-        }
-        fs::copy(fixture().join("corbeau.toml"), root.join("corbeau.toml")).unwrap();
-        Copy { root }
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_corbeau"))
-            .args(args)
-            .current_dir(&self.root)
-            .env("CORBEAU_CONFIG", self.root.join("corbeau.toml"))
-            .env("CORBEAU_DATA", self.root.join("data"))
-            .env("CORBEAU_NOW", NOW)
-            .env_remove("CORBEAU_LANG")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let out = self.run(args);
-        assert!(
-            out.status.success(),
-            "{args:?}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    }
-
-    /// The stored record of a phase, as JSON (sled's `phases` tree: game id, 0, index).
-    fn stored_record(&self, index: u32) -> Value {
-        let db = sled::open(self.root.join("data")).unwrap();
-        let bytes = db.open_tree("phases").unwrap().get(key(index)).unwrap();
-        serde_json::from_slice(&bytes.unwrap()).unwrap()
-    }
-
-    /// Removes one field of a phase's stored results.
-    fn damage(&self, index: u32, field: &str) -> Value {
-        let db = sled::open(self.root.join("data")).unwrap();
-        let phases = db.open_tree("phases").unwrap();
-        let mut record: Value =
-            serde_json::from_slice(&phases.get(key(index)).unwrap().unwrap()).unwrap();
-        let results = record["results"].as_object_mut().unwrap();
-        assert!(results.remove(field).is_some(), "{field}");
-        phases
-            .insert(key(index), serde_json::to_vec(&record).unwrap())
-            .unwrap();
-        db.flush().unwrap();
-        record["results"].clone()
-    }
-}
-
-impl Drop for Copy {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.root);
-    }
+/// Removes one field of a phase's stored results.
+fn damage(copy: &StoreCopy, index: u32, field: &str) -> Value {
+    let db = sled::open(copy.data()).unwrap();
+    let phases = db.open_tree("phases").unwrap();
+    let mut record: Value =
+        serde_json::from_slice(&phases.get(key(index)).unwrap().unwrap()).unwrap();
+    let results = record["results"].as_object_mut().unwrap();
+    assert!(results.remove(field).is_some(), "{field}");
+    phases
+        .insert(key(index), serde_json::to_vec(&record).unwrap())
+        .unwrap();
+    db.flush().unwrap();
+    record["results"].clone()
 }
 
 fn key(index: u32) -> Vec<u8> {
@@ -111,10 +51,10 @@ fn key(index: u32) -> Vec<u8> {
 
 #[test]
 fn a_phase_whose_results_do_not_read_is_said_and_the_history_still_opens() {
-    let copy = Copy::new();
+    let copy = StoreCopy::new("results-unreadable", "history");
     // The first command migrates the v1 store; then its results are damaged.
     let list = copy.ok(&["history", GAME]);
-    let damaged = copy.damage(DAMAGED, "counts");
+    let damaged = damage(&copy, DAMAGED, "counts");
 
     // The list of phases is the same.
     assert_eq!(list, copy.ok(&["history", GAME]));
@@ -155,5 +95,5 @@ fn a_phase_whose_results_do_not_read_is_said_and_the_history_still_opens() {
     copy.ok(&["publish", site.to_str().unwrap()]);
     let page = fs::read_to_string(site.join("games").join(GAME).join("index.html")).unwrap();
     assert!(page.contains("ne peuvent pas être montrés"), "{page}");
-    assert_eq!(copy.stored_record(DAMAGED)["results"], damaged);
+    assert_eq!(stored_record(&copy, DAMAGED)["results"], damaged);
 }

@@ -4,57 +4,36 @@
 //! that does not take one refuses it in either place. And every corbeau command line of
 //! docs/deploy.md is accepted as written, so that the guide cannot drift from the CLI.
 
+mod support;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-use std::time::{SystemTime, UNIX_EPOCH};
 
-/// A fresh folder for one test, removed when dropped.
-struct Dir(PathBuf);
+use support::TempDir;
 
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let dir = std::env::temp_dir().join(format!(
-            "corbeau-shared-{name}-{}-{nanos}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-        Dir(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
-    }
-
-    /// A configuration whose store is `data` in this folder, in `lang`.
-    fn config(&self, data: &str, lang: &str) -> String {
-        let file = self.path(&format!("{data}.toml"));
-        let text = format!(
-            "data_dir = {:?}\nlang = \"{lang}\"\n\n[judge]\naddress = \"juge@example.org\"\n",
-            self.path(data)
-        );
-        fs::write(&file, text).unwrap_or_else(|e| panic!("{file}: {e}"));
-        file
-    }
+/// The path of `name` in the test's folder, as a command line writes it.
+fn file(dir: &TempDir, name: &str) -> String {
+    dir.join(name).display().to_string()
 }
 
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
+/// A configuration whose store is `data` in the test's folder, in `lang`.
+fn config(dir: &TempDir, data: &str, lang: &str) -> String {
+    let path = file(dir, &format!("{data}.toml"));
+    let text = format!(
+        "data_dir = {:?}\nlang = \"{lang}\"\n\n[judge]\naddress = \"juge@example.org\"\n",
+        file(dir, data)
+    );
+    fs::write(&path, text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    path
 }
 
 /// Runs corbeau in `dir` with none of the caller's corbeau settings, plus `env`.
-fn run_env(dir: &Dir, env: &[(&str, &str)], args: &[&str]) -> Output {
+fn run_env(dir: &TempDir, env: &[(&str, &str)], args: &[&str]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_corbeau"));
     command
         .args(args)
-        .current_dir(&dir.0)
+        .current_dir(&**dir)
         .env("CORBEAU_NOW", "2026-03-23T08:00:00Z")
         .env_remove("CORBEAU_LANG")
         .env_remove("CORBEAU_CONFIG")
@@ -72,12 +51,12 @@ fn run_env(dir: &Dir, env: &[(&str, &str)], args: &[&str]) -> Output {
 
 /// Runs a command that must succeed; its standard output.
 #[track_caller]
-fn ok(dir: &Dir, args: &[&str]) -> String {
+fn ok(dir: &TempDir, args: &[&str]) -> String {
     ok_env(dir, &[], args)
 }
 
 #[track_caller]
-fn ok_env(dir: &Dir, env: &[(&str, &str)], args: &[&str]) -> String {
+fn ok_env(dir: &TempDir, env: &[(&str, &str)], args: &[&str]) -> String {
     let out = run_env(dir, env, args);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
@@ -91,7 +70,7 @@ fn ok_env(dir: &Dir, env: &[(&str, &str)], args: &[&str]) -> String {
 
 /// Runs a command that must be refused with exit code 1; its standard error.
 #[track_caller]
-fn refused(dir: &Dir, args: &[&str]) -> String {
+fn refused(dir: &TempDir, args: &[&str]) -> String {
     let out = run_env(dir, &[], args);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(1), "corbeau {args:?}:\n{stderr}");
@@ -112,8 +91,8 @@ fn games(json: &str) -> Vec<String> {
 
 #[test]
 fn config_before_or_after_the_command_opens_the_configured_store() {
-    let dir = Dir::new("config");
-    let config = dir.config("store", "en");
+    let dir = TempDir::new("shared", "config");
+    let config = config(&dir, "store", "en");
     ok(&dir, &["--config", &config, "game", "new", "avant"]);
     ok(&dir, &["game", "new", "apres", "--config", &config]);
     ok(&dir, &["game", "--config", &config, "new", "milieu"]);
@@ -130,14 +109,14 @@ fn config_before_or_after_the_command_opens_the_configured_store() {
     }
     let json = ok(&dir, &["--config", &config, "--json", "game", "list"]);
     assert_eq!(games(&json), ["apres", "avant", "milieu"]);
-    assert!(Path::new(&dir.path("store")).is_dir());
-    assert!(!Path::new(&dir.path("corbeau-data")).exists());
+    assert!(Path::new(&file(&dir, "store")).is_dir());
+    assert!(!Path::new(&file(&dir, "corbeau-data")).exists());
 }
 
 #[test]
 fn data_before_or_after_the_command_is_the_same_store() {
-    let dir = Dir::new("data");
-    let data = dir.path("donnees");
+    let dir = TempDir::new("shared", "data");
+    let data = file(&dir, "donnees");
     ok(&dir, &["--data", &data, "game", "new", "un"]);
     ok(&dir, &["game", "new", "deux", "--data", &data]);
     assert_eq!(
@@ -165,13 +144,13 @@ fn data_before_or_after_the_command_is_the_same_store() {
     assert!(export.contains("a@example.org"), "{export}");
     ok(&dir, &["--data", &data, "tick"]);
     ok(&dir, &["--data", &data, "outbox"]);
-    assert!(!Path::new(&dir.path("corbeau-data")).exists());
+    assert!(!Path::new(&file(&dir, "corbeau-data")).exists());
 }
 
 #[test]
 fn every_store_command_takes_the_shared_options_before_its_name() {
-    let dir = Dir::new("every");
-    let site = dir.path("site");
+    let dir = TempDir::new("shared", "every");
+    let site = file(&dir, "site");
     let commands: [&[&str]; 9] = [
         &["game", "new", "partie"],
         &["player", "add", "partie", "stark", "a@example.org"],
@@ -185,7 +164,7 @@ fn every_store_command_takes_the_shared_options_before_its_name() {
     ];
     for (n, command) in commands.iter().enumerate() {
         // A store of its own for each: the command made it, so it read `--data`.
-        let data = dir.path(&format!("d{n}"));
+        let data = file(&dir, &format!("d{n}"));
         if n > 0 {
             ok(&dir, &["--data", &data, "game", "new", "partie"]);
         }
@@ -195,17 +174,17 @@ fn every_store_command_takes_the_shared_options_before_its_name() {
         assert!(Path::new(&data).is_dir(), "{args:?}");
     }
     // `ingest` in English, with nothing on its standard input.
-    let data = dir.path("ingest");
+    let data = file(&dir, "ingest");
     let out = run_env(&dir, &[], &["--lang", "en", "--data", &data, "ingest"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("nothing on stdin"), "{err}");
-    assert!(!Path::new(&dir.path("corbeau-data")).exists());
+    assert!(!Path::new(&file(&dir, "corbeau-data")).exists());
 }
 
 #[test]
 fn lang_before_or_after_the_command_speaks_that_language() {
-    let dir = Dir::new("lang");
-    let data = dir.path("d");
+    let dir = TempDir::new("shared", "lang");
+    let data = file(&dir, "d");
     let english = "no games; `corbeau game new NAME` creates one";
     let french = "aucune partie ; `corbeau game new NOM` en crée une";
     assert!(ok(&dir, &["--lang", "en", "game", "list", "--data", &data]).contains(english));
@@ -219,16 +198,16 @@ fn lang_before_or_after_the_command_speaks_that_language() {
         serde_json::from_str::<serde_json::Value>(&json).is_ok(),
         "{json}"
     );
-    let svg = dir.path("carte.svg");
+    let svg = file(&dir, "carte.svg");
     ok(&dir, &["--lang", "en", "map", "draw", "--out", &svg]);
     assert!(fs::metadata(&svg).is_ok_and(|m| m.len() > 0));
 }
 
 #[test]
 fn written_twice_the_option_after_the_name_counts_and_both_beat_the_environment() {
-    let dir = Dir::new("order");
-    let before = dir.path("avant");
-    let after = dir.path("apres");
+    let dir = TempDir::new("shared", "order");
+    let before = file(&dir, "avant");
+    let after = file(&dir, "apres");
     ok(
         &dir,
         &["--data", &before, "game", "new", "ici", "--data", &after],
@@ -242,7 +221,7 @@ fn written_twice_the_option_after_the_name_counts_and_both_beat_the_environment(
         Vec::<String>::new()
     );
     // The variable is the fallback: the option, wherever written, wins over it.
-    let env = dir.path("env");
+    let env = file(&dir, "env");
     ok_env(
         &dir,
         &[("CORBEAU_DATA", &env)],
@@ -263,8 +242,8 @@ fn written_twice_the_option_after_the_name_counts_and_both_beat_the_environment(
 
 #[test]
 fn a_command_that_does_not_take_a_shared_option_refuses_it_before_its_name() {
-    let dir = Dir::new("refused");
-    let data = dir.path("d");
+    let dir = TempDir::new("shared", "refused");
+    let data = file(&dir, "d");
     let err = refused(&dir, &["--data", &data, "map", "check", "westeros"]);
     assert!(
         err.contains("`--data` n'est pas une option de `corbeau map check`"),
@@ -357,7 +336,7 @@ fn every_corbeau_command_line_of_the_deploy_guide_is_accepted_as_written() {
             "no `{wanted}` in the guide's commands:\n{all}"
         );
     }
-    let dir = Dir::new("guide");
+    let dir = TempDir::new("shared", "guide");
     for (line, args) in &commands {
         // `--help` at the end: clap reads every word before it as the command would, and
         // answers with the help of the command they name, without doing it.

@@ -9,6 +9,7 @@
 
 #[path = "support/smtp_sink.rs"]
 mod smtp_sink;
+mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,6 +23,7 @@ use corbeau::service::Service;
 use corbeau::store::{Commit, Store};
 use mail_parser::MessageParser;
 use smtp_sink::{Pki, Sink, SinkOptions, delivered, free_port};
+use support::TempDir;
 
 const SUBJECT: &str = "Résultats : printemps de l’an 299 — la Maison Stark perd Vivesaigues, \
                        Port-Réal tient bon, et l’hiver vient";
@@ -44,30 +46,8 @@ fn t0() -> DateTime<Utc> {
         .with_timezone(&Utc)
 }
 
-/// A fresh directory, removed at the end of a test that passed (kept to look at if it
-/// failed).
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-fn temp_dir(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("corbeau-smtp-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
+fn temp_dir(name: &str) -> TempDir {
+    TempDir::new("smtp", name)
 }
 
 /// A mail as the judge queues it: an answer in a thread, about a game.

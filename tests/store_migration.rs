@@ -9,12 +9,10 @@
 #![allow(clippy::unwrap_used)]
 
 mod support;
-use support::copy_dir;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::process::{Command, Stdio};
 
 use pretty_assertions::assert_eq;
 use serde_json::Value;
@@ -22,12 +20,7 @@ use serde_json::Value;
 /// The running games of the fixture, whose next phase the goldens hold.
 const RUNNING: [&str; 4] = ["bataille", "retraite", "classique", "perso"];
 
-/// The time the goldens were made at (make.sh's last `at`).
-const NOW: &str = "2026-03-24T14:00:00Z";
-
-fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/store-v1")
-}
+use support::store_copy::{NOW, StoreCopy, fixture};
 
 fn golden(name: &str) -> String {
     let path = fixture().join("golden").join(name);
@@ -52,70 +45,9 @@ fn v1_view(game: &Value) -> Value {
     game
 }
 
-/// A copy of the fixture (store, configuration, variant file) in a directory of its own.
-struct Copy {
-    root: PathBuf,
-}
-
-impl Copy {
-    fn new(name: &str) -> Copy {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let root = std::env::temp_dir().join(format!(
-            "corbeau-store-v1-{name}-{}-{nanos}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&root);
-        for part in ["data", "variants"] {
-            copy_dir(&fixture().join(part), &root.join(part));
-        }
-        fs::copy(fixture().join("corbeau.toml"), root.join("corbeau.toml")).unwrap();
-        Copy { root }
-    }
-
-    /// Runs corbeau in the copy's directory (so the relative variant path of `perso`
-    /// resolves as it did when the game was made), at the goldens' time.
-    fn run_in(&self, dir: &Path, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_corbeau"))
-            .args(args)
-            .current_dir(dir)
-            .env("CORBEAU_CONFIG", self.root.join("corbeau.toml"))
-            .env("CORBEAU_DATA", self.root.join("data"))
-            .env("CORBEAU_NOW", NOW)
-            .env_remove("CORBEAU_LANG")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.run_in(&self.root, args)
-    }
-
-    /// What a command that must succeed printed on stdout.
-    fn ok(&self, args: &[&str]) -> String {
-        let out = self.run(args);
-        assert!(
-            out.status.success(),
-            "{args:?}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    }
-}
-
-impl Drop for Copy {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.root);
-    }
-}
-
 #[test]
 fn a_v1_store_lists_and_shows_its_games_as_v1_did() {
-    let copy = Copy::new("list");
+    let copy = StoreCopy::new("store-v1", "list");
     assert_eq!(golden("list.txt"), copy.ok(&["game", "list"]));
     assert_eq!(golden("list.json"), copy.ok(&["game", "list", "--json"]));
     for game in RUNNING {
@@ -145,7 +77,7 @@ fn a_v1_store_lists_and_shows_its_games_as_v1_did() {
 
 #[test]
 fn a_v1_store_plays_its_next_phases_as_v1_did() {
-    let copy = Copy::new("play");
+    let copy = StoreCopy::new("store-v1", "play");
     for game in RUNNING {
         assert_eq!(
             golden(&format!("{game}.process.txt")),
@@ -182,7 +114,7 @@ fn schema(data: &Path) -> u32 {
 }
 
 /// The copies of the store kept by a migration, beside it.
-fn backups(copy: &Copy) -> Vec<PathBuf> {
+fn backups(copy: &StoreCopy) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = fs::read_dir(&copy.root)
         .unwrap()
         .filter_map(Result::ok)
@@ -199,7 +131,7 @@ fn backups(copy: &Copy) -> Vec<PathBuf> {
 
 #[test]
 fn the_migration_runs_once_says_so_and_keeps_the_v1_store() {
-    let copy = Copy::new("once");
+    let copy = StoreCopy::new("store-v1", "once");
     assert_eq!(schema(&copy.root.join("data")), 1);
     let first = copy.run(&["game", "list"]);
     assert!(first.status.success());
@@ -226,7 +158,7 @@ fn the_migration_runs_once_says_so_and_keeps_the_v1_store() {
 
 #[test]
 fn a_variant_file_gone_refuses_the_migration_and_changes_nothing() {
-    let copy = Copy::new("gone");
+    let copy = StoreCopy::new("store-v1", "gone");
     // From another directory, `variants/perso.toml` (relative, as the moderator gave it)
     // is not there.
     let elsewhere = copy.root.join("elsewhere");
@@ -264,7 +196,7 @@ fn a_variant_file_gone_refuses_the_migration_and_changes_nothing() {
 
 #[test]
 fn after_the_migration_the_variant_file_is_never_read_again() {
-    let copy = Copy::new("pinned");
+    let copy = StoreCopy::new("store-v1", "pinned");
     copy.ok(&["game", "list"]);
     fs::remove_file(copy.root.join("variants/perso.toml")).unwrap();
     let elsewhere = copy.root.join("elsewhere");
@@ -283,7 +215,7 @@ fn after_the_migration_the_variant_file_is_never_read_again() {
 
 #[test]
 fn mail_piped_while_the_migration_is_refused_waits_with_75() {
-    let copy = Copy::new("mta");
+    let copy = StoreCopy::new("store-v1", "mta");
     for sub in ["inbox/new", "inbox/cur", "inbox/tmp"] {
         fs::create_dir_all(copy.root.join(sub)).unwrap();
     }
@@ -330,7 +262,7 @@ fn v1_outbox(data: &Path) -> Vec<Value> {
 
 #[test]
 fn the_v1_outbox_mails_are_sent_after_the_migration_as_v1_queued_them() {
-    let copy = Copy::new("outbox");
+    let copy = StoreCopy::new("store-v1", "outbox");
     let queued = v1_outbox(&copy.root.join("data"));
     assert!(queued.len() >= 2, "{queued:?}");
     // The outbox folder now, rather than the sendmail that always failed.

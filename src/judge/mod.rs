@@ -9,7 +9,9 @@ mod position;
 mod retreat;
 
 pub use adjust::{adjustment_counts, free_home_centres, has_adjustments};
-pub use legality::{Board, find_unit, sea_route_exists};
+pub use legality::{
+    Board, find_unit, fleet_touches, move_command, sea_route_exists, seas_touching,
+};
 pub use outcome::{CheckedOrder, Failure, Illegal, Outcome, Report};
 pub use position::{Dislodged, Phase, PhaseKind, Position, Season, Unit};
 pub use retreat::retreat_options;

@@ -4,23 +4,13 @@
 //! mail, an unmarked auto-responder repeating itself — and each cap must leave the owner's
 //! own mail answered (docs/email.md, "Caps").
 
-use std::path::PathBuf;
-
 use chrono::{DateTime, TimeDelta, Utc};
 use corbeau::config::Config;
-use corbeau::game::{Game, Moderator, NewGame, Observer, Settings, hash_secret};
+use corbeau::game::Settings;
 use corbeau::lang::Lang;
-use corbeau::mail::dispatch::handle;
-use corbeau::mail::inbound::Inbound;
 use corbeau::mail::outmail::OutMail;
-use corbeau::service::Service;
 
-const GAME: &str = "westeros-1";
-const JUDGE: &str = "juge@corbeau.test";
-const STARK: &str = "arya@nord.test";
-const LANNISTER: &str = "tyrion@roc.test";
-const BARATHEON: &str = "stannis@peyredragon.test";
-const MODERATOR: &str = "mestre@citadelle.test";
+use super::support::world::{BARATHEON, GAME, GameSpec, JUDGE, LANNISTER, MODERATOR, STARK, World};
 const MALLORY: &str = "mallory@ailleurs.test";
 const STARK_SECRET: &str = "k7pq2mzd9a";
 const MODERATOR_SECRET: &str = "m0ds3cret9";
@@ -35,111 +25,61 @@ fn minutes(n: i64) -> DateTime<Utc> {
     now() + TimeDelta::minutes(n)
 }
 
-/// A judge with the game `westeros-1` running: three players, a moderator, and as many
-/// observers as asked for.
-struct World {
-    service: Service,
-    config: Config,
-    dir: PathBuf,
-    sent: u32,
-}
-
-impl Drop for World {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
 fn observer(n: usize) -> String {
     format!("observer{n}@loin.test")
 }
 
-impl World {
-    fn new(name: &str, observers: usize) -> World {
-        World::with(name, observers, "westeros", 3, Config::default())
-    }
+/// A judge with the game `westeros-1` running: three players, a moderator, and as many
+/// observers as asked for.
+fn world(name: &str, observers: usize) -> World {
+    with(name, observers, "westeros", 3, Config::default())
+}
 
-    fn with(name: &str, observers: usize, variant: &str, houses: u8, config: Config) -> World {
-        let dir = std::env::temp_dir().join(format!("corbeau-caps-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut config = Config {
-            data_dir: dir.join("data"),
+fn with(name: &str, observers: usize, variant: &str, houses: u8, config: Config) -> World {
+    let mut w = World::with_config("caps", name, |c| {
+        *c = Config {
+            data_dir: c.data_dir.clone(),
             ..config
         };
-        config.judge.address = JUDGE.into();
-        let service = Service::open(&config.data_dir).unwrap();
-        let new = NewGame {
-            id: GAME.into(),
-            name: None,
-            variant: variant.into(),
-            players: houses,
-            settings: Settings::default(),
-            moderator: Some(Moderator {
-                address: MODERATOR.into(),
-                secret: hash_secret(MODERATOR_SECRET).unwrap(),
-            }),
-        };
-        service.create(new, "test", now()).unwrap();
-        service
-            .shape_for_tests(GAME, "test", "seed", now(), |game, variant, _| {
-                let houses: Vec<String> = game.seats.iter().map(|s| s.house.clone()).collect();
-                for (n, house) in houses.iter().enumerate() {
-                    let (address, secret) = match n {
-                        0 => (STARK.to_string(), STARK_SECRET.to_string()),
-                        1 => (LANNISTER.to_string(), "r0cdelion7".to_string()),
-                        2 => (BARATHEON.to_string(), "cerfn0ir42".to_string()),
-                        n => (format!("player{n}@maison.test"), format!("secret-{n}-x")),
-                    };
-                    game.add_player(house, &address, hash_secret(&secret)?, Lang::Fr, now())?;
-                }
-                // Observers seated as a confirmation would: their secrets are never used.
-                for n in 0..observers {
-                    game.observers.push(Observer {
-                        address: observer(n),
-                        secret: "(unused)".into(),
-                        lang: Lang::Fr,
-                        since: now(),
-                    });
-                }
-                game.start(variant, now())
-            })
-            .unwrap();
-        World {
-            service,
-            config,
-            dir,
-            sent: 0,
-        }
-    }
-
-    fn send(&mut self, from: &str, body: &str, at: DateTime<Utc>) {
-        self.sent += 1;
-        let mail = Inbound {
-            message_id: format!("{}.caps@{}", self.sent, from.replace('@', ".")),
-            from: from.into(),
-            authors: vec![from.into()],
-            subject: "test".into(),
-            body: body.into(),
-            size: body.len() + 300,
-            ..Inbound::default()
-        };
-        handle(&self.service, &self.config, &mail, at).unwrap();
-    }
-
-    /// The mails queued since the last look, taken out of the outbox.
-    fn take(&self) -> Vec<OutMail> {
-        let mut mails = Vec::new();
-        for (key, mail) in self.service.outbox().unwrap() {
-            self.service.outbox_sent(key).unwrap();
-            mails.push(OutMail::open(&mail));
-        }
-        mails
-    }
-
-    fn game(&self) -> Game {
-        self.service.load(GAME).unwrap()
-    }
+        c.judge.address = JUDGE.into();
+    });
+    w.tag = "caps";
+    w.subject = "test";
+    w.authors = true;
+    let spec = GameSpec {
+        name: None,
+        variant: variant.into(),
+        players: houses,
+        moderator: Some(MODERATOR_SECRET),
+        ..GameSpec::westeros(GAME, Settings::default())
+    };
+    w.create_game(spec, now());
+    let players: Vec<(String, String, String)> = w
+        .houses(GAME)
+        .into_iter()
+        .enumerate()
+        .map(|(n, house)| {
+            let (address, secret) = match n {
+                0 => (STARK.to_string(), STARK_SECRET.to_string()),
+                1 => (LANNISTER.to_string(), "r0cdelion7".to_string()),
+                2 => (BARATHEON.to_string(), "cerfn0ir42".to_string()),
+                n => (format!("player{n}@maison.test"), format!("secret-{n}-x")),
+            };
+            (house, address, secret)
+        })
+        .collect();
+    let seats: Vec<(&str, &str, &str, Lang)> = players
+        .iter()
+        .map(|(h, a, s)| (h.as_str(), a.as_str(), s.as_str(), Lang::Fr))
+        .collect();
+    w.seat(GAME, &seats, false, now());
+    w.add_observers(
+        GAME,
+        &(0..observers).map(observer).collect::<Vec<_>>(),
+        now(),
+    );
+    w.start(GAME, now());
+    w
 }
 
 /// A mail's text with its lines joined, as the templates wrap sentences at any word.
@@ -169,11 +109,11 @@ fn token(mail: &OutMail) -> String {
 fn a_confirmation_past_the_observer_cap_is_refused_and_the_request_kept() {
     let cap = Config::default().mail.caps.observers_per_game as usize;
     assert_eq!(cap, 20, "the documented default");
-    let mut w = World::new("observer-cap", cap);
+    let mut w = world("observer-cap", cap);
     let newcomer = "curieux@loin.test";
-    w.send(newcomer, &format!("OBSERVER {GAME}\n"), minutes(1));
+    w.send_at(newcomer, &format!("OBSERVER {GAME}\n"), minutes(1));
     let token = token(&w.take()[0]);
-    w.send(
+    w.send_at(
         newcomer,
         &format!("OBSERVER {GAME} CONFIRMER {token}\n"),
         minutes(2),
@@ -185,7 +125,7 @@ fn a_confirmation_past_the_observer_cap_is_refused_and_the_request_kept() {
         "{}",
         answer[0].body
     );
-    let game = w.game();
+    let game = w.game(GAME);
     assert_eq!(game.observers.len(), cap, "no observer past the cap");
     // The moderator still sees who waits (`game show --json` lists the requests).
     assert!(
@@ -194,13 +134,8 @@ fn a_confirmation_past_the_observer_cap_is_refused_and_the_request_kept() {
     );
 
     // Once an observer has left, the same token confirms.
-    w.service
-        .shape_for_tests(GAME, "test", "leave", minutes(3), |game, _, _| {
-            game.observers.pop();
-            Ok(())
-        })
-        .unwrap();
-    w.send(
+    w.observer_leaves(GAME, minutes(3));
+    w.send_at(
         newcomer,
         &format!("OBSERVER {GAME} CONFIRMER {token}\n"),
         minutes(4),
@@ -211,12 +146,12 @@ fn a_confirmation_past_the_observer_cap_is_refused_and_the_request_kept() {
         "{}",
         answer[0].body
     );
-    assert!(w.game().observers.iter().any(|o| o.address == newcomer));
+    assert!(w.game(GAME).observers.iter().any(|o| o.address == newcomer));
 }
 
 #[test]
 fn a_forged_map_request_draws_a_few_pictures_an_hour_and_the_owner_still_gets_one() {
-    let mut w = World::new("map-forged", 0);
+    let mut w = world("map-forged", 0);
     let cap = w.config.mail.caps.map_pictures_per_hour as usize;
     assert_eq!(cap, 3, "the documented default");
     // Mallory forges Stark's address: no secret, the address is one the game writes to.
@@ -224,7 +159,7 @@ fn a_forged_map_request_draws_a_few_pictures_an_hour_and_the_owner_still_gets_on
     let mut held = 0;
     for n in 0..10 {
         // Each text its own, as the cap on the same text would otherwise hold them.
-        w.send(STARK, &format!("CARTE {GAME}\nmerci {n}\n"), minutes(n));
+        w.send_at(STARK, &format!("CARTE {GAME}\nmerci {n}\n"), minutes(n));
         let mails = w.take();
         assert_eq!(mails.len(), 1, "every request is still answered");
         drawn += pictures(&mails);
@@ -242,12 +177,12 @@ fn a_forged_map_request_draws_a_few_pictures_an_hour_and_the_owner_still_gets_on
 
     // Stark, signed on with the secret, gets the picture: the forger never reaches the
     // seat's own count.
-    w.send(STARK, &format!("{}CARTE\n", stark()), minutes(11));
+    w.send_at(STARK, &format!("{}CARTE\n", stark()), minutes(11));
     let mails = w.take();
     assert_eq!(pictures(&mails), 1, "the owner's signed request is drawn");
 
     // So does the moderator, signed on: a count of its own.
-    w.send(
+    w.send_at(
         MODERATOR,
         &format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nCARTE\n"),
         minutes(12),
@@ -259,18 +194,18 @@ fn a_forged_map_request_draws_a_few_pictures_an_hour_and_the_owner_still_gets_on
     );
 
     // An hour after the window opened, requests without a secret are drawn again.
-    w.send(STARK, &format!("CARTE {GAME}\n"), minutes(61));
+    w.send_at(STARK, &format!("CARTE {GAME}\n"), minutes(61));
     assert_eq!(pictures(&w.take()), 1);
 }
 
 #[test]
 fn a_seat_gets_a_few_pictures_an_hour_then_text_saying_when() {
-    let mut w = World::new("map-seat", 0);
+    let mut w = world("map-seat", 0);
     let cap = w.config.mail.caps.map_pictures_per_hour as usize;
     let mut drawn = 0;
     let mut last = String::new();
     for n in 0..(cap as i64 + 2) {
-        w.send(STARK, &format!("{}CARTE\nSTATUT\n", stark()), minutes(n));
+        w.send_at(STARK, &format!("{}CARTE\nSTATUT\n", stark()), minutes(n));
         let mails = w.take();
         assert_eq!(mails.len(), 1);
         drawn += pictures(&mails);
@@ -285,7 +220,7 @@ fn a_seat_gets_a_few_pictures_an_hour_then_text_saying_when() {
 
 #[test]
 fn one_mail_draws_one_picture_whatever_it_names_and_wherever_its_copies_go() {
-    let mut w = World::new("map-once", 0);
+    let mut w = world("map-once", 0);
     // Signed on from another address: the reply goes to the sender and a copy to the
     // house's address. Three CARTE lines, and others naming other games.
     let mut body = stark();
@@ -295,7 +230,7 @@ fn one_mail_draws_one_picture_whatever_it_names_and_wherever_its_copies_go() {
     for n in 0..12 {
         body.push_str(&format!("CARTE partie-{n}\n"));
     }
-    w.send(MALLORY, &body, minutes(1));
+    w.send_at(MALLORY, &body, minutes(1));
     let mails = w.take();
     assert_eq!(mails.len(), 2, "the answer and its copy to Stark");
     assert_eq!(pictures(&mails), 1, "one picture for the whole mail");
@@ -317,9 +252,9 @@ fn one_mail_draws_one_picture_whatever_it_names_and_wherever_its_copies_go() {
 #[test]
 fn one_mail_cannot_fan_press_out_past_a_press_to_everyone() {
     let observers = 20;
-    let mut w = World::new("fanout", observers);
+    let mut w = world("fanout", observers);
     let press = "PRESSE A TOUS\nLe nord se souvient.\nFIN PRESSE\n";
-    w.send(
+    w.send_at(
         STARK,
         &format!("{}{press}{press}{press}", stark()),
         minutes(1),
@@ -352,12 +287,12 @@ fn press_to_everyone_of_a_seven_house_game_with_its_observers_still_goes() {
     let mut config = Config::default();
     config.mail.caps.observers_per_game = 5;
     let observers = 12;
-    let mut w = World::with("fanout-7", observers, "classique", 7, config);
-    let house = w.game().seats[0].house.clone();
+    let mut w = with("fanout-7", observers, "classique", 7, config);
+    let house = w.game(GAME).seats[0].house.clone();
     let body = format!(
         "PARTIE {GAME} {house} {STARK_SECRET}\nPRESSE A TOUS\nBonjour à tous.\nFIN PRESSE\n"
     );
-    w.send(STARK, &body, minutes(1));
+    w.send_at(STARK, &body, minutes(1));
     let mails = w.take();
     assert_eq!(
         mails.len(),
@@ -372,7 +307,7 @@ fn press_to_everyone_of_a_seven_house_game_with_its_observers_still_goes() {
 
 #[test]
 fn an_unmarked_responder_repeating_itself_gets_three_answers_an_hour() {
-    let mut w = World::new("same-text", 0);
+    let mut w = world("same-text", 0);
     let cap = w.config.mail.caps.same_text_per_hour as usize;
     assert_eq!(cap, 3, "the documented default");
     let vacation = "Je suis en congés jusqu'au 3 avril.\n\nBien à vous,\nRobert\n";
@@ -384,7 +319,7 @@ fn an_unmarked_responder_repeating_itself_gets_three_answers_an_hour() {
             0 => vacation.to_string(),
             _ => format!("{}\n> Bonjour,\n> message {n}\n", vacation.to_uppercase()),
         };
-        w.send(robot, &body, minutes(n));
+        w.send_at(robot, &body, minutes(n));
         answers.extend(w.take());
     }
     assert_eq!(answers.len(), cap, "answers to the same text in an hour");
@@ -394,10 +329,10 @@ fn an_unmarked_responder_repeating_itself_gets_three_answers_an_hour() {
         answers[cap - 1].body
     );
     // A different text from the same address is answered.
-    w.send(robot, "AIDE\n", minutes(21));
+    w.send_at(robot, "AIDE\n", minutes(21));
     assert_eq!(w.take().len(), 1);
     // So is the same text once the hour is over.
-    w.send(robot, vacation, minutes(61));
+    w.send_at(robot, vacation, minutes(61));
     assert_eq!(w.take().len(), 1);
 }
 
@@ -406,10 +341,10 @@ fn an_unmarked_responder_repeating_itself_gets_three_answers_an_hour() {
 /// always answered, whatever its text.
 #[test]
 fn a_forger_repeating_text_in_a_player_s_name_never_silences_the_player() {
-    let mut w = World::new("same-text-owner", 0);
+    let mut w = world("same-text-owner", 0);
     let forged = "STATUT\nAIDE\n".to_string();
     for n in 0..10 {
-        w.send(STARK, &forged, minutes(n));
+        w.send_at(STARK, &forged, minutes(n));
     }
     let forged_answers = w.take().len();
     assert_eq!(forged_answers, 3, "the forged text is answered three times");
@@ -417,17 +352,17 @@ fn a_forger_repeating_text_in_a_player_s_name_never_silences_the_player() {
     // Stark's own orders, the same mail sent five times: every one answered.
     let orders = format!("{}A Winterfell H\n", stark());
     for n in 0..5 {
-        w.send(STARK, &orders, minutes(20 + n));
+        w.send_at(STARK, &orders, minutes(20 + n));
         let mails = w.take();
         assert_eq!(mails.len(), 1, "Stark's mail {n} answered");
         assert!(mails[0].body.contains("Identifié"), "{}", mails[0].body);
     }
     // The forger's words, signed on with the right secret: answered.
-    w.send(STARK, &format!("{}{forged}", stark()), minutes(30));
+    w.send_at(STARK, &format!("{}{forged}", stark()), minutes(30));
     assert_eq!(w.take().len(), 1);
     // A player without a secret at hand, writing the same thing twice, is answered twice.
     for n in 0..2 {
-        w.send(LANNISTER, &format!("CARTE {GAME}\n"), minutes(40 + n));
+        w.send_at(LANNISTER, &format!("CARTE {GAME}\n"), minutes(40 + n));
         assert_eq!(w.take().len(), 1);
     }
 }

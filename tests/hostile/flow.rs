@@ -7,20 +7,16 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::fs;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use chrono::{DateTime, TimeDelta, Utc};
-use corbeau::config::Config;
+use corbeau::game::Action;
 use corbeau::game::calendar::{CalendarError, Span};
-use corbeau::game::{Action, Actor};
 use corbeau::game::{
-    Game, GameError, GameStatus, Incompatibility, Moderator, NewGame, NoticeKind, OrderLines,
-    Settings, SubmitMode, Trigger, create,
+    Game, GameError, GameStatus, Incompatibility, NewGame, NoticeKind, OrderLines, Settings,
+    SubmitMode, Trigger, create,
 };
 use corbeau::judge::{Failure, Illegal, Outcome, Phase, PhaseKind, Season};
 use corbeau::lang::Lang;
-use corbeau::mail::notify::queue_notices;
 use corbeau::mail::outmail::OutMail;
 use corbeau::mail::refusal::Refusal;
 use corbeau::map::{
@@ -28,11 +24,12 @@ use corbeau::map::{
 };
 use corbeau::order::OrderError;
 use corbeau::report::{ORDERS_TEMPLATE, RESULTS_TEMPLATE, outcome_view, render_template};
-use corbeau::service::Service;
 use minijinja::Value;
 use serde_json::json;
 
 use crate::support::assert_golden;
+use crate::support::cli::CliJudge;
+use crate::support::world::{GameSpec, PLAYERS, World};
 
 const GAME: &str = "flux";
 const STARK: &str = "arya@nord.test";
@@ -51,113 +48,11 @@ fn t0() -> DateTime<Utc> {
 
 /// A judge with its own store and one running game of three players (Lannister reads
 /// English) and a moderator.
-struct World {
-    service: Service,
-    config: Config,
-    dir: PathBuf,
-}
-
-impl Drop for World {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
-    }
-}
-
-impl World {
-    fn new(name: &str, settings: Settings) -> World {
-        let dir = std::env::temp_dir().join(format!("corbeau-flow-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        let mut config = Config {
-            data_dir: dir.clone(),
-            ..Config::default()
-        };
-        config.judge.address = "juge@corbeau.test".into();
-        let service = Service::open(&dir).unwrap();
-        let new = NewGame {
-            id: GAME.into(),
-            name: Some("La Guerre des Cinq Rois".into()),
-            variant: "westeros".into(),
-            players: 3,
-            settings,
-            moderator: Some(Moderator {
-                address: MODERATOR.into(),
-                secret: "hash".into(),
-            }),
-        };
-        service.create(new, "test", t0()).unwrap();
-        service
-            .shape_for_tests(GAME, "test", "seed", t0(), |game, variant, _| {
-                for (house, address, lang) in [
-                    ("stark", STARK, Lang::Fr),
-                    ("lannister", LANNISTER, Lang::En),
-                    ("baratheon", BARATHEON, Lang::Fr),
-                ] {
-                    game.add_player(house, address, "hash".into(), lang, t0())?;
-                }
-                game.start(variant, t0())
-            })
-            .unwrap();
-        World {
-            service,
-            config,
-            dir,
-        }
-    }
-
-    fn game(&self) -> Game {
-        self.service.load(GAME).unwrap()
-    }
-
-    fn act(&self, action: Action, now: DateTime<Utc>) -> Game {
-        self.service
-            .execute(GAME, &Actor::Moderator, action, now)
-            .unwrap()
-            .game
-    }
-
-    fn submit(&self, house: &str, orders: &str, now: DateTime<Utc>) {
-        self.act(
-            Action::Submit {
-                house: house.into(),
-                lines: OrderLines::numbered(orders),
-                mode: SubmitMode::Replace,
-                source: "test".into(),
-                lang: Lang::Fr,
-                expected: None,
-            },
-            now,
-        );
-    }
-
-    fn ready(&self, house: &str, now: DateTime<Utc>) {
-        self.act(
-            Action::Ready {
-                house: house.into(),
-                ready: true,
-            },
-            now,
-        );
-    }
-
-    fn kinds(&self) -> Vec<(NoticeKind, Vec<String>)> {
-        self.service
-            .pending_notices()
-            .unwrap()
-            .into_iter()
-            .map(|(_, n)| (n.kind, n.houses))
-            .collect()
-    }
-
-    /// The notices queued so far, as mails, taken out of the outbox.
-    fn mails(&self, now: DateTime<Utc>) -> Vec<OutMail> {
-        queue_notices(&self.service, &self.config, now).unwrap();
-        let mut mails = Vec::new();
-        for (key, mail) in self.service.outbox().unwrap() {
-            self.service.outbox_sent(key).unwrap();
-            mails.push(OutMail::open(&mail));
-        }
-        mails
-    }
+fn world(name: &str, settings: Settings) -> World {
+    let w = World::new("flow", name);
+    w.create_game(GameSpec::westeros(GAME, settings), t0());
+    w.seat(GAME, &PLAYERS, true, t0());
+    w
 }
 
 fn rendered(mail: &OutMail) -> String {
@@ -177,32 +72,19 @@ fn recipients(mails: &[OutMail]) -> Vec<&str> {
 
 #[test]
 fn a_rollback_keeps_the_orders_clears_the_ready_flags_and_says_so() {
-    let w = World::new("rollback", Settings::default());
-    w.submit("stark", "A win -> roc\n", t0());
+    let w = world("rollback", Settings::default());
+    w.submit(GAME, "stark", "A win -> roc\n", Lang::Fr, t0());
     for house in ["stark", "lannister", "baratheon"] {
-        w.ready(house, t0());
+        w.ready(GAME, house, t0());
     }
-    let report = w.service.tick(t0() + TimeDelta::minutes(1)).unwrap();
+    let report = w.tick(t0() + TimeDelta::minutes(1));
     assert_eq!(report.processed.len(), 1, "{report:?}");
-    w.mails(t0());
+    w.notices(t0());
     // After the phase, Baratheon changes hands: the rollback must not give it back.
-    w.service
-        .shape_for_tests(GAME, "moderator", "replace", t0(), |game, _, _| {
-            game.replace_player(
-                "baratheon",
-                "renly@accalmie.test",
-                "h2".into(),
-                Lang::Fr,
-                t0(),
-            )
-        })
-        .unwrap();
+    w.replace_player(GAME, "baratheon", "renly@accalmie.test", t0());
 
     let now = t0() + TimeDelta::hours(2);
-    let (game, _) = w
-        .service
-        .rollback(GAME, &Actor::Moderator, None, now)
-        .unwrap();
+    let game = w.rollback(GAME, now);
     assert_eq!(game.played, 0);
     assert_eq!(game.phase.season, Season::Spring);
     assert!(
@@ -234,11 +116,11 @@ fn a_rollback_keeps_the_orders_clears_the_ready_flags_and_says_so() {
     );
     assert!(deadline > now + TimeDelta::days(2), "{deadline}");
     // The next passes of the judge do not replay the phase at once.
-    let report = w.service.tick(now + TimeDelta::minutes(5)).unwrap();
+    let report = w.tick(now + TimeDelta::minutes(5));
     assert!(report.processed.is_empty(), "{report:?}");
-    assert_eq!(w.game().played, 0);
+    assert_eq!(w.game(GAME).played, 0);
 
-    let mails = w.mails(now);
+    let mails = w.notices(now);
     let fr = mails.iter().find(|m| m.to == STARK).unwrap();
     let en = mails.iter().find(|m| m.to == LANNISTER).unwrap();
     assert!(
@@ -275,13 +157,13 @@ fn after_absence() -> DateTime<Utc> {
 
 fn assert_everyone_told(w: &World, deadline: DateTime<Utc>, now: DateTime<Utc>) {
     let told: Vec<_> = w
-        .kinds()
+        .notices_pending()
         .into_iter()
         .filter(|(k, _)| *k == NoticeKind::DeadlineChanged { deadline })
         .collect();
-    assert_eq!(told.len(), 1, "{:?}", w.kinds());
+    assert_eq!(told.len(), 1, "{:?}", w.notices_pending());
     assert!(told[0].1.is_empty(), "every player and the moderator");
-    let mails = w.mails(now);
+    let mails = w.notices(now);
     let to = recipients(&mails);
     for who in [STARK, LANNISTER, BARATHEON, MODERATOR] {
         assert!(to.contains(&who), "{who} not told: {to:?}");
@@ -296,38 +178,38 @@ fn assert_everyone_told(w: &World, deadline: DateTime<Utc>, now: DateTime<Utc>) 
 
 #[test]
 fn an_absence_after_an_extension_moves_the_deadline_and_everyone_is_told() {
-    let w = World::new("absence-extension", Settings::default());
+    let w = world("absence-extension", Settings::default());
     let now = t0() + TimeDelta::hours(1);
-    let game = w.act(Action::Extend(Span::days(1)), now);
+    let game = w.act(GAME, Action::Extend(Span::days(1)), now);
     // Wednesday 25 20:00 + 1 day: Thursday 26 20:00, inside the absence.
     assert_eq!(game.deadline, Some(at("2026-03-26T19:00:00Z")));
-    w.mails(now);
-    let game = w.act(lannister_away(), now);
+    w.notices(now);
+    let game = w.act(GAME, lannister_away(), now);
     assert_eq!(game.deadline, Some(after_absence()));
     assert_everyone_told(&w, after_absence(), now);
 }
 
 #[test]
 fn an_absence_after_a_pause_moves_the_deadline_and_everyone_is_told() {
-    let w = World::new("absence-pause", Settings::default());
-    w.act(Action::Pause, t0());
+    let w = world("absence-pause", Settings::default());
+    w.act(GAME, Action::Pause, t0());
     // Resumed a day later: the 2 days 11 hours that were left end on Thursday 26 at 20:00.
     let resumed = t0() + TimeDelta::days(1);
-    let game = w.act(Action::Resume, resumed);
+    let game = w.act(GAME, Action::Resume, resumed);
     assert_eq!(game.deadline, Some(at("2026-03-26T19:00:00Z")));
-    w.mails(resumed);
-    let game = w.act(lannister_away(), resumed);
+    w.notices(resumed);
+    let game = w.act(GAME, lannister_away(), resumed);
     assert_eq!(game.deadline, Some(after_absence()));
     assert_everyone_told(&w, after_absence(), resumed);
 }
 
 #[test]
 fn an_absence_declared_during_a_pause_moves_the_deadline_at_the_resume() {
-    let w = World::new("absence-in-pause", Settings::default());
-    w.act(Action::Pause, t0());
-    let game = w.act(lannister_away(), t0());
+    let w = world("absence-in-pause", Settings::default());
+    w.act(GAME, Action::Pause, t0());
+    let game = w.act(GAME, lannister_away(), t0());
     assert_eq!(game.status, GameStatus::Paused);
-    let game = w.act(Action::Resume, t0() + TimeDelta::days(1));
+    let game = w.act(GAME, Action::Resume, t0() + TimeDelta::days(1));
     assert_eq!(game.deadline, Some(after_absence()));
 }
 
@@ -335,11 +217,12 @@ fn an_absence_declared_during_a_pause_moves_the_deadline_at_the_resume() {
 fn absences_stay_within_the_cap_whatever_came_before() {
     let mut settings = Settings::default();
     settings.schedule.max_absence = Span::days(1);
-    let w = World::new("absence-cap", settings);
+    let w = world("absence-cap", settings);
     let now = t0() + TimeDelta::hours(1);
-    w.act(Action::Extend(Span::days(1)), now);
+    w.act(GAME, Action::Extend(Span::days(1)), now);
     // A week away: the deadline (Thursday 26 20:00) moves by one day at most.
     let game = w.act(
+        GAME,
         Action::Absence {
             house: "lannister".into(),
             from: "2026-03-26 10:00".into(),
@@ -350,6 +233,7 @@ fn absences_stay_within_the_cap_whatever_came_before() {
     assert_eq!(game.deadline, Some(at("2026-03-27T19:00:00Z")));
     // A second absence cannot push it further than the cap either.
     let game = w.act(
+        GAME,
         Action::Absence {
             house: "stark".into(),
             from: "2026-03-27 10:00".into(),
@@ -362,8 +246,9 @@ fn absences_stay_within_the_cap_whatever_came_before() {
 
 #[test]
 fn an_absence_that_does_not_cover_the_deadline_moves_nothing_and_tells_nobody() {
-    let w = World::new("absence-outside", Settings::default());
+    let w = world("absence-outside", Settings::default());
     let game = w.act(
+        GAME,
         Action::Absence {
             house: "lannister".into(),
             from: "2026-03-26 10:00".into(),
@@ -372,7 +257,7 @@ fn an_absence_that_does_not_cover_the_deadline_moves_nothing_and_tells_nobody() 
         t0(),
     );
     assert_eq!(game.deadline, Some(at("2026-03-25T19:00:00Z")));
-    assert!(w.kinds().is_empty(), "{:?}", w.kinds());
+    assert!(w.notices_pending().is_empty(), "{:?}", w.notices_pending());
 }
 
 // ------------------------------------------------- grace, missed deadlines, civil disorder
@@ -382,22 +267,22 @@ fn grace_missed_deadlines_and_civil_disorder_are_told() {
     let mut settings = Settings::default();
     settings.schedule.grace = Span::hours(12);
     settings.civil_disorder_after = 2;
-    let w = World::new("grace", settings);
-    let deadline = w.game().deadline.unwrap();
-    w.submit("stark", "A win -> roc\n", t0());
+    let w = world("grace", settings);
+    let deadline = w.game(GAME).deadline.unwrap();
+    w.submit(GAME, "stark", "A win -> roc\n", Lang::Fr, t0());
 
     // At the deadline: Lannister and Baratheon are told, once, that the judge waits.
-    let report = w.service.tick(deadline).unwrap();
+    let report = w.tick(deadline);
     assert!(report.processed.is_empty(), "{report:?}");
     let until = at("2026-03-26T07:00:00Z");
     assert_eq!(
-        w.kinds(),
+        w.notices_pending(),
         vec![(
             NoticeKind::Grace { deadline, until },
             vec!["lannister".to_string(), "baratheon".to_string()]
         )]
     );
-    let mails = w.mails(deadline);
+    let mails = w.notices(deadline);
     assert_eq!(recipients(&mails), [BARATHEON, LANNISTER]);
     let mut fr = String::new();
     let mut en = String::new();
@@ -408,14 +293,18 @@ fn grace_missed_deadlines_and_civil_disorder_are_told() {
             _ => {}
         }
     }
-    w.service.tick(deadline + TimeDelta::hours(1)).unwrap();
-    assert!(w.kinds().is_empty(), "told once: {:?}", w.kinds());
+    w.tick(deadline + TimeDelta::hours(1));
+    assert!(
+        w.notices_pending().is_empty(),
+        "told once: {:?}",
+        w.notices_pending()
+    );
 
     // At the end of the grace period the phase is processed: each silent house and the
     // moderator hear of it, nobody else.
-    let report = w.service.tick(until).unwrap();
+    let report = w.tick(until);
     assert_eq!(report.processed.len(), 1, "{report:?}");
-    let mails = w.mails(until);
+    let mails = w.notices(until);
     let missed: Vec<&OutMail> = mails
         .iter()
         .filter(|m| m.body.contains(":: corbeau: missed"))
@@ -445,14 +334,26 @@ fn grace_missed_deadlines_and_civil_disorder_are_told() {
     );
 
     // A second silent phase: civil disorder, told to the house and the moderator.
-    let deadline = w.game().deadline.unwrap();
-    w.submit("stark", "A roc H\n", deadline - TimeDelta::hours(1));
-    w.submit("lannister", "A pie H\n", deadline - TimeDelta::hours(1));
-    w.service.tick(deadline).unwrap();
-    w.mails(deadline);
-    let end = w.game().grace_end().unwrap();
-    w.service.tick(end).unwrap();
-    let mails = w.mails(end);
+    let deadline = w.game(GAME).deadline.unwrap();
+    w.submit(
+        GAME,
+        "stark",
+        "A roc H\n",
+        Lang::Fr,
+        deadline - TimeDelta::hours(1),
+    );
+    w.submit(
+        GAME,
+        "lannister",
+        "A pie H\n",
+        Lang::Fr,
+        deadline - TimeDelta::hours(1),
+    );
+    w.tick(deadline);
+    w.notices(deadline);
+    let end = w.game(GAME).grace_end().unwrap();
+    w.tick(end);
+    let mails = w.notices(end);
     let disorder: Vec<OutMail> = mails
         .iter()
         .filter(|m| m.body.contains(":: corbeau: civil-disorder"))
@@ -472,15 +373,15 @@ fn grace_missed_deadlines_and_civil_disorder_are_told() {
     assert_golden("mail/notices-flow-en.txt", &en);
 
     // A house in civil disorder is not told again at each phase.
-    let deadline = w.game().deadline.unwrap();
-    w.service.tick(deadline).unwrap();
-    w.service.tick(w.game().grace_end().unwrap()).unwrap();
+    let deadline = w.game(GAME).deadline.unwrap();
+    w.tick(deadline);
+    w.tick(w.game(GAME).grace_end().unwrap());
     assert!(
-        !w.kinds()
+        !w.notices_pending()
             .iter()
             .any(|(k, _)| matches!(k, NoticeKind::Missed { house, .. } if house == "baratheon")),
         "{:?}",
-        w.kinds()
+        w.notices_pending()
     );
 }
 
@@ -571,91 +472,48 @@ fn a_day_of_grace_across_a_clock_change_ends_at_the_same_local_time() {
 
 // ----------------------------------------------------- an illegal waive, from the binary
 
-struct Cli {
-    root: PathBuf,
+/// Runs corbeau at `now`: exit code, stdout, stderr.
+fn run(cli: &CliJudge, now: &str, args: &[&str], stdin: &str) -> (i32, String, String) {
+    cli.at(now);
+    let out = cli.run(args, Some(stdin));
+    (out.code, out.out, out.err)
 }
 
-impl Drop for Cli {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.root);
-    }
-}
-
-impl Cli {
-    fn new(name: &str) -> Cli {
-        let root =
-            std::env::temp_dir().join(format!("corbeau-flow-cli-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&root);
-        fs::create_dir_all(&root).unwrap();
-        Cli { root }
-    }
-
-    /// Runs corbeau at `now`: exit code, stdout, stderr.
-    fn run(&self, now: &str, args: &[&str], stdin: &str) -> (i32, String, String) {
-        use std::io::Write;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_corbeau"))
-            .args(args)
-            .arg("--data")
-            .arg(self.root.join("data"))
-            .current_dir(&self.root)
-            .env("CORBEAU_NOW", now)
-            .env_remove("CORBEAU_LANG")
-            .env_remove("CORBEAU_CONFIG")
-            .env_remove("CORBEAU_DATA")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(stdin.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        let (stdout, stderr) = (
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        );
-        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-        (out.status.code().unwrap_or(-1), stdout, stderr)
-    }
-
-    #[track_caller]
-    fn ok(&self, now: &str, args: &[&str], stdin: &str) -> String {
-        let (code, out, err) = self.run(now, args, stdin);
-        assert_eq!(code, 0, "{args:?}\n{out}\n{err}");
-        assert!(
-            !out.contains("undefined") && !err.contains("undefined"),
-            "{out}\n{err}"
-        );
-        out
-    }
+#[track_caller]
+fn ok(cli: &CliJudge, now: &str, args: &[&str], stdin: &str) -> String {
+    let (code, out, err) = run(cli, now, args, stdin);
+    assert_eq!(code, 0, "{args:?}\n{out}\n{err}");
+    assert!(
+        !out.contains("undefined") && !err.contains("undefined"),
+        "{out}\n{err}"
+    );
+    out
 }
 
 #[test]
 fn an_illegal_waive_renders_and_the_phase_is_processed_and_kept_in_the_history() {
-    let cli = Cli::new("waive");
+    let cli = CliJudge::new("flow-cli", "waive");
     let now = "2026-03-23T08:00:00Z";
-    cli.ok(now, &["game", "new", "essai", "--players", "3"], "");
+    ok(&cli, now, &["game", "new", "essai", "--players", "3"], "");
     for (house, address) in [
         ("stark", "alice@example.org"),
         ("lannister", "bob@example.org"),
         ("baratheon", "carol@example.org"),
     ] {
-        cli.ok(now, &["player", "add", "essai", house, address], "");
+        ok(&cli, now, &["player", "add", "essai", house, address], "");
     }
-    cli.ok(now, &["game", "start", "essai"], "");
-    cli.ok(
+    ok(&cli, now, &["game", "start", "essai"], "");
+    ok(
+        &cli,
         now,
         &["orders", "submit", "essai", "stark"],
         "A win -> roc\nA moa -> sal\n",
     );
-    cli.ok(now, &["game", "process", "essai"], "");
-    cli.ok(now, &["game", "process", "essai"], "");
+    ok(&cli, now, &["game", "process", "essai"], "");
+    ok(&cli, now, &["game", "process", "essai"], "");
     // Winter 298: Stark may build two; a third waive is illegal and names no unit.
-    let out = cli.ok(
+    let out = ok(
+        &cli,
         now,
         &["orders", "submit", "essai", "stark"],
         "waive\nwaive\nwaive\n",
@@ -664,11 +522,11 @@ fn an_illegal_waive_renders_and_the_phase_is_processed_and_kept_in_the_history()
         out.contains("(sans unité) : « waive »\n      illégal : aucune construction permise"),
         "{out}"
     );
-    let out = cli.ok(now, &["game", "process", "essai"], "");
+    let out = ok(&cli, now, &["game", "process", "essai"], "");
     assert!(out.contains("hiver 298, ajustements"), "{out}");
     assert!(out.contains("(sans unité) : « waive »"), "{out}");
     for lang in ["fr", "en"] {
-        let out = cli.ok(now, &["history", "essai", "2", "--lang", lang], "");
+        let out = ok(&cli, now, &["history", "essai", "2", "--lang", lang], "");
         assert!(
             out.contains("(sans unité) : « waive »") || out.contains("(no unit): \"waive\""),
             "{out}"
@@ -681,21 +539,21 @@ fn an_illegal_waive_renders_and_the_phase_is_processed_and_kept_in_the_history()
 /// the results meanwhile, in `history` too.
 #[test]
 fn a_broken_results_template_never_turns_a_processed_phase_into_a_failure() {
-    let cli = Cli::new("broken-template");
+    let cli = CliJudge::new("flow-cli", "broken-template");
     let now = "2026-03-23T08:00:00Z";
-    cli.ok(now, &["game", "new", "essai", "--players", "3"], "");
+    ok(&cli, now, &["game", "new", "essai", "--players", "3"], "");
     for (house, address) in [
         ("stark", "alice@example.org"),
         ("lannister", "bob@example.org"),
         ("baratheon", "carol@example.org"),
     ] {
-        cli.ok(now, &["player", "add", "essai", house, address], "");
+        ok(&cli, now, &["player", "add", "essai", house, address], "");
     }
-    cli.ok(now, &["game", "start", "essai"], "");
+    ok(&cli, now, &["game", "start", "essai"], "");
     let dir = cli.root.join("templates/fr");
     fs::create_dir_all(&dir).unwrap();
     fs::write(dir.join("results.txt"), "{{ nothing.here }}\n").unwrap();
-    let (code, out, err) = cli.run(now, &["game", "process", "essai"], "");
+    let (code, out, err) = run(&cli, now, &["game", "process", "essai"], "");
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(
         out.contains("résultats : printemps 298, mouvements"),
@@ -706,13 +564,13 @@ fn a_broken_results_template_never_turns_a_processed_phase_into_a_failure() {
         err.contains("le modèle intégré a servi à la place"),
         "{err}"
     );
-    let (code, out, err) = cli.run(now, &["history", "essai", "0"], "");
+    let (code, out, err) = run(&cli, now, &["history", "essai", "0"], "");
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(
         out.contains("résultats : printemps 298, mouvements"),
         "{out}"
     );
-    let (code, out, _) = cli.run(now, &["history", "essai"], "");
+    let (code, out, _) = run(&cli, now, &["history", "essai"], "");
     assert_eq!(code, 0);
     assert!(out.contains("printemps 298"), "{out}");
 }
@@ -872,9 +730,15 @@ fn check_text(text: &str, what: &str, code: Option<&str>) {
 #[test]
 fn every_outcome_renders_in_both_languages_in_results_and_replies() {
     let variant = load_variant("westeros").unwrap();
-    let w = World::new("codes", Settings::default());
-    w.submit("stark", "A win -> roc\nA moa H\nF bla H\n", t0());
-    let game = w.game();
+    let w = world("codes", Settings::default());
+    w.submit(
+        GAME,
+        "stark",
+        "A win -> roc\nA moa H\nF bla H\n",
+        Lang::Fr,
+        t0(),
+    );
+    let game = w.game(GAME);
     let results =
         serde_json::to_value(corbeau::report::checked_orders(&game, &variant, "stark").unwrap())
             .unwrap();
@@ -1041,19 +905,12 @@ fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<String>)> {
 
 #[test]
 fn every_notice_renders_in_both_languages() {
-    let w = World::new("notices", Settings::default());
-    let deadline = w.game().deadline.unwrap();
+    let w = world("notices", Settings::default());
+    let deadline = w.game(GAME).deadline.unwrap();
     let kinds = every_notice(deadline);
     let count = kinds.len();
-    w.service
-        .shape_for_tests(GAME, "test", "notices", t0(), |_, _, effects| {
-            for (kind, houses) in kinds {
-                effects.notify(kind, houses);
-            }
-            Ok(())
-        })
-        .unwrap();
-    let mails = w.mails(t0());
+    w.notify(GAME, kinds, t0());
+    let mails = w.notices(t0());
     for lang_of in [STARK, LANNISTER] {
         let told: Vec<&OutMail> = mails.iter().filter(|m| m.to == lang_of).collect();
         // An undeliverable address and the moderator's throttled sign-ons are the
@@ -1396,10 +1253,11 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
 /// processes it, every unit holding and every house told it missed it.
 #[test]
 fn a_start_read_days_after_it_arrived_opens_a_deadline_from_now() {
-    let cli = Cli::new("late-start");
+    let cli = CliJudge::new("flow-cli", "late-start");
     let then = "2026-12-01T10:00:00Z";
     let now = "2026-12-04T10:00:00Z";
-    let out = cli.ok(
+    let out = ok(
+        &cli,
         then,
         &[
             "game",
@@ -1425,7 +1283,8 @@ fn a_start_read_days_after_it_arrived_opens_a_deadline_from_now() {
         ("lannister", "bob"),
         ("baratheon", "carol"),
     ] {
-        cli.ok(
+        ok(
+            &cli,
             then,
             &[
                 "player",
@@ -1451,8 +1310,8 @@ fn a_start_read_days_after_it_arrived_opens_a_deadline_from_now() {
         ),
     )
     .unwrap();
-    cli.ok(now, &["tick"], "");
-    let show = cli.ok(now, &["game", "show", "late", "--lang", "en"], "");
+    ok(&cli, now, &["tick"], "");
+    let show = ok(&cli, now, &["game", "show", "late", "--lang", "en"], "");
     assert!(show.contains("spring 298"), "{show}");
     assert!(show.contains("December 2026"), "{show}");
     assert!(

@@ -5,20 +5,21 @@
 //! link nothing, bounces that reach the moderator, and permanent refusals of the mail
 //! server or of sendmail that are set aside instead of retried for ever.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use chrono::{DateTime, TimeDelta, Utc};
 use corbeau::config::Config;
-use corbeau::game::{Game, Moderator, NewGame, NoticeKind, Press, Settings, hash_secret};
+use corbeau::game::{NoticeKind, Press, Settings};
 use corbeau::lang::Lang;
-use corbeau::mail::dispatch::{Handled, handle};
-use corbeau::mail::inbound::{Inbound, read};
-use corbeau::mail::maildir::ingest_one;
+use corbeau::mail::dispatch::Handled;
+use corbeau::mail::inbound::read;
 use corbeau::mail::notify::queue_notices;
 use corbeau::mail::outmail::OutMail;
 use corbeau::mail::send::{drain, transport_from};
 use corbeau::mail::transport::message;
-use corbeau::service::Service;
+
+use super::support::TempDir;
+use super::support::world::{GameSpec, World};
 
 #[path = "../support/smtp_sink.rs"]
 mod smtp_sink;
@@ -41,122 +42,44 @@ fn now() -> DateTime<Utc> {
         .with_timezone(&Utc)
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("corbeau-loops-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(name: &str) -> TempDir {
+    TempDir::new("loops", name)
 }
 
 /// A judge (address JUDGE, alias ALIAS) with a running three-player game.
-struct World {
-    service: Service,
-    config: Config,
-    dir: PathBuf,
-    sent: u32,
+fn world(name: &str) -> World {
+    let mut w = World::with_config("loops", name, |c| c.judge.aliases = vec![ALIAS.into()]);
+    w.tag = "loop";
+    w.subject = "test";
+    w.authors = true;
+    let settings = Settings {
+        press: Press::Grey,
+        ..Settings::default()
+    };
+    w.create_game(GameSpec::westeros(GAME, settings), now());
+    let players = [
+        ("stark", STARK, STARK_SECRET, Lang::Fr),
+        ("lannister", LANNISTER, "Lion-0r!", Lang::Fr),
+        ("baratheon", BARATHEON, "cerf-n01r", Lang::Fr),
+    ];
+    w.seat(GAME, &players, true, now());
+    w
 }
 
-impl Drop for World {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
+/// A raw message read and carried out as the Maildir pass does.
+fn read_raw(w: &World, raw: &str) -> Handled {
+    w.ingest(raw, now()).unwrap()
 }
 
-impl World {
-    fn new(name: &str) -> World {
-        let dir = temp_dir(name);
-        let mut config = Config {
-            data_dir: dir.join("data"),
-            ..Config::default()
-        };
-        config.judge.address = JUDGE.into();
-        config.judge.aliases = vec![ALIAS.into()];
-        let service = Service::open(&config.data_dir).unwrap();
-        let settings = Settings {
-            press: Press::Grey,
-            ..Settings::default()
-        };
-        let new = NewGame {
-            id: GAME.into(),
-            name: Some("La Guerre des Cinq Rois".into()),
-            variant: "westeros".into(),
-            players: 3,
-            settings,
-            moderator: Some(Moderator {
-                address: MODERATOR.into(),
-                secret: hash_secret(MODERATOR_SECRET).unwrap(),
-            }),
-        };
-        service.create(new, "test", now()).unwrap();
-        service
-            .shape_for_tests(GAME, "test", "seed", now(), |game, variant, _| {
-                for (house, address, secret) in [
-                    ("stark", STARK, STARK_SECRET),
-                    ("lannister", LANNISTER, "Lion-0r!"),
-                    ("baratheon", BARATHEON, "cerf-n01r"),
-                ] {
-                    game.add_player(house, address, hash_secret(secret)?, Lang::Fr, now())?;
-                }
-                game.start(variant, now())
-            })
-            .unwrap();
-        World {
-            service,
-            config,
-            dir,
-            sent: 0,
-        }
-    }
-
-    fn inbound(&mut self, from: &str, body: &str) -> Inbound {
-        self.sent += 1;
-        Inbound {
-            message_id: format!("{}.loop@{}", self.sent, from.replace('@', ".")),
-            from: from.into(),
-            authors: vec![from.into()],
-            subject: "test".into(),
-            body: body.into(),
-            size: body.len() + 300,
-            ..Inbound::default()
-        }
-    }
-
-    fn send(&mut self, from: &str, body: &str, at: DateTime<Utc>) -> Handled {
-        let mail = self.inbound(from, body);
-        handle(&self.service, &self.config, &mail, at).unwrap()
-    }
-
-    /// A raw message read and carried out as the Maildir pass does.
-    fn raw(&self, raw: &str) -> Handled {
-        ingest_one(&self.service, &self.config, raw.as_bytes(), now())
-            .unwrap()
-            .unwrap()
-    }
-
-    /// The mails queued since the last look, taken out of the outbox.
-    fn take(&self) -> Vec<OutMail> {
-        let mut mails = Vec::new();
-        for (key, mail) in self.service.outbox().unwrap() {
-            self.service.outbox_sent(key).unwrap();
-            mails.push(OutMail::open(&mail));
-        }
-        mails
-    }
-
-    fn game(&self) -> Game {
-        self.service.load(GAME).unwrap()
-    }
-
-    fn address_of(&self, house: &str) -> String {
-        self.game()
-            .seat(house)
-            .unwrap()
-            .player
-            .as_ref()
-            .unwrap()
-            .address
-            .clone()
-    }
+fn address_of(w: &World, house: &str) -> String {
+    w.game(GAME)
+        .seat(house)
+        .unwrap()
+        .player
+        .as_ref()
+        .unwrap()
+        .address
+        .clone()
 }
 
 fn stark() -> String {
@@ -177,7 +100,7 @@ fn raw_mail(headers: &str, body: &str) -> String {
 /// formed their commands. Each is marked seen and nothing is queued.
 #[test]
 fn mail_from_the_judge_itself_or_from_robots_is_never_answered() {
-    let w = World::new("never-answered");
+    let w = world("never-answered");
     let body = format!("{}PRET\r\n", stark());
     let cases: &[(&str, String)] = &[
         ("From the judge", format!("From: Corbeau <{JUDGE}>\r\n")),
@@ -253,18 +176,13 @@ fn mail_from_the_judge_itself_or_from_robots_is_never_answered() {
             &format!("{headers}Message-ID: <never-{n}@nord.test>\r\n"),
             &body,
         );
-        assert_eq!(w.raw(&raw), Handled::Ignored, "{what}");
+        assert_eq!(read_raw(&w, &raw), Handled::Ignored, "{what}");
         let queued = w.take();
         assert!(queued.is_empty(), "{what}: {queued:?}");
-        assert!(
-            w.service
-                .already_seen(&format!("never-{n}@nord.test"))
-                .unwrap(),
-            "{what}"
-        );
+        assert!(w.seen(&format!("never-{n}@nord.test")), "{what}");
     }
     // Nothing of them was carried out either.
-    assert!(!w.game().seat("stark").unwrap().ready);
+    assert!(!w.game(GAME).seat("stark").unwrap().ready);
 
     // A person's mail with the harmless values is answered.
     for (n, headers) in [
@@ -280,7 +198,10 @@ fn mail_from_the_judge_itself_or_from_robots_is_never_answered() {
             &format!("{headers}Message-ID: <person-{n}@nord.test>\r\n"),
             &body,
         );
-        assert!(matches!(w.raw(&raw), Handled::Answered { .. }), "{headers}");
+        assert!(
+            matches!(read_raw(&w, &raw), Handled::Answered { .. }),
+            "{headers}"
+        );
         assert_eq!(w.take().len(), 1, "{headers}");
     }
 }
@@ -290,9 +211,9 @@ fn mail_from_the_judge_itself_or_from_robots_is_never_answered() {
 /// whose the address is.
 #[test]
 fn an_address_change_to_the_judge_or_to_another_player_is_refused() {
-    let mut w = World::new("address");
+    let mut w = world("address");
     for target in [JUDGE, "Juge@CORBEAU.test", ALIAS, LANNISTER] {
-        w.send(STARK, &format!("{}ADRESSE {target}\n", stark()), now());
+        w.send_at(STARK, &format!("{}ADRESSE {target}\n", stark()), now());
         let mails = w.take();
         assert_eq!(mails.len(), 1, "{target}: {mails:?}");
         let body = &mails[0].body;
@@ -301,23 +222,23 @@ fn an_address_change_to_the_judge_or_to_another_player_is_refused() {
             "{target}: {body}"
         );
         assert!(!body.to_lowercase().contains("lannister"), "{body}");
-        assert_eq!(w.address_of("stark"), STARK, "{target}");
+        assert_eq!(address_of(&w, "stark"), STARK, "{target}");
     }
     // A free address is still taken.
-    w.send(
+    w.send_at(
         STARK,
         &format!("{}ADRESSE arya@braavos.test\n", stark()),
         now(),
     );
-    assert_eq!(w.address_of("stark"), "arya@braavos.test");
+    assert_eq!(address_of(&w, "stark"), "arya@braavos.test");
 }
 
 /// The moderator cannot seat a player at the judge's address (by mail or at the command
 /// line), nor at an address already playing.
 #[test]
 fn add_or_replace_to_the_judge_or_an_address_in_the_game_is_refused() {
-    let mut w = World::new("seat");
-    w.send(
+    let mut w = world("seat");
+    w.send_at(
         MODERATOR,
         &format!("{}REMPLACER Stark {JUDGE}\n", moderator()),
         now(),
@@ -329,19 +250,19 @@ fn add_or_replace_to_the_judge_or_an_address_in_the_game_is_refused() {
         "{}",
         mails[0].body
     );
-    w.send(
+    w.send_at(
         MODERATOR,
         &format!("{}REMPLACER Stark {ALIAS}\n", moderator()),
         now(),
     );
     assert!(w.take()[0].body.contains("adresse du juge lui-même"));
-    w.send(
+    w.send_at(
         MODERATOR,
         &format!("{}REMPLACER Stark {LANNISTER}\n", moderator()),
         now(),
     );
     assert!(w.take()[0].body.contains("joue déjà la maison lannister"));
-    assert_eq!(w.address_of("stark"), STARK);
+    assert_eq!(address_of(&w, "stark"), STARK);
 
     // The command line: `player add` to the judge's address of the configuration.
     let dir = temp_dir("seat-cli");
@@ -382,14 +303,14 @@ fn add_or_replace_to_the_judge_or_an_address_in_the_game_is_refused() {
 /// nothing.
 #[test]
 fn two_unmarked_auto_responders_stop_after_the_hourly_cap() {
-    let mut w = World::new("ping-pong");
+    let mut w = world("ping-pong");
     // The reply cap alone: robots that echo the judge's answers write the same text
     // again, which the cap on the same text stops sooner (tests/hostile/caps.rs).
     w.config.mail.caps.same_text_per_hour = 0;
     let cap = w.config.mail.replies_per_hour;
     assert_eq!(cap, 20, "the documented default");
     // Stark starts by sending grey press to Lannister: from then on, both robots answer.
-    w.send(
+    w.send_at(
         STARK,
         &format!(
             "{}PRESSE GRISE A Lannister\nBonjour.\nFIN PRESSE\n",
@@ -416,7 +337,7 @@ fn two_unmarked_auto_responders_stop_after_the_hourly_cap() {
             // A naive responder: no Auto-Submitted, the judge's text echoed unquoted.
             let echo = format!("Je suis absent.\n{}\n", mail.body);
             let at = now() + TimeDelta::seconds(i64::from(rounds));
-            w.send(&mail.to, &echo, at);
+            w.send_at(&mail.to, &echo, at);
             next.extend(w.take());
         }
         judge_mails += next.len();
@@ -433,7 +354,7 @@ fn two_unmarked_auto_responders_stop_after_the_hourly_cap() {
     assert_eq!(warnings, 2, "one warning per address");
 
     // An hour after the window opened, the address is answered again.
-    w.send(STARK, "STATUT\n", now() + TimeDelta::minutes(61));
+    w.send_at(STARK, "STATUT\n", now() + TimeDelta::minutes(61));
     assert_eq!(w.take().len(), 1);
 }
 
@@ -441,8 +362,8 @@ fn two_unmarked_auto_responders_stop_after_the_hourly_cap() {
 /// robot does not answer it: replies `auto-replied`, the rest `auto-generated`.
 #[test]
 fn every_mail_the_judge_sends_is_marked_auto_submitted() {
-    let mut w = World::new("marked");
-    w.send(
+    let mut w = world("marked");
+    w.send_at(
         STARK,
         &format!(
             "{}PRESSE A Lannister\nBonjour.\nFIN PRESSE\nA win H\nPRET\n",
@@ -450,7 +371,7 @@ fn every_mail_the_judge_sends_is_marked_auto_submitted() {
         ),
         now(),
     );
-    w.send(
+    w.send_at(
         MODERATOR,
         &format!(
             "{}REMPLACER Baratheon davos@peyredragon.test\nTRAITER\n",
@@ -459,7 +380,7 @@ fn every_mail_the_judge_sends_is_marked_auto_submitted() {
         now(),
     );
     let mut mails = w.take();
-    queue_notices(&w.service, &w.config, now()).unwrap();
+    queue_notices(w.service(), &w.config, now()).unwrap();
     mails.extend(w.take());
     let mut kinds = std::collections::BTreeSet::new();
     for mail in &mails {
@@ -496,8 +417,8 @@ fn every_mail_the_judge_sends_is_marked_auto_submitted() {
 /// the reply to its author could otherwise be matched).
 #[test]
 fn message_ids_of_mails_queued_together_link_nothing() {
-    let mut w = World::new("ids");
-    w.send(
+    let mut w = world("ids");
+    w.send_at(
         STARK,
         &format!(
             "{}PRESSE GRISE A Lannister, Baratheon\nQui suis-je ?\nFIN PRESSE\n",
@@ -556,15 +477,15 @@ fn dsn(id: &str, recipient: &str, returned_id: &str) -> String {
 /// once; it is never answered; a bounce of a mail the judge did not send changes nothing.
 #[test]
 fn a_bounce_for_a_player_flags_the_address_and_tells_the_moderator_once() {
-    let mut w = World::new("bounce");
+    let mut w = world("bounce");
     let ours = "corbeau.0123456789abcdef0123456789abcdef@corbeau.test";
 
     // Backscatter: spam forged in the judge's name, returned. Nothing happens.
     let forged = dsn("b0@mx.corbeau.test", STARK, "spam.42@spammer.test");
-    assert_eq!(w.raw(&forged), Handled::Ignored);
+    assert_eq!(read_raw(&w, &forged), Handled::Ignored);
     assert!(w.take().is_empty());
     assert!(
-        w.game()
+        w.game(GAME)
             .seat("stark")
             .unwrap()
             .player
@@ -579,21 +500,21 @@ fn a_bounce_for_a_player_flags_the_address_and_tells_the_moderator_once() {
     let report = inbound.bounce.clone().expect("read as a bounce");
     assert_eq!(report.recipients, vec![STARK.to_string()]);
     assert!(report.reason.contains("5.1.1"), "{}", report.reason);
-    assert_eq!(w.raw(&bounce), Handled::Ignored);
+    assert_eq!(read_raw(&w, &bounce), Handled::Ignored);
     assert!(w.take().is_empty(), "a bounce is never answered");
-    let flagged = w.game().seat("stark").unwrap().player.clone().unwrap();
+    let flagged = w.game(GAME).seat("stark").unwrap().player.clone().unwrap();
     assert!(flagged.bounced.is_some());
     // `corbeau game show` says it beside the house.
-    let variant = w.service.variant(&w.game().variant).unwrap();
-    let shown = corbeau::report::game_text::game_text(&w.game(), &variant, Lang::En);
+    let variant = w.variant(GAME);
+    let shown = corbeau::report::game_text::game_text(&w.game(GAME), &variant, Lang::En);
     let line = shown.lines().find(|l| l.contains(STARK)).unwrap();
     assert!(line.contains("mail undelivered on 2026-03-23"), "{shown}");
     assert!(line.contains("5.1.1"), "{line}");
     assert!(matches!(
-        w.service.pending_notices().unwrap()[0].1.kind,
+        w.notice_kinds()[0],
         NoticeKind::Undeliverable { .. }
     ));
-    queue_notices(&w.service, &w.config, now()).unwrap();
+    queue_notices(w.service(), &w.config, now()).unwrap();
     let told = w.take();
     assert_eq!(told.len(), 1, "the moderator only: {told:?}");
     assert_eq!(told[0].to, MODERATOR);
@@ -605,21 +526,21 @@ fn a_bounce_for_a_player_flags_the_address_and_tells_the_moderator_once() {
 
     // The next results bounce too: the moderator already knows.
     assert_eq!(
-        w.raw(&dsn("b2@mx.corbeau.test", STARK, ours)),
+        read_raw(&w, &dsn("b2@mx.corbeau.test", STARK, ours)),
         Handled::Ignored
     );
-    queue_notices(&w.service, &w.config, now()).unwrap();
+    queue_notices(w.service(), &w.config, now()).unwrap();
     assert!(w.take().is_empty());
 
     // The moderator sees it in STATUS; a player does not.
-    w.send(MODERATOR, &format!("{}STATUT\n", moderator()), now());
+    w.send_at(MODERATOR, &format!("{}STATUT\n", moderator()), now());
     let status = w.take();
     assert!(
         status[0].body.contains("courrier non remis"),
         "{}",
         status[0].body
     );
-    w.send(
+    w.send_at(
         LANNISTER,
         &format!("PARTIE {GAME} Lannister Lion-0r!\nSTATUT\n"),
         now(),
@@ -628,19 +549,19 @@ fn a_bounce_for_a_player_flags_the_address_and_tells_the_moderator_once() {
     assert!(!status[0].body.contains("non remis"), "{}", status[0].body);
 
     // A new address clears the flag.
-    w.send(
+    w.send_at(
         STARK,
         &format!("{}ADRESSE arya@braavos.test\n", stark()),
         now(),
     );
-    let player = w.game().seat("stark").unwrap().player.clone().unwrap();
+    let player = w.game(GAME).seat("stark").unwrap().player.clone().unwrap();
     assert!(player.bounced.is_none());
 }
 
 /// qmail's plain-text bounce: the returned copy is inline.
 #[test]
 fn a_plain_text_bounce_of_the_judges_mail_is_recognised() {
-    let w = World::new("qmail");
+    let w = world("qmail");
     let raw = format!(
         "Return-Path: <>\r\nFrom: MAILER-DAEMON@mx.roc.test\r\nTo: {JUDGE}\r\n\
          Subject: failure notice\r\nMessage-ID: <q1@mx.roc.test>\r\n\r\n\
@@ -652,19 +573,14 @@ fn a_plain_text_bounce_of_the_judges_mail_is_recognised() {
          Message-ID: <corbeau.00112233445566778899aabbccddeeff@corbeau.test>\r\n\
          X-Corbeau-Game: {GAME}\r\n\r\nResultats\r\n"
     );
-    assert_eq!(w.raw(&raw), Handled::Ignored);
-    let game = w.game();
+    assert_eq!(read_raw(&w, &raw), Handled::Ignored);
+    let game = w.game(GAME);
     let player = game.seat("lannister").unwrap().player.as_ref().unwrap();
     assert!(player.bounced.is_some());
-    assert_eq!(w.service.pending_notices().unwrap().len(), 1);
+    assert_eq!(w.notice_kinds().len(), 1);
     // The moderator reads it in the game's language.
-    w.service
-        .shape_for_tests(GAME, "test", "lang", now(), |g, _, _| {
-            g.settings.lang = Lang::En;
-            Ok(())
-        })
-        .unwrap();
-    queue_notices(&w.service, &w.config, now()).unwrap();
+    w.set_game_lang(GAME, Lang::En, now());
+    queue_notices(w.service(), &w.config, now()).unwrap();
     let told = w.take();
     assert_eq!(told.len(), 1);
     assert_eq!(told[0].to, MODERATOR);
@@ -675,7 +591,7 @@ fn a_plain_text_bounce_of_the_judges_mail_is_recognised() {
 /// A game with mails to Stark and Lannister waiting, and a configuration whose transport
 /// is `mail` (the `[mail]` section's body).
 fn waiting_world(name: &str, mail: &str) -> (World, Config) {
-    let w = World::new(name);
+    let w = world(name);
     let mut config = w.config.clone();
     let file = w.dir.join("corbeau.toml");
     std::fs::write(&file, format!("[mail]\n{mail}")).unwrap();
@@ -684,7 +600,7 @@ fn waiting_world(name: &str, mail: &str) -> (World, Config) {
     for to in [STARK, LANNISTER] {
         let mail = corbeau::mail::compose::mail(&config, to, "r".into(), "texte\n".into(), now())
             .about(GAME);
-        w.service.queue_mails(vec![mail.seal()]).unwrap();
+        w.queue(&mail);
     }
     (w, config)
 }
@@ -711,7 +627,7 @@ fn an_smtp_permanent_refusal_is_set_aside_and_told_not_retried() {
              security = \"none\"\ntimeout = 10\n"
         ),
     );
-    let service = &w.service;
+    let service = w.service();
     let transport = transport_from(&config).unwrap();
     let report = drain(service, &transport, &config.judge, now()).unwrap();
     assert_eq!(report.sent, 1, "{:?}", report.failed);
@@ -719,7 +635,7 @@ fn an_smtp_permanent_refusal_is_set_aside_and_told_not_retried() {
     assert!(report.failed[0].error.to_string().contains("550"));
     assert_eq!(sink.mails().len(), 1);
 
-    let kept = outbox_of(service);
+    let kept = w.outbox();
     assert_eq!(kept.len(), 1);
     assert!(kept[0].failed);
     assert_eq!(kept[0].to, STARK);
@@ -735,27 +651,15 @@ fn an_smtp_permanent_refusal_is_set_aside_and_told_not_retried() {
     assert_eq!((later.sent, later.failed.len(), later.set_aside), (0, 0, 1));
     assert_eq!(sink.mails().len(), 1);
 
-    let player = w.game().seat("stark").unwrap().player.clone().unwrap();
+    let player = w.game(GAME).seat("stark").unwrap().player.clone().unwrap();
     assert!(player.bounced.unwrap().reason.contains("550"));
-    queue_notices(&w.service, &w.config, now()).unwrap();
-    let told: Vec<OutMail> = outbox_of(service)
-        .into_iter()
-        .filter(|m| !m.failed)
-        .collect();
+    queue_notices(w.service(), &w.config, now()).unwrap();
+    let told: Vec<OutMail> = w.outbox().into_iter().filter(|m| !m.failed).collect();
     assert_eq!(told.len(), 1, "{told:?}");
     assert_eq!(told[0].to, MODERATOR);
     assert!(told[0].body.contains("550"), "{}", told[0].body);
     let _ = std::fs::remove_dir_all(&w0);
     drop(config);
-}
-
-fn outbox_of(service: &Service) -> Vec<OutMail> {
-    service
-        .outbox()
-        .unwrap()
-        .into_iter()
-        .map(|(_, m)| OutMail::open(&m))
-        .collect()
 }
 
 /// A sendmail that exits EX_NOUSER (67) refused the mail for good; one that exits
@@ -776,13 +680,13 @@ fn sendmail_exit_statuses_tell_permanent_from_transient() {
                 script.display()
             ),
         );
-        let service = &w.service;
+        let service = w.service();
         let transport = transport_from(&config).unwrap();
         let report = drain(service, &transport, &config.judge, now()).unwrap();
         assert_eq!(report.failed.len(), 2, "{code}");
         let expected = if set_aside { 2 } else { 0 };
         assert_eq!(report.set_aside, expected, "{code}: {:?}", report.failed);
-        let kept = outbox_of(service);
+        let kept = w.outbox();
         assert!(kept.iter().all(|m| m.failed == set_aside), "{code}");
         assert!(
             kept.iter().all(|m| m.next_try.is_some()),
@@ -803,17 +707,17 @@ fn write_script(path: &Path, text: &str) {
 /// a bounce for an address nobody plays changes nothing. None is answered.
 #[test]
 fn delay_warnings_attached_copies_and_strangers_in_bounces() {
-    let w = World::new("bounce-shapes");
+    let w = world("bounce-shapes");
     let ours = "corbeau.ffeeddccbbaa99887766554433221100@corbeau.test";
     let delayed = dsn("d1@mx.corbeau.test", BARATHEON, ours)
         .replace("Action: failed", "Action: delayed")
         .replace("Status: 5.1.1", "Status: 4.4.1");
     let read_delayed = read(delayed.as_bytes(), 1 << 20).unwrap();
     assert!(read_delayed.automatic && read_delayed.bounce.is_none());
-    assert_eq!(w.raw(&delayed), Handled::Ignored);
+    assert_eq!(read_raw(&w, &delayed), Handled::Ignored);
 
     let stranger = dsn("d2@mx.corbeau.test", "personne@ailleurs.test", ours);
-    assert_eq!(w.raw(&stranger), Handled::Ignored);
+    assert_eq!(read_raw(&w, &stranger), Handled::Ignored);
 
     let attached = dsn("d3@mx.corbeau.test", BARATHEON, ours).replace(
         "Content-Type: text/rfc822-headers",
@@ -822,10 +726,10 @@ fn delay_warnings_attached_copies_and_strangers_in_bounces() {
     let report = read(attached.as_bytes(), 1 << 20).unwrap().bounce.unwrap();
     assert_eq!(report.message_id.as_deref(), Some(ours));
     assert_eq!(report.game.as_deref(), Some(GAME));
-    assert_eq!(w.raw(&attached), Handled::Ignored);
+    assert_eq!(read_raw(&w, &attached), Handled::Ignored);
 
     assert!(w.take().is_empty(), "no bounce is ever answered");
-    let game = w.game();
+    let game = w.game(GAME);
     for house in ["stark", "lannister"] {
         let player = game.seat(house).unwrap().player.as_ref().unwrap();
         assert!(player.bounced.is_none(), "{house}");
@@ -835,5 +739,5 @@ fn delay_warnings_attached_copies_and_strangers_in_bounces() {
         baratheon.bounced.is_some(),
         "the attached copy's bounce counts"
     );
-    assert_eq!(w.service.pending_notices().unwrap().len(), 1);
+    assert_eq!(w.notice_kinds().len(), 1);
 }

@@ -6,32 +6,18 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
-
 use chrono::{DateTime, Utc};
-use corbeau::config::Config;
-use corbeau::game::{Game, Moderator, NewGame, Settings, StoredOrder, hash_secret};
-use corbeau::lang::Lang;
-use corbeau::mail::dispatch::handle;
-use corbeau::mail::inbound::Inbound;
-use corbeau::mail::notify::queue_notices;
+use corbeau::game::{Game, Settings};
 use corbeau::mail::outmail::OutMail;
-use corbeau::service::Service;
 
 use crate::support::assert_golden;
+use crate::support::cli::CliJudge;
+use crate::support::world::{
+    BARATHEON, BARATHEON_SECRET, GameSpec, LANNISTER, LANNISTER_SECRET, MODERATOR,
+    MODERATOR_SECRET, PLAYERS, STARK, STARK_SECRET, World,
+};
 
 const GAME: &str = "trust";
-const JUDGE: &str = "juge@corbeau.test";
-const STARK: &str = "arya@nord.test";
-const LANNISTER: &str = "tyrion@roc.test";
-const BARATHEON: &str = "stannis@peyredragon.test";
-const MODERATOR: &str = "mestre@citadelle.test";
-const STARK_SECRET: &str = "loup-d1re";
-const LANNISTER_SECRET: &str = "Lion-0r!";
-const BARATHEON_SECRET: &str = "cerf-n01r";
-const MODERATOR_SECRET: &str = "m0d-s3cret";
 
 fn now() -> DateTime<Utc> {
     DateTime::parse_from_rfc3339("2026-03-23T08:00:00Z")
@@ -40,111 +26,40 @@ fn now() -> DateTime<Utc> {
 }
 
 /// A judge with a running three-house Westeros game (Lannister reads English).
-struct World {
-    service: Service,
-    config: Config,
-    dir: PathBuf,
-    sent: u32,
+fn world(name: &str) -> World {
+    let mut w = World::new("hostile-orders", name);
+    w.tag = "hostile";
+    let spec = GameSpec {
+        name: None,
+        ..GameSpec::westeros(GAME, Settings::default())
+    };
+    w.create_game(spec, now());
+    w.seat(GAME, &PLAYERS, true, now());
+    w
 }
 
-impl Drop for World {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
+/// Carries out a mail and returns the reply to its sender (the other mails queued are
+/// dropped).
+fn send(w: &mut World, from: &str, body: &str) -> OutMail {
+    w.send(from, body);
+    let mails = w.take();
+    let replies: Vec<&OutMail> = mails
+        .iter()
+        .filter(|m| m.to == from && m.subject.starts_with("Re:"))
+        .collect();
+    assert_eq!(replies.len(), 1, "one reply to {from}");
+    replies[0].clone()
 }
 
-impl World {
-    fn new(name: &str) -> World {
-        let dir = std::env::temp_dir().join(format!(
-            "corbeau-hostile-orders-{}-{name}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        let mut config = Config {
-            data_dir: dir.clone(),
-            ..Config::default()
-        };
-        config.judge.address = JUDGE.into();
-        let w = World {
-            service: Service::open(&dir).unwrap(),
-            config,
-            dir,
-            sent: 0,
-        };
-        let new = NewGame {
-            id: GAME.into(),
-            name: None,
-            variant: "westeros".into(),
-            players: 3,
-            settings: Settings::default(),
-            moderator: Some(Moderator {
-                address: MODERATOR.into(),
-                secret: hash_secret(MODERATOR_SECRET).unwrap(),
-            }),
-        };
-        w.service.create(new, "test", now()).unwrap();
-        w.service
-            .shape_for_tests(GAME, "test", "seed", now(), |game, variant, _| {
-                let players = [
-                    ("stark", STARK, STARK_SECRET, Lang::Fr),
-                    ("lannister", LANNISTER, LANNISTER_SECRET, Lang::En),
-                    ("baratheon", BARATHEON, BARATHEON_SECRET, Lang::Fr),
-                ];
-                for (house, address, secret, lang) in players {
-                    game.add_player(house, address, hash_secret(secret)?, lang, now())?;
-                }
-                game.start(variant, now())?;
-                Ok(())
-            })
-            .unwrap();
-        w
-    }
-
-    /// Carries out a mail and returns the reply to its sender (the other mails queued
-    /// are dropped).
-    fn send(&mut self, from: &str, body: &str) -> OutMail {
-        self.sent += 1;
-        let mail = Inbound {
-            message_id: format!("{}.hostile@{}", self.sent, from.replace('@', ".")),
-            from: from.into(),
-            subject: "ordres".into(),
-            body: body.into(),
-            size: body.len() + 300,
-            ..Inbound::default()
-        };
-        handle(&self.service, &self.config, &mail, now()).unwrap();
-        let mails = self.take();
-        let replies: Vec<&OutMail> = mails
-            .iter()
-            .filter(|m| m.to == from && m.subject.starts_with("Re:"))
-            .collect();
-        assert_eq!(replies.len(), 1, "one reply to {from}");
-        replies[0].clone()
-    }
-
-    fn take(&self) -> Vec<OutMail> {
-        let mut mails = Vec::new();
-        for (key, mail) in self.service.outbox().unwrap() {
-            self.service.outbox_sent(key).unwrap();
-            mails.push(OutMail::open(&mail));
-        }
-        mails
-    }
-
-    /// The moderator processes the spring; the results mails, by address.
-    fn process(&mut self) -> Vec<OutMail> {
-        let reply = self.send(
-            MODERATOR,
-            &format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nTRAITER printemps 298 mouvements\n"),
-        );
-        assert!(reply.body.contains("✓ Phase traitée"), "{}", reply.body);
-        queue_notices(&self.service, &self.config, now()).unwrap();
-        self.take()
-    }
-
-    fn game(&self) -> Game {
-        self.service.load(GAME).unwrap()
-    }
+/// The moderator processes the spring; the results mails, by address.
+fn process(w: &mut World) -> Vec<OutMail> {
+    let reply = send(
+        w,
+        MODERATOR,
+        &format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nTRAITER printemps 298 mouvements\n"),
+    );
+    assert!(reply.body.contains("✓ Phase traitée"), "{}", reply.body);
+    w.notices(now())
 }
 
 fn stark() -> String {
@@ -190,9 +105,10 @@ fn position_text(game: &Game) -> String {
 
 #[test]
 fn a_foreign_order_by_mail_is_refused_never_stored_and_the_owners_move_stands() {
-    let mut w = World::new("foreign-mail");
-    w.send(STARK, &format!("{}A win -> cno\n", stark()));
-    let reply = w.send(
+    let mut w = world("foreign-mail");
+    send(&mut w, STARK, &format!("{}A win -> cno\n", stark()));
+    let reply = send(
+        &mut w,
         BARATHEON,
         &format!("{}A boi -> prt\nA win H\n", baratheon()),
     );
@@ -213,11 +129,15 @@ fn a_foreign_order_by_mail_is_refused_never_stored_and_the_owners_move_stands() 
         "{}",
         reply.body
     );
-    assert_eq!(orders_of(&w.game(), "baratheon"), Vec::<String>::new());
-    assert_eq!(orders_of(&w.game(), "stark"), vec!["A win -> cno"]);
+    assert_eq!(orders_of(&w.game(GAME), "baratheon"), Vec::<String>::new());
+    assert_eq!(orders_of(&w.game(GAME), "stark"), vec!["A win -> cno"]);
 
-    let results = w.process();
-    assert!(stark_army_at(&w.game()), "{}", position_text(&w.game()));
+    let results = process(&mut w);
+    assert!(
+        stark_army_at(&w.game(GAME)),
+        "{}",
+        position_text(&w.game(GAME))
+    );
     for mail in &results {
         assert!(
             !mail.body.contains("A win H"),
@@ -235,24 +155,16 @@ fn a_foreign_order_by_mail_is_refused_never_stored_and_the_owners_move_stands() 
 
 #[test]
 fn a_foreign_order_stored_before_the_fix_never_replaces_the_owners() {
-    let mut w = World::new("foreign-stored");
-    w.send(STARK, &format!("{}A win -> cno\n", stark()));
+    let mut w = world("foreign-stored");
+    send(&mut w, STARK, &format!("{}A win -> cno\n", stark()));
     // A game stored by an earlier judge may still hold one: the judge itself ignores it.
-    w.service
-        .shape_for_tests(GAME, "test", "seed", now(), |game, variant, _| {
-            let seat = game.seats.iter_mut().find(|s| s.house == "baratheon");
-            let seat = seat.ok_or_else(|| corbeau::game::GameError::Internal("seat".into()))?;
-            let source: std::sync::Arc<str> = std::sync::Arc::from("");
-            let order = corbeau::order::parse_order(variant, &source, 1, "A win H");
-            seat.orders = vec![StoredOrder {
-                unit: variant.province_by_id("win"),
-                order: order.unwrap().unwrap(),
-            }];
-            Ok(())
-        })
-        .unwrap();
-    let results = w.process();
-    assert!(stark_army_at(&w.game()), "{}", position_text(&w.game()));
+    w.store_order_unchecked(GAME, "baratheon", "A win H", now());
+    let results = process(&mut w);
+    assert!(
+        stark_army_at(&w.game(GAME)),
+        "{}",
+        position_text(&w.game(GAME))
+    );
     // Nobody but its author and the moderator reads the intruder's line.
     for to in [STARK, LANNISTER] {
         let body = &results_to(&results, to).body;
@@ -275,19 +187,21 @@ fn a_foreign_order_stored_before_the_fix_never_replaces_the_owners() {
 
 #[test]
 fn rejected_and_superseded_lines_reach_their_author_and_the_moderator_only() {
-    let mut w = World::new("private-rejected");
+    let mut w = world("private-rejected");
     // A superseded move (intentions) and an order for a unit that is not there.
-    let reply = w.send(
+    let reply = send(
+        &mut w,
         BARATHEON,
         &format!("{}A boi -> prt\nA boi H\nA bie -> prt\n", baratheon()),
     );
     assert!(reply.body.contains("3 ligne(s) d'ordres"), "{}", reply.body);
-    w.send(STARK, &format!("{}A win -> cno\n", stark()));
-    w.send(
+    send(&mut w, STARK, &format!("{}A win -> cno\n", stark()));
+    send(
+        &mut w,
         LANNISTER,
         &format!("SIGNON {GAME} Lannister {LANNISTER_SECRET}\nA pie -> viv\nA pie H\n"),
     );
-    let results = w.process();
+    let results = process(&mut w);
     // Stark had no rejected line: the public results, nothing of Baratheon's.
     let public = &results_to(&results, STARK).body;
     assert!(!public.contains("A boi -> prt"), "{public}");
@@ -322,10 +236,10 @@ fn rejected_and_superseded_lines_reach_their_author_and_the_moderator_only() {
         &results_to(&results, STARK).body,
     );
     // The history by mail follows the same rule.
-    let history = w.send(STARK, &format!("{}HISTORIQUE\n", stark()));
+    let history = send(&mut w, STARK, &format!("{}HISTORIQUE\n", stark()));
     assert!(history.body.contains("résultats"), "{}", history.body);
     assert!(!history.body.contains("A boi -> prt"), "{}", history.body);
-    let history = w.send(BARATHEON, &format!("{}HISTORIQUE\n", baratheon()));
+    let history = send(&mut w, BARATHEON, &format!("{}HISTORIQUE\n", baratheon()));
     assert!(
         history.body.contains("« A boi -> prt »"),
         "{}",
@@ -335,9 +249,13 @@ fn rejected_and_superseded_lines_reach_their_author_and_the_moderator_only() {
 
 #[test]
 fn refused_orders_never_make_a_house_ready() {
-    let mut w = World::new("refused-ready");
+    let mut w = world("refused-ready");
     // PRÊT after the refused set: not taken.
-    let reply = w.send(STARK, &format!("{}A win -> Port-Réel\nPRET\n", stark()));
+    let reply = send(
+        &mut w,
+        STARK,
+        &format!("{}A win -> Port-Réel\nPRET\n", stark()),
+    );
     assert!(reply.body.contains("Ordres refusés"), "{}", reply.body);
     assert!(
         reply.body.contains("✗ PRÊT non pris en compte"),
@@ -345,17 +263,22 @@ fn refused_orders_never_make_a_house_ready() {
         reply.body
     );
     assert!(!reply.body.contains("✓ Prêt"), "{}", reply.body);
-    assert!(!w.game().seat("stark").unwrap().ready);
+    assert!(!w.game(GAME).seat("stark").unwrap().ready);
     // PRÊT before the refused set: withdrawn, and the reply says so where it stood.
-    let reply = w.send(STARK, &format!("{}PRET\nA win -> Port-Réel\n", stark()));
+    let reply = send(
+        &mut w,
+        STARK,
+        &format!("{}PRET\nA win -> Port-Réel\n", stark()),
+    );
     assert!(
         reply.body.contains("> PRET\n  ✗ PRÊT non pris en compte"),
         "{}",
         reply.body
     );
-    assert!(!w.game().seat("stark").unwrap().ready);
+    assert!(!w.game(GAME).seat("stark").unwrap().ready);
     // A foreign order refuses the set, and so the PRÊT.
-    let reply = w.send(
+    let reply = send(
+        &mut w,
         BARATHEON,
         &format!("{}A boi -> prt\nA win H\nPRET\n", baratheon()),
     );
@@ -364,22 +287,24 @@ fn refused_orders_never_make_a_house_ready() {
         "{}",
         reply.body
     );
-    assert!(!w.game().seat("baratheon").unwrap().ready);
+    assert!(!w.game(GAME).seat("baratheon").unwrap().ready);
     // In English too.
-    let reply = w.send(
+    let reply = send(
+        &mut w,
         LANNISTER,
         &format!("SIGNON {GAME} Lannister {LANNISTER_SECRET}\nA pie -> Nerra\nREADY\n"),
     );
     assert!(reply.body.contains("✗ READY not taken"), "{}", reply.body);
-    assert!(!w.game().seat("lannister").unwrap().ready);
+    assert!(!w.game(GAME).seat("lannister").unwrap().ready);
     // Nothing of it made the phase due.
-    assert!(w.game().due(now()).is_none());
+    assert!(w.game(GAME).due(now()).is_none());
 }
 
 #[test]
 fn a_courtesy_after_pret_is_no_refusal() {
-    let mut w = World::new("courtesy");
-    let reply = w.send(
+    let mut w = world("courtesy");
+    let reply = send(
+        &mut w,
         STARK,
         &format!(
             "{}A win -> cno\nA moa -> sal\nPRET\nMerci !\nA bientôt\n",
@@ -394,23 +319,25 @@ fn a_courtesy_after_pret_is_no_refusal() {
     );
     assert!(reply.body.contains("✓ Prêt"), "{}", reply.body);
     assert_eq!(
-        orders_of(&w.game(), "stark"),
+        orders_of(&w.game(GAME), "stark"),
         vec!["A win -> cno", "A moa -> sal"]
     );
-    assert!(w.game().seat("stark").unwrap().ready);
+    assert!(w.game(GAME).seat("stark").unwrap().ready);
     // A courtesy alone after PRÊT, without orders: no refusal either.
-    let reply = w.send(
+    let reply = send(
+        &mut w,
         BARATHEON,
         &format!("{}PRET\nBonne journée à tous\n", baratheon()),
     );
     assert!(!reply.body.contains("refusés"), "{}", reply.body);
-    assert!(w.game().seat("baratheon").unwrap().ready);
+    assert!(w.game(GAME).seat("baratheon").unwrap().ready);
 }
 
 #[test]
 fn a_mistyped_order_after_the_last_good_one_is_no_courtesy() {
-    let mut w = World::new("typo-last");
-    let reply = w.send(
+    let mut w = world("typo-last");
+    let reply = send(
+        &mut w,
         STARK,
         &format!("{}A win -> cno\nA moa tien\nPRET\n", stark()),
     );
@@ -418,14 +345,15 @@ fn a_mistyped_order_after_the_last_good_one_is_no_courtesy() {
     assert!(body.contains("Ordres refusés"), "{}", reply.body);
     assert!(body.contains("ligne 3, colonne 7"), "{}", reply.body);
     assert!(reply.body.contains("> A moa tien"), "{}", reply.body);
-    assert!(!w.game().seat("stark").unwrap().ready);
-    assert_eq!(orders_of(&w.game(), "stark"), Vec::<String>::new());
+    assert!(!w.game(GAME).seat("stark").unwrap().ready);
+    assert_eq!(orders_of(&w.game(GAME), "stark"), Vec::<String>::new());
 }
 
 #[test]
 fn refusals_give_the_mails_own_line_numbers() {
-    let mut w = World::new("line-numbers");
-    let reply = w.send(
+    let mut w = world("line-numbers");
+    let reply = send(
+        &mut w,
         STARK,
         &format!(
             "{}A win -> cno\nA moa -> sal\n\nPRESSE A Lannister\nLe Nord se souvient.\nFIN PRESSE\nF bla -> Port-Réel\nF bla H\n",
@@ -443,7 +371,7 @@ fn refusals_give_the_mails_own_line_numbers() {
     );
     // The first block was recorded, the second refused whole.
     assert_eq!(
-        orders_of(&w.game(), "stark"),
+        orders_of(&w.game(GAME), "stark"),
         vec!["A win -> cno", "A moa -> sal"]
     );
 }
@@ -452,9 +380,9 @@ fn refusals_give_the_mails_own_line_numbers() {
 /// all refused, the reply lists twenty.
 #[test]
 fn a_flood_of_foreign_orders_gets_a_reply_of_a_readable_size() {
-    let mut w = World::new("flood");
+    let mut w = world("flood");
     let flood = "A win H\n".repeat(290);
-    let reply = w.send(BARATHEON, &format!("{}{flood}PRET\n", baratheon()));
+    let reply = send(&mut w, BARATHEON, &format!("{}{flood}PRET\n", baratheon()));
     assert_eq!(
         reply.body.matches("> A win H").count(),
         20,
@@ -469,44 +397,17 @@ fn a_flood_of_foreign_orders_gets_a_reply_of_a_readable_size() {
         reply.body
     );
     assert!(reply.body.len() < 10_000, "{} bytes", reply.body.len());
-    assert!(!w.game().seat("baratheon").unwrap().ready);
-    assert_eq!(orders_of(&w.game(), "baratheon"), Vec::<String>::new());
+    assert!(!w.game(GAME).seat("baratheon").unwrap().ready);
+    assert_eq!(orders_of(&w.game(GAME), "baratheon"), Vec::<String>::new());
 }
 
 /// `corbeau orders submit` (the moderator's terminal) refuses a foreign order too.
 #[test]
 fn the_command_line_refuses_a_foreign_order() {
-    let root =
-        std::env::temp_dir().join(format!("corbeau-hostile-orders-cli-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
+    let j = CliJudge::new("hostile-orders", "cli");
     let run = |args: &[&str], stdin: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_corbeau"))
-            .args(args)
-            .arg("--data")
-            .arg(root.join("data"))
-            .current_dir(&root)
-            .env("CORBEAU_NOW", "2026-03-23T08:00:00Z")
-            .env_remove("CORBEAU_LANG")
-            .env_remove("CORBEAU_CONFIG")
-            .env_remove("CORBEAU_DATA")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(stdin.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+        let out = j.run(args, Some(stdin));
+        (out.code, out.out, out.err)
     };
     for args in [
         &["game", "new", GAME, "--players", "3"][..],
@@ -515,27 +416,26 @@ fn the_command_line_refuses_a_foreign_order() {
         &["player", "add", GAME, "baratheon", BARATHEON],
         &["game", "start", GAME],
     ] {
-        assert_eq!(run(args, "").0, Some(0), "{args:?}");
+        assert_eq!(run(args, "").0, 0, "{args:?}");
     }
     let (code, _, _) = run(&["orders", "submit", GAME, "stark", "-"], "A win -> cno\n");
-    assert_eq!(code, Some(0));
+    assert_eq!(code, 0);
     let (code, out, err) = run(
         &["orders", "submit", GAME, "baratheon", "-"],
         "A boi -> prt\nA win H\n",
     );
-    assert_eq!(code, Some(1), "{out}{err}");
+    assert_eq!(code, 1, "{out}{err}");
     assert!(
         err.contains("ligne 2 : cette unité appartient à la maison Stark"),
         "{err}"
     );
     assert!(err.contains("> A win H"), "{err}");
     let (code, out, err) = run(&["game", "process", GAME], "");
-    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(code, 0, "{err}");
     assert!(
         flat(&out).contains("A Winterfell (win) -> Château-Noir (cno) réussi"),
         "{out}"
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 /// A mail of hundreds of order lines (a script gone wrong, or a player filling the store
@@ -543,20 +443,24 @@ fn the_command_line_refuses_a_foreign_order() {
 /// orders stay as they were.
 #[test]
 fn a_flood_of_orders_is_refused_whole_and_keeps_the_orders_given() {
-    let mut w = World::new("order-flood");
-    w.send(STARK, &format!("{}A win -> cno\n", stark()));
+    let mut w = world("order-flood");
+    send(&mut w, STARK, &format!("{}A win -> cno\n", stark()));
     let flood = "A moa H\n".repeat(250);
-    let reply = w.send(STARK, &format!("{}{flood}", stark()));
+    let reply = send(&mut w, STARK, &format!("{}{flood}", stark()));
     assert!(
         flat(&reply.body).contains("250 ordres pour une seule maison"),
         "{}",
         reply.body
     );
-    assert_eq!(orders_of(&w.game(), "stark"), vec!["A win -> cno"]);
+    assert_eq!(orders_of(&w.game(GAME), "stark"), vec!["A win -> cno"]);
     // Within the bound, a partial set adds to what was given.
-    w.send(STARK, &format!("{}ORDRES PARTIELS\nA moa H\n", stark()));
+    send(
+        &mut w,
+        STARK,
+        &format!("{}ORDRES PARTIELS\nA moa H\n", stark()),
+    );
     assert_eq!(
-        orders_of(&w.game(), "stark"),
+        orders_of(&w.game(GAME), "stark"),
         vec!["A win -> cno", "A moa H"]
     );
 }

@@ -7,13 +7,10 @@
 //! Cost is asserted on the number of hash checks (`corbeau::game::secret_checks`, counted
 //! per thread), never on time: the figures are in docs/performance.md.
 
-use std::path::PathBuf;
 use std::process::Command;
 
 use chrono::{DateTime, TimeDelta, Utc};
-use corbeau::config::Config;
-use corbeau::game::{Action, Actor};
-use corbeau::game::{Game, Moderator, NewGame, NoticeKind, Settings, hash_secret, secret_checks};
+use corbeau::game::{NoticeKind, Settings, hash_secret, secret_checks};
 use corbeau::lang::Lang;
 use corbeau::mail::dispatch::{Handled, MAX_COMMANDS, handle};
 use corbeau::mail::inbound::Inbound;
@@ -21,14 +18,8 @@ use corbeau::mail::maildir::{deliver, ingest_maildir};
 use corbeau::mail::notify::queue_notices;
 use corbeau::mail::outmail::OutMail;
 use corbeau::mail::throttle::{self, Subject};
-use corbeau::service::Service;
 
-const GAME: &str = "westeros-1";
-const JUDGE: &str = "juge@corbeau.test";
-const STARK: &str = "arya@nord.test";
-const LANNISTER: &str = "tyrion@roc.test";
-const BARATHEON: &str = "stannis@peyredragon.test";
-const MODERATOR: &str = "mestre@citadelle.test";
+use crate::support::world::{BARATHEON, GAME, GameSpec, LANNISTER, MODERATOR, STARK, World};
 const MALLORY: &str = "mallory@ailleurs.test";
 const EVE: &str = "eve@ailleurs.test";
 const STARK_SECRET: &str = "k7pq2mzd9a";
@@ -49,143 +40,57 @@ fn minutes(n: i64) -> DateTime<Utc> {
 
 /// A judge with its own store (reopened at will, as after a restart) and the game
 /// `westeros-1` running: three players, a moderator.
-struct World {
-    service: Option<Service>,
-    config: Config,
-    dir: PathBuf,
-    sent: u32,
+fn world(name: &str) -> World {
+    let mut w = World::new("hostile-signon", name);
+    w.tag = "hostile";
+    w.authors = true;
+    let spec = GameSpec {
+        moderator: Some(MODERATOR_SECRET),
+        ..GameSpec::westeros(GAME, Settings::default())
+    };
+    w.create_game(spec, now());
+    let players = [
+        ("stark", STARK, STARK_SECRET, Lang::Fr),
+        ("lannister", LANNISTER, LANNISTER_SECRET, Lang::En),
+        ("baratheon", BARATHEON, BARATHEON_SECRET, Lang::Fr),
+    ];
+    w.seat(GAME, &players, true, now());
+    w
 }
 
-impl Drop for World {
-    fn drop(&mut self) {
-        self.service = None;
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
+fn inbound(w: &mut World, from: &str, subject: &str, body: &str) -> Inbound {
+    let mut mail = w.inbound(from, body);
+    mail.subject = subject.into();
+    mail
 }
 
-impl World {
-    fn new(name: &str) -> World {
-        let dir = std::env::temp_dir().join(format!(
-            "corbeau-hostile-signon-{}-{name}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        let mut config = Config {
-            data_dir: dir.clone(),
-            ..Config::default()
-        };
-        config.judge.address = JUDGE.into();
-        let w = World {
-            service: Some(Service::open(&dir).unwrap()),
-            config,
-            dir,
-            sent: 0,
-        };
-        let new = NewGame {
-            id: GAME.into(),
-            name: Some("La Guerre des Cinq Rois".into()),
-            variant: "westeros".into(),
-            players: 3,
-            settings: Settings::default(),
-            moderator: Some(Moderator {
-                address: MODERATOR.into(),
-                secret: hash_secret(MODERATOR_SECRET).unwrap(),
-            }),
-        };
-        w.service().create(new, "test", now()).unwrap();
-        w.service()
-            .shape_for_tests(GAME, "test", "seed", now(), |game, variant, _| {
-                for (house, address, secret, lang) in [
-                    ("stark", STARK, STARK_SECRET, Lang::Fr),
-                    ("lannister", LANNISTER, LANNISTER_SECRET, Lang::En),
-                    ("baratheon", BARATHEON, BARATHEON_SECRET, Lang::Fr),
-                ] {
-                    game.add_player(house, address, hash_secret(secret)?, lang, now())?;
-                }
-                game.start(variant, now())
-            })
-            .unwrap();
-        w
-    }
+/// Carries out a mail at `at`; returns how many secrets were checked against a hash.
+fn send_at(w: &mut World, from: &str, body: &str, at: DateTime<Utc>) -> u64 {
+    let before = secret_checks();
+    let handled = w.send_at(from, body, at);
+    assert!(matches!(handled, Handled::Answered { .. }), "{handled:?}");
+    secret_checks() - before
+}
 
-    fn service(&self) -> &Service {
-        self.service.as_ref().unwrap()
-    }
+fn send(w: &mut World, from: &str, body: &str) -> u64 {
+    send_at(w, from, body, now())
+}
 
-    /// Closes the store and opens it again, as a restarted judge does.
-    fn restart(&mut self) {
-        self.service = None;
-        self.service = Some(Service::open(&self.dir).unwrap());
-    }
+fn reply_to(w: &World, to: &str) -> OutMail {
+    let mails = w.take();
+    let found: Vec<&OutMail> = mails
+        .iter()
+        .filter(|m| m.to == to && m.subject.starts_with("Re:"))
+        .collect();
+    assert_eq!(found.len(), 1, "replies to {to}: {mails:#?}");
+    found[0].clone()
+}
 
-    fn inbound(&mut self, from: &str, subject: &str, body: &str) -> Inbound {
-        self.sent += 1;
-        Inbound {
-            message_id: format!("{}.hostile@{}", self.sent, from.replace('@', ".")),
-            from: from.into(),
-            name: None,
-            subject: subject.into(),
-            references: Vec::new(),
-            body: body.into(),
-            attachments: Vec::new(),
-            size: body.len() + 300,
-            too_large: false,
-            automatic: false,
-            authors: vec![from.to_lowercase()],
-            bounce: None,
-        }
-    }
-
-    /// Carries out a mail at `at`; returns how many secrets were checked against a hash.
-    fn send_at(&mut self, from: &str, body: &str, at: DateTime<Utc>) -> u64 {
-        let mail = self.inbound(from, "ordres", body);
-        let before = secret_checks();
-        let handled = handle(self.service(), &self.config, &mail, at).unwrap();
-        assert!(matches!(handled, Handled::Answered { .. }), "{handled:?}");
-        secret_checks() - before
-    }
-
-    fn send(&mut self, from: &str, body: &str) -> u64 {
-        self.send_at(from, body, now())
-    }
-
-    /// The mails queued since the last look (taken out of the outbox).
-    fn take(&self) -> Vec<OutMail> {
-        let mut mails = Vec::new();
-        for (key, mail) in self.service().outbox().unwrap() {
-            self.service().outbox_sent(key).unwrap();
-            mails.push(OutMail::open(&mail));
-        }
-        mails
-    }
-
-    fn reply_to(&self, to: &str) -> OutMail {
-        let mails = self.take();
-        let found: Vec<&OutMail> = mails
-            .iter()
-            .filter(|m| m.to == to && m.subject.starts_with("Re:"))
-            .collect();
-        assert_eq!(found.len(), 1, "replies to {to}: {mails:#?}");
-        found[0].clone()
-    }
-
-    fn game(&self) -> Game {
-        self.service().load(GAME).unwrap()
-    }
-
-    fn audit(&self) -> String {
-        crate::support::audit_text(&self.service().audit_trail(GAME).unwrap())
-    }
-
-    fn throttle_notices(&self) -> Vec<NoticeKind> {
-        self.service()
-            .pending_notices()
-            .unwrap()
-            .into_iter()
-            .map(|(_, n)| n.kind)
-            .filter(|k| matches!(k, NoticeKind::SignOnFailures { .. }))
-            .collect()
-    }
+fn throttle_notices(w: &World) -> Vec<NoticeKind> {
+    w.notice_kinds()
+        .into_iter()
+        .filter(|k| matches!(k, NoticeKind::SignOnFailures { .. }))
+        .collect()
 }
 
 fn sign_on(house: &str, secret: &str) -> String {
@@ -201,8 +106,8 @@ fn flat(text: &str) -> String {
 
 #[test]
 fn three_hundred_wrong_sign_ons_cost_one_check_and_the_mail_behind_is_answered() {
-    let w = World::new("poison-300");
-    let before = w.game();
+    let w = world("poison-300");
+    let before = w.game(GAME);
     let poison = "PARTIE westeros-1 Stark wrongsecret\n".repeat(300);
     let raw = |from: &str, id: &str, body: &str| {
         format!("From: {from}\nSubject: x\nMessage-ID: <{id}@test>\n\n{body}").into_bytes()
@@ -244,17 +149,17 @@ fn three_hundred_wrong_sign_ons_cost_one_check_and_the_mail_behind_is_answered()
         "{}",
         behind.body
     );
-    let after = w.game();
+    let after = w.game(GAME);
     assert!(after.seat("stark").unwrap().ready);
     assert_eq!(before.seat("lannister"), after.seat("lannister"));
 }
 
 #[test]
 fn two_thousand_sign_on_lines_are_refused_whole_without_a_check() {
-    let mut w = World::new("poison-2000");
+    let mut w = world("poison-2000");
     let poison = "PARTIE westeros-1 Stark wrongsecret\n".repeat(2000);
-    assert_eq!(w.send(MALLORY, &poison), 0);
-    let reply = w.reply_to(MALLORY);
+    assert_eq!(send(&mut w, MALLORY, &poison), 0);
+    let reply = reply_to(&w, MALLORY);
     let text = flat(&reply.body);
     assert!(
         text.contains(&format!(
@@ -271,15 +176,19 @@ fn two_thousand_sign_on_lines_are_refused_whole_without_a_check() {
     assert_eq!(w.service().guard(&house.key()).unwrap(), None);
     // The mail behind it is answered as usual.
     assert_eq!(
-        w.send(STARK, &format!("{}PRET\n", sign_on("Stark", STARK_SECRET))),
+        send(
+            &mut w,
+            STARK,
+            &format!("{}PRET\n", sign_on("Stark", STARK_SECRET))
+        ),
         1
     );
-    assert!(w.game().seat("stark").unwrap().ready);
+    assert!(w.game(GAME).seat("stark").unwrap().ready);
 }
 
 #[test]
 fn a_right_secret_after_a_wrong_one_in_the_same_mail_is_not_accepted() {
-    let mut w = World::new("right-after-wrong");
+    let mut w = world("right-after-wrong");
     let body = format!(
         "{}{}PRET\n",
         sign_on("Stark", "devine"),
@@ -287,8 +196,8 @@ fn a_right_secret_after_a_wrong_one_in_the_same_mail_is_not_accepted() {
     );
     // At most one full check (the wrong secret mostly fails the sieve); the second
     // sign-on line is never checked.
-    assert!(w.send(STARK, &body) <= 1);
-    let reply = w.reply_to(STARK);
+    assert!(send(&mut w, STARK, &body) <= 1);
+    let reply = reply_to(&w, STARK);
     let text = flat(&reply.body);
     assert!(text.contains("maison ou secret incorrect"), "{text}");
     assert!(
@@ -296,24 +205,24 @@ fn a_right_secret_after_a_wrong_one_in_the_same_mail_is_not_accepted() {
         "{text}"
     );
     assert!(!text.contains("✓ Identifié(e)"), "{text}");
-    assert!(!w.game().seat("stark").unwrap().ready);
+    assert!(!w.game(GAME).seat("stark").unwrap().ready);
 }
 
 #[test]
 fn a_moderator_and_a_player_sign_on_cost_one_check_per_mail() {
-    let mut w = World::new("moderator-then-player");
+    let mut w = world("moderator-then-player");
     let body = format!(
         "MODERATEUR {GAME} {MODERATOR_SECRET}\n{}PRET\n",
         sign_on("Stark", STARK_SECRET)
     );
-    assert_eq!(w.send(MODERATOR, &body), 1);
-    let text = flat(&w.reply_to(MODERATOR).body);
+    assert_eq!(send(&mut w, MODERATOR, &body), 1);
+    let text = flat(&reply_to(&w, MODERATOR).body);
     assert!(text.contains("✓ Identifié(e) comme modérateur"), "{text}");
     assert!(
         text.contains("une seule identification par message"),
         "{text}"
     );
-    assert!(!w.game().seat("stark").unwrap().ready);
+    assert!(!w.game(GAME).seat("stark").unwrap().ready);
 }
 
 // ===================================================================== the throttle
@@ -328,11 +237,16 @@ fn replies_to(mails: &[OutMail], to: &str) -> usize {
 
 #[test]
 fn forged_wrong_sign_ons_in_the_owner_s_name_never_keep_the_owner_out() {
-    let mut w = World::new("forged-owner");
+    let mut w = world("forged-owner");
     // Six forged mails "from" Stark's address, then twenty more: under the old lockout
     // the first six locked Stark out and the next twenty used up Stark's answers.
     for i in 0..26 {
-        w.send_at(STARK, &sign_on("Stark", &format!("guess{i}")), minutes(i));
+        send_at(
+            &mut w,
+            STARK,
+            &sign_on("Stark", &format!("guess{i}")),
+            minutes(i),
+        );
     }
     let mails = w.take();
     let failed_answers = replies_to(&mails, STARK);
@@ -342,8 +256,8 @@ fn forged_wrong_sign_ons_in_the_owner_s_name_never_keep_the_owner_out() {
     );
     // Stark's own mail, with the right secret: acted on and answered at once.
     let body = format!("{}A win -> cno\nPRET\n", sign_on("Stark", STARK_SECRET));
-    assert_eq!(w.send_at(STARK, &body, minutes(27)), 1);
-    let text = flat(&w.reply_to(STARK).body);
+    assert_eq!(send_at(&mut w, STARK, &body, minutes(27)), 1);
+    let text = flat(&reply_to(&w, STARK).body);
     assert!(text.contains("✓ Identifié(e) : Stark"), "{text}");
     assert!(
         text.contains(
@@ -351,7 +265,7 @@ fn forged_wrong_sign_ons_in_the_owner_s_name_never_keep_the_owner_out() {
         ),
         "{text}"
     );
-    let game = w.game();
+    let game = w.game(GAME);
     let stark = game.seat("stark").unwrap();
     assert!(stark.ready);
     assert_eq!(stark.orders.len(), 1, "{:?}", stark.orders);
@@ -361,41 +275,48 @@ fn forged_wrong_sign_ons_in_the_owner_s_name_never_keep_the_owner_out() {
         house: "stark".into(),
     }
     .key();
-    assert_eq!(w.service().guard(&key).unwrap(), None);
+    assert_eq!(w.guard(&key), None);
 }
 
 #[test]
 fn forged_wrong_moderator_sign_ons_never_keep_the_moderator_out() {
-    let mut w = World::new("forged-moderator");
+    let mut w = world("forged-moderator");
     for i in 0..26 {
-        w.send_at(
+        send_at(
+            &mut w,
             MODERATOR,
             &format!("MODERATEUR {GAME} faux{i}\n"),
             minutes(i),
         );
     }
     // Wrong sign-ons for another game, from the same address, change nothing either.
-    w.send_at(MODERATOR, "MODERATEUR autre-partie faux\n", minutes(26));
+    send_at(
+        &mut w,
+        MODERATOR,
+        "MODERATEUR autre-partie faux\n",
+        minutes(26),
+    );
     w.take();
     let body = format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nPAUSE\n");
-    assert_eq!(w.send_at(MODERATOR, &body, minutes(28)), 1);
-    let text = flat(&w.reply_to(MODERATOR).body);
+    assert_eq!(send_at(&mut w, MODERATOR, &body, minutes(28)), 1);
+    let text = flat(&reply_to(&w, MODERATOR).body);
     assert!(text.contains("✓ Identifié(e) comme modérateur"), "{text}");
     assert!(text.contains("26 identification(s)"), "{text}");
-    assert_eq!(w.game().status, corbeau::game::GameStatus::Paused);
+    assert_eq!(w.game(GAME).status, corbeau::game::GameStatus::Paused);
 }
 
 #[test]
 fn failures_are_told_to_the_owner_and_the_moderator_once_naming_no_address() {
-    let mut w = World::new("told-once");
+    let mut w = world("told-once");
     for i in 0..throttle::FAILURES_TOLD {
-        w.send_at(
+        send_at(
+            &mut w,
             MALLORY,
             &sign_on("Stark", &format!("guess{i}")),
             minutes(i.into()),
         );
     }
-    let notices = w.throttle_notices();
+    let notices = throttle_notices(&w);
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert!(
         matches!(&notices[0], NoticeKind::SignOnFailures { house: Some(h), failures: 5, since } if h == "stark" && *since == minutes(0)),
@@ -404,7 +325,7 @@ fn failures_are_told_to_the_owner_and_the_moderator_once_naming_no_address() {
     w.take();
     queue_notices(w.service(), &w.config, minutes(8)).unwrap();
     // The counters survive a restart (they are in the store).
-    w.restart();
+    w.reopen();
     let told = w.take();
     let mut to: Vec<&str> = told.iter().map(|m| m.to.as_str()).collect();
     to.sort_unstable();
@@ -426,38 +347,41 @@ fn failures_are_told_to_the_owner_and_the_moderator_once_naming_no_address() {
     );
     // More failures: no second notice until Stark has signed on and been told.
     for i in 0..20 {
-        w.send_at(
+        send_at(
+            &mut w,
             EVE,
             &sign_on("Stark", &format!("again{i}")),
             minutes(10 + i),
         );
     }
-    assert_eq!(w.throttle_notices(), []);
+    assert_eq!(throttle_notices(&w), []);
     // The right secret from any address is still taken, even amid the storm.
     let body = format!("{}PRET\n", sign_on("Stark", STARK_SECRET));
-    assert_eq!(w.send_at(STARK, &body, minutes(31)), 1);
-    assert!(w.game().seat("stark").unwrap().ready);
+    assert_eq!(send_at(&mut w, STARK, &body, minutes(31)), 1);
+    assert!(w.game(GAME).seat("stark").unwrap().ready);
     for i in 0..throttle::FAILURES_TOLD {
-        w.send_at(
+        send_at(
+            &mut w,
             EVE,
             &sign_on("Stark", &format!("later{i}")),
             minutes(40 + i64::from(i)),
         );
     }
-    assert_eq!(w.throttle_notices().len(), 1);
+    assert_eq!(throttle_notices(&w).len(), 1);
     assert!(
-        w.audit().contains("5 failed sign-ons as stark"),
+        w.audit(GAME).contains("5 failed sign-ons as stark"),
         "{}",
-        w.audit()
+        w.audit(GAME)
     );
 }
 
 #[test]
 fn a_storm_of_wrong_secrets_costs_almost_no_full_check() {
-    let mut w = World::new("storm");
+    let mut w = world("storm");
     let mut checks = 0;
     for i in 0..400 {
-        checks += w.send_at(
+        checks += send_at(
+            &mut w,
             MALLORY,
             &sign_on("Lannister", &format!("g{i}")),
             minutes(i / 10),
@@ -467,34 +391,24 @@ fn a_storm_of_wrong_secrets_costs_almost_no_full_check() {
     // about once in ten storms.
     assert!(checks <= 3, "{checks} full checks for 400 wrong secrets");
     let body = format!("{}PRET\n", sign_on("Lannister", LANNISTER_SECRET));
-    assert_eq!(w.send_at(LANNISTER, &body, minutes(41)), 1);
-    assert!(w.game().seat("lannister").unwrap().ready);
+    assert_eq!(send_at(&mut w, LANNISTER, &body, minutes(41)), 1);
+    assert!(w.game(GAME).seat("lannister").unwrap().ready);
 }
 
 #[test]
 fn a_hash_kept_from_before_the_sieve_takes_one_at_the_next_right_sign_on() {
-    let mut w = World::new("old-hash");
+    let mut w = world("old-hash");
     let sieved = hash_secret(BARATHEON_SECRET).unwrap();
     let (old, _) = sieved.split_once('~').unwrap();
-    w.service()
-        .shape_for_tests(GAME, "test", "old hash", now(), |game, _, _| {
-            game.seat_mut("baratheon")
-                .unwrap()
-                .player
-                .as_mut()
-                .unwrap()
-                .secret = old.to_string();
-            Ok(())
-        })
-        .unwrap();
+    w.set_secret_hash(GAME, "baratheon", old, now());
     // Without a sieve, each wrong secret costs a full check.
-    assert_eq!(w.send(MALLORY, &sign_on("Baratheon", "guess")), 1);
+    assert_eq!(send(&mut w, MALLORY, &sign_on("Baratheon", "guess")), 1);
     assert_eq!(
-        w.send(BARATHEON, &sign_on("Baratheon", BARATHEON_SECRET)),
+        send(&mut w, BARATHEON, &sign_on("Baratheon", BARATHEON_SECRET)),
         1
     );
     let kept = w
-        .game()
+        .game(GAME)
         .seat("baratheon")
         .unwrap()
         .player
@@ -504,16 +418,17 @@ fn a_hash_kept_from_before_the_sieve_takes_one_at_the_next_right_sign_on() {
     assert!(kept.starts_with(old) && kept.contains('~'), "{kept}");
     let mut checks = 0;
     for i in 0..50 {
-        checks += w.send(MALLORY, &sign_on("Baratheon", &format!("g{i}")));
+        checks += send(&mut w, MALLORY, &sign_on("Baratheon", &format!("g{i}")));
     }
     assert!(checks <= 2, "{checks}");
 }
 
 #[test]
 fn answers_to_failed_sign_ons_never_use_up_the_owner_s_answers() {
-    let mut w = World::new("failed-budget");
+    let mut w = world("failed-budget");
     for i in 0..30 {
-        w.send_at(
+        send_at(
+            &mut w,
             LANNISTER,
             &sign_on("Lannister", &format!("g{i}")),
             minutes(i),
@@ -531,17 +446,17 @@ fn answers_to_failed_sign_ons_never_use_up_the_owner_s_answers() {
     // The owner's own mails are answered as many times as any player's.
     for i in 0..5 {
         let body = format!("{}STATUS\n", sign_on("Lannister", LANNISTER_SECRET));
-        assert_eq!(w.send_at(LANNISTER, &body, minutes(31 + i)), 1);
-        let text = flat(&w.reply_to(LANNISTER).body);
+        assert_eq!(send_at(&mut w, LANNISTER, &body, minutes(31 + i)), 1);
+        let text = flat(&reply_to(&w, LANNISTER).body);
         assert!(text.contains("✓ Signed on: Lannister"), "{text}");
     }
 }
 
 #[test]
 fn the_moderator_s_secret_from_another_address_is_copied_to_the_moderator() {
-    let mut w = World::new("moderator-elsewhere");
+    let mut w = world("moderator-elsewhere");
     let body = format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nPAUSE\n");
-    assert_eq!(w.send(MALLORY, &body), 1);
+    assert_eq!(send(&mut w, MALLORY, &body), 1);
     let mails = w.take();
     let copy = mails
         .iter()
@@ -555,7 +470,8 @@ fn the_moderator_s_secret_from_another_address_is_copied_to_the_moderator() {
     assert!(!copy.body.contains(MALLORY), "{}", copy.body);
     assert!(!copy.body.contains(MODERATOR_SECRET));
     // From the moderator's own address, no copy.
-    w.send(
+    send(
+        &mut w,
         MODERATOR,
         &format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nREPRENDRE\n"),
     );
@@ -567,8 +483,8 @@ fn the_moderator_s_secret_from_another_address_is_copied_to_the_moderator() {
 
 /// Every place a secret could be kept: the files of the store, `export`.
 fn assert_nowhere(w: &mut World, secrets: &[&str]) {
-    let dir = w.dir.clone();
-    w.service = None;
+    let dir = w.config.data_dir.clone();
+    w.close();
     let mut files = vec![dir.clone()];
     let mut seen = 0;
     while let Some(path) = files.pop() {
@@ -603,12 +519,12 @@ fn assert_nowhere(w: &mut World, secrets: &[&str]) {
     for secret in secrets {
         assert!(!text.contains(secret), "{secret} in export");
     }
-    w.service = Some(Service::open(&dir).unwrap());
+    w.reopen();
 }
 
 #[test]
 fn a_secret_in_another_order_or_on_the_next_line_is_never_quoted() {
-    let mut w = World::new("secret-shapes");
+    let mut w = world("secret-shapes");
     let bodies = [
         format!("MODERATEUR {MODERATOR_SECRET} {GAME}\n"),
         format!("PARTIE {STARK_SECRET} {GAME} Stark\n"),
@@ -618,7 +534,7 @@ fn a_secret_in_another_order_or_on_the_next_line_is_never_quoted() {
         format!("PARTIE {GAME} Stark faux-secret\n"),
     ];
     for body in &bodies {
-        w.send(STARK, body);
+        send(&mut w, STARK, body);
     }
     let mails = w.take();
     assert_eq!(mails.len(), bodies.len(), "{mails:#?}");
@@ -638,8 +554,8 @@ fn a_secret_in_another_order_or_on_the_next_line_is_never_quoted() {
         "{text}"
     );
     // Nothing was done: the lone secret is not taken as one.
-    assert!(!w.game().seat("stark").unwrap().ready);
-    let audit = w.audit();
+    assert!(!w.game(GAME).seat("stark").unwrap().ready);
+    let audit = w.audit(GAME);
     for secret in [STARK_SECRET, MODERATOR_SECRET] {
         assert!(!audit.contains(secret), "{secret} in {audit}");
     }
@@ -647,14 +563,14 @@ fn a_secret_in_another_order_or_on_the_next_line_is_never_quoted() {
 }
 
 fn stark_address(w: &World) -> String {
-    let game = w.game();
+    let game = w.game(GAME);
     let seat = game.seat("stark").unwrap();
     seat.player.as_ref().unwrap().address.clone()
 }
 
 #[test]
 fn a_player_takes_neither_the_moderator_s_address_nor_any_of_the_judge_s() {
-    let mut w = World::new("address-taken");
+    let mut w = world("address-taken");
     for address in [
         MODERATOR,
         "Mestre@Citadelle.test",
@@ -662,8 +578,8 @@ fn a_player_takes_neither_the_moderator_s_address_nor_any_of_the_judge_s() {
         "JUGE+partie@corbeau.test",
     ] {
         let body = format!("{}ADRESSE {address}\n", sign_on("Stark", STARK_SECRET));
-        w.send(STARK, &body);
-        let text = flat(&w.reply_to(STARK).body);
+        send(&mut w, STARK, &body);
+        let text = flat(&reply_to(&w, STARK).body);
         assert!(text.contains("✗"), "{address}: {text}");
         assert_eq!(stark_address(&w), STARK);
     }
@@ -672,16 +588,16 @@ fn a_player_takes_neither_the_moderator_s_address_nor_any_of_the_judge_s() {
         "{}ADRESSE arya@braavos.test\n",
         sign_on("Stark", STARK_SECRET)
     );
-    w.send(STARK, &body);
+    send(&mut w, STARK, &body);
     assert_eq!(stark_address(&w), "arya@braavos.test");
 }
 
 #[test]
 fn a_word_after_the_secret_never_shows_it_and_is_ignored() {
-    let mut w = World::new("trailing-word");
+    let mut w = world("trailing-word");
     let body = format!("PARTIE {GAME} Stark {STARK_SECRET} merci\nPRET\n");
-    assert_eq!(w.send(STARK, &body), 1);
-    let reply = w.reply_to(STARK);
+    assert_eq!(send(&mut w, STARK, &body), 1);
+    let reply = reply_to(&w, STARK);
     assert!(!reply.body.contains(STARK_SECRET), "{}", reply.body);
     assert!(
         reply.body.contains("> PARTIE westeros-1 Stark ********\n"),
@@ -693,14 +609,19 @@ fn a_word_after_the_secret_never_shows_it_and_is_ignored() {
             .body
             .contains("(les mots après le secret ont été ignorés)")
     );
-    assert!(w.game().seat("stark").unwrap().ready);
+    assert!(w.game(GAME).seat("stark").unwrap().ready);
     // A wrong secret with a word after it, or typed before the house: the same.
     let guesses = ["guessed-it", "presque-ca"];
-    w.send(
+    send(
+        &mut w,
         MALLORY,
         &format!("PARTIE {GAME} Stark {} merci\n", guesses[0]),
     );
-    w.send(MALLORY, &format!("PARTIE {GAME} {} Stark\n", guesses[1]));
+    send(
+        &mut w,
+        MALLORY,
+        &format!("PARTIE {GAME} {} Stark\n", guesses[1]),
+    );
     let mails = w.take();
     assert_eq!(mails.len(), 2);
     assert!(
@@ -709,7 +630,7 @@ fn a_word_after_the_secret_never_shows_it_and_is_ignored() {
             .contains("> PARTIE westeros-1 Stark ********\n")
     );
     assert!(mails[1].body.contains("> PARTIE westeros-1 ********\n"));
-    let audit = w.audit();
+    let audit = w.audit(GAME);
     assert!(audit.contains("refused sign-on as Stark from"), "{audit}");
     for secret in [STARK_SECRET, guesses[0], guesses[1]] {
         for mail in &mails {
@@ -722,16 +643,20 @@ fn a_word_after_the_secret_never_shows_it_and_is_ignored() {
 
 #[test]
 fn a_moderator_line_with_a_word_after_the_secret_is_masked() {
-    let mut w = World::new("moderator-extra");
+    let mut w = world("moderator-extra");
     let body = format!("MODERATEUR {GAME} {MODERATOR_SECRET} merci\nPAUSE\n");
-    assert_eq!(w.send(MODERATOR, &body), 1);
-    let reply = w.reply_to(MODERATOR);
+    assert_eq!(send(&mut w, MODERATOR, &body), 1);
+    let reply = reply_to(&w, MODERATOR);
     assert!(!reply.body.contains(MODERATOR_SECRET), "{}", reply.body);
     assert!(reply.body.contains("> MODERATEUR westeros-1 ********\n"));
     assert!(reply.body.contains("✓ Partie en pause."), "{}", reply.body);
     // A wrong one, and one the parser refuses (`MODERATEUR` with no game), likewise.
-    w.send(MALLORY, &format!("MODERATEUR {GAME} faux-secret merci\n"));
-    w.send(MALLORY, "MODERATEUR nul/part faux-aussi\n");
+    send(
+        &mut w,
+        MALLORY,
+        &format!("MODERATEUR {GAME} faux-secret merci\n"),
+    );
+    send(&mut w, MALLORY, "MODERATEUR nul/part faux-aussi\n");
     for mail in w.take() {
         for secret in ["faux-secret", "faux-aussi"] {
             assert!(!mail.body.contains(secret), "{secret} in {}", mail.body);
@@ -742,16 +667,16 @@ fn a_moderator_line_with_a_word_after_the_secret_is_masked() {
 
 #[test]
 fn a_secret_in_the_subject_is_not_echoed_in_the_reply_s_subject() {
-    let mut w = World::new("subject");
+    let mut w = world("subject");
     let body = format!("{}PRET\n", sign_on("Stark", STARK_SECRET));
     for subject in [
         format!("PARTIE {GAME} Stark {STARK_SECRET}"),
         format!("Re: Fwd: SIGNON {GAME} Stark {STARK_SECRET} please"),
         format!("mes ordres ({STARK_SECRET})"),
     ] {
-        let mail = w.inbound(STARK, &subject, &body);
+        let mail = inbound(&mut w, STARK, &subject, &body);
         handle(w.service(), &w.config, &mail, now()).unwrap();
-        let reply = w.reply_to(STARK);
+        let reply = reply_to(&w, STARK);
         assert!(
             !reply.subject.contains(STARK_SECRET),
             "{subject} -> {}",
@@ -760,9 +685,9 @@ fn a_secret_in_the_subject_is_not_echoed_in_the_reply_s_subject() {
         assert!(reply.subject.contains("********"), "{}", reply.subject);
     }
     // A subject without a secret is quoted as it was.
-    let mail = w.inbound(STARK, "Ordres du printemps", &body);
+    let mail = inbound(&mut w, STARK, "Ordres du printemps", &body);
     handle(w.service(), &w.config, &mail, now()).unwrap();
-    assert_eq!(w.reply_to(STARK).subject, "Re: Ordres du printemps");
+    assert_eq!(reply_to(&w, STARK).subject, "Re: Ordres du printemps");
 }
 
 // ===================================================================== observers
@@ -781,11 +706,11 @@ fn token_in(mail: &OutMail) -> String {
 
 #[test]
 fn nobody_observes_without_confirming_from_the_observed_address() {
-    let mut w = World::new("observer-consent");
+    let mut w = world("observer-consent");
     // Mallory asks in Eve's name: Eve gets the token, Mallory nothing.
-    let asked = w.inbound(EVE, "x", &format!("OBSERVER {GAME}\n"));
+    let asked = inbound(&mut w, EVE, "x", &format!("OBSERVER {GAME}\n"));
     handle(w.service(), &w.config, &asked, now()).unwrap();
-    let to_eve = w.reply_to(EVE);
+    let to_eve = reply_to(&w, EVE);
     let text = flat(&to_eve.body);
     assert!(
         text.contains("au nom de cette adresse, eve@ailleurs.test")
@@ -794,12 +719,13 @@ fn nobody_observes_without_confirming_from_the_observed_address() {
         "{text}"
     );
     let token = token_in(&to_eve);
-    let game = w.game();
+    let game = w.game(GAME);
     assert!(game.observers.is_empty());
     assert_eq!(game.observer_requests.len(), 1);
     assert!(!game.observer_requests[0].token.contains(&token));
     // Not confirmed: the results do not go to Eve.
-    w.send(
+    send(
+        &mut w,
         MODERATOR,
         &format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nTRAITER printemps 298 mouvements\n"),
     );
@@ -808,19 +734,19 @@ fn nobody_observes_without_confirming_from_the_observed_address() {
     assert!(w.take().iter().all(|m| m.to != EVE));
     // The token from another address: refused, unchecked.
     let confirm = format!("OBSERVER {GAME} CONFIRMER {token}\n");
-    assert_eq!(w.send(MALLORY, &confirm), 0);
-    let text = flat(&w.reply_to(MALLORY).body);
+    assert_eq!(send(&mut w, MALLORY, &confirm), 0);
+    let text = flat(&reply_to(&w, MALLORY).body);
     assert!(
         text.contains("aucune demande d'observation n'attend"),
         "{text}"
     );
     assert!(!text.contains(&token), "{text}");
     // A wrong token from Eve: refused.
-    assert!(w.send(EVE, &format!("OBSERVER {GAME} CONFIRMER devine\n")) <= 1);
-    assert!(flat(&w.reply_to(EVE).body).contains("ce jeton n'est pas celui envoyé"));
+    assert!(send(&mut w, EVE, &format!("OBSERVER {GAME} CONFIRMER devine\n")) <= 1);
+    assert!(flat(&reply_to(&w, EVE).body).contains("ce jeton n'est pas celui envoyé"));
     // The right one: Eve observes, with a secret to stop.
-    assert_eq!(w.send(EVE, &confirm), 1);
-    let reply = w.reply_to(EVE);
+    assert_eq!(send(&mut w, EVE, &confirm), 1);
+    let reply = reply_to(&w, EVE);
     assert!(!reply.body.contains(&token), "{}", reply.body);
     assert!(
         reply
@@ -830,7 +756,7 @@ fn nobody_observes_without_confirming_from_the_observed_address() {
         reply.body
     );
     assert!(reply.body.contains("✓ Vous recevrez les résultats"));
-    let game = w.game();
+    let game = w.game(GAME);
     assert_eq!(game.observers.len(), 1);
     assert_eq!(game.observers[0].address, EVE);
     assert!(game.observer_requests.is_empty());
@@ -838,69 +764,66 @@ fn nobody_observes_without_confirming_from_the_observed_address() {
 
 #[test]
 fn observer_tokens_expire() {
-    let mut w = World::new("observer-expiry");
-    w.send(EVE, &format!("OBSERVER {GAME}\n"));
-    let token = token_in(&w.reply_to(EVE));
+    let mut w = world("observer-expiry");
+    send(&mut w, EVE, &format!("OBSERVER {GAME}\n"));
+    let token = token_in(&reply_to(&w, EVE));
     let late = now() + TimeDelta::days(3) + TimeDelta::minutes(1);
     let confirm = format!("OBSERVER {GAME} CONFIRMER {token}\n");
-    assert_eq!(w.send_at(EVE, &confirm, late), 0);
-    assert!(flat(&w.reply_to(EVE).body).contains("ou elle a expiré"));
-    assert!(w.game().observers.is_empty());
+    assert_eq!(send_at(&mut w, EVE, &confirm, late), 0);
+    assert!(flat(&reply_to(&w, EVE).body).contains("ou elle a expiré"));
+    assert!(w.game(GAME).observers.is_empty());
 }
 
 #[test]
 fn the_moderator_can_forbid_observers_by_mail_and_command_line() {
-    let mut w = World::new("observers-forbidden");
-    w.send(EVE, &format!("OBSERVER {GAME}\n"));
-    let token = token_in(&w.reply_to(EVE));
-    w.send(EVE, &format!("OBSERVER {GAME} CONFIRMER {token}\n"));
-    w.send(MALLORY, &format!("OBSERVER {GAME}\n"));
+    let mut w = world("observers-forbidden");
+    send(&mut w, EVE, &format!("OBSERVER {GAME}\n"));
+    let token = token_in(&reply_to(&w, EVE));
+    send(&mut w, EVE, &format!("OBSERVER {GAME} CONFIRMER {token}\n"));
+    send(&mut w, MALLORY, &format!("OBSERVER {GAME}\n"));
     w.take();
-    assert_eq!(w.game().observers.len(), 1);
-    assert_eq!(w.game().observer_requests.len(), 1);
-    w.send(
+    assert_eq!(w.game(GAME).observers.len(), 1);
+    assert_eq!(w.game(GAME).observer_requests.len(), 1);
+    send(
+        &mut w,
         MODERATOR,
         &format!("MODERATEUR {GAME} {MODERATOR_SECRET}\nOBSERVATEURS non\n"),
     );
-    let text = flat(&w.reply_to(MODERATOR).body);
+    let text = flat(&reply_to(&w, MODERATOR).body);
     assert!(
         text.contains("✓ Les observateurs sont interdits dans cette partie (1 ne reçoivent plus"),
         "{text}"
     );
-    let game = w.game();
+    let game = w.game(GAME);
     assert!(!game.settings.observers);
     assert!(game.observers.is_empty() && game.observer_requests.is_empty());
-    assert_eq!(w.send(MALLORY, &format!("OBSERVER {GAME}\n")), 0);
-    assert!(flat(&w.reply_to(MALLORY).body).contains("n'accepte pas d'observateurs"));
+    assert_eq!(send(&mut w, MALLORY, &format!("OBSERVER {GAME}\n")), 0);
+    assert!(flat(&reply_to(&w, MALLORY).body).contains("n'accepte pas d'observateurs"));
     // Not a player's command.
-    w.send(
+    send(
+        &mut w,
         STARK,
         &format!("{}OBSERVATEURS oui\n", sign_on("Stark", STARK_SECRET)),
     );
-    assert!(flat(&w.reply_to(STARK).body).contains("commande du modérateur"));
-    assert!(!w.game().settings.observers);
+    assert!(flat(&reply_to(&w, STARK).body).contains("commande du modérateur"));
+    assert!(!w.game(GAME).settings.observers);
     // The command line's `game observers` is the same action.
-    let game = w
-        .service()
-        .execute(
-            GAME,
-            &Actor::Moderator,
-            Action::Observers { allowed: true },
-            now(),
-        )
-        .unwrap()
-        .game;
+    let game = w.allow_observers(GAME, now());
     assert!(game.settings.observers);
-    assert!(w.audit().contains("observers allowed"), "{}", w.audit());
+    assert!(
+        w.audit(GAME).contains("observers allowed"),
+        "{}",
+        w.audit(GAME)
+    );
 }
 
 #[test]
 fn an_observer_leaves_only_from_the_observed_address_with_one_check() {
-    let mut w = World::new("unobserve");
-    w.send(EVE, &format!("OBSERVER {GAME}\n"));
-    let token = token_in(&w.reply_to(EVE));
-    w.send(EVE, &format!("OBSERVER {GAME} CONFIRMER {token}\n"));
-    let reply = w.reply_to(EVE);
+    let mut w = world("unobserve");
+    send(&mut w, EVE, &format!("OBSERVER {GAME}\n"));
+    let token = token_in(&reply_to(&w, EVE));
+    send(&mut w, EVE, &format!("OBSERVER {GAME} CONFIRMER {token}\n"));
+    let reply = reply_to(&w, EVE);
     let secret = reply
         .body
         .lines()
@@ -911,11 +834,11 @@ fn an_observer_leaves_only_from_the_observed_address_with_one_check() {
         .unwrap()
         .to_string();
     let leave = format!("NE PLUS OBSERVER {GAME} {secret}\n");
-    assert_eq!(w.send(MALLORY, &leave), 0);
-    assert_eq!(w.game().observers.len(), 1);
+    assert_eq!(send(&mut w, MALLORY, &leave), 0);
+    assert_eq!(w.game(GAME).observers.len(), 1);
     let twice = format!("NE PLUS OBSERVER {GAME} faux\n{leave}");
-    assert!(w.send(EVE, &twice) <= 1);
-    assert_eq!(w.game().observers.len(), 1);
-    assert_eq!(w.send(EVE, &leave), 1);
-    assert!(w.game().observers.is_empty());
+    assert!(send(&mut w, EVE, &twice) <= 1);
+    assert_eq!(w.game(GAME).observers.len(), 1);
+    assert_eq!(send(&mut w, EVE, &leave), 1);
+    assert!(w.game(GAME).observers.is_empty());
 }

@@ -4,8 +4,12 @@
 
 pub mod cli;
 pub mod judge;
+pub mod store_copy;
+pub mod world;
 
-use std::path::Path;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
 use std::{env, fs};
 
 use corbeau::game::AuditEntry;
@@ -30,6 +34,53 @@ pub fn assert_golden(name: &str, actual: &str) {
         )
     });
     pretty_assertions::assert_eq!(expected, actual, "golden {}", path.display());
+}
+
+/// A fresh folder under the system's temporary directory, named after the test file
+/// (`what`) and the test (`name`), removed with everything in it when dropped, unless the
+/// test failed: then it is kept, to be looked at.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(what: &str, name: &str) -> TempDir {
+        // The nanoseconds keep two runs of one test (or a folder a killed run left) apart.
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let dir = env::temp_dir().join(format!(
+            "corbeau-{what}-{name}-{}-{nanos}",
+            std::process::id()
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        TempDir(dir)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 /// Copies a directory tree (a fixture store, before a test changes it).
