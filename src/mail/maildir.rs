@@ -21,7 +21,8 @@
 //! parent lives sets the mail aside. Without a child to run (the library's callers), the
 //! mail is set aside unread once the judge died twice while it was in hand.
 //!
-//! Test hook: `CORBEAU_POISON=panic:WORD` makes the handling of a mail whose raw text
+//! Test hook, compiled only with the `test-hooks` feature (the tests' builds, never the
+//! release binary): `CORBEAU_POISON=panic:WORD` makes the handling of a mail whose raw text
 //! holds WORD panic, `CORBEAU_POISON=abort:WORD` abort the process (as an out-of-memory
 //! kill would).
 
@@ -409,6 +410,7 @@ fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 }
 
 /// The test hook of the module's documentation.
+#[cfg(feature = "test-hooks")]
 fn poison_hook(raw: &[u8]) {
     let Ok(hook) = std::env::var("CORBEAU_POISON") else {
         return;
@@ -421,6 +423,10 @@ fn poison_hook(raw: &[u8]) {
         _ => {}
     }
 }
+
+/// Without the `test-hooks` feature no word makes a mail poison.
+#[cfg(not(feature = "test-hooks"))]
+fn poison_hook(_: &[u8]) {}
 
 /// Sets a message aside: flagged in `cur/`, its reason in the log, the moderator told.
 fn quarantine(
