@@ -90,6 +90,7 @@ fn flatten(
 
 /// The entries of the embedded catalogue of a language (parsed once).
 pub fn embedded(lang: Lang) -> &'static BTreeMap<String, String> {
+    // Written once from text compiled into the binary: the same in every call.
     static FR: OnceLock<BTreeMap<String, String>> = OnceLock::new();
     static EN: OnceLock<BTreeMap<String, String>> = OnceLock::new();
     let cell = match lang {
@@ -107,7 +108,10 @@ pub fn embedded(lang: Lang) -> &'static BTreeMap<String, String> {
     })
 }
 
-/// The override directory installed at start-up, if any.
+/// The override directory installed at start-up, if any. The one process-wide setting of
+/// the wording, read by every `say!` rather than handed to it: a value in its place would
+/// have to reach every layer that words a message. The binary installs it from the
+/// configuration at the start of each command.
 static OVERRIDE_DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
 
 /// Installs the moderator's override directory (laid out like `templates/`: `fr/`, `en/`)
@@ -151,6 +155,7 @@ struct Overrides {
     entries: Arc<BTreeMap<String, String>>,
 }
 
+// A cache: each entry is checked against the file's stamp before it serves.
 static OVERRIDES: Mutex<Vec<Overrides>> = Mutex::new(Vec::new());
 
 /// The override entries of a language, read again when the file changed.
@@ -195,7 +200,9 @@ fn overrides(lang: Lang) -> Arc<BTreeMap<String, String>> {
 
 /// The environment every entry is rendered in (the settings of the other templates), with
 /// every entry compiled so far, named by its own source: an entry is compiled once per
-/// process, and an edited override is a new source, compiled at its first use.
+/// process, and an edited override is a new source, compiled at its first use. A cache
+/// only: a template is found by its own source, so what it renders never depends on what
+/// was compiled before.
 static ENV: Mutex<Option<Environment<'static>>> = Mutex::new(None);
 
 fn environment() -> Environment<'static> {

@@ -166,3 +166,34 @@ fn the_rule_reads_as_documented() {
         ["judge"]
     );
 }
+
+/// Layers that speak to no reader: the map, the judge and the position compute, and the
+/// layers above them put their results in words (docs/architecture.md). A `say!` or a
+/// `crate::wording` path in one of their files fails here.
+#[test]
+fn the_judge_names_no_message_catalogue() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut wrong = Vec::new();
+    for module in ["map", "judge", "position"] {
+        let mut files = Vec::new();
+        rust_files(&src.join(module), &mut files);
+        for file in &files {
+            let text =
+                fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            for (n, line) in text.lines().enumerate() {
+                let code = line.trim_start();
+                if !code.starts_with("//")
+                    && (code.contains("say!") || named(line).iter().any(|m| m == "wording"))
+                {
+                    let rel = file.strip_prefix(&src).unwrap_or(file);
+                    wrong.push(format!("src/{}:{}: {code}", rel.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the catalogue named below the game:\n{}",
+        wrong.join("\n")
+    );
+}

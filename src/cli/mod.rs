@@ -417,6 +417,8 @@ fn language(flag: Option<Lang>) -> Lang {
 /// Reads a file, or standard input for `-` (read once, then kept: see `run`), of at most
 /// `file::MAX_FILE_BYTES`; an error is said in `lang`.
 fn read_input(path: &Path, lang: Lang) -> Result<String, Error> {
+    // Standard input is one stream per process and can be read only once: kept so that
+    // two options naming `-` see the same text.
     static STDIN: std::sync::OnceLock<Result<String, crate::file::ReadError>> =
         std::sync::OnceLock::new();
     let read = if path.as_os_str() == "-" {

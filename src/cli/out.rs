@@ -13,6 +13,8 @@ use std::fmt;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+// Process-wide like standard output itself: once a write to it failed, no later one can
+// succeed.
 static CLOSED: AtomicBool = AtomicBool::new(false);
 
 /// Writes to standard output, unless an earlier write failed.

@@ -26,6 +26,8 @@ pub enum PngError {
 
 /// The font database, loaded once: parsing the font costs more than drawing a map.
 fn fonts() -> Arc<usvg::fontdb::Database> {
+    // Written once from the embedded font, which never changes: sharing it changes no
+    // picture.
     static FONTS: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
     FONTS
         .get_or_init(|| {

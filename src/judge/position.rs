@@ -5,9 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::lang::Lang;
 use crate::map::{HouseId, Owner, ProvinceId, RegionId, UnitKind, Variant};
-use crate::say;
 
 /// A unit on the board.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,34 +73,6 @@ impl Phase {
             (Winter, _) => (self.year + 1, Spring, Movement),
         };
         Phase { year, season, kind }
-    }
-}
-
-impl Phase {
-    /// The phase in the reader's words through the catalogue entry `code`: `phase.text`
-    /// (`printemps 299, mouvements`) or `phase.plain` (`printemps 299 mouvements`, as
-    /// `--phase` reads it).
-    pub fn words(self, lang: Lang, code: &str) -> String {
-        let season = match self.season {
-            Season::Spring => say!(lang, "season.spring"),
-            Season::Autumn => say!(lang, "season.autumn"),
-            Season::Winter => say!(lang, "season.winter"),
-        };
-        let plain = code == "phase.plain";
-        let kind = match (self.kind, plain) {
-            (PhaseKind::Movement, false) => say!(lang, "phase_kind.movement"),
-            (PhaseKind::Retreat, false) => say!(lang, "phase_kind.retreat"),
-            (PhaseKind::Adjustment, false) => say!(lang, "phase_kind.adjustment"),
-            (PhaseKind::Movement, true) => say!(lang, "phase_kind_plain.movement"),
-            (PhaseKind::Retreat, true) => say!(lang, "phase_kind_plain.retreat"),
-            (PhaseKind::Adjustment, true) => say!(lang, "phase_kind_plain.adjustment"),
-        };
-        let args = [
-            ("season", minijinja::Value::from(season)),
-            ("year", minijinja::Value::from(self.year)),
-            ("kind", minijinja::Value::from(kind)),
-        ];
-        crate::wording::text(lang, code, &args)
     }
 }
 

@@ -21,7 +21,8 @@
 //! parent lives sets the mail aside. Without a child to run (the library's callers), the
 //! mail is set aside unread once the judge died twice while it was in hand.
 //!
-//! Test hook: `CORBEAU_POISON=panic:WORD` makes the handling of a mail whose raw text
+//! Test hook, compiled only with the `test-hooks` feature (the tests' builds, never the
+//! release binary): `CORBEAU_POISON=panic:WORD` makes the handling of a mail whose raw text
 //! holds WORD panic, `CORBEAU_POISON=abort:WORD` abort the process (as an out-of-memory
 //! kill would).
 
@@ -394,11 +395,29 @@ fn carry_out_guarded(
 }
 
 /// Runs `f`, turning a panic into its message, without the panic's report on stderr.
+///
+/// The panic hook belongs to the whole process, so it is not swapped for the call: a swap
+/// would silence the panics of every other thread meanwhile, and two overlapping swaps
+/// could leave the silent hook in place for good. A hook installed once hands every report
+/// on to the hook it found, except while the panicking thread is inside `quietly`.
 fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
+    thread_local! {
+        // True only while this thread runs a `quietly` closure: nothing outlives the call.
+        static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    // Installed once and only forwarding: it changes nothing outside `quietly`.
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    let outer = QUIET.replace(true);
     let result = catch_unwind(AssertUnwindSafe(f));
-    std::panic::set_hook(previous);
+    QUIET.set(outer);
     result.map_err(|payload| {
         payload
             .downcast_ref::<&str>()
@@ -409,6 +428,7 @@ fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 }
 
 /// The test hook of the module's documentation.
+#[cfg(feature = "test-hooks")]
 fn poison_hook(raw: &[u8]) {
     let Ok(hook) = std::env::var("CORBEAU_POISON") else {
         return;
@@ -421,6 +441,10 @@ fn poison_hook(raw: &[u8]) {
         _ => {}
     }
 }
+
+/// Without the `test-hooks` feature no word makes a mail poison.
+#[cfg(not(feature = "test-hooks"))]
+fn poison_hook(_: &[u8]) {}
 
 /// Sets a message aside: flagged in `cur/`, its reason in the log, the moderator told.
 fn quarantine(
@@ -857,6 +881,7 @@ fn prepare_with(
     write: impl FnOnce(&mut std::fs::File) -> io::Result<()>,
 ) -> Result<Pending, MaildirError> {
     create(dir)?;
+    // Process-wide, and safe so: it only makes two names of one microsecond differ.
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -955,4 +980,50 @@ pub fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::mpsc::channel;
+
+    use super::*;
+
+    /// Two mails handled at once on two threads, their `quietly` calls overlapping: the
+    /// process's panic hook must still report a panic outside them afterwards.
+    #[test]
+    fn overlapping_quiet_calls_leave_the_panic_hook_as_they_found_it() {
+        static REPORTED: AtomicBool = AtomicBool::new(false);
+        const MARK: &str = "a panic outside quietly";
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if info.payload().downcast_ref::<&str>() == Some(&MARK) {
+                REPORTED.store(true, Ordering::SeqCst);
+            } else {
+                previous(info);
+            }
+        }));
+        // a enters, b enters, a leaves, b leaves.
+        let (b_in, b_entered) = channel();
+        let (a_out, a_left) = channel();
+        let a = std::thread::spawn(move || {
+            quietly(|| b_entered.recv().ok()).ok();
+            a_out.send(()).ok();
+        });
+        let b = std::thread::spawn(move || {
+            quietly(|| {
+                b_in.send(()).ok();
+                a_left.recv().ok()
+            })
+            .ok();
+        });
+        a.join().ok();
+        b.join().ok();
+        let caught = std::thread::spawn(|| std::panic::panic_any(MARK)).join();
+        assert!(caught.is_err());
+        assert!(
+            REPORTED.load(Ordering::SeqCst),
+            "the hook was left silent by the overlapping calls"
+        );
+    }
 }

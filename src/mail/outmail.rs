@@ -211,6 +211,7 @@ pub fn new_message_id(domain: &str, now: DateTime<Utc>) -> String {
     format!("corbeau.{random}@{domain}")
 }
 
+// Process-wide, and safe so: it only makes each fallback id differ from the others.
 static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The domain part of the judge's address (`localhost` if it has none).

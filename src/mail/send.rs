@@ -4,7 +4,8 @@
 //! the transport took a mail and the process died before the store forgot it — sends that
 //! mail again, with the same Message-ID (docs/deploy.md, "Sending mail").
 //!
-//! Test hooks: the environment variable `CORBEAU_CRASH`, read once per drain, makes the
+//! Test hooks, compiled only with the `test-hooks` feature (the tests' builds, never the
+//! release binary): the environment variable `CORBEAU_CRASH`, read once per drain, makes the
 //! process abort at a chosen point so that crash tests can check the claims above:
 //! - `before-send`: just before the first mail is handed to the transport;
 //! - `after-send`: just after the transport took the first mail, before the store forgets
@@ -158,11 +159,18 @@ enum CrashPoint {
 }
 
 impl CrashPoint {
+    #[cfg(feature = "test-hooks")]
     fn from_env() -> Option<CrashPoint> {
         match std::env::var("CORBEAU_CRASH").ok()?.as_str() {
             "before-send" => Some(CrashPoint::BeforeSend),
             "after-send" => Some(CrashPoint::AfterSend),
             _ => None,
         }
+    }
+
+    /// Without the `test-hooks` feature a drain never aborts on purpose.
+    #[cfg(not(feature = "test-hooks"))]
+    fn from_env() -> Option<CrashPoint> {
+        None
     }
 }

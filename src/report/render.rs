@@ -175,6 +175,8 @@ enum Stamp {
 const SETTLED: Duration = Duration::from_secs(1);
 
 /// The templates compiled so far, at most one entry per language and override directory.
+/// A cache only: the caller passes the directory, and an entry serves only while every
+/// file's stamp is unchanged.
 static COMPILED: Mutex<Vec<Arc<Compiled>>> = Mutex::new(Vec::new());
 
 /// The templates of `lang`, compiled, from the cache when no override file changed since.
