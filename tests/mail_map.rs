@@ -400,7 +400,6 @@ fn every_house_gets_an_example_order_of_its_own() {
                         &OrderLines::numbered(&example),
                         SubmitMode::Replace,
                         "test",
-                        lang,
                         now(),
                     )
                     .unwrap_or_else(|e| panic!("{house}: `{example}` refused: {e:?}"));

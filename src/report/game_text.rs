@@ -27,10 +27,15 @@ pub fn status_word(status: GameStatus, lang: Lang) -> String {
     }
 }
 
+/// A phase through the catalogue entry `code` (`phase.plain` or `phase.text`).
+pub fn phase_words(phase: Phase, lang: Lang, code: &str) -> String {
+    phase.words(lang, code)
+}
+
 /// `printemps 299, mouvements` / `spring 299, movements`, as the templates' `phase` macro
 /// writes it (`phase.text`).
 pub fn phase_text(phase: Phase, lang: Lang) -> String {
-    crate::game::phase_words(phase, lang, "phase.text")
+    phase_words(phase, lang, "phase.text")
 }
 
 fn house_name(variant: &Variant, id: &str) -> String {

@@ -255,10 +255,10 @@ pub fn apply(
             lines,
             mode,
             source,
-            lang,
+            ..
         } => {
             let house = game.house_id(variant, &house)?;
-            game.submit(variant, &house, &lines, mode, &source, lang, now)?;
+            game.submit(variant, &house, &lines, mode, &source, now)?;
             AuditLine::Orders {
                 lines: lines.len(),
                 house,

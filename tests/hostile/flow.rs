@@ -544,7 +544,6 @@ fn a_day_of_grace_across_a_clock_change_ends_at_the_same_local_time() {
             &OrderLines::numbered("A win H\n"),
             SubmitMode::Replace,
             "test",
-            Lang::Fr,
             end,
         );
         assert!(matches!(late, Err(GameError::Late { .. })), "{late:?}");
@@ -554,7 +553,6 @@ fn a_day_of_grace_across_a_clock_change_ends_at_the_same_local_time() {
             &OrderLines::numbered("A win H\n"),
             SubmitMode::Replace,
             "test",
-            Lang::Fr,
             end - second,
         )
         .unwrap();
@@ -1180,7 +1178,8 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         GameError::NothingToRollback,
         GameError::BadAbsence,
         GameError::Late {
-            deadline: "mercredi".into(),
+            deadline: at("2026-11-25T19:00:00Z"),
+            zone: chrono_tz::Europe::Paris,
         },
         GameError::Calendar(CalendarError::NoWeekday),
         GameError::BadPosition("line 2".into()),

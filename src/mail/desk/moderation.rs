@@ -2,7 +2,6 @@
 //! seats, a player's address, observers.
 
 use crate::game::AuditLine;
-use crate::game::calendar::format_deadline;
 use crate::game::span::Span;
 use crate::game::{
     Game, GameError, Observer, ObserverRequest, Trigger, Vote, check_address, hash_secret,
@@ -10,6 +9,7 @@ use crate::game::{
 };
 use crate::lang::Lang;
 use crate::map::Variant;
+use crate::report::format_deadline;
 use crate::report::game_text::{ending_text, phase_text, status_word};
 use crate::service::Action;
 
