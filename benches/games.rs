@@ -90,7 +90,6 @@ fn turn(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
                         &OrderLines::numbered(text),
                         SubmitMode::Replace,
                         "bench",
-                        Lang::Fr,
                         start,
                     )
                 })
@@ -177,7 +176,6 @@ fn size(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
                             &OrderLines::numbered(text),
                             SubmitMode::Replace,
                             "bench",
-                            Lang::Fr,
                             now,
                         )
                     })

@@ -541,7 +541,6 @@ fn ordered_game(
                     &corbeau::game::OrderLines::numbered(text),
                     SubmitMode::Replace,
                     "bench",
-                    Lang::Fr,
                     now,
                 )
             })

@@ -9,11 +9,12 @@ use pretty_assertions::assert_eq;
 use proptest::prelude::*;
 
 use corbeau::game::calendar::{
-    Absence, CalendarError, Schedule, Span, Weekdays, format_deadline, parse_local_time,
-    parse_time_of_day, parse_time_zone,
+    Absence, CalendarError, Schedule, Span, Weekdays, parse_local_time, parse_time_of_day,
+    parse_time_zone,
 };
 use corbeau::judge::PhaseKind;
 use corbeau::lang::Lang;
+use corbeau::report::format_deadline;
 
 const PARIS: Tz = Tz::Europe__Paris;
 const NEW_YORK: Tz = Tz::America__New_York;

@@ -72,7 +72,6 @@ fn seed_store(dir: &Path) {
                         &OrderLines::numbered(orders),
                         SubmitMode::Replace,
                         "test",
-                        Lang::Fr,
                         start(),
                     )?;
                 }

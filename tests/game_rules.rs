@@ -60,7 +60,6 @@ fn submit(game: &mut Game, variant: &Variant, house: &str, orders: &str, now: Da
         &OrderLines::numbered(orders),
         SubmitMode::Replace,
         "test",
-        Lang::Fr,
         now,
     )
     .unwrap();
@@ -111,11 +110,55 @@ fn a_phase_is_due_when_everyone_is_ready_or_at_the_deadline() {
         &OrderLines::numbered("A pie H"),
         SubmitMode::Replace,
         "t",
-        Lang::Fr,
         deadline + TimeDelta::hours(6),
     )
     .map(|_| panic!("orders after the grace period"))
     .unwrap_or_else(|e| assert!(matches!(e, GameError::Late { .. }), "{e}"));
+}
+
+/// A refusal carries typed values, and is worded when it is shown: the deadline of a late
+/// set of orders in the game's zone and the reader's language, a refused line with its
+/// number and the owner of the unit.
+#[test]
+fn a_refusal_is_worded_in_the_readers_language() {
+    let (variant, mut game) = running(Settings::default());
+    let deadline = game.deadline.unwrap();
+    let late = game
+        .submit(
+            &variant,
+            "stark",
+            &OrderLines::numbered("A win H"),
+            SubmitMode::Replace,
+            "t",
+            deadline,
+        )
+        .unwrap_err();
+    assert_eq!(
+        late.message(Lang::Fr),
+        "trop tard : la date limite était mardi 24 novembre 2026 à 20:00 (Europe/Paris) ; \
+         rien n'a été enregistré"
+    );
+    assert_eq!(
+        late.to_string(),
+        "too late: the deadline was Tuesday 24 November 2026 at 20:00 (Europe/Paris); \
+         nothing was stored"
+    );
+    let refused = game
+        .submit(
+            &variant,
+            "baratheon",
+            &OrderLines::numbered("A boi -> prt\nA win H\nA prt H\n"),
+            SubmitMode::Replace,
+            "t",
+            t0(),
+        )
+        .unwrap_err();
+    assert_eq!(
+        refused.message(Lang::En),
+        "orders refused, nothing was stored:\n  \
+         line 2: this unit belongs to house Stark; Baratheon cannot order it\n    > A win H\n  \
+         line 3: this unit is neutral; neutral units take no orders\n    > A prt H"
+    );
 }
 
 #[test]

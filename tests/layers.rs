@@ -143,6 +143,40 @@ fn no_module_names_one_above_it() {
     );
 }
 
+/// Layers that take no language: they return typed values (errors, audit lines, dates,
+/// spans) and `report` words them for people (docs/architecture.md).
+const WORDLESS: &[&str] = &["game"];
+
+#[test]
+fn the_game_takes_no_language() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut worded = Vec::new();
+    for file in &files {
+        let Some(from) = module_of(&src, file) else {
+            continue;
+        };
+        if !WORDLESS.contains(&from.as_str()) {
+            continue;
+        }
+        let text = fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        for (n, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            let calls = !code.starts_with("//") && code.contains("say!(");
+            if calls || named(line).iter().any(|m| m == "wording") {
+                let rel = file.strip_prefix(&src).unwrap_or(file);
+                worded.push(format!("src/{}:{}: {}", rel.display(), n + 1, code));
+            }
+        }
+    }
+    assert!(
+        worded.is_empty(),
+        "wording in a layer that takes no language (move it to `report`):\n{}",
+        worded.join("\n")
+    );
+}
+
 #[test]
 fn the_rule_reads_as_documented() {
     assert!(may_name("game", "judge"));

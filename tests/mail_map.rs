@@ -145,13 +145,7 @@ fn stark_army_in_its_colour(png: &[u8], variant: &Variant) {
 }
 
 fn process(w: &World) {
-    w.submit(
-        GAME,
-        "stark",
-        "A Winterfell -> Moat Cailin\n",
-        Lang::Fr,
-        now(),
-    );
+    w.submit(GAME, "stark", "A Winterfell -> Moat Cailin\n", now());
     w.process(GAME, now());
 }
 
@@ -277,7 +271,7 @@ fn every_house_gets_an_example_order_of_its_own() {
                 }),
                 "{house}: {example} moves no unit of its own"
             );
-            w.submit("sept", house, &example, lang, now());
+            w.submit("sept", house, &example, now());
             let checked =
                 corbeau::report::checked_orders(&w.game("sept"), &variant, house).unwrap();
             assert_eq!(checked.counts.illegal, 0, "{house}: `{example}` illegal");

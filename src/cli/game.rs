@@ -290,7 +290,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                             status_word(g.status, ctx.lang),
                             // In the reader's words, as `--phase` reads them (v1 wrote
                             // English in a French list, and unpadded).
-                            crate::game::phase_words(g.phase, ctx.lang, "phase.plain"),
+                            crate::report::phase_words(g.phase, ctx.lang, "phase.plain"),
                             g.deadline_text(ctx.lang)
                         ),
                     })

@@ -62,7 +62,6 @@ pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
                 lines: OrderLines::numbered(&text),
                 mode,
                 source: "cli".into(),
-                lang: ctx.lang,
                 expected,
             };
             let outcome = ctx

@@ -102,7 +102,6 @@ pub enum Action {
         lines: OrderLines,
         mode: SubmitMode,
         source: String,
-        lang: Lang,
         expected: Option<PhaseGuard>,
     },
     Ready {
@@ -422,14 +421,13 @@ impl Game {
                 lines,
                 mode,
                 source,
-                lang,
                 expected,
             } => {
                 if let Some(guard) = &expected {
                     guard.check(self.phase)?;
                 }
                 let house = self.house_id(variant, &house)?;
-                self.submit(variant, &house, &lines, mode, &source, lang, now)?;
+                self.submit(variant, &house, &lines, mode, &source, now)?;
                 Event::OrdersTaken {
                     lines: lines.len(),
                     house,

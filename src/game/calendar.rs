@@ -10,7 +10,7 @@ mod weekdays;
 
 pub use super::span::Span;
 pub use error::CalendarError;
-pub use text::{format_deadline, parse_local_time, parse_time_of_day, parse_time_zone};
+pub use text::{parse_local_time, parse_time_of_day, parse_time_zone};
 pub use weekdays::Weekdays;
 
 use chrono::{DateTime, Datelike, Days, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta, Utc};

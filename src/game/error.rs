@@ -1,11 +1,13 @@
-//! What a moderator or a player did that the game refuses, worded for them in French or
-//! English. Nothing is changed when one of these is returned.
+//! What a moderator or a player did that the game refuses, as typed values: `report`
+//! words them for a player or a moderator in French or English (and `Display` in English).
+//! Nothing is changed when one of these is returned.
 
 use std::fmt;
 
-use crate::lang::Lang;
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
 use crate::map::MapError;
-use crate::say;
 
 use super::calendar::CalendarError;
 use super::model::GameStatus;
@@ -93,9 +95,11 @@ pub enum GameError {
     NothingToRollback,
     /// An absence that ends before it starts, or is already over.
     BadAbsence,
-    /// Orders after the deadline and its grace period.
+    /// Orders after the deadline and its grace period: the deadline, shown in the game's
+    /// time zone.
     Late {
-        deadline: String,
+        deadline: DateTime<Utc>,
+        zone: Tz,
     },
     Calendar(CalendarError),
     BadPosition(String),
@@ -139,153 +143,6 @@ pub enum GameError {
     /// Not an observer, or not the observer's secret (which, not said).
     BadObserverSecret,
 }
-
-impl GameError {
-    /// The message in a player's or moderator's language, from the message catalogue
-    /// (`game_error.*`).
-    pub fn message(&self, lang: Lang) -> String {
-        use GameError::*;
-        match self {
-            UnknownGame { id, nearest } => say!(lang, "game_error.unknown_game", id, nearest),
-            GameExists(id) => say!(lang, "game_error.game_exists", id),
-            BadGameId(id) => say!(lang, "game_error.bad_game_id", id),
-            // The variant's own error (its file and line).
-            Variant(e) => e.message(lang),
-            NoSetup {
-                variant,
-                players,
-                available,
-            } => say!(lang, "game_error.no_setup", variant, players, available),
-            UnknownHouse { name, houses } => say!(lang, "game_error.unknown_house", name, houses),
-            HouseNotInGame(house) => say!(lang, "game_error.house_not_in_game", house),
-            SeatTaken { house, address } => {
-                say!(lang, "game_error.seat_taken", house, address)
-            }
-            NoPlayer(house) => say!(lang, "game_error.no_player", house),
-            BadAddress(address) => say!(lang, "game_error.bad_address", address),
-            AddressTaken { address, house } => {
-                say!(lang, "game_error.address_taken", address, house)
-            }
-            Status { action, status } => say!(
-                lang,
-                "game_error.status",
-                action = action_words(action, lang),
-                status = status_words(*status, lang)
-            ),
-            MissingPlayers(houses) => say!(lang, "game_error.missing_players", houses),
-            WrongPhase { given, current } => say!(
-                lang,
-                "game_error.wrong_phase",
-                given,
-                current = phase_words(*current, lang, "phase.plain")
-            ),
-            BadPhase(phase) => say!(lang, "game_error.bad_phase", phase),
-            OrdersRefused(errors) => {
-                let mut text = say!(lang, "game_error.orders_refused");
-                for e in errors {
-                    text.push_str("\n  ");
-                    text.push_str(&e.message(lang));
-                    text.push_str("\n    > ");
-                    text.push_str(&e.text);
-                }
-                text
-            }
-            NothingToOrder { house } => say!(lang, "game_error.nothing_to_order", house),
-            TooManyOrders { count, max } => say!(lang, "game_error.too_many_orders", count, max),
-            NothingToRollback => say!(lang, "game_error.nothing_to_rollback"),
-            BadAbsence => say!(lang, "game_error.bad_absence"),
-            Late { deadline } => say!(lang, "game_error.late", deadline),
-            Calendar(e) => e.message(lang),
-            BadPosition(e) => e.clone(),
-            BadVote(vote) => say!(lang, "game_error.bad_vote", vote),
-            // The store's own message (in English, like every error of the store).
-            Store(e) => e.to_string(),
-            Internal(error) => say!(lang, "game_error.internal", error),
-            VariantIncompatible { file, problems } => {
-                let problems: Vec<String> = problems.iter().map(|p| p.message(lang)).collect();
-                say!(lang, "game_error.variant_incompatible", file, problems)
-            }
-            VariantUnchanged { name } => say!(lang, "game_error.variant_unchanged", name),
-            JudgeAddress(address) => say!(lang, "game_error.judge_address", address),
-            NotAllowed { action } => say!(lang, "game_error.not_allowed", action),
-            AddressUnavailable(address) => say!(lang, "refusal.address_unavailable", address),
-            ObserversForbidden => say!(lang, "refusal.observers_forbidden"),
-            AlreadyObserving => say!(lang, "refusal.already_observing"),
-            TooManyObserverRequests => say!(lang, "refusal.too_many_observer_requests"),
-            NoObserverRequest { game } => say!(lang, "refusal.no_observer_request", game),
-            ObserversFull { game, cap } => say!(lang, "caps.observers_full", game, cap),
-            BadObserverToken => say!(lang, "refusal.bad_observer_token"),
-            BadObserverSecret => say!(lang, "refusal.bad_observer_secret"),
-        }
-    }
-}
-
-/// The action that [`GameError::Status`] names (by its English words, as the game gives
-/// them) in the reader's language.
-fn action_words(action: &str, lang: Lang) -> String {
-    match action {
-        "add a player" => say!(lang, "action.add_player"),
-        "replace a player" => say!(lang, "action.replace_player"),
-        "remove a player" => say!(lang, "action.remove_player"),
-        "start" => say!(lang, "action.start"),
-        "submit orders" => say!(lang, "action.submit_orders"),
-        "declare ready" => say!(lang, "action.declare_ready"),
-        "vote" => say!(lang, "action.vote"),
-        "pause" => say!(lang, "action.pause"),
-        "resume" => say!(lang, "action.resume"),
-        "extend the deadline" => say!(lang, "action.extend_deadline"),
-        "declare an absence" => say!(lang, "action.declare_absence"),
-        "process" => say!(lang, "action.process"),
-        "end the game" => say!(lang, "action.end_game"),
-        "edit the position" => say!(lang, "action.edit_position"),
-        other => other.to_string(),
-    }
-}
-
-/// What a game in this status is, after "the game".
-fn status_words(status: GameStatus, lang: Lang) -> String {
-    match status {
-        GameStatus::Forming => say!(lang, "status_is.forming"),
-        GameStatus::Running => say!(lang, "status_is.running"),
-        GameStatus::Paused => say!(lang, "status_is.paused"),
-        GameStatus::Finished => say!(lang, "status_is.finished"),
-    }
-}
-
-/// A phase in the reader's words through the catalogue entry `code`: `phase.text`
-/// (`printemps 299, mouvements`) or `phase.plain` (`printemps 299 mouvements`, as `--phase`
-/// reads it). Here rather than in the judge, which speaks to no reader.
-pub fn phase_words(phase: crate::judge::Phase, lang: Lang, code: &str) -> String {
-    use crate::judge::{PhaseKind, Season};
-    let season = match phase.season {
-        Season::Spring => say!(lang, "season.spring"),
-        Season::Autumn => say!(lang, "season.autumn"),
-        Season::Winter => say!(lang, "season.winter"),
-    };
-    let plain = code == "phase.plain";
-    let kind = match (phase.kind, plain) {
-        (PhaseKind::Movement, false) => say!(lang, "phase_kind.movement"),
-        (PhaseKind::Retreat, false) => say!(lang, "phase_kind.retreat"),
-        (PhaseKind::Adjustment, false) => say!(lang, "phase_kind.adjustment"),
-        (PhaseKind::Movement, true) => say!(lang, "phase_kind_plain.movement"),
-        (PhaseKind::Retreat, true) => say!(lang, "phase_kind_plain.retreat"),
-        (PhaseKind::Adjustment, true) => say!(lang, "phase_kind_plain.adjustment"),
-    };
-    let args = [
-        ("season", minijinja::Value::from(season)),
-        ("year", minijinja::Value::from(phase.year)),
-        ("kind", minijinja::Value::from(kind)),
-    ];
-    crate::wording::text(lang, code, &args)
-}
-
-impl fmt::Display for GameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message(Lang::En))
-    }
-}
-
-impl std::error::Error for GameError {}
 
 impl From<CalendarError> for GameError {
     fn from(e: CalendarError) -> GameError {

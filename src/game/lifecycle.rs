@@ -12,10 +12,9 @@ use crate::judge::{
 use crate::lang::Lang;
 use crate::map::{HouseId, Owner, PinnedVariant, Variant};
 use crate::position::read_position;
-use crate::say;
 
 use super::GameError;
-use super::calendar::{Absence, format_deadline};
+use super::calendar::Absence;
 use super::model::{
     Ending, Game, GameStatus, Moderator, PhaseRecord, Player, Seat, Settings, Submission,
     SubmitMode, Trigger, Vote,
@@ -393,7 +392,6 @@ impl Game {
 
     /// Takes a house's orders (all of them, or those of the units named). Orders are
     /// taken while the game runs or is paused, up to the end of the grace period.
-    #[allow(clippy::too_many_arguments)]
     pub fn submit(
         &mut self,
         variant: &Variant,
@@ -401,13 +399,16 @@ impl Game {
         lines: &OrderLines,
         mode: SubmitMode,
         source: &str,
-        lang: Lang,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         self.require("submit orders", IN_PLAY)?;
-        if self.status == GameStatus::Running && self.past_grace(now) {
+        if self.status == GameStatus::Running
+            && self.past_grace(now)
+            && let Some(deadline) = self.deadline
+        {
             return Err(GameError::Late {
-                deadline: self.deadline_text(lang),
+                deadline,
+                zone: self.settings.schedule.time_zone,
             });
         }
         let h = house_index(variant, house)?;
@@ -416,7 +417,7 @@ impl Game {
                 house: house.to_string(),
             });
         }
-        let new = read_submission(variant, &self.position, h, lines, lang)?;
+        let new = read_submission(variant, &self.position, h, lines)?;
         let seat = self.seat_in(house)?;
         let orders = merge(&seat.orders, new, mode);
         if orders.len() > MAX_ORDERS {
@@ -883,14 +884,6 @@ impl Game {
             self.deciding = self.houses_deciding(variant, &self.position);
         }
         Ok(())
-    }
-
-    /// The deadline for people, or "none".
-    pub fn deadline_text(&self, lang: Lang) -> String {
-        match self.deadline {
-            Some(d) => format_deadline(d, self.settings.schedule.time_zone, lang),
-            None => say!(lang, "lifecycle.none"),
-        }
     }
 }
 

@@ -20,7 +20,6 @@ pub use action::{
 };
 pub use actor::Actor;
 pub use audit::AuditLine;
-pub use error::phase_words;
 pub use error::{GameError, StorageFailure};
 pub use event::{Event, Missed, Revealed};
 pub use lifecycle::{Adjudicated, NewGame, ResultsMaker, check_address, check_game_id, create};
@@ -29,7 +28,7 @@ pub use model::{
     AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, ObserverRequest,
     PhaseRecord, Player, Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,
 };
-pub use orders::{OrderLines, OrderProblem, looks_like_prose};
+pub use orders::{OrderLines, OrderProblem, OrderProblemKind, looks_like_prose};
 pub use repin::{Incompatibility, move_to_variant};
 #[cfg(any(test, feature = "test-hooks"))]
 pub use secret::secret_checks;

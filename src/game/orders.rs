@@ -4,10 +4,8 @@
 use std::sync::Arc;
 
 use crate::judge::{GivenOrder, Illegal, Position, not_yours};
-use crate::lang::Lang;
 use crate::map::{HouseId, Owner, ProvinceId, Variant, fold, scope};
 use crate::order::{Expectation, Instruction, Order, OrderError, parse_order};
-use crate::say;
 
 use super::GameError;
 use super::model::{StoredOrder, SubmitMode};
@@ -56,11 +54,11 @@ impl OrderLines {
 pub struct OrderProblem {
     pub line: usize,
     pub text: String,
-    kind: ProblemKind,
+    kind: OrderProblemKind,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum ProblemKind {
+pub enum OrderProblemKind {
     /// Not an order: the parser's error, with its column.
     Unreadable(OrderError),
     /// `Stark: A win H` sent by another house: the house written, the sender's.
@@ -74,31 +72,9 @@ enum ProblemKind {
 }
 
 impl OrderProblem {
-    /// `ligne 3, colonne 10 : « Nerra » ? vouliez-vous dire Néra (Ner) ?` — where and why,
-    /// without the line itself (shown beside it).
-    pub fn message(&self, lang: Lang) -> String {
-        let line = self.line;
-        match (&self.kind, lang) {
-            (ProblemKind::Unreadable(e), _) => {
-                let source: Arc<str> = Arc::from("");
-                e.clone()
-                    .relocated(&source, u32::try_from(line).unwrap_or(u32::MAX))
-                    .message(lang)
-            }
-            (ProblemKind::OtherHouse { written, sender }, _) => {
-                say!(lang, "order_problem.other_house", line, written, sender)
-            }
-            (
-                ProblemKind::NotYourUnit {
-                    owner: Some(owner),
-                    sender,
-                },
-                _,
-            ) => say!(lang, "order_problem.not_your_unit", line, owner, sender),
-            (ProblemKind::NotYourUnit { owner: None, .. }, _) => {
-                say!(lang, "order_problem.neutral_unit", line)
-            }
-        }
+    /// Why the line was refused (worded by `report`).
+    pub fn kind(&self) -> &OrderProblemKind {
+        &self.kind
     }
 }
 
@@ -110,9 +86,9 @@ pub fn read_submission(
     position: &Position,
     house: HouseId,
     lines: &OrderLines,
-    lang: Lang,
 ) -> Result<Vec<StoredOrder>, GameError> {
-    let source: Arc<str> = Arc::from(say!(lang, "order_problem.source"));
+    // Unnamed, as an order read back from the store is: no message shows the source.
+    let source: Arc<str> = Arc::from("");
     let sender = variant.house(house).name.clone();
     let mut orders = Vec::new();
     let mut problems = Vec::new();
@@ -130,13 +106,13 @@ pub fn read_submission(
             Ok(None) => {}
             Ok(Some(order)) => match written_house(variant, &order) {
                 Some(Owner::House(h)) if h != house => {
-                    problems.push(problem(ProblemKind::OtherHouse {
+                    problems.push(problem(OrderProblemKind::OtherHouse {
                         written: variant.house(h).name.clone(),
                         sender: sender.clone(),
                     }))
                 }
                 _ => match not_yours(variant, position, house, &order) {
-                    Some(illegal) => problems.push(problem(ProblemKind::NotYourUnit {
+                    Some(illegal) => problems.push(problem(OrderProblemKind::NotYourUnit {
                         owner: match illegal {
                             Illegal::NotYourUnit {
                                 owner: Owner::House(h),
@@ -151,7 +127,7 @@ pub fn read_submission(
                     }),
                 },
             },
-            Err(e) => problems.push(problem(ProblemKind::Unreadable(e))),
+            Err(e) => problems.push(problem(OrderProblemKind::Unreadable(e))),
         }
     }
     if problems.is_empty() {
@@ -325,53 +301,39 @@ mod tests {
         let position = Position::starting(&variant, Some(3)).expect("3 players");
         let baratheon = variant.house_by_name("baratheon").expect("baratheon");
         let read = |text: &str| {
-            read_submission(
-                &variant,
-                &position,
-                baratheon,
-                &OrderLines::numbered(text),
-                Lang::Fr,
-            )
+            read_submission(&variant, &position, baratheon, &OrderLines::numbered(text))
         };
         assert!(read("A boi -> prt\nF acc H\n").is_ok());
         let Err(GameError::OrdersRefused(problems)) = read("A boi -> prt\nA win H\nA prt H\n")
         else {
             panic!("refused");
         };
-        let said: Vec<(usize, &str, String)> = problems
+        let found: Vec<(usize, &str, &OrderProblemKind)> = problems
             .iter()
-            .map(|p| (p.line, p.text.as_str(), p.message(Lang::En)))
+            .map(|p| (p.line, p.text.as_str(), p.kind()))
             .collect();
+        let not_yours = |owner: Option<&str>| OrderProblemKind::NotYourUnit {
+            owner: owner.map(str::to_string),
+            sender: "Baratheon".into(),
+        };
         assert_eq!(
-            said,
+            found,
             vec![
-                (
-                    2,
-                    "A win H",
-                    "line 2: this unit belongs to house Stark; Baratheon cannot order it".into()
-                ),
-                (
-                    3,
-                    "A prt H",
-                    "line 3: this unit is neutral; neutral units take no orders".into()
-                ),
+                (2, "A win H", &not_yours(Some("Stark"))),
+                (3, "A prt H", &not_yours(None)),
             ]
         );
         // Lines picked out of a mail keep the mail's numbers, in the refusal and in the
         // orders kept.
         let picked = OrderLines::picked(vec![(7, "A win H".into()), (9, "A boi -> prt".into())]);
         let Err(GameError::OrdersRefused(problems)) =
-            read_submission(&variant, &position, baratheon, &picked, Lang::Fr)
+            read_submission(&variant, &position, baratheon, &picked)
         else {
             panic!("refused");
         };
-        assert!(
-            problems[0]
-                .message(Lang::Fr)
-                .starts_with("ligne 7 : cette unité appartient")
-        );
+        assert_eq!(problems[0].line, 7);
         let picked = OrderLines::picked(vec![(4, "F acc H".into()), (9, "A boi -> prt".into())]);
-        let kept = read_submission(&variant, &position, baratheon, &picked, Lang::Fr)
+        let kept = read_submission(&variant, &position, baratheon, &picked)
             .expect("Baratheon's own units");
         let lines: Vec<u32> = kept.iter().map(|o| o.order.span.line).collect();
         assert_eq!(lines, vec![4, 9]);

@@ -9,10 +9,8 @@ use std::rc::Rc;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::lang::Lang;
 use crate::map::{Variant, scope};
 use crate::position::{read_position, write_position};
-use crate::say;
 
 use super::model::{Game, PhaseRecord, StoredOrder};
 
@@ -30,26 +28,6 @@ pub enum Incompatibility {
     Order { house: String, text: String },
     /// A position of the history does not read (its results could not be shown).
     History { index: u32, reason: String },
-}
-
-impl Incompatibility {
-    /// What the new version cannot read, in words (`incompatibility.*`).
-    pub fn message(&self, lang: Lang) -> String {
-        match self {
-            Incompatibility::Houses { missing, added } => {
-                say!(lang, "incompatibility.houses", missing, added)
-            }
-            Incompatibility::Position { reason } => {
-                say!(lang, "incompatibility.position", reason)
-            }
-            Incompatibility::Order { house, text } => {
-                say!(lang, "incompatibility.order", house, text)
-            }
-            Incompatibility::History { index, reason } => {
-                say!(lang, "incompatibility.history", index, reason)
-            }
-        }
-    }
 }
 
 /// `game` moved to the variant `new`, `old` being the version it plays now: every typed

@@ -8,8 +8,6 @@ use chrono::TimeDelta;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::calendar::CalendarError;
-use crate::lang::Lang;
-use crate::say;
 
 const MINUTES_PER_HOUR: u32 = 60;
 const MINUTES_PER_DAY: u32 = 24 * MINUTES_PER_HOUR;
@@ -105,14 +103,9 @@ impl Span {
         }
     }
 
-    /// The span in a language's short form: `1j12h` in French, `1d12h` in English.
-    pub fn text(self, lang: Lang) -> String {
-        self.written(&say!(lang, "span.day_unit"))
-    }
-
     /// The span with `day` as the letter of days (the other units are the same in French
-    /// and English).
-    fn written(self, day: &str) -> String {
+    /// and English): `report` gives the letter of a language (`Span::text`).
+    pub fn written(self, day: &str) -> String {
         let (days, rest) = self.split_days();
         let (hours, minutes) = (rest / MINUTES_PER_HOUR, rest % MINUTES_PER_HOUR);
         let mut out = String::new();
@@ -228,7 +221,7 @@ mod tests {
     fn canonical_form_uses_days_hours_minutes() {
         assert_eq!(Span::minutes(90).to_string(), "1h30m");
         assert_eq!(Span::hours(36).to_string(), "1d12h");
-        assert_eq!(Span::days(7).text(Lang::Fr), "7j");
+        assert_eq!(Span::days(7).written("j"), "7j");
         assert_eq!(Span::ZERO.to_string(), "0h");
     }
 

@@ -9,10 +9,10 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use crate::config::Config;
-use crate::game::calendar::format_deadline;
 use crate::game::{Game, GameError, Notice, NoticeKind};
 use crate::lang::Lang;
 use crate::map::Variant;
+use crate::report::format_deadline;
 use crate::report::game_text::{Audience, ending_text, phase_text, record_results_for};
 use crate::service::Service;
 

@@ -27,10 +27,37 @@ pub fn status_word(status: GameStatus, lang: Lang) -> String {
     }
 }
 
+/// A phase in the reader's words through the catalogue entry `code`: `phase.text`
+/// (`printemps 299, mouvements`) or `phase.plain` (`printemps 299 mouvements`, as `--phase`
+/// reads it). Here rather than in the judge, which speaks to no reader.
+pub fn phase_words(phase: Phase, lang: Lang, code: &str) -> String {
+    use crate::judge::{PhaseKind, Season};
+    let season = match phase.season {
+        Season::Spring => say!(lang, "season.spring"),
+        Season::Autumn => say!(lang, "season.autumn"),
+        Season::Winter => say!(lang, "season.winter"),
+    };
+    let plain = code == "phase.plain";
+    let kind = match (phase.kind, plain) {
+        (PhaseKind::Movement, false) => say!(lang, "phase_kind.movement"),
+        (PhaseKind::Retreat, false) => say!(lang, "phase_kind.retreat"),
+        (PhaseKind::Adjustment, false) => say!(lang, "phase_kind.adjustment"),
+        (PhaseKind::Movement, true) => say!(lang, "phase_kind_plain.movement"),
+        (PhaseKind::Retreat, true) => say!(lang, "phase_kind_plain.retreat"),
+        (PhaseKind::Adjustment, true) => say!(lang, "phase_kind_plain.adjustment"),
+    };
+    let args = [
+        ("season", minijinja::Value::from(season)),
+        ("year", minijinja::Value::from(phase.year)),
+        ("kind", minijinja::Value::from(kind)),
+    ];
+    crate::wording::text(lang, code, &args)
+}
+
 /// `printemps 299, mouvements` / `spring 299, movements`, as the templates' `phase` macro
 /// writes it (`phase.text`).
 pub fn phase_text(phase: Phase, lang: Lang) -> String {
-    crate::game::phase_words(phase, lang, "phase.text")
+    phase_words(phase, lang, "phase.text")
 }
 
 fn house_name(variant: &Variant, id: &str) -> String {

@@ -2,8 +2,11 @@
 //! the templates of `templates/`) and as tools read them (JSON). The formats are described
 //! in `docs/results-format.md`; SPEC.md §6 says what results contain.
 
+mod audit;
 mod build;
+mod calendar;
 mod describe;
+mod errors;
 pub mod game_text;
 mod localize;
 mod orders;
@@ -17,7 +20,9 @@ pub use crate::game::results::{
     ResultsProblem, ResultsView, Status, UnitView, UnreadableResults, VariantRef,
 };
 pub use build::{results_record, results_view, results_view_with_orders};
+pub use calendar::format_deadline;
 pub use describe::{order_text, province_place, region_place, unit_view};
+pub use game_text::phase_words;
 pub use localize::{localize, localized};
 pub use orders::{GameRef, OrdersView, Reach, checked_orders, orders_view};
 /// Outcomes as template data: tests render every code through the templates with it.

@@ -73,7 +73,7 @@ fn recipients(mails: &[OutMail]) -> Vec<&str> {
 #[test]
 fn a_rollback_keeps_the_orders_clears_the_ready_flags_and_says_so() {
     let w = world("rollback", Settings::default());
-    w.submit(GAME, "stark", "A win -> roc\n", Lang::Fr, t0());
+    w.submit(GAME, "stark", "A win -> roc\n", t0());
     for house in ["stark", "lannister", "baratheon"] {
         w.ready(GAME, house, t0());
     }
@@ -269,7 +269,7 @@ fn grace_missed_deadlines_and_civil_disorder_are_told() {
     settings.civil_disorder_after = 2;
     let w = world("grace", settings);
     let deadline = w.game(GAME).deadline.unwrap();
-    w.submit(GAME, "stark", "A win -> roc\n", Lang::Fr, t0());
+    w.submit(GAME, "stark", "A win -> roc\n", t0());
 
     // At the deadline: Lannister and Baratheon are told, once, that the judge waits.
     let report = w.tick(deadline);
@@ -335,18 +335,11 @@ fn grace_missed_deadlines_and_civil_disorder_are_told() {
 
     // A second silent phase: civil disorder, told to the house and the moderator.
     let deadline = w.game(GAME).deadline.unwrap();
-    w.submit(
-        GAME,
-        "stark",
-        "A roc H\n",
-        Lang::Fr,
-        deadline - TimeDelta::hours(1),
-    );
+    w.submit(GAME, "stark", "A roc H\n", deadline - TimeDelta::hours(1));
     w.submit(
         GAME,
         "lannister",
         "A pie H\n",
-        Lang::Fr,
         deadline - TimeDelta::hours(1),
     );
     w.tick(deadline);
@@ -453,7 +446,6 @@ fn a_day_of_grace_across_a_clock_change_ends_at_the_same_local_time() {
             &OrderLines::numbered("A win H\n"),
             SubmitMode::Replace,
             "test",
-            Lang::Fr,
             end,
         );
         assert!(matches!(late, Err(GameError::Late { .. })), "{late:?}");
@@ -463,7 +455,6 @@ fn a_day_of_grace_across_a_clock_change_ends_at_the_same_local_time() {
             &OrderLines::numbered("A win H\n"),
             SubmitMode::Replace,
             "test",
-            Lang::Fr,
             end - second,
         )
         .unwrap();
@@ -731,13 +722,7 @@ fn check_text(text: &str, what: &str, code: Option<&str>) {
 fn every_outcome_renders_in_both_languages_in_results_and_replies() {
     let variant = load_variant("westeros").unwrap();
     let w = world("codes", Settings::default());
-    w.submit(
-        GAME,
-        "stark",
-        "A win -> roc\nA moa H\nF bla H\n",
-        Lang::Fr,
-        t0(),
-    );
+    w.submit(GAME, "stark", "A win -> roc\nA moa H\nF bla H\n", t0());
     let game = w.game(GAME);
     let results =
         serde_json::to_value(corbeau::report::checked_orders(&game, &variant, "stark").unwrap())
@@ -1045,7 +1030,8 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         GameError::NothingToRollback,
         GameError::BadAbsence,
         GameError::Late {
-            deadline: "mercredi".into(),
+            deadline: at("2026-11-25T19:00:00Z"),
+            zone: chrono_tz::Europe::Paris,
         },
         GameError::Calendar(CalendarError::NoWeekday),
         GameError::BadPosition("line 2".into()),

@@ -284,14 +284,13 @@ impl World {
             .unwrap();
     }
 
-    /// A house's orders given (a whole set, read in `lang`), by the moderator's hand.
-    pub fn submit(&self, id: &str, house: &str, orders: &str, lang: Lang, at: DateTime<Utc>) {
+    /// A house's orders given (a whole set), by the moderator's hand.
+    pub fn submit(&self, id: &str, house: &str, orders: &str, at: DateTime<Utc>) {
         let submit = Action::Submit {
             house: house.into(),
             lines: OrderLines::numbered(orders),
             mode: SubmitMode::Replace,
             source: "test".into(),
-            lang,
             expected: None,
         };
         self.moderate(id, submit, at);

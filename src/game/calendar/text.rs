@@ -1,59 +1,9 @@
-//! Deadlines written for people, and the dates, times and zones moderators write.
+//! The dates, times and zones moderators write (`report` writes deadlines for people).
 
-use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Timelike, Utc};
+use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use chrono_tz::{TZ_VARIANTS, Tz};
 
 use super::{CalendarError, resolve};
-use crate::lang::Lang;
-use crate::say;
-
-const WEEKDAYS: [&str; 7] = [
-    "weekday.monday",
-    "weekday.tuesday",
-    "weekday.wednesday",
-    "weekday.thursday",
-    "weekday.friday",
-    "weekday.saturday",
-    "weekday.sunday",
-];
-
-const MONTHS: [&str; 12] = [
-    "month.january",
-    "month.february",
-    "month.march",
-    "month.april",
-    "month.may",
-    "month.june",
-    "month.july",
-    "month.august",
-    "month.september",
-    "month.october",
-    "month.november",
-    "month.december",
-];
-
-/// A deadline for people, in the game's zone, to the minute (seconds are dropped):
-/// `dimanche 22 novembre 2026 à 20:00 (Europe/Paris)`, `dimanche 1er novembre …`,
-/// `Sunday 22 November 2026 at 20:00 (Europe/Paris)`.
-pub fn format_deadline(t: DateTime<Utc>, tz: Tz, lang: Lang) -> String {
-    let local = t.with_timezone(&tz);
-    let weekday = local.weekday().num_days_from_monday() as usize;
-    let month = local.month0() as usize;
-    let (day, year) = (local.day(), local.year());
-    let (hour, minute) = (local.hour(), local.minute());
-    let weekday = crate::wording::text(lang, WEEKDAYS[weekday], &[]);
-    let month = crate::wording::text(lang, MONTHS[month], &[]);
-    say!(
-        lang,
-        "deadline.text",
-        weekday,
-        day,
-        month,
-        year,
-        time = format!("{hour:02}:{minute:02}"),
-        zone = tz.name()
-    )
-}
 
 /// Parses a moderator's date and time in the game's zone: `2026-11-22 20:00`,
 /// `2026-11-22T20:00`, `2026-11-22` (midnight local), `22/11/2026 20h30`, `22/11/2026 à 20h`,

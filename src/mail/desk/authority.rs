@@ -3,9 +3,9 @@
 //! sender to be.
 
 use crate::game::AuditLine;
-use crate::game::calendar::format_deadline;
 use crate::game::{GameError, SubmitMode};
 use crate::map::Variant;
+use crate::report::format_deadline;
 use crate::service::Session;
 
 use super::super::command::{Located, SECRET_MASK};

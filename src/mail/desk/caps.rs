@@ -105,7 +105,7 @@ impl Desk<'_> {
         match budget(self.service, &key, cap, self.now)? {
             Budget::Spent { until } => {
                 let zone = game.settings.schedule.time_zone;
-                let until = crate::game::calendar::format_deadline(until, zone, self.lang);
+                let until = crate::report::format_deadline(until, zone, self.lang);
                 let signed = self.role != Role::Nobody;
                 let lang = self.lang;
                 let game = game.id.clone();

@@ -2,10 +2,10 @@
 //! seats, a player's address, observers. Each is an action of the game; what is here is
 //! the mail's side of it: who may send it, and the reply's words.
 
-use crate::game::calendar::format_deadline;
 use crate::game::span::Span;
 use crate::game::{Action, Actor, AuditLine, Event, GameError, PhaseGuard, Trigger, Vote};
 use crate::lang::Lang;
+use crate::report::format_deadline;
 use crate::report::game_text::{ending_text, phase_text, status_word};
 use crate::service::Session;
 

@@ -70,7 +70,6 @@ impl Desk<'_> {
             lines: OrderLines::picked(lines),
             mode: self.mode,
             source: format!("mail {} <{}>", self.mail.from, self.mail.message_id),
-            lang: self.lang,
             expected: None,
         };
         // Order lines after a command (`PRET`, press) belong to the same set: the next
