@@ -154,6 +154,10 @@ pub enum AuditLine {
     ReadyWithdrawn {
         house: String,
     },
+    /// The moderator changed a setting of the game.
+    SettingChanged {
+        change: super::setting::SettingChanged,
+    },
 }
 
 impl AuditLine {
@@ -298,6 +302,13 @@ impl AuditLine {
                 grey,
             } => say!(lang, "audit.press", from, recipients, grey),
             AuditLine::ReadyWithdrawn { house } => say!(lang, "audit.ready_withdrawn", house),
+            AuditLine::SettingChanged { change } => {
+                say!(
+                    lang,
+                    "audit.setting_changed",
+                    change = change.say(lang, zone)
+                )
+            }
         }
     }
 }

@@ -7,8 +7,12 @@ use crate::lang::Lang;
 use crate::map::MapError;
 use crate::say;
 
-use super::calendar::CalendarError;
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
+use super::calendar::{CalendarError, format_deadline};
 use super::model::GameStatus;
+use super::span::Span;
 
 /// A failure of the storage under the games, as the game layer sees it (the store's own
 /// error stays in the store; `service` maps it).
@@ -116,6 +120,34 @@ pub enum GameError {
     VariantUnchanged {
         name: String,
     },
+    /// A press setting that is none of full, broadcast, grey, none.
+    UnknownPress {
+        input: String,
+    },
+    /// A deadline set at or before the present moment.
+    DeadlinePast {
+        asked: DateTime<Utc>,
+        now: DateTime<Utc>,
+        zone: Tz,
+    },
+    /// A deadline set further ahead than any span reaches.
+    DeadlineTooFar {
+        asked: DateTime<Utc>,
+        max: Span,
+        zone: Tz,
+    },
+    /// A deadline set while the game is paused, whose resume gives the deadline back.
+    DeadlineWhilePaused,
+    /// A grace period beyond the longest allowed.
+    GraceTooLong {
+        grace: Span,
+        max: Span,
+    },
+    /// More reminders than one deadline may have.
+    TooManyReminders {
+        count: usize,
+        max: usize,
+    },
 }
 
 impl GameError {
@@ -185,6 +217,29 @@ impl GameError {
             }
             VariantUnchanged { name } => say!(lang, "game_error.variant_unchanged", name),
             JudgeAddress(address) => say!(lang, "game_error.judge_address", address),
+            UnknownPress { input } => say!(lang, "game_error.unknown_press", input),
+            DeadlinePast { asked, now, zone } => say!(
+                lang,
+                "game_error.deadline_past",
+                asked = format_deadline(*asked, *zone, lang),
+                now = format_deadline(*now, *zone, lang)
+            ),
+            DeadlineTooFar { asked, max, zone } => say!(
+                lang,
+                "game_error.deadline_too_far",
+                asked = format_deadline(*asked, *zone, lang),
+                max = max.text(lang)
+            ),
+            DeadlineWhilePaused => say!(lang, "game_error.deadline_while_paused"),
+            GraceTooLong { grace, max } => say!(
+                lang,
+                "game_error.grace_too_long",
+                grace = grace.text(lang),
+                max = max.text(lang)
+            ),
+            TooManyReminders { count, max } => {
+                say!(lang, "game_error.too_many_reminders", count, max)
+            }
         }
     }
 }
@@ -207,6 +262,8 @@ fn action_words(action: &str, lang: Lang) -> String {
         "process" => say!(lang, "action.process"),
         "end the game" => say!(lang, "action.end_game"),
         "edit the position" => say!(lang, "action.edit_position"),
+        "change a setting" => say!(lang, "action.change_setting"),
+        "set the deadline" => say!(lang, "action.set_deadline"),
         other => other.to_string(),
     }
 }

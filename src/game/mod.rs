@@ -9,6 +9,7 @@ mod orders;
 mod repin;
 pub mod results;
 mod secret;
+mod setting;
 pub mod span;
 mod victory;
 
@@ -24,4 +25,5 @@ pub use model::{
 pub use orders::{OrderLines, OrderProblem, looks_like_prose};
 pub use repin::{Incompatibility, move_to_variant};
 pub use secret::{hash_secret, new_secret, secret_checks, secret_matches, with_sieve};
+pub use setting::{MAX_GRACE, MAX_REMINDERS, Setting, SettingChanged, SettingKind, press_words};
 pub use victory::survivors;

@@ -7,8 +7,8 @@ use chrono::{DateTime, Utc};
 use crate::game::calendar::parse_local_time;
 use crate::game::span::Span;
 use crate::game::{
-    AuditLine, Ending, Game, GameError, NoticeKind, OrderLines, PhaseRecord, SubmitMode, Trigger,
-    Vote, survivors,
+    AuditLine, Ending, Game, GameError, NoticeKind, OrderLines, PhaseRecord, Setting, SubmitMode,
+    Trigger, Vote, survivors,
 };
 use crate::lang::Lang;
 use crate::map::Variant;
@@ -92,6 +92,8 @@ pub enum Action {
     Pictures {
         on: bool,
     },
+    /// Changes a setting (the game's rules: [`Game::change_setting`]).
+    Set(Setting),
 }
 
 impl Action {
@@ -116,6 +118,7 @@ impl Action {
             Action::Rollback { .. } => "rollback",
             Action::Observers { .. } => "observers",
             Action::Pictures { .. } => "pictures",
+            Action::Set(_) => "set",
         }
     }
 }
@@ -340,6 +343,14 @@ pub fn apply(
         Action::Pictures { on } => {
             game.settings.pictures = on;
             AuditLine::Pictures { on }
+        }
+        Action::Set(setting) => {
+            let change = game.change_setting(setting, now)?;
+            // Everyone plays to the deadline: all are told when the moderator moves it.
+            if let Some(deadline) = change.moved_deadline() {
+                effects.notify(NoticeKind::DeadlineChanged { deadline }, Vec::new());
+            }
+            AuditLine::SettingChanged { change }
         }
     };
     effects.audit.push(line);

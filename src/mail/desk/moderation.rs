@@ -5,8 +5,8 @@ use crate::game::AuditLine;
 use crate::game::calendar::format_deadline;
 use crate::game::span::Span;
 use crate::game::{
-    Game, GameError, Observer, ObserverRequest, Trigger, Vote, check_address, hash_secret,
-    new_secret, secret_matches,
+    Game, GameError, Observer, ObserverRequest, Setting, SettingKind, Trigger, Vote, check_address,
+    hash_secret, new_secret, secret_matches,
 };
 use crate::lang::Lang;
 use crate::map::Variant;
@@ -515,6 +515,44 @@ impl Desk<'_> {
                 self.refuse(located, Refusal::BadSpan(message));
             }
         }
+    }
+
+    /// `RÉGLER <réglage> <valeur>`: the value read, then the game's rules
+    /// ([`Game::change_setting`]); the reply says what changed, in the moderator's words.
+    pub(super) fn set(
+        &mut self,
+        game: &mut Option<(&mut Game, &Variant)>,
+        located: &Located,
+        kind: SettingKind,
+        value: &str,
+    ) {
+        if !self.require_moderator(located) {
+            return;
+        }
+        let setting = match Setting::read(kind, value) {
+            Ok(setting) => setting,
+            Err(e) => {
+                let message = self.game_message(&e);
+                self.error(located, message);
+                return;
+            }
+        };
+        if !self.act(game, located, Action::Set(setting)) {
+            return;
+        }
+        let (Some((g, _)), Some(AuditLine::SettingChanged { change })) =
+            (game.as_ref(), self.effects.audit.last())
+        else {
+            return;
+        };
+        let section = ReplySection::Set {
+            change: change.say(self.lang, g.settings.schedule.time_zone),
+            deadline: change
+                .moved_deadline()
+                .is_none()
+                .then(|| g.deadline_text(self.lang)),
+        };
+        self.section(located.line, &located.text, section);
     }
 
     /// `ANNULER phase`: the last phase undone, once a mail.
