@@ -17,7 +17,9 @@ use corbeau::config::Config;
 use corbeau::game::calendar::Weekdays;
 use corbeau::game::hash_secret;
 use corbeau::game::span::Span;
-use corbeau::game::{Game, GameStatus, Moderator, NewGame, NoticeKind, Press, Settings};
+use corbeau::game::{
+    Game, GameStatus, Moderator, NewGame, NoticeKind, Press, Setting, SettingKind, Settings,
+};
 use corbeau::lang::Lang;
 use corbeau::mail::dispatch::handle;
 use corbeau::mail::inbound::Inbound;
@@ -555,4 +557,53 @@ fn game_set_is_all_or_nothing_and_says_why() {
     assert!(stderr.contains("--grace <GRACE>|--press"), "{stderr}");
     let audit = j.ok(&["game", "audit", GAME]);
     assert!(!audit.contains(" set "), "{audit}");
+}
+
+#[test]
+fn the_game_rules_grace_at_once_and_no_deadline_outside_play() {
+    let w = World::new("rules");
+    let mut g = w.game();
+    let deadline = g.deadline.unwrap();
+    // An hour past the deadline, no grace: a grace of 6h set now holds the phase open
+    // until 6h after the deadline, and the judge looks at the game then.
+    let later = deadline + chrono::TimeDelta::hours(1);
+    g.change_setting(Setting::Grace(Span::hours(6)), later)
+        .unwrap();
+    assert_eq!(g.grace_end(), Some(deadline + chrono::TimeDelta::hours(6)));
+    assert_eq!(g.wake, Some(deadline + chrono::TimeDelta::hours(6)));
+    assert_eq!(g.deadline, Some(deadline));
+    // Days do not move the current deadline (Wednesday), even to days without it.
+    g.change_setting(Setting::Days("sat,sun".parse().unwrap()), now())
+        .unwrap();
+    assert_eq!(g.deadline, Some(deadline));
+    let wall = |text: &str| Setting::read(SettingKind::Deadline, text).unwrap();
+    let message = |e: corbeau::game::GameError| e.message(Lang::En);
+    let far = g
+        .change_setting(wall("2027-06-01 20:00"), now())
+        .unwrap_err();
+    assert!(
+        message(far).starts_with("the deadline asked for, Tuesday 1 June 2027 at 20:00 (Europe/Paris), is too far ahead: at most 365d from now"),
+    );
+    // Before the start, `start` sets the deadline; once over, nothing changes.
+    let mut forming = g.clone();
+    forming.status = GameStatus::Forming;
+    let e = forming
+        .change_setting(wall("2026-04-01 20:00"), now())
+        .unwrap_err();
+    assert_eq!(
+        message(e),
+        "cannot set the deadline: the game has not started"
+    );
+    let mut over = g.clone();
+    over.status = GameStatus::Finished;
+    let e = over
+        .change_setting(Setting::Press(Press::None), now())
+        .unwrap_err();
+    assert_eq!(message(e), "cannot change a setting: the game is over");
+    assert!(matches!(
+        g.change_setting(Setting::Days(Weekdays::NONE), now()),
+        Err(corbeau::game::GameError::Calendar(
+            corbeau::game::calendar::CalendarError::NoWeekday
+        ))
+    ));
 }
