@@ -5,8 +5,8 @@ use serde_json::json;
 use crate::game::calendar::{Weekdays, parse_time_of_day, parse_time_zone};
 use crate::game::span::Span;
 use crate::game::{
-    Game, GameError, GameStatus, Moderator, NewGame, Press, Settings, Trigger, Vote, hash_secret,
-    new_secret,
+    Game, GameError, GameStatus, Moderator, NewGame, Press, Setting, SettingKind, Settings,
+    Trigger, Vote, hash_secret, new_secret,
 };
 use std::rc::Rc;
 
@@ -86,6 +86,38 @@ pub enum GameCommand {
         #[arg(value_parser = parse_allowed, action = clap::ArgAction::Set, required = true)]
         on: bool,
     },
+    /// Change settings of a game already created: all the options given, or none if one
+    /// is refused (docs/deadlines.md, "Changing the settings of a game").
+    Set(SetArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SetArgs {
+    game: String,
+    #[command(flatten)]
+    values: SetValues,
+}
+
+/// The settings `game set` changes: at least one. (A group of its own, as for `game end`:
+/// on `SetArgs` the game would be one of its members, and `game set GAME` would pass.)
+#[derive(Debug, clap::Args)]
+#[group(id = "setting", required = true, multiple = true)]
+pub struct SetValues {
+    /// How long to wait past the deadline for missing orders (`6h`, `0`), at most 7 days.
+    #[arg(long, group = "setting")]
+    grace: Option<String>,
+    /// full, broadcast, grey or none.
+    #[arg(long, group = "setting")]
+    press: Option<String>,
+    /// Reminders before the deadline (`1j,2h`; `none`).
+    #[arg(long, group = "setting")]
+    reminders: Option<String>,
+    /// Days deadlines may fall on from now on (`lun-ven`, `sat,sun`, `all`).
+    #[arg(long, group = "setting")]
+    days: Option<String>,
+    /// The current phase's deadline, in the game's time zone (`"2026-12-01 20:00"`).
+    #[arg(long, group = "setting")]
+    deadline: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -240,13 +272,8 @@ pub struct SeatArgs {
 }
 
 fn parse_press(s: &str) -> Result<Press, String> {
-    match crate::map::fold(s).as_str() {
-        "full" | "complete" | "totale" => Ok(Press::Full),
-        "broadcast" | "publique" | "public" => Ok(Press::Broadcast),
-        "grey" | "gray" | "grise" | "anonyme" => Ok(Press::Grey),
-        "none" | "aucune" | "no" => Ok(Press::None),
-        _ => Err("full, broadcast, grey or none".into()),
-    }
+    s.parse()
+        .map_err(|_| "full, broadcast, grey or none".to_string())
 }
 
 fn parse_allowed(s: &str) -> Result<bool, String> {
@@ -413,6 +440,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
             };
             done(ctx, &g, &message)
         }
+        GameCommand::Set(args) => set(ctx, args),
         GameCommand::Audit { game } => {
             let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
             let entries = ctx.service.audit_trail(&game).map_err(|e| ctx.fail(e))?;
@@ -555,6 +583,56 @@ fn apply_schedule(settings: &mut Settings, args: &ScheduleArgs) -> Result<(), Ga
     }
     s.validate()?;
     Ok(())
+}
+
+/// `game set`: every setting given read first, then applied in one transaction, the
+/// deadline last; what changed is said in the operator's language.
+fn set(ctx: &Context, args: SetArgs) -> Result<(), Error> {
+    let values = &args.values;
+    let given = [
+        (SettingKind::Press, &values.press),
+        (SettingKind::Grace, &values.grace),
+        (SettingKind::Reminders, &values.reminders),
+        (SettingKind::Days, &values.days),
+        (SettingKind::Deadline, &values.deadline),
+    ];
+    let settings = given
+        .into_iter()
+        .filter_map(|(kind, value)| value.as_ref().map(|v| Setting::read(kind, v)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| ctx.fail(e))?;
+    let mut session = ctx.service.session(&args.game).map_err(|e| ctx.fail(e))?;
+    let mut changes = Vec::new();
+    for setting in settings {
+        let events = session
+            .execute(&Actor::Moderator, Action::Set(setting), ctx.now)
+            .map_err(|e| ctx.fail(e))?;
+        changes.extend(events.into_iter().filter_map(|e| match e {
+            Event::SettingChanged { change } => Some(change),
+            _ => None,
+        }));
+    }
+    let g = session
+        .commit("moderator", "set", Default::default(), ctx.now)
+        .map_err(|e| ctx.fail(e))?;
+    let zone = g.settings.schedule.time_zone;
+    let said: Vec<String> = changes.iter().map(|c| c.say(ctx.lang, zone)).collect();
+    let value = json!({
+        "game": g.id,
+        "status": g.status,
+        "deadline": g.deadline,
+        "changes": changes,
+        "message": said,
+    });
+    ctx.print(&value, || {
+        let mut text: String = said.iter().map(|s| format!("{}: {s}\n", g.id)).collect();
+        if g.status != GameStatus::Finished {
+            let deadline = g.deadline_text(ctx.lang);
+            text.push_str(&say!(ctx.lang, "game_show.deadline", deadline));
+            text.push('\n');
+        }
+        text
+    })
 }
 
 fn end_game(ctx: &Context, args: EndArgs) -> Result<(), Error> {

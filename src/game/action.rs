@@ -19,6 +19,7 @@ use super::model::{
 };
 use super::orders::OrderLines;
 use super::secret::{hash_secret, new_secret, secret_matches};
+use super::setting::Setting;
 use super::span::Span;
 use super::{GameError, survivors};
 
@@ -178,6 +179,8 @@ pub enum Action {
         addresses: Vec<String>,
         reason: String,
     },
+    /// Changes a setting (the game's rules: [`Game::change_setting`]).
+    Set(Setting),
     /// The mail system refused for good a mail to this address (set aside unsent).
     Undeliverable {
         address: String,
@@ -215,6 +218,7 @@ impl Action {
             Action::Remind => "remind",
             Action::Bounced { .. } => "bounce",
             Action::Undeliverable { .. } => "undeliverable",
+            Action::Set(_) => "set",
         }
     }
 
@@ -262,6 +266,7 @@ fn needs(action: &Action) -> Needs {
         | Action::Rollback { .. }
         | Action::Observers { .. }
         | Action::Pictures { .. }
+        | Action::Set(_)
         | Action::Language { house: None, .. } => Needs::Moderator,
         Action::Submit { .. }
         | Action::Ready { .. }
@@ -507,6 +512,9 @@ impl Game {
                 self.settings.pictures = on;
                 Event::Pictures { on }
             }
+            Action::Set(setting) => Event::SettingChanged {
+                change: self.change_setting(setting, now)?,
+            },
             Action::Language { house, lang } => {
                 match &house {
                     None => self.settings.lang = lang,

@@ -151,4 +151,8 @@ pub enum AuditLine {
     ReadyWithdrawn {
         house: String,
     },
+    /// The moderator changed a setting of the game.
+    SettingChanged {
+        change: super::setting::SettingChanged,
+    },
 }

@@ -10,7 +10,7 @@ mod weekdays;
 
 pub use super::span::Span;
 pub use error::CalendarError;
-pub use text::{parse_local_time, parse_time_of_day, parse_time_zone};
+pub use text::{parse_local_time, parse_time_of_day, parse_time_zone, parse_wall_time};
 pub use weekdays::Weekdays;
 
 use chrono::{DateTime, Datelike, Days, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta, Utc};
@@ -281,6 +281,12 @@ impl Schedule {
                 .next()
                 .unwrap_or(t),
         }
+    }
+
+    /// The instant of a wall-clock time in the game's zone (in a spring-forward gap: the
+    /// first instant after it; in an autumn fold: the earlier of its two instants).
+    pub fn instant(&self, local: NaiveDateTime) -> DateTime<Utc> {
+        resolve(self.time_zone, local)
     }
 
     /// The wall-clock time of an instant in the game's zone.

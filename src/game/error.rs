@@ -11,6 +11,7 @@ use crate::map::MapError;
 
 use super::calendar::CalendarError;
 use super::model::GameStatus;
+use super::span::Span;
 
 /// A failure of the storage under the games, as the game layer sees it (the store's own
 /// error stays in the store; `service` maps it).
@@ -142,6 +143,34 @@ pub enum GameError {
     BadObserverToken,
     /// Not an observer, or not the observer's secret (which, not said).
     BadObserverSecret,
+    /// A press setting that is none of full, broadcast, grey, none.
+    UnknownPress {
+        input: String,
+    },
+    /// A deadline set at or before the present moment.
+    DeadlinePast {
+        asked: DateTime<Utc>,
+        now: DateTime<Utc>,
+        zone: Tz,
+    },
+    /// A deadline set further ahead than any span reaches.
+    DeadlineTooFar {
+        asked: DateTime<Utc>,
+        max: Span,
+        zone: Tz,
+    },
+    /// A deadline set while the game is paused, whose resume gives the deadline back.
+    DeadlineWhilePaused,
+    /// A grace period beyond the longest allowed.
+    GraceTooLong {
+        grace: Span,
+        max: Span,
+    },
+    /// More reminders than one deadline may have.
+    TooManyReminders {
+        count: usize,
+        max: usize,
+    },
 }
 
 impl From<CalendarError> for GameError {

@@ -12,6 +12,7 @@ use crate::lang::Lang;
 
 use super::audit::AuditLine;
 use super::model::{Ending, NoticeKind, PhaseRecord, SubmitMode, Trigger, Vote};
+use super::setting::SettingChanged;
 use super::span::Span;
 
 /// A secret or token in clear, made for one answer and never stored (the store keeps its
@@ -115,6 +116,10 @@ pub enum Event {
     Pictures {
         on: bool,
     },
+    /// The moderator changed a setting.
+    SettingChanged {
+        change: SettingChanged,
+    },
     /// The moderator's and the game's language (`house` none), or a player's.
     LanguageChanged {
         house: Option<String>,
@@ -203,6 +208,7 @@ impl Event {
             Event::ObserversAllowed => AuditLine::ObserversAllowed,
             Event::ObserversForbidden { ended } => AuditLine::ObserversForbidden { ended },
             Event::Pictures { on } => AuditLine::Pictures { on },
+            Event::SettingChanged { change } => AuditLine::SettingChanged { change },
             Event::LanguageChanged { house, lang } => AuditLine::Language { house, lang },
             Event::AddressChanged { house, old, new } => {
                 AuditLine::AddressChanged { house, old, new }
@@ -254,7 +260,12 @@ impl Event {
             Event::Extended { deadline, .. } => everyone(NoticeKind::DeadlineChanged {
                 deadline: *deadline,
             }),
-            // Everyone plays to the deadline: all are told when an absence moves it.
+            // Everyone plays to the deadline: all are told when the moderator or an
+            // absence moves it.
+            Event::SettingChanged { change } => match change.moved_deadline() {
+                Some(deadline) => everyone(NoticeKind::DeadlineChanged { deadline }),
+                None => Vec::new(),
+            },
             Event::Absent {
                 deadline: Some(deadline),
                 ..

@@ -578,7 +578,7 @@ impl Game {
     /// Moves a running game's deadline past the absences it falls inside
     /// ([`Schedule::past_absences`](super::calendar::Schedule::past_absences)); the new
     /// deadline when it moved.
-    fn push_past_absences(&mut self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    pub(super) fn push_past_absences(&mut self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         if self.status != GameStatus::Running {
             return None;
         }

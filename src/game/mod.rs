@@ -12,6 +12,7 @@ mod orders;
 mod repin;
 pub mod results;
 mod secret;
+mod setting;
 pub mod span;
 mod victory;
 
@@ -33,4 +34,5 @@ pub use repin::{Incompatibility, move_to_variant};
 #[cfg(any(test, feature = "test-hooks"))]
 pub use secret::secret_checks;
 pub use secret::{hash_secret, new_secret, secret_matches, with_sieve};
+pub use setting::{MAX_GRACE, MAX_REMINDERS, Setting, SettingChanged, SettingKind};
 pub use victory::survivors;

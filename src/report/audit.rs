@@ -154,6 +154,13 @@ impl AuditLine {
                 grey,
             } => say!(lang, "audit.press", from, recipients, grey),
             AuditLine::ReadyWithdrawn { house } => say!(lang, "audit.ready_withdrawn", house),
+            AuditLine::SettingChanged { change } => {
+                say!(
+                    lang,
+                    "audit.setting_changed",
+                    change = change.say(lang, zone)
+                )
+            }
         }
     }
 }

@@ -94,6 +94,29 @@ impl GameError {
             ObserversFull { game, cap } => say!(lang, "caps.observers_full", game, cap),
             BadObserverToken => say!(lang, "refusal.bad_observer_token"),
             BadObserverSecret => say!(lang, "refusal.bad_observer_secret"),
+            UnknownPress { input } => say!(lang, "game_error.unknown_press", input),
+            DeadlinePast { asked, now, zone } => say!(
+                lang,
+                "game_error.deadline_past",
+                asked = format_deadline(*asked, *zone, lang),
+                now = format_deadline(*now, *zone, lang)
+            ),
+            DeadlineTooFar { asked, max, zone } => say!(
+                lang,
+                "game_error.deadline_too_far",
+                asked = format_deadline(*asked, *zone, lang),
+                max = max.text(lang)
+            ),
+            DeadlineWhilePaused => say!(lang, "game_error.deadline_while_paused"),
+            GraceTooLong { grace, max } => say!(
+                lang,
+                "game_error.grace_too_long",
+                grace = grace.text(lang),
+                max = max.text(lang)
+            ),
+            TooManyReminders { count, max } => {
+                say!(lang, "game_error.too_many_reminders", count, max)
+            }
         }
     }
 }

@@ -1083,6 +1083,25 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         },
         GameError::BadObserverToken,
         GameError::BadObserverSecret,
+        GameError::UnknownPress {
+            input: "rose".into(),
+        },
+        GameError::DeadlinePast {
+            asked: DateTime::from_timestamp(1_700_000_000, 0).unwrap_or_default(),
+            now: DateTime::from_timestamp(1_700_100_000, 0).unwrap_or_default(),
+            zone: chrono_tz::Europe::Paris,
+        },
+        GameError::DeadlineTooFar {
+            asked: DateTime::from_timestamp(1_800_000_000, 0).unwrap_or_default(),
+            max: Span::MAX,
+            zone: chrono_tz::Europe::Paris,
+        },
+        GameError::DeadlineWhilePaused,
+        GameError::GraceTooLong {
+            grace: Span::days(10),
+            max: Span::days(7),
+        },
+        GameError::TooManyReminders { count: 6, max: 5 },
     ];
     for e in &games {
         // No wildcard: a new error does not compile until it is listed above. (The map's
@@ -1125,7 +1144,13 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::NoObserverRequest { .. }
             | GameError::ObserversFull { .. }
             | GameError::BadObserverToken
-            | GameError::BadObserverSecret => {}
+            | GameError::BadObserverSecret
+            | GameError::UnknownPress { .. }
+            | GameError::DeadlinePast { .. }
+            | GameError::DeadlineTooFar { .. }
+            | GameError::DeadlineWhilePaused
+            | GameError::GraceTooLong { .. }
+            | GameError::TooManyReminders { .. } => {}
         }
         check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
     }
@@ -1230,7 +1255,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    assert_eq!(checked, 11 + 36 + 26 + 4);
+    assert_eq!(checked, 11 + 42 + 26 + 4);
 }
 
 /// A moderator's `DÉMARRER` (or `REPRENDRE`, `ANNULER`) that reached the judge while it

@@ -1,6 +1,6 @@
 //! The dates, times and zones moderators write (`report` writes deadlines for people).
 
-use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 use chrono_tz::{TZ_VARIANTS, Tz};
 
 use super::{CalendarError, resolve};
@@ -12,13 +12,19 @@ use super::{CalendarError, resolve};
 /// A local time in a spring-forward gap becomes the first instant after the gap, and one
 /// in an autumn fold the earlier of its two instants (as everywhere in the calendar).
 pub fn parse_local_time(s: &str, tz: Tz) -> Result<DateTime<Utc>, CalendarError> {
+    if let Ok(t) = DateTime::parse_from_rfc3339(s.trim()) {
+        return Ok(t.with_timezone(&Utc));
+    }
+    parse_wall_time(s).map(|local| resolve(tz, local))
+}
+
+/// Parses a moderator's date and time as a wall-clock time, with no zone: the forms of
+/// [`parse_local_time`] but RFC 3339 with an offset (a wall time has none).
+pub fn parse_wall_time(s: &str) -> Result<NaiveDateTime, CalendarError> {
     let invalid = || CalendarError::InvalidDateTime {
         input: s.trim().to_string(),
     };
     let text = s.trim();
-    if let Ok(t) = DateTime::parse_from_rfc3339(text) {
-        return Ok(t.with_timezone(&Utc));
-    }
     // `2026-11-22T20:00`: the T after an ISO date separates it from the time.
     let text = match text.as_bytes().get(10) {
         Some(b'T' | b't') if text.is_char_boundary(10) && text.is_char_boundary(11) => {
@@ -39,7 +45,7 @@ pub fn parse_local_time(s: &str, tz: Tz) -> Result<DateTime<Utc>, CalendarError>
     } else {
         parse_time_of_day(&time_words).map_err(|_| invalid())?
     };
-    Ok(resolve(tz, date.and_time(time)))
+    Ok(date.and_time(time))
 }
 
 /// Parses a time zone: an IANA name in any case (`Europe/Paris`, `europe/paris`, `UTC`), or a

@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use super::keywords::{Head, Keyword};
 use super::{Command, CommandError, EndBy, PressTo};
+use crate::game::SettingKind;
 use crate::lang::Lang;
 use crate::map::fold;
 
@@ -108,6 +109,7 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
             .map(Command::RemovePlayer)
             .ok_or_else(bad),
         Keyword::EndGame => end_by(&words).map(Command::EndGame).ok_or_else(bad),
+        Keyword::Set => setting(&words).ok_or_else(bad),
         Keyword::PressEnd => Err(CommandError::PressEndWithoutPress {
             command: head.written.to_string(),
         }),
@@ -317,4 +319,33 @@ fn absence(words: &[&str]) -> Option<Command> {
 /// `2026-12-24`, `24/12/2026`: digits with `-` or `/` (the calendar checks the rest).
 fn is_date(word: &str) -> bool {
     word.starts_with(|c: char| c.is_ascii_digit()) && word.contains(['-', '/'])
+}
+
+/// The names of the settings `RÉGLER`/`SET` changes, folded, in French and English.
+const SETTINGS: &[(&str, SettingKind)] = &[
+    ("grace", SettingKind::Grace),
+    ("delai de grace", SettingKind::Grace),
+    ("grace period", SettingKind::Grace),
+    ("presse", SettingKind::Press),
+    ("press", SettingKind::Press),
+    ("rappels", SettingKind::Reminders),
+    ("rappel", SettingKind::Reminders),
+    ("reminders", SettingKind::Reminders),
+    ("reminder", SettingKind::Reminders),
+    ("jours", SettingKind::Days),
+    ("days", SettingKind::Days),
+    ("echeance", SettingKind::Deadline),
+    ("date limite", SettingKind::Deadline),
+    ("deadline", SettingKind::Deadline),
+];
+
+/// `GRÂCE 6h`, `DATE LIMITE 2026-12-01 20:00`: the setting's name (the longest that fits,
+/// up to three words), then its value, which must not be empty.
+fn setting(words: &[&str]) -> Option<Command> {
+    (1..=words.len().min(3)).rev().find_map(|n| {
+        let name = fold(&words.get(..n)?.join(" "));
+        let &(_, kind) = SETTINGS.iter().find(|(words, _)| *words == name)?;
+        let value = words.get(n..)?.join(" ");
+        (!value.is_empty()).then_some(Command::Set { kind, value })
+    })
 }

@@ -53,6 +53,8 @@ pub enum Keyword {
     Map,
     /// The moderator turns the pictures of the game's mails on or off.
     Pictures,
+    /// The moderator changes a setting of the game (`RÉGLER GRÂCE 6h`, `SET GRACE 6h`).
+    Set,
 }
 
 /// One way of writing a keyword: its words as [`fold`] gives them (lower case, no accents,
@@ -189,6 +191,8 @@ pub const SPELLINGS: &[Spelling] = &[
     en("map", Keyword::Map),
     fr("images", Keyword::Pictures),
     en("pictures", Keyword::Pictures),
+    fr("regler", Keyword::Set),
+    en("set", Keyword::Set),
 ];
 
 /// The most words in a spelling (`ne plus observer`, `fin de presse`).

@@ -72,6 +72,7 @@ impl Keyword {
             Keyword::Map => say!(lang, "usage.map"),
             Keyword::Pictures => say!(lang, "usage.pictures"),
             Keyword::EndGame => say!(lang, "usage.end_game"),
+            Keyword::Set => say!(lang, "usage.set"),
         }
     }
 }

@@ -11,6 +11,7 @@ mod message;
 
 pub use keywords::{Keyword, SPELLINGS, Spelling};
 
+use crate::game::SettingKind;
 use crate::lang::Lang;
 use keywords::Head;
 
@@ -146,6 +147,9 @@ pub enum Command {
     RemovePlayer(String),
     /// `END GAME …` / `TERMINER …`: `WIN house…`, `DRAW`, `CONCEDE house`, `ABANDON`.
     EndGame(EndBy),
+    /// `SET <setting> <value>` / `RÉGLER <réglage> <valeur>`: the setting named (`GRÂCE`,
+    /// `PRESSE`, `RAPPELS`, `JOURS`, `ÉCHÉANCE`…), its value as written (the game reads it).
+    Set { kind: SettingKind, value: String },
 }
 
 /// A line that could not be read as a command; [`CommandError::message`] words it for

@@ -338,6 +338,7 @@ impl<'a> Desk<'a> {
             Command::EndGame(by) => {
                 self.moderate(game, located, Action::End(by), ReplySection::Ended)
             }
+            Command::Set { kind, value } => self.set(game, located, kind, &value),
         }
         Ok(())
     }

@@ -3,7 +3,9 @@
 //! the mail's side of it: who may send it, and the reply's words.
 
 use crate::game::span::Span;
-use crate::game::{Action, Actor, AuditLine, Event, GameError, PhaseGuard, Trigger, Vote};
+use crate::game::{
+    Action, Actor, AuditLine, Event, GameError, PhaseGuard, Setting, SettingKind, Trigger, Vote,
+};
 use crate::lang::Lang;
 use crate::report::format_deadline;
 use crate::report::game_text::{ending_text, phase_text, status_word};
@@ -439,6 +441,48 @@ impl Desk<'_> {
                 let message = self.game_message(&GameError::Calendar(e));
                 self.refuse(located, Refusal::BadSpan(message));
             }
+        }
+    }
+
+    /// `RÉGLER <réglage> <valeur>`: the value read, then the game's rules
+    /// ([`Game::change_setting`]); the reply says what changed, in the moderator's words.
+    pub(super) fn set(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        kind: SettingKind,
+        value: &str,
+    ) {
+        if !self.require_moderator(located) {
+            return;
+        }
+        let setting = match Setting::read(kind, value) {
+            Ok(setting) => setting,
+            Err(e) => {
+                let message = self.game_message(&e);
+                self.error(located, message);
+                return;
+            }
+        };
+        let Some(events) = self.act_events(game, located, Action::Set(setting)) else {
+            return;
+        };
+        let Some(session) = game else {
+            return;
+        };
+        let g = session.game();
+        for event in events {
+            let Event::SettingChanged { change } = event else {
+                continue;
+            };
+            let section = ReplySection::Set {
+                change: change.say(self.lang, g.settings.schedule.time_zone),
+                deadline: change
+                    .moved_deadline()
+                    .is_none()
+                    .then(|| g.deadline_text(self.lang)),
+            };
+            self.section(located.line, &located.text, section);
         }
     }
 

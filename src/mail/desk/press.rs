@@ -16,15 +16,6 @@ use super::super::refusal::Refusal;
 use super::section::ReplySection;
 use super::{Desk, Role, house_name};
 
-pub(super) fn press_word(press: Press, lang: Lang) -> String {
-    match press {
-        Press::Full => say!(lang, "press_setting.full"),
-        Press::Broadcast => say!(lang, "press_setting.broadcast"),
-        Press::Grey => say!(lang, "press_setting.grey"),
-        Press::None => say!(lang, "press_setting.none"),
-    }
-}
-
 impl Desk<'_> {
     pub(super) fn press(
         &mut self,
@@ -55,7 +46,7 @@ impl Desk<'_> {
                 Press::Full | Press::Grey => true,
             };
             if !allowed {
-                let setting = press_word(setting, self.lang);
+                let setting = crate::report::press_words(setting, self.lang);
                 self.refuse(located, Refusal::PressForbidden { setting });
                 return Ok(());
             }

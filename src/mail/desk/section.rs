@@ -172,6 +172,12 @@ pub(super) enum ReplySection {
         house: String,
         address: String,
     },
+    /// A setting changed (`RÉGLER`): the change in words, and the deadline unless the
+    /// change is the deadline's.
+    Set {
+        change: String,
+        deadline: Option<String>,
+    },
 }
 
 /// One refused order line, numbered in the mail.
@@ -370,6 +376,10 @@ mod tests {
                 house: s("Stark"),
                 address: s("a@example.org"),
             },
+            ReplySection::Set {
+                change: s("délai de grâce : 0h → 6h"),
+                deadline: Some(s("lundi")),
+            },
         ]
     }
 
@@ -416,6 +426,7 @@ mod tests {
             ReplySection::Ended(_) => 36,
             ReplySection::Added { .. } => 37,
             ReplySection::Replaced { .. } => 38,
+            ReplySection::Set { .. } => 39,
         }
     }
 
@@ -449,7 +460,7 @@ mod tests {
         ranks.sort_unstable();
         let expected: Vec<usize> = (0..ranks.len()).collect();
         assert_eq!(ranks, expected, "one sample of every ReplySection variant");
-        assert_eq!(ranks.len(), 39);
+        assert_eq!(ranks.len(), 40);
     }
 
     #[test]

@@ -1,0 +1,263 @@
+//! The moderator's changes of a game's settings after its creation: the grace period, the
+//! press allowed, the reminders, the days deadlines fall on, and the current deadline set
+//! to a date. Every rule is here, for the mail and the command line alike; the rules for
+//! people are in docs/deadlines.md ("Changing the settings of a game").
+
+use std::str::FromStr;
+
+use chrono::{DateTime, NaiveDateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::GameError;
+use super::calendar::{CalendarError, Weekdays};
+use super::model::{Game, GameStatus, Press};
+use super::span::Span;
+
+/// The longest grace period a moderator may set: a week past the deadline is already
+/// a phase of its own.
+pub const MAX_GRACE: Span = Span::days(7);
+/// The most reminders before one deadline: more would be spam, not reminders.
+pub const MAX_REMINDERS: usize = 5;
+/// How far ahead a deadline may be set: as far as any span reaches (365 days).
+pub const MAX_AHEAD: Span = Span::MAX;
+
+/// One setting changed, with its new value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Setting {
+    /// How long the judge waits past the deadline for missing orders.
+    Grace(Span),
+    Press(Press),
+    /// How long before the deadline players without orders are reminded (none: never).
+    Reminders(Vec<Span>),
+    /// The days a deadline may fall on.
+    Days(Weekdays),
+    /// The current phase's deadline, as a wall-clock time in the game's time zone.
+    Deadline(NaiveDateTime),
+}
+
+/// Which setting a moderator names (`GRÂCE`, `--grace`…), before its value is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SettingKind {
+    Grace,
+    Press,
+    Reminders,
+    Days,
+    Deadline,
+}
+
+impl Setting {
+    /// The setting of `kind` with the value as the moderator wrote it: a span (`6h`,
+    /// `1j12h`), a press (`grise`, `grey`), reminders (`1j,2h`, `aucun`), days (`lun-ven`,
+    /// `sat,sun`) or a date and time in the game's zone (`2026-12-01 20:00`).
+    pub fn read(kind: SettingKind, value: &str) -> Result<Setting, GameError> {
+        Ok(match kind {
+            SettingKind::Grace => Setting::Grace(value.parse()?),
+            SettingKind::Press => Setting::Press(value.parse()?),
+            SettingKind::Reminders => Setting::Reminders(read_reminders(value)?),
+            SettingKind::Days => Setting::Days(value.parse()?),
+            SettingKind::Deadline => Setting::Deadline(super::calendar::parse_wall_time(value)?),
+        })
+    }
+}
+
+/// `1j,2h`, `1d 2h`, or `aucun`/`none` for no reminder at all.
+fn read_reminders(value: &str) -> Result<Vec<Span>, CalendarError> {
+    if matches!(
+        crate::map::fold(value).as_str(),
+        "none" | "aucun" | "aucune" | "0"
+    ) {
+        return Ok(Vec::new());
+    }
+    let parts: Vec<&str> = value
+        .split([',', ';'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    // Commas separate reminders: `1j 2h` is one reminder, 26 hours before.
+    if parts.is_empty() {
+        return Err(CalendarError::InvalidSpan {
+            input: value.trim().to_string(),
+        });
+    }
+    parts.iter().map(|p| p.parse()).collect()
+}
+
+impl FromStr for Press {
+    type Err = GameError;
+
+    /// `full`/`complète`, `broadcast`/`publique`, `grey`/`grise`, `none`/`aucune`.
+    fn from_str(value: &str) -> Result<Press, GameError> {
+        match crate::map::fold(value).as_str() {
+            "full" | "complete" | "totale" => Ok(Press::Full),
+            "broadcast" | "publique" | "public" => Ok(Press::Broadcast),
+            "grey" | "gray" | "grise" | "anonyme" => Ok(Press::Grey),
+            "none" | "aucune" | "aucun" | "no" => Ok(Press::None),
+            _ => Err(GameError::UnknownPress {
+                input: value.trim().to_string(),
+            }),
+        }
+    }
+}
+
+/// What a setting change did: the value before and after. For the deadline, the UTC
+/// instants, and the instant asked for (the new deadline is later when it fell inside
+/// a declared absence, which pushes it past as any deadline).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "setting", rename_all = "kebab-case")]
+pub enum SettingChanged {
+    Grace {
+        old: Span,
+        new: Span,
+    },
+    Press {
+        old: Press,
+        new: Press,
+    },
+    Reminders {
+        old: Vec<Span>,
+        new: Vec<Span>,
+    },
+    Days {
+        old: Weekdays,
+        new: Weekdays,
+    },
+    Deadline {
+        old: Option<DateTime<Utc>>,
+        new: DateTime<Utc>,
+        asked: DateTime<Utc>,
+    },
+}
+
+impl SettingChanged {
+    /// The new deadline, when the change set one that differs from the old: everyone
+    /// playing is told of it.
+    pub fn moved_deadline(&self) -> Option<DateTime<Utc>> {
+        match self {
+            SettingChanged::Deadline { old, new, .. } if *old != Some(*new) => Some(*new),
+            _ => None,
+        }
+    }
+}
+
+impl Game {
+    /// Changes one setting at `now`; the game is unchanged on an error.
+    ///
+    /// - The deadline is set only while the game runs: before the start there is none
+    ///   (`start` sets it), and a paused game's deadline is given back at the resume,
+    ///   counted from then, so a date set during the pause would not hold (the moderator
+    ///   resumes first, in the same mail if they like). It must be to come, and within
+    ///   [`MAX_AHEAD`]. It is exact (not moved to the days or time of day of the
+    ///   schedule: the moderator chose it), except that a declared absence pushes it past,
+    ///   as any deadline. The reminders already due for it count as sent (everyone is told
+    ///   of the new deadline at once); the extensions of the phase stay counted.
+    /// - The grace period and the reminders apply at once, to the current deadline too;
+    ///   a reminder whose time has already passed is not sent late.
+    /// - The days apply to the deadlines computed from then on (the next phases', an
+    ///   absence's push); the current deadline stays where it is.
+    pub fn change_setting(
+        &mut self,
+        setting: Setting,
+        now: DateTime<Utc>,
+    ) -> Result<SettingChanged, GameError> {
+        if self.status == GameStatus::Finished {
+            return Err(GameError::Status {
+                action: "change a setting",
+                status: self.status,
+            });
+        }
+        let mut schedule = self.settings.schedule.clone();
+        let changed = match setting {
+            Setting::Deadline(local) => return self.set_deadline(local, now),
+            Setting::Press(new) => {
+                let old = std::mem::replace(&mut self.settings.press, new);
+                return Ok(SettingChanged::Press { old, new });
+            }
+            Setting::Grace(new) => {
+                if new > MAX_GRACE {
+                    return Err(GameError::GraceTooLong {
+                        grace: new,
+                        max: MAX_GRACE,
+                    });
+                }
+                let old = std::mem::replace(&mut schedule.grace, new);
+                SettingChanged::Grace { old, new }
+            }
+            Setting::Reminders(mut new) => {
+                if new.len() > MAX_REMINDERS {
+                    return Err(GameError::TooManyReminders {
+                        count: new.len(),
+                        max: MAX_REMINDERS,
+                    });
+                }
+                // Earliest first, as they are sent; one reminder said twice is one.
+                new.sort_unstable_by(|a, b| b.cmp(a));
+                new.dedup();
+                let old = std::mem::replace(&mut schedule.reminders, new.clone());
+                SettingChanged::Reminders { old, new }
+            }
+            Setting::Days(new) => {
+                let old = std::mem::replace(&mut schedule.weekdays, new);
+                SettingChanged::Days { old, new }
+            }
+        };
+        schedule.validate()?;
+        self.settings.schedule = schedule;
+        self.reminders_sent = self.reminders_passed(now);
+        self.update_wake(now);
+        Ok(changed)
+    }
+
+    fn set_deadline(
+        &mut self,
+        local: NaiveDateTime,
+        now: DateTime<Utc>,
+    ) -> Result<SettingChanged, GameError> {
+        match self.status {
+            GameStatus::Running => {}
+            GameStatus::Paused => return Err(GameError::DeadlineWhilePaused),
+            status => {
+                return Err(GameError::Status {
+                    action: "set the deadline",
+                    status,
+                });
+            }
+        }
+        let schedule = &self.settings.schedule;
+        let zone = schedule.time_zone;
+        let asked = schedule.instant(local);
+        if asked <= now {
+            return Err(GameError::DeadlinePast { asked, now, zone });
+        }
+        if asked > schedule.after(now, MAX_AHEAD) {
+            return Err(GameError::DeadlineTooFar {
+                asked,
+                max: MAX_AHEAD,
+                zone,
+            });
+        }
+        let old = self.deadline;
+        self.deadline = Some(asked);
+        // A deadline the moderator set is a fresh one: absences are counted from it.
+        self.absence_base = None;
+        self.grace_told = false;
+        self.push_past_absences(now);
+        let new = self.deadline.unwrap_or(asked);
+        self.reminders_sent = self.reminders_passed(now);
+        self.update_wake(now);
+        Ok(SettingChanged::Deadline { old, new, asked })
+    }
+
+    /// How many of the current phase's reminders are due at `now` or before.
+    fn reminders_passed(&self, now: DateTime<Utc>) -> u32 {
+        match (self.opened, self.deadline) {
+            (Some(opened), Some(deadline)) => self
+                .settings
+                .schedule
+                .reminder_times(opened, deadline)
+                .iter()
+                .filter(|t| **t <= now)
+                .count() as u32,
+            _ => 0,
+        }
+    }
+}
