@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use chrono::{DateTime, TimeDelta, Utc};
-use corbeau::game::{NewGame, OrderLines, Settings, SubmitMode, Trigger, hash_secret};
+use corbeau::game::{Actor, NewGame, OrderLines, Settings, SubmitMode, Trigger, hash_secret};
 use corbeau::lang::Lang;
 use corbeau::report::{RESULTS_TEMPLATE, render_template};
 use corbeau::service::Service;
@@ -51,7 +51,7 @@ fn new_game(service: &Service, id: &str, hash: &str, now: DateTime<Utc>) {
     };
     service.create(new, "bench", now).expect("create");
     service
-        .update(id, "bench", "seed", now, |g, v, _| {
+        .shape_for_tests(id, "bench", "seed", now, |g, v, _| {
             for house in HOUSES {
                 g.add_player(
                     house,
@@ -83,7 +83,7 @@ fn turn(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
         new_game(&service, &format!("t{i}"), hash, start);
         for (house, text) in orders {
             service
-                .update(&format!("t{i}"), "bench", "orders", start, |g, v, _| {
+                .shape_for_tests(&format!("t{i}"), "bench", "orders", start, |g, v, _| {
                     g.submit(
                         v,
                         house,
@@ -99,7 +99,13 @@ fn turn(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
     let began = Instant::now();
     for i in 0..turns {
         let (game, record) = service
-            .process(&format!("t{i}"), "bench", Trigger::Moderator, None, start)
+            .process(
+                &format!("t{i}"),
+                &Actor::Moderator,
+                Trigger::Moderator,
+                None,
+                start,
+            )
             .expect("process");
         let results = record.results.view().expect("results of this format");
         let game = serde_json::json!({"id": game.id, "name": game.name, "index": 0, "deadline": null, "deadline_utc": null, "ending": null});
@@ -169,7 +175,7 @@ fn size(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
         if game.phase.year == 298 && phases == 0 {
             for (house, text) in orders {
                 service
-                    .update("y", "bench", "orders", now, |g, v, _| {
+                    .shape_for_tests("y", "bench", "orders", now, |g, v, _| {
                         g.submit(
                             v,
                             house,
@@ -184,7 +190,7 @@ fn size(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
         }
         now += TimeDelta::days(3);
         service
-            .process("y", "bench", Trigger::Deadline, None, now)
+            .process("y", &Actor::Judge, Trigger::Deadline, None, now)
             .expect("process");
         phases += 1;
     }

@@ -160,7 +160,7 @@ fn new_game(service: &Service, hash: &str) {
     };
     service.create(new, "bench", now).expect("create");
     service
-        .update(GAME, "bench", "seed", now, |g, v, _| {
+        .shape_for_tests(GAME, "bench", "seed", now, |g, v, _| {
             for house in HOUSES {
                 g.add_player(house, &address(house), hash.into(), Lang::Fr, now)?;
             }
@@ -534,7 +534,7 @@ fn ordered_game(
     let now = start();
     for (house, text) in orders {
         service
-            .update(GAME, "bench", "orders", now, |g, v, _| {
+            .shape_for_tests(GAME, "bench", "orders", now, |g, v, _| {
                 g.submit(
                     v,
                     house,

@@ -94,7 +94,7 @@ impl World {
         };
         w.service.create(new, "test", now()).unwrap();
         w.service
-            .update(GAME, "test", "seed", now(), |game, variant, _| {
+            .shape_for_tests(GAME, "test", "seed", now(), |game, variant, _| {
                 let players = [
                     ("stark", STARK, STARK_SECRET, Lang::Fr),
                     ("lannister", LANNISTER, "Lion-0r!", Lang::En),

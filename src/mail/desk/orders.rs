@@ -93,10 +93,10 @@ impl Desk<'_> {
             house,
             ready: before,
         };
-        if session.execute(&self.actor(), withdraw, self.now).is_ok() {
-            if let Some(section) = self.sections.get_mut(index) {
-                section.section = ReplySection::ReadyRefused;
-            }
+        if session.execute(&self.actor(), withdraw, self.now).is_ok()
+            && let Some(section) = self.sections.get_mut(index)
+        {
+            section.section = ReplySection::ReadyRefused;
         }
     }
 
