@@ -5,15 +5,20 @@
 
 #![allow(clippy::unwrap_used, clippy::field_reassign_with_default)]
 
+mod support;
+
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, TimeDelta, Utc};
-use corbeau::game::{NewGame, NoticeKind, OrderLines, Settings, SubmitMode, hash_secret};
+use corbeau::game::{Action, NoticeKind, OrderLines, Settings, SubmitMode, hash_secret};
 use corbeau::lang::Lang;
 use corbeau::service::Service;
+
+use support::world::{GameSpec, World};
+use support::{TempDir, copy_dir};
 
 const GAMES: usize = 24;
 const ROUNDS: u64 = 60;
@@ -31,19 +36,24 @@ fn later() -> DateTime<Utc> {
     start() + TimeDelta::days(3)
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("corbeau-crash-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+fn temp_dir(name: &str) -> TempDir {
+    TempDir::new("crash", name)
 }
 
-/// A store with `GAMES` running games of three players, each house with its orders in.
-fn seed_store(dir: &Path) {
-    let service = Service::open(dir).unwrap();
+/// A stopped judge whose store (`config.data_dir`) holds `GAMES` running games of three
+/// players, each house with its orders in.
+fn seed_store(name: &str) -> World {
+    let mut w = World::new("crash", name);
     let hash = hash_secret("secret-1234").unwrap();
+    let addresses: Vec<String> = HOUSES.iter().map(|h| format!("{h}@example.org")).collect();
+    let players: Vec<(&str, &str, Lang)> = HOUSES
+        .iter()
+        .zip(&addresses)
+        .map(|(house, address)| (*house, address.as_str(), Lang::Fr))
+        .collect();
     for g in 0..GAMES {
         let id = format!("g{g:02}");
-        let new = NewGame {
+        let spec = GameSpec {
             id: id.clone(),
             name: None,
             variant: "westeros".into(),
@@ -57,41 +67,23 @@ fn seed_store(dir: &Path) {
             },
             moderator: None,
         };
-        service.create(new, "test", start()).unwrap();
-        service
-            .shape_for_tests(&id, "test", "seed", start(), |game, variant, _| {
-                for house in HOUSES {
-                    let address = format!("{house}@example.org");
-                    game.add_player(house, &address, hash.clone(), Lang::Fr, start())?;
-                }
-                game.start(variant, start())?;
-                for (house, orders) in HOUSES.iter().zip(ORDERS) {
-                    game.submit(
-                        variant,
-                        house,
-                        &OrderLines::numbered(orders),
-                        SubmitMode::Replace,
-                        "test",
-                        start(),
-                    )?;
-                }
-                Ok(())
+        w.create_game(spec, start());
+        w.seat_sharing(&id, &players, &hash, true, start());
+        let orders = HOUSES
+            .iter()
+            .zip(ORDERS)
+            .map(|(house, orders)| Action::Submit {
+                house: (*house).into(),
+                lines: OrderLines::numbered(orders),
+                mode: SubmitMode::Replace,
+                source: "test".into(),
+                expected: None,
             })
-            .unwrap();
+            .collect();
+        w.act_all(&id, orders, start());
     }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
+    w.close();
+    w
 }
 
 fn corbeau(dir: &Path, now: DateTime<Utc>, args: &[&str]) -> Command {
@@ -152,9 +144,7 @@ fn tick_time(seed: &Path) -> Duration {
                     .unwrap()
                     .success()
             );
-            let took = started.elapsed();
-            let _ = std::fs::remove_dir_all(&dir);
-            took
+            started.elapsed()
         })
         .min()
         .unwrap_or_default()
@@ -283,13 +273,13 @@ fn check_service(service: &Service, expect_processed: Option<bool>) -> usize {
 
 #[test]
 fn tick_killed_at_any_moment_processes_every_game_exactly_once() {
-    let seed = temp_dir("seed-tick");
-    seed_store(&seed);
-    let full = tick_time(&seed);
+    let world = seed_store("seed-tick");
+    let seed = &world.config.data_dir;
+    let full = tick_time(seed);
     let mut partial_rounds = 0;
     for round in 0..ROUNDS {
         let dir = temp_dir(&format!("tick-{round}"));
-        copy_dir(&seed, &dir);
+        copy_dir(seed, &dir);
         let finished = run_and_kill(
             corbeau(&dir, later(), &["tick"]),
             "",
@@ -314,20 +304,18 @@ fn tick_killed_at_any_moment_processes_every_game_exactly_once() {
                 .success()
         );
         assert_eq!(check_store(&dir, Some(true)), GAMES);
-        let _ = std::fs::remove_dir_all(&dir);
     }
-    let _ = std::fs::remove_dir_all(&seed);
     assert!(partial_rounds > 0, "no kill landed in the middle of a tick");
 }
 
 #[test]
 fn process_killed_at_any_moment_leaves_the_phase_before_or_after() {
-    let seed = temp_dir("seed-process");
-    seed_store(&seed);
+    let world = seed_store("seed-process");
+    let seed = &world.config.data_dir;
     let (mut stored, mut killed) = (0, 0);
     for round in 0..ROUNDS {
         let dir = temp_dir(&format!("process-{round}"));
-        copy_dir(&seed, &dir);
+        copy_dir(seed, &dir);
         let finished = run_and_kill(
             corbeau(&dir, start(), &["game", "process", "g00"]),
             "",
@@ -343,9 +331,7 @@ fn process_killed_at_any_moment_leaves_the_phase_before_or_after() {
         } else {
             killed += 1;
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
-    let _ = std::fs::remove_dir_all(&seed);
     assert!(
         stored > 0 && killed > 0,
         "{stored} stored, {killed} killed: widen the delays"
@@ -354,13 +340,13 @@ fn process_killed_at_any_moment_leaves_the_phase_before_or_after() {
 
 #[test]
 fn orders_killed_at_any_moment_are_stored_whole_or_not_at_all() {
-    let seed = temp_dir("seed-orders");
-    seed_store(&seed);
+    let world = seed_store("seed-orders");
+    let seed = &world.config.data_dir;
     let new_orders = "A win -> kar\nF bla -> det\nA moa H";
     let (mut stored, mut killed) = (0, 0);
     for round in 0..ROUNDS {
         let dir = temp_dir(&format!("orders-{round}"));
-        copy_dir(&seed, &dir);
+        copy_dir(seed, &dir);
         let finished = run_and_kill(
             corbeau(&dir, start(), &["orders", "submit", "g03", "stark"]),
             new_orders,
@@ -385,9 +371,7 @@ fn orders_killed_at_any_moment_are_stored_whole_or_not_at_all() {
             killed += 1;
         }
         drop(service);
-        let _ = std::fs::remove_dir_all(&dir);
     }
-    let _ = std::fs::remove_dir_all(&seed);
     assert!(
         stored > 0 && killed > 0,
         "{stored} stored, {killed} killed: widen the delays"
@@ -399,29 +383,20 @@ fn orders_killed_at_any_moment_are_stored_whole_or_not_at_all() {
 /// removes it and opens from the finished snapshot and the log, losing nothing.
 #[test]
 fn a_snapshot_left_half_written_does_not_stop_the_store() {
-    let dir = temp_dir("snapshot");
-    let service = Service::open(&dir).unwrap();
-    service
-        .create(
-            NewGame {
-                id: "g".into(),
-                name: None,
-                variant: "westeros".into(),
-                players: 3,
-                settings: Settings::default(),
-                moderator: None,
-            },
-            "moderator",
-            start(),
-        )
-        .unwrap();
-    drop(service);
-    std::fs::write(
-        dir.join("snap.FFFFFFFFFFFFFFFF.generating"),
-        b"half a snapshot",
-    )
-    .unwrap();
-    let service = Service::open(&dir).unwrap();
-    assert_eq!(service.game_ids().unwrap(), ["g"]);
-    assert!(!dir.join("snap.FFFFFFFFFFFFFFFF.generating").exists());
+    let mut w = World::new("crash", "snapshot");
+    let spec = GameSpec {
+        id: "g".into(),
+        name: None,
+        variant: "westeros".into(),
+        players: 3,
+        settings: Settings::default(),
+        moderator: None,
+    };
+    w.create_game(spec, start());
+    w.close();
+    let half = w.config.data_dir.join("snap.FFFFFFFFFFFFFFFF.generating");
+    std::fs::write(&half, b"half a snapshot").unwrap();
+    w.reopen();
+    assert_eq!(w.service().game_ids().unwrap(), ["g"]);
+    assert!(!half.exists());
 }

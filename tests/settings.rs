@@ -13,37 +13,18 @@ mod support;
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
-use corbeau::config::Config;
 use corbeau::game::calendar::Weekdays;
-use corbeau::game::hash_secret;
 use corbeau::game::span::Span;
-use corbeau::game::{
-    Game, GameStatus, Moderator, NewGame, NoticeKind, Press, Setting, SettingKind, Settings,
-};
+use corbeau::game::{GameStatus, NoticeKind, Press, Setting, SettingKind, Settings};
 use corbeau::lang::Lang;
-use corbeau::mail::dispatch::handle;
-use corbeau::mail::inbound::Inbound;
-use corbeau::mail::notify::queue_notices;
 use corbeau::mail::outmail::OutMail;
-use corbeau::service::Service;
 use serde_json::Value;
 
 use support::assert_golden;
 use support::cli::CliJudge;
-
-const GAME: &str = "westeros-1";
-const JUDGE: &str = "juge@corbeau.test";
-const STARK: &str = "arya@nord.test";
-const LANNISTER: &str = "tyrion@roc.test";
-const BARATHEON: &str = "stannis@peyredragon.test";
-const MODERATOR: &str = "mestre@citadelle.test";
-const STARK_SECRET: &str = "loup-d1re";
-const MODERATOR_SECRET: &str = "m0d-s3cret";
-
-/// Monday 23 March 2026, 09:00 in Paris: the clock of every mail.
-fn now() -> DateTime<Utc> {
-    utc("2026-03-23T08:00:00Z")
-}
+use support::world::{
+    BARATHEON, GAME, LANNISTER, MODERATOR, MODERATOR_SECRET, STARK, STARK_SECRET, World, now,
+};
 
 fn utc(text: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(text)
@@ -51,125 +32,20 @@ fn utc(text: &str) -> DateTime<Utc> {
         .with_timezone(&Utc)
 }
 
-/// A judge with a running game of three players and a moderator, and a fixed clock.
-struct World {
-    service: Service,
-    config: Config,
-    dir: PathBuf,
-    sent: u32,
+/// A judge with a running game of three players and a moderator; its mails are about
+/// the settings.
+fn world(name: &str) -> World {
+    let mut w = World::westeros("settings", name, Settings::default(), true);
+    w.subject = "réglages";
+    w
 }
 
-impl Drop for World {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-impl World {
-    fn new(name: &str) -> World {
-        let dir =
-            std::env::temp_dir().join(format!("corbeau-settings-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let mut config = Config {
-            data_dir: dir.clone(),
-            ..Config::default()
-        };
-        config.judge.address = JUDGE.into();
-        let w = World {
-            service: Service::open(&dir).unwrap(),
-            config,
-            dir,
-            sent: 0,
-        };
-        let new = NewGame {
-            id: GAME.into(),
-            name: Some("La Guerre des Cinq Rois".into()),
-            variant: "westeros".into(),
-            players: 3,
-            settings: Settings::default(),
-            moderator: Some(Moderator {
-                address: MODERATOR.into(),
-                secret: hash_secret(MODERATOR_SECRET).unwrap(),
-            }),
-        };
-        w.service.create(new, "test", now()).unwrap();
-        w.service
-            .shape_for_tests(GAME, "test", "seed", now(), |game, variant, _| {
-                let players = [
-                    ("stark", STARK, STARK_SECRET, Lang::Fr),
-                    ("lannister", LANNISTER, "Lion-0r!", Lang::En),
-                    ("baratheon", BARATHEON, "cerf-n01r", Lang::Fr),
-                ];
-                for (house, address, secret, lang) in players {
-                    game.add_player(house, address, hash_secret(secret)?, lang, now())?;
-                }
-                game.start(variant, now())
-            })
-            .unwrap();
-        w
-    }
-
-    /// Carries out a mail from `from` at `now()`; the reply to it.
-    fn send(&mut self, from: &str, body: &str) -> OutMail {
-        self.sent += 1;
-        let mail = Inbound {
-            message_id: format!("{}.test@{}", self.sent, from.replace('@', ".")),
-            from: from.into(),
-            subject: "réglages".into(),
-            body: body.into(),
-            size: body.len() + 300,
-            ..Inbound::default()
-        };
-        handle(&self.service, &self.config, &mail, now()).unwrap();
-        let mails = self.take();
-        let replies: Vec<&OutMail> = mails
-            .iter()
-            .filter(|m| m.to == from && m.subject.starts_with("Re:"))
-            .collect();
-        assert_eq!(replies.len(), 1, "replies to {from}: {mails:?}");
-        replies[0].clone()
-    }
-
-    /// The moderator's mail: their sign-on, then `lines`.
-    fn moderate(&mut self, lines: &str) -> OutMail {
-        self.send(
-            MODERATOR,
-            &format!("MODÉRATEUR {GAME} {MODERATOR_SECRET}\n{lines}"),
-        )
-    }
-
-    /// The mails queued since the last look, taken out of the outbox.
-    fn take(&self) -> Vec<OutMail> {
-        let mut mails = Vec::new();
-        for (key, mail) in self.service.outbox().unwrap() {
-            self.service.outbox_sent(key).unwrap();
-            mails.push(OutMail::open(&mail));
-        }
-        mails
-    }
-
-    /// Queued notices turned into mails, then taken.
-    fn notices(&self) -> Vec<OutMail> {
-        queue_notices(&self.service, &self.config, now()).unwrap();
-        self.take()
-    }
-
-    fn notice_kinds(&self) -> Vec<NoticeKind> {
-        self.service
-            .pending_notices()
-            .unwrap()
-            .into_iter()
-            .map(|(_, n)| n.kind)
-            .collect()
-    }
-
-    fn game(&self) -> Game {
-        self.service.load(GAME).unwrap()
-    }
-
-    fn audit(&self) -> String {
-        support::audit_text(&self.service.audit_trail(GAME).unwrap())
-    }
+/// The moderator's mail: their sign-on, then `lines`; the reply to it.
+fn moderate(w: &mut World, lines: &str) -> OutMail {
+    w.ask(
+        MODERATOR,
+        &format!("MODÉRATEUR {GAME} {MODERATOR_SECRET}\n{lines}"),
+    )
 }
 
 /// A mail as a golden file shows it: who it goes to, its subject, its body.
@@ -187,8 +63,9 @@ fn flat(text: &str) -> String {
 
 #[test]
 fn each_setting_changes_by_mail_in_french() {
-    let mut w = World::new("each-fr");
-    let reply = w.moderate(
+    let mut w = world("each-fr");
+    let reply = moderate(
+        &mut w,
         "RÉGLER GRÂCE 6h\nRÉGLER PRESSE grise\nRÉGLER RAPPELS 2h,1j\nRÉGLER JOURS lun-ven\n",
     );
     let body = flat(&reply.body);
@@ -211,7 +88,7 @@ fn each_setting_changes_by_mail_in_french() {
         "{body}"
     );
     assert!(!body.contains('✗'), "{body}");
-    let g = w.game();
+    let g = w.game(GAME);
     let schedule = &g.settings.schedule;
     assert_eq!(schedule.grace, Span::hours(6));
     assert_eq!(g.settings.press, Press::Grey);
@@ -227,7 +104,7 @@ fn each_setting_changes_by_mail_in_french() {
         w.notice_kinds()
     );
     assert_golden("settings/reply-set-fr.txt", &rendered(&reply));
-    let audit = w.audit();
+    let audit = w.audit(GAME);
     for line in [
         "setting changed: grace period: 0h → 6h",
         "setting changed: press: full → grey allowed",
@@ -240,8 +117,8 @@ fn each_setting_changes_by_mail_in_french() {
 
 #[test]
 fn each_setting_changes_by_mail_in_english() {
-    let mut w = World::new("each-en");
-    let reply = w.send(
+    let mut w = world("each-en");
+    let reply = w.ask(
         MODERATOR,
         &format!(
             "MODERATOR {GAME} {MODERATOR_SECRET}\nLANGUAGE en\nSET GRACE 1d\nSET PRESS none\n\
@@ -258,7 +135,7 @@ fn each_setting_changes_by_mail_in_english() {
     ] {
         assert!(body.contains(said), "{said}\n{body}");
     }
-    let g = w.game();
+    let g = w.game(GAME);
     assert_eq!(g.settings.schedule.grace, Span::days(1));
     assert_eq!(g.settings.press, Press::None);
     assert!(g.settings.schedule.reminders.is_empty());
@@ -270,8 +147,8 @@ fn each_setting_changes_by_mail_in_english() {
 
 #[test]
 fn a_deadline_moved_later_then_sooner_is_told_to_every_player() {
-    let mut w = World::new("deadline");
-    let reply = w.moderate("RÉGLER ÉCHÉANCE 2026-12-01 20:00\n");
+    let mut w = world("deadline");
+    let reply = moderate(&mut w, "RÉGLER ÉCHÉANCE 2026-12-01 20:00\n");
     let body = flat(&reply.body);
     assert!(
         body.contains(
@@ -281,14 +158,14 @@ fn a_deadline_moved_later_then_sooner_is_told_to_every_player() {
         "{body}"
     );
     // Paris is on winter time (UTC+1) on 1 December.
-    assert_eq!(w.game().deadline, Some(utc("2026-12-01T19:00:00Z")));
+    assert_eq!(w.game(GAME).deadline, Some(utc("2026-12-01T19:00:00Z")));
     assert_eq!(
         w.notice_kinds(),
         vec![NoticeKind::DeadlineChanged {
             deadline: utc("2026-12-01T19:00:00Z")
         }]
     );
-    let mails = w.notices();
+    let mails = w.notices(now());
     let mut to: Vec<&str> = mails.iter().map(|m| m.to.as_str()).collect();
     to.sort_unstable();
     assert_eq!(to, vec![STARK, MODERATOR, BARATHEON, LANNISTER]);
@@ -298,7 +175,7 @@ fn a_deadline_moved_later_then_sooner_is_told_to_every_player() {
     assert_golden("settings/deadline-later-en.txt", &rendered(lannister));
 
     // Sooner than the phase's own deadline, in English words and the other date form.
-    let reply = w.send(
+    let reply = w.ask(
         MODERATOR,
         &format!("MODERATOR {GAME} {MODERATOR_SECRET}\nSET DEADLINE 24/03/2026 12h\n"),
     );
@@ -307,12 +184,12 @@ fn a_deadline_moved_later_then_sooner_is_told_to_every_player() {
         "{}",
         reply.body
     );
-    let g = w.game();
+    let g = w.game(GAME);
     assert_eq!(g.deadline, Some(utc("2026-03-24T11:00:00Z")));
     // The judge looks at the game again for the reminder a day before the new deadline.
     assert_eq!(g.wake, Some(utc("2026-03-23T11:00:00Z")));
     assert_eq!(g.reminders_sent, 0);
-    let mails = w.notices();
+    let mails = w.notices(now());
     assert_eq!(mails.len(), 4, "{mails:?}");
     let baratheon = mails.iter().find(|m| m.to == BARATHEON).unwrap();
     assert!(
@@ -320,7 +197,7 @@ fn a_deadline_moved_later_then_sooner_is_told_to_every_player() {
         "{}",
         baratheon.body
     );
-    let audit = w.audit();
+    let audit = w.audit(GAME);
     assert!(
         audit.contains(
             "setting changed: deadline: Wednesday 25 March 2026 at 19:00 (UTC) → \
@@ -332,9 +209,10 @@ fn a_deadline_moved_later_then_sooner_is_told_to_every_player() {
 
 #[test]
 fn what_makes_no_sense_is_refused_with_its_reason_and_changes_nothing() {
-    let mut w = World::new("refused");
-    let before = w.game();
-    let reply = w.moderate(
+    let mut w = world("refused");
+    let before = w.game(GAME);
+    let reply = moderate(
+        &mut w,
         "RÉGLER ÉCHÉANCE 2026-03-20 20:00\nRÉGLER JOURS xyz\nRÉGLER GRÂCE 6x\n\
          RÉGLER GRÂCE 10j\nRÉGLER RAPPELS 1j,2j,3j,4j,5j,6j\nRÉGLER COULEUR bleu\n\
          RÉGLER PRESSE rose\n",
@@ -353,14 +231,14 @@ fn what_makes_no_sense_is_refused_with_its_reason_and_changes_nothing() {
         assert!(body.contains(said), "{said}\n{body}");
     }
     assert!(!body.contains("✓ Réglage"), "{body}");
-    let after = w.game();
+    let after = w.game(GAME);
     assert_eq!(after.settings, before.settings);
     assert_eq!(after.deadline, before.deadline);
     assert!(w.notice_kinds().is_empty(), "{:?}", w.notice_kinds());
     assert_golden("settings/reply-refused-fr.txt", &rendered(&reply));
 
     // A player is no moderator.
-    let reply = w.send(
+    let reply = w.ask(
         STARK,
         &format!("PARTIE {GAME} Stark {STARK_SECRET}\nRÉGLER GRÂCE 6h\n"),
     );
@@ -370,14 +248,21 @@ fn what_makes_no_sense_is_refused_with_its_reason_and_changes_nothing() {
         "{}",
         reply.body
     );
-    assert_eq!(w.game().settings, before.settings);
-    assert!(w.audit().lines().all(|l| !l.contains("setting changed")));
+    assert_eq!(w.game(GAME).settings, before.settings);
+    assert!(
+        w.audit(GAME)
+            .lines()
+            .all(|l| !l.contains("setting changed"))
+    );
 }
 
 #[test]
 fn a_paused_game_takes_its_deadline_after_the_resume() {
-    let mut w = World::new("paused");
-    let reply = w.moderate("PAUSE\nRÉGLER ÉCHÉANCE 2026-04-01 20:00\nRÉGLER GRÂCE 2h\n");
+    let mut w = world("paused");
+    let reply = moderate(
+        &mut w,
+        "PAUSE\nRÉGLER ÉCHÉANCE 2026-04-01 20:00\nRÉGLER GRÂCE 2h\n",
+    );
     let body = flat(&reply.body);
     assert!(
         body.contains("✗ la partie est en pause : à la reprise"),
@@ -385,24 +270,24 @@ fn a_paused_game_takes_its_deadline_after_the_resume() {
     );
     // The other settings of the mail are taken, paused or not.
     assert!(body.contains("délai de grâce : 0h → 2h"), "{body}");
-    let g = w.game();
+    let g = w.game(GAME);
     assert_eq!(g.status, GameStatus::Paused);
     assert_eq!(g.settings.schedule.grace, Span::hours(2));
-    let reply = w.moderate("REPRENDRE\nRÉGLER ÉCHÉANCE 2026-04-01 20:00\n");
+    let reply = moderate(&mut w, "REPRENDRE\nRÉGLER ÉCHÉANCE 2026-04-01 20:00\n");
     assert!(!reply.body.contains('✗'), "{}", reply.body);
-    assert_eq!(w.game().deadline, Some(utc("2026-04-01T18:00:00Z")));
+    assert_eq!(w.game(GAME).deadline, Some(utc("2026-04-01T18:00:00Z")));
 }
 
 #[test]
 fn a_deadline_in_a_declared_absence_moves_past_it() {
-    let mut w = World::new("absence");
-    let reply = w.send(
+    let mut w = world("absence");
+    let reply = w.ask(
         STARK,
         &format!("PARTIE {GAME} Stark {STARK_SECRET}\nABSENCE du 2026-03-30 au 2026-04-02 09:00\n"),
     );
     assert!(!reply.body.contains('✗'), "{}", reply.body);
     w.take();
-    let reply = w.moderate("RÉGLER ÉCHÉANCE 2026-03-31 20:00\n");
+    let reply = moderate(&mut w, "RÉGLER ÉCHÉANCE 2026-03-31 20:00\n");
     let body = flat(&reply.body);
     assert!(
         body.contains(
@@ -411,8 +296,8 @@ fn a_deadline_in_a_declared_absence_moves_past_it() {
         ),
         "{body}"
     );
-    assert_eq!(w.game().deadline, Some(utc("2026-04-02T18:00:00Z")));
-    assert_eq!(w.game().absence_base, Some(utc("2026-03-31T18:00:00Z")));
+    assert_eq!(w.game(GAME).deadline, Some(utc("2026-04-02T18:00:00Z")));
+    assert_eq!(w.game(GAME).absence_base, Some(utc("2026-03-31T18:00:00Z")));
 }
 
 // The command line.
@@ -561,8 +446,8 @@ fn game_set_is_all_or_nothing_and_says_why() {
 
 #[test]
 fn the_game_rules_grace_at_once_and_no_deadline_outside_play() {
-    let w = World::new("rules");
-    let mut g = w.game();
+    let w = world("rules");
+    let mut g = w.game(GAME);
     let deadline = g.deadline.unwrap();
     // An hour past the deadline, no grace: a grace of 6h set now holds the phase open
     // until 6h after the deadline, and the judge looks at the game then.

@@ -173,10 +173,45 @@ impl World {
         start: bool,
         at: DateTime<Utc>,
     ) {
+        let hashed: Vec<(&str, &str, String, Lang)> = players
+            .iter()
+            .map(|&(house, address, secret, lang)| {
+                (house, address, hash_secret(secret).unwrap(), lang)
+            })
+            .collect();
+        self.seat_hashes(id, &hashed, start, at);
+    }
+
+    /// [`World::seat`] for players who all share one secret, hashed by the caller once:
+    /// a store of many games set up without a hash (tens of milliseconds) per player.
+    pub fn seat_sharing(
+        &self,
+        id: &str,
+        players: &[(&str, &str, Lang)],
+        hash: &str,
+        start: bool,
+        at: DateTime<Utc>,
+    ) {
+        let hashed: Vec<(&str, &str, String, Lang)> = players
+            .iter()
+            .map(|&(house, address, lang)| (house, address, hash.to_string(), lang))
+            .collect();
+        self.seat_hashes(id, &hashed, start, at);
+    }
+
+    // Seated past the `Seat` action, which hashes each secret itself, and past `Start`,
+    // whose notice would queue mails the tests do not look for.
+    fn seat_hashes(
+        &self,
+        id: &str,
+        players: &[(&str, &str, String, Lang)],
+        start: bool,
+        at: DateTime<Utc>,
+    ) {
         self.service()
             .shape_for_tests(id, "test", "seed", at, |game, variant, _| {
-                for &(house, address, secret, lang) in players {
-                    game.add_player(house, address, hash_secret(secret)?, lang, at)?;
+                for (house, address, hash, lang) in players {
+                    game.add_player(house, address, hash.clone(), *lang, at)?;
                 }
                 if start {
                     game.start(variant, at)?;
@@ -326,6 +361,25 @@ impl World {
             ready: true,
         };
         self.moderate(id, ready, at);
+    }
+
+    /// Actions of the moderator's carried out in turn and stored in one commit, as the
+    /// lines of one mail are: one audit entry, named after the first action; the game
+    /// after.
+    pub fn act_all(&self, id: &str, actions: Vec<Action>, at: DateTime<Utc>) -> Game {
+        let name = actions.first().map_or("nothing", Action::name);
+        let mut session = self.service().session(id).unwrap();
+        for action in actions {
+            session.execute(&Actor::Moderator, action, at).unwrap();
+        }
+        session
+            .commit(
+                &Actor::Moderator.audit_name(),
+                name,
+                corbeau::service::Effects::default(),
+                at,
+            )
+            .unwrap()
     }
 
     /// Any other action of the moderator's; the game after.
@@ -506,6 +560,25 @@ impl World {
     /// Carries out a mail from `from` at [`now`].
     pub fn send(&mut self, from: &str, body: &str) -> Handled {
         self.send_at(from, body, now())
+    }
+
+    /// Carries out a mail from `from` at [`now`]; the one reply to it (the other mails
+    /// queued are taken too, and dropped).
+    pub fn ask(&mut self, from: &str, body: &str) -> OutMail {
+        self.send(from, body);
+        self.reply_to(from)
+    }
+
+    /// The one reply to `to` among the mails queued since the last look, all of them
+    /// taken out of the outbox.
+    pub fn reply_to(&self, to: &str) -> OutMail {
+        let mails = self.take();
+        let replies: Vec<&OutMail> = mails
+            .iter()
+            .filter(|m| m.to == to && m.subject.starts_with("Re:"))
+            .collect();
+        assert_eq!(replies.len(), 1, "replies to {to}: {mails:?}");
+        replies[0].clone()
     }
 
     /// Reads a raw RFC 5322 mail and carries it out, as the Maildir reader does.
