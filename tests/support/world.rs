@@ -6,7 +6,8 @@
 //! service, goes through this file (the mail desk and the site take the service as an
 //! argument, through [`World::service`]), so that a change of the service's API is met
 //! here once, not in every test. The tests of the store and of the game layer themselves
-//! (crash, outbox_envelope, smtp, game_rules, draw, calendar…) open them directly.
+//! (outbox_envelope, smtp, game_rules, draw, calendar…) open them directly; crash seeds
+//! its store here and reads back what the killed binary left by opening it.
 
 #![allow(clippy::unwrap_used)]
 
