@@ -139,6 +139,8 @@ fn action_words(action: &str, lang: Lang) -> String {
         "process" => say!(lang, "action.process"),
         "end the game" => say!(lang, "action.end_game"),
         "edit the position" => say!(lang, "action.edit_position"),
+        "change a setting" => say!(lang, "action.change_setting"),
+        "set the deadline" => say!(lang, "action.set_deadline"),
         other => other.to_string(),
     }
 }
