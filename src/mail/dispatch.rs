@@ -14,7 +14,7 @@ use crate::config::Config;
 use crate::game::GameError;
 use crate::service::Service;
 
-use super::command::{self, Command};
+use super::command;
 use super::desk::{Desk, Quota, fold_id, same_text};
 use super::inbound::Inbound;
 
@@ -79,17 +79,10 @@ pub fn handle_arrived(
     if too_many.is_some() {
         script.commands.clear();
     }
-    let named = script.commands.iter().find_map(|c| match &c.command {
-        Ok(Command::SignOn { game, .. })
-        | Ok(Command::Moderator { game, .. })
-        | Ok(Command::Observe { game })
-        | Ok(Command::ConfirmObserve { game, .. })
-        | Ok(Command::Unobserve { game, .. })
-        | Ok(Command::Map {
-            game: Some(game), ..
-        }) => Some(game.clone()),
-        _ => None,
-    });
+    let named = script
+        .commands
+        .iter()
+        .find_map(|c| c.command.as_ref().ok()?.game());
     let game = match &named {
         Some(game) => service.find_game(&fold_id(game))?,
         None => None,

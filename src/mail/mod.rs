@@ -29,5 +29,4 @@ pub mod pass;
 pub mod refusal;
 pub mod seal;
 pub mod send;
-pub mod throttle;
 pub mod transport;

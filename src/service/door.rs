@@ -3,9 +3,9 @@
 //! what they want rather than by the store's trees. Every store error comes back as a
 //! [`GameError`] (transient, damaged or refused), so that no caller names the store.
 //!
-//! The records the store keeps for the mail layer ([`Replied`], [`ReplyWindow`], and the
-//! sign-on counter of `super::guard`) are re-exported by the service, so that the mail
-//! layer reaches them through the service too.
+//! The records the store keeps for the mail layer ([`Replied`], [`ReplyWindow`]) are
+//! re-exported by the service, so that the mail layer reaches them through the service
+//! too; the sign-on counters (`super::guard`) are the service's own (`super::auth`).
 
 use std::path::Path;
 use std::time::Duration;
@@ -129,15 +129,14 @@ impl Service {
     }
 
     /// Commits what a mail about no game did, in one transaction: its mails, its mark as
-    /// seen, its answer counted against the cap, its sign-on counters. What concerns a
-    /// game (notices, audit, records) has no place here and is not written.
+    /// seen, its answer counted against the cap. What concerns a game (notices, audit,
+    /// records, sign-on counters) has no place here and is not written.
     pub fn settle_without_game(&self, effects: Effects) -> Result<(), GameError> {
         self.store.commit(Commit {
             mails: effects.mails,
             seen: effects.seen,
             replied: effects.replied,
             counted: effects.counted,
-            guards: effects.guards,
             ..Commit::default()
         })?;
         Ok(())
@@ -156,9 +155,9 @@ impl Service {
     }
 }
 
-/// The sign-on counters of the throttle (`mail::throttle`).
+/// The sign-on counters of authentication (`super::auth`).
 impl Service {
-    /// The counter stored under `key` (`throttle::Subject::key`), if any.
+    /// The counter stored under `key` (`auth::Subject::key`), if any.
     pub fn guard(&self, key: &str) -> Result<Option<Guard>, GameError> {
         Ok(self.store.guard(key)?)
     }

@@ -2,6 +2,7 @@
 //! mail commands: each action loads a game, changes it, and commits the change together
 //! with its audit entry, its phase record and the notices it causes, in one transaction.
 
+pub mod auth;
 mod door;
 pub mod picture;
 mod session;
@@ -18,8 +19,9 @@ use crate::game::{
 use crate::map::{PinnedVariant, Variant, parse_variant, variant_source};
 use crate::store::{Commit, Store, StoreError};
 
-/// The sign-on counter the store keeps, for the throttle of the mail layer.
+/// The sign-on counter the store keeps, counted by `auth`.
 pub use crate::store::guard;
+pub use auth::{AuthFailure, Claim, SignedOn};
 pub use door::{BodyBytes, Envelope, REPLY_WINDOW, Replied, ReplyWindow};
 pub use session::{Outcome, Session};
 
@@ -54,8 +56,6 @@ pub struct Effects {
     pub replied: Option<Replied>,
     /// Other hourly counters of the mail's caps (`store::Commit::counted`).
     pub counted: Vec<Replied>,
-    /// Sign-on counters to write or forget (`store::Commit::guards`).
-    pub guards: Vec<(String, Option<guard::Guard>)>,
     /// Press sent to every house, signed: public, kept in the audit trail (action
     /// [`BROADCAST`]) for the published pages (`corbeau publish`).
     pub broadcasts: Vec<Broadcast>,

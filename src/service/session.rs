@@ -1,7 +1,8 @@
 //! One transaction on one game: the actions of a mail (or of a command) are carried out
 //! one by one on a copy of the game, each all or nothing, and [`Session::commit`] stores
 //! the game with everything their events caused — audit line, notices, phase record —
-//! and what the caller adds (mails, marks, counters), in one commit of the store.
+//! and the sign-on counters of its authentication (`super::auth`), with what the caller
+//! adds (mails, marks, counters), in one commit of the store.
 
 use std::rc::Rc;
 
@@ -13,11 +14,12 @@ use crate::game::{
 use crate::map::Variant;
 use crate::store::Commit;
 
+use super::guard::Guard;
 use super::{BROADCAST, Effects, Service, audit};
 
 /// A game being changed, and what its changes caused so far.
 pub struct Session<'s> {
-    service: &'s Service,
+    pub(super) service: &'s Service,
     before: Game,
     game: Game,
     variant: Rc<Variant>,
@@ -27,6 +29,8 @@ pub struct Session<'s> {
     notices: Vec<(NoticeKind, Vec<String>)>,
     record: Option<PhaseRecord>,
     drop_record: Option<u32>,
+    /// Sign-on counters to write or forget (`store::Commit::guards`).
+    pub(super) guards: Vec<(String, Option<Guard>)>,
 }
 
 /// What one action did: the game after, and the events.
@@ -58,6 +62,7 @@ impl Service {
             notices: Vec::new(),
             record: None,
             drop_record: None,
+            guards: Vec::new(),
         })
     }
 
@@ -178,7 +183,7 @@ impl Session<'_> {
     /// counters), in one transaction; the trail's entry is `actor`'s `action`. Returns the
     /// game as stored.
     pub fn commit(
-        self,
+        mut self,
         actor: &str,
         action: &str,
         extra: Effects,
@@ -187,6 +192,7 @@ impl Session<'_> {
         let service = self.service;
         let record = self.record.clone();
         let drop_record = self.drop_record;
+        let guards = std::mem::take(&mut self.guards);
         let (before, game, notices, mut entries) = self.into_parts(actor, action, now);
         for broadcast in &extra.broadcasts {
             let by = broadcast
@@ -208,7 +214,7 @@ impl Session<'_> {
             seen: extra.seen,
             replied: extra.replied,
             counted: extra.counted,
-            guards: extra.guards,
+            guards,
             ..Commit::default()
         })?;
         Ok(game)

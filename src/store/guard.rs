@@ -1,6 +1,6 @@
 //! The record of one sign-on counter, as the `guards` tree keeps it: a neutral value the
 //! store can read, write and forget without knowing the policy (when the failures are
-//! told, and to whom: `mail::throttle`, which counts with it).
+//! told, and to whom: `service::auth`, which counts with it).
 //!
 //! What the store itself needs of it lives here: when an entry may be forgotten
 //! ([`Guard::expired`], after [`FORGET_AFTER`]) and how many entries are kept at most

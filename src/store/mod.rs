@@ -19,7 +19,7 @@
 //!   address → nothing: the same windows by age, so that expired ones are pruned without
 //!   reading them all;
 //! - `guards`: `house\0<game>\0<house>` or `moderator\0<game>` →
-//!   [`Guard`]: failed sign-ons, for the throttle (`mail::throttle`; the record in [`guard`]);
+//!   [`Guard`]: failed sign-ons, counted by the service (`service::auth`; the record in [`guard`]);
 //! - `variants`: [`VariantHash`] → the variant's TOML text (UTF-8, not JSON): the content
 //!   each game is pinned to, kept once however many games play it (schema 2).
 
@@ -697,7 +697,7 @@ impl Store {
         Ok(())
     }
 
-    /// The sign-on counter under `key` (`mail::throttle::Subject::key`), if any.
+    /// The sign-on counter under `key` (`service::auth::Subject::key`), if any.
     pub fn guard(&self, key: &str) -> Result<Option<Guard>, StoreError> {
         self.guards
             .get(key.as_bytes())?

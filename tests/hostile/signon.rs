@@ -17,7 +17,7 @@ use corbeau::mail::inbound::Inbound;
 use corbeau::mail::maildir::{deliver, ingest_maildir};
 use corbeau::mail::notify::queue_notices;
 use corbeau::mail::outmail::OutMail;
-use corbeau::mail::throttle::{self, Subject};
+use corbeau::service::auth::{self, Subject};
 
 use crate::support::world::{BARATHEON, GAME, GameSpec, LANNISTER, MODERATOR, STARK, World};
 const MALLORY: &str = "mallory@ailleurs.test";
@@ -308,7 +308,7 @@ fn forged_wrong_moderator_sign_ons_never_keep_the_moderator_out() {
 #[test]
 fn failures_are_told_to_the_owner_and_the_moderator_once_naming_no_address() {
     let mut w = world("told-once");
-    for i in 0..throttle::FAILURES_TOLD {
+    for i in 0..auth::FAILURES_TOLD {
         send_at(
             &mut w,
             MALLORY,
@@ -359,7 +359,7 @@ fn failures_are_told_to_the_owner_and_the_moderator_once_naming_no_address() {
     let body = format!("{}PRET\n", sign_on("Stark", STARK_SECRET));
     assert_eq!(send_at(&mut w, STARK, &body, minutes(31)), 1);
     assert!(w.game(GAME).seat("stark").unwrap().ready);
-    for i in 0..throttle::FAILURES_TOLD {
+    for i in 0..auth::FAILURES_TOLD {
         send_at(
             &mut w,
             EVE,

@@ -152,6 +152,54 @@ pub enum Command {
     Set { kind: SettingKind, value: String },
 }
 
+impl Command {
+    /// The game this command names, as written, if it names one: the dispatcher opens
+    /// the first game a mail names. The match lists every command, without a catch-all,
+    /// so that a new command does not compile until it says whether it names a game.
+    pub fn game(&self) -> Option<&str> {
+        match self {
+            Command::SignOn { game, .. }
+            | Command::Moderator { game, .. }
+            | Command::Observe { game }
+            | Command::Unobserve { game, .. }
+            | Command::ConfirmObserve { game, .. }
+            | Command::Map {
+                game: Some(game), ..
+            } => Some(game),
+            Command::Map { game: None }
+            | Command::Orders { .. }
+            | Command::Order(_)
+            | Command::Ready(_)
+            | Command::Status
+            | Command::List
+            | Command::History(_)
+            | Command::Draw(_)
+            | Command::Concede(_)
+            | Command::Resign
+            | Command::Address(_)
+            | Command::Absence { .. }
+            | Command::Language(_)
+            | Command::Observers(_)
+            | Command::Press { .. }
+            | Command::Pictures(_)
+            | Command::Help
+            | Command::Stop
+            | Command::Start
+            | Command::Process(_)
+            | Command::Preview
+            | Command::Pause
+            | Command::Resume
+            | Command::Extend(_)
+            | Command::Rollback(_)
+            | Command::AddPlayer { .. }
+            | Command::ReplacePlayer { .. }
+            | Command::RemovePlayer(_)
+            | Command::EndGame(_)
+            | Command::Set { .. } => None,
+        }
+    }
+}
+
 /// A line that could not be read as a command; [`CommandError::message`] words it for
 /// players, `Display` for logs.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -340,4 +388,34 @@ fn press(
 
 fn is_press_end(line: &str) -> bool {
     keywords::read_head(line.trim()).is_some_and(|h| h.keyword() == Keyword::PressEnd && h.bare())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(body: &str) -> Vec<Option<String>> {
+        parse(body)
+            .commands
+            .iter()
+            .map(|c| c.command.as_ref().ok()?.game().map(str::to_string))
+            .collect()
+    }
+
+    #[test]
+    fn the_commands_that_name_a_game_say_which() {
+        let body = "SIGNON g1 France s\nMODERATEUR g2 s\nOBSERVE g3\n\
+                    OBSERVER g4 CONFIRMER jeton\nUNOBSERVE g5 s\nCARTE g6\n";
+        let games = ["g1", "g2", "g3", "g4", "g5", "g6"].map(|g| Some(g.to_string()));
+        assert_eq!(named(body), games);
+    }
+
+    #[test]
+    fn the_others_name_none() {
+        let body = "MAP\nORDERS\nPar-Bur\nREADY\nSTATUS\nLIST\nHISTORY\nDRAW\n\
+                    RESIGN\nHELP\nSTART\nPAUSE\nSET GRACE 6h\nEND\n";
+        let games = named(body);
+        assert_eq!(games.len(), 14);
+        assert!(games.iter().all(Option::is_none), "{games:?}");
+    }
 }

@@ -2,17 +2,17 @@
 //! mail; failures counted per seat and told, never a lock), and what a command needs its
 //! sender to be.
 
-use crate::game::AuditLine;
-use crate::game::{GameError, SubmitMode};
+use crate::game::{AuditLine, GameError, SubmitMode};
+use crate::lang::Lang;
 use crate::map::Variant;
 use crate::report::format_deadline;
-use crate::service::Session;
+use crate::service::guard::Guard;
+use crate::service::{AuthFailure, Claim, Session};
 
 use super::super::command::{Located, SECRET_MASK};
 use super::super::refusal::Refusal;
-use super::super::throttle::{Guard, Subject};
 use super::section::ReplySection;
-use super::{Desk, Role, fold_id, house_name, same_address};
+use super::{Desk, Role, fold_id, house_name};
 
 /// What of a sign-on's words may be quoted as its house: the house the map names exactly
 /// (then words after the secret are extra), else the first word if the map takes it for
@@ -159,54 +159,42 @@ impl Desk<'_> {
             None => (house.to_string(), secret.to_string()),
         };
         let g = session.game();
-        let seat = g
-            .house_id(variant, &house)
-            .ok()
-            .and_then(|h| g.seat(&h))
-            .filter(|s| !s.resigned);
-        let player = seat.and_then(|s| s.player.as_ref().map(|p| (s.house.clone(), p.clone())));
         let shown = shown.unwrap_or_else(|| SECRET_MASK.to_string());
-        let from = self.mail.from.clone();
         let id = g.id.clone();
         let zone = g.settings.schedule.time_zone;
-        let name = player.as_ref().map(|(house, _)| house_name(variant, house));
-        match player {
-            Some((house, p)) if session.signs_on(Some(&house), &secret) => {
-                let subject = Subject::House {
-                    game: id.clone(),
-                    house: house.clone(),
-                };
-                let failed = self.guard_passed(&subject)?;
-                self.lang = p.lang;
-                let elsewhere = !same_address(&p.address, &from);
-                if elsewhere {
-                    self.owner = Some(p.address.clone());
-                }
-                self.role = Role::House(house.clone());
-                self.locked_out = false;
+        // A name that is no house of the map claims no seat: nothing to check or count.
+        let signed = match g.house_id(variant, &house) {
+            Ok(house) => session
+                .authenticate(
+                    Claim::House(house.clone()),
+                    &secret,
+                    &self.mail.from,
+                    self.now,
+                )?
+                .map(|signed| (house, signed)),
+            Err(_) => Err(AuthFailure::Vacant),
+        };
+        match signed {
+            Ok((house, signed)) => {
+                let name = house_name(session.variant(), &house);
+                let elsewhere = signed.elsewhere.is_some();
+                self.signed_on(signed.lang, signed.elsewhere);
+                self.role = Role::House(house);
                 self.mode = SubmitMode::Replace;
                 let section = ReplySection::SignedOn {
-                    house: name.unwrap_or(house),
+                    house: name,
                     game: id,
                     extra: self.extra_words,
                     elsewhere,
                 };
                 self.section(located.line, &located.text, section);
-                self.failed_sign_ons(failed, zone);
+                self.failed_sign_ons(signed.failed, zone);
             }
-            player => {
-                // A house nobody plays puts nobody at risk: nothing is counted.
-                if let Some((house, _)) = player {
-                    let subject = Subject::House {
-                        game: id.clone(),
-                        house: house.clone(),
-                    };
-                    self.guard_failed(session, &subject, Some(house))?;
-                }
+            Err(_) => {
                 self.lock_out();
                 session.note(AuditLine::SignOnRefused {
-                    house: Some(shown.to_string()),
-                    from: from.clone(),
+                    house: Some(shown),
+                    from: self.mail.from.clone(),
                     throttled: false,
                 });
                 self.refuse(located, Refusal::BadSignOn { game: id });
@@ -232,64 +220,57 @@ impl Desk<'_> {
         };
         let g = session.game();
         let id = g.id.clone();
-        let lang = g.settings.lang;
         let zone = g.settings.schedule.time_zone;
-        let Some(moderator) = g.moderator.clone() else {
+        // Said before the one secret of the mail is spent: no secret is checked.
+        if g.moderator.is_none() {
             self.refuse(located, Refusal::NoModerator { game: id });
             return Ok(());
-        };
+        }
         if self.secret_spent {
             self.refuse(located, Refusal::OneSecretPerMail);
             return Ok(());
         }
         self.secret_spent = true;
-        let from = self.mail.from.clone();
-        let subject = Subject::Moderator { game: id.clone() };
-        if session.signs_on(None, secret) {
-            let failed = self.guard_passed(&subject)?;
-            // The moderator's language is the game's (`LANGUE` changes it).
-            self.lang = lang;
-            self.role = Role::Moderator;
-            self.locked_out = false;
-            let elsewhere = !same_address(&moderator.address, &from);
-            if elsewhere {
-                self.owner = Some(moderator.address.clone());
+        match session.authenticate(Claim::Moderator, secret, &self.mail.from, self.now)? {
+            Ok(signed) => {
+                let elsewhere = signed.elsewhere.is_some();
+                self.signed_on(signed.lang, signed.elsewhere);
+                self.role = Role::Moderator;
+                let data = ReplySection::Moderator {
+                    game: id,
+                    extra: self.extra_words,
+                    elsewhere,
+                };
+                self.section(located.line, &located.text, data);
+                self.failed_sign_ons(signed.failed, zone);
             }
-            let data = ReplySection::Moderator {
-                game: id,
-                extra: self.extra_words,
-                elsewhere,
-            };
-            self.section(located.line, &located.text, data);
-            self.failed_sign_ons(failed, zone);
-        } else {
-            self.guard_failed(session, &subject, None)?;
-            self.lock_out();
-            session.note(AuditLine::SignOnRefused {
-                house: None,
-                from: from.clone(),
-                throttled: false,
-            });
-            self.refuse(located, Refusal::BadModeratorSecret { game: id });
+            Err(_) => {
+                self.lock_out();
+                session.note(AuditLine::SignOnRefused {
+                    house: None,
+                    from: self.mail.from.clone(),
+                    throttled: false,
+                });
+                self.refuse(located, Refusal::BadModeratorSecret { game: id });
+            }
         }
         Ok(())
+    }
+
+    /// A right secret: the answer is in the owner's language, and goes to their
+    /// registered address too when the sender's is another.
+    fn signed_on(&mut self, lang: Lang, elsewhere: Option<String>) {
+        self.lang = lang;
+        self.locked_out = false;
+        if elsewhere.is_some() {
+            self.owner = elsewhere;
+        }
     }
 
     /// A sign-on failed or was refused: nothing more is done for the game in this mail.
     pub(super) fn lock_out(&mut self) {
         self.role = Role::Nobody;
         self.locked_out = true;
-    }
-
-    /// The owner signed on: the failures counted since they were last told, if any, which
-    /// the answer now tells (the counter is forgotten).
-    fn guard_passed(&mut self, subject: &Subject) -> Result<Option<Guard>, GameError> {
-        let key = subject.key();
-        let kept = self.service.guard(&key)?;
-        if kept.is_some() {
-            self.effects.guards.push((key, None));
-        }
-        Ok(kept.filter(|g| g.failures > 0))
     }
 
     /// The answer's section on the failures the owner is told of.
@@ -302,41 +283,5 @@ impl Desk<'_> {
             };
             self.section(0, "", section);
         }
-    }
-
-    /// A wrong secret for a seat (`house`: a house's; `None`: the moderator's), counted.
-    /// At `throttle::FAILURES_TOLD` failures the owner and the moderator get a notice, once.
-    /// Expired counters are forgotten in the same transaction.
-    fn guard_failed(
-        &mut self,
-        session: &mut Session<'_>,
-        subject: &Subject,
-        house: Option<String>,
-    ) -> Result<(), GameError> {
-        let key = subject.key();
-        let mut guard = self
-            .service
-            .guard(&key)?
-            .unwrap_or_else(|| Guard::new(self.now));
-        if guard.fail(self.now) {
-            let failures = guard.failures;
-            let houses = house.iter().cloned().collect();
-            session.notify(
-                crate::game::NoticeKind::SignOnFailures {
-                    house: house.clone(),
-                    failures,
-                    since: guard.first,
-                },
-                houses,
-            );
-            session.note(AuditLine::SignOnFailures { house, failures });
-        }
-        for forgotten in self.service.guards_to_forget(self.now)? {
-            if forgotten != key {
-                self.effects.guards.push((forgotten, None));
-            }
-        }
-        self.effects.guards.push((key, Some(guard)));
-        Ok(())
     }
 }
