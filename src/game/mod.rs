@@ -6,24 +6,21 @@ mod audit;
 pub mod calendar;
 mod error;
 mod event;
-mod lifecycle;
 mod model;
 mod orders;
 mod repin;
 pub mod results;
+mod rules;
 mod secret;
 mod setting;
 pub mod span;
 mod victory;
 
-pub use action::{
-    Action, EndBy, MAX_OBSERVER_REQUESTS, OBSERVER_TOKEN_LIFE, PhaseGuard, same_address,
-};
+pub use action::{Action, EndBy, PhaseGuard};
 pub use actor::Actor;
 pub use audit::AuditLine;
 pub use error::{GameError, StorageFailure};
 pub use event::{Event, Missed, Revealed};
-pub use lifecycle::{Adjudicated, NewGame, ResultsMaker, check_address, check_game_id, create};
 pub use model::Bounced;
 pub use model::{
     AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, ObserverRequest,
@@ -31,6 +28,10 @@ pub use model::{
 };
 pub use orders::{OrderLines, OrderProblem, OrderProblemKind, looks_like_prose};
 pub use repin::{Incompatibility, move_to_variant};
+pub use rules::{
+    Adjudicated, MAX_OBSERVER_REQUESTS, NewGame, OBSERVER_TOKEN_LIFE, ResultsMaker, check_address,
+    check_game_id, create, same_address,
+};
 #[cfg(any(test, feature = "test-hooks"))]
 pub use secret::secret_checks;
 pub use secret::{hash_secret, new_secret, secret_matches, with_sieve};

@@ -1,0 +1,286 @@
+//! The play of a game: its start, the houses deciding each phase, their orders,
+//! readiness and votes, pauses and extensions.
+
+use chrono::{DateTime, TimeDelta, Utc};
+
+use crate::judge::{
+    GivenOrder, PhaseKind, Position, adjudicate, adjustment_counts, free_home_centres,
+};
+use crate::map::{HouseId, Owner, Variant};
+
+use crate::game::GameError;
+use crate::game::model::{Ending, Game, GameStatus, Seat, Submission, SubmitMode, Vote};
+use crate::game::orders::{OrderLines, given_orders, merge, read_submission};
+use crate::game::span::Span;
+use crate::game::victory::{survivors, vote_ending};
+
+use super::IN_PLAY;
+use super::process::Adjudicated;
+
+/// The most orders a house keeps for one phase: far more than any house of any variant
+/// has units and builds, repeated orders for one unit counted too.
+pub const MAX_ORDERS: usize = 200;
+
+impl Game {
+    /// Starts the game: every seat must have a player; the first deadline is set.
+    pub fn start(&mut self, variant: &Variant, now: DateTime<Utc>) -> Result<(), GameError> {
+        self.require("start", &[GameStatus::Forming])?;
+        let missing: Vec<String> = self
+            .seats
+            .iter()
+            .filter(|s| s.player.is_none())
+            .map(|s| s.house.clone())
+            .collect();
+        if !missing.is_empty() {
+            return Err(GameError::MissingPlayers(missing));
+        }
+        self.status = GameStatus::Running;
+        self.open_phase(variant, now, now)
+    }
+
+    /// Opens the current phase at `now`, its deadline counted from `base` (see
+    /// [`Game::next_base`]): no orders, no reminders yet.
+    pub(super) fn open_phase(
+        &mut self,
+        variant: &Variant,
+        base: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        self.deciding = self.houses_deciding(variant, &self.position);
+        self.opened = Some(now);
+        self.set_fresh_deadline(base);
+        self.reminders_sent = 0;
+        for seat in &mut self.seats {
+            seat.orders.clear();
+            seat.ordered = None;
+            seat.ready = false;
+        }
+        self.submissions.clear();
+        self.update_wake(now);
+        Ok(())
+    }
+
+    /// Which houses have something to decide this phase: units to move, dislodged units
+    /// to retreat, builds or disbands to make.
+    pub fn houses_deciding(&self, variant: &Variant, position: &Position) -> Vec<String> {
+        let adjustments = adjustment_counts(variant, position);
+        self.seats
+            .iter()
+            .filter(|seat| {
+                let Some(h) = variant.house_by_name(&seat.house) else {
+                    return false;
+                };
+                let owned = |o: Owner| o == Owner::House(h);
+                match position.phase.kind {
+                    PhaseKind::Movement => position.units.iter().any(|u| owned(u.owner)),
+                    PhaseKind::Retreat => position.dislodged.iter().any(|d| owned(d.unit.owner)),
+                    PhaseKind::Adjustment => {
+                        let delta = adjustments[usize::from(h.0)];
+                        delta < 0
+                            || (delta > 0 && !free_home_centres(variant, position, h).is_empty())
+                    }
+                }
+            })
+            .map(|s| s.house.clone())
+            .collect()
+    }
+
+    /// Houses with something to decide, not in civil disorder, that have neither given
+    /// orders nor declared themselves ready.
+    pub fn waiting_for(&self) -> Vec<String> {
+        self.deciding
+            .iter()
+            .filter(|h| {
+                self.seat(h)
+                    .is_some_and(|s| !s.civil_disorder && s.ordered.is_none() && !s.ready)
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Houses with something to decide that are not in civil disorder.
+    pub(super) fn active_deciders(&self) -> impl Iterator<Item = &Seat> {
+        self.deciding
+            .iter()
+            .filter_map(|h| self.seat(h))
+            .filter(|s| !s.civil_disorder)
+    }
+
+    /// Every active house with something to decide declared itself ready.
+    pub fn all_ready(&self) -> bool {
+        let mut any = false;
+        let all = self.active_deciders().all(|s| {
+            any = true;
+            s.ready
+        });
+        any && all
+    }
+
+    /// Takes a house's orders (all of them, or those of the units named). Orders are
+    /// taken while the game runs or is paused, up to the end of the grace period.
+    pub fn submit(
+        &mut self,
+        variant: &Variant,
+        house: &str,
+        lines: &OrderLines,
+        mode: SubmitMode,
+        source: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        self.require("submit orders", IN_PLAY)?;
+        if self.status == GameStatus::Running
+            && self.past_grace(now)
+            && let Some(deadline) = self.deadline
+        {
+            return Err(GameError::Late {
+                deadline,
+                zone: self.settings.schedule.time_zone,
+            });
+        }
+        let h = house_index(variant, house)?;
+        if !self.deciding.iter().any(|d| d == house) {
+            return Err(GameError::NothingToOrder {
+                house: house.to_string(),
+            });
+        }
+        let new = read_submission(variant, &self.position, h, lines)?;
+        let seat = self.seat_in(house)?;
+        let orders = merge(&seat.orders, new, mode);
+        if orders.len() > MAX_ORDERS {
+            return Err(GameError::TooManyOrders {
+                count: orders.len(),
+                max: MAX_ORDERS,
+            });
+        }
+        seat.orders = orders;
+        seat.ordered = Some(now);
+        seat.civil_disorder = false;
+        self.submissions.push(Submission {
+            house: house.to_string(),
+            at: now,
+            source: source.to_string(),
+            mode,
+            text: lines.text(),
+        });
+        self.update_wake(now);
+        Ok(())
+    }
+
+    /// The orders of every house, for the judge.
+    pub fn given_orders(&self, variant: &Variant) -> Vec<GivenOrder> {
+        self.seats
+            .iter()
+            .filter_map(|s| variant.house_by_name(&s.house).map(|h| (h, s)))
+            .flat_map(|(h, s)| given_orders(h, &s.orders))
+            .collect()
+    }
+
+    /// The orders of one house as the judge understands them: each order's outcome if it
+    /// were adjudicated alone (so illegal ones show with their reason) and the units still
+    /// without orders.
+    pub fn check_orders(&self, variant: &Variant, house: &str) -> Result<Adjudicated, GameError> {
+        let h = house_index(variant, house)?;
+        let orders = self
+            .seat(house)
+            .map(|s| given_orders(h, &s.orders))
+            .unwrap_or_default();
+        let adjudication = adjudicate(variant, &self.position, &orders);
+        Ok(Adjudicated {
+            before: self.position.clone(),
+            orders,
+            adjudication,
+        })
+    }
+
+    pub fn set_ready(
+        &mut self,
+        house: &str,
+        ready: bool,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        self.require("declare ready", IN_PLAY)?;
+        let seat = self.seat_in(house)?;
+        seat.ready = ready;
+        self.update_wake(now);
+        Ok(())
+    }
+
+    /// Records a house's vote; returns the ending if the votes now end the game.
+    pub fn vote(
+        &mut self,
+        variant: &Variant,
+        house: &str,
+        vote: Option<Vote>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Ending>, GameError> {
+        self.require("vote", IN_PLAY)?;
+        let vote = match vote {
+            Some(Vote::Concede(to)) => {
+                let to = self.house_id(variant, &to)?;
+                if to == house {
+                    return Err(GameError::BadVote(to));
+                }
+                Some(Vote::Concede(to))
+            }
+            other => other,
+        };
+        let seat = self.seat_in(house)?;
+        seat.vote = vote;
+        let ending = vote_ending(&survivors(variant, self, &self.position), self);
+        if let Some(ending) = &ending {
+            self.finish(ending.clone(), now);
+        }
+        Ok(ending)
+    }
+
+    pub fn pause(&mut self, now: DateTime<Utc>) -> Result<(), GameError> {
+        self.require("pause", &[GameStatus::Running])?;
+        self.status = GameStatus::Paused;
+        self.paused_left = self.deadline.map(|d| (d - now).num_seconds().max(0));
+        self.update_wake(now);
+        Ok(())
+    }
+
+    /// Resumes a paused game: the time that was left before the deadline is given back,
+    /// and at least an hour, so that nobody is processed the moment the game resumes.
+    pub fn resume(&mut self, now: DateTime<Utc>) -> Result<(), GameError> {
+        self.require("resume", &[GameStatus::Paused])?;
+        self.status = GameStatus::Running;
+        let left = self.paused_left.take().unwrap_or(0).max(3600);
+        self.deadline = Some(now + TimeDelta::seconds(left));
+        // A fresh deadline: absences count from it (and those declared during the pause
+        // move it now).
+        self.absence_base = None;
+        self.grace_told = false;
+        self.push_past_absences(now);
+        self.update_wake(now);
+        Ok(())
+    }
+
+    /// Moves the deadline later by `by`, within the game's cap on extensions.
+    pub fn extend(&mut self, by: Span, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
+        self.require("extend the deadline", IN_PLAY)?;
+        let deadline = self.deadline.unwrap_or(now);
+        let extended = self.settings.schedule.extend(deadline, by, self.extended)?;
+        self.extended = self.extended.checked_add(by).unwrap_or(Span::MAX);
+        self.deadline = Some(extended);
+        if let Some(base) = &mut self.absence_base {
+            // The extension moves the deadline without absences too.
+            *base = self.settings.schedule.after(*base, by);
+        }
+        if let Some(left) = &mut self.paused_left {
+            *left += by.as_delta().num_seconds();
+        }
+        self.grace_told = false;
+        // An extension into a declared absence goes past it, as any deadline does.
+        self.push_past_absences(now);
+        self.update_wake(now);
+        Ok(self.deadline.unwrap_or(extended))
+    }
+}
+
+fn house_index(variant: &Variant, house: &str) -> Result<HouseId, GameError> {
+    variant
+        .house_by_name(house)
+        .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))
+}
