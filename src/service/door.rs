@@ -233,7 +233,9 @@ impl Service {
 
 /// The store itself, past the door: only for tests that shape a store no action makes (a
 /// game deleted under its published pages, a game whose pinned variant is missing). No
-/// production path calls it; everything else goes through the methods above.
+/// production path calls it; everything else goes through the methods above. Compiled only
+/// for tests (the `test-hooks` feature, which `cargo test` turns on).
+#[cfg(any(test, feature = "test-hooks"))]
 impl Service {
     #[doc(hidden)]
     pub fn store_for_tests(&self) -> &Store {
@@ -242,10 +244,12 @@ impl Service {
 }
 
 /// What a test's shaping of a game asks to be told (see [`Service::shape_for_tests`]).
+#[cfg(any(test, feature = "test-hooks"))]
 #[doc(hidden)]
 #[derive(Debug, Default)]
 pub struct TestNotices(pub Vec<(crate::game::NoticeKind, Vec<String>)>);
 
+#[cfg(any(test, feature = "test-hooks"))]
 impl TestNotices {
     pub fn notify(&mut self, kind: crate::game::NoticeKind, houses: Vec<String>) {
         self.0.push((kind, houses));
@@ -254,7 +258,8 @@ impl TestNotices {
 
 /// Games shaped past the game's actions: only for tests that set up a state quickly (a
 /// seated game without hashing a secret per player) or one no action makes (a hash kept
-/// from before the sieve). No production path calls it.
+/// from before the sieve). No production path calls it; compiled only for tests.
+#[cfg(any(test, feature = "test-hooks"))]
 impl Service {
     #[doc(hidden)]
     pub fn shape_for_tests<T>(
