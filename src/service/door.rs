@@ -223,7 +223,7 @@ impl Service {
         };
         let name = action.name();
         let mut session = self.session_of(before)?;
-        session.execute(&Actor::Judge, action, now)?;
+        session.execute_alone(&Actor::Judge, action, now)?;
         let (before, game, notices, audit) = session.into_parts("judge", name, now);
         Ok(self
             .store

@@ -238,7 +238,7 @@ impl Service {
         now: DateTime<Utc>,
     ) -> Result<(Game, PhaseRecord), GameError> {
         let mut session = self.session_of(before)?;
-        let events = session.execute(who, Action::Process { expected, trigger }, now)?;
+        let events = session.execute_alone(who, Action::Process { expected, trigger }, now)?;
         let record = events
             .into_iter()
             .find_map(|e| match e {
@@ -309,7 +309,7 @@ impl Service {
             return Ok(());
         }
         let mut session = self.session_of(game)?;
-        let events = session.execute(&Actor::Judge, Action::Remind, now)?;
+        let events = session.execute_alone(&Actor::Judge, Action::Remind, now)?;
         session.commit("judge", "remind", Effects::default(), now)?;
         for event in events {
             if let Event::Reminded { houses, .. } = event {

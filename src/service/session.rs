@@ -31,6 +31,9 @@ pub struct Session<'s> {
     drop_record: Option<u32>,
     /// Sign-on counters to write or forget (`store::Commit::guards`).
     pub(super) guards: Vec<(String, Option<Guard>)>,
+    /// An action carried out without a copy failed: the game may be half changed, and
+    /// the session must not be committed.
+    spoiled: bool,
 }
 
 /// What one action did: the game after, and the events.
@@ -63,6 +66,7 @@ impl Service {
             record: None,
             drop_record: None,
             guards: Vec::new(),
+            spoiled: false,
         })
     }
 
@@ -77,7 +81,7 @@ impl Service {
     ) -> Result<Outcome, GameError> {
         let name = what.name();
         let mut session = self.session(id)?;
-        let events = session.execute(who, what, now)?;
+        let events = session.execute_alone(who, what, now)?;
         let game = session.commit(&who.audit_name(), name, Effects::default(), now)?;
         Ok(Outcome { game, events })
     }
@@ -109,7 +113,41 @@ impl Session<'_> {
             now,
         )?;
         self.game = changed;
-        for event in &events {
+        self.record_events(&events);
+        Ok(events)
+    }
+
+    /// [`Session::execute`] for a session of one action, which its caller drops on an
+    /// error: the game is changed in place, without the copy that would let the session
+    /// go on (the clock's and the command line's path, once per game).
+    pub(super) fn execute_alone(
+        &mut self,
+        who: &Actor,
+        what: Action,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Event>, GameError> {
+        let done = self.game.execute(
+            &self.variant,
+            &crate::report::results_record,
+            who,
+            what,
+            now,
+        );
+        match done {
+            Ok(events) => {
+                self.record_events(&events);
+                Ok(events)
+            }
+            Err(e) => {
+                self.spoiled = true;
+                Err(e)
+            }
+        }
+    }
+
+    /// What the events call for at the commit: audit lines, notices, the phase record.
+    fn record_events(&mut self, events: &[Event]) {
+        for event in events {
             self.lines.extend(event.audit());
             if let Some(data) = event.audit_data() {
                 if !self.detail.is_empty() {
@@ -124,7 +162,6 @@ impl Session<'_> {
                 _ => {}
             }
         }
-        Ok(events)
     }
 
     /// Checks a sign-on's secret for a seat (a house's id; `None`: the moderator's).
@@ -189,6 +226,11 @@ impl Session<'_> {
         extra: Effects,
         now: DateTime<Utc>,
     ) -> Result<Game, GameError> {
+        if self.spoiled {
+            return Err(GameError::Internal(
+                "a session whose action failed was committed".into(),
+            ));
+        }
         let service = self.service;
         let record = self.record.clone();
         let drop_record = self.drop_record;
