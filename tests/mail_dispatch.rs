@@ -24,6 +24,7 @@ use support::world::{
     BARATHEON, BARATHEON_SECRET, GAME, GameSpec, JUDGE, LANNISTER, LANNISTER_SECRET, MODERATOR,
     MODERATOR_SECRET, STARK, STARK_SECRET, STRANGER, World, now,
 };
+use support::{flat, rendered};
 
 /// A judge holding [`GAME`] (three players, a moderator), started, with this press.
 fn running(name: &str, press: Press) -> World {
@@ -65,19 +66,6 @@ fn show(mails: &[OutMail]) -> String {
         .iter()
         .map(|m| format!("--- to {}\nSubject: {}\n{}\n", m.to, m.subject, m.body))
         .collect()
-}
-
-/// A mail as a golden file shows it: who it goes to, its subject, its body.
-fn rendered(mail: &OutMail) -> String {
-    format!(
-        "To: {}\nSubject: {}\n\n{}",
-        mail.to, mail.subject, mail.body
-    )
-}
-
-/// The text with every run of blanks (line breaks of wrapped lines too) made one space.
-fn flat(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn seat_ready(game: &Game, house: &str) -> bool {

@@ -25,6 +25,7 @@ use support::cli::CliJudge;
 use support::world::{
     BARATHEON, GAME, LANNISTER, MODERATOR, MODERATOR_SECRET, STARK, STARK_SECRET, World, now,
 };
+use support::{flat, rendered};
 
 fn utc(text: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(text)
@@ -46,19 +47,6 @@ fn moderate(w: &mut World, lines: &str) -> OutMail {
         MODERATOR,
         &format!("MODÉRATEUR {GAME} {MODERATOR_SECRET}\n{lines}"),
     )
-}
-
-/// A mail as a golden file shows it: who it goes to, its subject, its body.
-fn rendered(mail: &OutMail) -> String {
-    format!(
-        "To: {}\nSubject: {}\n\n{}",
-        mail.to, mail.subject, mail.body
-    )
-}
-
-/// The text with every run of blanks (line breaks of wrapped lines too) made one space.
-fn flat(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[test]

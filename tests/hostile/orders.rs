@@ -12,6 +12,7 @@ use corbeau::mail::outmail::OutMail;
 
 use crate::support::assert_golden;
 use crate::support::cli::CliJudge;
+use crate::support::flat;
 use crate::support::world::{
     BARATHEON, BARATHEON_SECRET, GameSpec, LANNISTER, LANNISTER_SECRET, MODERATOR,
     MODERATOR_SECRET, PLAYERS, STARK, STARK_SECRET, World,
@@ -87,10 +88,6 @@ fn results_to<'a>(mails: &'a [OutMail], to: &str) -> &'a OutMail {
         .collect();
     assert_eq!(found.len(), 1, "one results mail to {to}");
     found[0]
-}
-
-fn flat(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Where Stark's army of Winterfell stands.

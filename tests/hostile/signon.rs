@@ -19,6 +19,7 @@ use corbeau::mail::notify::queue_notices;
 use corbeau::mail::outmail::OutMail;
 use corbeau::service::auth::{self, Subject};
 
+use crate::support::flat;
 use crate::support::world::{BARATHEON, GAME, GameSpec, LANNISTER, MODERATOR, STARK, World};
 const MALLORY: &str = "mallory@ailleurs.test";
 const EVE: &str = "eve@ailleurs.test";
@@ -95,11 +96,6 @@ fn throttle_notices(w: &World) -> Vec<NoticeKind> {
 
 fn sign_on(house: &str, secret: &str) -> String {
     format!("PARTIE {GAME} {house} {secret}\n")
-}
-
-/// The text with every run of blanks made one space (wrapped lines joined).
-fn flat(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 // ===================================================================== poison mails

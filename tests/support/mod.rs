@@ -14,6 +14,19 @@ use std::{env, fs};
 
 use corbeau::game::AuditEntry;
 
+/// The text with every run of blanks (line breaks of wrapped lines too) made one space.
+pub fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A mail as a golden file shows it: who it goes to, its subject, its body.
+pub fn rendered(mail: &corbeau::mail::outmail::OutMail) -> String {
+    format!(
+        "To: {}\nSubject: {}\n\n{}",
+        mail.to, mail.subject, mail.body
+    )
+}
+
 /// Compares `actual` with `tests/golden/<name>`; with `CORBEAU_BLESS=1`, writes it instead.
 #[track_caller]
 pub fn assert_golden(name: &str, actual: &str) {
