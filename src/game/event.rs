@@ -173,17 +173,23 @@ pub enum Event {
 impl Event {
     /// The audit trail's line for the event, if the trail keeps one.
     pub fn audit(&self) -> Option<AuditLine> {
+        // A processed phase is read in place: its record holds the whole game before it.
+        if let Event::Processed {
+            record, trigger, ..
+        } = self
+        {
+            return Some(AuditLine::Processed {
+                phase: record.phase,
+                trigger: *trigger,
+            });
+        }
         Some(match self.clone() {
             Event::Started { deadline } => AuditLine::Started { deadline },
             Event::Paused => AuditLine::Paused,
             Event::Resumed { deadline } => AuditLine::Resumed { deadline },
             Event::Extended { by, deadline } => AuditLine::Extended { by, deadline },
-            Event::Processed {
-                record, trigger, ..
-            } => AuditLine::Processed {
-                phase: record.phase,
-                trigger,
-            },
+            // Read above, without the copy.
+            Event::Processed { .. } => return None,
             Event::Ended { ending } => AuditLine::Ended { ending },
             Event::Seated { house, address, .. } => AuditLine::Seated { house, address },
             Event::Removed { house, address } => AuditLine::Removed { house, address },
