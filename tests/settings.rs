@@ -133,6 +133,28 @@ fn each_setting_changes_by_mail_in_english() {
     );
 }
 
+/// A mail that moves the deadline again and again tells the players once, of the last.
+#[test]
+fn a_deadline_moved_many_times_in_one_mail_is_told_once() {
+    let mut w = world("deadline-storm");
+    let lines: String = (1..=20)
+        .map(|day| format!("RÉGLER ÉCHÉANCE 2026-11-{day:02} 20:00\n"))
+        .collect();
+    moderate(&mut w, &lines);
+    assert_eq!(w.game(GAME).deadline, Some(utc("2026-11-20T19:00:00Z")));
+    assert_eq!(
+        w.notice_kinds(),
+        vec![NoticeKind::DeadlineChanged {
+            deadline: utc("2026-11-20T19:00:00Z")
+        }]
+    );
+    assert_eq!(
+        w.notices(now()).len(),
+        4,
+        "three players and the moderator, once"
+    );
+}
+
 #[test]
 fn a_deadline_moved_later_then_sooner_is_told_to_every_player() {
     let mut w = world("deadline");

@@ -198,9 +198,20 @@ impl Session<'_> {
         action: &str,
         now: DateTime<Utc>,
     ) -> (Game, Game, Vec<Notice>, Vec<AuditEntry>) {
+        // Only the last deadline of a session is news: a mail that moves it ten times
+        // (`RÉGLER ÉCHÉANCE`, `PROLONGER`) mails every player once, not ten times.
+        let last_deadline = self
+            .notices
+            .iter()
+            .rposition(|(kind, _)| matches!(kind, NoticeKind::DeadlineChanged { .. }));
         let notices = self
             .notices
             .into_iter()
+            .enumerate()
+            .filter(|(i, (kind, _))| {
+                !matches!(kind, NoticeKind::DeadlineChanged { .. }) || Some(*i) == last_deadline
+            })
+            .map(|(_, notice)| notice)
             .map(|(kind, houses)| Notice {
                 game: self.game.id.clone(),
                 at: now,
