@@ -108,7 +108,7 @@ fn turn(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
             )
             .expect("process");
         let results = record.results.view().expect("results of this format");
-        let game = serde_json::json!({"id": game.id, "name": game.name, "index": 0, "deadline": null, "deadline_utc": null, "ending": null});
+        let game = serde_json::json!({"id": game.id(), "name": game.name(), "index": 0, "deadline": null, "deadline_utc": null, "ending": null});
         let data = minijinja::context! { game, ..minijinja::Value::from_serialize(results) };
         let text = render_template(RESULTS_TEMPLATE, data, Lang::Fr, None).expect("render");
         std::hint::black_box(text);
@@ -170,9 +170,9 @@ fn size(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
     let empty = service.disk_size().expect("size");
     let mut now = start;
     let mut phases = 0;
-    while service.load("y").expect("game").phase.year < 301 {
+    while service.load("y").expect("game").phase().year < 301 {
         let game = service.load("y").expect("game");
-        if game.phase.year == 298 && phases == 0 {
+        if game.phase().year == 298 && phases == 0 {
             for (house, text) in orders {
                 service
                     .shape_for_tests("y", "bench", "orders", now, |g, v, _| {
@@ -196,7 +196,7 @@ fn size(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
     }
     let records = service.history("y").expect("phases");
     let game = service.load("y").expect("game");
-    let variant = service.variant(&game.variant).expect("variant");
+    let variant = service.variant(game.variant()).expect("variant");
     // Written as the store writes them: places and houses as the variant's ids.
     let json: usize = corbeau::map::scope::within(&variant, || {
         records

@@ -372,7 +372,7 @@ fn check_orders(service: &Service) {
     let game = service.load(GAME).expect("game");
     for house in HOUSES {
         let seat = game.seat(house).expect("seat");
-        assert!(!seat.orders.is_empty(), "{house} has no orders");
+        assert!(!seat.orders().is_empty(), "{house} has no orders");
     }
 }
 
@@ -549,7 +549,7 @@ fn ordered_game(
     let deadline = service
         .load(GAME)
         .expect("game")
-        .deadline
+        .deadline()
         .expect("deadline");
     (service, config, deadline + TimeDelta::seconds(1))
 }

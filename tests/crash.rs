@@ -194,78 +194,82 @@ fn check_service(service: &Service, expect_processed: Option<bool>) -> usize {
     let mails = results_mails(service);
     let mut processed = 0;
     for game in service.games().unwrap() {
-        let records = service.history(&game.id).unwrap();
+        let records = service.history(game.id()).unwrap();
         assert_eq!(
             records.len() as u32,
-            game.played,
+            game.played(),
             "{}: history and phase count",
-            game.id
+            game.id()
         );
         let results: Vec<u32> = notices
             .iter()
-            .filter(|(_, n)| n.game == game.id)
+            .filter(|(_, n)| n.game == game.id())
             .filter_map(|(_, n)| match n.kind {
                 NoticeKind::Results { index } => Some(index),
                 _ => None,
             })
             .collect();
-        let sent = mails.get(&game.id).map_or(0, HashSet::len);
+        let sent = mails.get(game.id()).map_or(0, HashSet::len);
         assert!(
-            results.iter().all(|i| *i < game.played),
+            results.iter().all(|i| *i < game.played()),
             "{}: results notices {results:?}",
-            game.id
+            game.id()
         );
         assert_eq!(
             results.len() * HOUSES.len() + sent,
-            game.played as usize * HOUSES.len(),
+            game.played() as usize * HOUSES.len(),
             "{}: results told once (notices {results:?}, mails {sent})",
-            game.id
+            game.id()
         );
         match records.last() {
             None => {
                 // Still before the phase: every house's orders are there.
                 for (house, orders) in HOUSES.iter().zip(ORDERS) {
                     let seat = game.seat(house).unwrap();
-                    let texts: Vec<&str> =
-                        seat.orders.iter().map(|o| o.order.text.as_str()).collect();
+                    let texts: Vec<&str> = seat
+                        .orders()
+                        .iter()
+                        .map(|o| o.order.text.as_str())
+                        .collect();
                     assert_eq!(
                         texts,
                         orders.lines().collect::<Vec<_>>(),
                         "{}: {house}",
-                        game.id
+                        game.id()
                     );
                 }
             }
             Some(record) => {
                 processed += 1;
-                assert_eq!(game.played, 1, "{}: processed once", game.id);
+                assert_eq!(game.played(), 1, "{}: processed once", game.id());
                 assert_eq!(record.index, 0);
                 assert_eq!(
-                    record.position_after, game.position,
+                    record.position_after,
+                    game.position().clone(),
                     "{}: position",
-                    game.id
+                    game.id()
                 );
                 assert_eq!(
                     record.submissions.len(),
                     HOUSES.len(),
                     "{}: orders kept",
-                    game.id
+                    game.id()
                 );
                 assert_eq!(
                     record.orders.len(),
                     HOUSES.len(),
                     "{}: orders adjudicated",
-                    game.id
+                    game.id()
                 );
                 assert!(
-                    game.seats.iter().all(|s| s.orders.is_empty()),
+                    game.seats().iter().all(|s| s.orders().is_empty()),
                     "{}: new phase",
-                    game.id
+                    game.id()
                 );
             }
         }
         if let Some(done) = expect_processed {
-            assert_eq!(!records.is_empty(), done, "{}", game.id);
+            assert_eq!(!records.is_empty(), done, "{}", game.id());
         }
     }
     processed
@@ -323,7 +327,7 @@ fn process_killed_at_any_moment_leaves_the_phase_before_or_after() {
         );
         let service = Service::open(&dir).unwrap();
         check_service(&service, None);
-        let played = service.find_game("g00").unwrap().unwrap().played;
+        let played = service.find_game("g00").unwrap().unwrap().played();
         assert!(played <= 1);
         if finished {
             assert_eq!(played, 1, "a process that said it was done is stored");
@@ -357,7 +361,7 @@ fn orders_killed_at_any_moment_are_stored_whole_or_not_at_all() {
         let texts: Vec<&str> = game
             .seat("stark")
             .unwrap()
-            .orders
+            .orders()
             .iter()
             .map(|o| o.order.text.as_str())
             .collect();

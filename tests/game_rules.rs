@@ -68,8 +68,8 @@ fn submit(game: &mut Game, variant: &Variant, house: &str, orders: &str, now: Da
 #[test]
 fn the_first_deadline_follows_the_schedule() {
     let (_, game) = running(Settings::default());
-    assert_eq!(game.deadline, Some(at("2026-11-24T19:00:00Z")));
-    assert_eq!(game.deciding, HOUSES);
+    assert_eq!(game.deadline(), Some(at("2026-11-24T19:00:00Z")));
+    assert_eq!(game.deciding(), HOUSES);
     assert_eq!(
         game.deadline_text(Lang::Fr),
         "mardi 24 novembre 2026 à 20:00 (Europe/Paris)"
@@ -81,14 +81,14 @@ fn a_phase_is_due_when_everyone_is_ready_or_at_the_deadline() {
     let mut settings = Settings::default();
     settings.schedule.grace = "6h".parse().unwrap();
     let (variant, mut game) = running(settings);
-    let deadline = game.deadline.unwrap();
+    let deadline = game.deadline().unwrap();
     assert_eq!(game.due(t0()), None);
     submit(&mut game, &variant, "stark", "A win -> cno", t0());
     for h in HOUSES {
         game.set_ready(h, true, t0()).unwrap();
     }
     assert_eq!(game.due(t0()), Some(Trigger::Ready));
-    assert_eq!(game.wake, Some(t0()), "tick looks at it at once");
+    assert_eq!(game.wake(), Some(t0()), "tick looks at it at once");
     game.set_ready("lannister", false, t0()).unwrap();
     assert_eq!(game.due(t0()), None);
     // At the deadline, Lannister and Baratheon have given nothing: the grace period runs.
@@ -122,7 +122,7 @@ fn a_phase_is_due_when_everyone_is_ready_or_at_the_deadline() {
 #[test]
 fn a_refusal_is_worded_in_the_readers_language() {
     let (variant, mut game) = running(Settings::default());
-    let deadline = game.deadline.unwrap();
+    let deadline = game.deadline().unwrap();
     let late = game
         .submit(
             &variant,
@@ -166,7 +166,7 @@ fn the_grace_period_ends_the_wait_for_missing_orders() {
     let mut settings = Settings::default();
     settings.schedule.grace = "6h".parse().unwrap();
     let (_, game) = running(settings);
-    let deadline = game.deadline.unwrap();
+    let deadline = game.deadline().unwrap();
     assert_eq!(game.due(deadline + TimeDelta::hours(5)), None);
     assert_eq!(
         game.due(deadline + TimeDelta::hours(6)),
@@ -180,7 +180,7 @@ fn reminders_go_once_to_houses_without_orders() {
     submit(&mut game, &variant, "stark", "A win -> cno", t0());
     let reminder = at("2026-11-23T19:00:00Z");
     assert_eq!(
-        game.wake,
+        game.wake(),
         Some(reminder),
         "the 1-day reminder comes before the deadline"
     );
@@ -194,7 +194,7 @@ fn reminders_go_once_to_houses_without_orders() {
         None,
         "only once"
     );
-    assert_eq!(game.wake, game.deadline);
+    assert_eq!(game.wake(), game.deadline());
 }
 
 #[test]
@@ -202,7 +202,7 @@ fn missed_phases_lead_to_civil_disorder_and_orders_end_it() {
     let mut settings = Settings::default();
     settings.civil_disorder_after = 2;
     let (variant, mut game) = running(settings);
-    let mut now = game.deadline.unwrap();
+    let mut now = game.deadline().unwrap();
     for (house, orders) in [("stark", "A win H"), ("lannister", "A pie H")] {
         submit(&mut game, &variant, house, orders, t0());
     }
@@ -215,8 +215,8 @@ fn missed_phases_lead_to_civil_disorder_and_orders_end_it() {
         )
         .unwrap();
     assert!(record.civil_disorder.is_empty());
-    assert_eq!(game.seat("baratheon").unwrap().missed, 1);
-    now = game.deadline.unwrap();
+    assert_eq!(game.seat("baratheon").unwrap().missed(), 1);
+    now = game.deadline().unwrap();
     let record = game
         .process(
             &variant,
@@ -226,18 +226,18 @@ fn missed_phases_lead_to_civil_disorder_and_orders_end_it() {
         )
         .unwrap();
     assert_eq!(record.civil_disorder, vec!["baratheon"]);
-    assert!(game.seat("baratheon").unwrap().civil_disorder);
-    assert_eq!(game.seat("stark").unwrap().missed, 1);
+    assert!(game.seat("baratheon").unwrap().civil_disorder());
+    assert_eq!(game.seat("stark").unwrap().missed(), 1);
     // A house in civil disorder is not waited for.
     assert_eq!(game.waiting_for(), vec!["stark", "lannister"]);
     submit(&mut game, &variant, "baratheon", "A boi H", now);
-    assert!(!game.seat("baratheon").unwrap().civil_disorder);
+    assert!(!game.seat("baratheon").unwrap().civil_disorder());
 }
 
 #[test]
 fn the_next_deadline_keeps_the_cadence_unless_the_judge_was_away() {
     let (variant, mut game) = running(Settings::default());
-    let deadline = game.deadline.unwrap();
+    let deadline = game.deadline().unwrap();
     game.process(
         &variant,
         deadline + TimeDelta::seconds(30),
@@ -246,11 +246,11 @@ fn the_next_deadline_keeps_the_cadence_unless_the_judge_was_away() {
     )
     .unwrap();
     assert_eq!(
-        game.deadline,
+        game.deadline(),
         Some(deadline + TimeDelta::days(2)),
         "20:00 stays 20:00"
     );
-    let deadline = game.deadline.unwrap();
+    let deadline = game.deadline().unwrap();
     let late = deadline + TimeDelta::days(2);
     game.process(
         &variant,
@@ -260,7 +260,7 @@ fn the_next_deadline_keeps_the_cadence_unless_the_judge_was_away() {
     )
     .unwrap();
     assert!(
-        game.deadline.unwrap() >= late + TimeDelta::days(1),
+        game.deadline().unwrap() >= late + TimeDelta::days(1),
         "a full phase after a long stop"
     );
 }
@@ -268,14 +268,14 @@ fn the_next_deadline_keeps_the_cadence_unless_the_judge_was_away() {
 #[test]
 fn pause_keeps_the_time_left_and_extensions_are_capped() {
     let (_, mut game) = running(Settings::default());
-    let deadline = game.deadline.unwrap();
+    let deadline = game.deadline().unwrap();
     let left = deadline - t0();
     game.pause(t0()).unwrap();
-    assert_eq!(game.status, GameStatus::Paused);
-    assert_eq!(game.wake, None, "a paused game is not looked at");
+    assert_eq!(game.status(), GameStatus::Paused);
+    assert_eq!(game.wake(), None, "a paused game is not looked at");
     let later = t0() + TimeDelta::days(10);
     game.resume(later).unwrap();
-    assert_eq!(game.deadline, Some(later + left));
+    assert_eq!(game.deadline(), Some(later + left));
     let extended = game.extend("2d".parse().unwrap(), later).unwrap();
     assert_eq!(extended, later + left + TimeDelta::days(2));
     let err = game.extend("2d".parse().unwrap(), later).unwrap_err();
@@ -285,7 +285,7 @@ fn pause_keeps_the_time_left_and_extensions_are_capped() {
         err.message(Lang::Fr)
     );
     assert_eq!(
-        game.deadline,
+        game.deadline(),
         Some(extended),
         "a refused extension changes nothing"
     );
@@ -297,7 +297,7 @@ fn an_absence_moves_the_deadline_past_it() {
     let start = at("2026-11-24T12:00:00Z");
     let end = at("2026-11-26T12:00:00Z");
     game.declare_absence("stark", start, end, t0()).unwrap();
-    assert_eq!(game.deadline, Some(at("2026-11-26T19:00:00Z")));
+    assert_eq!(game.deadline(), Some(at("2026-11-26T19:00:00Z")));
     assert!(matches!(
         game.declare_absence("stark", end, start, t0()),
         Err(GameError::BadAbsence)
@@ -322,7 +322,7 @@ fn votes_end_the_game_by_draw_or_concession() {
         .vote(&variant, "baratheon", Some(Vote::Draw), t0())
         .unwrap();
     assert!(matches!(ending, Some(Ending::Draw { ref houses }) if houses.len() == 3));
-    assert_eq!(game.status, GameStatus::Finished);
+    assert_eq!(game.status(), GameStatus::Finished);
 
     conceded
         .vote(
@@ -365,11 +365,11 @@ fn a_house_reaching_the_victory_count_after_autumn_wins() {
     let (variant, mut game) = running(settings);
     // The moderator's edit: autumn, and the Stark army of Moat Cailin in Salvemer, next to
     // the empty centre of Vivesaigues; Stark keeps Moat Cailin's centre.
-    let position = write_position(&variant, &game.position)
+    let position = write_position(&variant, game.position())
         .replace("spring 298 movement", "autumn 298 movement");
     let position = position.replace("unit Stark: A moa", "unit Stark: A sal");
     game.edit_position(&variant, &position, t0()).unwrap();
-    let deadline = game.deadline.unwrap();
+    let deadline = game.deadline().unwrap();
     submit(&mut game, &variant, "stark", "A sal -> viv", t0());
     let record = game
         .process(
@@ -383,8 +383,8 @@ fn a_house_reaching_the_victory_count_after_autumn_wins() {
     assert!(
         matches!(ending, Some(Ending::Win { ref houses, ref reason }) if houses == &["stark"] && reason == "centres:4"),
         "{ending:?}\n{}",
-        write_position(&variant, &game.position)
+        write_position(&variant, game.position())
     );
-    assert_eq!(game.status, GameStatus::Finished);
-    assert_eq!(game.deadline, None);
+    assert_eq!(game.status(), GameStatus::Finished);
+    assert_eq!(game.deadline(), None);
 }

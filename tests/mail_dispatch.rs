@@ -69,13 +69,13 @@ fn show(mails: &[OutMail]) -> String {
 }
 
 fn seat_ready(game: &Game, house: &str) -> bool {
-    game.seat(house).unwrap().ready
+    game.seat(house).unwrap().ready()
 }
 
 fn orders_of(game: &Game, house: &str) -> Vec<String> {
     game.seat(house)
         .unwrap()
-        .orders
+        .orders()
         .iter()
         .map(|o| o.order.text.clone())
         .collect()
@@ -269,9 +269,9 @@ fn run(name: &str, words: &str, steps: Vec<Step>) {
             match fact {
                 Holds::Ready(house) => assert!(seat_ready(&game, house), "{at}: {house}"),
                 Holds::NotReady(house) => assert!(!seat_ready(&game, house), "{at}: {house}"),
-                Holds::Status(status) => assert_eq!(game.status, status, "{at}"),
-                Holds::Played(played) => assert_eq!(game.played, played, "{at}"),
-                Holds::Phase(phase) => assert_eq!(game.phase.to_string(), phase, "{at}"),
+                Holds::Status(status) => assert_eq!(game.status(), status, "{at}"),
+                Holds::Played(played) => assert_eq!(game.played(), played, "{at}"),
+                Holds::Phase(phase) => assert_eq!(game.phase().to_string(), phase, "{at}"),
                 Holds::Phases(count) => assert_eq!(w.history(GAME).len(), count, "{at}"),
                 Holds::Orders(house, orders) => {
                     assert_eq!(orders_of(&game, house), orders, "{at}: {body}")
@@ -290,12 +290,16 @@ fn run(name: &str, words: &str, steps: Vec<Step>) {
                     let told = w.notices(now());
                     assert_eq!(told.len(), count, "{at}: {}", show(&told));
                 }
-                Holds::SeatsAsBefore => assert_eq!(game.seats, was().seats, "{at}"),
+                Holds::SeatsAsBefore => assert_eq!(game.seats(), was().seats(), "{at}"),
                 Holds::DeadlineMoved(by) => {
-                    assert_eq!(game.deadline.unwrap(), was().deadline.unwrap() + by, "{at}")
+                    assert_eq!(
+                        game.deadline().unwrap(),
+                        was().deadline().unwrap() + by,
+                        "{at}"
+                    )
                 }
                 Holds::DeadlineLater => {
-                    assert!(game.deadline.unwrap() > was().deadline.unwrap(), "{at}")
+                    assert!(game.deadline().unwrap() > was().deadline().unwrap(), "{at}")
                 }
                 Holds::Check(check) => check(&w),
             }
@@ -490,7 +494,7 @@ cases! {
         mail(MODERATOR, "{moderator}RETIRER Baratheon\n")
             .says(&["✓ Joueur retiré."])
             .holds(vec![Check(|w| {
-                assert!(w.game(GAME).seat("baratheon").unwrap().player.is_none())
+                assert!(w.game(GAME).seat("baratheon").unwrap().player().is_none())
             })]),
         mail(BARATHEON, "{baratheon}PRET\n").says(&["maison ou secret incorrect"]),
     ];
@@ -619,7 +623,7 @@ cases! {
         mail(STARK, "{stark}NUL\n").says(&["✓ Vote enregistré : nulle."]),
         mail(STARK, "{stark}PAS NUL\n")
             .says(&["vote retiré"])
-            .holds(vec![Check(|w| assert_eq!(w.game(GAME).seat("stark").unwrap().vote, None))]),
+            .holds(vec![Check(|w| assert_eq!(w.game(GAME).seat("stark").unwrap().vote(), None))]),
         mail(STARK, "{stark}CONCEDER Lannister\n").says(&["concession à Lannister"]),
         mail(STARK, "{stark}CONCEDER Stark\n").says(&["✗"]),
         mail(STARK, "{stark}NUL\n"),
@@ -633,7 +637,7 @@ cases! {
         mail(STARK, "{stark}ABSENCE du 2026-03-25 au 2026-03-27 20:00\n")
             .says(&["✓ Absence enregistrée"])
             .holds(vec![
-                Check(|w| assert_eq!(w.game(GAME).seat("stark").unwrap().absences.len(), 1)),
+                Check(|w| assert_eq!(w.game(GAME).seat("stark").unwrap().absences().len(), 1)),
                 DeadlineLater,
             ]),
         mail(STARK, "{stark}ABSENCE du 2026-03-20 au 2026-03-21\n").says(&["✗ absence invalide"]),
@@ -749,9 +753,9 @@ fn preview_shows_the_results_and_stores_nothing() {
         reply.body
     );
     let after = w.game(GAME);
-    assert_eq!(after.played, 0);
-    assert_eq!(after.phase, before.phase);
-    assert_eq!(after.seats, before.seats);
+    assert_eq!(after.played(), 0);
+    assert_eq!(after.phase(), before.phase());
+    assert_eq!(after.seats(), before.seats());
     assert!(w.history(GAME).is_empty());
     assert!(w.notice_kinds().is_empty());
 }
@@ -762,7 +766,7 @@ fn pause_and_resume() {
     w.send(MODERATOR, &format!("{}PAUSE\n", moderator()));
     let reply = reply_to(&w, MODERATOR);
     assert!(reply.body.contains("✓ Partie en pause."), "{}", reply.body);
-    assert_eq!(w.game(GAME).status, GameStatus::Paused);
+    assert_eq!(w.game(GAME).status(), GameStatus::Paused);
     // Orders are still taken while paused.
     w.send(STARK, &format!("{}A win -> roc\n", stark()));
     let reply = reply_to(&w, STARK);
@@ -777,14 +781,14 @@ fn pause_and_resume() {
     let reply = reply_to(&w, MODERATOR);
     assert!(reply.body.contains("✓ Partie reprise"), "{}", reply.body);
     let game = w.game(GAME);
-    assert_eq!(game.status, GameStatus::Running);
+    assert_eq!(game.status(), GameStatus::Running);
     assert_eq!(
         w.notice_kinds(),
         vec![NoticeKind::Paused, NoticeKind::Resumed]
     );
     // The five hours of pause are given back.
     assert_eq!(
-        game.deadline.unwrap().to_rfc3339(),
+        game.deadline().unwrap().to_rfc3339(),
         "2026-03-26T00:00:00+00:00"
     );
 }
@@ -812,7 +816,7 @@ fn rollback_needs_the_last_phase_named() {
     let reply = reply_to(&w, MODERATOR);
     assert!(reply.body.contains("✗"), "{}", reply.body);
     assert!(reply.body.contains("rien n'a été fait"), "{}", reply.body);
-    assert_eq!(w.game(GAME).played, 1);
+    assert_eq!(w.game(GAME).played(), 1);
     w.send(
         MODERATOR,
         &format!("{}ANNULER printemps 298 mouvements\n", moderator()),
@@ -824,8 +828,8 @@ fn rollback_needs_the_last_phase_named() {
         reply.body
     );
     let game = w.game(GAME);
-    assert_eq!(game.played, 0);
-    assert_eq!(game.phase.to_string(), "spring 298 movement");
+    assert_eq!(game.played(), 0);
+    assert_eq!(game.phase().to_string(), "spring 298 movement");
     assert!(w.history(GAME).is_empty());
     assert!(matches!(
         w.notice_kinds().as_slice(),
@@ -937,7 +941,7 @@ fn resign_puts_the_house_in_civil_disorder() {
     );
     let game = w.game(GAME);
     let seat = game.seat("stark").unwrap();
-    assert!(seat.resigned && seat.civil_disorder && !seat.ready);
+    assert!(seat.resigned() && seat.civil_disorder() && !seat.ready());
     assert!(matches!(
         w.notice_kinds().as_slice(),
         [NoticeKind::Resigned { house }] if house == "stark"
@@ -971,7 +975,7 @@ fn a_new_address_is_told_to_the_old_one() {
     assert_eq!(mails.len(), 1, "{}", show(&mails));
     let game = w.game(GAME);
     assert_eq!(
-        game.seat("stark").unwrap().player.as_ref().unwrap().address,
+        game.seat("stark").unwrap().player().unwrap().address(),
         "arya@braavos.test"
     );
     // An address another house plays from is refused.
@@ -1002,10 +1006,10 @@ fn language_en_answers_in_english_from_then_on() {
         w.game(GAME)
             .seat("stark")
             .unwrap()
-            .player
+            .player()
             .as_ref()
             .unwrap()
-            .lang,
+            .lang(),
         Lang::En
     );
     // A later mail in French keywords is still answered in English.
@@ -1064,7 +1068,7 @@ fn observe(w: &mut World, address: &str) -> String {
 fn observers_get_the_results_until_they_stop() {
     let mut w = running("observe", Press::Full);
     let secret = observe(&mut w, STRANGER);
-    assert_eq!(w.game(GAME).observers.len(), 1);
+    assert_eq!(w.game(GAME).observers().len(), 1);
     w.send(STRANGER, &format!("OBSERVER {GAME}\n"));
     assert!(reply_to(&w, STRANGER).body.contains("reçoit déjà"));
 
@@ -1087,7 +1091,7 @@ fn observers_get_the_results_until_they_stop() {
         "{}",
         reply.body
     );
-    assert_eq!(w.game(GAME).observers.len(), 1);
+    assert_eq!(w.game(GAME).observers().len(), 1);
     w.send(STRANGER, &format!("NE PLUS OBSERVER {GAME} {secret}\n"));
     let reply = reply_to(&w, STRANGER);
     assert!(
@@ -1095,7 +1099,7 @@ fn observers_get_the_results_until_they_stop() {
         "{}",
         reply.body
     );
-    assert!(w.game(GAME).observers.is_empty());
+    assert!(w.game(GAME).observers().is_empty());
 }
 
 // =========================================================================== press
@@ -1329,7 +1333,7 @@ fn the_same_message_twice_acts_once() {
     assert_eq!(w.handle(&mail, now()), Handled::Duplicate);
     assert!(w.take().is_empty());
     assert_eq!(w.audit(GAME), audit);
-    assert_eq!(w.game(GAME).submissions.len(), 1);
+    assert_eq!(w.game(GAME).submissions().len(), 1);
 }
 
 #[test]
@@ -1602,7 +1606,7 @@ fn the_moderator_reads_in_the_game_language_and_may_change_it() {
         reply.body
     );
     assert!(reply.body.contains("✓ Game paused."), "{}", reply.body);
-    assert_eq!(w.game(GAME).settings.lang, Lang::En);
+    assert_eq!(w.game(GAME).settings().lang, Lang::En);
     let paused = w.notices(now());
     let to_moderator = paused.iter().find(|m| m.to == MODERATOR).unwrap();
     assert!(
@@ -1733,7 +1737,7 @@ fn golden_odd_mails() {
 #[test]
 fn orders_after_the_deadline_are_refused() {
     let mut w = running("late", Press::Full);
-    let deadline = w.game(GAME).deadline.unwrap();
+    let deadline = w.game(GAME).deadline().unwrap();
     let mail = w.inbound(STARK, &format!("{}A win -> roc\n", stark()));
     w.handle(&mail, deadline + TimeDelta::minutes(5));
     let reply = reply_to(&w, STARK);

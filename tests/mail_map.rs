@@ -247,7 +247,7 @@ fn every_house_gets_an_example_order_of_its_own() {
         .map(|(house, address)| (house.as_str(), address.as_str(), "hash", Lang::Fr))
         .collect();
     w.seat("sept", &players, true, now());
-    let position = w.game("sept").position;
+    let position = w.game("sept").position().clone();
     let mut examples = std::collections::BTreeSet::new();
     // Each language's example names the provinces as that reader knows them, and is a
     // legal order of the house either way.
@@ -446,7 +446,7 @@ fn with_pictures_off_no_mail_carries_one_and_the_text_is_the_same() {
             .body
             .contains("ne porteront plus de carte")
     );
-    assert!(!w.game(GAME).settings.pictures);
+    assert!(!w.game(GAME).settings().pictures);
     process(&w);
     w.send(
         STARK,

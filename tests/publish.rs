@@ -301,8 +301,8 @@ fn nothing_private_reaches_any_published_file() {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    for seat in &game.seats {
-        never.push(seat.player.as_ref().unwrap().secret.clone());
+    for seat in game.seats() {
+        never.push(seat.player().unwrap().secret().to_string());
     }
     for secret in &never {
         assert!(!everything.contains(secret.as_str()), "published: {secret}");

@@ -77,13 +77,13 @@ fn each_setting_changes_by_mail_in_french() {
     );
     assert!(!body.contains('✗'), "{body}");
     let g = w.game(GAME);
-    let schedule = &g.settings.schedule;
+    let schedule = &g.settings().schedule;
     assert_eq!(schedule.grace, Span::hours(6));
-    assert_eq!(g.settings.press, Press::Grey);
+    assert_eq!(g.settings().press, Press::Grey);
     assert_eq!(schedule.reminders, vec![Span::days(1), Span::hours(2)]);
     assert_eq!(schedule.weekdays, Weekdays::WORKDAYS);
     // None of these moves the current deadline: nobody is told of one.
-    assert_eq!(g.deadline, Some(utc("2026-03-25T19:00:00Z")));
+    assert_eq!(g.deadline(), Some(utc("2026-03-25T19:00:00Z")));
     assert!(
         !w.notice_kinds()
             .iter()
@@ -124,11 +124,11 @@ fn each_setting_changes_by_mail_in_english() {
         assert!(body.contains(said), "{said}\n{body}");
     }
     let g = w.game(GAME);
-    assert_eq!(g.settings.schedule.grace, Span::days(1));
-    assert_eq!(g.settings.press, Press::None);
-    assert!(g.settings.schedule.reminders.is_empty());
+    assert_eq!(g.settings().schedule.grace, Span::days(1));
+    assert_eq!(g.settings().press, Press::None);
+    assert!(g.settings().schedule.reminders.is_empty());
     assert_eq!(
-        g.settings.schedule.weekdays,
+        g.settings().schedule.weekdays,
         "sam,dim".parse::<Weekdays>().unwrap()
     );
 }
@@ -141,7 +141,7 @@ fn a_deadline_moved_many_times_in_one_mail_is_told_once() {
         .map(|day| format!("RÉGLER ÉCHÉANCE 2026-11-{day:02} 20:00\n"))
         .collect();
     moderate(&mut w, &lines);
-    assert_eq!(w.game(GAME).deadline, Some(utc("2026-11-20T19:00:00Z")));
+    assert_eq!(w.game(GAME).deadline(), Some(utc("2026-11-20T19:00:00Z")));
     assert_eq!(
         w.notice_kinds(),
         vec![NoticeKind::DeadlineChanged {
@@ -168,7 +168,7 @@ fn a_deadline_moved_later_then_sooner_is_told_to_every_player() {
         "{body}"
     );
     // Paris is on winter time (UTC+1) on 1 December.
-    assert_eq!(w.game(GAME).deadline, Some(utc("2026-12-01T19:00:00Z")));
+    assert_eq!(w.game(GAME).deadline(), Some(utc("2026-12-01T19:00:00Z")));
     assert_eq!(
         w.notice_kinds(),
         vec![NoticeKind::DeadlineChanged {
@@ -195,10 +195,10 @@ fn a_deadline_moved_later_then_sooner_is_told_to_every_player() {
         reply.body
     );
     let g = w.game(GAME);
-    assert_eq!(g.deadline, Some(utc("2026-03-24T11:00:00Z")));
+    assert_eq!(g.deadline(), Some(utc("2026-03-24T11:00:00Z")));
     // The judge looks at the game again for the reminder a day before the new deadline.
-    assert_eq!(g.wake, Some(utc("2026-03-23T11:00:00Z")));
-    assert_eq!(g.reminders_sent, 0);
+    assert_eq!(g.wake(), Some(utc("2026-03-23T11:00:00Z")));
+    assert_eq!(g.reminders_sent(), 0);
     let mails = w.notices(now());
     assert_eq!(mails.len(), 4, "{mails:?}");
     let baratheon = mails.iter().find(|m| m.to == BARATHEON).unwrap();
@@ -242,8 +242,8 @@ fn what_makes_no_sense_is_refused_with_its_reason_and_changes_nothing() {
     }
     assert!(!body.contains("✓ Réglage"), "{body}");
     let after = w.game(GAME);
-    assert_eq!(after.settings, before.settings);
-    assert_eq!(after.deadline, before.deadline);
+    assert_eq!(after.settings(), before.settings());
+    assert_eq!(after.deadline(), before.deadline());
     assert!(w.notice_kinds().is_empty(), "{:?}", w.notice_kinds());
     assert_golden("settings/reply-refused-fr.txt", &rendered(&reply));
 
@@ -258,7 +258,7 @@ fn what_makes_no_sense_is_refused_with_its_reason_and_changes_nothing() {
         "{}",
         reply.body
     );
-    assert_eq!(w.game(GAME).settings, before.settings);
+    assert_eq!(w.game(GAME).settings(), before.settings());
     assert!(
         w.audit(GAME)
             .lines()
@@ -281,11 +281,11 @@ fn a_paused_game_takes_its_deadline_after_the_resume() {
     // The other settings of the mail are taken, paused or not.
     assert!(body.contains("délai de grâce : 0h → 2h"), "{body}");
     let g = w.game(GAME);
-    assert_eq!(g.status, GameStatus::Paused);
-    assert_eq!(g.settings.schedule.grace, Span::hours(2));
+    assert_eq!(g.status(), GameStatus::Paused);
+    assert_eq!(g.settings().schedule.grace, Span::hours(2));
     let reply = moderate(&mut w, "REPRENDRE\nRÉGLER ÉCHÉANCE 2026-04-01 20:00\n");
     assert!(!reply.body.contains('✗'), "{}", reply.body);
-    assert_eq!(w.game(GAME).deadline, Some(utc("2026-04-01T18:00:00Z")));
+    assert_eq!(w.game(GAME).deadline(), Some(utc("2026-04-01T18:00:00Z")));
 }
 
 #[test]
@@ -306,8 +306,11 @@ fn a_deadline_in_a_declared_absence_moves_past_it() {
         ),
         "{body}"
     );
-    assert_eq!(w.game(GAME).deadline, Some(utc("2026-04-02T18:00:00Z")));
-    assert_eq!(w.game(GAME).absence_base, Some(utc("2026-03-31T18:00:00Z")));
+    assert_eq!(w.game(GAME).deadline(), Some(utc("2026-04-02T18:00:00Z")));
+    assert_eq!(
+        w.game(GAME).absence_base(),
+        Some(utc("2026-03-31T18:00:00Z"))
+    );
 }
 
 // The command line.
@@ -458,19 +461,19 @@ fn game_set_is_all_or_nothing_and_says_why() {
 fn the_game_rules_grace_at_once_and_no_deadline_outside_play() {
     let w = world("rules");
     let mut g = w.game(GAME);
-    let deadline = g.deadline.unwrap();
+    let deadline = g.deadline().unwrap();
     // An hour past the deadline, no grace: a grace of 6h set now holds the phase open
     // until 6h after the deadline, and the judge looks at the game then.
     let later = deadline + chrono::TimeDelta::hours(1);
     g.change_setting(Setting::Grace(Span::hours(6)), later)
         .unwrap();
     assert_eq!(g.grace_end(), Some(deadline + chrono::TimeDelta::hours(6)));
-    assert_eq!(g.wake, Some(deadline + chrono::TimeDelta::hours(6)));
-    assert_eq!(g.deadline, Some(deadline));
+    assert_eq!(g.wake(), Some(deadline + chrono::TimeDelta::hours(6)));
+    assert_eq!(g.deadline(), Some(deadline));
     // Days do not move the current deadline (Wednesday), even to days without it.
     g.change_setting(Setting::Days("sat,sun".parse().unwrap()), now())
         .unwrap();
-    assert_eq!(g.deadline, Some(deadline));
+    assert_eq!(g.deadline(), Some(deadline));
     let wall = |text: &str| Setting::read(SettingKind::Deadline, text).unwrap();
     let message = |e: corbeau::game::GameError| e.message(Lang::En);
     let far = g
@@ -481,7 +484,7 @@ fn the_game_rules_grace_at_once_and_no_deadline_outside_play() {
     );
     // Before the start, `start` sets the deadline; once over, nothing changes.
     let mut forming = g.clone();
-    forming.status = GameStatus::Forming;
+    forming.set_status_for_tests(GameStatus::Forming);
     let e = forming
         .change_setting(wall("2026-04-01 20:00"), now())
         .unwrap_err();
@@ -490,7 +493,7 @@ fn the_game_rules_grace_at_once_and_no_deadline_outside_play() {
         "cannot set the deadline: the game has not started"
     );
     let mut over = g.clone();
-    over.status = GameStatus::Finished;
+    over.set_status_for_tests(GameStatus::Finished);
     let e = over
         .change_setting(Setting::Press(Press::None), now())
         .unwrap_err();

@@ -312,12 +312,12 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                         ),
                         Ok(g) => format!(
                             "{:<20} {:<10} {:<12} {:<28} {}\n",
-                            g.id,
-                            g.variant,
-                            status_word(g.status, ctx.lang),
+                            g.id(),
+                            g.variant(),
+                            status_word(g.status(), ctx.lang),
                             // In the reader's words, as `--phase` reads them (v1 wrote
                             // English in a French list, and unpadded).
-                            crate::report::phase_words(g.phase, ctx.lang, "phase.plain"),
+                            crate::report::phase_words(g.phase(), ctx.lang, "phase.plain"),
                             g.deadline_text(ctx.lang)
                         ),
                     })
@@ -326,7 +326,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
         }
         GameCommand::Show { game } => {
             let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
-            let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+            let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
             ctx.print(&public_game(&g, &variant), || {
                 game_text(&g, &variant, ctx.lang)
             })
@@ -426,8 +426,8 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                 say!(ctx.lang, "cli_game.variant"),
                 old.name,
                 old.hash.short(),
-                g.variant.name,
-                g.variant.hash.short()
+                g.variant().name,
+                g.variant().hash.short()
             );
             done(ctx, &g, &message)
         }
@@ -444,7 +444,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
         GameCommand::Audit { game } => {
             let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
             let entries = ctx.service.audit_trail(&game).map_err(|e| ctx.fail(e))?;
-            let zone = g.settings.schedule.time_zone;
+            let zone = g.settings().schedule.time_zone;
             ctx.print(&entries, || {
                 entries
                     .iter()
@@ -522,16 +522,16 @@ fn new_game(ctx: &Context, args: NewArgs) -> Result<(), Error> {
         .service
         .create(new, "moderator", ctx.now)
         .map_err(|e| ctx.fail(e))?;
-    let houses: Vec<&str> = game.seats.iter().map(|s| s.house.as_str()).collect();
-    let value = json!({"game": game.id, "houses": houses, "moderator_secret": secret});
+    let houses: Vec<&str> = game.seats().iter().map(|s| s.house()).collect();
+    let value = json!({"game": game.id(), "houses": houses, "moderator_secret": secret});
     ctx.print(&value, || {
         let mut text = format!(
             "{} {} ({} {}, {})\n{} {}\n",
             say!(ctx.lang, "cli_game.game_created"),
-            game.id,
-            game.players,
+            game.id(),
+            game.players(),
             say!(ctx.lang, "cli_game.players"),
-            game.variant,
+            game.variant(),
             say!(ctx.lang, "cli_game.houses"),
             houses.join(", ")
         );
@@ -615,18 +615,18 @@ fn set(ctx: &Context, args: SetArgs) -> Result<(), Error> {
     let g = session
         .commit("moderator", "set", Default::default(), ctx.now)
         .map_err(|e| ctx.fail(e))?;
-    let zone = g.settings.schedule.time_zone;
+    let zone = g.settings().schedule.time_zone;
     let said: Vec<String> = changes.iter().map(|c| c.say(ctx.lang, zone)).collect();
     let value = json!({
-        "game": g.id,
-        "status": g.status,
-        "deadline": g.deadline,
+        "game": g.id(),
+        "status": g.status(),
+        "deadline": g.deadline(),
         "changes": changes,
         "message": said,
     });
     ctx.print(&value, || {
-        let mut text: String = said.iter().map(|s| format!("{}: {s}\n", g.id)).collect();
-        if g.status != GameStatus::Finished {
+        let mut text: String = said.iter().map(|s| format!("{}: {s}\n", g.id())).collect();
+        if g.status() != GameStatus::Finished {
             let deadline = g.deadline_text(ctx.lang);
             text.push_str(&say!(ctx.lang, "game_show.deadline", deadline));
             text.push('\n');
@@ -647,9 +647,9 @@ fn end_game(ctx: &Context, args: EndArgs) -> Result<(), Error> {
         EndBy::Abandon
     };
     let g = moderate(ctx, &args.game, Action::End(by))?;
-    let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+    let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
     let text = g
-        .ending
+        .ending()
         .as_ref()
         .map(|e| ending_text(e, &variant, ctx.lang))
         .unwrap_or_default();
@@ -679,8 +679,8 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
         PlayerCommand::Vote { game, house, vote } => {
             let vote = parse_vote(&vote, ctx.lang)?;
             let g = moderate(ctx, &game, Action::Vote { house, vote })?;
-            let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
-            let text = match &g.ending {
+            let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
+            let text = match &g.ending() {
                 Some(ending) => ending_text(ending, &variant, ctx.lang),
                 None => say!(ctx.lang, "cli_game.vote_recorded"),
             };
@@ -771,7 +771,7 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
         return Err(ctx.fail(GameError::Internal("a seat without its event".into())));
     };
     let value = json!({
-        "game": g.id,
+        "game": g.id(),
         "house": house_id,
         "address": args.address,
         "lang": lang.code(),
@@ -782,7 +782,7 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
         // that it set the language of this answer only.
         format!(
             "{} {} → {}\n{}\n{} {secret}\n",
-            g.id,
+            g.id(),
             house_id,
             args.address,
             say!(ctx.lang, "cli_game.player_lang", lang = lang.code()),
@@ -814,19 +814,19 @@ fn guard(ctx: &Context, phase: Option<&str>) -> Result<Option<PhaseGuard>, Error
 /// Says an action was done, with the game's status and deadline.
 fn done(ctx: &Context, g: &Game, what: &str) -> Result<(), Error> {
     let value = json!({
-        "game": g.id,
-        "status": g.status,
-        "phase": g.phase,
-        "deadline": g.deadline,
+        "game": g.id(),
+        "status": g.status(),
+        "phase": g.phase(),
+        "deadline": g.deadline(),
         "message": what,
     });
     ctx.print(&value, || {
-        let mut text = format!("{}: {what}\n", g.id);
-        if g.status != GameStatus::Finished {
+        let mut text = format!("{}: {what}\n", g.id());
+        if g.status() != GameStatus::Finished {
             text.push_str(&format!(
                 "{} {} — {} {}\n",
                 say!(ctx.lang, "cli_game.phase"),
-                crate::report::game_text::phase_text(g.phase, ctx.lang),
+                crate::report::game_text::phase_text(g.phase(), ctx.lang),
                 say!(ctx.lang, "cli_game.deadline"),
                 g.deadline_text(ctx.lang)
             ));
@@ -842,10 +842,10 @@ fn print_record(
     preview: bool,
 ) -> Result<(), Error> {
     if ctx.json {
-        let value = json!({"preview": preview, "game": g.id, "index": record.index, "results": record.results});
+        let value = json!({"preview": preview, "game": g.id(), "index": record.index, "results": record.results});
         return ctx.print(&value, String::new);
     }
-    let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+    let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
     let mut text = String::new();
     if preview {
         text.push_str(&say!(ctx.lang, "cli_game.preview_nothing_was_stored"));
@@ -878,7 +878,7 @@ fn print_record(
         Err(e) if !preview => {
             outln!(
                 "{}: {} {}",
-                g.id,
+                g.id(),
                 say!(ctx.lang, "cli_game.phase_processed"),
                 crate::report::game_text::phase_text(record.phase, ctx.lang)
             );
@@ -888,7 +888,7 @@ fn print_record(
                     ctx.lang,
                     "cli_game_more.results_not_rendered",
                     error = e.to_string(),
-                    game = g.id,
+                    game = g.id(),
                     index = record.index
                 )
             );
@@ -910,33 +910,19 @@ pub fn template_fallback(ctx: &Context, e: &crate::report::RenderError) -> Strin
 /// A game's line in `game list --json`.
 fn summary(ctx: &Context, g: &Game) -> serde_json::Value {
     json!({
-        "id": g.id,
-        "name": g.name,
-        "variant": g.variant.name,
-        "status": g.status,
-        "phase": g.phase,
-        "deadline": g.deadline,
+        "id": g.id(),
+        "name": g.name(),
+        "variant": g.variant().name,
+        "status": g.status(),
+        "phase": g.phase(),
+        "deadline": g.deadline(),
         "deadline_text": g.deadline_text(ctx.lang),
     })
 }
 
 /// A game without its secrets' hashes, for `show --json` and `export`.
 pub fn public_game(g: &Game, variant: &Rc<Variant>) -> serde_json::Value {
-    let mut g = g.clone();
-    for seat in &mut g.seats {
-        if let Some(p) = &mut seat.player {
-            p.secret = "(hidden)".into();
-        }
-    }
-    if let Some(m) = &mut g.moderator {
-        m.secret = "(hidden)".into();
-    }
-    for o in &mut g.observers {
-        o.secret = "(hidden)".into();
-    }
-    for r in &mut g.observer_requests {
-        r.token = "(hidden)".into();
-    }
+    let g = g.without_secrets();
     // Places and houses written as the variant's ids, as the store keeps them.
     scope::within(variant, || serde_json::to_value(&g)).unwrap_or_default()
 }

@@ -78,39 +78,39 @@ pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
             let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
             match house {
                 Some(house) => {
-                    let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+                    let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
                     let house = g.house_id(&variant, &house).map_err(|e| ctx.fail(e))?;
                     show_orders(ctx, &g, &house)
                 }
                 None => {
                     let rows: Vec<_> = g
-                        .seats
+                        .seats()
                         .iter()
                         .map(|s| {
-                            json!({"house": s.house, "orders": s.orders.iter().map(|o| &o.order.text).collect::<Vec<_>>(),
-                                   "ordered": s.ordered, "ready": s.ready, "deciding": g.deciding.contains(&s.house)})
+                            json!({"house": s.house(), "orders": s.orders().iter().map(|o| &o.order.text).collect::<Vec<_>>(),
+                                   "ordered": s.ordered(), "ready": s.ready(), "deciding": g.deciding().iter().any(|x| x == s.house())})
                         })
                         .collect();
                     ctx.print(&rows, || {
-                        let mut t = format!("{} — {}\n", g.id, phase_text(g.phase, ctx.lang));
-                        for s in &g.seats {
-                            let state = if !g.deciding.contains(&s.house) {
+                        let mut t = format!("{} — {}\n", g.id(), phase_text(g.phase(), ctx.lang));
+                        for s in g.seats() {
+                            let state = if !g.deciding().iter().any(|x| x == s.house()) {
                                 say!(ctx.lang, "cli_orders.nothing_to_order")
-                            } else if s.ordered.is_some() {
+                            } else if s.ordered().is_some() {
                                 format!(
                                     "{} {}",
-                                    s.orders.len(),
+                                    s.orders().len(),
                                     say!(ctx.lang, "cli_orders.order_s")
                                 )
                             } else {
                                 say!(ctx.lang, "cli_orders.no_orders")
                             };
-                            let ready = if s.ready {
+                            let ready = if s.ready() {
                                 say!(ctx.lang, "cli_orders.ready")
                             } else {
                                 String::new()
                             };
-                            t.push_str(&format!("  {:<12} {state}{ready}\n", s.house));
+                            t.push_str(&format!("  {:<12} {state}{ready}\n", s.house()));
                         }
                         t
                     })
@@ -122,7 +122,7 @@ pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
 
 /// A house's orders as understood (the `orders.txt` template).
 fn show_orders(ctx: &Context, g: &crate::game::Game, house: &str) -> Result<(), Error> {
-    let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+    let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
     let view = crate::report::orders_view(g, &variant, house, ctx.lang).map_err(|e| ctx.fail(e))?;
     let templates = ctx
         .config
@@ -151,10 +151,10 @@ fn show_orders(ctx: &Context, g: &crate::game::Game, house: &str) -> Result<(), 
                     }
                     None => {
                         eprintln!("corbeau: {e}");
-                        let orders = g.seat(house).map_or(0, |s| s.orders.len());
+                        let orders = g.seat(house).map_or(0, |s| s.orders().len());
                         format!(
                             "{}: {house}: {orders} {}\n",
-                            g.id,
+                            g.id(),
                             say!(ctx.lang, "cli_orders.order_s_kept")
                         )
                     }
@@ -176,7 +176,7 @@ pub struct HistoryArgs {
 
 pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
     let g = ctx.service.load(&args.game).map_err(|e| ctx.fail(e))?;
-    let records = ctx.service.history(&g.id).map_err(|e| ctx.fail(e))?;
+    let records = ctx.service.history(g.id()).map_err(|e| ctx.fail(e))?;
     let Some(wanted) = args.phase else {
         let rows: Vec<_> = records
             .iter()
@@ -207,7 +207,7 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
         .iter()
         .find(|r| number == Some(r.index) || parsed == Some(r.phase))
         .ok_or_else(|| {
-            let (id, last) = (&g.id, records.len().checked_sub(1));
+            let (id, last) = (&g.id(), records.len().checked_sub(1));
             Error::Input(say!(ctx.lang, "history.no_such_phase", wanted, id, last))
         })?;
     if let Some(path) = &args.map {
@@ -216,7 +216,7 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
             super::draw::FileFormat::Png => picture::Format::Png,
             super::draw::FileFormat::Svg => picture::Format::Svg,
         };
-        let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+        let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
         let bytes = picture::phase_picture(&variant, &g, record, ctx.lang, format).map_err(
             |e| match e {
                 PictureError::Game(e) => ctx.fail(e),
@@ -226,7 +226,7 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
         std::fs::write(path, bytes)
             .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
     }
-    let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+    let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
     if ctx.json {
         return ctx.print(&record_json(record, &variant), String::new);
     }
@@ -235,7 +235,7 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
         .templates
         .clone()
         .or_else(crate::report::local_templates);
-    let current = record.index + 1 == g.played;
+    let current = record.index + 1 == g.played();
     let (text, broken) = record_results_or_builtin(
         &g,
         &variant,
@@ -261,9 +261,9 @@ pub struct ExportArgs {
 /// The whole game as JSON: settings, players (without secrets), position, history, audit.
 pub fn run_export(ctx: &Context, args: ExportArgs) -> Result<(), Error> {
     let g = ctx.service.load(&args.game).map_err(|e| ctx.fail(e))?;
-    let phases = ctx.service.history(&g.id).map_err(|e| ctx.fail(e))?;
-    let audit = ctx.service.audit_trail(&g.id).map_err(|e| ctx.fail(e))?;
-    let variant = ctx.service.variant(&g.variant).map_err(|e| ctx.fail(e))?;
+    let phases = ctx.service.history(g.id()).map_err(|e| ctx.fail(e))?;
+    let audit = ctx.service.audit_trail(g.id()).map_err(|e| ctx.fail(e))?;
+    let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
     let value = json!({
         "format": 1,
         "game": public_game(&g, &variant),

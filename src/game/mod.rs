@@ -14,6 +14,8 @@ mod rules;
 mod secret;
 mod setting;
 pub mod span;
+#[cfg(any(test, feature = "test-hooks"))]
+mod testing;
 mod victory;
 
 pub use action::{Action, EndBy, PhaseGuard};

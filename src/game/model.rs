@@ -88,15 +88,15 @@ impl Default for Settings {
 /// The person playing a house.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Player {
-    pub address: String,
+    pub(in crate::game) address: String,
     /// The player's secret, salted and hashed (PHC string); never the secret itself.
-    pub secret: String,
-    pub lang: Lang,
-    pub joined: DateTime<Utc>,
+    pub(in crate::game) secret: String,
+    pub(in crate::game) lang: Lang,
+    pub(in crate::game) joined: DateTime<Utc>,
     /// Mail to this address came back undelivered (a bounce, or a permanent refusal of
     /// the mail server): shown to the moderator until the address changes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bounced: Option<Bounced>,
+    pub(in crate::game) bounced: Option<Bounced>,
 }
 
 /// A delivery failure recorded against a player's address.
@@ -213,20 +213,20 @@ pub struct Submission {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Seat {
     /// The house id in the variant.
-    pub house: String,
-    pub player: Option<Player>,
-    pub orders: Vec<StoredOrder>,
+    pub(in crate::game) house: String,
+    pub(in crate::game) player: Option<Player>,
+    pub(in crate::game) orders: Vec<StoredOrder>,
     /// When the house last gave orders this phase (none: not yet).
-    pub ordered: Option<DateTime<Utc>>,
+    pub(in crate::game) ordered: Option<DateTime<Utc>>,
     /// Ready to have the phase processed before the deadline.
-    pub ready: bool,
+    pub(in crate::game) ready: bool,
     /// Consecutive phases with something to decide and no orders.
-    pub missed: u32,
-    pub civil_disorder: bool,
-    pub vote: Option<Vote>,
-    pub absences: Vec<Absence>,
+    pub(in crate::game) missed: u32,
+    pub(in crate::game) civil_disorder: bool,
+    pub(in crate::game) vote: Option<Vote>,
+    pub(in crate::game) absences: Vec<Absence>,
     /// The player resigned; the seat waits for a replacement.
-    pub resigned: bool,
+    pub(in crate::game) resigned: bool,
 }
 
 impl Seat {
@@ -264,57 +264,57 @@ pub enum Ending {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Game {
     /// Short name used in commands and mail subjects (`westeros-1`).
-    pub id: String,
-    pub name: String,
+    pub(in crate::game) id: String,
+    pub(in crate::game) name: String,
     /// The variant as it was when the game was created (or moved to a new version by the
     /// moderator): its name for people, the hash of the content the store keeps.
-    pub variant: crate::map::PinnedVariant,
+    pub(in crate::game) variant: crate::map::PinnedVariant,
     /// The number of players of the setup.
-    pub players: u8,
-    pub status: GameStatus,
-    pub settings: Settings,
-    pub moderator: Option<Moderator>,
-    pub seats: Vec<Seat>,
+    pub(in crate::game) players: u8,
+    pub(in crate::game) status: GameStatus,
+    pub(in crate::game) settings: Settings,
+    pub(in crate::game) moderator: Option<Moderator>,
+    pub(in crate::game) seats: Vec<Seat>,
     /// The current position (stored in the position format, docs/position-format.md).
     #[serde(with = "crate::position::stored")]
-    pub position: Position,
-    pub phase: Phase,
+    pub(in crate::game) position: Position,
+    pub(in crate::game) phase: Phase,
     /// Phases processed so far: the history index of the current phase.
-    pub played: u32,
+    pub(in crate::game) played: u32,
     /// When the current phase opened (none before the start).
-    pub opened: Option<DateTime<Utc>>,
-    pub deadline: Option<DateTime<Utc>>,
+    pub(in crate::game) opened: Option<DateTime<Utc>>,
+    pub(in crate::game) deadline: Option<DateTime<Utc>>,
     /// How much the current phase's deadline was extended.
-    pub extended: Span,
+    pub(in crate::game) extended: Span,
     /// Reminders already sent for this phase.
-    pub reminders_sent: u32,
+    pub(in crate::game) reminders_sent: u32,
     /// While paused: the time that was left before the deadline.
-    pub paused_left: Option<i64>,
+    pub(in crate::game) paused_left: Option<i64>,
     /// Order sets received this phase, moved to the history when it is processed.
-    pub submissions: Vec<Submission>,
-    pub created: DateTime<Utc>,
-    pub ending: Option<Ending>,
+    pub(in crate::game) submissions: Vec<Submission>,
+    pub(in crate::game) created: DateTime<Utc>,
+    pub(in crate::game) ending: Option<Ending>,
     /// Houses with something to decide in the current phase (set when it opens).
     #[serde(default)]
-    pub deciding: Vec<String>,
+    pub(in crate::game) deciding: Vec<String>,
     /// When the judge must next look at the game (deadline, grace, reminder); the store
     /// indexes games by it so that `tick` reads only the games due.
-    pub wake: Option<DateTime<Utc>>,
+    pub(in crate::game) wake: Option<DateTime<Utc>>,
     /// People who receive the results without playing (`OBSERVE` by mail).
     #[serde(default)]
-    pub observers: Vec<Observer>,
+    pub(in crate::game) observers: Vec<Observer>,
     /// The current deadline as it was before declared absences moved it this phase (none:
     /// not moved): `max_absence` is counted from it, whatever pause or extension came
     /// between.
     #[serde(default)]
-    pub absence_base: Option<DateTime<Utc>>,
+    pub(in crate::game) absence_base: Option<DateTime<Utc>>,
     /// The players without orders were told that the deadline passed and the grace period
     /// runs (once per phase).
     #[serde(default)]
-    pub grace_told: bool,
+    pub(in crate::game) grace_told: bool,
     /// Requests to observe, waiting for their address to confirm.
     #[serde(default)]
-    pub observer_requests: Vec<ObserverRequest>,
+    pub(in crate::game) observer_requests: Vec<ObserverRequest>,
 }
 
 impl Game {
@@ -474,4 +474,173 @@ pub enum NoticeKind {
         #[serde(alias = "until")]
         since: DateTime<Utc>,
     },
+}
+
+/// Read access: only the game changes a game (`Game::execute`).
+impl Game {
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn variant(&self) -> &crate::map::PinnedVariant {
+        &self.variant
+    }
+
+    pub fn players(&self) -> u8 {
+        self.players
+    }
+
+    pub fn status(&self) -> GameStatus {
+        self.status
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    pub fn moderator(&self) -> Option<&Moderator> {
+        self.moderator.as_ref()
+    }
+
+    pub fn seats(&self) -> &[Seat] {
+        &self.seats
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    pub fn played(&self) -> u32 {
+        self.played
+    }
+
+    pub fn opened(&self) -> Option<DateTime<Utc>> {
+        self.opened
+    }
+
+    pub fn deadline(&self) -> Option<DateTime<Utc>> {
+        self.deadline
+    }
+
+    pub fn extended(&self) -> Span {
+        self.extended
+    }
+
+    pub fn reminders_sent(&self) -> u32 {
+        self.reminders_sent
+    }
+
+    pub fn paused_left(&self) -> Option<i64> {
+        self.paused_left
+    }
+
+    pub fn submissions(&self) -> &[Submission] {
+        &self.submissions
+    }
+
+    pub fn created(&self) -> DateTime<Utc> {
+        self.created
+    }
+
+    pub fn ending(&self) -> Option<&Ending> {
+        self.ending.as_ref()
+    }
+
+    pub fn deciding(&self) -> &[String] {
+        &self.deciding
+    }
+
+    pub fn wake(&self) -> Option<DateTime<Utc>> {
+        self.wake
+    }
+
+    pub fn observers(&self) -> &[Observer] {
+        &self.observers
+    }
+
+    pub fn absence_base(&self) -> Option<DateTime<Utc>> {
+        self.absence_base
+    }
+
+    pub fn grace_told(&self) -> bool {
+        self.grace_told
+    }
+
+    pub fn observer_requests(&self) -> &[ObserverRequest] {
+        &self.observer_requests
+    }
+}
+
+/// Read access: only the game changes a seat (`Game::execute`).
+impl Seat {
+    pub fn house(&self) -> &str {
+        &self.house
+    }
+
+    pub fn player(&self) -> Option<&Player> {
+        self.player.as_ref()
+    }
+
+    pub fn orders(&self) -> &[StoredOrder] {
+        &self.orders
+    }
+
+    pub fn ordered(&self) -> Option<DateTime<Utc>> {
+        self.ordered
+    }
+
+    pub fn ready(&self) -> bool {
+        self.ready
+    }
+
+    pub fn missed(&self) -> u32 {
+        self.missed
+    }
+
+    pub fn civil_disorder(&self) -> bool {
+        self.civil_disorder
+    }
+
+    pub fn vote(&self) -> Option<&Vote> {
+        self.vote.as_ref()
+    }
+
+    pub fn absences(&self) -> &[Absence] {
+        &self.absences
+    }
+
+    pub fn resigned(&self) -> bool {
+        self.resigned
+    }
+}
+
+/// Read access: only the game changes a player (`Game::execute`).
+impl Player {
+    pub fn address(&self) -> &str {
+        &self.address
+    }
+
+    pub fn secret(&self) -> &str {
+        &self.secret
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    pub fn joined(&self) -> DateTime<Utc> {
+        self.joined
+    }
+
+    pub fn bounced(&self) -> Option<&Bounced> {
+        self.bounced.as_ref()
+    }
 }

@@ -37,6 +37,7 @@ pub fn move_to_variant(
     game: &Game,
     old: &Rc<Variant>,
     new: &Rc<Variant>,
+    pin: crate::map::PinnedVariant,
     history: &[PhaseRecord],
 ) -> Result<Game, Vec<Incompatibility>> {
     let mut problems = Vec::new();
@@ -76,11 +77,12 @@ pub fn move_to_variant(
     if !problems.is_empty() {
         return Err(problems);
     }
-    let moved =
+    let mut moved =
         carried(game, old, new).map_err(|reason| vec![Incompatibility::Position { reason }])?;
     // What the store will write of the game under `new` must read back under `new`: a
     // game that does not is lost to every later command, this one's undoing included.
     carried(&moved, new, new).map_err(|reason| vec![Incompatibility::Position { reason }])?;
+    moved.variant = pin;
     Ok(moved)
 }
 

@@ -71,6 +71,26 @@ fn sieve(secret: &str, salt: &str) -> Option<u16> {
 }
 
 impl super::Game {
+    /// A copy with every secret's and token's hash masked, for what is shown or exported
+    /// (`game show --json`, `export`).
+    pub fn without_secrets(&self) -> super::Game {
+        const HIDDEN: &str = "(hidden)";
+        let mut g = self.clone();
+        for p in g.seats.iter_mut().filter_map(|s| s.player.as_mut()) {
+            p.secret = HIDDEN.into();
+        }
+        if let Some(m) = &mut g.moderator {
+            m.secret = HIDDEN.into();
+        }
+        for o in &mut g.observers {
+            o.secret = HIDDEN.into();
+        }
+        for r in &mut g.observer_requests {
+            r.token = HIDDEN.into();
+        }
+        g
+    }
+
     /// Adds the sieve to the stored hash of a seat's secret (a house's player; `None`: the
     /// moderator), which `secret` has just matched in full: a hash kept from before the
     /// sieve stops costing a full check for every wrong secret from then on.

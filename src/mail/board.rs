@@ -77,9 +77,9 @@ pub fn welcome_mail(
         .house_by_name(&house)
         .map_or_else(|| house.clone(), |h| variant.house(h).name.clone());
     let address = crate::game::check_address(welcome.address)?;
-    let own = house_brief(variant, &game.position, &house, lang)
+    let own = house_brief(variant, game.position(), &house, lang)
         .map(|brief| crate::report::localized(&brief, variant, lang));
-    let last = match service.last_phase(&game.id)? {
+    let last = match service.last_phase(game.id())? {
         Some(record) if welcome.replace => Some(
             record_results_for(
                 game,
@@ -95,11 +95,11 @@ pub fn welcome_mail(
         _ => None,
     };
     let data = json!({
-        "game": { "id": game.id, "name": game.name, "variant": variant.name },
+        "game": { "id": game.id(), "name": game.name(), "variant": variant.name },
         "house": name,
         "secret": welcome.secret,
         "judge": config.judge.address,
-        "status": status_word(game.status, lang),
+        "status": status_word(game.status(), lang),
         "deadline": game.deadline_text(lang),
         "own": own,
         "replaced": welcome.replace,
@@ -108,7 +108,7 @@ pub fn welcome_mail(
     let picture = current_attachment(variant, game, lang);
     let mail =
         compose(config, "welcome.txt", "welcome", data, &address, lang, now).map_err(internal)?;
-    Ok(mail.about(&game.id).carrying(picture.as_ref()))
+    Ok(mail.about(game.id()).carrying(picture.as_ref()))
 }
 
 /// The board after the played phase `record`, with that phase's orders drawn, as a PNG
@@ -120,14 +120,14 @@ pub fn phase_attachment(
     record: &PhaseRecord,
     lang: Lang,
 ) -> Option<Attachment> {
-    if !game.settings.pictures {
+    if !game.settings().pictures {
         return None;
     }
-    let stem = format!("{} {}", game.id, phase_text(record.phase, lang));
+    let stem = format!("{} {}", game.id(), phase_text(record.phase, lang));
     match phase_picture(variant, game, record, lang, Format::Png) {
         Ok(png) => Some(Attachment::png(&stem, png)),
         Err(e) => {
-            eprintln!("corbeau: {}: no picture for {stem}: {e}", game.id);
+            eprintln!("corbeau: {}: no picture for {stem}: {e}", game.id());
             None
         }
     }
@@ -136,14 +136,14 @@ pub fn phase_attachment(
 /// The board as it stands, as a PNG named after the game and its phase; none when the
 /// game's pictures are off or the picture cannot be drawn.
 pub fn current_attachment(variant: &Variant, game: &Game, lang: Lang) -> Option<Attachment> {
-    if !game.settings.pictures {
+    if !game.settings().pictures {
         return None;
     }
-    let stem = format!("{} {}", game.id, phase_text(game.phase, lang));
+    let stem = format!("{} {}", game.id(), phase_text(game.phase(), lang));
     match current_picture(variant, game, lang, Format::Png) {
         Ok(png) => Some(Attachment::png(&stem, png)),
         Err(e) => {
-            eprintln!("corbeau: {}: no picture for {stem}: {e}", game.id);
+            eprintln!("corbeau: {}: no picture for {stem}: {e}", game.id());
             None
         }
     }

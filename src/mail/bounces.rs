@@ -56,12 +56,12 @@ pub fn record(
         service
             .games()?
             .into_iter()
-            .filter(|g| bounce.game.as_ref().is_none_or(|id| *id == g.id))
+            .filter(|g| bounce.game.as_ref().is_none_or(|id| *id == g.id()))
             .filter(|g| {
-                g.seats.iter().any(|s| {
-                    s.player
+                g.seats().iter().any(|s| {
+                    s.player()
                         .as_ref()
-                        .is_some_and(|p| bounce.recipients.contains(&p.address))
+                        .is_some_and(|p| bounce.recipients.iter().any(|x| x == p.address()))
                 })
             })
             .collect()

@@ -90,11 +90,11 @@ pub fn handle_arrived(
     // Until a sign-on says who writes, answer a known player of the game in their own
     // language, then in the language of the keywords used, then in the judge's.
     let known = game.as_ref().and_then(|g| {
-        g.seats
+        g.seats()
             .iter()
-            .filter_map(|s| s.player.as_ref())
-            .find(|p| p.address == mail.from)
-            .map(|p| p.lang)
+            .filter_map(|s| s.player())
+            .find(|p| p.address() == mail.from)
+            .map(|p| p.lang())
     });
     let lang = known.or(script.lang).unwrap_or(config.lang);
     let actor = format!("mail {}", mail.from);
@@ -111,7 +111,12 @@ pub fn handle_arrived(
     desk.run(&mut session, &script.commands)?;
     let effects = desk.effects;
     let game = match session {
-        Some(session) => Some(session.commit(&actor, "mail", effects, now)?.id),
+        Some(session) => Some(
+            session
+                .commit(&actor, "mail", effects, now)?
+                .id()
+                .to_string(),
+        ),
         None => {
             service.settle_without_game(effects)?;
             None

@@ -529,19 +529,17 @@ fn tell(
     if let Some(admin) = &config.judge.admin {
         notified.push((admin.clone(), config.lang));
     }
-    let moderator = game
-        .as_ref()
-        .and_then(|g| g.moderator.as_ref().map(|m| (g, m)));
+    let moderator = game.as_ref().and_then(|g| g.moderator().map(|m| (g, m)));
     if let Some((g, m)) = moderator
         && !notified
             .iter()
             .any(|(a, _)| a.eq_ignore_ascii_case(&m.address))
     {
-        notified.push((m.address.clone(), g.settings.lang));
+        notified.push((m.address.clone(), g.settings().lang));
     }
     let data = |sender: bool| {
         json!({
-            "game": game.as_ref().map(|g| json!({ "id": g.id, "name": g.name })),
+            "game": game.as_ref().map(|g| json!({ "id": g.id(), "name": g.name() })),
             "file": kept.display().to_string(),
             "reason": reason,
             "from": scanned.as_ref().map(|m| m.address.clone()),
@@ -553,7 +551,7 @@ fn tell(
         })
     };
     let about = |out: super::outmail::OutMail| match &game {
-        Some(g) => out.about(&g.id),
+        Some(g) => out.about(g.id()),
         None => out,
     };
     let render = |to: &str, lang, sender| {
@@ -580,7 +578,7 @@ fn tell(
             .iter()
             .any(|(a, _)| a.eq_ignore_ascii_case(&sender.address))
     {
-        let lang = game.as_ref().map_or(config.lang, |g| g.settings.lang);
+        let lang = game.as_ref().map_or(config.lang, |g| g.settings().lang);
         let out = render(&sender.address, lang, true)?;
         let parent = (!sender.message_id.is_empty()).then_some(sender.message_id.as_str());
         mails.push(about(out.answering(parent, &sender.references)).seal());

@@ -34,7 +34,7 @@ pub fn queue_notices(
         // A game that cannot be read (its store damaged) keeps its notices queued, and
         // holds back no other game's.
         let read = service.find_game(&notice.game).and_then(|game| match game {
-            Some(game) => Ok(Some((service.variant(&game.variant)?, game))),
+            Some(game) => Ok(Some((service.variant(game.variant())?, game))),
             None => Ok(None),
         });
         let read = match read {
@@ -91,30 +91,30 @@ fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
     // moderator's own address is the one failing, nobody can be told by mail.
     if let NoticeKind::Undeliverable { address, .. } = &notice.kind {
         return game
-            .moderator
+            .moderator()
             .iter()
             .filter(|m| m.address != *address)
-            .map(|m| (m.address.clone(), game.settings.lang))
+            .map(|m| (m.address.clone(), game.settings().lang))
             .collect();
     }
     if let NoticeKind::SignOnFailures { house, .. } = &notice.kind {
         return throttle_recipients(game, house.as_deref());
     }
     let mut to: Vec<(String, Lang)> = game
-        .seats
+        .seats()
         .iter()
-        .filter(|s| notice.houses.is_empty() || notice.houses.contains(&s.house))
-        .filter(|s| !s.resigned)
-        .filter_map(|s| s.player.as_ref().map(|p| (p.address.clone(), p.lang)))
+        .filter(|s| notice.houses.is_empty() || notice.houses.iter().any(|x| x == s.house()))
+        .filter(|s| !s.resigned())
+        .filter_map(|s| s.player().map(|p| (p.address().to_string(), p.lang())))
         .collect();
     if (notice.houses.is_empty() || moderator_too)
-        && let Some(m) = &game.moderator
+        && let Some(m) = &game.moderator()
     {
         // `settings.lang`: the language of the moderator's results and notices.
-        to.push((m.address.clone(), game.settings.lang));
+        to.push((m.address.clone(), game.settings().lang));
     }
     if notice.houses.is_empty() {
-        to.extend(game.observers.iter().map(|o| (o.address.clone(), o.lang)));
+        to.extend(game.observers().iter().map(|o| (o.address.clone(), o.lang)));
     }
     let mut seen = std::collections::HashSet::new();
     to.retain(|(a, _)| seen.insert(a.clone()));
@@ -126,15 +126,15 @@ fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
 fn throttle_recipients(game: &Game, house: Option<&str>) -> Vec<(String, Lang)> {
     let mut to: Vec<(String, Lang)> = house
         .and_then(|h| game.seat(h))
-        .filter(|s| !s.resigned)
-        .and_then(|s| s.player.as_ref())
-        .map(|p| (p.address.clone(), p.lang))
+        .filter(|s| !s.resigned())
+        .and_then(|s| s.player())
+        .map(|p| (p.address().to_string(), p.lang()))
         .into_iter()
         .collect();
-    if let Some(m) = &game.moderator
+    if let Some(m) = &game.moderator()
         && to.iter().all(|(a, _)| *a != m.address)
     {
-        to.push((m.address.clone(), game.settings.lang));
+        to.push((m.address.clone(), game.settings().lang));
     }
     to
 }
@@ -155,9 +155,9 @@ fn mails_for(
     // The phase record of a results notice, read once for all its recipients, and
     // whether it is the last phase played.
     let results = match &notice.kind {
-        NoticeKind::Results { index } => match service.phase_played(&game.id, *index)? {
+        NoticeKind::Results { index } => match service.phase_played(game.id(), *index)? {
             Some(record) => {
-                let last = service.last_phase(&game.id)?.map(|r| r.index);
+                let last = service.last_phase(game.id())?.map(|r| r.index);
                 Some((record, last == Some(*index)))
             }
             // Rolled back before it was told: nothing to send.
@@ -183,7 +183,7 @@ fn mails_for(
     };
     // The position the game begins with, for each house's own units in its mail.
     let start = match notice.kind {
-        NoticeKind::Started => Some(game.position.clone()),
+        NoticeKind::Started => Some(game.position().clone()),
         _ => None,
     };
     let mut mails = Vec::new();
@@ -208,7 +208,7 @@ fn mails_for(
                 let text = &bodies[&key];
                 // The phase the results are of (theirs, `phase`, is the same), read even
                 // when the stored results are not.
-                let data = json!({ "game": { "id": game.id }, "phase": record.phase });
+                let data = json!({ "game": { "id": game.id() }, "phase": record.phase });
                 let subject = subject(config, "results", data, lang).map_err(render_error)?;
                 mail(config, &address, subject, text.clone(), now).carrying(picture(lang).as_ref())
             }
@@ -238,7 +238,7 @@ fn mails_for(
                 .carrying(picture(lang).as_ref())
             }
         };
-        mails.push(mail.about(&game.id));
+        mails.push(mail.about(game.id()));
     }
     Ok(mails)
 }
@@ -247,16 +247,16 @@ fn mails_for(
 /// player, or anybody else (observers).
 fn audience_of(game: &Game, address: &str) -> Audience {
     if game
-        .moderator
+        .moderator()
         .as_ref()
         .is_some_and(|m| m.address == address)
     {
         return Audience::Moderator;
     }
-    game.seats
+    game.seats()
         .iter()
-        .find(|s| !s.resigned && s.player.as_ref().is_some_and(|p| p.address == address))
-        .map_or(Audience::Public, |s| Audience::House(s.house.clone()))
+        .find(|s| !s.resigned() && s.player().is_some_and(|p| p.address() == address))
+        .map_or(Audience::Public, |s| Audience::House(s.house().to_string()))
 }
 
 fn kind_word(kind: &NoticeKind) -> &'static str {
@@ -301,13 +301,13 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
             Some(*failures),
             Some(format_deadline(
                 *since,
-                game.settings.schedule.time_zone,
+                game.settings().schedule.time_zone,
                 lang,
             )),
         ),
         _ => (None, None),
     };
-    let zone = game.settings.schedule.time_zone;
+    let zone = game.settings().schedule.time_zone;
     // The phase the notice is about, when it is not the one being played (a missed
     // deadline is told once the phase is processed).
     let (missed_phase, missed_kind, missed) = match kind {
@@ -319,12 +319,12 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
     };
     json!({
         "kind": kind_word(kind),
-        "game": { "id": game.id, "name": game.name },
-        "phase": phase_text(game.phase, lang),
+        "game": { "id": game.id(), "name": game.name() },
+        "phase": phase_text(game.phase(), lang),
         "deadline": game.deadline_text(lang),
-        "deadline_utc": game.deadline.map(|d| d.to_rfc3339()),
+        "deadline_utc": game.deadline().map(|d| d.to_rfc3339()),
         "house": house,
-        "ending": game.ending.as_ref().map(|e| ending_text(e, variant, lang)),
+        "ending": game.ending().map(|e| ending_text(e, variant, lang)),
         "grace_end": match kind {
             NoticeKind::Grace { until, .. } => Some(format_deadline(*until, zone, lang)),
             _ => None,
@@ -332,7 +332,7 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
         "missed_phase": missed_phase.map(|p| phase_text(p, lang)),
         "missed_kind": missed_kind.map(|p| p.kind),
         "missed": missed,
-        "civil_disorder_after": game.settings.civil_disorder_after,
+        "civil_disorder_after": game.settings().civil_disorder_after,
         "failure": match kind {
             NoticeKind::Undeliverable { address, reason, house } => json!({
                 "address": address,

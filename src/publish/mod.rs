@@ -168,7 +168,7 @@ pub fn prepare(service: &Service, site: &Site, mode: Mode) -> Result<Work, Publi
     let mut games = Vec::new();
     let mut failed = Vec::new();
     for (id, game) in service.each_game()? {
-        let read = game.and_then(|game| Ok((service.variant(&game.variant)?, game)));
+        let read = game.and_then(|game| Ok((service.variant(game.variant())?, game)));
         let (variant, game) = match read {
             Ok(read) => read,
             Err(e) => {
@@ -176,14 +176,14 @@ pub fn prepare(service: &Service, site: &Site, mode: Mode) -> Result<Work, Publi
                 continue;
             }
         };
-        let last = service.last_audit(&game.id)?;
+        let last = service.last_audit(game.id())?;
         let stamp = fingerprint(&[
             env!("CARGO_PKG_VERSION").as_bytes(),
             site.lang.code().as_bytes(),
             &scope::within(&variant, || serde_json::to_vec(&game)).unwrap_or_default(),
             &serde_json::to_vec(&last).unwrap_or_default(),
         ]);
-        let folder = site.dir.join(GAMES).join(&game.id);
+        let folder = site.dir.join(GAMES).join(game.id());
         let unchanged = mode == Mode::Changed
             && holds_no_link(&folder)
             && folder.join("index.html").is_file()
@@ -191,8 +191,8 @@ pub fn prepare(service: &Service, site: &Site, mode: Mode) -> Result<Work, Publi
         let history = if unchanged {
             None
         } else {
-            let records = service.history(&game.id)?;
-            let audit = service.audit_trail(&game.id)?;
+            let records = service.history(game.id())?;
+            let audit = service.audit_trail(game.id())?;
             Some(History {
                 records,
                 broadcasts: Broadcast::in_audit(&audit),
@@ -237,16 +237,17 @@ impl Work {
                 continue;
             }
             if let Err(e) = write_game(site, work, &mut report) {
-                report
-                    .errors
-                    .push((work.game.id.clone(), e.message(work.game.settings.lang)));
+                report.errors.push((
+                    work.game.id().to_string(),
+                    e.message(work.game.settings().lang),
+                ));
             }
         }
         // Folders of games no longer in the store go (the folder is the site's own).
         let ids: Vec<&str> = self
             .games
             .iter()
-            .map(|w| w.game.id.as_str())
+            .map(|w| w.game.id())
             .chain(self.failed.iter().map(|(id, _)| id.as_str()))
             .collect();
         for entry in fs::read_dir(&games_dir).map_err(io_error(&games_dir))? {
@@ -379,17 +380,17 @@ fn write_game(
     };
     let game = &work.game;
     let variant: &Variant = &work.variant;
-    let lang = game.settings.lang;
-    let folder = site.dir.join(GAMES).join(&game.id);
+    let lang = game.settings().lang;
+    let folder = site.dir.join(GAMES).join(game.id());
     own_dir(&folder, report)?;
     let old = Manifest::read(&folder);
     // The variant's content hash: a new version of the variant redraws the maps.
-    let pin = game.variant.hash.to_string();
+    let pin = game.variant().hash.to_string();
     let common = |more: &[&[u8]]| {
         let mut parts: Vec<&[u8]> = vec![
             env!("CARGO_PKG_VERSION").as_bytes(),
             lang.code().as_bytes(),
-            game.name.as_bytes(),
+            game.name().as_bytes(),
             pin.as_bytes(),
         ];
         parts.extend_from_slice(more);
@@ -398,8 +399,8 @@ fn write_game(
     let mut jobs = vec![PictureJob {
         file: "current.png".into(),
         fingerprint: common(&[
-            write_position(variant, &game.position).as_bytes(),
-            game.phase.to_string().as_bytes(),
+            write_position(variant, game.position()).as_bytes(),
+            game.phase().to_string().as_bytes(),
         ]),
         record: None,
     }];
@@ -596,16 +597,16 @@ fn render_game(
 ) -> Result<String, PublishError> {
     let game = &work.game;
     let variant: &Variant = &work.variant;
-    let lang = game.settings.lang;
-    let centres = game.position.centre_counts(variant);
+    let lang = game.settings().lang;
+    let centres = game.position().centre_counts(variant);
     let houses: Vec<_> = game
-        .seats
+        .seats()
         .iter()
         .filter_map(|seat| {
-            let id = variant.house_by_name(&seat.house)?;
+            let id = variant.house_by_name(seat.house())?;
             let house = variant.house(id);
             let units = game
-                .position
+                .position()
                 .units
                 .iter()
                 .filter(|u| u.owner == Owner::House(id))
@@ -615,14 +616,14 @@ fn render_game(
                 "colour": safe_colour(&house.colour),
                 "centres": centres.get(usize::from(id.0)).copied().unwrap_or(0),
                 "units": units,
-                "civil_disorder": seat.civil_disorder,
+                "civil_disorder": seat.civil_disorder(),
             }))
         })
         .collect();
     let templates = site.templates.as_deref();
     let mut phases = Vec::new();
     for record in history.records.iter().rev() {
-        let current = record.index + 1 == game.played;
+        let current = record.index + 1 == game.played();
         let (results, broken) = record_results_or_builtin(
             game,
             variant,
@@ -645,24 +646,24 @@ fn render_game(
             "press": press_values(variant, &history.broadcasts, record.index),
         }));
     }
-    let playing = game.ending.is_none();
+    let playing = game.ending().is_none();
     let data = json!({
         "root": "../../",
         "game": {
-            "id": game.id,
-            "name": game.name,
+            "id": game.id(),
+            "name": game.name(),
             "variant": variant.name,
-            "players": game.players,
-            "status": status_word(game.status, lang),
-            "phase": playing.then(|| phase_text(game.phase, lang)),
-            "deadline": (playing && game.deadline.is_some()).then(|| game.deadline_text(lang)),
-            "ending": game.ending.as_ref().map(|e| ending_text(e, variant, lang)),
-            "played": game.played,
+            "players": game.players(),
+            "status": status_word(game.status(), lang),
+            "phase": playing.then(|| phase_text(game.phase(), lang)),
+            "deadline": (playing && game.deadline().is_some()).then(|| game.deadline_text(lang)),
+            "ending": game.ending().map(|e| ending_text(e, variant, lang)),
+            "played": game.played(),
         },
         "houses": houses,
         "current": {
             "picture": picture_value(present, "current.png"),
-            "press": if playing { press_values(variant, &history.broadcasts, game.played) } else { Vec::new() },
+            "press": if playing { press_values(variant, &history.broadcasts, game.played()) } else { Vec::new() },
         },
         "phases": phases,
     });
@@ -681,14 +682,14 @@ fn render_index(site: &Site, games: &[GameWork]) -> Result<String, PublishError>
         .map(|w| {
             let g = &w.game;
             json!({
-                "id": g.id,
-                "name": g.name,
+                "id": g.id(),
+                "name": g.name(),
                 "variant": w.variant.name,
-                "phase": if g.ending.is_none() { Some(phase_text(g.phase, lang)) } else { None },
-                "status": status_word(g.status, lang),
-                "ending": g.ending.as_ref().map(|e| ending_text(e, &w.variant, lang)),
-                "played": g.played,
-                "href": format!("{GAMES}/{}/index.html", g.id),
+                "phase": if g.ending().is_none() { Some(phase_text(g.phase(), lang)) } else { None },
+                "status": status_word(g.status(), lang),
+                "ending": g.ending().map(|e| ending_text(e, &w.variant, lang)),
+                "played": g.played(),
+                "href": format!("{GAMES}/{}/index.html", g.id()),
             })
         })
         .collect();

@@ -61,8 +61,8 @@ pub fn format_deadline(t: DateTime<Utc>, tz: Tz, lang: Lang) -> String {
 impl Game {
     /// The deadline for people, or "none".
     pub fn deadline_text(&self, lang: Lang) -> String {
-        match self.deadline {
-            Some(d) => format_deadline(d, self.settings.schedule.time_zone, lang),
+        match self.deadline() {
+            Some(d) => format_deadline(d, self.settings().schedule.time_zone, lang),
             None => say!(lang, "lifecycle.none"),
         }
     }

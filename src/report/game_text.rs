@@ -99,29 +99,29 @@ pub fn ending_text(ending: &Ending, variant: &Variant, lang: Lang) -> String {
 
 /// `game show`: phase, deadline and each house's player and orders (`game_show.*`).
 pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
-    let title = if g.name == g.id {
-        g.id.clone()
+    let title = if g.name() == g.id() {
+        g.id().to_string()
     } else {
-        format!("{} — {}", g.id, g.name)
+        format!("{} — {}", g.id(), g.name())
     };
     let mut t = say!(
         lang,
         "game_show.title",
         title,
         variant = variant.name,
-        players = g.players,
-        status = status_word(g.status, lang)
+        players = g.players(),
+        status = status_word(g.status(), lang)
     );
     t.push('\n');
-    if let Some(ending) = &g.ending {
+    if let Some(ending) = &g.ending() {
         t.push_str(&ending_text(ending, variant, lang));
         t.push('\n');
     } else {
         t.push_str(&say!(
             lang,
             "game_show.phase",
-            phase = phase_text(g.phase, lang),
-            number = g.played + 1
+            phase = phase_text(g.phase(), lang),
+            number = g.played() + 1
         ));
         t.push('\n');
         t.push_str(&say!(
@@ -131,33 +131,33 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
         ));
         t.push('\n');
     }
-    let centres = g.position.centre_counts(variant);
+    let centres = g.position().centre_counts(variant);
     t.push_str(&say!(lang, "game_show.houses"));
     t.push('\n');
-    for seat in &g.seats {
-        let player = seat
-            .player
-            .as_ref()
-            .map_or_else(|| say!(lang, "game_show.nobody"), |p| p.address.clone());
+    for seat in g.seats() {
+        let player = seat.player().as_ref().map_or_else(
+            || say!(lang, "game_show.nobody"),
+            |p| p.address().to_string(),
+        );
         let count = variant
-            .house_by_name(&seat.house)
+            .house_by_name(seat.house())
             .and_then(|h| centres.get(usize::from(h.0)))
             .copied()
             .unwrap_or(0);
         let mut state = Vec::new();
         // Orders are per phase: nothing to say before the start or after the end.
-        let playing = matches!(g.status, GameStatus::Running | GameStatus::Paused);
-        if g.deciding.contains(&seat.house) && playing {
-            state.push(if seat.ordered.is_some() {
-                say!(lang, "game_show.orders_in", count = seat.orders.len())
+        let playing = matches!(g.status(), GameStatus::Running | GameStatus::Paused);
+        if g.deciding().iter().any(|x| x == seat.house()) && playing {
+            state.push(if seat.ordered().is_some() {
+                say!(lang, "game_show.orders_in", count = seat.orders().len())
             } else {
                 say!(lang, "game_show.no_orders")
             });
         }
-        if seat.ready {
+        if seat.ready() {
             state.push(say!(lang, "game_show.ready"));
         }
-        if let Some(b) = seat.player.as_ref().and_then(|p| p.bounced.as_ref()) {
+        if let Some(b) = seat.player().and_then(|p| p.bounced()) {
             state.push(say!(
                 lang,
                 "game_show.undelivered",
@@ -165,12 +165,12 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
                 reason = b.reason
             ));
         }
-        if seat.civil_disorder {
+        if seat.civil_disorder() {
             state.push(say!(lang, "game_show.civil_disorder"));
-        } else if seat.missed > 0 {
-            state.push(say!(lang, "game_show.missed", count = seat.missed));
+        } else if seat.missed() > 0 {
+            state.push(say!(lang, "game_show.missed", count = seat.missed()));
         }
-        if let Some(vote) = &seat.vote {
+        if let Some(vote) = &seat.vote() {
             state.push(match vote {
                 crate::game::Vote::Draw => say!(lang, "game_show.votes_draw"),
                 crate::game::Vote::Concede(h) => {
@@ -180,7 +180,7 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
         }
         t.push_str(&format!(
             "  {:<12} {:>2} {}  {:<28} {}\n",
-            house_name(variant, &seat.house),
+            house_name(variant, seat.house()),
             count,
             say!(lang, "game_show.centres"),
             player,
@@ -283,11 +283,11 @@ pub fn record_results_for(
     templates: Option<&Path>,
 ) -> Result<String, RenderError> {
     let game = json!({
-        "id": g.id,
-        "name": g.name,
+        "id": g.id(),
+        "name": g.name(),
         "index": record.index,
-        "deadline": if current && g.status != GameStatus::Finished { g.deadline.map(|_| g.deadline_text(lang)) } else { None },
-        "deadline_utc": if current { g.deadline.map(|d| d.to_rfc3339()) } else { None },
+        "deadline": if current && g.status() != GameStatus::Finished { g.deadline().map(|_| g.deadline_text(lang)) } else { None },
+        "deadline_utc": if current { g.deadline().map(|d| d.to_rfc3339()) } else { None },
         "ending": record.ending.as_ref().map(|e| ending_text(e, variant, lang)),
     });
     let mut results = match &record.results {
@@ -304,7 +304,7 @@ pub fn record_results_for(
                 "results_record.unreadable",
                 phase = phase_text(record.phase, lang),
                 index = record.index,
-                game = g.id,
+                game = g.id(),
                 problem
             );
             text.push('\n');

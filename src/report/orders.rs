@@ -96,7 +96,7 @@ pub fn orders_view(
     let (mut orders, rest): (Vec<OrderLine>, Vec<OrderLine>) =
         lines.into_iter().partition(|o| o.index.is_some());
     orders.sort_by_key(|o| o.index);
-    let missing = if game.phase.kind == crate::judge::PhaseKind::Adjustment {
+    let missing = if game.phase().kind == crate::judge::PhaseKind::Adjustment {
         Vec::new()
     } else {
         rest.into_iter().filter_map(|o| o.unit).collect()
@@ -120,17 +120,17 @@ pub fn orders_view(
         .collect();
     Ok(OrdersView {
         game: GameRef {
-            id: game.id.clone(),
-            name: game.name.clone(),
+            id: game.id().to_string(),
+            name: game.name().to_string(),
         },
         house: house_ref,
-        phase: game.phase,
+        phase: game.phase(),
         deadline: game.deadline_text(lang),
-        deadline_utc: game.deadline.map(|d| d.to_rfc3339()),
+        deadline_utc: game.deadline().map(|d| d.to_rfc3339()),
         orders,
         rejected: view.rejected,
         missing,
-        ready: game.seat(house).is_some_and(|s| s.ready),
+        ready: game.seat(house).is_some_and(|s| s.ready()),
         reach,
     })
 }

@@ -114,18 +114,18 @@ impl Session<'_> {
         now: DateTime<Utc>,
     ) -> Result<Result<SignedOn, AuthFailure>, GameError> {
         let game = self.game();
-        let id = game.id.clone();
+        let id = game.id().to_string();
         let seat = match claim {
             Claim::House(house) => game
                 .seat(&house)
-                .filter(|s| !s.resigned)
-                .and_then(|s| s.player.as_ref())
-                .map(|p| (Some(house), p.address.clone(), p.lang)),
+                .filter(|s| !s.resigned())
+                .and_then(|s| s.player())
+                .map(|p| (Some(house), p.address().to_string(), p.lang())),
             // The moderator's language is the game's (`LANGUE` changes it).
             Claim::Moderator => game
-                .moderator
+                .moderator()
                 .as_ref()
-                .map(|m| (None, m.address.clone(), game.settings.lang)),
+                .map(|m| (None, m.address.clone(), game.settings().lang)),
         };
         let Some((house, owner, lang)) = seat else {
             return Ok(Err(AuthFailure::Vacant));

@@ -271,7 +271,7 @@ impl Service {
         change: impl FnOnce(&mut Game, &crate::map::Variant, &mut TestNotices) -> Result<T, GameError>,
     ) -> Result<T, GameError> {
         let before = self.load(id)?;
-        let variant = self.variant(&before.variant)?;
+        let variant = self.variant(before.variant())?;
         let mut game = before.clone();
         let mut told = TestNotices::default();
         let value = change(&mut game, &variant, &mut told)?;
@@ -279,7 +279,7 @@ impl Service {
             .0
             .into_iter()
             .map(|(kind, houses)| Notice {
-                game: game.id.clone(),
+                game: game.id().to_string(),
                 at: now,
                 kind,
                 houses,

@@ -158,10 +158,10 @@ impl Service {
     pub fn create(&self, new: NewGame, actor: &str, now: DateTime<Utc>) -> Result<Game, GameError> {
         let (pin, variant, text) = self.read_variant(&new.variant)?;
         let game = create(new, &variant, pin, now)?;
-        self.store.keep_variant(&game.variant.hash, &text)?;
+        self.store.keep_variant(&game.variant().hash, &text)?;
         let line = AuditLine::Created {
-            players: game.players,
-            variant: game.variant.to_string(),
+            players: game.players(),
+            variant: game.variant().to_string(),
         };
         self.store.commit(Commit {
             before: None,
@@ -184,27 +184,25 @@ impl Service {
     ) -> Result<(Game, PinnedVariant), GameError> {
         let before = self.load(id)?;
         let (pin, new, text) = self.read_variant(name)?;
-        if pin == before.variant {
+        if pin == *before.variant() {
             return Err(GameError::VariantUnchanged {
                 name: pin.name.clone(),
             });
         }
-        let old = self.variant(&before.variant)?;
+        let old = self.variant(before.variant())?;
         let history = self.store.phases(id)?;
-        let mut game =
-            crate::game::move_to_variant(&before, &old, &new, &history).map_err(|problems| {
-                GameError::VariantIncompatible {
-                    file: name.to_string(),
-                    problems,
-                }
-            })?;
-        game.variant = pin;
-        self.store.keep_variant(&game.variant.hash, &text)?;
+        let game = crate::game::move_to_variant(&before, &old, &new, pin, &history).map_err(
+            |problems| GameError::VariantIncompatible {
+                file: name.to_string(),
+                problems,
+            },
+        )?;
+        self.store.keep_variant(&game.variant().hash, &text)?;
         let line = AuditLine::VariantChanged {
-            from: before.variant.name.clone(),
-            from_hash: before.variant.hash.short().to_string(),
-            to: game.variant.name.clone(),
-            to_hash: game.variant.hash.short().to_string(),
+            from: before.variant().name.clone(),
+            from_hash: before.variant().hash.short().to_string(),
+            to: game.variant().name.clone(),
+            to_hash: game.variant().hash.short().to_string(),
         };
         self.store.commit(Commit {
             before: Some(&before),
@@ -212,7 +210,7 @@ impl Service {
             audit: vec![audit(now, actor, "set-variant", vec![line], String::new())],
             ..Commit::default()
         })?;
-        Ok((game, before.variant))
+        Ok((game, before.variant().clone()))
     }
 
     /// Processes the current phase of a game and stores it; `expected` guards against
@@ -255,7 +253,7 @@ impl Service {
     /// Adjudicates the current phase without storing anything.
     pub fn preview(&self, id: &str, now: DateTime<Utc>) -> Result<PhaseRecord, GameError> {
         let mut game = self.load(id)?;
-        let variant = self.variant(&game.variant)?;
+        let variant = self.variant(game.variant())?;
         game.process(
             &variant,
             now,

@@ -37,7 +37,7 @@ pub fn phase_picture(
         position: &position,
         orders: &reports,
         played: Some(record.phase),
-        title: &game.name,
+        title: game.name(),
         lang,
     };
     draw(&picture, format)
@@ -52,10 +52,10 @@ pub fn current_picture(
 ) -> Result<Vec<u8>, PictureError> {
     let picture = Picture {
         variant,
-        position: &game.position,
+        position: game.position(),
         orders: &[],
         played: None,
-        title: &game.name,
+        title: game.name(),
         lang,
     };
     draw(&picture, format)

@@ -54,7 +54,7 @@ impl Service {
     /// JSON is most of what a mail costs once its secret is checked). The store is one
     /// process's (sled), so nothing changes it in between.
     pub fn session_of(&self, before: Game) -> Result<Session<'_>, GameError> {
-        let variant = self.variant(&before.variant)?;
+        let variant = self.variant(before.variant())?;
         Ok(Session {
             service: self,
             game: before.clone(),
@@ -187,7 +187,7 @@ impl Session<'_> {
 
     /// The last phase the game played, as the store holds it (before this session).
     pub fn last_phase(&self) -> Result<Option<PhaseRecord>, GameError> {
-        self.service.last_phase(&self.game.id)
+        self.service.last_phase(self.game.id())
     }
 
     /// The game before and after, the notices and the audit entry of the session (for a
@@ -213,7 +213,7 @@ impl Session<'_> {
             })
             .map(|(_, notice)| notice)
             .map(|(kind, houses)| Notice {
-                game: self.game.id.clone(),
+                game: self.game.id().to_string(),
                 at: now,
                 kind,
                 houses,

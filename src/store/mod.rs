@@ -472,7 +472,7 @@ impl Store {
         // with the game's: a rollback has the game it changes).
         let (game_json, record_json) = match commit.game.or(commit.before) {
             Some(game) => {
-                let variant = self.pinned(&game.variant)?;
+                let variant = self.pinned(game.variant())?;
                 scope::within(&variant, || {
                     Ok::<_, StoreError>((
                         commit.game.map(encode).transpose()?,
@@ -493,7 +493,7 @@ impl Store {
         let id = commit
             .game
             .or(commit.before)
-            .map(|g| g.id.clone())
+            .map(|g| g.id().to_string())
             .unwrap_or_default();
         let seen_at = Utc::now().timestamp().to_be_bytes();
         if let Some(at) = commit
@@ -529,13 +529,13 @@ impl Store {
                                 id.clone(),
                             )));
                         }
-                        if let Some(old) = commit.before.and_then(|g| g.wake) {
+                        if let Some(old) = commit.before.and_then(|g| g.wake()) {
                             wake.remove(wake_key(old, &id))?;
                         }
                         match (commit.game, &game_json) {
                             (Some(game), Some(json)) => {
                                 games.insert(id.as_bytes(), json.as_slice())?;
-                                if let Some(at) = game.wake {
+                                if let Some(at) = game.wake() {
                                     wake.insert(wake_key(at, &id), id.as_bytes())?;
                                 }
                             }

@@ -126,10 +126,12 @@ fn a_confirmation_past_the_observer_cap_is_refused_and_the_request_kept() {
         answer[0].body
     );
     let game = w.game(GAME);
-    assert_eq!(game.observers.len(), cap, "no observer past the cap");
+    assert_eq!(game.observers().len(), cap, "no observer past the cap");
     // The moderator still sees who waits (`game show --json` lists the requests).
     assert!(
-        game.observer_requests.iter().any(|r| r.address == newcomer),
+        game.observer_requests()
+            .iter()
+            .any(|r| r.address == newcomer),
         "the request is kept"
     );
 
@@ -146,7 +148,12 @@ fn a_confirmation_past_the_observer_cap_is_refused_and_the_request_kept() {
         "{}",
         answer[0].body
     );
-    assert!(w.game(GAME).observers.iter().any(|o| o.address == newcomer));
+    assert!(
+        w.game(GAME)
+            .observers()
+            .iter()
+            .any(|o| o.address == newcomer)
+    );
 }
 
 #[test]
@@ -288,7 +295,7 @@ fn press_to_everyone_of_a_seven_house_game_with_its_observers_still_goes() {
     config.mail.caps.observers_per_game = 5;
     let observers = 12;
     let mut w = with("fanout-7", observers, "classique", 7, config);
-    let house = w.game(GAME).seats[0].house.clone();
+    let house = w.game(GAME).seats()[0].house().to_string();
     let body = format!(
         "PARTIE {GAME} {house} {STARK_SECRET}\nPRESSE A TOUS\nBonjour à tous.\nFIN PRESSE\n"
     );

@@ -85,32 +85,32 @@ fn a_rollback_keeps_the_orders_clears_the_ready_flags_and_says_so() {
 
     let now = t0() + TimeDelta::hours(2);
     let game = w.rollback(GAME, now);
-    assert_eq!(game.played, 0);
-    assert_eq!(game.phase.season, Season::Spring);
+    assert_eq!(game.played(), 0);
+    assert_eq!(game.phase().season, Season::Spring);
     assert!(
-        game.seats.iter().all(|s| !s.ready),
+        game.seats().iter().all(|s| !s.ready()),
         "nobody is ready after a rollback: {:?}",
-        game.seats
+        game.seats()
     );
     assert_eq!(
-        game.seat("stark").unwrap().orders[0].order.text,
+        game.seat("stark").unwrap().orders()[0].order.text,
         "A win -> roc",
         "the orders are kept"
     );
     assert_eq!(
         game.seat("baratheon")
             .unwrap()
-            .player
+            .player()
             .as_ref()
             .unwrap()
-            .address,
+            .address(),
         "renly@accalmie.test"
     );
     // A sane deadline: a whole phase from the rollback, in the future.
-    let deadline = game.deadline.unwrap();
+    let deadline = game.deadline().unwrap();
     assert_eq!(
         deadline,
-        game.settings
+        game.settings()
             .schedule
             .deadline(now, PhaseKind::Movement, &[])
     );
@@ -118,7 +118,7 @@ fn a_rollback_keeps_the_orders_clears_the_ready_flags_and_says_so() {
     // The next passes of the judge do not replay the phase at once.
     let report = w.tick(now + TimeDelta::minutes(5));
     assert!(report.processed.is_empty(), "{report:?}");
-    assert_eq!(w.game(GAME).played, 0);
+    assert_eq!(w.game(GAME).played(), 0);
 
     let mails = w.notices(now);
     let fr = mails.iter().find(|m| m.to == STARK).unwrap();
@@ -182,10 +182,10 @@ fn an_absence_after_an_extension_moves_the_deadline_and_everyone_is_told() {
     let now = t0() + TimeDelta::hours(1);
     let game = w.act(GAME, Action::Extend(Span::days(1)), now);
     // Wednesday 25 20:00 + 1 day: Thursday 26 20:00, inside the absence.
-    assert_eq!(game.deadline, Some(at("2026-03-26T19:00:00Z")));
+    assert_eq!(game.deadline(), Some(at("2026-03-26T19:00:00Z")));
     w.notices(now);
     let game = w.act(GAME, lannister_away(), now);
-    assert_eq!(game.deadline, Some(after_absence()));
+    assert_eq!(game.deadline(), Some(after_absence()));
     assert_everyone_told(&w, after_absence(), now);
 }
 
@@ -196,10 +196,10 @@ fn an_absence_after_a_pause_moves_the_deadline_and_everyone_is_told() {
     // Resumed a day later: the 2 days 11 hours that were left end on Thursday 26 at 20:00.
     let resumed = t0() + TimeDelta::days(1);
     let game = w.act(GAME, Action::Resume, resumed);
-    assert_eq!(game.deadline, Some(at("2026-03-26T19:00:00Z")));
+    assert_eq!(game.deadline(), Some(at("2026-03-26T19:00:00Z")));
     w.notices(resumed);
     let game = w.act(GAME, lannister_away(), resumed);
-    assert_eq!(game.deadline, Some(after_absence()));
+    assert_eq!(game.deadline(), Some(after_absence()));
     assert_everyone_told(&w, after_absence(), resumed);
 }
 
@@ -208,9 +208,9 @@ fn an_absence_declared_during_a_pause_moves_the_deadline_at_the_resume() {
     let w = world("absence-in-pause", Settings::default());
     w.act(GAME, Action::Pause, t0());
     let game = w.act(GAME, lannister_away(), t0());
-    assert_eq!(game.status, GameStatus::Paused);
+    assert_eq!(game.status(), GameStatus::Paused);
     let game = w.act(GAME, Action::Resume, t0() + TimeDelta::days(1));
-    assert_eq!(game.deadline, Some(after_absence()));
+    assert_eq!(game.deadline(), Some(after_absence()));
 }
 
 #[test]
@@ -230,7 +230,7 @@ fn absences_stay_within_the_cap_whatever_came_before() {
         },
         now,
     );
-    assert_eq!(game.deadline, Some(at("2026-03-27T19:00:00Z")));
+    assert_eq!(game.deadline(), Some(at("2026-03-27T19:00:00Z")));
     // A second absence cannot push it further than the cap either.
     let game = w.act(
         GAME,
@@ -241,7 +241,7 @@ fn absences_stay_within_the_cap_whatever_came_before() {
         },
         now,
     );
-    assert_eq!(game.deadline, Some(at("2026-03-27T19:00:00Z")));
+    assert_eq!(game.deadline(), Some(at("2026-03-27T19:00:00Z")));
 }
 
 #[test]
@@ -256,7 +256,7 @@ fn an_absence_that_does_not_cover_the_deadline_moves_nothing_and_tells_nobody() 
         },
         t0(),
     );
-    assert_eq!(game.deadline, Some(at("2026-03-25T19:00:00Z")));
+    assert_eq!(game.deadline(), Some(at("2026-03-25T19:00:00Z")));
     assert!(w.notices_pending().is_empty(), "{:?}", w.notices_pending());
 }
 
@@ -268,7 +268,7 @@ fn grace_missed_deadlines_and_civil_disorder_are_told() {
     settings.schedule.grace = Span::hours(12);
     settings.civil_disorder_after = 2;
     let w = world("grace", settings);
-    let deadline = w.game(GAME).deadline.unwrap();
+    let deadline = w.game(GAME).deadline().unwrap();
     w.submit(GAME, "stark", "A win -> roc\n", t0());
 
     // At the deadline: Lannister and Baratheon are told, once, that the judge waits.
@@ -334,7 +334,7 @@ fn grace_missed_deadlines_and_civil_disorder_are_told() {
     );
 
     // A second silent phase: civil disorder, told to the house and the moderator.
-    let deadline = w.game(GAME).deadline.unwrap();
+    let deadline = w.game(GAME).deadline().unwrap();
     w.submit(GAME, "stark", "A roc H\n", deadline - TimeDelta::hours(1));
     w.submit(
         GAME,
@@ -366,7 +366,7 @@ fn grace_missed_deadlines_and_civil_disorder_are_told() {
     assert_golden("mail/notices-flow-en.txt", &en);
 
     // A house in civil disorder is not told again at each phase.
-    let deadline = w.game(GAME).deadline.unwrap();
+    let deadline = w.game(GAME).deadline().unwrap();
     w.tick(deadline);
     w.tick(w.game(GAME).grace_end().unwrap());
     assert!(
@@ -414,7 +414,7 @@ fn paris_game(deadline: &str) -> Game {
     }
     game.start(&variant, at(deadline) - TimeDelta::days(2))
         .unwrap();
-    assert_eq!(game.deadline, Some(at(deadline)));
+    assert_eq!(game.deadline(), Some(at(deadline)));
     game
 }
 
@@ -433,10 +433,10 @@ fn a_day_of_grace_across_a_clock_change_ends_at_the_same_local_time() {
         let variant: Variant = load_variant("westeros").unwrap();
         let mut game = paris_game(deadline);
         let (deadline, end) = (at(deadline), at(end));
-        assert_eq!(game.settings.schedule.grace_end(deadline), end);
+        assert_eq!(game.settings().schedule.grace_end(deadline), end);
         assert_eq!(game.grace_end(), Some(end));
         game.update_wake(deadline);
-        assert_eq!(game.wake, Some(end), "wake after {deadline}");
+        assert_eq!(game.wake(), Some(end), "wake after {deadline}");
         let second = TimeDelta::seconds(1);
         assert_eq!(game.due(end - second), None);
         assert_eq!(game.due(end), Some(Trigger::Deadline));
@@ -891,7 +891,7 @@ fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<String>)> {
 #[test]
 fn every_notice_renders_in_both_languages() {
     let w = world("notices", Settings::default());
-    let deadline = w.game(GAME).deadline.unwrap();
+    let deadline = w.game(GAME).deadline().unwrap();
     let kinds = every_notice(deadline);
     let count = kinds.len();
     w.notify(GAME, kinds, t0());

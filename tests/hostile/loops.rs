@@ -75,11 +75,11 @@ fn address_of(w: &World, house: &str) -> String {
     w.game(GAME)
         .seat(house)
         .unwrap()
-        .player
+        .player()
         .as_ref()
         .unwrap()
-        .address
-        .clone()
+        .address()
+        .to_string()
 }
 
 fn stark() -> String {
@@ -182,7 +182,7 @@ fn mail_from_the_judge_itself_or_from_robots_is_never_answered() {
         assert!(w.seen(&format!("never-{n}@nord.test")), "{what}");
     }
     // Nothing of them was carried out either.
-    assert!(!w.game(GAME).seat("stark").unwrap().ready);
+    assert!(!w.game(GAME).seat("stark").unwrap().ready());
 
     // A person's mail with the harmless values is answered.
     for (n, headers) in [
@@ -488,10 +488,10 @@ fn a_bounce_for_a_player_flags_the_address_and_tells_the_moderator_once() {
         w.game(GAME)
             .seat("stark")
             .unwrap()
-            .player
+            .player()
             .as_ref()
             .unwrap()
-            .bounced
+            .bounced()
             .is_none()
     );
 
@@ -502,8 +502,14 @@ fn a_bounce_for_a_player_flags_the_address_and_tells_the_moderator_once() {
     assert!(report.reason.contains("5.1.1"), "{}", report.reason);
     assert_eq!(read_raw(&w, &bounce), Handled::Ignored);
     assert!(w.take().is_empty(), "a bounce is never answered");
-    let flagged = w.game(GAME).seat("stark").unwrap().player.clone().unwrap();
-    assert!(flagged.bounced.is_some());
+    let flagged = w
+        .game(GAME)
+        .seat("stark")
+        .unwrap()
+        .player()
+        .cloned()
+        .unwrap();
+    assert!(flagged.bounced().is_some());
     // `corbeau game show` says it beside the house.
     let variant = w.variant(GAME);
     let shown = corbeau::report::game_text::game_text(&w.game(GAME), &variant, Lang::En);
@@ -554,8 +560,14 @@ fn a_bounce_for_a_player_flags_the_address_and_tells_the_moderator_once() {
         &format!("{}ADRESSE arya@braavos.test\n", stark()),
         now(),
     );
-    let player = w.game(GAME).seat("stark").unwrap().player.clone().unwrap();
-    assert!(player.bounced.is_none());
+    let player = w
+        .game(GAME)
+        .seat("stark")
+        .unwrap()
+        .player()
+        .cloned()
+        .unwrap();
+    assert!(player.bounced().is_none());
 }
 
 /// qmail's plain-text bounce: the returned copy is inline.
@@ -575,8 +587,8 @@ fn a_plain_text_bounce_of_the_judges_mail_is_recognised() {
     );
     assert_eq!(read_raw(&w, &raw), Handled::Ignored);
     let game = w.game(GAME);
-    let player = game.seat("lannister").unwrap().player.as_ref().unwrap();
-    assert!(player.bounced.is_some());
+    let player = game.seat("lannister").unwrap().player().unwrap();
+    assert!(player.bounced().is_some());
     assert_eq!(w.notice_kinds().len(), 1);
     // The moderator reads it in the game's language.
     w.set_game_lang(GAME, Lang::En, now());
@@ -651,8 +663,14 @@ fn an_smtp_permanent_refusal_is_set_aside_and_told_not_retried() {
     assert_eq!((later.sent, later.failed.len(), later.set_aside), (0, 0, 1));
     assert_eq!(sink.mails().len(), 1);
 
-    let player = w.game(GAME).seat("stark").unwrap().player.clone().unwrap();
-    assert!(player.bounced.unwrap().reason.contains("550"));
+    let player = w
+        .game(GAME)
+        .seat("stark")
+        .unwrap()
+        .player()
+        .cloned()
+        .unwrap();
+    assert!(player.bounced().unwrap().reason.contains("550"));
     queue_notices(w.service(), &w.config, now()).unwrap();
     let told: Vec<OutMail> = w.outbox().into_iter().filter(|m| !m.failed).collect();
     assert_eq!(told.len(), 1, "{told:?}");
@@ -731,12 +749,12 @@ fn delay_warnings_attached_copies_and_strangers_in_bounces() {
     assert!(w.take().is_empty(), "no bounce is ever answered");
     let game = w.game(GAME);
     for house in ["stark", "lannister"] {
-        let player = game.seat(house).unwrap().player.as_ref().unwrap();
-        assert!(player.bounced.is_none(), "{house}");
+        let player = game.seat(house).unwrap().player().unwrap();
+        assert!(player.bounced().is_none(), "{house}");
     }
-    let baratheon = game.seat("baratheon").unwrap().player.as_ref().unwrap();
+    let baratheon = game.seat("baratheon").unwrap().player().unwrap();
     assert!(
-        baratheon.bounced.is_some(),
+        baratheon.bounced().is_some(),
         "the attached copy's bounce counts"
     );
     assert_eq!(w.notice_kinds().len(), 1);

@@ -74,7 +74,7 @@ fn baratheon() -> String {
 fn orders_of(game: &Game, house: &str) -> Vec<String> {
     game.seat(house)
         .unwrap()
-        .orders
+        .orders()
         .iter()
         .map(|o| o.order.text.clone())
         .collect()
@@ -97,7 +97,7 @@ fn stark_army_at(game: &Game) -> bool {
 
 fn position_text(game: &Game) -> String {
     let variant = corbeau::map::load_variant("westeros").unwrap();
-    corbeau::position::write_position(&variant, &game.position)
+    corbeau::position::write_position(&variant, game.position())
 }
 
 #[test]
@@ -260,7 +260,7 @@ fn refused_orders_never_make_a_house_ready() {
         reply.body
     );
     assert!(!reply.body.contains("✓ Prêt"), "{}", reply.body);
-    assert!(!w.game(GAME).seat("stark").unwrap().ready);
+    assert!(!w.game(GAME).seat("stark").unwrap().ready());
     // PRÊT before the refused set: withdrawn, and the reply says so where it stood.
     let reply = send(
         &mut w,
@@ -272,7 +272,7 @@ fn refused_orders_never_make_a_house_ready() {
         "{}",
         reply.body
     );
-    assert!(!w.game(GAME).seat("stark").unwrap().ready);
+    assert!(!w.game(GAME).seat("stark").unwrap().ready());
     // A foreign order refuses the set, and so the PRÊT.
     let reply = send(
         &mut w,
@@ -284,7 +284,7 @@ fn refused_orders_never_make_a_house_ready() {
         "{}",
         reply.body
     );
-    assert!(!w.game(GAME).seat("baratheon").unwrap().ready);
+    assert!(!w.game(GAME).seat("baratheon").unwrap().ready());
     // In English too.
     let reply = send(
         &mut w,
@@ -292,7 +292,7 @@ fn refused_orders_never_make_a_house_ready() {
         &format!("SIGNON {GAME} Lannister {LANNISTER_SECRET}\nA pie -> Nerra\nREADY\n"),
     );
     assert!(reply.body.contains("✗ READY not taken"), "{}", reply.body);
-    assert!(!w.game(GAME).seat("lannister").unwrap().ready);
+    assert!(!w.game(GAME).seat("lannister").unwrap().ready());
     // Nothing of it made the phase due.
     assert!(w.game(GAME).due(now()).is_none());
 }
@@ -319,7 +319,7 @@ fn a_courtesy_after_pret_is_no_refusal() {
         orders_of(&w.game(GAME), "stark"),
         vec!["A win -> cno", "A moa -> sal"]
     );
-    assert!(w.game(GAME).seat("stark").unwrap().ready);
+    assert!(w.game(GAME).seat("stark").unwrap().ready());
     // A courtesy alone after PRÊT, without orders: no refusal either.
     let reply = send(
         &mut w,
@@ -327,7 +327,7 @@ fn a_courtesy_after_pret_is_no_refusal() {
         &format!("{}PRET\nBonne journée à tous\n", baratheon()),
     );
     assert!(!reply.body.contains("refusés"), "{}", reply.body);
-    assert!(w.game(GAME).seat("baratheon").unwrap().ready);
+    assert!(w.game(GAME).seat("baratheon").unwrap().ready());
 }
 
 #[test]
@@ -342,7 +342,7 @@ fn a_mistyped_order_after_the_last_good_one_is_no_courtesy() {
     assert!(body.contains("Ordres refusés"), "{}", reply.body);
     assert!(body.contains("ligne 3, colonne 7"), "{}", reply.body);
     assert!(reply.body.contains("> A moa tien"), "{}", reply.body);
-    assert!(!w.game(GAME).seat("stark").unwrap().ready);
+    assert!(!w.game(GAME).seat("stark").unwrap().ready());
     assert_eq!(orders_of(&w.game(GAME), "stark"), Vec::<String>::new());
 }
 
@@ -394,7 +394,7 @@ fn a_flood_of_foreign_orders_gets_a_reply_of_a_readable_size() {
         reply.body
     );
     assert!(reply.body.len() < 10_000, "{} bytes", reply.body.len());
-    assert!(!w.game(GAME).seat("baratheon").unwrap().ready);
+    assert!(!w.game(GAME).seat("baratheon").unwrap().ready());
     assert_eq!(orders_of(&w.game(GAME), "baratheon"), Vec::<String>::new());
 }
 

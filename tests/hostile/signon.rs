@@ -146,7 +146,7 @@ fn three_hundred_wrong_sign_ons_cost_one_check_and_the_mail_behind_is_answered()
         behind.body
     );
     let after = w.game(GAME);
-    assert!(after.seat("stark").unwrap().ready);
+    assert!(after.seat("stark").unwrap().ready());
     assert_eq!(before.seat("lannister"), after.seat("lannister"));
 }
 
@@ -179,7 +179,7 @@ fn two_thousand_sign_on_lines_are_refused_whole_without_a_check() {
         ),
         1
     );
-    assert!(w.game(GAME).seat("stark").unwrap().ready);
+    assert!(w.game(GAME).seat("stark").unwrap().ready());
 }
 
 #[test]
@@ -201,7 +201,7 @@ fn a_right_secret_after_a_wrong_one_in_the_same_mail_is_not_accepted() {
         "{text}"
     );
     assert!(!text.contains("✓ Identifié(e)"), "{text}");
-    assert!(!w.game(GAME).seat("stark").unwrap().ready);
+    assert!(!w.game(GAME).seat("stark").unwrap().ready());
 }
 
 #[test]
@@ -218,7 +218,7 @@ fn a_moderator_and_a_player_sign_on_cost_one_check_per_mail() {
         text.contains("une seule identification par message"),
         "{text}"
     );
-    assert!(!w.game(GAME).seat("stark").unwrap().ready);
+    assert!(!w.game(GAME).seat("stark").unwrap().ready());
 }
 
 // ===================================================================== the throttle
@@ -263,8 +263,8 @@ fn forged_wrong_sign_ons_in_the_owner_s_name_never_keep_the_owner_out() {
     );
     let game = w.game(GAME);
     let stark = game.seat("stark").unwrap();
-    assert!(stark.ready);
-    assert_eq!(stark.orders.len(), 1, "{:?}", stark.orders);
+    assert!(stark.ready());
+    assert_eq!(stark.orders().len(), 1, "{:?}", stark.orders());
     // Told once: the counter starts again after the owner's sign-on.
     let key = Subject::House {
         game: GAME.into(),
@@ -298,7 +298,7 @@ fn forged_wrong_moderator_sign_ons_never_keep_the_moderator_out() {
     let text = flat(&reply_to(&w, MODERATOR).body);
     assert!(text.contains("✓ Identifié(e) comme modérateur"), "{text}");
     assert!(text.contains("26 identification(s)"), "{text}");
-    assert_eq!(w.game(GAME).status, corbeau::game::GameStatus::Paused);
+    assert_eq!(w.game(GAME).status(), corbeau::game::GameStatus::Paused);
 }
 
 #[test]
@@ -354,7 +354,7 @@ fn failures_are_told_to_the_owner_and_the_moderator_once_naming_no_address() {
     // The right secret from any address is still taken, even amid the storm.
     let body = format!("{}PRET\n", sign_on("Stark", STARK_SECRET));
     assert_eq!(send_at(&mut w, STARK, &body, minutes(31)), 1);
-    assert!(w.game(GAME).seat("stark").unwrap().ready);
+    assert!(w.game(GAME).seat("stark").unwrap().ready());
     for i in 0..auth::FAILURES_TOLD {
         send_at(
             &mut w,
@@ -388,7 +388,7 @@ fn a_storm_of_wrong_secrets_costs_almost_no_full_check() {
     assert!(checks <= 3, "{checks} full checks for 400 wrong secrets");
     let body = format!("{}PRET\n", sign_on("Lannister", LANNISTER_SECRET));
     assert_eq!(send_at(&mut w, LANNISTER, &body, minutes(41)), 1);
-    assert!(w.game(GAME).seat("lannister").unwrap().ready);
+    assert!(w.game(GAME).seat("lannister").unwrap().ready());
 }
 
 #[test]
@@ -407,10 +407,10 @@ fn a_hash_kept_from_before_the_sieve_takes_one_at_the_next_right_sign_on() {
         .game(GAME)
         .seat("baratheon")
         .unwrap()
-        .player
-        .clone()
+        .player()
         .unwrap()
-        .secret;
+        .secret()
+        .to_string();
     assert!(kept.starts_with(old) && kept.contains('~'), "{kept}");
     let mut checks = 0;
     for i in 0..50 {
@@ -550,7 +550,7 @@ fn a_secret_in_another_order_or_on_the_next_line_is_never_quoted() {
         "{text}"
     );
     // Nothing was done: the lone secret is not taken as one.
-    assert!(!w.game(GAME).seat("stark").unwrap().ready);
+    assert!(!w.game(GAME).seat("stark").unwrap().ready());
     let audit = w.audit(GAME);
     for secret in [STARK_SECRET, MODERATOR_SECRET] {
         assert!(!audit.contains(secret), "{secret} in {audit}");
@@ -561,7 +561,7 @@ fn a_secret_in_another_order_or_on_the_next_line_is_never_quoted() {
 fn stark_address(w: &World) -> String {
     let game = w.game(GAME);
     let seat = game.seat("stark").unwrap();
-    seat.player.as_ref().unwrap().address.clone()
+    seat.player().unwrap().address().to_string()
 }
 
 #[test]
@@ -605,7 +605,7 @@ fn a_word_after_the_secret_never_shows_it_and_is_ignored() {
             .body
             .contains("(les mots après le secret ont été ignorés)")
     );
-    assert!(w.game(GAME).seat("stark").unwrap().ready);
+    assert!(w.game(GAME).seat("stark").unwrap().ready());
     // A wrong secret with a word after it, or typed before the house: the same.
     let guesses = ["guessed-it", "presque-ca"];
     send(
@@ -716,9 +716,9 @@ fn nobody_observes_without_confirming_from_the_observed_address() {
     );
     let token = token_in(&to_eve);
     let game = w.game(GAME);
-    assert!(game.observers.is_empty());
-    assert_eq!(game.observer_requests.len(), 1);
-    assert!(!game.observer_requests[0].token.contains(&token));
+    assert!(game.observers().is_empty());
+    assert_eq!(game.observer_requests().len(), 1);
+    assert!(!game.observer_requests()[0].token.contains(&token));
     // Not confirmed: the results do not go to Eve.
     send(
         &mut w,
@@ -753,9 +753,9 @@ fn nobody_observes_without_confirming_from_the_observed_address() {
     );
     assert!(reply.body.contains("✓ Vous recevrez les résultats"));
     let game = w.game(GAME);
-    assert_eq!(game.observers.len(), 1);
-    assert_eq!(game.observers[0].address, EVE);
-    assert!(game.observer_requests.is_empty());
+    assert_eq!(game.observers().len(), 1);
+    assert_eq!(game.observers()[0].address, EVE);
+    assert!(game.observer_requests().is_empty());
 }
 
 #[test]
@@ -767,7 +767,7 @@ fn observer_tokens_expire() {
     let confirm = format!("OBSERVER {GAME} CONFIRMER {token}\n");
     assert_eq!(send_at(&mut w, EVE, &confirm, late), 0);
     assert!(flat(&reply_to(&w, EVE).body).contains("ou elle a expiré"));
-    assert!(w.game(GAME).observers.is_empty());
+    assert!(w.game(GAME).observers().is_empty());
 }
 
 #[test]
@@ -778,8 +778,8 @@ fn the_moderator_can_forbid_observers_by_mail_and_command_line() {
     send(&mut w, EVE, &format!("OBSERVER {GAME} CONFIRMER {token}\n"));
     send(&mut w, MALLORY, &format!("OBSERVER {GAME}\n"));
     w.take();
-    assert_eq!(w.game(GAME).observers.len(), 1);
-    assert_eq!(w.game(GAME).observer_requests.len(), 1);
+    assert_eq!(w.game(GAME).observers().len(), 1);
+    assert_eq!(w.game(GAME).observer_requests().len(), 1);
     send(
         &mut w,
         MODERATOR,
@@ -791,8 +791,8 @@ fn the_moderator_can_forbid_observers_by_mail_and_command_line() {
         "{text}"
     );
     let game = w.game(GAME);
-    assert!(!game.settings.observers);
-    assert!(game.observers.is_empty() && game.observer_requests.is_empty());
+    assert!(!game.settings().observers);
+    assert!(game.observers().is_empty() && game.observer_requests().is_empty());
     assert_eq!(send(&mut w, MALLORY, &format!("OBSERVER {GAME}\n")), 0);
     assert!(flat(&reply_to(&w, MALLORY).body).contains("n'accepte pas d'observateurs"));
     // Not a player's command.
@@ -802,10 +802,10 @@ fn the_moderator_can_forbid_observers_by_mail_and_command_line() {
         &format!("{}OBSERVATEURS oui\n", sign_on("Stark", STARK_SECRET)),
     );
     assert!(flat(&reply_to(&w, STARK).body).contains("commande du modérateur"));
-    assert!(!w.game(GAME).settings.observers);
+    assert!(!w.game(GAME).settings().observers);
     // The command line's `game observers` is the same action.
     let game = w.allow_observers(GAME, now());
-    assert!(game.settings.observers);
+    assert!(game.settings().observers);
     assert!(
         w.audit(GAME).contains("observers allowed"),
         "{}",
@@ -831,10 +831,10 @@ fn an_observer_leaves_only_from_the_observed_address_with_one_check() {
         .to_string();
     let leave = format!("NE PLUS OBSERVER {GAME} {secret}\n");
     assert_eq!(send(&mut w, MALLORY, &leave), 0);
-    assert_eq!(w.game(GAME).observers.len(), 1);
+    assert_eq!(w.game(GAME).observers().len(), 1);
     let twice = format!("NE PLUS OBSERVER {GAME} faux\n{leave}");
     assert!(send(&mut w, EVE, &twice) <= 1);
-    assert_eq!(w.game(GAME).observers.len(), 1);
+    assert_eq!(w.game(GAME).observers().len(), 1);
     assert_eq!(send(&mut w, EVE, &leave), 1);
-    assert!(w.game(GAME).observers.is_empty());
+    assert!(w.game(GAME).observers().is_empty());
 }

@@ -231,12 +231,7 @@ impl World {
     pub fn set_secret_hash(&self, id: &str, house: &str, hash: &str, at: DateTime<Utc>) {
         self.service()
             .shape_for_tests(id, "test", "old hash", at, |game, _, _| {
-                game.seat_mut(house)
-                    .unwrap()
-                    .player
-                    .as_mut()
-                    .unwrap()
-                    .secret = hash.to_string();
+                assert!(game.set_secret_hash_for_tests(house, hash));
                 Ok(())
             })
             .unwrap();
@@ -263,7 +258,7 @@ impl World {
         self.service()
             .shape_for_tests(id, "test", "seed", at, |game, _, _| {
                 for address in addresses {
-                    game.observers.push(Observer {
+                    game.observers_mut_for_tests().push(Observer {
                         address: address.clone(),
                         secret: "(unused)".into(),
                         lang: Lang::Fr,
@@ -279,7 +274,7 @@ impl World {
     pub fn set_game_lang(&self, id: &str, lang: Lang, at: DateTime<Utc>) {
         self.service()
             .shape_for_tests(id, "test", "lang", at, |g, _, _| {
-                g.settings.lang = lang;
+                g.settings_mut_for_tests().lang = lang;
                 Ok(())
             })
             .unwrap();
@@ -289,7 +284,7 @@ impl World {
     pub fn observer_leaves(&self, id: &str, at: DateTime<Utc>) {
         self.service()
             .shape_for_tests(id, "test", "leave", at, |game, _, _| {
-                game.observers.pop();
+                game.observers_mut_for_tests().pop();
                 Ok(())
             })
             .unwrap();
@@ -306,12 +301,12 @@ impl World {
     pub fn store_order_unchecked(&self, id: &str, house: &str, order: &str, at: DateTime<Utc>) {
         self.service()
             .shape_for_tests(id, "test", "seed", at, |game, variant, _| {
-                let seat = game.seats.iter_mut().find(|s| s.house == house);
-                let seat = seat.ok_or_else(|| GameError::Internal("seat".into()))?;
+                let orders = game.orders_mut_for_tests(house);
+                let orders = orders.ok_or_else(|| GameError::Internal("seat".into()))?;
                 let source: std::sync::Arc<str> = std::sync::Arc::from("");
                 let parsed = corbeau::order::parse_order(variant, &source, 1, order);
                 let unit = order.split_whitespace().nth(1).unwrap_or_default();
-                seat.orders = vec![StoredOrder {
+                *orders = vec![StoredOrder {
                     unit: variant.province_by_id(unit),
                     order: parsed.unwrap().unwrap(),
                 }];
@@ -480,14 +475,14 @@ impl World {
     /// The houses of a game, in its seats' order.
     pub fn houses(&self, id: &str) -> Vec<String> {
         self.game(id)
-            .seats
+            .seats()
             .iter()
-            .map(|s| s.house.clone())
+            .map(|s| s.house().to_string())
             .collect()
     }
 
     pub fn variant(&self, id: &str) -> std::rc::Rc<Variant> {
-        self.service().variant(&self.game(id).variant).unwrap()
+        self.service().variant(self.game(id).variant()).unwrap()
     }
 
     pub fn history(&self, id: &str) -> Vec<PhaseRecord> {

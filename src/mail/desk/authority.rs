@@ -107,7 +107,7 @@ impl Desk<'_> {
                 self.refuse(located, Refusal::OneGamePerMail { first });
                 false
             }
-            (Some(session), _) if session.game().id == named => {
+            (Some(session), _) if session.game().id() == named => {
                 self.game_id = Some(named);
                 true
             }
@@ -160,8 +160,8 @@ impl Desk<'_> {
         };
         let g = session.game();
         let shown = shown.unwrap_or_else(|| SECRET_MASK.to_string());
-        let id = g.id.clone();
-        let zone = g.settings.schedule.time_zone;
+        let id = g.id().to_string();
+        let zone = g.settings().schedule.time_zone;
         // A name that is no house of the map claims no seat: nothing to check or count.
         let signed = match g.house_id(variant, &house) {
             Ok(house) => session
@@ -219,10 +219,10 @@ impl Desk<'_> {
             return Ok(());
         };
         let g = session.game();
-        let id = g.id.clone();
-        let zone = g.settings.schedule.time_zone;
+        let id = g.id().to_string();
+        let zone = g.settings().schedule.time_zone;
         // Said before the one secret of the mail is spent: no secret is checked.
-        if g.moderator.is_none() {
+        if g.moderator().is_none() {
             self.refuse(located, Refusal::NoModerator { game: id });
             return Ok(());
         }

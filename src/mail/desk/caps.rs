@@ -100,15 +100,15 @@ impl Desk<'_> {
     /// Whether the `CARTE` of this mail may draw a picture of `game`: none when the hourly
     /// cap of its counter is spent, with the sentence that says when pictures come again.
     pub(super) fn picture_allowed(&mut self, game: &Game) -> Result<Option<String>, GameError> {
-        let key = picture_key(&game.id, &self.role);
+        let key = picture_key(game.id(), &self.role);
         let cap = self.config.mail.caps.map_pictures_per_hour;
         match budget(self.service, &key, cap, self.now)? {
             Budget::Spent { until } => {
-                let zone = game.settings.schedule.time_zone;
+                let zone = game.settings().schedule.time_zone;
                 let until = crate::report::format_deadline(until, zone, self.lang);
                 let signed = self.role != Role::Nobody;
                 let lang = self.lang;
-                let game = game.id.clone();
+                let game = game.id().to_string();
                 Ok(Some(if signed {
                     crate::say!(lang, "caps.map_held_signed", cap, until)
                 } else {
@@ -126,7 +126,7 @@ impl Desk<'_> {
     /// copy to the house's address) set apart: none past `[mail.caps] mails_per_mail`.
     pub(super) fn mails_left(&self, game: &Game) -> usize {
         let caps = &self.config.mail.caps;
-        let cap = caps.mails_per_mail(game.seats.len(), game.observers.len());
+        let cap = caps.mails_per_mail(game.seats().len(), game.observers().len());
         let reply = 1 + usize::from(self.owner.is_some());
         cap.saturating_sub(self.effects.mails.len() + reply)
     }

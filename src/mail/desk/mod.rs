@@ -189,7 +189,7 @@ impl<'a> Desk<'a> {
                 continue;
             }
             secret_may_follow = lacks_its_secret(located);
-            let known = game.as_ref().map(|s| (s.game().id.as_str(), s.variant()));
+            let known = game.as_ref().map(|s| (s.game().id(), s.variant()));
             let (located, hidden, extra) = masked(located, known);
             let located = &located;
             self.extra_words = extra;

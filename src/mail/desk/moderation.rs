@@ -31,11 +31,11 @@ impl Desk<'_> {
         {
             let (g, variant) = (session.game(), session.variant());
             let data = Moderated {
-                phase: phase_text(g.phase, self.lang),
+                phase: phase_text(g.phase(), self.lang),
                 deadline: g.deadline_text(self.lang),
-                status: status_word(g.status, self.lang),
+                status: status_word(g.status(), self.lang),
                 ending: g
-                    .ending
+                    .ending()
                     .as_ref()
                     .map(|e| ending_text(e, variant, self.lang)),
             };
@@ -61,7 +61,7 @@ impl Desk<'_> {
         {
             let ending = game.as_ref().and_then(|s| {
                 let (g, v) = (s.game(), s.variant());
-                g.ending.as_ref().map(|e| ending_text(e, v, self.lang))
+                g.ending().map(|e| ending_text(e, v, self.lang))
             });
             let vote = match vote {
                 None => "none".to_string(),
@@ -314,9 +314,9 @@ impl Desk<'_> {
                     token,
                     expires,
                 } => {
-                    let zone = g.settings.schedule.time_zone;
+                    let zone = g.settings().schedule.time_zone;
                     ReplySection::ObserveAsked {
-                        game: g.id.clone(),
+                        game: g.id().to_string(),
                         address,
                         asked: format_deadline(self.now, zone, self.lang),
                         expires: format_deadline(expires, zone, self.lang),
@@ -324,7 +324,7 @@ impl Desk<'_> {
                     }
                 }
                 Event::ObserverJoined { secret, .. } => ReplySection::Observing {
-                    game: g.id.clone(),
+                    game: g.id().to_string(),
                     secret: secret.0,
                 },
                 Event::ObserverLeft { .. } => ReplySection::Unobserved,
@@ -390,7 +390,7 @@ impl Desk<'_> {
         allowed: bool,
     ) {
         let action = Action::Observers { allowed };
-        let removed = game.as_ref().map_or(0, |s| s.game().observers.len());
+        let removed = game.as_ref().map_or(0, |s| s.game().observers().len());
         if self.require_moderator(located) && self.act(game, located, action) {
             let removed = if allowed { 0 } else { removed };
             let section = ReplySection::Observers { allowed, removed };
@@ -476,7 +476,7 @@ impl Desk<'_> {
                 continue;
             };
             let section = ReplySection::Set {
-                change: change.say(self.lang, g.settings.schedule.time_zone),
+                change: change.say(self.lang, g.settings().schedule.time_zone),
                 deadline: change
                     .moved_deadline()
                     .is_none()

@@ -213,7 +213,7 @@ impl Desk<'_> {
         let before = game
             .as_ref()
             .and_then(|s| s.game().seat(&house))
-            .is_some_and(|s| s.ready);
+            .is_some_and(|s| s.ready());
         let action = Action::Ready {
             house: house.clone(),
             ready,

@@ -39,7 +39,7 @@ impl Desk<'_> {
         let (g, variant) = (session.game(), session.variant());
         // The moderator may always write, and anyone may write to the moderator.
         if sender.is_some() && to != PressTo::Moderator {
-            let setting = g.settings.press;
+            let setting = g.settings().press;
             let allowed = match setting {
                 Press::None => false,
                 Press::Broadcast => to == PressTo::All,
@@ -56,7 +56,7 @@ impl Desk<'_> {
             }
         }
         let mut houses: Vec<String> = match &to {
-            PressTo::All => g.seats.iter().map(|s| s.house.clone()).collect(),
+            PressTo::All => g.seats().iter().map(|s| s.house().to_string()).collect(),
             PressTo::Moderator => Vec::new(),
             PressTo::Houses(names) => {
                 let mut ids = Vec::new();
@@ -90,16 +90,15 @@ impl Desk<'_> {
         let mut recipients: Vec<(String, Lang, bool)> = houses
             .iter()
             .filter_map(|h| g.seat(h))
-            .filter(|s| !s.resigned)
+            .filter(|s| !s.resigned())
             .filter_map(|s| {
-                s.player
-                    .as_ref()
-                    .map(|p| (p.address.clone(), p.lang, false))
+                s.player()
+                    .map(|p| (p.address().to_string(), p.lang(), false))
             })
             .collect();
         if to == PressTo::All {
             recipients.extend(
-                g.observers
+                g.observers()
                     .iter()
                     .map(|o| (o.address.clone(), o.lang, false)),
             );
@@ -113,11 +112,11 @@ impl Desk<'_> {
         }
         // The moderator reads all press, grey press with its sender: it is how disputes
         // and abuse get settled.
-        if let Some(m) = &g.moderator
+        if let Some(m) = &g.moderator()
             && sender.is_some()
             && m.address != self.mail.from
         {
-            recipients.push((m.address.clone(), g.settings.lang, true));
+            recipients.push((m.address.clone(), g.settings().lang, true));
         }
         let mut seen = std::collections::HashSet::new();
         recipients.retain(|(a, _, _)| seen.insert(a.clone()));
@@ -134,8 +133,8 @@ impl Desk<'_> {
             self.error(located, message);
             return Ok(());
         }
-        let id = g.id.clone();
-        let game_name = g.name.clone();
+        let id = g.id().to_string();
+        let game_name = g.name().to_string();
         let real_name = sender.as_ref().map(|h| house_name(variant, h));
         for (address, lang, moderator_copy) in &recipients {
             let data = json!({
@@ -155,7 +154,7 @@ impl Desk<'_> {
         // Signed press to all is public: kept for the published pages (docs/publish.md).
         if to == PressTo::All && !grey {
             self.effects.broadcasts.push(crate::service::Broadcast {
-                index: g.played,
+                index: g.played(),
                 house: sender.clone(),
                 body: body.to_string(),
             });

@@ -14,17 +14,17 @@ use super::{Desk, Role, house_name, same_address};
 /// moderator, an observer — the addresses its results go to.
 pub(super) fn knows(game: &Game, address: &str) -> bool {
     let player = game
-        .seats
+        .seats()
         .iter()
-        .filter(|s| !s.resigned)
-        .filter_map(|s| s.player.as_ref())
-        .any(|p| same_address(&p.address, address));
+        .filter(|s| !s.resigned())
+        .filter_map(|s| s.player())
+        .any(|p| same_address(p.address(), address));
     let moderator = game
-        .moderator
+        .moderator()
         .as_ref()
         .is_some_and(|m| same_address(&m.address, address));
     let observer = game
-        .observers
+        .observers()
         .iter()
         .any(|o| same_address(&o.address, address));
     player || moderator || observer
@@ -44,26 +44,26 @@ impl Desk<'_> {
         if let Role::House(_) = self.role {}
         let moderator = self.role == Role::Moderator;
         let houses: Vec<HouseState> = g
-            .seats
+            .seats()
             .iter()
             .map(|s| {
                 HouseState {
-                    name: house_name(variant, &s.house),
-                    deciding: g.deciding.contains(&s.house),
-                    ordered: s.ordered.is_some(),
-                    ready: s.ready,
-                    player: s.player.is_some() && !s.resigned,
-                    civil_disorder: s.civil_disorder,
+                    name: house_name(variant, s.house()),
+                    deciding: g.deciding().iter().any(|x| x == s.house()),
+                    ordered: s.ordered().is_some(),
+                    ready: s.ready(),
+                    player: s.player().is_some() && !s.resigned(),
+                    civil_disorder: s.civil_disorder(),
                     // Delivery failures concern the moderator only.
-                    bounced: moderator && s.player.as_ref().is_some_and(|p| p.bounced.is_some()),
+                    bounced: moderator && s.player().is_some_and(|p| p.bounced().is_some()),
                 }
             })
             .collect();
         let data = ReplySection::Status {
-            game: g.id.clone(),
-            name: g.name.clone(),
-            status: status_word(g.status, self.lang),
-            phase: phase_text(g.phase, self.lang),
+            game: g.id().to_string(),
+            name: g.name().to_string(),
+            status: status_word(g.status(), self.lang),
+            phase: phase_text(g.phase(), self.lang),
             deadline: g.deadline_text(self.lang),
             houses,
         };
@@ -77,16 +77,16 @@ impl Desk<'_> {
             .iter()
             .map(|g| {
                 let free = g
-                    .seats
+                    .seats()
                     .iter()
-                    .filter(|s| s.player.is_none() || s.resigned)
+                    .filter(|s| s.player().is_none() || s.resigned())
                     .count();
                 GameLine {
-                    id: g.id.clone(),
-                    name: g.name.clone(),
-                    variant: g.variant.name.clone(),
-                    status: status_word(g.status, self.lang),
-                    phase: phase_text(g.phase, self.lang),
+                    id: g.id().to_string(),
+                    name: g.name().to_string(),
+                    variant: g.variant().name.clone(),
+                    status: status_word(g.status(), self.lang),
+                    phase: phase_text(g.phase(), self.lang),
                     deadline: g.deadline_text(self.lang),
                     free,
                 }
@@ -123,22 +123,22 @@ impl Desk<'_> {
             if self.locked_out {
                 self.require_house(located);
             } else {
-                let game = g.id.clone();
+                let game = g.id().to_string();
                 self.refuse(located, Refusal::MapForStrangers { game });
             }
             return Ok(());
         }
         // One picture a mail, and a few an hour for each seat (`caps`).
-        let held = match g.settings.pictures && !self.map_wanted {
+        let held = match g.settings().pictures && !self.map_wanted {
             true => self.picture_allowed(g)?,
             false => None,
         };
-        let pictures = g.settings.pictures && held.is_none();
+        let pictures = g.settings().pictures && held.is_none();
         let data = ReplySection::Map {
-            game: g.id.clone(),
-            phase: phase_text(g.phase, self.lang),
+            game: g.id().to_string(),
+            phase: phase_text(g.phase(), self.lang),
             deadline: g.deadline_text(self.lang),
-            status: status_word(g.status, self.lang),
+            status: status_word(g.status(), self.lang),
             pictures,
             again: self.map_wanted,
             held,
@@ -165,7 +165,7 @@ impl Desk<'_> {
             self.require_house(located);
             return Ok(());
         }
-        let records = self.service.history(&g.id)?;
+        let records = self.service.history(g.id())?;
         let record = match &phase {
             None => records.last(),
             Some(p) => {

@@ -81,8 +81,8 @@ impl Desk<'_> {
         });
         let mut orders = None;
         if let (Role::House(house), Some((g, variant))) = (&self.role, game)
-            && matches!(g.status, GameStatus::Running | GameStatus::Paused)
-            && g.deciding.contains(house)
+            && matches!(g.status(), GameStatus::Running | GameStatus::Paused)
+            && g.deciding().contains(house)
         {
             let view = crate::report::orders_view(g, variant, house, self.lang)?;
             let text = crate::report::render_template(
@@ -96,7 +96,7 @@ impl Desk<'_> {
             .map_err(|e| GameError::Internal(e.to_string()))?;
             orders = Some(text);
         }
-        let game_ref = game.map(|(g, _)| json!({ "id": g.id, "name": g.name }));
+        let game_ref = game.map(|(g, _)| json!({ "id": g.id(), "name": g.name() }));
         let subject = masked_subject(&self.mail.subject, &self.hidden);
         let mut data = json!({
             "game": game_ref,
@@ -117,7 +117,7 @@ impl Desk<'_> {
         )?;
         let mail = mail.answering(Some(&self.mail.message_id), &self.mail.references);
         let mail = match game {
-            Some((g, _)) => mail.about(&g.id),
+            Some((g, _)) => mail.about(g.id()),
             None => mail,
         };
         // The copy to the house's address goes without the picture: one picture a mail.
