@@ -12,7 +12,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use chrono::{DateTime, TimeDelta, Utc};
-use corbeau::game::{Actor, NewGame, OrderLines, Settings, SubmitMode, Trigger, hash_secret};
+use corbeau::game::{
+    Actor, HouseKey, NewGame, OrderLines, Settings, SubmitMode, Trigger, hash_secret,
+};
 use corbeau::lang::Lang;
 use corbeau::report::{RESULTS_TEMPLATE, render_template};
 use corbeau::service::Service;
@@ -54,7 +56,7 @@ fn new_game(service: &Service, id: &str, hash: &str, now: DateTime<Utc>) {
         .shape_for_tests(id, "bench", "seed", now, |g, v, _| {
             for house in HOUSES {
                 g.add_player(
-                    house,
+                    &HouseKey::named(v, house).expect("a house"),
                     &format!("{house}@example.org"),
                     hash.into(),
                     Lang::Fr,
@@ -86,7 +88,7 @@ fn turn(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
                 .shape_for_tests(&format!("t{i}"), "bench", "orders", start, |g, v, _| {
                     g.submit(
                         v,
-                        house,
+                        &HouseKey::named(v, house).expect("a house"),
                         &OrderLines::numbered(text),
                         SubmitMode::Replace,
                         "bench",
@@ -178,7 +180,7 @@ fn size(hash: &str, start: DateTime<Utc>, orders: &[(String, String)]) {
                     .shape_for_tests("y", "bench", "orders", now, |g, v, _| {
                         g.submit(
                             v,
-                            house,
+                            &HouseKey::named(v, house).expect("a house"),
                             &OrderLines::numbered(text),
                             SubmitMode::Replace,
                             "bench",

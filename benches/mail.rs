@@ -162,7 +162,13 @@ fn new_game(service: &Service, hash: &str) {
     service
         .shape_for_tests(GAME, "bench", "seed", now, |g, v, _| {
             for house in HOUSES {
-                g.add_player(house, &address(house), hash.into(), Lang::Fr, now)?;
+                g.add_player(
+                    &corbeau::game::HouseKey::named(v, house).expect("a house"),
+                    &address(house),
+                    hash.into(),
+                    Lang::Fr,
+                    now,
+                )?;
             }
             g.start(v, now)
         })
@@ -537,7 +543,7 @@ fn ordered_game(
             .shape_for_tests(GAME, "bench", "orders", now, |g, v, _| {
                 g.submit(
                     v,
-                    house,
+                    &corbeau::game::HouseKey::named(v, house).expect("a house"),
                     &corbeau::game::OrderLines::numbered(text),
                     SubmitMode::Replace,
                     "bench",

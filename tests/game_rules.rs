@@ -41,7 +41,7 @@ fn running(settings: Settings) -> (Variant, Game) {
     for h in HOUSES {
         // Hashing is not what is tested here: any string stands for the hash.
         game.add_player(
-            h,
+            &corbeau::game::HouseKey::from(h),
             &format!("{h}@example.org"),
             "hash".into(),
             Lang::Fr,
@@ -56,7 +56,7 @@ fn running(settings: Settings) -> (Variant, Game) {
 fn submit(game: &mut Game, variant: &Variant, house: &str, orders: &str, now: DateTime<Utc>) {
     game.submit(
         variant,
-        house,
+        &corbeau::game::HouseKey::from(house),
         &OrderLines::numbered(orders),
         SubmitMode::Replace,
         "test",
@@ -85,17 +85,18 @@ fn a_phase_is_due_when_everyone_is_ready_or_at_the_deadline() {
     assert_eq!(game.due(t0()), None);
     submit(&mut game, &variant, "stark", "A win -> cno", t0());
     for h in HOUSES {
-        game.set_ready(h, true, t0()).unwrap();
+        game.set_ready(&corbeau::game::HouseKey::from(h), true, t0())
+            .unwrap();
     }
     assert_eq!(game.due(t0()), Some(Trigger::Ready));
     assert_eq!(game.wake(), Some(t0()), "tick looks at it at once");
-    game.set_ready("lannister", false, t0()).unwrap();
+    game.set_ready(&"lannister".into(), false, t0()).unwrap();
     assert_eq!(game.due(t0()), None);
     // At the deadline, Lannister and Baratheon have given nothing: the grace period runs.
     assert_eq!(game.due(deadline), None);
     assert_eq!(
         game.waiting_for(),
-        vec!["lannister".to_string()],
+        vec![corbeau::game::HouseKey::from("lannister")],
         "ready counts as ordered"
     );
     submit(&mut game, &variant, "lannister", "A pie -> viv", deadline);
@@ -106,7 +107,7 @@ fn a_phase_is_due_when_everyone_is_ready_or_at_the_deadline() {
     );
     game.submit(
         &variant,
-        "lannister",
+        &"lannister".into(),
         &OrderLines::numbered("A pie H"),
         SubmitMode::Replace,
         "t",
@@ -126,7 +127,7 @@ fn a_refusal_is_worded_in_the_readers_language() {
     let late = game
         .submit(
             &variant,
-            "stark",
+            &"stark".into(),
             &OrderLines::numbered("A win H"),
             SubmitMode::Replace,
             "t",
@@ -146,7 +147,7 @@ fn a_refusal_is_worded_in_the_readers_language() {
     let refused = game
         .submit(
             &variant,
-            "baratheon",
+            &"baratheon".into(),
             &OrderLines::numbered("A boi -> prt\nA win H\nA prt H\n"),
             SubmitMode::Replace,
             "t",
@@ -187,7 +188,7 @@ fn reminders_go_once_to_houses_without_orders() {
     assert_eq!(game.take_reminder(reminder - TimeDelta::minutes(1)), None);
     assert_eq!(
         game.take_reminder(reminder),
-        Some(vec!["lannister".to_string(), "baratheon".to_string()])
+        Some(vec!["lannister".into(), "baratheon".into()])
     );
     assert_eq!(
         game.take_reminder(reminder + TimeDelta::hours(1)),
@@ -296,10 +297,11 @@ fn an_absence_moves_the_deadline_past_it() {
     let (_, mut game) = running(Settings::default());
     let start = at("2026-11-24T12:00:00Z");
     let end = at("2026-11-26T12:00:00Z");
-    game.declare_absence("stark", start, end, t0()).unwrap();
+    game.declare_absence(&"stark".into(), start, end, t0())
+        .unwrap();
     assert_eq!(game.deadline(), Some(at("2026-11-26T19:00:00Z")));
     assert!(matches!(
-        game.declare_absence("stark", end, start, t0()),
+        game.declare_absence(&"stark".into(), end, start, t0()),
         Err(GameError::BadAbsence)
     ));
 }
@@ -308,18 +310,18 @@ fn an_absence_moves_the_deadline_past_it() {
 fn votes_end_the_game_by_draw_or_concession() {
     let (variant, mut game) = running(Settings::default());
     assert_eq!(
-        game.vote(&variant, "stark", Some(Vote::Draw), t0())
+        game.vote(&variant, &"stark".into(), Some(Vote::Draw), t0())
             .unwrap(),
         None
     );
     assert_eq!(
-        game.vote(&variant, "lannister", Some(Vote::Draw), t0())
+        game.vote(&variant, &"lannister".into(), Some(Vote::Draw), t0())
             .unwrap(),
         None
     );
     let mut conceded = game.clone();
     let ending = game
-        .vote(&variant, "baratheon", Some(Vote::Draw), t0())
+        .vote(&variant, &"baratheon".into(), Some(Vote::Draw), t0())
         .unwrap();
     assert!(matches!(ending, Some(Ending::Draw { ref houses }) if houses.len() == 3));
     assert_eq!(game.status(), GameStatus::Finished);
@@ -327,7 +329,7 @@ fn votes_end_the_game_by_draw_or_concession() {
     conceded
         .vote(
             &variant,
-            "stark",
+            &"stark".into(),
             Some(Vote::Concede("baratheon".into())),
             t0(),
         )
@@ -336,7 +338,7 @@ fn votes_end_the_game_by_draw_or_concession() {
         conceded
             .vote(
                 &variant,
-                "baratheon",
+                &"baratheon".into(),
                 Some(Vote::Concede("baratheon".into())),
                 t0()
             )
@@ -345,7 +347,7 @@ fn votes_end_the_game_by_draw_or_concession() {
     let ending = conceded
         .vote(
             &variant,
-            "lannister",
+            &"lannister".into(),
             Some(Vote::Concede("Baratheon".into())),
             t0(),
         )

@@ -273,7 +273,8 @@ fn every_house_gets_an_example_order_of_its_own() {
             );
             w.submit("sept", house, &example, now());
             let checked =
-                corbeau::report::checked_orders(&w.game("sept"), &variant, house).unwrap();
+                corbeau::report::checked_orders(&w.game("sept"), &variant, &w.house("sept", house))
+                    .unwrap();
             assert_eq!(checked.counts.illegal, 0, "{house}: `{example}` illegal");
             assert_eq!(checked.counts.orders, 1, "{house}: `{example}`");
             examples.insert((lang, example));

@@ -124,7 +124,11 @@ pub fn print_report(lang: Lang, json: bool, report: &PassReport) -> Result<(), E
             t.push_str(&format!(
                 "{game}: {} {}\n",
                 say!(ctx.lang, "clock.reminder_to"),
-                houses.join(", ")
+                houses
+                    .iter()
+                    .map(|h| h.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
         for (game, error) in &errors {

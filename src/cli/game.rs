@@ -10,7 +10,7 @@ use crate::game::{
 };
 use std::rc::Rc;
 
-use crate::game::{Action, Actor, EndBy, Event, PhaseGuard};
+use crate::game::{Action, Actor, EndBy, Event, HouseKey, PhaseGuard};
 use crate::lang::Lang;
 use crate::map::{Variant, scope};
 use crate::say;
@@ -522,7 +522,7 @@ fn new_game(ctx: &Context, args: NewArgs) -> Result<(), Error> {
         .service
         .create(new, "moderator", ctx.now)
         .map_err(|e| ctx.fail(e))?;
-    let houses: Vec<&str> = game.seats().iter().map(|s| s.house()).collect();
+    let houses: Vec<&str> = game.seats().iter().map(|s| s.house().as_str()).collect();
     let value = json!({"game": game.id(), "houses": houses, "moderator_secret": secret});
     ctx.print(&value, || {
         let mut text = format!(
@@ -646,6 +646,11 @@ fn end_game(ctx: &Context, args: EndArgs) -> Result<(), Error> {
     } else {
         EndBy::Abandon
     };
+    let by = by.read(&mut |written| {
+        let g = ctx.service.load(&args.game)?;
+        g.house_id(&*ctx.service.variant(g.variant())?, written)
+    });
+    let by = by.map_err(|e| ctx.fail(e))?;
     let g = moderate(ctx, &args.game, Action::End(by))?;
     let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
     let text = g
@@ -661,10 +666,12 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
         PlayerCommand::Add(args) => seat(ctx, args, false),
         PlayerCommand::Replace(args) => seat(ctx, args, true),
         PlayerCommand::Remove { game, house } => {
+            let house = self::house(ctx, &game, &house)?;
             let g = moderate(ctx, &game, Action::Remove { house })?;
             done(ctx, &g, &say!(ctx.lang, "cli_game.player_removed"))
         }
         PlayerCommand::Ready { game, house, not } => {
+            let house = self::house(ctx, &game, &house)?;
             let g = moderate(ctx, &game, Action::Ready { house, ready: !not })?;
             done(
                 ctx,
@@ -677,7 +684,12 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
             )
         }
         PlayerCommand::Vote { game, house, vote } => {
-            let vote = parse_vote(&vote, ctx.lang)?;
+            let house = self::house(ctx, &game, &house)?;
+            let vote = match parse_vote(&vote, ctx.lang)? {
+                Some(Vote::Concede(to)) => Some(Vote::Concede(self::house(ctx, &game, &to)?)),
+                Some(Vote::Draw) => Some(Vote::Draw),
+                None => None,
+            };
             let g = moderate(ctx, &game, Action::Vote { house, vote })?;
             let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
             let text = match &g.ending() {
@@ -692,13 +704,15 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
             from,
             to,
         } => {
+            let house = self::house(ctx, &game, &house)?;
             let g = moderate(ctx, &game, Action::Absence { house, from, to })?;
             done(ctx, &g, &say!(ctx.lang, "cli_game.absence_recorded"))
         }
     }
 }
 
-fn parse_vote(words: &[String], lang: Lang) -> Result<Option<Vote>, Error> {
+/// A vote as written (the house conceded to, as written).
+fn parse_vote(words: &[String], lang: Lang) -> Result<Option<Vote<String>>, Error> {
     let first = words
         .first()
         .map(|w| crate::map::fold(w))
@@ -729,7 +743,7 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
         return Err(ctx.fail(GameError::JudgeAddress(args.address.trim().into())));
     }
     let action = Action::Seat {
-        house: args.house.clone(),
+        house: house(ctx, &args.game, &args.house)?,
         address: args.address.clone(),
         secret: Some(secret.clone()),
         lang: args.player_lang,
@@ -796,6 +810,14 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
 }
 
 /// A moderator's action on a game, stored with its audit line.
+/// The house of a game as the command line wrote it (an id, a name, a close
+/// misspelling), read against the game.
+pub(super) fn house(ctx: &Context, game: &str, written: &str) -> Result<HouseKey, Error> {
+    let g = ctx.service.load(game).map_err(|e| ctx.fail(e))?;
+    let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
+    g.house_id(&variant, written).map_err(|e| ctx.fail(e))
+}
+
 fn moderate(ctx: &Context, game: &str, action: Action) -> Result<Game, Error> {
     ctx.service
         .execute(game, &Actor::Moderator, action, ctx.now)

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use minijinja::Value;
 use serde_json::json;
 
-use crate::game::{Action, Actor, Event, GameError, OrderLines, PhaseGuard, SubmitMode};
+use crate::game::{Action, Actor, Event, GameError, HouseKey, OrderLines, PhaseGuard, SubmitMode};
 use crate::map::{Variant, scope};
 use crate::report::{ORDERS_TEMPLATE, render_template};
 use crate::say;
@@ -58,7 +58,7 @@ pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
                 .transpose()
                 .map_err(|e| ctx.fail(e))?;
             let submit = Action::Submit {
-                house,
+                house: super::game::house(ctx, &game, &house)?,
                 lines: OrderLines::numbered(&text),
                 mode,
                 source: "cli".into(),
@@ -69,10 +69,13 @@ pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
                 .execute(&game, &Actor::Moderator, submit, ctx.now)
                 .map_err(|e| ctx.fail(e))?;
             let house = outcome.events.iter().find_map(|e| match e {
-                Event::OrdersTaken { house, .. } => Some(house.clone()),
+                Event::OrdersTaken { house, .. } => Some(house),
                 _ => None,
             });
-            show_orders(ctx, &outcome.game, &house.unwrap_or_default())
+            match house {
+                Some(house) => show_orders(ctx, &outcome.game, house),
+                None => Ok(()),
+            }
         }
         OrdersCommand::Show { game, house } => {
             let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
@@ -121,7 +124,7 @@ pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
 }
 
 /// A house's orders as understood (the `orders.txt` template).
-fn show_orders(ctx: &Context, g: &crate::game::Game, house: &str) -> Result<(), Error> {
+fn show_orders(ctx: &Context, g: &crate::game::Game, house: &HouseKey) -> Result<(), Error> {
     let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
     let view = crate::report::orders_view(g, &variant, house, ctx.lang).map_err(|e| ctx.fail(e))?;
     let templates = ctx

@@ -10,6 +10,7 @@ use crate::lang::Lang;
 use crate::map::Variant;
 
 use super::GameError;
+use super::HouseKey;
 use super::actor::Actor;
 use super::event::Event;
 use super::model::{Game, PhaseRecord, SubmitMode, Trigger, Vote};
@@ -51,13 +52,31 @@ impl PhaseGuard {
     }
 }
 
-/// How the moderator ends a game (houses as written; resolved when carried out).
+/// How the moderator ends a game; `H`, its houses: as written in a command (`String`)
+/// until [`EndBy::read`] reads them against the game.
 #[derive(Debug, Clone, PartialEq)]
-pub enum EndBy {
-    Win(Vec<String>),
+pub enum EndBy<H = HouseKey> {
+    Win(Vec<H>),
     Draw,
-    Concede(String),
+    Concede(H),
     Abandon,
+}
+
+impl EndBy<String> {
+    /// The ending with its houses read by `house` (`Game::house_id`, at the edge).
+    pub fn read(
+        self,
+        house: &mut dyn FnMut(&str) -> Result<HouseKey, GameError>,
+    ) -> Result<EndBy, GameError> {
+        Ok(match self {
+            EndBy::Win(houses) => {
+                EndBy::Win(houses.iter().map(|h| house(h)).collect::<Result<_, _>>()?)
+            }
+            EndBy::Draw => EndBy::Draw,
+            EndBy::Concede(h) => EndBy::Concede(house(&h)?),
+            EndBy::Abandon => EndBy::Abandon,
+        })
+    }
 }
 
 /// One change of a game. Houses are given as written (an id, a name, a close misspelling)
@@ -77,39 +96,39 @@ pub enum Action {
     /// Seats a player (or gives a seat to a new one: `replace`), with the secret given or
     /// a new one, in the language given or the game's.
     Seat {
-        house: String,
+        house: HouseKey,
         address: String,
         secret: Option<String>,
         lang: Option<Lang>,
         replace: bool,
     },
     Remove {
-        house: String,
+        house: HouseKey,
     },
     /// A house's orders; `expected`, when given, must be the phase being played.
     Submit {
-        house: String,
+        house: HouseKey,
         lines: OrderLines,
         mode: SubmitMode,
         source: String,
         expected: Option<PhaseGuard>,
     },
     Ready {
-        house: String,
+        house: HouseKey,
         ready: bool,
     },
     /// A `READY` of the same mail put back to what it was, the mail's orders refused.
     WithdrawReady {
-        house: String,
+        house: HouseKey,
         ready: bool,
     },
     Vote {
-        house: String,
+        house: HouseKey,
         vote: Option<Vote>,
     },
     /// An absence, dates as written in the game's time zone.
     Absence {
-        house: String,
+        house: HouseKey,
         from: String,
         to: String,
     },
@@ -118,7 +137,7 @@ pub enum Action {
         reason: String,
     },
     Resign {
-        house: String,
+        house: HouseKey,
     },
     /// Undoes the last processed phase, `last` (read from the store); `expected`, when
     /// given, must name it.
@@ -137,12 +156,12 @@ pub enum Action {
     },
     /// The language of a house's player, or (none) the moderator's and the game's.
     Language {
-        house: Option<String>,
+        house: Option<HouseKey>,
         lang: Lang,
     },
     /// A player's new address.
     Address {
-        house: String,
+        house: HouseKey,
         address: String,
     },
     /// An address asks to observe: it gets a token to confirm with.
@@ -211,8 +230,8 @@ impl Action {
         }
     }
 
-    /// The house the action is for, as written, when it is a player's action.
-    fn house(&self) -> Option<&str> {
+    /// The house the action is for, when it is a player's action.
+    fn house(&self) -> Option<&HouseKey> {
         match self {
             Action::Submit { house, .. }
             | Action::Ready { house, .. }
@@ -275,13 +294,11 @@ fn needs(action: &Action) -> Needs {
 
 impl Game {
     /// Whether `who` may ask for `what`: the permission table of every action.
-    pub fn may(&self, variant: &Variant, who: &Actor, what: &Action) -> Result<(), GameError> {
+    pub fn may(&self, who: &Actor, what: &Action) -> Result<(), GameError> {
         let allowed = match (needs(what), who) {
             (_, Actor::Judge) => true,
             (Needs::Moderator | Needs::Player | Needs::Clock, Actor::Moderator) => true,
-            (Needs::Player, Actor::House(own)) => what
-                .house()
-                .is_some_and(|h| self.house_id(variant, h).is_ok_and(|h| h == *own)),
+            (Needs::Player, Actor::House(own)) => what.house().is_some_and(|h| h == own),
             (Needs::Address, Actor::Observer(own) | Actor::Stranger(own)) => match what {
                 Action::AskObserve { address, .. }
                 | Action::ConfirmObserve { address, .. }
@@ -309,7 +326,7 @@ impl Game {
         what: Action,
         now: DateTime<Utc>,
     ) -> Result<Vec<Event>, GameError> {
-        self.may(variant, who, &what)?;
+        self.may(who, &what)?;
         let event = match what {
             Action::Start => {
                 self.start(variant, now)?;
@@ -342,11 +359,11 @@ impl Game {
                 lang,
                 replace,
             } => {
-                let house = self.house_id(variant, &house)?;
+                self.plays(&house)?;
                 self.seat_player(house, address, secret, lang, replace, now)?
             }
             Action::Remove { house } => {
-                let house = self.house_id(variant, &house)?;
+                self.plays(&house)?;
                 let player = self.remove_player(&house)?;
                 Event::Removed {
                     house,
@@ -363,7 +380,7 @@ impl Game {
                 if let Some(guard) = &expected {
                     guard.check(self.phase)?;
                 }
-                let house = self.house_id(variant, &house)?;
+                self.plays(&house)?;
                 self.submit(variant, &house, &lines, mode, &source, now)?;
                 Event::OrdersTaken {
                     lines: lines.len(),
@@ -372,17 +389,17 @@ impl Game {
                 }
             }
             Action::Ready { house, ready } => {
-                let house = self.house_id(variant, &house)?;
+                self.plays(&house)?;
                 self.set_ready(&house, ready, now)?;
                 Event::Ready { house, ready }
             }
             Action::WithdrawReady { house, ready } => {
-                let house = self.house_id(variant, &house)?;
+                self.plays(&house)?;
                 self.set_ready(&house, ready, now)?;
                 Event::ReadyWithdrawn { house }
             }
             Action::Vote { house, vote } => {
-                let house = self.house_id(variant, &house)?;
+                self.plays(&house)?;
                 let ending = self.vote(variant, &house, vote.clone(), now)?;
                 Event::Voted {
                     house,
@@ -393,7 +410,7 @@ impl Game {
             Action::Absence { house, from, to } => self.absent(variant, &house, &from, &to, now)?,
             Action::Edit { position, reason } => self.edit(variant, &position, reason, now)?,
             Action::Resign { house } => {
-                let house = self.house_id(variant, &house)?;
+                self.plays(&house)?;
                 self.resign(&house, now)?;
                 Event::Resigned { house }
             }

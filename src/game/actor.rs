@@ -7,7 +7,7 @@ pub enum Actor {
     /// The game's moderator (signed on by mail, or the store's owner at the shell).
     Moderator,
     /// The player of this house (its id), signed on.
-    House(String),
+    House(super::HouseKey),
     /// Someone who observes the game, at this address.
     Observer(String),
     /// An address that is none of the above: it may only ask to observe.

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::judge::Phase;
 use crate::lang::Lang;
 
+use super::HouseKey;
 use super::model::{Ending, SubmitMode, Trigger, Vote};
 use super::span::Span;
 
@@ -45,28 +46,28 @@ pub enum AuditLine {
         ending: Ending,
     },
     Seated {
-        house: String,
+        house: HouseKey,
         address: String,
     },
     Removed {
-        house: String,
+        house: HouseKey,
         address: String,
     },
     Orders {
-        house: String,
+        house: HouseKey,
         lines: usize,
         mode: SubmitMode,
     },
     Ready {
-        house: String,
+        house: HouseKey,
         ready: bool,
     },
     Vote {
-        house: String,
+        house: HouseKey,
         vote: Option<Vote>,
     },
     Absence {
-        house: String,
+        house: HouseKey,
         from: DateTime<Utc>,
         to: DateTime<Utc>,
         /// The deadline the absence moved, if it moved one.
@@ -77,7 +78,7 @@ pub enum AuditLine {
         reason: String,
     },
     Resigned {
-        house: String,
+        house: HouseKey,
     },
     RolledBack {
         phase: Phase,
@@ -90,21 +91,21 @@ pub enum AuditLine {
         on: bool,
     },
     Bounced {
-        house: String,
+        house: HouseKey,
         address: String,
         reason: String,
     },
     Undeliverable {
-        house: Option<String>,
+        house: Option<HouseKey>,
         address: String,
         reason: String,
     },
     AddressRefused {
-        house: String,
+        house: HouseKey,
         address: String,
     },
     AddressChanged {
-        house: String,
+        house: HouseKey,
         old: String,
         new: String,
     },
@@ -122,13 +123,15 @@ pub enum AuditLine {
     },
     /// The moderator's language (`house` none) or a player's.
     Language {
-        house: Option<String>,
+        house: Option<HouseKey>,
         lang: Lang,
     },
-    /// A sign-on refused: as a house (`house`, as written), else as the moderator;
-    /// `throttled`: refused unchecked (earlier versions' lockouts; never now).
+    /// A sign-on refused: as a house (`claimed`, as the sender wrote it, masked if it
+    /// held the secret: perhaps no house at all), else as the moderator; `throttled`:
+    /// refused unchecked (earlier versions' lockouts; never now).
     SignOnRefused {
-        house: Option<String>,
+        #[serde(rename = "house")]
+        claimed: Option<String>,
         from: String,
         throttled: bool,
     },
@@ -139,17 +142,17 @@ pub enum AuditLine {
     /// Sign-ons as a house (none: as the moderator) failed this many times: the owner
     /// and the moderator were sent a notice.
     SignOnFailures {
-        house: Option<String>,
+        house: Option<HouseKey>,
         failures: u32,
     },
     Press {
         /// The house that sent it; none: the moderator.
-        from: Option<String>,
+        from: Option<HouseKey>,
         recipients: usize,
         grey: bool,
     },
     ReadyWithdrawn {
-        house: String,
+        house: HouseKey,
     },
     /// The moderator changed a setting of the game.
     SettingChanged {

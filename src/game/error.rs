@@ -9,6 +9,7 @@ use chrono_tz::Tz;
 
 use crate::map::MapError;
 
+use super::HouseKey;
 use super::calendar::CalendarError;
 use super::model::GameStatus;
 use super::span::Span;
@@ -54,26 +55,26 @@ pub enum GameError {
     },
     UnknownHouse {
         name: String,
-        houses: Vec<String>,
+        houses: Vec<HouseKey>,
     },
     /// The house is in the variant but not among this game's players.
-    HouseNotInGame(String),
+    HouseNotInGame(HouseKey),
     SeatTaken {
-        house: String,
+        house: HouseKey,
         address: String,
     },
-    NoPlayer(String),
+    NoPlayer(HouseKey),
     BadAddress(String),
     AddressTaken {
         address: String,
-        house: String,
+        house: HouseKey,
     },
     /// The action needs another status.
     Status {
         action: &'static str,
         status: GameStatus,
     },
-    MissingPlayers(Vec<String>),
+    MissingPlayers(Vec<HouseKey>),
     /// `process --phase` named another phase than the one being played.
     WrongPhase {
         /// The phase as the guard wrote it.
@@ -85,7 +86,7 @@ pub enum GameError {
     /// not own: nothing was stored.
     OrdersRefused(Vec<super::orders::OrderProblem>),
     NothingToOrder {
-        house: String,
+        house: HouseKey,
     },
     /// More orders than a house can mean in one phase (a mail of thousands of lines):
     /// refused whole, so that what a game keeps, and reads at each mail, stays small.

@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use crate::judge::Phase;
 use crate::lang::Lang;
 
+use super::HouseKey;
 use super::audit::AuditLine;
 use super::model::{Ending, NoticeKind, PhaseRecord, SubmitMode, Trigger, Vote};
 use super::setting::SettingChanged;
@@ -29,7 +30,7 @@ impl fmt::Debug for Revealed {
 /// A house that gave no orders at a phase, and how many phases in a row it has missed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Missed {
-    pub house: String,
+    pub house: HouseKey,
     pub phases: u32,
 }
 
@@ -60,36 +61,36 @@ pub enum Event {
     /// A player took a seat (`replaced`: a new player for a house that had one), with
     /// the secret their welcome carries.
     Seated {
-        house: String,
+        house: HouseKey,
         address: String,
         lang: Lang,
         replaced: bool,
         secret: Revealed,
     },
     Removed {
-        house: String,
+        house: HouseKey,
         address: String,
     },
     OrdersTaken {
-        house: String,
+        house: HouseKey,
         lines: usize,
         mode: SubmitMode,
     },
     Ready {
-        house: String,
+        house: HouseKey,
         ready: bool,
     },
     ReadyWithdrawn {
-        house: String,
+        house: HouseKey,
     },
     Voted {
-        house: String,
+        house: HouseKey,
         vote: Option<Vote>,
         /// The votes ended the game.
         ended: bool,
     },
     Absent {
-        house: String,
+        house: HouseKey,
         from: DateTime<Utc>,
         to: DateTime<Utc>,
         /// The deadline the absence moved, if it moved one.
@@ -102,7 +103,7 @@ pub enum Event {
         after: String,
     },
     Resigned {
-        house: String,
+        house: HouseKey,
     },
     /// The last phase, of this history index, was undone.
     RolledBack {
@@ -122,11 +123,11 @@ pub enum Event {
     },
     /// The moderator's and the game's language (`house` none), or a player's.
     LanguageChanged {
-        house: Option<String>,
+        house: Option<HouseKey>,
         lang: Lang,
     },
     AddressChanged {
-        house: String,
+        house: HouseKey,
         old: String,
         new: String,
     },
@@ -145,25 +146,25 @@ pub enum Event {
     },
     /// Houses without orders reminded of the deadline.
     Reminded {
-        houses: Vec<String>,
+        houses: Vec<HouseKey>,
         deadline: DateTime<Utc>,
     },
     /// The deadline passed; these houses are waited for until the grace period's end.
     GraceRuns {
-        houses: Vec<String>,
+        houses: Vec<HouseKey>,
         deadline: DateTime<Utc>,
         until: DateTime<Utc>,
     },
     /// Mail to a player's address came back.
     Bounced {
-        house: String,
+        house: HouseKey,
         address: String,
         reason: String,
     },
     /// A mail to this address (a player's, if `house`) was refused for good; the
     /// moderator is `told` unless it was theirs or the player was flagged already.
     Undeliverable {
-        house: Option<String>,
+        house: Option<HouseKey>,
         address: String,
         reason: String,
         told: bool,
@@ -257,7 +258,7 @@ impl Event {
 
     /// Who must be told of the event: each notice's kind and the houses it concerns
     /// (none: every player and the moderator).
-    pub fn notices(&self) -> Vec<(NoticeKind, Vec<String>)> {
+    pub fn notices(&self) -> Vec<(NoticeKind, Vec<HouseKey>)> {
         let everyone = |kind| vec![(kind, Vec::new())];
         match self {
             Event::Started { .. } => everyone(NoticeKind::Started),
@@ -345,7 +346,7 @@ fn processed_notices(
     record: &PhaseRecord,
     trigger: Trigger,
     missed: &[Missed],
-) -> Vec<(NoticeKind, Vec<String>)> {
+) -> Vec<(NoticeKind, Vec<HouseKey>)> {
     let mut notices = vec![(
         NoticeKind::Results {
             index: record.index,

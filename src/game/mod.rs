@@ -6,6 +6,7 @@ mod audit;
 pub mod calendar;
 mod error;
 mod event;
+mod house;
 mod model;
 mod orders;
 mod repin;
@@ -23,6 +24,7 @@ pub use actor::Actor;
 pub use audit::AuditLine;
 pub use error::{GameError, StorageFailure};
 pub use event::{Event, Missed, Revealed};
+pub use house::HouseKey;
 pub use model::Bounced;
 pub use model::{
     AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, ObserverRequest,

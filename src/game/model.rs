@@ -10,6 +10,7 @@ use crate::lang::Lang;
 use crate::map::ProvinceId;
 use crate::order::Order;
 
+use super::HouseKey;
 use super::calendar::{Absence, Schedule};
 use super::span::Span;
 
@@ -137,14 +138,15 @@ pub struct ObserverRequest {
     pub expires: DateTime<Utc>,
 }
 
-/// A vote to end the game.
+/// A vote to end the game; `H`, the house conceded to (as written, `String`, in a
+/// command not yet read against the game).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "vote", content = "house", rename_all = "lowercase")]
-pub enum Vote {
+pub enum Vote<H = HouseKey> {
     /// A draw shared by every house still in the game.
     Draw,
     /// Concede the game to this house.
-    Concede(String),
+    Concede(H),
 }
 
 /// One order kept for the phase being played, as it was parsed when received: the reply,
@@ -201,7 +203,7 @@ pub enum SubmitMode {
 /// An order set as received, kept in the phase's history.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Submission {
-    pub house: String,
+    pub house: HouseKey,
     pub at: DateTime<Utc>,
     /// Where it came from: `cli`, `mail <message-id>`, `moderator`.
     pub source: String,
@@ -213,7 +215,7 @@ pub struct Submission {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Seat {
     /// The house id in the variant.
-    pub(in crate::game) house: String,
+    pub(in crate::game) house: HouseKey,
     pub(in crate::game) player: Option<Player>,
     pub(in crate::game) orders: Vec<StoredOrder>,
     /// When the house last gave orders this phase (none: not yet).
@@ -230,9 +232,9 @@ pub struct Seat {
 }
 
 impl Seat {
-    pub fn new(house: &str) -> Seat {
+    pub fn new(house: HouseKey) -> Seat {
         Seat {
-            house: house.to_string(),
+            house,
             player: None,
             orders: Vec::new(),
             ordered: None,
@@ -251,11 +253,14 @@ impl Seat {
 #[serde(tag = "result", rename_all = "lowercase")]
 pub enum Ending {
     /// One house won (by centres, at the last year, or by the moderator's decision).
-    Win { houses: Vec<String>, reason: String },
+    Win {
+        houses: Vec<HouseKey>,
+        reason: String,
+    },
     /// A draw shared by these houses.
-    Draw { houses: Vec<String> },
+    Draw { houses: Vec<HouseKey> },
     /// Every other house conceded to this one.
-    Concession { house: String },
+    Concession { house: HouseKey },
     /// Stopped by the moderator without a result.
     Abandoned,
 }
@@ -296,7 +301,7 @@ pub struct Game {
     pub(in crate::game) ending: Option<Ending>,
     /// Houses with something to decide in the current phase (set when it opens).
     #[serde(default)]
-    pub(in crate::game) deciding: Vec<String>,
+    pub(in crate::game) deciding: Vec<HouseKey>,
     /// When the judge must next look at the game (deadline, grace, reminder); the store
     /// indexes games by it so that `tick` reads only the games due.
     pub(in crate::game) wake: Option<DateTime<Utc>>,
@@ -318,11 +323,14 @@ pub struct Game {
 }
 
 impl Game {
-    pub fn seat(&self, house: &str) -> Option<&Seat> {
+    /// The seat of a house (its key, or its id as the variant writes it).
+    pub fn seat(&self, house: impl AsRef<str>) -> Option<&Seat> {
+        let house = house.as_ref();
         self.seats.iter().find(|s| s.house == house)
     }
 
-    pub fn seat_mut(&mut self, house: &str) -> Option<&mut Seat> {
+    pub(crate) fn seat_mut(&mut self, house: impl AsRef<str>) -> Option<&mut Seat> {
+        let house = house.as_ref();
         self.seats.iter_mut().find(|s| s.house == house)
     }
 
@@ -362,17 +370,17 @@ pub struct PhaseRecord {
     pub position_before: Position,
     pub submissions: Vec<Submission>,
     /// The orders adjudicated, per house.
-    pub orders: Vec<(String, Vec<String>)>,
+    pub orders: Vec<(HouseKey, Vec<String>)>,
     /// The results (docs/results-format.md).
     pub results: super::results::PhaseResults,
     #[serde(with = "crate::position::stored")]
     pub position_after: Position,
     /// Houses that fell into civil disorder at this phase.
-    pub civil_disorder: Vec<String>,
+    pub civil_disorder: Vec<HouseKey>,
     /// Houses that had something to decide and gave no orders (those already in civil
     /// disorder left out).
     #[serde(default)]
-    pub missed: Vec<String>,
+    pub missed: Vec<HouseKey>,
     /// The game ended with this phase.
     pub ending: Option<Ending>,
     /// The game just before processing: what `rollback` restores.
@@ -405,7 +413,7 @@ pub struct Notice {
     pub at: DateTime<Utc>,
     pub kind: NoticeKind,
     /// The houses concerned (empty: every player and the moderator).
-    pub houses: Vec<String>,
+    pub houses: Vec<HouseKey>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -421,11 +429,11 @@ pub enum NoticeKind {
         deadline: DateTime<Utc>,
     },
     PlayerReplaced {
-        house: String,
+        house: HouseKey,
     },
     /// A player resigned: the moderator should find someone for the house.
     Resigned {
-        house: String,
+        house: HouseKey,
     },
     DeadlineChanged {
         deadline: DateTime<Utc>,
@@ -445,20 +453,20 @@ pub enum NoticeKind {
     /// A house gave no orders for a phase (told to its player and the moderator);
     /// `missed`: phases in a row.
     Missed {
-        house: String,
+        house: HouseKey,
         phase: Phase,
         missed: u32,
     },
     /// A house fell into civil disorder (told to its player and the moderator).
     CivilDisorder {
-        house: String,
+        house: HouseKey,
         phase: Phase,
     },
     /// Mail to a participant's address could not be delivered (a bounce, or a mail server
     /// that refused it for good): told to the moderator only.
     Undeliverable {
         /// The house whose player's address failed, if it is a player's.
-        house: Option<String>,
+        house: Option<HouseKey>,
         address: String,
         reason: String,
     },
@@ -468,7 +476,7 @@ pub enum NoticeKind {
     /// as this one, its end as `since`.)
     #[serde(alias = "sign-on-throttled")]
     SignOnFailures {
-        house: Option<String>,
+        house: Option<HouseKey>,
         #[serde(default)]
         failures: u32,
         #[serde(alias = "until")]
@@ -554,7 +562,7 @@ impl Game {
         self.ending.as_ref()
     }
 
-    pub fn deciding(&self) -> &[String] {
+    pub fn deciding(&self) -> &[HouseKey] {
         &self.deciding
     }
 
@@ -581,7 +589,7 @@ impl Game {
 
 /// Read access: only the game changes a seat (`Game::execute`).
 impl Seat {
-    pub fn house(&self) -> &str {
+    pub fn house(&self) -> &HouseKey {
         &self.house
     }
 

@@ -12,6 +12,7 @@ use serde::de::DeserializeOwned;
 use crate::map::{Variant, scope};
 use crate::position::{read_position, write_position};
 
+use super::HouseKey;
 use super::model::{Game, PhaseRecord, StoredOrder};
 
 /// One thing of the game the new version cannot read.
@@ -25,7 +26,7 @@ pub enum Incompatibility {
     /// The current position does not read: a province, a unit, an owner is gone.
     Position { reason: String },
     /// A stored order of the current phase does not read.
-    Order { house: String, text: String },
+    Order { house: HouseKey, text: String },
     /// A position of the history does not read (its results could not be shown).
     History { index: u32, reason: String },
 }

@@ -14,7 +14,7 @@
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
 
-use super::GameError;
+use super::{GameError, HouseKey};
 
 /// Letters and digits that cannot be mistaken for one another when copied from a mail.
 const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
@@ -94,7 +94,7 @@ impl super::Game {
     /// Adds the sieve to the stored hash of a seat's secret (a house's player; `None`: the
     /// moderator), which `secret` has just matched in full: a hash kept from before the
     /// sieve stops costing a full check for every wrong secret from then on.
-    pub fn sieve_secret(&mut self, house: Option<&str>, secret: &str) {
+    pub fn sieve_secret(&mut self, house: Option<&HouseKey>, secret: &str) {
         let stored = match house {
             Some(house) => self
                 .seat_mut(house)

@@ -4,6 +4,7 @@
 use crate::judge::{Position, Season};
 use crate::map::{HouseId, Variant};
 
+use super::HouseKey;
 use super::model::{Ending, Game, Vote};
 
 /// The ending the board decides after a phase, if any. Centres change only when autumn
@@ -55,7 +56,7 @@ fn playing_houses(variant: &Variant, game: &Game) -> Vec<HouseId> {
 
 /// The houses that come first by the variant's tie-breaks; several when they stay tied,
 /// for a shared victory.
-fn leaders(variant: &Variant, position: &Position, candidates: &[HouseId]) -> Vec<String> {
+fn leaders(variant: &Variant, position: &Position, candidates: &[HouseId]) -> Vec<HouseKey> {
     let centres = position.centre_counts(variant);
     let units = position.unit_counts(variant);
     let score = |h: HouseId| -> Vec<usize> {
@@ -80,12 +81,12 @@ fn leaders(variant: &Variant, position: &Position, candidates: &[HouseId]) -> Ve
     candidates
         .iter()
         .filter(|&&h| Some(score(h)) == best)
-        .map(|&h| variant.house(h).id.clone())
+        .map(|&h| HouseKey::of(variant, h))
         .collect()
 }
 
 /// Houses still in the game: with units or supply centres.
-pub fn survivors(variant: &Variant, game: &Game, position: &Position) -> Vec<String> {
+pub fn survivors(variant: &Variant, game: &Game, position: &Position) -> Vec<HouseKey> {
     let centres = position.centre_counts(variant);
     let units = position.unit_counts(variant);
     playing_houses(variant, game)
@@ -99,13 +100,13 @@ pub fn survivors(variant: &Variant, game: &Game, position: &Position) -> Vec<Str
                     .iter()
                     .any(|d| d.unit.owner == crate::map::Owner::House(*h))
         })
-        .map(|h| variant.house(h).id.clone())
+        .map(|h| HouseKey::of(variant, h))
         .collect()
 }
 
 /// The ending the votes decide: a draw when every surviving house that is not in civil
 /// disorder voted for one; a concession when every such house but one conceded to it.
-pub fn vote_ending(survivors: &[String], game: &Game) -> Option<Ending> {
+pub fn vote_ending(survivors: &[HouseKey], game: &Game) -> Option<Ending> {
     let voters: Vec<&super::model::Seat> = game
         .seats
         .iter()

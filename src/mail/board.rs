@@ -75,7 +75,7 @@ pub fn welcome_mail(
     let house = game.house_id(variant, welcome.house)?;
     let name = variant
         .house_by_name(&house)
-        .map_or_else(|| house.clone(), |h| variant.house(h).name.clone());
+        .map_or_else(|| house.to_string(), |h| variant.house(h).name.clone());
     let address = crate::game::check_address(welcome.address)?;
     let own = house_brief(variant, game.position(), &house, lang)
         .map(|brief| crate::report::localized(&brief, variant, lang));

@@ -256,7 +256,7 @@ fn audience_of(game: &Game, address: &str) -> Audience {
     game.seats()
         .iter()
         .find(|s| !s.resigned() && s.player().is_some_and(|p| p.address() == address))
-        .map_or(Audience::Public, |s| Audience::House(s.house().to_string()))
+        .map_or(Audience::Public, |s| Audience::House(s.house().clone()))
 }
 
 fn kind_word(kind: &NoticeKind) -> &'static str {
@@ -339,7 +339,7 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
                 "reason": reason,
                 "house": house.as_ref().map(|h| variant
                     .house_by_name(h)
-                    .map_or_else(|| h.clone(), |i| variant.house(i).name.clone())),
+                    .map_or_else(|| h.to_string(), |i| variant.house(i).name.clone())),
             }),
             _ => Value::Null,
         },

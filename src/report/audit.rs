@@ -138,7 +138,7 @@ impl AuditLine {
                 say!(lang, "audit.language", house, chosen = chosen.code())
             }
             AuditLine::SignOnRefused {
-                house,
+                claimed: house,
                 from,
                 throttled,
             } => say!(lang, "audit.sign_on_refused", house, from, throttled),

@@ -11,7 +11,7 @@ use super::{RESULTS_TEMPLATE, RenderError, render_template};
 use crate::game::results::{
     PhaseResults, RESULTS_FORMAT, RejectedView, ResultsProblem, ResultsView,
 };
-use crate::game::{Ending, Game, GameStatus, PhaseRecord};
+use crate::game::{Ending, Game, GameStatus, HouseKey, PhaseRecord};
 use crate::judge::Phase;
 use crate::lang::Lang;
 use crate::map::Variant;
@@ -66,7 +66,7 @@ fn house_name(variant: &Variant, id: &str) -> String {
         .map_or_else(|| id.to_string(), |h| variant.house(h).name.clone())
 }
 
-fn names(variant: &Variant, ids: &[String], lang: Lang) -> String {
+fn names(variant: &Variant, ids: &[HouseKey], lang: Lang) -> String {
     let names: Vec<String> = ids.iter().map(|h| house_name(variant, h)).collect();
     say!(lang, "words.and_list", names)
 }
@@ -196,8 +196,8 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
 pub enum Audience {
     /// Everyone (the results mailed to all, observers): the orders the judge used only.
     Public,
-    /// One house's player (house id): the public results and that house's own lines.
-    House(String),
+    /// One house's player: the public results and that house's own lines.
+    House(HouseKey),
     /// The moderator: every house's lines.
     Moderator,
 }

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::game::{Game, GameError};
+use crate::game::{Game, GameError, HouseKey};
 use crate::judge::Phase;
 use crate::lang::Lang;
 use crate::map::Variant;
@@ -61,7 +61,7 @@ pub struct GameRef {
 pub fn checked_orders(
     game: &Game,
     variant: &Variant,
-    house: &str,
+    house: &HouseKey,
 ) -> Result<ResultsView, GameError> {
     let checked = game.check_orders(variant, house)?;
     Ok(results_view_with_orders(
@@ -76,13 +76,13 @@ pub fn checked_orders(
 pub fn orders_view(
     game: &Game,
     variant: &Variant,
-    house: &str,
+    house: &HouseKey,
     lang: Lang,
 ) -> Result<OrdersView, GameError> {
     let view = checked_orders(game, variant, house)?;
     let h = variant
         .house_by_name(house)
-        .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))?;
+        .ok_or_else(|| GameError::HouseNotInGame(house.clone()))?;
     let house_ref = HouseRef {
         id: variant.house(h).id.clone(),
         name: variant.house(h).name.clone(),

@@ -23,6 +23,7 @@ use crate::lang::Lang;
 
 use super::Session;
 use super::guard::Guard;
+use crate::game::HouseKey;
 
 /// Failures on one seat after which its owner and the moderator get a notice (once,
 /// until the owner signs on and is told).
@@ -32,7 +33,7 @@ pub const FAILURES_TOLD: u32 = 5;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Claim {
     /// The player of this house (its id).
-    House(String),
+    House(HouseKey),
     /// The game's moderator.
     Moderator,
 }
@@ -65,7 +66,7 @@ pub enum AuthFailure {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Subject {
     /// Sign-ons as a house of a game (ids).
-    House { game: String, house: String },
+    House { game: String, house: HouseKey },
     /// Sign-ons as a game's moderator.
     Moderator { game: String },
 }
@@ -137,7 +138,7 @@ impl Session<'_> {
             },
             None => Subject::Moderator { game: id },
         };
-        if !self.signs_on(house.as_deref(), secret) {
+        if !self.signs_on(house.as_ref(), secret) {
             self.count_failure(&subject, house, now)?;
             return Ok(Err(AuthFailure::WrongSecret));
         }
@@ -171,7 +172,7 @@ impl Session<'_> {
     fn count_failure(
         &mut self,
         subject: &Subject,
-        house: Option<String>,
+        house: Option<HouseKey>,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         let key = subject.key();

@@ -247,11 +247,11 @@ impl Service {
 #[cfg(any(test, feature = "test-hooks"))]
 #[doc(hidden)]
 #[derive(Debug, Default)]
-pub struct TestNotices(pub Vec<(crate::game::NoticeKind, Vec<String>)>);
+pub struct TestNotices(pub Vec<(crate::game::NoticeKind, Vec<crate::game::HouseKey>)>);
 
 #[cfg(any(test, feature = "test-hooks"))]
 impl TestNotices {
-    pub fn notify(&mut self, kind: crate::game::NoticeKind, houses: Vec<String>) {
+    pub fn notify(&mut self, kind: crate::game::NoticeKind, houses: Vec<crate::game::HouseKey>) {
         self.0.push((kind, houses));
     }
 }

@@ -12,6 +12,7 @@ use std::rc::Rc;
 
 use chrono::{DateTime, Utc};
 
+use crate::game::HouseKey;
 use crate::game::{
     Action, Actor, AuditEntry, AuditLine, Event, Game, GameError, NewGame, PhaseGuard, PhaseRecord,
     StorageFailure, Trigger, create,
@@ -72,7 +73,7 @@ pub struct Broadcast {
     /// The history index of the phase being played when it was sent.
     pub index: u32,
     /// The house that signed it; none: the moderator.
-    pub house: Option<String>,
+    pub house: Option<HouseKey>,
     pub body: String,
 }
 
@@ -94,7 +95,7 @@ pub struct TickReport {
     /// Games processed: id and the phase played.
     pub processed: Vec<(String, crate::judge::Phase)>,
     /// Reminders queued: game id and houses.
-    pub reminders: Vec<(String, Vec<String>)>,
+    pub reminders: Vec<(String, Vec<HouseKey>)>,
     /// Games that could not be handled, with the reason (the others go on), worded by
     /// whoever reports them, in their reader's language.
     pub errors: Vec<(String, GameError)>,

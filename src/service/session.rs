@@ -9,7 +9,8 @@ use std::rc::Rc;
 use chrono::{DateTime, Utc};
 
 use crate::game::{
-    Action, Actor, AuditEntry, AuditLine, Event, Game, GameError, Notice, NoticeKind, PhaseRecord,
+    Action, Actor, AuditEntry, AuditLine, Event, Game, GameError, HouseKey, Notice, NoticeKind,
+    PhaseRecord,
 };
 use crate::map::Variant;
 use crate::store::Commit;
@@ -26,7 +27,7 @@ pub struct Session<'s> {
     lines: Vec<AuditLine>,
     /// Data the audit line keeps with its lines (the positions of an edit).
     detail: String,
-    notices: Vec<(NoticeKind, Vec<String>)>,
+    notices: Vec<(NoticeKind, Vec<HouseKey>)>,
     record: Option<PhaseRecord>,
     drop_record: Option<u32>,
     /// Sign-on counters to write or forget (`store::Commit::guards`).
@@ -165,7 +166,7 @@ impl Session<'_> {
     }
 
     /// Checks a sign-on's secret for a seat (a house's id; `None`: the moderator's).
-    pub fn signs_on(&mut self, house: Option<&str>, secret: &str) -> bool {
+    pub fn signs_on(&mut self, house: Option<&HouseKey>, secret: &str) -> bool {
         self.game.signs_on(house, secret)
     }
 
@@ -176,7 +177,7 @@ impl Session<'_> {
     }
 
     /// A notice that is no game's event (repeated failed sign-ons).
-    pub fn notify(&mut self, kind: NoticeKind, houses: Vec<String>) {
+    pub fn notify(&mut self, kind: NoticeKind, houses: Vec<HouseKey>) {
         self.notices.push((kind, houses));
     }
 

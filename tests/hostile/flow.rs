@@ -279,7 +279,7 @@ fn grace_missed_deadlines_and_civil_disorder_are_told() {
         w.notices_pending(),
         vec![(
             NoticeKind::Grace { deadline, until },
-            vec!["lannister".to_string(), "baratheon".to_string()]
+            vec!["lannister".into(), "baratheon".into()]
         )]
     );
     let mails = w.notices(deadline);
@@ -404,7 +404,7 @@ fn paris_game(deadline: &str) -> Game {
     .unwrap();
     for h in ["stark", "lannister", "baratheon"] {
         game.add_player(
-            h,
+            &corbeau::game::HouseKey::from(h),
             &format!("{h}@example.org"),
             "hash".into(),
             Lang::Fr,
@@ -442,7 +442,7 @@ fn a_day_of_grace_across_a_clock_change_ends_at_the_same_local_time() {
         assert_eq!(game.due(end), Some(Trigger::Deadline));
         let late = game.clone().submit(
             &variant,
-            "stark",
+            &"stark".into(),
             &OrderLines::numbered("A win H\n"),
             SubmitMode::Replace,
             "test",
@@ -451,7 +451,7 @@ fn a_day_of_grace_across_a_clock_change_ends_at_the_same_local_time() {
         assert!(matches!(late, Err(GameError::Late { .. })), "{late:?}");
         game.submit(
             &variant,
-            "stark",
+            &"stark".into(),
             &OrderLines::numbered("A win H\n"),
             SubmitMode::Replace,
             "test",
@@ -724,9 +724,10 @@ fn every_outcome_renders_in_both_languages_in_results_and_replies() {
     let w = world("codes", Settings::default());
     w.submit(GAME, "stark", "A win -> roc\nA moa H\nF bla H\n", t0());
     let game = w.game(GAME);
-    let results =
-        serde_json::to_value(corbeau::report::checked_orders(&game, &variant, "stark").unwrap())
-            .unwrap();
+    let results = serde_json::to_value(
+        corbeau::report::checked_orders(&game, &variant, &"stark".into()).unwrap(),
+    )
+    .unwrap();
     let mut checked = 0;
     for outcome in every_outcome() {
         let view = serde_json::to_value(outcome_view(&variant, &outcome)).unwrap();
@@ -768,7 +769,7 @@ fn every_outcome_renders_in_both_languages_in_results_and_replies() {
             }
             // In the reply to a set of orders.
             let mut reply = serde_json::to_value(
-                corbeau::report::orders_view(&game, &variant, "stark", lang).unwrap(),
+                corbeau::report::orders_view(&game, &variant, &"stark".into(), lang).unwrap(),
             )
             .unwrap();
             let mut waive = reply["orders"][0].clone();
@@ -798,7 +799,7 @@ fn every_outcome_renders_in_both_languages_in_results_and_replies() {
 }
 
 /// Every notice kind (no wildcard: a new kind must be listed to compile).
-fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<String>)> {
+fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<corbeau::game::HouseKey>)> {
     let phase = Phase {
         year: 298,
         season: Season::Spring,

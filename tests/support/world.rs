@@ -13,7 +13,7 @@
 
 use chrono::{DateTime, Utc};
 use corbeau::config::Config;
-use corbeau::game::{Action, Actor};
+use corbeau::game::{Action, Actor, HouseKey};
 use corbeau::game::{
     AuditEntry, Game, GameError, Moderator, NewGame, NoticeKind, Observer, OrderLines, PhaseRecord,
     Settings, StoredOrder, SubmitMode, Trigger, hash_secret,
@@ -212,7 +212,8 @@ impl World {
         self.service()
             .shape_for_tests(id, "test", "seed", at, |game, variant, _| {
                 for (house, address, hash, lang) in players {
-                    game.add_player(house, address, hash.clone(), *lang, at)?;
+                    let house = HouseKey::named(variant, house).expect("a house");
+                    game.add_player(&house, address, hash.clone(), *lang, at)?;
                 }
                 if start {
                     game.start(variant, at)?;
@@ -318,7 +319,7 @@ impl World {
     /// A house's orders given (a whole set), by the moderator's hand.
     pub fn submit(&self, id: &str, house: &str, orders: &str, at: DateTime<Utc>) {
         let submit = Action::Submit {
-            house: house.into(),
+            house: self.house(id, house),
             lines: OrderLines::numbered(orders),
             mode: SubmitMode::Replace,
             source: "test".into(),
@@ -353,7 +354,7 @@ impl World {
     /// A house ready for the phase.
     pub fn ready(&self, id: &str, house: &str, at: DateTime<Utc>) {
         let ready = Action::Ready {
-            house: house.into(),
+            house: self.house(id, house),
             ready: true,
         };
         self.moderate(id, ready, at);
@@ -386,14 +387,15 @@ impl World {
     /// A house given to a new player (address, a secret never used), as `player replace`.
     pub fn replace_player(&self, id: &str, house: &str, address: &str, at: DateTime<Utc>) {
         self.service()
-            .shape_for_tests(id, "moderator", "replace", at, |game, _, _| {
-                game.replace_player(house, address, "h2".into(), Lang::Fr, at)
+            .shape_for_tests(id, "moderator", "replace", at, |game, variant, _| {
+                let house = HouseKey::named(variant, house).expect("a house");
+                game.replace_player(&house, address, "h2".into(), Lang::Fr, at)
             })
             .unwrap();
     }
 
     /// Notices queued as a game's actions queue them: kind and houses (none: everyone).
-    pub fn notify(&self, id: &str, notices: Vec<(NoticeKind, Vec<String>)>, at: DateTime<Utc>) {
+    pub fn notify(&self, id: &str, notices: Vec<(NoticeKind, Vec<HouseKey>)>, at: DateTime<Utc>) {
         self.service()
             .shape_for_tests(id, "test", "notices", at, |_, _, effects| {
                 for (kind, houses) in notices {
@@ -481,6 +483,13 @@ impl World {
             .collect()
     }
 
+    /// A house of a game, as the game reads one written at the edge.
+    pub fn house(&self, id: &str, written: &str) -> HouseKey {
+        self.game(id)
+            .house_id(&self.variant(id), written)
+            .expect("a house of the game")
+    }
+
     pub fn variant(&self, id: &str) -> std::rc::Rc<Variant> {
         self.service().variant(self.game(id).variant()).unwrap()
     }
@@ -507,7 +516,7 @@ impl World {
     }
 
     /// The notices not yet turned into mails: kind and houses.
-    pub fn notices_pending(&self) -> Vec<(NoticeKind, Vec<String>)> {
+    pub fn notices_pending(&self) -> Vec<(NoticeKind, Vec<HouseKey>)> {
         self.service()
             .pending_notices()
             .unwrap()

@@ -6,11 +6,11 @@ use chrono::{DateTime, Utc};
 use crate::judge::PhaseKind;
 use crate::map::Variant;
 
-use crate::game::GameError;
 use crate::game::calendar::{Absence, Schedule, parse_local_time};
 use crate::game::event::Event;
 use crate::game::model::{Game, GameStatus, Trigger};
 use crate::game::span::Span;
+use crate::game::{GameError, HouseKey};
 
 use super::NOT_OVER;
 
@@ -19,7 +19,7 @@ impl Game {
     pub(in crate::game) fn absent(
         &mut self,
         variant: &Variant,
-        house: &str,
+        house: &HouseKey,
         from: &str,
         to: &str,
         now: DateTime<Utc>,
@@ -43,7 +43,7 @@ impl Game {
     /// paused the deadline is set again at the resume, which applies the absence then.
     pub fn declare_absence(
         &mut self,
-        house: &str,
+        house: &HouseKey,
         start: DateTime<Utc>,
         end: DateTime<Utc>,
         now: DateTime<Utc>,
@@ -128,7 +128,7 @@ impl Game {
     }
 
     /// The reminder due now, if any: the houses to remind. Counts it as sent.
-    pub fn take_reminder(&mut self, now: DateTime<Utc>) -> Option<Vec<String>> {
+    pub fn take_reminder(&mut self, now: DateTime<Utc>) -> Option<Vec<HouseKey>> {
         let (Some(opened), Some(deadline)) = (self.opened, self.deadline) else {
             return None;
         };
@@ -149,7 +149,7 @@ impl Game {
 
     /// At the deadline, while a grace period runs: the houses still without orders, to be
     /// told that the judge waits for them until the grace period ends. Once per deadline.
-    pub fn take_grace_notice(&mut self, now: DateTime<Utc>) -> Option<Vec<String>> {
+    pub fn take_grace_notice(&mut self, now: DateTime<Utc>) -> Option<Vec<HouseKey>> {
         let deadline = self.deadline?;
         if self.status != GameStatus::Running
             || now < deadline

@@ -5,9 +5,9 @@ use chrono::{DateTime, Utc};
 use crate::judge::Position;
 use crate::map::{PinnedVariant, Variant};
 
-use crate::game::GameError;
 use crate::game::model::{Game, GameStatus, Moderator, Seat, Settings};
 use crate::game::span::Span;
+use crate::game::{GameError, HouseKey};
 
 /// What a moderator gives to create a game.
 #[derive(Debug, Clone)]
@@ -83,7 +83,7 @@ pub fn create(
         seats: setup
             .houses
             .iter()
-            .map(|&h| Seat::new(&variant.house(h).id))
+            .map(|&h| Seat::new(HouseKey::of(variant, h)))
             .collect(),
         phase: position.phase,
         position,

@@ -18,10 +18,10 @@ pub use observers::{MAX_OBSERVER_REQUESTS, OBSERVER_TOKEN_LIFE};
 pub use process::{Adjudicated, ResultsMaker};
 pub use seats::{check_address, same_address};
 
-use crate::map::{Owner, Variant};
+use crate::map::Variant;
 
-use super::GameError;
 use super::model::{Game, GameStatus, Seat};
+use super::{GameError, HouseKey};
 
 /// States in which players and the moderator may still change a game.
 const NOT_OVER: &[GameStatus] = &[GameStatus::Forming, GameStatus::Running, GameStatus::Paused];
@@ -30,26 +30,28 @@ const IN_PLAY: &[GameStatus] = &[GameStatus::Running, GameStatus::Paused];
 
 impl Game {
     /// The house id of a name, alias or close misspelling, which must play in this game.
-    pub fn house_id(&self, variant: &Variant, name: &str) -> Result<String, GameError> {
-        let house = match crate::position::house_named(variant, name) {
-            Some(Owner::House(h)) => variant.house(h).id.clone(),
-            _ => {
-                return Err(GameError::UnknownHouse {
-                    name: name.to_string(),
-                    houses: self.seats.iter().map(|s| s.house.clone()).collect(),
-                });
-            }
-        };
-        if self.seat(&house).is_none() {
-            return Err(GameError::HouseNotInGame(house));
-        }
+    /// Read at the edge (a mail, the command line), before the action that names it.
+    pub fn house_id(&self, variant: &Variant, name: &str) -> Result<HouseKey, GameError> {
+        let house = HouseKey::named(variant, name).ok_or_else(|| GameError::UnknownHouse {
+            name: name.to_string(),
+            houses: self.seats.iter().map(|s| s.house.clone()).collect(),
+        })?;
+        self.plays(&house)?;
         Ok(house)
     }
 
+    /// Refuses a house that does not play in this game (an action made for another game).
+    pub(in crate::game) fn plays(&self, house: &HouseKey) -> Result<(), GameError> {
+        match self.seat(house) {
+            Some(_) => Ok(()),
+            None => Err(GameError::HouseNotInGame(house.clone())),
+        }
+    }
+
     /// The seat of a house of this game, or the error saying it does not play here.
-    fn seat_in(&mut self, house: &str) -> Result<&mut Seat, GameError> {
+    fn seat_in(&mut self, house: &HouseKey) -> Result<&mut Seat, GameError> {
         self.seat_mut(house)
-            .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))
+            .ok_or_else(|| GameError::HouseNotInGame(house.clone()))
     }
 
     fn require(&self, action: &'static str, allowed: &[GameStatus]) -> Result<(), GameError> {

@@ -8,11 +8,11 @@ use crate::judge::{
 };
 use crate::map::{HouseId, Owner, Variant};
 
-use crate::game::GameError;
 use crate::game::model::{Ending, Game, GameStatus, Seat, Submission, SubmitMode, Vote};
 use crate::game::orders::{OrderLines, given_orders, merge, read_submission};
 use crate::game::span::Span;
 use crate::game::victory::{survivors, vote_ending};
+use crate::game::{GameError, HouseKey};
 
 use super::IN_PLAY;
 use super::process::Adjudicated;
@@ -25,7 +25,7 @@ impl Game {
     /// Starts the game: every seat must have a player; the first deadline is set.
     pub fn start(&mut self, variant: &Variant, now: DateTime<Utc>) -> Result<(), GameError> {
         self.require("start", &[GameStatus::Forming])?;
-        let missing: Vec<String> = self
+        let missing: Vec<HouseKey> = self
             .seats
             .iter()
             .filter(|s| s.player.is_none())
@@ -62,7 +62,7 @@ impl Game {
 
     /// Which houses have something to decide this phase: units to move, dislodged units
     /// to retreat, builds or disbands to make.
-    pub fn houses_deciding(&self, variant: &Variant, position: &Position) -> Vec<String> {
+    pub fn houses_deciding(&self, variant: &Variant, position: &Position) -> Vec<HouseKey> {
         let adjustments = adjustment_counts(variant, position);
         self.seats
             .iter()
@@ -87,7 +87,7 @@ impl Game {
 
     /// Houses with something to decide, not in civil disorder, that have neither given
     /// orders nor declared themselves ready.
-    pub fn waiting_for(&self) -> Vec<String> {
+    pub fn waiting_for(&self) -> Vec<HouseKey> {
         self.deciding
             .iter()
             .filter(|h| {
@@ -121,7 +121,7 @@ impl Game {
     pub fn submit(
         &mut self,
         variant: &Variant,
-        house: &str,
+        house: &HouseKey,
         lines: &OrderLines,
         mode: SubmitMode,
         source: &str,
@@ -140,7 +140,7 @@ impl Game {
         let h = house_index(variant, house)?;
         if !self.deciding.iter().any(|d| d == house) {
             return Err(GameError::NothingToOrder {
-                house: house.to_string(),
+                house: house.clone(),
             });
         }
         let new = read_submission(variant, &self.position, h, lines)?;
@@ -156,7 +156,7 @@ impl Game {
         seat.ordered = Some(now);
         seat.civil_disorder = false;
         self.submissions.push(Submission {
-            house: house.to_string(),
+            house: house.clone(),
             at: now,
             source: source.to_string(),
             mode,
@@ -178,7 +178,11 @@ impl Game {
     /// The orders of one house as the judge understands them: each order's outcome if it
     /// were adjudicated alone (so illegal ones show with their reason) and the units still
     /// without orders.
-    pub fn check_orders(&self, variant: &Variant, house: &str) -> Result<Adjudicated, GameError> {
+    pub fn check_orders(
+        &self,
+        variant: &Variant,
+        house: &HouseKey,
+    ) -> Result<Adjudicated, GameError> {
         let h = house_index(variant, house)?;
         let orders = self
             .seat(house)
@@ -194,7 +198,7 @@ impl Game {
 
     pub fn set_ready(
         &mut self,
-        house: &str,
+        house: &HouseKey,
         ready: bool,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
@@ -209,16 +213,16 @@ impl Game {
     pub fn vote(
         &mut self,
         variant: &Variant,
-        house: &str,
+        house: &HouseKey,
         vote: Option<Vote>,
         now: DateTime<Utc>,
     ) -> Result<Option<Ending>, GameError> {
         self.require("vote", IN_PLAY)?;
         let vote = match vote {
             Some(Vote::Concede(to)) => {
-                let to = self.house_id(variant, &to)?;
-                if to == house {
-                    return Err(GameError::BadVote(to));
+                self.plays(&to)?;
+                if to == *house {
+                    return Err(GameError::BadVote(to.to_string()));
                 }
                 Some(Vote::Concede(to))
             }
@@ -279,8 +283,8 @@ impl Game {
     }
 }
 
-fn house_index(variant: &Variant, house: &str) -> Result<HouseId, GameError> {
+fn house_index(variant: &Variant, house: &HouseKey) -> Result<HouseId, GameError> {
     variant
         .house_by_name(house)
-        .ok_or_else(|| GameError::HouseNotInGame(house.to_string()))
+        .ok_or_else(|| GameError::HouseNotInGame(house.clone()))
 }

@@ -15,6 +15,7 @@ use crate::game::{GameError, results::ResultsView};
 
 use super::clock::next_base;
 use super::{IN_PLAY, NOT_OVER};
+use crate::game::HouseKey;
 
 /// A phase as the judge decided it: the position before, the orders given and the
 /// adjudication. The game does not word it: the report layer makes its views (the results,
@@ -103,7 +104,7 @@ impl Game {
     /// Counts a phase missed by each deciding house that gave no orders and did not
     /// declare itself ready, and puts those past the game's limit in civil disorder:
     /// the houses that missed this phase, and those that fell into civil disorder.
-    fn count_missed(&mut self, deciding: &[String]) -> (Vec<String>, Vec<String>) {
+    fn count_missed(&mut self, deciding: &[HouseKey]) -> (Vec<HouseKey>, Vec<HouseKey>) {
         let mut civil_disorder = Vec::new();
         let mut missed = Vec::new();
         let limit = self.settings.civil_disorder_after;
@@ -130,7 +131,7 @@ impl Game {
     }
 
     /// Each house's orders as written, for the phase's record.
-    fn written_orders(&self) -> Vec<(String, Vec<String>)> {
+    fn written_orders(&self) -> Vec<(HouseKey, Vec<String>)> {
         self.seats
             .iter()
             .filter(|s| !s.orders.is_empty())
@@ -278,7 +279,7 @@ impl Game {
         })
     }
 
-    /// Ends the game as the moderator says, the houses named resolved.
+    /// Ends the game as the moderator says (its houses must play here).
     pub(in crate::game) fn end_by(
         &mut self,
         variant: &Variant,
@@ -286,19 +287,20 @@ impl Game {
         now: DateTime<Utc>,
     ) -> Result<Event, GameError> {
         let ending = match by {
-            EndBy::Win(houses) => Ending::Win {
-                houses: houses
-                    .iter()
-                    .map(|h| self.house_id(variant, h))
-                    .collect::<Result<Vec<_>, _>>()?,
-                reason: "moderator".into(),
-            },
+            EndBy::Win(houses) => {
+                houses.iter().try_for_each(|h| self.plays(h))?;
+                Ending::Win {
+                    houses,
+                    reason: "moderator".into(),
+                }
+            }
             EndBy::Draw => Ending::Draw {
                 houses: survivors(variant, self, &self.position),
             },
-            EndBy::Concede(house) => Ending::Concession {
-                house: self.house_id(variant, &house)?,
-            },
+            EndBy::Concede(house) => {
+                self.plays(&house)?;
+                Ending::Concession { house }
+            }
             EndBy::Abandon => Ending::Abandoned,
         };
         self.end(ending.clone(), now)?;

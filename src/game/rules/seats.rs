@@ -12,6 +12,7 @@ use crate::game::model::{Bounced, Game, Player};
 use crate::game::secret::{hash_secret, new_secret, secret_matches};
 
 use super::NOT_OVER;
+use crate::game::HouseKey;
 
 /// A valid-looking email address: one `@`, something on each side, no spaces.
 pub fn check_address(address: &str) -> Result<String, GameError> {
@@ -38,12 +39,12 @@ pub fn check_address(address: &str) -> Result<String, GameError> {
 
 impl Game {
     /// `address` made canonical, if it is a mail address no other house's player has.
-    pub fn free_address(&self, house: &str, address: &str) -> Result<String, GameError> {
+    pub fn free_address(&self, house: &HouseKey, address: &str) -> Result<String, GameError> {
         let address = check_address(address)?;
         let taken = self
             .seats
             .iter()
-            .find(|s| s.house != house && s.player.as_ref().is_some_and(|p| p.address == address));
+            .find(|s| s.house != *house && s.player.as_ref().is_some_and(|p| p.address == address));
         match taken {
             Some(other) => Err(GameError::AddressTaken {
                 address,
@@ -56,7 +57,7 @@ impl Game {
     /// Seats a player; before or during the game (a seat left empty or resigned).
     pub fn add_player(
         &mut self,
-        house: &str,
+        house: &HouseKey,
         address: &str,
         secret_hash: String,
         lang: Lang,
@@ -69,7 +70,7 @@ impl Game {
             && !seat.resigned
         {
             return Err(GameError::SeatTaken {
-                house: house.to_string(),
+                house: house.clone(),
                 address: p.address.clone(),
             });
         }
@@ -89,7 +90,7 @@ impl Game {
     /// Gives a house to a new player: the orders already given stay, civil disorder ends.
     pub fn replace_player(
         &mut self,
-        house: &str,
+        house: &HouseKey,
         address: &str,
         secret_hash: String,
         lang: Lang,
@@ -98,20 +99,20 @@ impl Game {
         self.require("replace a player", NOT_OVER)?;
         let seat = self.seat_in(house)?;
         if seat.player.is_none() {
-            return Err(GameError::NoPlayer(house.to_string()));
+            return Err(GameError::NoPlayer(house.clone()));
         }
         seat.player = None;
         self.add_player(house, address, secret_hash, lang, now)
     }
 
     /// Leaves a house without a player (its units hold until someone takes it).
-    pub fn remove_player(&mut self, house: &str) -> Result<Player, GameError> {
+    pub fn remove_player(&mut self, house: &HouseKey) -> Result<Player, GameError> {
         self.require("remove a player", NOT_OVER)?;
         let seat = self.seat_in(house)?;
         let player = seat
             .player
             .take()
-            .ok_or_else(|| GameError::NoPlayer(house.to_string()))?;
+            .ok_or_else(|| GameError::NoPlayer(house.clone()))?;
         seat.ready = false;
         seat.vote = None;
         Ok(player)
@@ -119,11 +120,11 @@ impl Game {
 
     /// A player leaves the game: the house falls into civil disorder (its units hold, or
     /// are disbanded as the rules say) until the moderator seats someone else.
-    pub fn resign(&mut self, house: &str, now: DateTime<Utc>) -> Result<(), GameError> {
+    pub fn resign(&mut self, house: &HouseKey, now: DateTime<Utc>) -> Result<(), GameError> {
         self.require("resign", NOT_OVER)?;
         let seat = self.seat_in(house)?;
         if seat.player.is_none() || seat.resigned {
-            return Err(GameError::NoPlayer(house.to_string()));
+            return Err(GameError::NoPlayer(house.clone()));
         }
         seat.resigned = true;
         seat.civil_disorder = true;
@@ -137,7 +138,7 @@ impl Game {
     /// secret given or a new one, in the language given or the game's.
     pub(in crate::game) fn seat_player(
         &mut self,
-        house: String,
+        house: HouseKey,
         address: String,
         secret: Option<String>,
         lang: Option<Lang>,
@@ -173,7 +174,7 @@ impl Game {
     pub(in crate::game) fn change_language(
         &mut self,
         variant: &Variant,
-        house: Option<String>,
+        house: Option<HouseKey>,
         lang: Lang,
     ) -> Result<Event, GameError> {
         match &house {
@@ -195,7 +196,7 @@ impl Game {
     pub(in crate::game) fn change_address(
         &mut self,
         variant: &Variant,
-        house: &str,
+        house: &HouseKey,
         address: &str,
     ) -> Result<Event, GameError> {
         let house = self.house_id(variant, house)?;
@@ -286,7 +287,7 @@ impl Game {
         addresses: &[String],
         reason: &str,
         now: DateTime<Utc>,
-    ) -> Vec<(String, String)> {
+    ) -> Vec<(HouseKey, String)> {
         let mut flagged = Vec::new();
         for seat in &mut self.seats {
             if let Some(p) = &mut seat.player
@@ -305,7 +306,7 @@ impl Game {
 
     /// Checks a sign-on's secret for a seat (a house's player; `None`: the moderator):
     /// a hash kept from before the sieve takes it at the owner's right sign-on.
-    pub fn signs_on(&mut self, house: Option<&str>, secret: &str) -> bool {
+    pub fn signs_on(&mut self, house: Option<&HouseKey>, secret: &str) -> bool {
         let stored = match house {
             Some(house) => self
                 .seat(house)

@@ -271,7 +271,7 @@ fn without_player_word<'a, 'w>(words: &'a [&'w str]) -> &'a [&'w str] {
 }
 
 /// `VICTOIRE house…`, `NUL`, `CONCESSION house`, `ABANDON` and their English forms.
-fn end_by(words: &[&str]) -> Option<EndBy> {
+fn end_by(words: &[&str]) -> Option<EndBy<String>> {
     let (how, rest) = words.split_first()?;
     match fold(how).as_str() {
         "victoire" | "win" | "victory" => {

@@ -146,7 +146,7 @@ pub enum Command {
     /// `Remove gol`).
     RemovePlayer(String),
     /// `END GAME …` / `TERMINER …`: `WIN house…`, `DRAW`, `CONCEDE house`, `ABANDON`.
-    EndGame(EndBy),
+    EndGame(EndBy<String>),
     /// `SET <setting> <value>` / `RÉGLER <réglage> <valeur>`: the setting named (`GRÂCE`,
     /// `PRESSE`, `RAPPELS`, `JOURS`, `ÉCHÉANCE`…), its value as written (the game reads it).
     Set { kind: SettingKind, value: String },

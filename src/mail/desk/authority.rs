@@ -2,7 +2,7 @@
 //! mail; failures counted per seat and told, never a lock), and what a command needs its
 //! sender to be.
 
-use crate::game::{AuditLine, GameError, SubmitMode};
+use crate::game::{AuditLine, GameError, HouseKey, SubmitMode};
 use crate::lang::Lang;
 use crate::map::Variant;
 use crate::report::format_deadline;
@@ -67,7 +67,7 @@ impl Desk<'_> {
         }
     }
 
-    pub(super) fn require_house(&mut self, located: &Located) -> Option<String> {
+    pub(super) fn require_house(&mut self, located: &Located) -> Option<HouseKey> {
         match &self.role {
             Role::House(h) => Some(h.clone()),
             _ => {
@@ -193,7 +193,7 @@ impl Desk<'_> {
             Err(_) => {
                 self.lock_out();
                 session.note(AuditLine::SignOnRefused {
-                    house: Some(shown),
+                    claimed: Some(shown),
                     from: self.mail.from.clone(),
                     throttled: false,
                 });
@@ -247,7 +247,7 @@ impl Desk<'_> {
             Err(_) => {
                 self.lock_out();
                 session.note(AuditLine::SignOnRefused {
-                    house: None,
+                    claimed: None,
                     from: self.mail.from.clone(),
                     throttled: false,
                 });

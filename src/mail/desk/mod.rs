@@ -15,7 +15,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::config::Config;
-use crate::game::{Action, Actor, AuditLine, Event, GameError, SubmitMode, Vote};
+use crate::game::{Action, Actor, AuditLine, Event, GameError, HouseKey, SubmitMode, Vote};
 use crate::lang::Lang;
 use crate::map::Variant;
 use crate::service::{Effects, Service, Session};
@@ -55,8 +55,8 @@ pub(crate) fn fold_id(id: &str) -> String {
 #[derive(Debug, Clone, PartialEq)]
 enum Role {
     Nobody,
-    /// Signed on as this house (id).
-    House(String),
+    /// Signed on as this house.
+    House(HouseKey),
     Moderator,
 }
 
@@ -91,7 +91,7 @@ pub(crate) struct Desk<'a> {
     orders_refused: bool,
     /// A `PRÊT` of this mail that took effect: its section, the house, and the flag before,
     /// to withdraw it if an order set of the mail is refused after it.
-    made_ready: Option<(usize, String, bool)>,
+    made_ready: Option<(usize, HouseKey, bool)>,
     pub(crate) quota: Quota,
     /// A secret was checked in this mail: one mail buys one guess, so every later one is
     /// refused unchecked.
@@ -230,6 +230,39 @@ impl<'a> Desk<'a> {
         }
     }
 
+    /// The house of the game a command names as written (an id, a name, a close
+    /// misspelling), or the refusal in the reply.
+    fn house_named(
+        &mut self,
+        game: &Option<Session<'_>>,
+        located: &Located,
+        written: &str,
+    ) -> Option<HouseKey> {
+        self.read_houses(game, located, |house| house(written))
+    }
+
+    /// What `read` makes of houses as written, read against the game, or the refusal.
+    fn read_houses<T>(
+        &mut self,
+        game: &Option<Session<'_>>,
+        located: &Located,
+        read: impl FnOnce(&mut dyn FnMut(&str) -> Result<HouseKey, GameError>) -> Result<T, GameError>,
+    ) -> Option<T> {
+        let Some(session) = game else {
+            self.refuse(located, Refusal::NoGame);
+            return None;
+        };
+        let (g, variant) = (session.game(), session.variant());
+        match read(&mut |written| g.house_id(variant, written)) {
+            Ok(value) => Some(value),
+            Err(e) => {
+                let message = self.game_message(&e);
+                self.error(located, message);
+                None
+            }
+        }
+    }
+
     /// Carries out an action on the game for the sender; on an error the game is left as
     /// it was and the error goes into the reply. Says whether it was done.
     fn act(&mut self, game: &mut Option<Session<'_>>, located: &Located, action: Action) -> bool {
@@ -293,7 +326,13 @@ impl<'a> Desk<'a> {
             Command::List => self.list(located)?,
             Command::History(phase) => self.history(game, located, phase)?,
             Command::Draw(on) => self.vote(game, located, on.then_some(Vote::Draw)),
-            Command::Concede(to) => self.vote(game, located, Some(Vote::Concede(to))),
+            Command::Concede(to) => {
+                if self.require_house(located).is_some()
+                    && let Some(to) = self.house_named(game, located, &to)
+                {
+                    self.vote(game, located, Some(Vote::Concede(to)))
+                }
+            }
             Command::Resign => self.resign(game, located),
             Command::Address(address) => self.change_address(game, located, &address),
             Command::Absence { from, to } => self.absence(game, located, from, to),
@@ -329,14 +368,20 @@ impl<'a> Desk<'a> {
                 address,
                 lang,
             } => self.seat(game, located, house, &address, lang, true)?,
-            Command::RemovePlayer(house) => self.moderate(
-                game,
-                located,
-                Action::Remove { house },
-                ReplySection::Removed,
-            ),
+            Command::RemovePlayer(house) => {
+                if self.require_moderator(located)
+                    && let Some(house) = self.house_named(game, located, &house)
+                {
+                    let action = Action::Remove { house };
+                    self.moderate(game, located, action, ReplySection::Removed)
+                }
+            }
             Command::EndGame(by) => {
-                self.moderate(game, located, Action::End(by), ReplySection::Ended)
+                if self.require_moderator(located)
+                    && let Some(by) = self.read_houses(game, located, |h| by.read(h))
+                {
+                    self.moderate(game, located, Action::End(by), ReplySection::Ended)
+                }
             }
             Command::Set { kind, value } => self.set(game, located, kind, &value),
         }

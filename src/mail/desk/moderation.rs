@@ -68,7 +68,7 @@ impl Desk<'_> {
                 Some(Vote::Draw) => "draw".to_string(),
                 Some(Vote::Concede(h)) => game
                     .as_ref()
-                    .map_or(h.clone(), |s| house_name(s.variant(), &h)),
+                    .map_or(h.to_string(), |s| house_name(s.variant(), &h)),
             };
             self.section(
                 located.line,
@@ -95,6 +95,9 @@ impl Desk<'_> {
             self.error(located, message);
             return Ok(());
         }
+        let Some(house) = self.house_named(game, located, &house) else {
+            return Ok(());
+        };
         let action = Action::Seat {
             house,
             address: address.to_string(),

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::game::AuditLine;
-use crate::game::{GameError, Press};
+use crate::game::{GameError, HouseKey, Press};
 use crate::lang::Lang;
 use crate::say;
 use crate::service::Session;
@@ -55,8 +55,8 @@ impl Desk<'_> {
                 return Ok(());
             }
         }
-        let mut houses: Vec<String> = match &to {
-            PressTo::All => g.seats().iter().map(|s| s.house().to_string()).collect(),
+        let mut houses: Vec<HouseKey> = match &to {
+            PressTo::All => g.seats().iter().map(|s| s.house().clone()).collect(),
             PressTo::Moderator => Vec::new(),
             PressTo::Houses(names) => {
                 let mut ids = Vec::new();
