@@ -33,11 +33,3 @@ impl Game {
         self.status = status;
     }
 }
-
-/// A key written by a test for a house it knows the variant has (`"stark".into()`); the
-/// judge itself makes keys only from the variant.
-impl From<&str> for super::HouseKey {
-    fn from(id: &str) -> super::HouseKey {
-        super::HouseKey::from_stored(id)
-    }
-}
