@@ -8,6 +8,7 @@ use crate::game::{
     Game, GameError, GameStatus, Moderator, NewGame, Press, Setting, SettingKind, Settings,
     Trigger, Vote, hash_secret, new_secret,
 };
+use crate::service::{Bug, ServiceError};
 use std::rc::Rc;
 
 use crate::game::{Action, Actor, EndBy, Event, PhaseGuard};
@@ -372,7 +373,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                 .rollback(&game, &Actor::Moderator, expected, now)
                 .map_err(|e| match e {
                     // The guard names the phase to undo, not the one being played.
-                    GameError::WrongPhase { given, current } => {
+                    ServiceError::Game(GameError::WrongPhase { given, current }) => {
                         let last = crate::report::game_text::phase_text(current, ctx.lang);
                         Error::Input(say!(
                             ctx.lang,
@@ -768,7 +769,7 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
         .commit("moderator", name, extra, ctx.now)
         .map_err(|e| ctx.fail(e))?;
     let Some((house_id, lang)) = seated else {
-        return Err(ctx.fail(GameError::Internal("a seat without its event".into())));
+        return Err(ctx.fail(Bug::SeatWithoutEvent));
     };
     let value = json!({
         "game": g.id,

@@ -14,8 +14,7 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 
 use crate::config::Config;
-use crate::game::GameError;
-use crate::service::{Service, TickReport};
+use crate::service::{Bug, Service, ServiceError, TickReport};
 
 use super::maildir::{self, IngestReport, Isolation, MaildirError};
 use super::notify::queue_notices;
@@ -46,7 +45,7 @@ pub enum PassError {
     #[error(transparent)]
     Maildir(#[from] MaildirError),
     #[error("{0}")]
-    Game(#[from] GameError),
+    Game(#[from] ServiceError),
 }
 
 impl PassError {
@@ -112,17 +111,14 @@ impl<'a> Hold<'a> {
     }
 
     /// The store, opened if it is not.
-    pub fn service(&mut self) -> Result<&Service, GameError> {
+    pub fn service(&mut self) -> Result<&Service, ServiceError> {
         match self {
             Hold::Open(service) => Ok(service),
             Hold::Dir(keeper) => {
                 if keeper.open.is_none() {
                     keeper.open = Some(Service::open_waiting(&keeper.dir, keeper.wait)?);
                 }
-                keeper
-                    .open
-                    .as_ref()
-                    .ok_or(GameError::Internal("store".into()))
+                keeper.open.as_ref().ok_or(Bug::StoreNotOpen.into())
             }
         }
     }
