@@ -45,7 +45,7 @@ pub enum PassError {
     #[error(transparent)]
     Maildir(#[from] MaildirError),
     #[error("{0}")]
-    Game(#[from] ServiceError),
+    Service(#[from] ServiceError),
 }
 
 impl PassError {
@@ -54,7 +54,7 @@ impl PassError {
     pub fn is_temporary(&self) -> bool {
         match self {
             PassError::Maildir(_) => true,
-            PassError::Game(e) => maildir::is_temporary(e),
+            PassError::Service(e) => maildir::is_temporary(e),
         }
     }
 }
@@ -213,7 +213,7 @@ pub fn pass_holding(
     loop {
         let waits = hold.waits();
         let run = drain_for(hold.service()?, transport, &config.judge, now, &waits)
-            .map_err(PassError::Game)?;
+            .map_err(PassError::Service)?;
         report.drain.sent += run.sent;
         // A server out of reach costs one timeout per pass, not one per run.
         let down = run.failed.iter().any(|f| f.error.is_unreachable());
