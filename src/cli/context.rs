@@ -87,7 +87,8 @@ impl Context {
         }
     }
 
-    /// A service error (or the game's refusal) as a command-line error in the moderator's language.
+    /// A service error (or the game's refusal) as a command-line error in the moderator's
+    /// language.
     pub fn fail(&self, e: impl Into<ServiceError>) -> Error {
         game_error(self.lang, e)
     }
