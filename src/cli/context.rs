@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::config::Config;
 use crate::game::GameError;
 use crate::lang::Lang;
-use crate::service::Service;
+use crate::service::{Service, ServiceError, StorageFailure};
 
 use super::Error;
 
@@ -87,8 +87,9 @@ impl Context {
         }
     }
 
-    /// A game error as a command-line error in the moderator's language.
-    pub fn fail(&self, e: GameError) -> Error {
+    /// A service error (or the game's refusal) as a command-line error in the moderator's
+    /// language.
+    pub fn fail(&self, e: impl Into<ServiceError>) -> Error {
         game_error(self.lang, e)
     }
 
@@ -149,11 +150,16 @@ pub fn settings(args: &StoreArgs) -> Result<(Config, Lang, DateTime<Utc>), Error
     Ok((config, lang, now))
 }
 
-pub fn game_error(lang: Lang, e: GameError) -> Error {
+/// A service error as a command-line error in the moderator's language: a bug (a
+/// template that does not render, a secret that could not be made, a damaged store) exits
+/// 2, anything else 1; the callers that must retry say so themselves ([`Error::temporary`]).
+pub fn game_error(lang: Lang, e: impl Into<ServiceError>) -> Error {
+    let e = e.into();
     match e {
-        GameError::Internal(_) | GameError::Store(crate::game::StorageFailure::Damaged(_)) => {
-            Error::Internal(e.message(lang))
-        }
+        ServiceError::Bug(_)
+        | ServiceError::Render(_)
+        | ServiceError::Game(GameError::Secret(_))
+        | ServiceError::Store(StorageFailure::Damaged(_)) => Error::Internal(e.message(lang)),
         _ => Error::Input(e.message(lang)),
     }
 }

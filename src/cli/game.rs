@@ -8,6 +8,7 @@ use crate::game::{
     Game, GameError, GameStatus, Moderator, NewGame, Press, Setting, SettingKind, Settings,
     Trigger, Vote, hash_secret, new_secret,
 };
+use crate::service::{Bug, ServiceError};
 use std::rc::Rc;
 
 use crate::game::{Action, Actor, EndBy, Event, HouseKey, PhaseGuard};
@@ -372,7 +373,7 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
                 .rollback(&game, &Actor::Moderator, expected, now)
                 .map_err(|e| match e {
                     // The guard names the phase to undo, not the one being played.
-                    GameError::WrongPhase { given, current } => {
+                    ServiceError::Game(GameError::WrongPhase { given, current }) => {
                         let last = crate::report::game_text::phase_text(current, ctx.lang);
                         Error::Input(say!(
                             ctx.lang,
@@ -646,11 +647,11 @@ fn end_game(ctx: &Context, args: EndArgs) -> Result<(), Error> {
     } else {
         EndBy::Abandon
     };
-    let by = by.read(&mut |written| {
-        let g = ctx.service.load(&args.game)?;
-        g.house_id(&*ctx.service.variant(g.variant())?, written)
-    });
-    let by = by.map_err(|e| ctx.fail(e))?;
+    let g = ctx.service.load(&args.game).map_err(|e| ctx.fail(e))?;
+    let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
+    let by = by
+        .read(&mut |written| g.house_id(&variant, written))
+        .map_err(|e| ctx.fail(e))?;
     let g = moderate(ctx, &args.game, Action::End(by))?;
     let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
     let text = g
@@ -782,7 +783,7 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
         .commit("moderator", name, extra, ctx.now)
         .map_err(|e| ctx.fail(e))?;
     let Some((house_id, lang)) = seated else {
-        return Err(ctx.fail(GameError::Internal("a seat without its event".into())));
+        return Err(ctx.fail(Bug::SeatWithoutEvent));
     };
     let value = json!({
         "game": g.id(),

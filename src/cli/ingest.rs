@@ -215,7 +215,7 @@ impl Watchdog {
 pub fn pass_error(lang: Lang, e: PassError) -> Error {
     let temporary = e.is_temporary();
     let error = match e {
-        PassError::Game(e) => game_error(lang, e),
+        PassError::Service(e) => game_error(lang, e),
         PassError::Maildir(e) => Error::Input(e.message(lang)),
     };
     if temporary { error.temporary() } else { error }

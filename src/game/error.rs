@@ -2,8 +2,6 @@
 //! words them for a player or a moderator in French or English (and `Display` in English).
 //! Nothing is changed when one of these is returned.
 
-use std::fmt;
-
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
@@ -12,32 +10,8 @@ use crate::map::MapError;
 use super::HouseKey;
 use super::calendar::CalendarError;
 use super::model::GameStatus;
+use super::secret::SecretFailure;
 use super::span::Span;
-
-/// A failure of the storage under the games, as the game layer sees it (the store's own
-/// error stays in the store; `service` maps it).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StorageFailure {
-    /// Busy or failing for now (held by another process, a read or write error, no room
-    /// for a copy): nothing was done, and trying again later may work (exit code 75).
-    Transient(String),
-    /// The store is damaged: a value that does not read (a bug or a disk fault).
-    Damaged(String),
-    /// The store refuses to be used as it is (written by a newer corbeau, a migration that
-    /// cannot run): the message says what to do.
-    Refused(String),
-}
-
-impl fmt::Display for StorageFailure {
-    /// The store's own message (in English, like every error of the store).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StorageFailure::Transient(m)
-            | StorageFailure::Damaged(m)
-            | StorageFailure::Refused(m) => f.write_str(m),
-        }
-    }
-}
 
 #[derive(Debug)]
 pub enum GameError {
@@ -106,11 +80,9 @@ pub enum GameError {
     Calendar(CalendarError),
     BadPosition(String),
     BadVote(String),
-    /// The store could not be read or written (the service maps the store's errors to
-    /// this: the game knows no store).
-    Store(StorageFailure),
-    /// Something that should not happen (a bug), with what was going on.
-    Internal(String),
+    /// No new secret, token or salt could be made (the system's random source or the
+    /// hashing failed): nothing was changed.
+    Secret(SecretFailure),
     /// The judge's own address (or an alias) given for a player or the moderator: the
     /// judge would write to itself.
     JudgeAddress(String),

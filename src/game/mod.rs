@@ -22,7 +22,7 @@ mod victory;
 pub use action::{Action, EndBy, PhaseGuard};
 pub use actor::Actor;
 pub use audit::AuditLine;
-pub use error::{GameError, StorageFailure};
+pub use error::GameError;
 pub use event::{Event, Missed, Revealed};
 pub use house::HouseKey;
 pub use model::Bounced;
@@ -38,6 +38,6 @@ pub use rules::{
 };
 #[cfg(any(test, feature = "test-hooks"))]
 pub use secret::secret_checks;
-pub use secret::{hash_secret, new_secret, secret_matches, with_sieve};
+pub use secret::{SecretFailure, hash_secret, new_secret, secret_matches, with_sieve};
 pub use setting::{MAX_GRACE, MAX_REMINDERS, Setting, SettingChanged, SettingKind};
 pub use victory::survivors;

@@ -25,10 +25,40 @@ const SIEVE_MARK: char = '~';
 /// The sieve's bits: a wrong secret passes it once in 2^12.
 const SIEVE_BITS: u32 = 12;
 
+/// Why no secret could be made. The game draws its secrets itself rather than being handed
+/// them: whether an action makes one, and how many (a seat, a reset, an observer's token
+/// then secret), is a rule of the action, which the service would otherwise have to know.
+/// So the one failure of the game that is not a refusal is this one, typed narrowly: it
+/// says nothing about what was asked, and nothing was changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SecretFailure {
+    /// The system's random source gave no bytes.
+    Random(String),
+    /// Argon2 refused to hash (its parameters are fixed here, so a bug).
+    Hash(String),
+}
+
+impl std::fmt::Display for SecretFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SecretFailure::Random(e) => write!(f, "random source: {e}"),
+            SecretFailure::Hash(e) => f.write_str(e),
+        }
+    }
+}
+
+fn random(e: getrandom::Error) -> GameError {
+    GameError::Secret(SecretFailure::Random(e.to_string()))
+}
+
+fn hash(e: argon2::password_hash::Error) -> GameError {
+    GameError::Secret(SecretFailure::Hash(e.to_string()))
+}
+
 /// A fresh random secret (`k7pq2mzd9a`).
 pub fn new_secret() -> Result<String, GameError> {
     let mut bytes = [0u8; SECRET_LEN];
-    getrandom::fill(&mut bytes).map_err(|e| GameError::Internal(format!("random source: {e}")))?;
+    getrandom::fill(&mut bytes).map_err(random)?;
     Ok(bytes
         .iter()
         .map(|b| char::from(ALPHABET[usize::from(*b) % ALPHABET.len()]))
@@ -38,12 +68,12 @@ pub fn new_secret() -> Result<String, GameError> {
 /// The salted hash kept in the store (a PHC string), with its sieve.
 pub fn hash_secret(secret: &str) -> Result<String, GameError> {
     let mut salt = [0u8; 16];
-    getrandom::fill(&mut salt).map_err(|e| GameError::Internal(format!("random source: {e}")))?;
-    let salt = SaltString::encode_b64(&salt).map_err(|e| GameError::Internal(e.to_string()))?;
+    getrandom::fill(&mut salt).map_err(random)?;
+    let salt = SaltString::encode_b64(&salt).map_err(hash)?;
     let phc = Argon2::default()
         .hash_password(secret.trim().as_bytes(), &salt)
         .map(|h| h.to_string())
-        .map_err(|e| GameError::Internal(e.to_string()))?;
+        .map_err(hash)?;
     Ok(with_sieve(&phc, secret).unwrap_or(phc))
 }
 

@@ -11,14 +11,14 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::config::Config;
-use crate::game::{Game, GameError, PhaseRecord};
+use crate::game::{Game, PhaseRecord};
 use crate::judge::{PhaseKind, Position};
 use crate::lang::Lang;
 use crate::map::{HouseId, Owner, ProvinceKind, RegionId, UnitKind, Variant};
 use crate::report::game_text::{Audience, phase_text, record_results_for, status_word};
 use crate::report::{Place, UnitView, province_place, unit_view};
-use crate::service::Service;
 use crate::service::picture::{Format, current_picture, phase_picture};
+use crate::service::{Service, ServiceError};
 
 use super::compose::compose;
 use super::outmail::{Attachment, OutMail};
@@ -69,8 +69,8 @@ pub fn welcome_mail(
     variant: &Variant,
     welcome: &Welcome<'_>,
     now: DateTime<Utc>,
-) -> Result<OutMail, GameError> {
-    let internal = |e: crate::report::RenderError| GameError::Internal(e.to_string());
+) -> Result<OutMail, ServiceError> {
+    let internal = ServiceError::Render;
     let lang = welcome.lang;
     let house = game.house_id(variant, welcome.house)?;
     let name = variant

@@ -6,8 +6,8 @@
 use chrono::{DateTime, Utc};
 
 use crate::config::{Config, Judge};
-use crate::game::{Action, Actor, Game, GameError};
-use crate::service::{Effects, Service};
+use crate::game::{Action, Actor, Game};
+use crate::service::{Effects, Service, ServiceError};
 
 use super::inbound::Inbound;
 use super::inbound::bounce::Bounce;
@@ -41,7 +41,7 @@ pub fn record(
     mail: &Inbound,
     bounce: &Bounce,
     now: DateTime<Utc>,
-) -> Result<(), GameError> {
+) -> Result<(), ServiceError> {
     // A returned copy with another sender's id is backscatter (spam forged in the judge's
     // name); a guessed bounce must show it returns the judge's own mail.
     let ours = bounce
@@ -103,7 +103,7 @@ pub fn set_aside(
     mail: &Envelope,
     reason: &str,
     now: DateTime<Utc>,
-) -> Result<(), GameError> {
+) -> Result<(), ServiceError> {
     let before = match &mail.game {
         Some(id) => service.find_game(id)?,
         None => None,

@@ -11,8 +11,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::config::Config;
-use crate::game::GameError;
-use crate::service::Service;
+use crate::service::{Service, ServiceError};
 
 use super::command;
 use super::desk::{Desk, Quota, fold_id, same_text};
@@ -37,7 +36,7 @@ pub fn handle(
     config: &Config,
     mail: &Inbound,
     now: DateTime<Utc>,
-) -> Result<Handled, GameError> {
+) -> Result<Handled, ServiceError> {
     handle_arrived(service, config, mail, now, now)
 }
 
@@ -51,7 +50,7 @@ pub fn handle_arrived(
     mail: &Inbound,
     now: DateTime<Utc>,
     arrival: DateTime<Utc>,
-) -> Result<Handled, GameError> {
+) -> Result<Handled, ServiceError> {
     let arrival = arrival.min(now);
     if service.already_seen(&mail.message_id)? {
         return Ok(Handled::Duplicate);

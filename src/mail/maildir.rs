@@ -35,9 +35,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::json;
 
 use crate::config::Config;
-use crate::game::{GameError, StorageFailure};
 use crate::say;
-use crate::service::Service;
+use crate::service::{Service, ServiceError, StorageFailure};
 
 use super::command::{self, Command};
 use super::compose::compose;
@@ -84,7 +83,7 @@ pub fn ingest_one(
     config: &Config,
     raw: &[u8],
     now: DateTime<Utc>,
-) -> Result<Result<Handled, super::inbound::InboundError>, GameError> {
+) -> Result<Result<Handled, super::inbound::InboundError>, ServiceError> {
     ingest_arrived(service, config, raw, raw.len(), now, now)
 }
 
@@ -113,7 +112,7 @@ pub fn ingest_arrived(
     size: usize,
     now: DateTime<Utc>,
     arrival: DateTime<Utc>,
-) -> Result<Result<Handled, super::inbound::InboundError>, GameError> {
+) -> Result<Result<Handled, super::inbound::InboundError>, ServiceError> {
     let limit = usize::try_from(config.mail.max_size).unwrap_or(usize::MAX);
     match read_sized(raw, size, limit) {
         Ok(mail) => handle_arrived(service, config, &mail, now, arrival).map(Ok),
@@ -181,10 +180,10 @@ pub enum MessageFate {
 /// A store that refuses to be used as it is (a newer schema, a migration waiting for a
 /// variant file) counts too, like a missing Maildir: the mail must wait for the
 /// administrator, not bounce.
-pub fn is_temporary(e: &GameError) -> bool {
+pub fn is_temporary(e: &ServiceError) -> bool {
     matches!(
         e,
-        GameError::Store(StorageFailure::Transient(_) | StorageFailure::Refused(_))
+        ServiceError::Store(StorageFailure::Transient(_) | StorageFailure::Refused(_))
     )
 }
 
@@ -496,7 +495,7 @@ fn tell(
     mail: Option<&Inbound>,
     reason: &str,
     now: DateTime<Utc>,
-) -> Result<(), GameError> {
+) -> Result<(), ServiceError> {
     let named = mail.and_then(|m| {
         command::parse(&m.body)
             .commands
@@ -564,7 +563,7 @@ fn tell(
             lang,
             now,
         )
-        .map_err(|e| GameError::Internal(e.to_string()))
+        .map_err(ServiceError::Render)
     };
     let mut mails = Vec::new();
     for (to, lang) in &notified {

@@ -9,12 +9,12 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use crate::config::Config;
-use crate::game::{Game, GameError, Notice, NoticeKind};
+use crate::game::{Game, Notice, NoticeKind};
 use crate::lang::Lang;
 use crate::map::Variant;
 use crate::report::format_deadline;
 use crate::report::game_text::{Audience, ending_text, phase_text, record_results_for};
-use crate::service::Service;
+use crate::service::{Service, ServiceError};
 
 use super::board;
 use super::compose::{compose, mail, subject};
@@ -25,7 +25,7 @@ pub fn queue_notices(
     service: &Service,
     config: &Config,
     now: DateTime<Utc>,
-) -> Result<Notified, GameError> {
+) -> Result<Notified, ServiceError> {
     let mut notified = Notified::default();
     for (key, notice) in service.pending_notices()? {
         if notified.held.iter().any(|(id, _)| *id == notice.game) {
@@ -76,7 +76,7 @@ pub struct Notified {
     /// Mails written from notices.
     pub queued: usize,
     /// Games whose notices stay queued, their game unreadable, with the reason.
-    pub held: Vec<(String, GameError)>,
+    pub held: Vec<(String, ServiceError)>,
 }
 
 /// Who hears of a notice: the houses named (a reminder), else every player, the
@@ -146,12 +146,12 @@ fn mails_for(
     variant: &Variant,
     notice: &Notice,
     now: DateTime<Utc>,
-) -> Result<Vec<OutMail>, GameError> {
+) -> Result<Vec<OutMail>, ServiceError> {
     let to = recipients(game, notice);
     if to.is_empty() {
         return Ok(Vec::new());
     }
-    let render_error = |e: crate::report::RenderError| GameError::Internal(e.to_string());
+    let render_error = ServiceError::Render;
     // The phase record of a results notice, read once for all its recipients, and
     // whether it is the last phase played.
     let results = match &notice.kind {

@@ -14,8 +14,7 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 
 use crate::config::Config;
-use crate::game::GameError;
-use crate::service::{Service, TickReport};
+use crate::service::{Bug, Service, ServiceError, TickReport};
 
 use super::maildir::{self, IngestReport, Isolation, MaildirError};
 use super::notify::queue_notices;
@@ -46,7 +45,7 @@ pub enum PassError {
     #[error(transparent)]
     Maildir(#[from] MaildirError),
     #[error("{0}")]
-    Game(#[from] GameError),
+    Service(#[from] ServiceError),
 }
 
 impl PassError {
@@ -55,7 +54,7 @@ impl PassError {
     pub fn is_temporary(&self) -> bool {
         match self {
             PassError::Maildir(_) => true,
-            PassError::Game(e) => maildir::is_temporary(e),
+            PassError::Service(e) => maildir::is_temporary(e),
         }
     }
 }
@@ -112,17 +111,14 @@ impl<'a> Hold<'a> {
     }
 
     /// The store, opened if it is not.
-    pub fn service(&mut self) -> Result<&Service, GameError> {
+    pub fn service(&mut self) -> Result<&Service, ServiceError> {
         match self {
             Hold::Open(service) => Ok(service),
             Hold::Dir(keeper) => {
                 if keeper.open.is_none() {
                     keeper.open = Some(Service::open_waiting(&keeper.dir, keeper.wait)?);
                 }
-                keeper
-                    .open
-                    .as_ref()
-                    .ok_or(GameError::Internal("store".into()))
+                keeper.open.as_ref().ok_or(Bug::StoreNotOpen.into())
             }
         }
     }
@@ -217,7 +213,7 @@ pub fn pass_holding(
     loop {
         let waits = hold.waits();
         let run = drain_for(hold.service()?, transport, &config.judge, now, &waits)
-            .map_err(PassError::Game)?;
+            .map_err(PassError::Service)?;
         report.drain.sent += run.sent;
         // A server out of reach costs one timeout per pass, not one per run.
         let down = run.failed.iter().any(|f| f.error.is_unreachable());

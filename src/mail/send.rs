@@ -17,8 +17,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 
 use super::transport::{Backoff, Transport, TransportError};
 use crate::config::{Config, Judge, TransportKind};
-use crate::game::GameError;
-use crate::service::Service;
+use crate::service::{Service, ServiceError};
 
 /// What one drain did.
 #[derive(Debug, Default)]
@@ -69,7 +68,7 @@ pub fn drain(
     transport: &Transport,
     judge: &Judge,
     now: DateTime<Utc>,
-) -> Result<DrainReport, GameError> {
+) -> Result<DrainReport, ServiceError> {
     drain_for(service, transport, judge, now, &|| false)
 }
 
@@ -81,7 +80,7 @@ pub fn drain_for(
     judge: &Judge,
     now: DateTime<Utc>,
     pause: &dyn Fn() -> bool,
-) -> Result<DrainReport, GameError> {
+) -> Result<DrainReport, ServiceError> {
     let crash = CrashPoint::from_env();
     let mut report = DrainReport::default();
     let mut first = true;

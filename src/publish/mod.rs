@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::draw::DrawError;
-use crate::game::{Game, GameError, PhaseRecord};
+use crate::game::{Game, PhaseRecord};
 use crate::lang::Lang;
 use crate::map::{Owner, Variant, scope};
 use crate::position::write_position;
@@ -36,7 +36,7 @@ use crate::report::game_text::{
 };
 use crate::say;
 use crate::service::picture::{Format, PictureError, current_picture, phase_picture};
-use crate::service::{Broadcast, Service};
+use crate::service::{Broadcast, Bug, Service, ServiceError};
 
 /// The file that marks a directory as a site corbeau writes: a directory without it that
 /// is not empty is refused, so that a wrong path cannot have corbeau remove files.
@@ -106,7 +106,7 @@ pub enum PublishError {
     #[error("{}: {source}", .path.display())]
     Io { path: PathBuf, source: io::Error },
     #[error(transparent)]
-    Game(#[from] GameError),
+    Service(#[from] ServiceError),
     #[error(transparent)]
     Render(#[from] RenderError),
 }
@@ -126,7 +126,7 @@ impl PublishError {
                 path = path.display().to_string(),
                 error = source.to_string()
             ),
-            (PublishError::Game(e), lang) => e.message(lang),
+            (PublishError::Service(e), lang) => e.message(lang),
             (e, _) => e.to_string(),
         }
     }
@@ -454,10 +454,10 @@ fn write_game(
             // A variant without drawing data has no pictures: the pages go without.
             Err(PictureError::Draw(DrawError::NoDrawing(_))) => {}
             Err(PictureError::Game(e)) => {
-                failed.get_or_insert(PublishError::Game(e));
+                failed.get_or_insert(PublishError::Service(e.into()));
             }
             Err(PictureError::Draw(e)) => {
-                failed.get_or_insert(PublishError::Game(GameError::Internal(e.to_string())));
+                failed.get_or_insert(PublishError::Service(Bug::Draw(e.to_string()).into()));
             }
         }
     }

@@ -76,9 +76,7 @@ impl GameError {
             Calendar(e) => e.message(lang),
             BadPosition(e) => e.clone(),
             BadVote(vote) => say!(lang, "game_error.bad_vote", vote),
-            // The store's own message (in English, like every error of the store).
-            Store(e) => e.to_string(),
-            Internal(error) => say!(lang, "game_error.internal", error),
+            Secret(e) => say!(lang, "game_error.internal", error = e.to_string()),
             VariantIncompatible { file, problems } => {
                 let problems: Vec<String> = problems.iter().map(|p| p.message(lang)).collect();
                 say!(lang, "game_error.variant_incompatible", file, problems)

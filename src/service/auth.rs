@@ -18,11 +18,11 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::game::{Actor, AuditLine, GameError, NoticeKind, same_address};
+use crate::game::{Actor, AuditLine, NoticeKind, same_address};
 use crate::lang::Lang;
 
-use super::Session;
 use super::guard::Guard;
+use super::{ServiceError, Session};
 use crate::game::HouseKey;
 
 /// Failures on one seat after which its owner and the moderator get a notice (once,
@@ -113,7 +113,7 @@ impl Session<'_> {
         secret: &str,
         from: &str,
         now: DateTime<Utc>,
-    ) -> Result<Result<SignedOn, AuthFailure>, GameError> {
+    ) -> Result<Result<SignedOn, AuthFailure>, ServiceError> {
         let game = self.game();
         let id = game.id().to_string();
         let seat = match claim {
@@ -157,7 +157,7 @@ impl Session<'_> {
 
     /// The owner signed on: the failures counted since they were last told, if any, which
     /// their answer now tells (the counter is forgotten).
-    fn forget_failures(&mut self, subject: &Subject) -> Result<Option<Guard>, GameError> {
+    fn forget_failures(&mut self, subject: &Subject) -> Result<Option<Guard>, ServiceError> {
         let key = subject.key();
         let kept = self.service.guard(&key)?;
         if kept.is_some() {
@@ -174,7 +174,7 @@ impl Session<'_> {
         subject: &Subject,
         house: Option<HouseKey>,
         now: DateTime<Utc>,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         let key = subject.key();
         let mut guard = self.service.guard(&key)?.unwrap_or_else(|| Guard::new(now));
         if guard.fail(now) {

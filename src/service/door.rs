@@ -1,7 +1,8 @@
 //! The service as the only door to the store: what the mail layer, the command line and
 //! the publication read or write outside a game's action ([`Service::update`]), named by
 //! what they want rather than by the store's trees. Every store error comes back as a
-//! [`GameError`] (transient, damaged or refused), so that no caller names the store.
+//! [`ServiceError::Store`] (transient, damaged or refused), so that no caller names the
+//! store.
 //!
 //! The records the store keeps for the mail layer ([`Replied`], [`ReplyWindow`]) are
 //! re-exported by the service, so that the mail layer reaches them through the service
@@ -12,8 +13,8 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-use super::{Effects, Service};
-use crate::game::{Action, Actor, AuditEntry, Game, GameError, Notice, PhaseRecord};
+use super::{Effects, Service, ServiceError};
+use crate::game::{Action, Actor, AuditEntry, Game, Notice, PhaseRecord};
 use crate::store::Guard;
 use crate::store::{Commit, Store};
 
@@ -23,12 +24,12 @@ pub use crate::store::{REPLY_WINDOW, Replied, ReplyWindow};
 
 /// Opening the store.
 /// A game by id, read or with the reason it could not be.
-pub type GameRead = (String, Result<Game, GameError>);
+pub type GameRead = (String, Result<Game, ServiceError>);
 
 impl Service {
     /// The service on the store of `dir`, waiting at most `wait` for another process
     /// that holds it.
-    pub fn open_waiting(dir: &Path, wait: Duration) -> Result<Service, GameError> {
+    pub fn open_waiting(dir: &Path, wait: Duration) -> Result<Service, ServiceError> {
         Service::on(Store::open_waiting(dir, wait)?)
     }
 
@@ -45,7 +46,7 @@ impl Service {
     }
 
     /// Bytes the store takes on disk.
-    pub fn disk_size(&self) -> Result<u64, GameError> {
+    pub fn disk_size(&self) -> Result<u64, ServiceError> {
         Ok(self.store.size_on_disk()?)
     }
 }
@@ -54,13 +55,13 @@ impl Service {
 impl Service {
     /// The game of this id, if there is one (no error for a missing game, unlike
     /// [`Service::load`]).
-    pub fn find_game(&self, id: &str) -> Result<Option<Game>, GameError> {
+    pub fn find_game(&self, id: &str) -> Result<Option<Game>, ServiceError> {
         Ok(self.store.game(id)?)
     }
 
     /// Every game that can be read, by id (a game whose variant's content is damaged is
     /// left out: see [`Service::each_game`]).
-    pub fn games(&self) -> Result<Vec<Game>, GameError> {
+    pub fn games(&self) -> Result<Vec<Game>, ServiceError> {
         Ok(self
             .store
             .games()?
@@ -71,42 +72,42 @@ impl Service {
 
     /// Every game, by id, each read on its own: one that cannot be read comes with the
     /// reason and stops no other (`game list`, `publish`).
-    pub fn each_game(&self) -> Result<Vec<GameRead>, GameError> {
+    pub fn each_game(&self) -> Result<Vec<GameRead>, ServiceError> {
         Ok(self
             .store
             .games()?
             .into_iter()
-            .map(|(id, game)| (id, game.map_err(GameError::from)))
+            .map(|(id, game)| (id, game.map_err(ServiceError::from)))
             .collect())
     }
 
     /// Every game's id, in order.
-    pub fn game_ids(&self) -> Result<Vec<String>, GameError> {
+    pub fn game_ids(&self) -> Result<Vec<String>, ServiceError> {
         Ok(self.store.game_ids()?)
     }
 
     /// The phases a game played, oldest first.
-    pub fn history(&self, id: &str) -> Result<Vec<PhaseRecord>, GameError> {
+    pub fn history(&self, id: &str) -> Result<Vec<PhaseRecord>, ServiceError> {
         Ok(self.store.phases(id)?)
     }
 
     /// One phase of a game's history, by index.
-    pub fn phase_played(&self, id: &str, index: u32) -> Result<Option<PhaseRecord>, GameError> {
+    pub fn phase_played(&self, id: &str, index: u32) -> Result<Option<PhaseRecord>, ServiceError> {
         Ok(self.store.phase(id, index)?)
     }
 
     /// The last phase a game played.
-    pub fn last_phase(&self, id: &str) -> Result<Option<PhaseRecord>, GameError> {
+    pub fn last_phase(&self, id: &str) -> Result<Option<PhaseRecord>, ServiceError> {
         Ok(self.store.last_phase(id)?)
     }
 
     /// A game's audit trail, oldest first.
-    pub fn audit_trail(&self, id: &str) -> Result<Vec<AuditEntry>, GameError> {
+    pub fn audit_trail(&self, id: &str) -> Result<Vec<AuditEntry>, ServiceError> {
         Ok(self.store.audit(id)?)
     }
 
     /// The last line of a game's audit trail.
-    pub fn last_audit(&self, id: &str) -> Result<Option<AuditEntry>, GameError> {
+    pub fn last_audit(&self, id: &str) -> Result<Option<AuditEntry>, ServiceError> {
         Ok(self.store.last_audit(id)?)
     }
 }
@@ -114,13 +115,13 @@ impl Service {
 /// Mails already acted on (deduplication), and what a mail about no game does.
 impl Service {
     /// Whether a mail with this Message-ID was already acted on.
-    pub fn already_seen(&self, message_id: &str) -> Result<bool, GameError> {
+    pub fn already_seen(&self, message_id: &str) -> Result<bool, ServiceError> {
         Ok(self.store.seen(message_id)?)
     }
 
     /// Marks a mail as acted on, doing nothing else with it (a robot's mail, a bounce
     /// that concerns no game).
-    pub fn mark_seen(&self, message_id: &str) -> Result<(), GameError> {
+    pub fn mark_seen(&self, message_id: &str) -> Result<(), ServiceError> {
         self.store.commit(Commit {
             seen: Some(message_id.to_string()),
             ..Commit::default()
@@ -131,7 +132,7 @@ impl Service {
     /// Commits what a mail about no game did, in one transaction: its mails, its mark as
     /// seen, its answer counted against the cap. What concerns a game (notices, audit,
     /// records, sign-on counters) has no place here and is not written.
-    pub fn settle_without_game(&self, effects: Effects) -> Result<(), GameError> {
+    pub fn settle_without_game(&self, effects: Effects) -> Result<(), ServiceError> {
         self.store.commit(Commit {
             mails: effects.mails,
             seen: effects.seen,
@@ -150,7 +151,7 @@ impl Service {
         &self,
         address: &str,
         now: DateTime<Utc>,
-    ) -> Result<Option<ReplyWindow>, GameError> {
+    ) -> Result<Option<ReplyWindow>, ServiceError> {
         Ok(self.store.reply_window(address, now)?)
     }
 }
@@ -158,13 +159,13 @@ impl Service {
 /// The sign-on counters of authentication (`super::auth`).
 impl Service {
     /// The counter stored under `key` (`auth::Subject::key`), if any.
-    pub fn guard(&self, key: &str) -> Result<Option<Guard>, GameError> {
+    pub fn guard(&self, key: &str) -> Result<Option<Guard>, ServiceError> {
         Ok(self.store.guard(key)?)
     }
 
     /// The keys of the counters to forget at `now` (expired, or the oldest beyond the
     /// most kept).
-    pub fn guards_to_forget(&self, now: DateTime<Utc>) -> Result<Vec<String>, GameError> {
+    pub fn guards_to_forget(&self, now: DateTime<Utc>) -> Result<Vec<String>, ServiceError> {
         Ok(self.store.guards_to_forget(now)?)
     }
 }
@@ -173,17 +174,17 @@ impl Service {
 /// transport.
 impl Service {
     /// The notices not yet turned into mails, oldest first, with their keys.
-    pub fn pending_notices(&self) -> Result<Vec<(u64, Notice)>, GameError> {
+    pub fn pending_notices(&self) -> Result<Vec<(u64, Notice)>, ServiceError> {
         Ok(self.store.notices()?)
     }
 
     /// Replaces a notice by the mails that tell it, in one transaction.
-    pub fn notice_told(&self, key: u64, mails: &[Envelope]) -> Result<(), GameError> {
+    pub fn notice_told(&self, key: u64, mails: &[Envelope]) -> Result<(), ServiceError> {
         Ok(self.store.notice_to_mails(key, mails)?)
     }
 
     /// Queues mails that concern no game's change (a quarantine notice).
-    pub fn queue_mails(&self, mails: Vec<Envelope>) -> Result<(), GameError> {
+    pub fn queue_mails(&self, mails: Vec<Envelope>) -> Result<(), ServiceError> {
         self.store.commit(Commit {
             mails,
             ..Commit::default()
@@ -192,17 +193,17 @@ impl Service {
     }
 
     /// Every mail waiting in the outbox, oldest first, with its key.
-    pub fn outbox(&self) -> Result<Vec<(u64, Envelope)>, GameError> {
+    pub fn outbox(&self) -> Result<Vec<(u64, Envelope)>, ServiceError> {
         Ok(self.store.outbox()?)
     }
 
     /// Forgets a mail the transport took.
-    pub fn outbox_sent(&self, key: u64) -> Result<(), GameError> {
+    pub fn outbox_sent(&self, key: u64) -> Result<(), ServiceError> {
         Ok(self.store.outbox_sent(key)?)
     }
 
     /// Writes a mail of the outbox again (a failed attempt, its retry time).
-    pub fn outbox_retry(&self, key: u64, mail: &Envelope) -> Result<(), GameError> {
+    pub fn outbox_retry(&self, key: u64, mail: &Envelope) -> Result<(), ServiceError> {
         Ok(self.store.outbox_retry(key, mail)?)
     }
 
@@ -215,7 +216,7 @@ impl Service {
         mail: &Envelope,
         about: Option<(Game, Action)>,
         now: DateTime<Utc>,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         let Some((before, action)) = about else {
             return Ok(self
                 .store
@@ -268,8 +269,12 @@ impl Service {
         actor: &str,
         action: &str,
         now: DateTime<Utc>,
-        change: impl FnOnce(&mut Game, &crate::map::Variant, &mut TestNotices) -> Result<T, GameError>,
-    ) -> Result<T, GameError> {
+        change: impl FnOnce(
+            &mut Game,
+            &crate::map::Variant,
+            &mut TestNotices,
+        ) -> Result<T, crate::game::GameError>,
+    ) -> Result<T, ServiceError> {
         let before = self.load(id)?;
         let variant = self.variant(before.variant())?;
         let mut game = before.clone();

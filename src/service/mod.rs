@@ -4,6 +4,7 @@
 
 pub mod auth;
 mod door;
+mod error;
 pub mod picture;
 mod session;
 
@@ -15,35 +16,17 @@ use chrono::{DateTime, Utc};
 use crate::game::HouseKey;
 use crate::game::{
     Action, Actor, AuditEntry, AuditLine, Event, Game, GameError, NewGame, PhaseGuard, PhaseRecord,
-    StorageFailure, Trigger, create,
+    Trigger, create,
 };
 use crate::map::{PinnedVariant, Variant, parse_variant, variant_source};
-use crate::store::{Commit, Store, StoreError};
+use crate::store::{Commit, Store};
 
 /// The sign-on counter the store keeps, counted by `auth`.
 pub use crate::store::guard;
 pub use auth::{AuthFailure, Claim, SignedOn};
 pub use door::{BodyBytes, Envelope, REPLY_WINDOW, Replied, ReplyWindow};
+pub use error::{Bug, ServiceError, StorageFailure};
 pub use session::{Outcome, Session};
-
-/// The store's errors as the game layer carries them: the store is named only here (and
-/// in the command line), so that the game knows no store.
-impl From<StoreError> for GameError {
-    fn from(e: StoreError) -> GameError {
-        let message = e.to_string();
-        match e {
-            StoreError::Exists(id) => GameError::GameExists(id),
-            StoreError::Locked(_)
-            | StoreError::Open { .. }
-            | StoreError::Io(_)
-            | StoreError::Backup { .. } => GameError::Store(StorageFailure::Transient(message)),
-            StoreError::Corrupt(_) => GameError::Store(StorageFailure::Damaged(message)),
-            StoreError::NewerSchema { .. } | StoreError::Migration { .. } => {
-                GameError::Store(StorageFailure::Refused(message))
-            }
-        }
-    }
-}
 
 /// What a mail or a command commits besides a game's change: mails, marks, counters.
 #[derive(Debug, Default)]
@@ -98,7 +81,7 @@ pub struct TickReport {
     pub reminders: Vec<(String, Vec<HouseKey>)>,
     /// Games that could not be handled, with the reason (the others go on), worded by
     /// whoever reports them, in their reader's language.
-    pub errors: Vec<(String, GameError)>,
+    pub errors: Vec<(String, ServiceError)>,
 }
 
 pub struct Service {
@@ -106,23 +89,26 @@ pub struct Service {
 }
 
 impl Service {
-    pub fn open(dir: &Path) -> Result<Service, GameError> {
+    pub fn open(dir: &Path) -> Result<Service, ServiceError> {
         Service::on(Store::open(dir)?)
     }
 
-    pub fn on(store: Store) -> Result<Service, GameError> {
+    pub fn on(store: Store) -> Result<Service, ServiceError> {
         Ok(Service { store })
     }
 
     /// The variant a game is pinned to, read from the store (never from the file the
     /// game was created with) once per process.
-    pub fn variant(&self, pin: &PinnedVariant) -> Result<Rc<Variant>, GameError> {
+    pub fn variant(&self, pin: &PinnedVariant) -> Result<Rc<Variant>, ServiceError> {
         Ok(self.store.pinned(pin)?)
     }
 
     /// Reads a built-in variant or a variant file now, to pin a game to it: the pin, the
     /// variant checked, and the text the store must keep ([`Store::keep_variant`]).
-    fn read_variant(&self, name: &str) -> Result<(PinnedVariant, Rc<Variant>, String), GameError> {
+    fn read_variant(
+        &self,
+        name: &str,
+    ) -> Result<(PinnedVariant, Rc<Variant>, String), ServiceError> {
         let source = variant_source(name)?;
         let pin = PinnedVariant {
             name: name.to_string(),
@@ -141,7 +127,7 @@ impl Service {
     }
 
     /// A stored game; an unknown id gets the nearest existing one as a suggestion.
-    pub fn load(&self, id: &str) -> Result<Game, GameError> {
+    pub fn load(&self, id: &str) -> Result<Game, ServiceError> {
         if let Some(game) = self.store.game(id)? {
             return Ok(game);
         }
@@ -152,11 +138,17 @@ impl Service {
         Err(GameError::UnknownGame {
             id: id.to_string(),
             nearest,
-        })
+        }
+        .into())
     }
 
     /// Creates and stores a new game.
-    pub fn create(&self, new: NewGame, actor: &str, now: DateTime<Utc>) -> Result<Game, GameError> {
+    pub fn create(
+        &self,
+        new: NewGame,
+        actor: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Game, ServiceError> {
         let (pin, variant, text) = self.read_variant(&new.variant)?;
         let game = create(new, &variant, pin, now)?;
         self.store.keep_variant(&game.variant().hash, &text)?;
@@ -182,13 +174,14 @@ impl Service {
         name: &str,
         actor: &str,
         now: DateTime<Utc>,
-    ) -> Result<(Game, PinnedVariant), GameError> {
+    ) -> Result<(Game, PinnedVariant), ServiceError> {
         let before = self.load(id)?;
         let (pin, new, text) = self.read_variant(name)?;
         if pin == *before.variant() {
             return Err(GameError::VariantUnchanged {
                 name: pin.name.clone(),
-            });
+            }
+            .into());
         }
         let old = self.variant(before.variant())?;
         let history = self.store.phases(id)?;
@@ -223,7 +216,7 @@ impl Service {
         trigger: Trigger,
         expected: Option<PhaseGuard>,
         now: DateTime<Utc>,
-    ) -> Result<(Game, PhaseRecord), GameError> {
+    ) -> Result<(Game, PhaseRecord), ServiceError> {
         self.process_read(self.load(id)?, who, trigger, expected, now)
     }
 
@@ -235,7 +228,7 @@ impl Service {
         trigger: Trigger,
         expected: Option<PhaseGuard>,
         now: DateTime<Utc>,
-    ) -> Result<(Game, PhaseRecord), GameError> {
+    ) -> Result<(Game, PhaseRecord), ServiceError> {
         let mut session = self.session_of(before)?;
         let events = session.execute_alone(who, Action::Process { expected, trigger }, now)?;
         let record = events
@@ -244,23 +237,21 @@ impl Service {
                 Event::Processed { record, .. } => Some(*record),
                 _ => None,
             })
-            .ok_or(GameError::Internal(
-                "processing gave no phase record".into(),
-            ))?;
+            .ok_or(Bug::NoPhaseRecord)?;
         let game = session.commit(&who.audit_name(), "process", Effects::default(), now)?;
         Ok((game, record))
     }
 
     /// Adjudicates the current phase without storing anything.
-    pub fn preview(&self, id: &str, now: DateTime<Utc>) -> Result<PhaseRecord, GameError> {
+    pub fn preview(&self, id: &str, now: DateTime<Utc>) -> Result<PhaseRecord, ServiceError> {
         let mut game = self.load(id)?;
         let variant = self.variant(game.variant())?;
-        game.process(
+        Ok(game.process(
             &variant,
             now,
             Trigger::Moderator,
             &crate::report::results_record,
-        )
+        )?)
     }
 
     /// Undoes the last processed phase; `expected` must name it, when given.
@@ -270,7 +261,7 @@ impl Service {
         who: &Actor,
         expected: Option<PhaseGuard>,
         now: DateTime<Utc>,
-    ) -> Result<(Game, PhaseRecord), GameError> {
+    ) -> Result<(Game, PhaseRecord), ServiceError> {
         let last = self
             .store
             .last_phase(id)?
@@ -285,7 +276,7 @@ impl Service {
 
     /// One pass of the judge's clock: every game whose wake time has come is processed if
     /// due, or reminded. A game that fails is reported and the others go on.
-    pub fn tick(&self, now: DateTime<Utc>) -> Result<TickReport, GameError> {
+    pub fn tick(&self, now: DateTime<Utc>) -> Result<TickReport, ServiceError> {
         let mut report = TickReport::default();
         for id in self.store.due_games(now)? {
             if let Err(e) = self.tick_game(&id, now, &mut report) {
@@ -300,7 +291,7 @@ impl Service {
         id: &str,
         now: DateTime<Utc>,
         report: &mut TickReport,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         let game = self.load(id)?;
         if let Some(trigger) = game.due(now) {
             let (_, record) = self.process_read(game, &Actor::Judge, trigger, None, now)?;

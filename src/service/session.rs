@@ -16,7 +16,7 @@ use crate::map::Variant;
 use crate::store::Commit;
 
 use super::guard::Guard;
-use super::{BROADCAST, Effects, Service, audit};
+use super::{BROADCAST, Bug, Effects, Service, ServiceError, audit};
 
 /// A game being changed, and what its changes caused so far.
 pub struct Session<'s> {
@@ -46,7 +46,7 @@ pub struct Outcome {
 
 impl Service {
     /// A session on the stored game of this id.
-    pub fn session(&self, id: &str) -> Result<Session<'_>, GameError> {
+    pub fn session(&self, id: &str) -> Result<Session<'_>, ServiceError> {
         self.session_of(self.load(id)?)
     }
 
@@ -54,7 +54,7 @@ impl Service {
     /// game once to know who writes, and is carried out on that copy: decoding the game's
     /// JSON is most of what a mail costs once its secret is checked). The store is one
     /// process's (sled), so nothing changes it in between.
-    pub fn session_of(&self, before: Game) -> Result<Session<'_>, GameError> {
+    pub fn session_of(&self, before: Game) -> Result<Session<'_>, ServiceError> {
         let variant = self.variant(before.variant())?;
         Ok(Session {
             service: self,
@@ -79,7 +79,7 @@ impl Service {
         who: &Actor,
         what: Action,
         now: DateTime<Utc>,
-    ) -> Result<Outcome, GameError> {
+    ) -> Result<Outcome, ServiceError> {
         let name = what.name();
         let mut session = self.session(id)?;
         let events = session.execute_alone(who, what, now)?;
@@ -187,7 +187,7 @@ impl Session<'_> {
     }
 
     /// The last phase the game played, as the store holds it (before this session).
-    pub fn last_phase(&self) -> Result<Option<PhaseRecord>, GameError> {
+    pub fn last_phase(&self) -> Result<Option<PhaseRecord>, ServiceError> {
         self.service.last_phase(self.game.id())
     }
 
@@ -237,11 +237,9 @@ impl Session<'_> {
         action: &str,
         extra: Effects,
         now: DateTime<Utc>,
-    ) -> Result<Game, GameError> {
+    ) -> Result<Game, ServiceError> {
         if self.spoiled {
-            return Err(GameError::Internal(
-                "a session whose action failed was committed".into(),
-            ));
+            return Err(Bug::SpoiledSession.into());
         }
         let service = self.service;
         let record = self.record.clone();
@@ -253,8 +251,8 @@ impl Session<'_> {
                 .house
                 .as_ref()
                 .map_or_else(|| "moderator".to_string(), |h| format!("house:{h}"));
-            let detail = serde_json::to_string(broadcast)
-                .map_err(|e| GameError::Internal(format!("broadcast: {e}")))?;
+            let detail =
+                serde_json::to_string(broadcast).map_err(|e| Bug::Broadcast(e.to_string()))?;
             entries.push(audit(now, &by, BROADCAST, Vec::new(), detail));
         }
         service.store.commit(Commit {

@@ -12,8 +12,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 use corbeau::game::Action;
 use corbeau::game::calendar::{CalendarError, Span};
 use corbeau::game::{
-    Game, GameError, GameStatus, Incompatibility, NewGame, NoticeKind, OrderLines, Settings,
-    SubmitMode, Trigger, create,
+    Game, GameError, GameStatus, Incompatibility, NewGame, NoticeKind, OrderLines, SecretFailure,
+    Settings, SubmitMode, Trigger, create,
 };
 use corbeau::judge::{Failure, Illegal, Outcome, Phase, PhaseKind, Season};
 use corbeau::lang::Lang;
@@ -23,7 +23,10 @@ use corbeau::map::{
     HouseId, Owner, PinnedVariant, ProvinceId, UnitKind, Variant, VariantHash, load_variant,
 };
 use corbeau::order::OrderError;
-use corbeau::report::{ORDERS_TEMPLATE, RESULTS_TEMPLATE, outcome_view, render_template};
+use corbeau::report::{
+    ORDERS_TEMPLATE, RESULTS_TEMPLATE, RenderError, outcome_view, render_template,
+};
+use corbeau::service::{Bug, ServiceError, StorageFailure};
 use minijinja::Value;
 use serde_json::json;
 
@@ -1037,7 +1040,8 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         GameError::Calendar(CalendarError::NoWeekday),
         GameError::BadPosition("line 2".into()),
         GameError::BadVote("stark".into()),
-        GameError::Internal("oops".into()),
+        GameError::Secret(SecretFailure::Random("oops".into())),
+        GameError::Secret(SecretFailure::Hash("oops".into())),
         GameError::JudgeAddress("juge@example.org".into()),
         GameError::VariantIncompatible {
             file: "westeros-2.toml".into(),
@@ -1132,8 +1136,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::Calendar(_)
             | GameError::BadPosition(_)
             | GameError::BadVote(_)
-            | GameError::Store(_)
-            | GameError::Internal(_)
+            | GameError::Secret(_)
             | GameError::JudgeAddress(_)
             | GameError::VariantIncompatible { .. }
             | GameError::VariantUnchanged { .. }
@@ -1152,6 +1155,38 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::DeadlineWhilePaused
             | GameError::GraceTooLong { .. }
             | GameError::TooManyReminders { .. } => {}
+        }
+        check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
+    }
+    // The service's own failures (the store's message is the store's, in English).
+    let services = vec![
+        ServiceError::Game(GameError::NothingToRollback),
+        ServiceError::Store(StorageFailure::Transient("database busy".into())),
+        ServiceError::Render(RenderError::Template {
+            template: "welcome.txt".into(),
+            message: "unexpected end".into(),
+        }),
+        ServiceError::Bug(Bug::NoPhaseRecord),
+        ServiceError::Bug(Bug::SpoiledSession),
+        ServiceError::Bug(Bug::Broadcast("oops".into())),
+        ServiceError::Bug(Bug::StoreNotOpen),
+        ServiceError::Bug(Bug::SeatWithoutEvent),
+        ServiceError::Bug(Bug::Draw("oops".into())),
+    ];
+    for e in &services {
+        // No wildcard: a new failure does not compile until it is listed above.
+        match e {
+            ServiceError::Game(_)
+            | ServiceError::Store(_)
+            | ServiceError::Render(_)
+            | ServiceError::Bug(
+                Bug::NoPhaseRecord
+                | Bug::SpoiledSession
+                | Bug::Broadcast(_)
+                | Bug::StoreNotOpen
+                | Bug::SeatWithoutEvent
+                | Bug::Draw(_),
+            ) => {}
         }
         check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
     }
@@ -1256,7 +1291,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    assert_eq!(checked, 11 + 42 + 26 + 4);
+    assert_eq!(checked, 11 + 43 + 9 + 26 + 4);
 }
 
 /// A moderator's `DÉMARRER` (or `REPRENDRE`, `ANNULER`) that reached the judge while it

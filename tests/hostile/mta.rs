@@ -66,6 +66,42 @@ fn a_missing_maildir_or_configuration_gives_75_and_nothing_done() {
     assert_eq!(mails_to(&dir, "bob@example.org").len(), 1);
 }
 
+/// What decides between "left for the retry, 75" and "quarantined" for a mail: the store
+/// failing (busy, a read or write error, a copy that cannot be made) or refusing to be
+/// used as it is waits; a damaged store, a template that breaks, a bug and the game's
+/// refusal do not.
+#[test]
+fn a_store_failure_during_a_mail_waits_and_nothing_else_does() {
+    use corbeau::game::{GameError, SecretFailure};
+    use corbeau::mail::maildir::is_temporary;
+    use corbeau::service::{Bug, ServiceError};
+    use corbeau::store::StoreError;
+    let path = std::path::PathBuf::from("data/db");
+    let waits = [
+        StoreError::Locked(path.clone()),
+        StoreError::Io(sled::Error::Unsupported("disk full".into())),
+        StoreError::Backup {
+            path: path.clone(),
+            reason: "no room".into(),
+        },
+        StoreError::NewerSchema { path, found: 9 },
+    ];
+    for e in waits {
+        let e = ServiceError::from(e);
+        assert!(is_temporary(&e), "{e:?}");
+    }
+    let final_ = [
+        ServiceError::from(StoreError::Corrupt("bad value".into())),
+        ServiceError::from(StoreError::Exists("bataille".into())),
+        ServiceError::Bug(Bug::NoPhaseRecord),
+        ServiceError::Game(GameError::NothingToRollback),
+        ServiceError::Game(GameError::Secret(SecretFailure::Random("no bytes".into()))),
+    ];
+    for e in final_ {
+        assert!(!is_temporary(&e), "{e:?}");
+    }
+}
+
 #[test]
 fn a_poison_mail_is_quarantined_and_the_mail_behind_it_is_answered() {
     let dir = root("poison", "");

@@ -303,7 +303,7 @@ impl World {
         self.service()
             .shape_for_tests(id, "test", "seed", at, |game, variant, _| {
                 let orders = game.orders_mut_for_tests(house);
-                let orders = orders.ok_or_else(|| GameError::Internal("seat".into()))?;
+                let orders = orders.ok_or_else(|| GameError::HouseNotInGame(house.into()))?;
                 let source: std::sync::Arc<str> = std::sync::Arc::from("");
                 let parsed = corbeau::order::parse_order(variant, &source, 1, order);
                 let unit = order.split_whitespace().nth(1).unwrap_or_default();

@@ -7,7 +7,7 @@ use crate::lang::Lang;
 use crate::map::Variant;
 use crate::report::format_deadline;
 use crate::service::guard::Guard;
-use crate::service::{AuthFailure, Claim, Session};
+use crate::service::{AuthFailure, Claim, ServiceError, Session};
 
 use super::super::command::{Located, SECRET_MASK};
 use super::super::refusal::Refusal;
@@ -119,11 +119,11 @@ impl Desk<'_> {
                     .service
                     .load(&named)
                     .err()
-                    .unwrap_or(GameError::UnknownGame {
+                    .unwrap_or(ServiceError::Game(GameError::UnknownGame {
                         id: named,
                         nearest: None,
-                    });
-                let message = self.game_message(&e);
+                    }));
+                let message = self.service_message(&e);
                 self.error(located, message);
                 false
             }
@@ -140,7 +140,7 @@ impl Desk<'_> {
         named: &str,
         house: &str,
         secret: &str,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         if !self.same_game(game, located, named) {
             return Ok(());
         }
@@ -211,7 +211,7 @@ impl Desk<'_> {
         located: &Located,
         named: &str,
         secret: &str,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         if !self.same_game(game, located, named) {
             return Ok(());
         }

@@ -11,8 +11,8 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::game::{Game, GameError};
-use crate::service::{REPLY_WINDOW, Replied, Service};
+use crate::game::Game;
+use crate::service::{REPLY_WINDOW, Replied, Service, ServiceError};
 
 use super::section::{Placed, ReplySection};
 use super::{Desk, Role};
@@ -29,7 +29,12 @@ pub(crate) enum Budget {
 }
 
 /// The state of the counter `key` against `cap` (0: no cap).
-fn budget(service: &Service, key: &str, cap: u32, now: DateTime<Utc>) -> Result<Budget, GameError> {
+fn budget(
+    service: &Service,
+    key: &str,
+    cap: u32,
+    now: DateTime<Utc>,
+) -> Result<Budget, ServiceError> {
     if cap == 0 {
         return Ok(Budget::Open);
     }
@@ -78,7 +83,7 @@ pub(crate) fn same_text(
     from: &str,
     body: &str,
     now: DateTime<Utc>,
-) -> Result<(String, Budget), GameError> {
+) -> Result<(String, Budget), ServiceError> {
     let key = same_text_key(from, body);
     let cap = config.mail.caps.same_text_per_hour;
     let budget = budget(service, &key, cap, now)?;
@@ -99,7 +104,7 @@ fn picture_key(game: &str, role: &Role) -> String {
 impl Desk<'_> {
     /// Whether the `CARTE` of this mail may draw a picture of `game`: none when the hourly
     /// cap of its counter is spent, with the sentence that says when pictures come again.
-    pub(super) fn picture_allowed(&mut self, game: &Game) -> Result<Option<String>, GameError> {
+    pub(super) fn picture_allowed(&mut self, game: &Game) -> Result<Option<String>, ServiceError> {
         let key = picture_key(game.id(), &self.role);
         let cap = self.config.mail.caps.map_pictures_per_hour;
         match budget(self.service, &key, cap, self.now)? {

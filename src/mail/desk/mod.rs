@@ -18,7 +18,7 @@ use crate::config::Config;
 use crate::game::{Action, Actor, AuditLine, Event, GameError, HouseKey, SubmitMode, Vote};
 use crate::lang::Lang;
 use crate::map::Variant;
-use crate::service::{Effects, Service, Session};
+use crate::service::{Effects, Service, ServiceError, Session};
 
 use super::command::{Command, Located, SECRET_MASK};
 use super::inbound::Inbound;
@@ -158,7 +158,7 @@ impl<'a> Desk<'a> {
         &mut self,
         game: &mut Option<Session<'_>>,
         commands: &[Located],
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         if self.mail.too_large {
             let refusal = Refusal::TooLarge {
                 size: self.mail.size,
@@ -308,7 +308,7 @@ impl<'a> Desk<'a> {
         game: &mut Option<Session<'_>>,
         located: &Located,
         command: Command,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         match command {
             Command::Order(_) => {}
             Command::SignOn {

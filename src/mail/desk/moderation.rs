@@ -9,7 +9,7 @@ use crate::game::{
 use crate::lang::Lang;
 use crate::report::format_deadline;
 use crate::report::game_text::{ending_text, phase_text, status_word};
-use crate::service::Session;
+use crate::service::{ServiceError, Session};
 
 use super::super::command::Located;
 use super::super::refusal::Refusal;
@@ -86,7 +86,7 @@ impl Desk<'_> {
         address: &str,
         lang: Option<Lang>,
         replace: bool,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         if !self.require_moderator(located) {
             return Ok(());
         }
@@ -197,7 +197,7 @@ impl Desk<'_> {
         game: &mut Option<Session<'_>>,
         located: &Located,
         named: &str,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         if !self.same_game(game, located, named) {
             return Ok(());
         }
@@ -226,7 +226,7 @@ impl Desk<'_> {
         located: &Located,
         named: &str,
         token: &str,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         if !self.same_game(game, located, named) {
             return Ok(());
         }
@@ -258,7 +258,7 @@ impl Desk<'_> {
         located: &Located,
         named: &str,
         secret: &str,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         if !self.same_game(game, located, named) {
             return Ok(());
         }
@@ -495,7 +495,7 @@ impl Desk<'_> {
         game: &mut Option<Session<'_>>,
         located: &Located,
         phase: String,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         if !self.require_moderator(located) {
             return Ok(());
         }

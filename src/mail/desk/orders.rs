@@ -2,12 +2,11 @@
 //! when a set is refused, and the results of a phase (played, or tried by the moderator).
 
 use crate::game::{
-    Action, Game, GameError, OrderLines, OrderProblem, PhaseRecord, SubmitMode, Trigger,
-    looks_like_prose,
+    Action, Game, OrderLines, OrderProblem, PhaseRecord, SubmitMode, Trigger, looks_like_prose,
 };
 use crate::map::Variant;
 use crate::report::game_text::{Audience, record_results_for};
-use crate::service::Session;
+use crate::service::{ServiceError, Session};
 
 use super::super::command::{Command, Located};
 use super::section::{RefusedLine, ReplySection};
@@ -131,7 +130,7 @@ impl Desk<'_> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         if !self.require_moderator(located) {
             return Ok(());
         }
@@ -168,7 +167,7 @@ impl Desk<'_> {
         variant: &Variant,
         record: &PhaseRecord,
         current: bool,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         let templates = self.config.templates.as_deref();
         // A house reads its own rejected lines, the moderator everyone's.
         let audience = match &self.role {
@@ -179,7 +178,7 @@ impl Desk<'_> {
         let results = record_results_for(
             game, variant, record, current, &audience, self.lang, templates,
         )
-        .map_err(|e| GameError::Internal(e.to_string()))?;
+        .map_err(ServiceError::Render)?;
         self.section(located.line, &located.text, kind(results));
         Ok(())
     }

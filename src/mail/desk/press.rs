@@ -4,10 +4,10 @@
 use serde_json::{Value, json};
 
 use crate::game::AuditLine;
-use crate::game::{GameError, HouseKey, Press};
+use crate::game::{HouseKey, Press};
 use crate::lang::Lang;
 use crate::say;
-use crate::service::Session;
+use crate::service::{ServiceError, Session};
 
 use super::super::command::{Located, PressTo};
 use super::super::compose::compose;
@@ -24,7 +24,7 @@ impl Desk<'_> {
         to: PressTo,
         grey: bool,
         body: &str,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         let sender = match &self.role {
             Role::House(h) => Some(h.clone()),
             Role::Moderator => None,
@@ -184,8 +184,7 @@ impl Desk<'_> {
         data: Value,
         to: &str,
         lang: Lang,
-    ) -> Result<OutMail, GameError> {
-        compose(self.config, template, kind, data, to, lang, self.now)
-            .map_err(|e| GameError::Internal(e.to_string()))
+    ) -> Result<OutMail, ServiceError> {
+        compose(self.config, template, kind, data, to, lang, self.now).map_err(ServiceError::Render)
     }
 }

@@ -1,9 +1,9 @@
 //! What a command only reads: the game's status, the list of games, the board's picture,
 //! a phase's results.
 
-use crate::game::{Game, GameError};
+use crate::game::Game;
 use crate::report::game_text::{phase_text, status_word};
-use crate::service::Session;
+use crate::service::{ServiceError, Session};
 
 use super::super::command::Located;
 use super::super::refusal::Refusal;
@@ -70,7 +70,7 @@ impl Desk<'_> {
         self.section(located.line, &located.text, data);
     }
 
-    pub(super) fn list(&mut self, located: &Located) -> Result<(), GameError> {
+    pub(super) fn list(&mut self, located: &Located) -> Result<(), ServiceError> {
         let games: Vec<GameLine> = self
             .service
             .games()?
@@ -107,7 +107,7 @@ impl Desk<'_> {
         game: &mut Option<Session<'_>>,
         located: &Located,
         named: Option<&str>,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         if let Some(named) = named
             && !self.same_game(game, located, named)
         {
@@ -153,7 +153,7 @@ impl Desk<'_> {
         game: &mut Option<Session<'_>>,
         located: &Located,
         phase: Option<String>,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), ServiceError> {
         let Some(session) = game else {
             self.refuse(located, Refusal::NoGame);
             return Ok(());

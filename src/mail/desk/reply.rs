@@ -7,7 +7,7 @@ use serde_json::json;
 use crate::game::{Game, GameError, GameStatus};
 use crate::map::Variant;
 use crate::report::ORDERS_TEMPLATE;
-use crate::service::Service;
+use crate::service::{Service, ServiceError};
 
 use super::super::command::{self, Command, CommandError, Located, SECRET_MASK};
 use super::super::refusal::Refusal;
@@ -42,8 +42,16 @@ impl Desk<'_> {
         super::refusal::game_error(e, self.lang)
     }
 
+    /// The service's failure in the reader's language: the game's refusal in mail words.
+    pub(super) fn service_message(&self, e: &ServiceError) -> String {
+        match e {
+            ServiceError::Game(e) => self.game_message(e),
+            e => e.message(self.lang),
+        }
+    }
+
     /// The answer to the mail: every section, then the house's orders as understood.
-    pub(super) fn reply(&mut self, game: Option<(&Game, &Variant)>) -> Result<(), GameError> {
+    pub(super) fn reply(&mut self, game: Option<(&Game, &Variant)>) -> Result<(), ServiceError> {
         // The answer to a failed sign-on is counted apart: a forger who writes in the
         // owner's name with wrong secrets must not use up the owner's answers.
         let failed = self.locked_out && self.role == Role::Nobody;
@@ -93,7 +101,7 @@ impl Desk<'_> {
                 self.lang,
                 self.config.templates.as_deref(),
             )
-            .map_err(|e| GameError::Internal(e.to_string()))?;
+            .map_err(ServiceError::Render)?;
             orders = Some(text);
         }
         let game_ref = game.map(|(g, _)| json!({ "id": g.id(), "name": g.name() }));
@@ -172,7 +180,7 @@ impl Quota {
         cap: u32,
         counted: &str,
         now: DateTime<Utc>,
-    ) -> Result<Quota, GameError> {
+    ) -> Result<Quota, ServiceError> {
         let window = service.reply_window(counted, now)?;
         Ok(match window {
             _ if cap == 0 => Quota::Open,
