@@ -75,7 +75,17 @@ fn main() {
     let classic = load_variant("classique").expect("the classic map");
     let start = Position::starting(&classic, None).expect("a full setup");
     decisions(budget, "classique start", &classic, &start);
-    decisions(budget, "classique mid-game", &classic, &mid_game(&classic, 5));
+    decisions(
+        budget,
+        "classique mid-game",
+        &classic,
+        &mid_game(&classic, 5),
+    );
     let westeros = load_variant("westeros").expect("Westeros");
-    decisions(budget, "westeros mid-game", &westeros, &mid_game(&westeros, 4));
+    decisions(
+        budget,
+        "westeros mid-game",
+        &westeros,
+        &mid_game(&westeros, 4),
+    );
 }

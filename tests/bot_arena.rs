@@ -20,7 +20,15 @@ fn corbeau(args: &[&str]) -> (i32, String, String) {
 
 fn arena_json(variant: &str, games: &str, seed: &str) -> Value {
     let (code, out, err) = corbeau(&[
-        "bot", "arena", "--variant", variant, "--games", games, "--seed", seed, "--json",
+        "bot",
+        "arena",
+        "--variant",
+        variant,
+        "--games",
+        games,
+        "--seed",
+        seed,
+        "--json",
     ]);
     assert_eq!(code, 0, "{err}");
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
@@ -32,8 +40,7 @@ fn number(v: &Value, what: &str) -> f64 {
 
 #[test]
 fn the_arena_plays_whole_games_and_gives_sane_figures() {
-    for (variant, centres_on_board, houses) in [("westeros", 0.0, 7.0), ("classique", 34.0, 7.0)]
-    {
+    for (variant, centres_on_board, houses) in [("westeros", 0.0, 7.0), ("classique", 34.0, 7.0)] {
         let games = 6.0;
         let json = arena_json(variant, "6", "11");
         assert_eq!(number(&json["games"], "games"), games, "{json}");
@@ -76,7 +83,10 @@ fn the_same_seed_plays_the_same_games() {
 fn the_text_says_each_kind_in_the_readers_language() {
     let (code, out, err) = corbeau(&["bot", "arena", "--games", "3", "--lang", "en"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.starts_with("3 game(s) of westeros (seed 1, until 307"), "{out}");
+    assert!(
+        out.starts_with("3 game(s) of westeros (seed 1, until 307"),
+        "{out}"
+    );
     for kind in ["bot: ", "holder: ", "random: "] {
         assert!(out.contains(kind), "{kind}: {out}");
     }

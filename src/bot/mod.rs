@@ -45,7 +45,13 @@ impl Player {
     }
 
     /// This player's orders for `house` in the position's phase.
-    pub fn orders(self, variant: &Variant, position: &Position, house: HouseId, seed: u64) -> Vec<Order> {
+    pub fn orders(
+        self,
+        variant: &Variant,
+        position: &Position,
+        house: HouseId,
+        seed: u64,
+    ) -> Vec<Order> {
         match self {
             Player::Bot => orders(variant, position, house, seed),
             Player::Hold => hold_orders(variant, position, house),
@@ -94,7 +100,11 @@ pub fn hold_orders(variant: &Variant, position: &Position, house: HouseId) -> Ve
             }
         }
         PhaseKind::Retreat => {
-            for d in position.dislodged.iter().filter(|d| d.unit.owner == Owner::House(house)) {
+            for d in position
+                .dislodged
+                .iter()
+                .filter(|d| d.unit.owner == Owner::House(house))
+            {
                 out.push(&d.unit, Instruction::Disband);
             }
         }
@@ -243,7 +253,9 @@ impl<'a> Orders<'a> {
 }
 
 fn unit_label(variant: &Variant, spec: &UnitSpec) -> String {
-    let kind = spec.kind.map_or(String::new(), |k| format!("{} ", k.letter()));
+    let kind = spec
+        .kind
+        .map_or(String::new(), |k| format!("{} ", k.letter()));
     let at = spec.at.map_or(String::new(), |l| match l.coast {
         Some(c) => place(variant, c),
         None => variant.province(l.province).id.clone(),

@@ -86,8 +86,7 @@ pub(super) fn plan(
             Some(to) => {
                 let p = usize::from(variant.province_of(to).0);
                 let kept = values.occupant[p].is_some_and(|o| {
-                    position.units[o].owner == Owner::House(house)
-                        && plans[o] == Some(Plan::Stay)
+                    position.units[o].owner == Owner::House(house) && plans[o] == Some(Plan::Stay)
                 });
                 if claimed[p].is_none() && !kept {
                     claimed[p] = Some(i);
@@ -226,7 +225,10 @@ fn convoys(
                 to: region,
                 via_convoy: true,
             });
-            plans[f] = Some(Plan::Convoy { army: a, to: region });
+            plans[f] = Some(Plan::Convoy {
+                army: a,
+                to: region,
+            });
             taken[usize::from(to.0)] = true;
         }
     }
@@ -234,11 +236,12 @@ fn convoys(
 
 /// The coastal provinces a fleet in sea province `sea` touches.
 fn seas_touching_coasts(variant: &Variant, sea: ProvinceId) -> Vec<ProvinceId> {
-    let mut out: Vec<ProvinceId> = variant.fleet_adjacency[usize::from(variant.province(sea).region.0)]
-        .iter()
-        .map(|&r| variant.province_of(r))
-        .filter(|&p| variant.province(p).kind == ProvinceKind::Coast)
-        .collect();
+    let mut out: Vec<ProvinceId> = variant.fleet_adjacency
+        [usize::from(variant.province(sea).region.0)]
+    .iter()
+    .map(|&r| variant.province_of(r))
+    .filter(|&p| variant.province(p).kind == ProvinceKind::Coast)
+    .collect();
     out.sort_unstable();
     out.dedup();
     out
@@ -339,7 +342,11 @@ pub(super) fn random(
     for (i, u) in position.units.iter().enumerate() {
         at[usize::from(variant.province_of(u.region).0)] = Some(i);
     }
-    for unit in position.units.iter().filter(|u| u.owner == Owner::House(house)) {
+    for unit in position
+        .units
+        .iter()
+        .filter(|u| u.owner == Owner::House(house))
+    {
         let mut options: Vec<Instruction> = vec![Instruction::Hold];
         for to in moves(variant, unit) {
             options.push(Instruction::Move {

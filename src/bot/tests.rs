@@ -33,11 +33,18 @@ fn faults(variant: &Variant, position: &Position, house: HouseId, orders: &[Orde
     let mine = Owner::House(house);
     let due = match position.phase.kind {
         PhaseKind::Movement => position.units.iter().filter(|u| u.owner == mine).count(),
-        PhaseKind::Retreat => position.dislodged.iter().filter(|d| d.unit.owner == mine).count(),
+        PhaseKind::Retreat => position
+            .dislodged
+            .iter()
+            .filter(|d| d.unit.owner == mine)
+            .count(),
         PhaseKind::Adjustment => {
             let delta = adjustment_counts(variant, position)[usize::from(house.0)];
             if orders.len() > delta.unsigned_abs() as usize {
-                out.push(format!("{} orders for an adjustment of {delta}", orders.len()));
+                out.push(format!(
+                    "{} orders for an adjustment of {delta}",
+                    orders.len()
+                ));
             }
             if delta < 0 && orders.len() != delta.unsigned_abs() as usize {
                 out.push(format!("{} disbands for {delta}", orders.len()));
@@ -127,13 +134,19 @@ fn every_bot_order_is_legal_on_reachable_positions() {
 fn the_same_seed_gives_the_same_orders() {
     for variant in variants() {
         let mut differ = 0;
-        play(&variant, 3, 5, |_| Player::Bot, |position, house| {
-            let a = orders(&variant, position, house, 42);
-            assert_eq!(a, orders(&variant, position, house, 42));
-            if a != orders(&variant, position, house, 43) {
-                differ += 1;
-            }
-        });
+        play(
+            &variant,
+            3,
+            5,
+            |_| Player::Bot,
+            |position, house| {
+                let a = orders(&variant, position, house, 42);
+                assert_eq!(a, orders(&variant, position, house, 42));
+                if a != orders(&variant, position, house, 43) {
+                    differ += 1;
+                }
+            },
+        );
         // The seed matters somewhere: near-equal choices are drawn.
         assert!(differ > 0, "{}", variant.id);
     }
@@ -149,7 +162,13 @@ fn order_texts_read_back_as_the_orders() {
             &variant,
             5,
             4,
-            |k| if k % 2 == 0 { Player::Bot } else { Player::Random },
+            |k| {
+                if k % 2 == 0 {
+                    Player::Bot
+                } else {
+                    Player::Random
+                }
+            },
             |position, house| {
                 for player in Player::ALL {
                     for order in player.orders(&variant, position, house, 9) {
@@ -180,7 +199,10 @@ fn westeros_dragons_move_and_neutrals_are_left_alone() {
     for house in variant.full_setup().unwrap().houses.clone() {
         let orders = orders(&variant, &position, house, 1);
         assert!(faults(&variant, &position, house, &orders).is_empty());
-        dragon_orders += orders.iter().filter(|o| o.unit.kind == Some(UnitKind::Dragon)).count();
+        dragon_orders += orders
+            .iter()
+            .filter(|o| o.unit.kind == Some(UnitKind::Dragon))
+            .count();
     }
     let dragons = position
         .units
