@@ -60,7 +60,8 @@ fn the_arena_plays_whole_games_and_gives_sane_figures() {
             assert!(mean >= 0.0, "{kind}: {k}");
             let n = number(&k["seats"], "seats");
             assert!(number(&k["survivals"], "survivals") <= n, "{kind}: {k}");
-            assert!(number(&k["wins"], "wins") <= games, "{kind}: {k}");
+            // Houses tied after the last year share the win: a game may count several.
+            assert!(number(&k["wins"], "wins") <= n, "{kind}: {k}");
             seats += n;
             total += mean * n;
         }
