@@ -108,3 +108,32 @@ fn no_games_or_an_unknown_variant_is_refused() {
     assert_eq!(code, 1);
     assert!(err.contains("atlantis"), "{err}");
 }
+
+/// The figures of docs/bot.md are what the commands it gives print: the centres, their
+/// intervals, wins and survivals depend only on the seed.
+#[test]
+fn the_figures_of_the_doc_are_what_the_arena_prints() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/bot.md"))
+        .expect("docs/bot.md");
+    for variant in ["classique", "westeros"] {
+        let command = format!("`corbeau bot arena --variant {variant} --games 200 --json`");
+        let at = doc.find(&command).unwrap_or_else(|| panic!("{command}"));
+        let json = arena_json(variant, "200", "1");
+        assert_eq!(json["illegal_orders"], 0, "{json}");
+        for (kind, label) in [("bot", "bot"), ("hold", "holder"), ("random", "random")] {
+            let k = &json["kinds"][kind];
+            let row = format!(
+                "| {label} | {:.2} | {:.2} – {:.2} | {} | {} of {} |",
+                number(&k["centres"], "centres"),
+                number(&k["ci95"][0], "ci95"),
+                number(&k["ci95"][1], "ci95"),
+                k["wins"],
+                k["survivals"],
+                k["seats"]
+            );
+            let table = &doc[at..];
+            let table = &table[..table.find("games/s").unwrap_or(table.len())];
+            assert!(table.contains(&row), "{variant}: {row} not in docs/bot.md");
+        }
+    }
+}
