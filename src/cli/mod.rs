@@ -1,6 +1,6 @@
 //! The command line: `corbeau adjudicate`, `datc`, `map check`, the moderator's `game`,
 //! `player`, `orders`, `history`, `export`, mail in with `ingest`, the judge's `tick` and
-//! `serve`, `completions`.
+//! `serve`, the built-in player's `bot arena`, `completions`.
 
 #[macro_use]
 mod out;
