@@ -1,5 +1,6 @@
 //! corbeau: a play-by-email judge for Diplomacy-style games, with the Westeros variant.
 
+pub mod bot;
 pub mod case;
 pub mod cli;
 pub mod config;

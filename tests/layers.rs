@@ -1,5 +1,5 @@
 //! The crate's folders are layers, and a layer names only those below it
-//! (docs/architecture.md): file ← map ← order ← judge ← game ← report ← service ← {store, mail} ←
+//! (docs/architecture.md): file ← map ← order ← judge ← {position, draw, bot} ← game ← report ← service ← {store, mail} ←
 //! cli. This test reads every source file and fails on a `crate::` path that points up or
 //! sideways, so that the knot cannot grow back one import at a time.
 
@@ -18,6 +18,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("judge", 5),
     ("position", 6),
     ("draw", 6),
+    ("bot", 6),
     ("game", 7),
     ("case", 7),
     ("report", 8),

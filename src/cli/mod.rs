@@ -1,10 +1,11 @@
 //! The command line: `corbeau adjudicate`, `datc`, `map check`, the moderator's `game`,
 //! `player`, `orders`, `history`, `export`, mail in with `ingest`, the judge's `tick` and
-//! `serve`, `completions`.
+//! `serve`, the built-in player's `bot arena`, `completions`.
 
 #[macro_use]
 mod out;
 mod adjudicate;
+mod bot;
 mod clock;
 mod context;
 mod datc;
@@ -129,6 +130,11 @@ enum CliCommand {
         #[command(flatten)]
         store: Box<context::StoreArgs>,
     },
+    /// The built-in player: `arena` plays it against a holder and a random player.
+    Bot {
+        #[command(subcommand)]
+        command: bot::BotCommand,
+    },
     /// Print shell completions (bash, zsh, fish, elvish, powershell).
     Completions { shell: clap_complete::Shell },
 }
@@ -211,6 +217,13 @@ impl CliCommand {
                 command: MapCommand::Draw(args),
             } => Takes {
                 lang: Some(&mut args.lang),
+                ..none
+            },
+            CliCommand::Bot {
+                command: bot::BotCommand::Arena(args),
+            } => Takes {
+                lang: Some(&mut args.lang),
+                json: Some(&mut args.json),
                 ..none
             },
             CliCommand::Datc(_)
@@ -356,6 +369,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         CliCommand::Publish { args, store } => publish::run(&context::Context::open(&store)?, args),
         CliCommand::Tick { store } => clock::run_tick(&store),
         CliCommand::Serve { args, store } => clock::run_serve(&store, args),
+        CliCommand::Bot { command } => bot::run(command),
         CliCommand::Completions { shell } => {
             clap_complete::generate(
                 shell,

@@ -1,0 +1,118 @@
+//! One whole game between players of the kinds of [`Player`], through the adjudicator:
+//! movement, retreats and adjustments until a house reaches the victory count of centres,
+//! or the last year is over.
+
+use std::time::{Duration, Instant};
+
+use crate::judge::{GivenOrder, Outcome, Position, Season, adjudicate};
+use crate::map::{HouseId, Variant};
+
+use super::Player;
+
+/// Years played on a variant with no last year, when nobody wins before.
+pub const YEARS_WITHOUT_LIMIT: i32 = 20;
+
+/// How a game ended.
+#[derive(Debug, Clone)]
+pub struct Played {
+    /// Centres and units of each house at the end, by house index.
+    pub centres: Vec<usize>,
+    pub units: Vec<usize>,
+    /// The houses that won: one that reached the victory count, or those with most
+    /// centres after the last year; none when the game stopped at the year limit of a
+    /// variant without a last year.
+    pub winners: Vec<HouseId>,
+    /// Bot decisions taken (one per house and phase), and the time they took.
+    pub decisions: u64,
+    pub thinking: Duration,
+    /// Bot orders the judge refused or found illegal (none, if the bot is right).
+    pub illegal: u64,
+    pub phases: u64,
+}
+
+/// The last year a game on `variant` is played.
+pub fn last_year(variant: &Variant) -> i32 {
+    variant
+        .victory
+        .last_year
+        .unwrap_or(variant.first_year + YEARS_WITHOUT_LIMIT - 1)
+}
+
+/// Plays a game from the full setup's starting position, each house of `seats` played by
+/// its player (houses not named hold).
+pub fn play(variant: &Variant, seats: &[(HouseId, Player)], seed: u64) -> Option<Played> {
+    let setup = variant.full_setup()?;
+    let target = usize::from(setup.victory_centres);
+    let last = last_year(variant);
+    let mut position = Position::starting(variant, Some(setup.players))?;
+    let mut played = Played {
+        centres: Vec::new(),
+        units: Vec::new(),
+        winners: Vec::new(),
+        decisions: 0,
+        thinking: Duration::ZERO,
+        illegal: 0,
+        phases: 0,
+    };
+    loop {
+        let mut given = Vec::new();
+        let mut by_bot = Vec::new();
+        for &(house, player) in seats {
+            let s = seed
+                .wrapping_mul(0x2545_F491_4F6C_DD1D)
+                .wrapping_add(played.phases);
+            let start = Instant::now();
+            let orders = player.orders(variant, &position, house, s);
+            if player == Player::Bot {
+                played.thinking += start.elapsed();
+                played.decisions += 1;
+            }
+            for order in orders {
+                by_bot.push(player == Player::Bot);
+                given.push(GivenOrder {
+                    house: Some(house),
+                    order,
+                });
+            }
+        }
+        let done = adjudicate(variant, &position, &given);
+        played.illegal += done.rejected.iter().filter(|r| by_bot[r.order]).count() as u64;
+        played.illegal += done
+            .reports
+            .iter()
+            .filter(|(i, r)| {
+                matches!(r.outcome, Outcome::Illegal(_)) && i.is_some_and(|i| by_bot[i])
+            })
+            .count() as u64;
+        played.phases += 1;
+        let before = position.phase;
+        position = done.after;
+        let autumn_over =
+            position.phase.season == Season::Winter || position.phase.year > before.year;
+        if !autumn_over {
+            continue;
+        }
+        let centres = position.centre_counts(variant);
+        let best = setup
+            .houses
+            .iter()
+            .map(|h| centres[usize::from(h.0)])
+            .max()
+            .unwrap_or(0);
+        let past_last = position.phase.year > last
+            || (position.phase.year == last && position.phase.season == Season::Winter);
+        if best >= target || past_last {
+            if best >= target || variant.victory.last_year.is_some() {
+                played.winners = setup
+                    .houses
+                    .iter()
+                    .copied()
+                    .filter(|h| centres[usize::from(h.0)] == best)
+                    .collect();
+            }
+            played.units = position.unit_counts(variant);
+            played.centres = centres;
+            return Some(played);
+        }
+    }
+}

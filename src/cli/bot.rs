@@ -1,0 +1,213 @@
+//! `corbeau bot arena`: whole games between the built-in player, a player who always holds
+//! and a random player, with the figures that tell them apart (docs/bot.md).
+
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use serde_json::json;
+
+use crate::bot::Player;
+use crate::bot::arena::{Played, last_year, play};
+use crate::lang::Lang;
+use crate::map::{HouseId, load_variant};
+use crate::say;
+
+use super::{Error, language};
+
+#[derive(Debug, clap::Subcommand)]
+pub enum BotCommand {
+    /// Play whole games between the bot, a holder and a random player; print each kind's
+    /// centres at the end (95 % interval), wins, survivals, and the bot's time per decision.
+    Arena(ArenaArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ArenaArgs {
+    /// A built-in variant (`westeros`, `classique`) or a variant file.
+    #[arg(long, default_value = "westeros")]
+    variant: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 200)]
+    games: u32,
+    /// The seed of the first game; the same seed plays the same games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The figures as one JSON object.
+    #[arg(long)]
+    pub(super) json: bool,
+    /// Language of the text: fr (default) or en; also CORBEAU_LANG.
+    #[arg(long)]
+    pub(super) lang: Option<Lang>,
+}
+
+pub fn run(command: BotCommand) -> Result<(), Error> {
+    match command {
+        BotCommand::Arena(args) => arena(&args),
+    }
+}
+
+/// The kind that plays house number `k` of the setup in game `g`: the kinds turn over the
+/// houses from one game to the next, so that none keeps the same house.
+fn kind_of(g: u32, k: usize) -> Player {
+    Player::ALL[(g as usize + k) % Player::ALL.len()]
+}
+
+/// What one kind of player did over every seat it had.
+#[derive(Default)]
+struct Tally {
+    centres: Vec<f64>,
+    wins: u32,
+    survived: u32,
+}
+
+impl Tally {
+    fn mean(&self) -> f64 {
+        self.centres.iter().sum::<f64>() / self.centres.len().max(1) as f64
+    }
+
+    /// The 95 % confidence interval of the mean (normal approximation).
+    fn interval(&self) -> (f64, f64) {
+        let n = self.centres.len() as f64;
+        let mean = self.mean();
+        if n < 2.0 {
+            return (mean, mean);
+        }
+        let var = self.centres.iter().map(|c| (c - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        let half = 1.96 * (var / n).sqrt();
+        (mean - half, mean + half)
+    }
+}
+
+fn round(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
+}
+
+fn arena(args: &ArenaArgs) -> Result<(), Error> {
+    let lang = language(args.lang);
+    let variant = load_variant(&args.variant).map_err(|e| Error::Input(e.message(lang)))?;
+    let Some(setup) = variant.full_setup() else {
+        return Err(Error::Input(say!(
+            lang,
+            "bot_arena.no_setup",
+            variant = variant.id
+        )));
+    };
+    if args.games == 0 {
+        return Err(Error::Input(say!(lang, "bot_arena.no_games")));
+    }
+    let houses: Vec<HouseId> = setup.houses.clone();
+    let start = Instant::now();
+    let games: Vec<(u32, Played)> = (0..args.games)
+        .into_par_iter()
+        .filter_map(|g| {
+            let seats: Vec<(HouseId, Player)> = houses
+                .iter()
+                .enumerate()
+                .map(|(k, &h)| (h, kind_of(g, k)))
+                .collect();
+            play(&variant, &seats, args.seed.wrapping_add(u64::from(g))).map(|p| (g, p))
+        })
+        .collect();
+    let seconds = start.elapsed().as_secs_f64();
+    let mut tallies: Vec<Tally> = Player::ALL.iter().map(|_| Tally::default()).collect();
+    let (mut decisions, mut thinking, mut illegal) = (0u64, Duration::ZERO, 0u64);
+    for (g, played) in &games {
+        decisions += played.decisions;
+        thinking += played.thinking;
+        illegal += played.illegal;
+        for (k, &h) in houses.iter().enumerate() {
+            let kind = kind_of(*g, k);
+            let tally = &mut tallies[Player::ALL.iter().position(|&p| p == kind).unwrap_or(0)];
+            let i = usize::from(h.0);
+            tally.centres.push(played.centres[i] as f64);
+            tally.wins += u32::from(played.winners.contains(&h));
+            tally.survived += u32::from(played.centres[i] > 0 || played.units[i] > 0);
+        }
+    }
+    let played = games.len();
+    let rate = played as f64 / seconds.max(1e-9);
+    let ms = thinking.as_secs_f64() * 1000.0 / decisions.max(1) as f64;
+    if args.json {
+        let kinds: serde_json::Map<String, serde_json::Value> = Player::ALL
+            .iter()
+            .zip(&tallies)
+            .map(|(p, t)| {
+                let (low, high) = t.interval();
+                (
+                    p.code().to_string(),
+                    json!({
+                        "centres": round(t.mean(), 2),
+                        "ci95": [round(low, 2), round(high, 2)],
+                        "seats": t.centres.len(),
+                        "wins": t.wins,
+                        "survivals": t.survived,
+                    }),
+                )
+            })
+            .collect();
+        let value = json!({
+            "variant": variant.id,
+            "games": played,
+            "seed": args.seed,
+            "last_year": last_year(&variant),
+            "kinds": kinds,
+            "seconds": round(seconds, 3),
+            "games_per_second": round(rate, 2),
+            "decisions": decisions,
+            "ms_per_decision": round(ms, 4),
+            "illegal_orders": illegal,
+        });
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&value).unwrap_or_else(|_| value.to_string())
+        );
+        return Ok(());
+    }
+    outln!(
+        "{}",
+        say!(
+            lang,
+            "bot_arena.header",
+            games = played,
+            variant = variant.id,
+            seed = args.seed,
+            last = last_year(&variant)
+        )
+    );
+    for (p, t) in Player::ALL.iter().zip(&tallies) {
+        let (low, high) = t.interval();
+        let kind = match p {
+            Player::Bot => say!(lang, "bot_arena.kind_bot"),
+            Player::Hold => say!(lang, "bot_arena.kind_hold"),
+            Player::Random => say!(lang, "bot_arena.kind_random"),
+        };
+        outln!(
+            "{}",
+            say!(
+                lang,
+                "bot_arena.kind",
+                kind,
+                centres = format!("{:.2}", t.mean()),
+                low = format!("{low:.2}"),
+                high = format!("{high:.2}"),
+                wins = t.wins,
+                survived = t.survived,
+                seats = t.centres.len()
+            )
+        );
+    }
+    outln!(
+        "{}",
+        say!(
+            lang,
+            "bot_arena.speed",
+            seconds = format!("{seconds:.2}"),
+            rate = format!("{rate:.2}"),
+            ms = format!("{ms:.3}"),
+            decisions,
+            illegal
+        )
+    );
+    Ok(())
+}
