@@ -348,7 +348,7 @@ fn votes_end_the_game_by_draw_or_concession() {
         .vote(
             &variant,
             &"lannister".into(),
-            Some(Vote::Concede("Baratheon".into())),
+            Some(Vote::Concede("baratheon".into())),
             t0(),
         )
         .unwrap();

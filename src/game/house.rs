@@ -61,7 +61,7 @@ impl AsRef<str> for HouseKey {
 
 impl fmt::Display for HouseKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.pad(&self.0)
     }
 }
 
