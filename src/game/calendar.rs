@@ -1,6 +1,6 @@
 //! The deadline calendar of a game: when each phase ends, in the game's time zone, on the
 //! allowed days and at the time of day, pushed past declared absences, extended by the
-//! moderator, with reminders before. Rules: SPEC.md §5; every choice is in docs/deadlines.md.
+//! moderator, with reminders before. Every choice is in docs/deadlines.md.
 //!
 //! Pure functions of their arguments: the clock is never read here.
 

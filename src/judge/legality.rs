@@ -463,8 +463,9 @@ fn support_command(
         Some(to) => CheckedOrder::SupportMove {
             unit,
             to: to.province,
-            // Only a fleet's move keeps its coast (DATC 6.B.12; dragons never need one,
-            // SPEC §2), so only for a fleet can a coast in the support tell moves apart.
+            // Only a fleet's move keeps its coast (DATC 6.B.12; by the variant's rules,
+            // dragons never need one), so only for a fleet can a coast in the support
+            // tell moves apart.
             // Kept for an army or a dragon, it would never match the move it names.
             coast: to.coast.filter(|_| target.kind == UnitKind::Fleet),
         },

@@ -3,8 +3,8 @@
 //! convoying fleet stays), decided recursively from attack, hold, defend and prevent
 //! strengths. A cycle of decisions that admits two answers is circular movement (all
 //! moves succeed); one that admits none, or a cycle through a convoy, is a convoy paradox,
-//! broken by the Szykman rule (the convoyed armies in it stay). Rules: SPEC.md §2; choices
-//! in docs/rules.md.
+//! broken by the Szykman rule (the convoyed armies in it stay). Choices in
+//! docs/rules.md.
 
 use crate::map::{Owner, ProvinceId, RegionId, Variant};
 

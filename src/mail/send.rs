@@ -1,6 +1,6 @@
 //! Draining the outbox: every mail that is due goes to the transport; a mail leaves the
 //! store only once the transport took it, and a failure keeps it with a later retry time.
-//! So a crash or a refusing server never loses a mail (SPEC.md §6). The one window left —
+//! So a crash or a refusing server never loses a mail. The one window left —
 //! the transport took a mail and the process died before the store forgot it — sends that
 //! mail again, with the same Message-ID (docs/deploy.md, "Sending mail").
 //!

@@ -1,5 +1,5 @@
 //! Turning an outbox [`Envelope`] into a real RFC 5322 message and handing it to the outbox
-//! folder, sendmail or an SMTP server (SPEC.md §6, "Outbound"). A transport only says
+//! folder, sendmail or an SMTP server (docs/deploy.md, "Sending mail"). A transport only says
 //! whether it took the mail; remembering what is left to send is the store's job
 //! ([`super::send::drain`]).
 

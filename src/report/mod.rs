@@ -1,6 +1,6 @@
 //! Results of one adjudicated phase, as a player reads them (French or English text from
 //! the templates of `templates/`) and as tools read them (JSON). The formats are described
-//! in `docs/results-format.md`; SPEC.md §6 says what results contain.
+//! in `docs/results-format.md`; what results contain is said there too.
 
 mod audit;
 mod build;
