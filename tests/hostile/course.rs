@@ -210,3 +210,21 @@ fn a_phase_only_a_house_in_civil_disorder_decides_is_processed_at_the_next_pass(
     let mails = w.notices(pass);
     assert!(mails.iter().any(|m| m.to == STARK), "{mails:?}");
 }
+
+#[test]
+fn a_game_where_every_house_is_in_civil_disorder_keeps_its_deadlines() {
+    let mut w = world("all-disorder", Settings::default());
+    let at = t0() + TimeDelta::hours(1);
+    for (house, address, secret) in [
+        ("Stark", STARK, STARK_SECRET),
+        ("Lannister", LANNISTER, LANNISTER_SECRET),
+        ("Baratheon", BARATHEON, BARATHEON_SECRET),
+    ] {
+        w.send_at(address, &format!("{}RESIGN\n", sign_on(house, secret)), at);
+    }
+    w.take();
+    retreat(&w, at);
+    let report = w.tick(at + TimeDelta::minutes(1));
+    assert!(report.processed.is_empty(), "{report:?}");
+    assert_eq!(w.game(GAME).played(), 0);
+}
