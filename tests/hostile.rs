@@ -4,6 +4,8 @@
 
 #[path = "hostile/caps.rs"]
 mod caps;
+#[path = "hostile/course.rs"]
+mod course;
 #[path = "hostile/engine.rs"]
 mod engine;
 #[path = "hostile/files.rs"]

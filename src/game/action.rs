@@ -381,15 +381,19 @@ impl Game {
                     guard.check(self.phase)?;
                 }
                 self.plays(&house)?;
-                self.submit(variant, &house, &lines, mode, &source, now)?;
+                let unready = self.submit(variant, &house, &lines, mode, &source, now)?;
                 Event::OrdersTaken {
                     lines: lines.len(),
                     house,
                     mode,
+                    unready,
                 }
             }
             Action::Ready { house, ready } => {
                 self.plays(&house)?;
+                if ready && self.holds_illegal_orders(variant, &house) {
+                    return Err(GameError::ReadyWithIllegalOrders(house));
+                }
                 self.set_ready(&house, ready, now)?;
                 Event::Ready { house, ready }
             }

@@ -69,6 +69,9 @@ pub enum GameError {
         max: usize,
     },
     NothingToRollback,
+    /// `READY` while the house's orders hold one the judge finds illegal: processed now,
+    /// that order would be carried out as a hold or a disband the player did not mean.
+    ReadyWithIllegalOrders(HouseKey),
     /// An absence that ends before it starts, or is already over.
     BadAbsence,
     /// Orders after the deadline and its grace period: the deadline, shown in the game's

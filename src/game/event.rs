@@ -75,6 +75,9 @@ pub enum Event {
         house: HouseKey,
         lines: usize,
         mode: SubmitMode,
+        /// The house was ready and its orders now hold one the judge finds illegal: it is
+        /// ready no more (docs/email.md, `READY`).
+        unready: bool,
     },
     Ready {
         house: HouseKey,
@@ -194,7 +197,9 @@ impl Event {
             Event::Ended { ending } => AuditLine::Ended { ending },
             Event::Seated { house, address, .. } => AuditLine::Seated { house, address },
             Event::Removed { house, address } => AuditLine::Removed { house, address },
-            Event::OrdersTaken { house, lines, mode } => AuditLine::Orders { house, lines, mode },
+            Event::OrdersTaken {
+                house, lines, mode, ..
+            } => AuditLine::Orders { house, lines, mode },
             Event::Ready { house, ready } => AuditLine::Ready { house, ready },
             Event::ReadyWithdrawn { house } => AuditLine::ReadyWithdrawn { house },
             Event::Voted { house, vote, .. } => AuditLine::Vote { house, vote },

@@ -67,6 +67,9 @@ impl GameError {
             NothingToOrder { house } => say!(lang, "game_error.nothing_to_order", house),
             TooManyOrders { count, max } => say!(lang, "game_error.too_many_orders", count, max),
             NothingToRollback => say!(lang, "game_error.nothing_to_rollback"),
+            ReadyWithIllegalOrders(house) => {
+                say!(lang, "game_error.ready_with_illegal_orders", house)
+            }
             BadAbsence => say!(lang, "game_error.bad_absence"),
             Late { deadline, zone } => say!(
                 lang,

@@ -1032,6 +1032,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             max: 200,
         },
         GameError::NothingToRollback,
+        GameError::ReadyWithIllegalOrders("lannister".into()),
         GameError::BadAbsence,
         GameError::Late {
             deadline: at("2026-11-25T19:00:00Z"),
@@ -1131,6 +1132,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::NothingToOrder { .. }
             | GameError::TooManyOrders { .. }
             | GameError::NothingToRollback
+            | GameError::ReadyWithIllegalOrders(_)
             | GameError::BadAbsence
             | GameError::Late { .. }
             | GameError::Calendar(_)
@@ -1291,7 +1293,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    assert_eq!(checked, 11 + 43 + 9 + 26 + 4);
+    assert_eq!(checked, 11 + 44 + 9 + 26 + 4);
 }
 
 /// A moderator's `DÉMARRER` (or `REPRENDRE`, `ANNULER`) that reached the judge while it

@@ -117,14 +117,31 @@ impl Game {
         if self.status != GameStatus::Running {
             return None;
         }
-        if self.all_ready() {
+        if self.nobody_to_wait_for() {
             return Some(Trigger::Ready);
         }
         let deadline = self.deadline?;
-        let everyone_ordered = self
-            .active_deciders()
-            .all(|s| s.ordered.is_some() || s.ready);
-        ((now >= deadline && everyone_ordered) || self.past_grace(now)).then_some(Trigger::Deadline)
+        ((now >= deadline && self.everyone_ordered()) || self.past_grace(now))
+            .then_some(Trigger::Deadline)
+    }
+
+    /// Every active house with something to decide gave orders or declared itself ready.
+    fn everyone_ordered(&self) -> bool {
+        self.active_deciders()
+            .all(|s| s.ordered.is_some() || s.ready)
+    }
+
+    /// Nobody is left to wait for: every active house with something to decide is ready,
+    /// or only houses in civil disorder have something to decide while someone still
+    /// plays. A game where every house is in civil disorder keeps its deadlines: processed
+    /// at once, it would run through its years one pass after another.
+    fn nobody_to_wait_for(&self) -> bool {
+        self.all_ready()
+            || (self.active_deciders().next().is_none()
+                && self
+                    .seats
+                    .iter()
+                    .any(|s| s.player.is_some() && !s.civil_disorder))
     }
 
     /// The reminder due now, if any: the houses to remind. Counts it as sent.
@@ -168,7 +185,10 @@ impl Game {
     pub fn update_wake(&mut self, now: DateTime<Utc>) {
         self.wake = match (self.status, self.opened, self.deadline) {
             (GameStatus::Running, Some(opened), Some(deadline)) => {
-                let all_ready = self.all_ready();
+                // Due now: everyone ready, or late orders that complete the set (the
+                // judge waits for missing orders until the grace ends, not for more).
+                let due_now =
+                    self.nobody_to_wait_for() || (now >= deadline && self.everyone_ordered());
                 let reminder = self
                     .settings
                     .schedule
@@ -181,7 +201,7 @@ impl Game {
                     self.settings.schedule.grace_end(deadline)
                 };
                 let wake = reminder.map_or(end, |r| r.min(end));
-                Some(if all_ready { now.min(wake) } else { wake })
+                Some(if due_now { now.min(wake) } else { wake })
             }
             _ => None,
         };

@@ -4,7 +4,8 @@
 use chrono::{DateTime, TimeDelta, Utc};
 
 use crate::judge::{
-    GivenOrder, PhaseKind, Position, adjudicate, adjustment_counts, free_home_centres,
+    GivenOrder, Illegal, Outcome, PhaseKind, Position, adjudicate, adjustment_counts,
+    free_home_centres,
 };
 use crate::map::{HouseId, Owner, Variant};
 
@@ -117,7 +118,9 @@ impl Game {
     }
 
     /// Takes a house's orders (all of them, or those of the units named). Orders are
-    /// taken while the game runs or is paused, up to the end of the grace period.
+    /// taken while the game runs or is paused, up to the end of the grace period. Whether
+    /// the house, ready before, is ready no more: its orders now hold an illegal one
+    /// ([`Game::holds_illegal_orders`]).
     pub fn submit(
         &mut self,
         variant: &Variant,
@@ -126,7 +129,7 @@ impl Game {
         mode: SubmitMode,
         source: &str,
         now: DateTime<Utc>,
-    ) -> Result<(), GameError> {
+    ) -> Result<bool, GameError> {
         self.require("submit orders", IN_PLAY)?;
         if self.status == GameStatus::Running
             && self.past_grace(now)
@@ -155,6 +158,7 @@ impl Game {
         seat.orders = orders;
         seat.ordered = Some(now);
         seat.civil_disorder = false;
+        let was_ready = seat.ready;
         self.submissions.push(Submission {
             house: house.clone(),
             at: now,
@@ -162,8 +166,32 @@ impl Game {
             mode,
             text: lines.text(),
         });
+        // A READY given before these orders did not mean them: processed with an illegal
+        // order, the unit would hold or be disbanded before its player reads why.
+        let unready = was_ready && self.holds_illegal_orders(variant, house);
+        if unready {
+            self.seat_in(house)?.ready = false;
+        }
         self.update_wake(now);
-        Ok(())
+        Ok(unready)
+    }
+
+    /// Whether the judge finds one of the house's orders illegal when it reads them alone
+    /// (a retreat where the unit may not go, a move out of reach, an order for no unit):
+    /// the orders as the answer to them shows them. An earlier order replaced by a later
+    /// one for the same unit is no mistake.
+    pub fn holds_illegal_orders(&self, variant: &Variant, house: &HouseKey) -> bool {
+        self.check_orders(variant, house).is_ok_and(|checked| {
+            let adjudication = &checked.adjudication;
+            adjudication
+                .reports
+                .iter()
+                .any(|(index, r)| index.is_some() && matches!(r.outcome, Outcome::Illegal(_)))
+                || adjudication
+                    .rejected
+                    .iter()
+                    .any(|r| r.illegal != Illegal::Replaced)
+        })
     }
 
     /// The orders of every house, for the judge.

@@ -294,6 +294,11 @@ impl<'a> Desk<'a> {
                 self.orders_refused(located, lines);
                 None
             }
+            Err(GameError::ReadyWithIllegalOrders(_)) => {
+                let message = crate::say!(self.lang, "flow.ready_illegal");
+                self.error(located, message);
+                None
+            }
             Err(e) => {
                 let message = self.game_message(&e);
                 self.error(located, message);

@@ -2,7 +2,8 @@
 //! when a set is refused, and the results of a phase (played, or tried by the moderator).
 
 use crate::game::{
-    Action, Game, OrderLines, OrderProblem, PhaseRecord, SubmitMode, Trigger, looks_like_prose,
+    Action, Event, Game, OrderLines, OrderProblem, PhaseRecord, SubmitMode, Trigger,
+    looks_like_prose,
 };
 use crate::map::Variant;
 use crate::report::game_text::{Audience, record_results_for};
@@ -75,10 +76,28 @@ impl Desk<'_> {
         // block of this mail adds to this one unless `ORDRES` starts a new set.
         self.mode = SubmitMode::Partial;
         let refused_before = self.orders_refused;
-        if self.act(game, &located, action) {
+        if let Some(events) = self.act_events(game, &located, action) {
             self.section(first, "", ReplySection::Orders { count });
+            let unready = events
+                .iter()
+                .any(|e| matches!(e, Event::OrdersTaken { unready: true, .. }));
+            if unready {
+                self.unready(first);
+            }
         } else if self.orders_refused && !refused_before {
             self.withdraw_ready(game);
+        }
+    }
+
+    /// The game took the house's readiness back: its orders now hold an illegal one. A
+    /// `PRÊT` of this mail says so where it was acknowledged; one of an earlier mail, here.
+    fn unready(&mut self, line: usize) {
+        let message = crate::say!(self.lang, "flow.unready");
+        match self.made_ready.take() {
+            Some((index, _, _)) if index < self.sections.len() => {
+                self.sections[index].section = ReplySection::Note { message };
+            }
+            _ => self.section(line, "", ReplySection::Note { message }),
         }
     }
 

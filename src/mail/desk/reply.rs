@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::game::{Game, GameError, GameStatus};
+use crate::game::{Game, GameError, GameStatus, Trigger};
 use crate::map::Variant;
 use crate::report::ORDERS_TEMPLATE;
 use crate::service::{Service, ServiceError};
@@ -50,6 +50,55 @@ impl Desk<'_> {
         }
     }
 
+    /// A house's mail that leaves the phase due: the pass processes it right after this
+    /// mail, so the answer says so instead of "as soon as everyone is ready" under a
+    /// deadline that no longer holds (the `PRÊT` acknowledged, or the orders taken).
+    fn note_course(&mut self, g: &Game) {
+        let Some(trigger) = g.due(self.now) else {
+            return;
+        };
+        let message = match trigger {
+            Trigger::Deadline => crate::say!(self.lang, "flow.processed_now_late"),
+            _ => crate::say!(self.lang, "flow.processed_now_ready"),
+        };
+        let ready = self
+            .sections
+            .iter()
+            .rposition(|p| p.section == ReplySection::Ready { ready: true });
+        let orders = self
+            .sections
+            .iter()
+            .any(|p| matches!(p.section, ReplySection::Orders { .. }));
+        match ready {
+            Some(index) => self.sections[index].section = ReplySection::Note { message },
+            None if orders => self.section(0, "", ReplySection::Note { message }),
+            None => {}
+        }
+    }
+
+    /// The deadline as the answer to orders shows it: no longer waited for when the phase
+    /// is due now; past, with the end of the grace period the judge still waits to, when
+    /// orders are missing after it.
+    fn deadline_as_it_stands(&self, g: &Game) -> Option<String> {
+        let deadline = g.deadline().filter(|d| *d <= self.now)?;
+        let zone = g.settings().schedule.time_zone;
+        let text = |t| crate::report::format_deadline(t, zone, self.lang);
+        if g.due(self.now).is_some() {
+            return Some(crate::say!(
+                self.lang,
+                "flow.deadline_due",
+                deadline = text(deadline)
+            ));
+        }
+        let until = g.grace_end().filter(|end| *end > self.now)?;
+        Some(crate::say!(
+            self.lang,
+            "flow.deadline_grace",
+            deadline = text(deadline),
+            until = text(until)
+        ))
+    }
+
     /// The answer to the mail: every section, then the house's orders as understood.
     pub(super) fn reply(&mut self, game: Option<(&Game, &Variant)>) -> Result<(), ServiceError> {
         // The answer to a failed sign-on is counted apart: a forger who writes in the
@@ -87,12 +136,18 @@ impl Desk<'_> {
             address: counted,
             at: self.now,
         });
+        if let (Role::House(_), Some((g, _))) = (&self.role, game) {
+            self.note_course(g);
+        }
         let mut orders = None;
         if let (Role::House(house), Some((g, variant))) = (&self.role, game)
             && matches!(g.status(), GameStatus::Running | GameStatus::Paused)
             && g.deciding().contains(house)
         {
-            let view = crate::report::orders_view(g, variant, house, self.lang)?;
+            let mut view = crate::report::orders_view(g, variant, house, self.lang)?;
+            if let Some(deadline) = self.deadline_as_it_stands(g) {
+                view.deadline = deadline;
+            }
             let text = crate::report::render_template(
                 ORDERS_TEMPLATE,
                 minijinja::Value::from_serialize(crate::report::localized(

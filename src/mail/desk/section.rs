@@ -79,6 +79,11 @@ pub(super) enum ReplySection {
     Ready {
         ready: bool,
     },
+    /// What the mail did to the phase's course, worded by the desk: ready no more, or the
+    /// phase processed now (docs/email.md, `READY`).
+    Note {
+        message: String,
+    },
     /// `ÉTAT`.
     Status {
         game: String,
@@ -281,6 +286,9 @@ mod tests {
             ReplySection::Orders { count: 2 },
             ReplySection::ReadyRefused,
             ReplySection::Ready { ready: true },
+            ReplySection::Note {
+                message: s("traitée"),
+            },
             ReplySection::Status {
                 game: s("g"),
                 name: s("G"),
@@ -427,6 +435,7 @@ mod tests {
             ReplySection::Added { .. } => 37,
             ReplySection::Replaced { .. } => 38,
             ReplySection::Set { .. } => 39,
+            ReplySection::Note { .. } => 40,
         }
     }
 
@@ -460,7 +469,7 @@ mod tests {
         ranks.sort_unstable();
         let expected: Vec<usize> = (0..ranks.len()).collect();
         assert_eq!(ranks, expected, "one sample of every ReplySection variant");
-        assert_eq!(ranks.len(), 40);
+        assert_eq!(ranks.len(), 41);
     }
 
     #[test]
