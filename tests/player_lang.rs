@@ -186,7 +186,10 @@ fn the_classic_map_speaks_the_readers_language_whole() {
     assert_eq!(results.len(), 1);
     let results = results[0];
     assert!(results.contains("\r\nAustria\r\n"), "{results}");
-    assert!(results.contains("Diplomacy (classic map) — results"), "{results}");
+    assert!(
+        results.contains("Diplomacy (classic map) — results"),
+        "{results}"
+    );
     for french in ["Autriche", "Angleterre", "Diplomatie"] {
         assert!(!results.contains(french), "{french} in: {results}");
     }
@@ -194,7 +197,10 @@ fn the_classic_map_speaks_the_readers_language_whole() {
     let bienvenue = mails_to(&sent, "france@example.org", ":: corbeau: welcome");
     assert_eq!(bienvenue.len(), 1);
     let bienvenue = bienvenue[0];
-    assert!(bienvenue.contains("(Diplomatie (carte classique))"), "{bienvenue}");
+    assert!(
+        bienvenue.contains("(Diplomatie (carte classique))"),
+        "{bienvenue}"
+    );
     assert!(bienvenue.contains("A Marseille (mar)"), "{bienvenue}");
     assert!(!bienvenue.contains("Marseilles"), "{bienvenue}");
     let resultats = mails_to(&sent, "france@example.org", ":: corbeau: classique /");
@@ -205,7 +211,10 @@ fn the_classic_map_speaks_the_readers_language_whole() {
     assert!(!resultats.contains("London"), "{resultats}");
 
     let show = j.ok(&["game", "show", "europe", "--lang", "en"]);
-    assert!(show.contains("(Diplomacy (classic map), 7 players)"), "{show}");
+    assert!(
+        show.contains("(Diplomacy (classic map), 7 players)"),
+        "{show}"
+    );
     assert!(show.contains("  England "), "{show}");
     assert!(!show.contains("Angleterre"), "{show}");
     let montre = j.ok(&["game", "show", "europe", "--lang", "fr"]);

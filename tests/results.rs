@@ -406,3 +406,53 @@ fn trapped_unit_is_reported_dislodged_and_disbanded() {
     let expected = "  Targaryen : D Peyredragon (pey, Balerion), délogée par Le Gosier (gos)\n      dissoute (aucune retraite possible)\n";
     assert!(text.contains(expected), "{text}");
 }
+
+/// Issue 23, D3: a move that loses to a stronger, supported move into the same province was
+/// beaten, not held in a standoff; the results say who beat it, in both languages, and a
+/// true standoff keeps its words.
+#[test]
+fn a_move_beaten_by_a_stronger_one_is_not_called_a_standoff() {
+    let variant = load_variant("classique").expect("the embedded classic map loads");
+    let position = Position::starting(&variant, None).expect("the classic map has a setup");
+    let (view, _) = play(
+        &variant,
+        &position,
+        "\
+Austria: A vie -> gal
+Austria: A bud S A vie -> gal
+Russia: A war -> gal
+Germany: A mun -> bur
+France: A par -> bur
+",
+    );
+    let outcome = |unit: &str| {
+        view.houses
+            .iter()
+            .flat_map(|h| &h.orders)
+            .find(|o| o.unit.as_ref().is_some_and(|u| u.at.id == unit))
+            .map(|o| o.outcome.clone())
+            .unwrap_or_else(|| panic!("no line for {unit}"))
+    };
+    let war = outcome("war");
+    // The judge's code is kept; only the reason the words read changes.
+    assert_eq!(war.code, "standoff");
+    assert_eq!(war.reason.as_deref(), Some("beaten"));
+    let from: Vec<&str> = war.provinces.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(from, ["vie"]);
+    assert_eq!(outcome("mun").reason.as_deref(), Some("standoff"));
+    assert_eq!(outcome("par").reason.as_deref(), Some("standoff"));
+
+    let en = render(&view, &variant, Lang::En);
+    assert!(
+        en.contains("beaten by the stronger move from Vienna (vie)"),
+        "{en}"
+    );
+    assert!(!en.contains("standoff with Vienna"), "{en}");
+    assert!(en.contains("standoff with Paris (par)"), "{en}");
+    let fr = render(&view, &variant, Lang::Fr);
+    assert!(
+        fr.contains("battu par le mouvement plus fort venu de Vienne (vie)"),
+        "{fr}"
+    );
+    assert!(!fr.contains("standoff avec Vienne"), "{fr}");
+}

@@ -559,9 +559,10 @@ fn picture_value(present: &[(String, Option<(u32, u32)>)], file: &str) -> serde_
 }
 
 fn house_name(variant: &Variant, id: &str, lang: Lang) -> String {
-    variant
-        .house_by_name(id)
-        .map_or_else(|| id.to_string(), |h| variant.house(h).name_in(lang).to_string())
+    variant.house_by_name(id).map_or_else(
+        || id.to_string(),
+        |h| variant.house(h).name_in(lang).to_string(),
+    )
 }
 
 /// A colour the page may put in a style attribute: `#rgb` or `#rrggbb` only.

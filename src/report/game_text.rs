@@ -61,9 +61,10 @@ pub fn phase_text(phase: Phase, lang: Lang) -> String {
 }
 
 fn house_name(variant: &Variant, id: &str, lang: Lang) -> String {
-    variant
-        .house_by_name(id)
-        .map_or_else(|| id.to_string(), |h| variant.house(h).name_in(lang).to_string())
+    variant.house_by_name(id).map_or_else(
+        || id.to_string(),
+        |h| variant.house(h).name_in(lang).to_string(),
+    )
 }
 
 fn names(variant: &Variant, ids: &[HouseKey], lang: Lang) -> String {
@@ -174,7 +175,11 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
             state.push(match vote {
                 crate::game::Vote::Draw => say!(lang, "game_show.votes_draw"),
                 crate::game::Vote::Concede(h) => {
-                    say!(lang, "game_show.concedes", house = house_name(variant, h, lang))
+                    say!(
+                        lang,
+                        "game_show.concedes",
+                        house = house_name(variant, h, lang)
+                    )
                 }
             });
         }

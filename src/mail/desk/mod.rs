@@ -403,7 +403,8 @@ impl<'a> Desk<'a> {
 }
 
 fn house_name(variant: &Variant, id: &str, lang: Lang) -> String {
-    variant
-        .house_by_name(id)
-        .map_or_else(|| id.to_string(), |h| variant.house(h).name_in(lang).to_string())
+    variant.house_by_name(id).map_or_else(
+        || id.to_string(),
+        |h| variant.house(h).name_in(lang).to_string(),
+    )
 }

@@ -86,7 +86,10 @@ impl Desk<'_> {
         };
         let to_names = |lang| -> Vec<String> {
             match &to {
-                PressTo::Houses(_) => houses.iter().map(|h| house_name(variant, h, lang)).collect(),
+                PressTo::Houses(_) => houses
+                    .iter()
+                    .map(|h| house_name(variant, h, lang))
+                    .collect(),
                 _ => Vec::new(),
             }
         };
