@@ -456,3 +456,41 @@ France: A par -> bur
     );
     assert!(!fr.contains("standoff avec Vienne"), "{fr}");
 }
+
+/// Issue 23, D14: the centre table lists the houses in the game only (a three-player game
+/// leaves four houses out, not at zero), and a winter table says it is the position before
+/// that winter's builds and disbands.
+#[test]
+fn the_centre_table_lists_the_houses_in_play_and_a_winter_one_says_when() {
+    let variant = westeros();
+    let mut position = Position::starting(&variant, Some(3)).expect("Westeros plays with three");
+    let mut autumn = None;
+    for _ in 0..2 {
+        let (view, adjudication) = play(&variant, &position, "");
+        autumn = Some(view);
+        position = adjudication.after;
+    }
+    let autumn = autumn.expect("two phases played");
+    let table = autumn
+        .centres
+        .as_ref()
+        .expect("autumn ends with the centre table");
+    let rows: Vec<&str> = table.rows.iter().map(|r| r.house.id.as_str()).collect();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    let en = render(&autumn, &variant, Lang::En);
+    assert!(!en.contains("before this winter"), "{en}");
+
+    let winter = &year_298(&variant)[3];
+    let en = render(winter, &variant, Lang::En);
+    assert!(
+        en.contains("Supply centres before this winter's builds and disbands\n"),
+        "{en}"
+    );
+    let fr = render(winter, &variant, Lang::Fr);
+    assert!(
+        fr.contains(
+            "Centres de ravitaillement avant les constructions et dissolutions de cet hiver\n"
+        ),
+        "{fr}"
+    );
+}
