@@ -61,7 +61,8 @@ impl AsRef<str> for HouseKey {
 
 impl fmt::Display for HouseKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        // `pad`, not `write_str`: the tables align houses with `{:<12}`.
+        f.pad(&self.0)
     }
 }
 
