@@ -475,9 +475,24 @@ fn the_centre_table_lists_the_houses_in_play_and_a_winter_one_says_when() {
         .centres
         .as_ref()
         .expect("autumn ends with the centre table");
-    let rows: Vec<&str> = table.rows.iter().map(|r| r.house.id.as_str()).collect();
-    assert_eq!(rows.len(), 3, "{rows:?}");
+    let playing: Vec<&str> = table
+        .rows
+        .iter()
+        .filter(|r| !r.centres.is_empty())
+        .map(|r| r.house.id.as_str())
+        .collect();
+    assert_eq!(playing.len(), 3, "{playing:?}");
     let en = render(&autumn, &variant, Lang::En);
+    let table_text = en
+        .split("Supply centres")
+        .nth(1)
+        .expect("the table is rendered");
+    let listed = table
+        .rows
+        .iter()
+        .filter(|r| table_text.contains(&format!("\n  {} ", r.house.name)))
+        .count();
+    assert_eq!(listed, 3, "{en}");
     assert!(!en.contains("before this winter"), "{en}");
 
     let winter = &year_298(&variant)[3];

@@ -381,9 +381,6 @@ fn centre_table(
                 builds: usize::try_from(deltas[i]).unwrap_or(0).min(free),
             }
         })
-        // A house with neither centre nor unit is not in the game (not seated at this
-        // player count, or out of it): a row of zeros would read as a player still there.
-        .filter(|row| !row.centres.is_empty() || row.units > 0)
         .collect();
     let mut unowned: Vec<String> = variant
         .province_ids()
