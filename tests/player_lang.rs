@@ -138,3 +138,85 @@ fn a_replacement_is_welcomed_in_its_own_language_and_the_moderator_in_theirs() {
     );
     assert!(!welcome[0].contains("Bonjour"), "the welcome is in French");
 }
+
+/// The mails of `CliJudge::outbox` sent to `address` whose body holds `mark`.
+fn mails_to<'a>(sent: &'a [String], address: &str, mark: &str) -> Vec<&'a String> {
+    sent.iter()
+        .filter(|m| m.contains(&format!("To: {address}\r\n")) && m.contains(mark))
+        .collect()
+}
+
+/// Issue 23, D2: on the classic map the powers and the variant are named in French in the
+/// file and the provinces in English; each reader gets all of them in their own language,
+/// in the welcome, the results and `game show`.
+#[test]
+fn the_classic_map_speaks_the_readers_language_whole() {
+    let j = CliJudge::new("player-lang", "classic");
+    j.ok(&["game", "new", "europe", "--variant", "classique"]);
+    for house in [
+        "austria", "england", "france", "germany", "italy", "russia", "turkey",
+    ] {
+        let lang = if house == "france" { "fr" } else { "en" };
+        j.ok(&[
+            "player",
+            "add",
+            "europe",
+            house,
+            &format!("{house}@example.org"),
+            "--player-lang",
+            lang,
+            "--welcome",
+        ]);
+    }
+    j.ok(&["game", "start", "europe"]);
+    j.ok(&["game", "process", "europe"]);
+    j.ok(&["tick"]);
+    let sent = j.outbox();
+
+    let welcome = mails_to(&sent, "england@example.org", ":: corbeau: welcome");
+    assert_eq!(welcome.len(), 1);
+    let welcome = welcome[0];
+    assert!(welcome.contains("Welcome: you play England"), "{welcome}");
+    assert!(welcome.contains("(Diplomacy (classic map))"), "{welcome}");
+    assert!(welcome.contains("F London (lon)"), "{welcome}");
+    for french in ["Angleterre", "Diplomatie", "Londres"] {
+        assert!(!welcome.contains(french), "{french} in: {welcome}");
+    }
+    let results = mails_to(&sent, "england@example.org", ":: corbeau: classique /");
+    assert_eq!(results.len(), 1);
+    let results = results[0];
+    assert!(results.contains("\r\nAustria\r\n"), "{results}");
+    assert!(
+        results.contains("Diplomacy (classic map) — results"),
+        "{results}"
+    );
+    for french in ["Autriche", "Angleterre", "Diplomatie"] {
+        assert!(!results.contains(french), "{french} in: {results}");
+    }
+
+    let bienvenue = mails_to(&sent, "france@example.org", ":: corbeau: welcome");
+    assert_eq!(bienvenue.len(), 1);
+    let bienvenue = bienvenue[0];
+    assert!(
+        bienvenue.contains("(Diplomatie (carte classique))"),
+        "{bienvenue}"
+    );
+    assert!(bienvenue.contains("A Marseille (mar)"), "{bienvenue}");
+    assert!(!bienvenue.contains("Marseilles"), "{bienvenue}");
+    let resultats = mails_to(&sent, "france@example.org", ":: corbeau: classique /");
+    assert_eq!(resultats.len(), 1);
+    let resultats = resultats[0];
+    assert!(resultats.contains("F Londres (lon)"), "{resultats}");
+    assert!(resultats.contains("\r\nAngleterre\r\n"), "{resultats}");
+    assert!(!resultats.contains("London"), "{resultats}");
+
+    let show = j.ok(&["game", "show", "europe", "--lang", "en"]);
+    assert!(
+        show.contains("(Diplomacy (classic map), 7 players)"),
+        "{show}"
+    );
+    assert!(show.contains("  England "), "{show}");
+    assert!(!show.contains("Angleterre"), "{show}");
+    let montre = j.ok(&["game", "show", "europe", "--lang", "fr"]);
+    assert!(montre.contains("  Angleterre "), "{montre}");
+}

@@ -406,3 +406,106 @@ fn trapped_unit_is_reported_dislodged_and_disbanded() {
     let expected = "  Targaryen : D Peyredragon (pey, Balerion), délogée par Le Gosier (gos)\n      dissoute (aucune retraite possible)\n";
     assert!(text.contains(expected), "{text}");
 }
+
+/// Issue 23, D3: a move that loses to a stronger, supported move into the same province was
+/// beaten, not held in a standoff; the results say who beat it, in both languages, and a
+/// true standoff keeps its words.
+#[test]
+fn a_move_beaten_by_a_stronger_one_is_not_called_a_standoff() {
+    let variant = load_variant("classique").expect("the embedded classic map loads");
+    let position = Position::starting(&variant, None).expect("the classic map has a setup");
+    let (view, _) = play(
+        &variant,
+        &position,
+        "\
+Austria: A vie -> gal
+Austria: A bud S A vie -> gal
+Russia: A war -> gal
+Germany: A mun -> bur
+France: A par -> bur
+",
+    );
+    let outcome = |unit: &str| {
+        view.houses
+            .iter()
+            .flat_map(|h| &h.orders)
+            .find(|o| o.unit.as_ref().is_some_and(|u| u.at.id == unit))
+            .map(|o| o.outcome.clone())
+            .unwrap_or_else(|| panic!("no line for {unit}"))
+    };
+    let war = outcome("war");
+    // The judge's code is kept; only the reason the words read changes.
+    assert_eq!(war.code, "standoff");
+    assert_eq!(war.reason.as_deref(), Some("beaten"));
+    let from: Vec<&str> = war.provinces.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(from, ["vie"]);
+    assert_eq!(outcome("mun").reason.as_deref(), Some("standoff"));
+    assert_eq!(outcome("par").reason.as_deref(), Some("standoff"));
+
+    let en = render(&view, &variant, Lang::En);
+    assert!(
+        en.contains("beaten by the stronger move from Vienna (vie)"),
+        "{en}"
+    );
+    assert!(!en.contains("standoff with Vienna"), "{en}");
+    assert!(en.contains("standoff with Paris (par)"), "{en}");
+    let fr = render(&view, &variant, Lang::Fr);
+    assert!(
+        fr.contains("battu par le mouvement plus fort venu de Vienne (vie)"),
+        "{fr}"
+    );
+    assert!(!fr.contains("standoff avec Vienne"), "{fr}");
+}
+
+/// Issue 23, D14: the centre table lists the houses in the game only (a three-player game
+/// leaves four houses out, not at zero), and a winter table says it is the position before
+/// that winter's builds and disbands.
+#[test]
+fn the_centre_table_lists_the_houses_in_play_and_a_winter_one_says_when() {
+    let variant = westeros();
+    let mut position = Position::starting(&variant, Some(3)).expect("Westeros plays with three");
+    let mut autumn = None;
+    for _ in 0..2 {
+        let (view, adjudication) = play(&variant, &position, "");
+        autumn = Some(view);
+        position = adjudication.after;
+    }
+    let autumn = autumn.expect("two phases played");
+    let table = autumn
+        .centres
+        .as_ref()
+        .expect("autumn ends with the centre table");
+    let playing: Vec<&str> = table
+        .rows
+        .iter()
+        .filter(|r| !r.centres.is_empty())
+        .map(|r| r.house.id.as_str())
+        .collect();
+    assert_eq!(playing.len(), 3, "{playing:?}");
+    let en = render(&autumn, &variant, Lang::En);
+    let table_text = en
+        .split("Supply centres")
+        .nth(1)
+        .expect("the table is rendered");
+    let listed = table
+        .rows
+        .iter()
+        .filter(|r| table_text.contains(&format!("\n  {} ", r.house.name)))
+        .count();
+    assert_eq!(listed, 3, "{en}");
+    assert!(!en.contains("before this winter"), "{en}");
+
+    let winter = &year_298(&variant)[3];
+    let en = render(winter, &variant, Lang::En);
+    assert!(
+        en.contains("Supply centres before this winter's builds and disbands\n"),
+        "{en}"
+    );
+    let fr = render(winter, &variant, Lang::Fr);
+    assert!(
+        fr.contains(
+            "Centres de ravitaillement avant les constructions et dissolutions de cet hiver\n"
+        ),
+        "{fr}"
+    );
+}

@@ -45,6 +45,38 @@ fn v1_view(game: &Value) -> Value {
     game
 }
 
+/// A results text as v1 wrote it, less what has changed since on purpose: the centre table
+/// no longer lists at zero the houses holding neither centre nor unit (issue 23, D14;
+/// docs/results-format.md), and a winter table says it is before the adjustments.
+fn v1_text(text: &str) -> String {
+    let zeros = |l: &str| {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        l.starts_with("  ") && words.len() >= 4 && words[words.len() - 3..] == ["0", "0", "0"]
+    };
+    let mut out: String = text
+        .split_inclusive('\n')
+        .filter(|l| !zeros(l.trim_end()))
+        .collect();
+    for (v1, now) in [
+        (
+            "Centres de ravitaillement\n  Maison",
+            "Centres de ravitaillement avant les constructions et dissolutions de cet hiver\n  Maison",
+        ),
+        (
+            "Supply centres\n  House",
+            "Supply centres before this winter's builds and disbands\n  House",
+        ),
+    ] {
+        let winter = text
+            .lines()
+            .any(|l| l.starts_with(":: phase: ") && l.ends_with(" winter adjustment"));
+        if winter {
+            out = out.replace(v1, now);
+        }
+    }
+    out
+}
+
 #[test]
 fn a_v1_store_lists_and_shows_its_games_as_v1_did() {
     let copy = StoreCopy::new("store-v1", "list");
@@ -80,12 +112,12 @@ fn a_v1_store_plays_its_next_phases_as_v1_did() {
     let copy = StoreCopy::new("store-v1", "play");
     for game in RUNNING {
         assert_eq!(
-            golden(&format!("{game}.process.txt")),
+            v1_text(&golden(&format!("{game}.process.txt"))),
             copy.ok(&["game", "process", game]),
             "{game}: game process"
         );
         assert_eq!(
-            golden(&format!("{game}.history.txt")),
+            v1_text(&golden(&format!("{game}.history.txt"))),
             copy.ok(&["history", game]),
             "{game}: history"
         );

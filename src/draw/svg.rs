@@ -844,7 +844,12 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
             house.colour,
             1.0 * k
         );
-        let words = say!(lang, "picture_legend.centres", house = house.name, centres);
+        let words = say!(
+            lang,
+            "picture_legend.centres",
+            house = house.name_in(lang),
+            centres
+        );
         text_at(out, x, y, &words);
     }
 }

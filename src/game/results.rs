@@ -180,7 +180,7 @@ pub struct DislodgedView {
 /// The supply-centre table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CentreTable {
-    /// One row per house in variant order.
+    /// One row per house in variant order (the texts leave out a house holding nothing).
     pub rows: Vec<CentreRow>,
     /// Supply centres owned by nobody.
     pub unowned: Vec<String>,

@@ -73,9 +73,10 @@ pub fn welcome_mail(
     let internal = ServiceError::Render;
     let lang = welcome.lang;
     let house = game.house_id(variant, welcome.house)?;
-    let name = variant
-        .house_by_name(&house)
-        .map_or_else(|| house.to_string(), |h| variant.house(h).name.clone());
+    let name = variant.house_by_name(&house).map_or_else(
+        || house.to_string(),
+        |h| variant.house(h).name_in(lang).to_string(),
+    );
     let address = crate::game::check_address(welcome.address)?;
     let own = house_brief(variant, game.position(), &house, lang)
         .map(|brief| crate::report::localized(&brief, variant, lang));
@@ -95,7 +96,7 @@ pub fn welcome_mail(
         _ => None,
     };
     let data = json!({
-        "game": { "id": game.id(), "name": game.name(), "variant": variant.name },
+        "game": { "id": game.id(), "name": game.name(), "variant": variant.name_in(lang) },
         "house": name,
         "secret": welcome.secret,
         "judge": config.judge.address,
@@ -194,7 +195,7 @@ pub fn house_brief(
         .map(|&p| province_place(variant, p))
         .collect();
     Some(HouseBrief {
-        name: variant.house(id).name.clone(),
+        name: variant.house(id).name_in(lang).to_string(),
         units: units.iter().map(|u| unit_view(variant, u)).collect(),
         homes,
         // A move is an order only in a movement phase; a player seated in a retreat or

@@ -286,12 +286,12 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
         | NoticeKind::Missed { house, .. }
         | NoticeKind::CivilDisorder { house, .. } => variant
             .house_by_name(house)
-            .map(|h| variant.house(h).name.clone()),
+            .map(|h| variant.house(h).name_in(lang).to_string()),
         NoticeKind::SignOnFailures {
             house: Some(house), ..
         } => variant
             .house_by_name(house)
-            .map(|h| variant.house(h).name.clone()),
+            .map(|h| variant.house(h).name_in(lang).to_string()),
         _ => None,
     };
     let (failures, since) = match kind {
@@ -339,7 +339,7 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
                 "reason": reason,
                 "house": house.as_ref().map(|h| variant
                     .house_by_name(h)
-                    .map_or_else(|| h.to_string(), |i| variant.house(i).name.clone())),
+                    .map_or_else(|| h.to_string(), |i| variant.house(i).name_in(lang).to_string())),
             }),
             _ => Value::Null,
         },

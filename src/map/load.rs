@@ -118,6 +118,9 @@ struct FileVariant {
 struct FileHeader {
     id: String,
     name: String,
+    /// The variant's name in other languages: `names = { en = "Diplomacy (classic map)" }`.
+    #[serde(default)]
+    names: BTreeMap<Lang, String>,
     first_year: i32,
     #[serde(default)]
     #[allow(dead_code)] // documentation for the reader of the file
@@ -139,6 +142,9 @@ struct FileVictory {
 struct FileHouse {
     id: String,
     name: String,
+    /// The house's name in other languages: `names = { en = "England" }`.
+    #[serde(default)]
+    names: BTreeMap<Lang, String>,
     #[serde(default)]
     adjective: Option<String>,
     #[serde(default)]
@@ -286,6 +292,12 @@ impl Builder {
         let mut variant = Variant {
             id: raw.variant.id.clone(),
             name: raw.variant.name.clone(),
+            translations: raw
+                .variant
+                .names
+                .iter()
+                .map(|(l, n)| (*l, n.clone()))
+                .collect(),
             first_year: raw.variant.first_year,
             army_adjacency: vec![Vec::new(); provinces.len()],
             fleet_adjacency: vec![Vec::new(); regions.len()],
@@ -680,6 +692,7 @@ impl Builder {
             variant.houses.push(House {
                 id: h.id.clone(),
                 name: h.name.clone(),
+                names: h.names.iter().map(|(l, n)| (*l, n.clone())).collect(),
                 adjective: h.adjective.clone().unwrap_or_else(|| h.name.clone()),
                 aliases: h.aliases.clone(),
                 colour: h.colour.clone().unwrap_or_default(),

@@ -227,7 +227,10 @@ impl NameIndex {
             let Ok(id) = u8::try_from(index) else {
                 break;
             };
-            let names = [&h.id, &h.name, &h.adjective].into_iter().chain(&h.aliases);
+            let names = [&h.id, &h.name, &h.adjective]
+                .into_iter()
+                .chain(h.names.iter().map(|(_, n)| n))
+                .chain(&h.aliases);
             for name in names {
                 self.houses.entry(fold(name).into()).or_insert(HouseId(id));
             }

@@ -83,10 +83,7 @@ pub struct Province {
 impl Province {
     /// The name a reader of `lang` sees: the translation the variant gives, else its name.
     pub fn name_in(&self, lang: Lang) -> &str {
-        self.names
-            .iter()
-            .find(|(l, _)| *l == lang)
-            .map_or(self.name.as_str(), |(_, n)| n.as_str())
+        translated(&self.name, &self.names, lang)
     }
 }
 
@@ -103,6 +100,8 @@ pub struct Region {
 pub struct House {
     pub id: String,
     pub name: String,
+    /// The name in other languages (`en`: `England`), for readers of those.
+    pub names: Vec<(Lang, String)>,
     pub adjective: String,
     /// Other names (`ENG`, `England`) accepted in orders and case files.
     pub aliases: Vec<String>,
@@ -112,6 +111,21 @@ pub struct House {
     pub builds: Vec<UnitKind>,
     /// Names given, in order, to the dragons this house builds.
     pub dragon_names: Vec<String>,
+}
+
+impl House {
+    /// The name a reader of `lang` sees: the translation the variant gives, else its name.
+    pub fn name_in(&self, lang: Lang) -> &str {
+        translated(&self.name, &self.names, lang)
+    }
+}
+
+/// `own` unless `names` holds a translation for `lang`.
+fn translated<'a>(own: &'a str, names: &'a [(Lang, String)], lang: Lang) -> &'a str {
+    names
+        .iter()
+        .find(|(l, _)| *l == lang)
+        .map_or(own, |(_, n)| n.as_str())
 }
 
 /// Who a unit belongs to: a house, or nobody (a neutral force).
@@ -155,6 +169,8 @@ pub struct Victory {
 pub struct Variant {
     pub id: String,
     pub name: String,
+    /// The variant's name in other languages (`en`: `Diplomacy (classic map)`).
+    pub translations: Vec<(Lang, String)>,
     pub first_year: i32,
     pub provinces: Vec<Province>,
     pub regions: Vec<Region>,
@@ -174,6 +190,11 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// The variant's name for a reader of `lang`.
+    pub fn name_in(&self, lang: Lang) -> &str {
+        translated(&self.name, &self.translations, lang)
+    }
+
     pub fn province(&self, id: ProvinceId) -> &Province {
         &self.provinces[usize::from(id.0)]
     }

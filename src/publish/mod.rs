@@ -558,10 +558,11 @@ fn picture_value(present: &[(String, Option<(u32, u32)>)], file: &str) -> serde_
     }
 }
 
-fn house_name(variant: &Variant, id: &str) -> String {
-    variant
-        .house_by_name(id)
-        .map_or_else(|| id.to_string(), |h| variant.house(h).name.clone())
+fn house_name(variant: &Variant, id: &str, lang: Lang) -> String {
+    variant.house_by_name(id).map_or_else(
+        || id.to_string(),
+        |h| variant.house(h).name_in(lang).to_string(),
+    )
 }
 
 /// A colour the page may put in a style attribute: `#rgb` or `#rrggbb` only.
@@ -573,6 +574,7 @@ fn safe_colour(colour: &str) -> Option<&str> {
 
 fn press_values(
     variant: &Variant,
+    lang: Lang,
     broadcasts: &[(DateTime<Utc>, Broadcast)],
     index: u32,
 ) -> Vec<serde_json::Value> {
@@ -581,7 +583,7 @@ fn press_values(
         .filter(|(_, b)| b.index == index)
         .map(|(at, b)| {
             json!({
-                "from": b.house.as_ref().map(|h| house_name(variant, h)),
+                "from": b.house.as_ref().map(|h| house_name(variant, h, lang)),
                 "at": at.format("%Y-%m-%d %H:%M UTC").to_string(),
                 "body": b.body,
             })
@@ -612,7 +614,7 @@ fn render_game(
                 .filter(|u| u.owner == Owner::House(id))
                 .count();
             Some(json!({
-                "name": house.name,
+                "name": house.name_in(lang),
                 "colour": safe_colour(&house.colour),
                 "centres": centres.get(usize::from(id.0)).copied().unwrap_or(0),
                 "units": units,
@@ -643,7 +645,7 @@ fn render_game(
             "processed": record.processed.format("%Y-%m-%d %H:%M UTC").to_string(),
             "picture": picture_value(present, &phase_file(record.index)),
             "results": without_header(&results),
-            "press": press_values(variant, &history.broadcasts, record.index),
+            "press": press_values(variant, lang, &history.broadcasts, record.index),
         }));
     }
     let playing = game.ending().is_none();
@@ -652,7 +654,7 @@ fn render_game(
         "game": {
             "id": game.id(),
             "name": game.name(),
-            "variant": variant.name,
+            "variant": variant.name_in(lang),
             "players": game.players(),
             "status": status_word(game.status(), lang),
             "phase": playing.then(|| phase_text(game.phase(), lang)),
@@ -663,7 +665,7 @@ fn render_game(
         "houses": houses,
         "current": {
             "picture": picture_value(present, "current.png"),
-            "press": if playing { press_values(variant, &history.broadcasts, game.played()) } else { Vec::new() },
+            "press": if playing { press_values(variant, lang, &history.broadcasts, game.played()) } else { Vec::new() },
         },
         "phases": phases,
     });
@@ -684,7 +686,7 @@ fn render_index(site: &Site, games: &[GameWork]) -> Result<String, PublishError>
             json!({
                 "id": g.id(),
                 "name": g.name(),
-                "variant": w.variant.name,
+                "variant": w.variant.name_in(lang),
                 "phase": if g.ending().is_none() { Some(phase_text(g.phase(), lang)) } else { None },
                 "status": status_word(g.status(), lang),
                 "ending": g.ending().map(|e| ending_text(e, &w.variant, lang)),

@@ -13,8 +13,8 @@ use super::describe::{
 };
 use super::reason::{illegal_view, outcome_view};
 use crate::game::results::{
-    CentreRow, CentreTable, Counts, DislodgedView, HouseOrders, HouseUnits, OrderLine, OwnedUnit,
-    Place, RESULTS_FORMAT, RejectedView, ResultsView, Status, UnitView, VariantRef,
+    CentreRow, CentreTable, Counts, DislodgedView, HouseOrders, HouseUnits, OrderLine, OutcomeView,
+    OwnedUnit, Place, RESULTS_FORMAT, RejectedView, ResultsView, Status, UnitView, VariantRef,
 };
 
 /// The results of one adjudicated phase. Rejected orders carry their reason only; use
@@ -187,10 +187,42 @@ fn order_line(
         unit,
         command,
         written: report.text.clone(),
-        outcome: outcome_view(variant, &report.outcome),
+        outcome: beaten(variant, adjudication, report)
+            .unwrap_or_else(|| outcome_view(variant, &report.outcome)),
         dislodged,
         dislodged_by,
     }
+}
+
+/// A move the judge failed as a standoff although one of the rivals it names entered the
+/// province: that rival was stronger, so the unit was beaten, not held in a standoff
+/// (reason `beaten`, naming the province the winner came from; the code stays the judge's
+/// `standoff`). None for any other outcome.
+fn beaten(variant: &Variant, adjudication: &Adjudication, report: &Report) -> Option<OutcomeView> {
+    let (Outcome::Failed(Failure::Standoff { with }), CheckedOrder::Move { to, .. }) =
+        (&report.outcome, &report.command)
+    else {
+        return None;
+    };
+    let target = variant.province_of(*to);
+    let winner = adjudication.reports.iter().find_map(|(_, other)| {
+        let (_, from) = other.unit?;
+        let from = variant.province_of(from);
+        match other.command {
+            CheckedOrder::Move { to, .. }
+                if other.outcome.succeeded()
+                    && variant.province_of(to) == target
+                    && with.contains(&from) =>
+            {
+                Some(from)
+            }
+            _ => None,
+        }
+    })?;
+    let mut view = outcome_view(variant, &report.outcome);
+    view.reason = Some("beaten".to_string());
+    view.provinces = vec![province_place(variant, winner)];
+    Some(view)
 }
 
 /// The unit a report is about, as it stood before the phase (for its dragon name).

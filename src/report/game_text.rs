@@ -60,14 +60,15 @@ pub fn phase_text(phase: Phase, lang: Lang) -> String {
     phase_words(phase, lang, "phase.text")
 }
 
-fn house_name(variant: &Variant, id: &str) -> String {
-    variant
-        .house_by_name(id)
-        .map_or_else(|| id.to_string(), |h| variant.house(h).name.clone())
+fn house_name(variant: &Variant, id: &str, lang: Lang) -> String {
+    variant.house_by_name(id).map_or_else(
+        || id.to_string(),
+        |h| variant.house(h).name_in(lang).to_string(),
+    )
 }
 
 fn names(variant: &Variant, ids: &[HouseKey], lang: Lang) -> String {
-    let names: Vec<String> = ids.iter().map(|h| house_name(variant, h)).collect();
+    let names: Vec<String> = ids.iter().map(|h| house_name(variant, h, lang)).collect();
     say!(lang, "words.and_list", names)
 }
 
@@ -90,7 +91,7 @@ pub fn ending_text(ending: &Ending, variant: &Variant, lang: Lang) -> String {
             say!(
                 lang,
                 "ending.concession",
-                house = house_name(variant, house)
+                house = house_name(variant, house, lang)
             )
         }
         Ending::Abandoned => say!(lang, "ending.abandoned"),
@@ -108,7 +109,7 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
         lang,
         "game_show.title",
         title,
-        variant = variant.name,
+        variant = variant.name_in(lang),
         players = g.players(),
         status = status_word(g.status(), lang)
     );
@@ -174,13 +175,17 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
             state.push(match vote {
                 crate::game::Vote::Draw => say!(lang, "game_show.votes_draw"),
                 crate::game::Vote::Concede(h) => {
-                    say!(lang, "game_show.concedes", house = house_name(variant, h))
+                    say!(
+                        lang,
+                        "game_show.concedes",
+                        house = house_name(variant, h, lang)
+                    )
                 }
             });
         }
         t.push_str(&format!(
             "  {:<12} {:>2} {}  {:<28} {}\n",
-            house_name(variant, seat.house()),
+            house_name(variant, seat.house(), lang),
             count,
             say!(lang, "game_show.centres"),
             player,

@@ -3,7 +3,10 @@
 //! another language, the names the variant translates are put in their place. The ids,
 //! which players write in orders, never change.
 //! Every view, the results too, is renamed the same way, on the JSON its template reads:
-//! any object written as a [`crate::game::results::Place`] is, wherever the view puts it.
+//! any object written as a [`crate::game::results::Place`] is, wherever the view puts it,
+//! and so are a house (a [`crate::game::results::HouseRef`] under a `house` key) and the
+//! variant (a [`crate::game::results::VariantRef`] under `variant`): on the classic map the
+//! powers are named in French and the provinces in English, so both readers need it.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -19,7 +22,8 @@ pub fn localized<T: Serialize + ?Sized>(data: &T, variant: &Variant, lang: Lang)
 }
 
 /// Renames, in place, every place of `value` (an object with `id`, `province` and `name`,
-/// as [`super::Place`] is written) whose province has a name in `lang`.
+/// as [`super::Place`] is written) whose province has a name in `lang`, every house and
+/// the variant.
 pub fn localize(value: &mut Value, variant: &Variant, lang: Lang) {
     if !translates(variant, lang) {
         return;
@@ -27,12 +31,36 @@ pub fn localize(value: &mut Value, variant: &Variant, lang: Lang) {
     walk(value, variant, lang);
 }
 
-/// Whether the variant names any province differently in `lang`: if not, nothing to do
-/// (the common case of a French reader of Westeros costs one scan of the provinces).
+/// Whether the variant names any province, house or itself differently in `lang`: if not,
+/// nothing to do (the common case of a French reader of Westeros costs one scan).
 fn translates(variant: &Variant, lang: Lang) -> bool {
-    variant
-        .province_ids()
-        .any(|p| variant.province(p).names.iter().any(|(l, _)| *l == lang))
+    let has = |names: &[(Lang, String)]| names.iter().any(|(l, _)| *l == lang);
+    has(&variant.translations)
+        || variant.houses.iter().any(|h| has(&h.names))
+        || variant
+            .province_ids()
+            .any(|p| has(&variant.province(p).names))
+}
+
+/// The name of the house or variant that `value` (under `key`) refers to, for `lang`: an
+/// object of exactly `id` and `name` (as a house or variant reference is written).
+fn reference_name(variant: &Variant, key: &str, value: &Value, lang: Lang) -> Option<String> {
+    let Value::Object(reference) = value else {
+        return None;
+    };
+    let id = match (reference.len(), reference.get("id"), reference.get("name")) {
+        (2, Some(Value::String(id)), Some(Value::String(_))) => id,
+        _ => return None,
+    };
+    match key {
+        "house" => variant
+            .houses
+            .iter()
+            .find(|h| h.id == *id)
+            .map(|h| h.name_in(lang).to_string()),
+        "variant" if *id == variant.id => Some(variant.name_in(lang).to_string()),
+        _ => None,
+    }
 }
 
 fn walk(value: &mut Value, variant: &Variant, lang: Lang) {
@@ -48,6 +76,13 @@ fn walk(value: &mut Value, variant: &Variant, lang: Lang) {
             if let Some(p) = province {
                 let name = variant.province(p).name_in(lang).to_string();
                 map.insert("name".into(), Value::String(name));
+            }
+            for (key, v) in map.iter_mut() {
+                if let Some(name) = reference_name(variant, key, v, lang)
+                    && let Value::Object(reference) = v
+                {
+                    reference.insert("name".into(), Value::String(name));
+                }
             }
             map.values_mut().for_each(|v| walk(v, variant, lang));
         }

@@ -176,9 +176,9 @@ impl Desk<'_> {
         };
         match signed {
             Ok((house, signed)) => {
-                let name = house_name(session.variant(), &house);
                 let elsewhere = signed.elsewhere.is_some();
                 self.signed_on(signed.lang, signed.elsewhere);
+                let name = house_name(session.variant(), &house, self.lang);
                 self.role = Role::House(house);
                 self.mode = SubmitMode::Replace;
                 let section = ReplySection::SignedOn {

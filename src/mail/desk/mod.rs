@@ -407,8 +407,9 @@ impl<'a> Desk<'a> {
     }
 }
 
-fn house_name(variant: &Variant, id: &str) -> String {
-    variant
-        .house_by_name(id)
-        .map_or_else(|| id.to_string(), |h| variant.house(h).name.clone())
+fn house_name(variant: &Variant, id: &str, lang: Lang) -> String {
+    variant.house_by_name(id).map_or_else(
+        || id.to_string(),
+        |h| variant.house(h).name_in(lang).to_string(),
+    )
 }

@@ -68,7 +68,7 @@ impl Desk<'_> {
                 Some(Vote::Draw) => "draw".to_string(),
                 Some(Vote::Concede(h)) => game
                     .as_ref()
-                    .map_or(h.to_string(), |s| house_name(s.variant(), &h)),
+                    .map_or(h.to_string(), |s| house_name(s.variant(), &h, self.lang)),
             };
             self.section(
                 located.line,
@@ -126,7 +126,7 @@ impl Desk<'_> {
                 self.now,
             )?;
             self.effects.mails.push(mail.seal());
-            let house = house_name(session.variant(), house);
+            let house = house_name(session.variant(), house, self.lang);
             let address = address.clone();
             let section = if replace {
                 ReplySection::Replaced { house, address }

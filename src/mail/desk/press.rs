@@ -78,14 +78,20 @@ impl Desk<'_> {
         // Grey press to the moderator is simply signed, since the moderator always sees
         // the sender; the moderator's own press is always signed (docs/email.md, "Press").
         let grey = grey && to != PressTo::Moderator && sender.is_some();
-        let from_name = match (&sender, grey) {
+        // Names in each reader's language: one press may go to French and English players.
+        let from_name = |lang| match (&sender, grey) {
             (_, true) => None,
-            (Some(h), false) => Some(house_name(variant, h)),
+            (Some(h), false) => Some(house_name(variant, h, lang)),
             (None, false) => None,
         };
-        let to_names: Vec<String> = match &to {
-            PressTo::Houses(_) => houses.iter().map(|h| house_name(variant, h)).collect(),
-            _ => Vec::new(),
+        let to_names = |lang| -> Vec<String> {
+            match &to {
+                PressTo::Houses(_) => houses
+                    .iter()
+                    .map(|h| house_name(variant, h, lang))
+                    .collect(),
+                _ => Vec::new(),
+            }
         };
         let mut recipients: Vec<(String, Lang, bool)> = houses
             .iter()
@@ -135,22 +141,23 @@ impl Desk<'_> {
         }
         let id = g.id().to_string();
         let game_name = g.name().to_string();
-        let real_name = sender.as_ref().map(|h| house_name(variant, h));
+        let real_name = |lang| sender.as_ref().map(|h| house_name(variant, h, lang));
         for (address, lang, moderator_copy) in &recipients {
             let data = json!({
                 "game": { "id": id, "name": game_name },
-                "from": from_name,
-                "revealed": if *moderator_copy && grey { real_name.clone() } else { None },
+                "from": from_name(*lang),
+                "revealed": if *moderator_copy && grey { real_name(*lang) } else { None },
                 "moderator": sender.is_none(),
                 "grey": grey,
                 "broadcast": to == PressTo::All,
-                "to": to_names,
+                "to": to_names(*lang),
                 "to_moderator": to == PressTo::Moderator,
                 "body": body,
             });
             let mail = self.compose("press.txt", "press", data, address, *lang)?;
             self.effects.mails.push(mail.about(&id).seal());
         }
+        let to_reader = to_names(self.lang);
         // Signed press to all is public: kept for the published pages (docs/publish.md).
         if to == PressTo::All && !grey {
             self.effects.broadcasts.push(crate::service::Broadcast {
@@ -169,7 +176,7 @@ impl Desk<'_> {
         );
         let section = ReplySection::Press {
             count: recipients.len(),
-            to: to_names,
+            to: to_reader,
             broadcast: to == PressTo::All,
             grey,
         };

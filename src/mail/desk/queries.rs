@@ -48,7 +48,7 @@ impl Desk<'_> {
             .iter()
             .map(|s| {
                 HouseState {
-                    name: house_name(variant, s.house()),
+                    name: house_name(variant, s.house(), self.lang),
                     deciding: g.deciding().iter().any(|x| x == s.house()),
                     ordered: s.ordered().is_some(),
                     ready: s.ready(),
