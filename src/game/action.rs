@@ -79,8 +79,8 @@ impl EndBy<String> {
     }
 }
 
-/// One change of a game. Houses are given as written (an id, a name, a close misspelling)
-/// and resolved against the variant.
+/// One change of a game. Its houses are keys, read at the edge from what a person wrote
+/// (`Game::house_id`).
 #[derive(Debug, Clone)]
 pub enum Action {
     Start,
