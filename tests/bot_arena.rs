@@ -1,22 +1,10 @@
 //! `corbeau bot arena` (docs/bot.md): a few whole games on each variant, the JSON's shape
 //! and numbers that can be, the text in both languages, bad input refused.
 
-use std::process::Command;
+mod support;
 
 use serde_json::Value;
-
-fn corbeau(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_corbeau"))
-        .args(args)
-        .env_remove("CORBEAU_LANG")
-        .output()
-        .expect("run corbeau");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use support::cli::corbeau;
 
 fn arena_json(variant: &str, games: &str, seed: &str) -> Value {
     let (code, out, err) = corbeau(&[

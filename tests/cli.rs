@@ -1,19 +1,8 @@
 //! The command line: exit codes and messages for good and bad input.
 
-use std::process::Command;
+mod support;
 
-fn corbeau(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_corbeau"))
-        .args(args)
-        .env_remove("CORBEAU_LANG")
-        .output()
-        .expect("run corbeau");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use support::cli::corbeau;
 
 #[test]
 fn adjudicate_without_arguments_runs_the_bundled_example_in_french() {

@@ -4,10 +4,12 @@
 //! golden file), the PNG (size bound, house colours where the units stand) and
 //! `corbeau map draw` through the binary.
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
+use support::cli::corbeau;
 
 use corbeau::draw::{PNG_WIDTH, Picture, png, svg};
 use corbeau::judge::{GivenOrder, Position, Report, adjudicate};
@@ -500,19 +502,6 @@ fn the_classique_png_is_small() {
 }
 
 // ------------------------------------------------------------------ the binary
-
-fn corbeau(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_corbeau"))
-        .args(args)
-        .env_remove("CORBEAU_LANG")
-        .output()
-        .expect("run corbeau");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("draw");

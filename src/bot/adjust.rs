@@ -121,8 +121,6 @@ pub(super) fn adjustments(
     values: &Values,
     rng: &mut Rng,
 ) -> Vec<Order> {
-    let delta = adjustment_counts(variant, position)[usize::from(house.0)];
-    let mut out = Orders::new(variant);
     let worth = |kind: UnitKind, region: RegionId| {
         let here = values.of(kind, variant.province_of(region));
         let best = reach(variant, kind, region)
@@ -135,10 +133,25 @@ pub(super) fn adjustments(
             best
         }
     };
+    adjust_by(variant, position, house, |kind, region, _| {
+        worth(kind, region) * (1.0 + NOISE * rng.unit())
+    })
+}
+
+/// The builds or disbands due: the builds of highest `score` first, the units of lowest
+/// `score` disbanded (`score(kind, region, building)`).
+fn adjust_by(
+    variant: &Variant,
+    position: &Position,
+    house: HouseId,
+    mut score: impl FnMut(UnitKind, RegionId, bool) -> f64,
+) -> Vec<Order> {
+    let delta = adjustment_counts(variant, position)[usize::from(house.0)];
+    let mut out = Orders::new(variant);
     if delta > 0 {
         let mut options: Vec<(f64, UnitKind, RegionId)> = buildable(variant, position, house)
             .into_iter()
-            .map(|(k, r)| (worth(k, r) * (1.0 + NOISE * rng.unit()), k, r))
+            .map(|(k, r)| (score(k, r, true), k, r))
             .collect();
         options.sort_by(|a, b| b.0.total_cmp(&a.0));
         pick_builds(variant, position, house, delta, options, &mut out);
@@ -148,7 +161,7 @@ pub(super) fn adjustments(
             .iter()
             .enumerate()
             .filter(|(_, u)| u.owner == Owner::House(house))
-            .map(|(i, u)| (worth(u.kind, u.region) * (1.0 + NOISE * rng.unit()), i))
+            .map(|(i, u)| (score(u.kind, u.region, false), i))
             .collect();
         units.sort_by(|a, b| a.0.total_cmp(&b.0));
         for &(_, i) in units.iter().take(delta.unsigned_abs() as usize) {
@@ -191,27 +204,9 @@ pub(super) fn random_adjustments(
     house: HouseId,
     rng: &mut Rng,
 ) -> Vec<Order> {
-    let delta = adjustment_counts(variant, position)[usize::from(house.0)];
-    let mut out = Orders::new(variant);
-    if delta > 0 {
-        let mut options: Vec<(f64, UnitKind, RegionId)> = buildable(variant, position, house)
-            .into_iter()
-            .map(|(k, r)| (rng.unit(), k, r))
-            .collect();
-        options.sort_by(|a, b| a.0.total_cmp(&b.0));
-        pick_builds(variant, position, house, delta, options, &mut out);
-    } else if delta < 0 {
-        let mut units: Vec<(f64, usize)> = position
-            .units
-            .iter()
-            .enumerate()
-            .filter(|(_, u)| u.owner == Owner::House(house))
-            .map(|(i, _)| (rng.unit(), i))
-            .collect();
-        units.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for &(_, i) in units.iter().take(delta.unsigned_abs() as usize) {
-            out.push(&position.units[i], Instruction::Disband);
-        }
-    }
-    out.list
+    // A uniform draw per option; `1 - u` for builds, whose highest score comes first.
+    adjust_by(variant, position, house, |_, _, building| {
+        let u = rng.unit();
+        if building { 1.0 - u } else { u }
+    })
 }

@@ -12,6 +12,21 @@ use super::TempDir;
 /// The time commands run at unless told otherwise: a Monday morning.
 pub const NOW: &str = "2026-03-23T08:00:00Z";
 
+/// One run of the binary outside any judge's folder (`adjudicate`, `bot arena`, `draw`…),
+/// in the default language: exit code, standard output, standard error.
+pub fn corbeau(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_corbeau"))
+        .args(args)
+        .env_remove("CORBEAU_LANG")
+        .output()
+        .expect("run corbeau");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// What one run of the binary gave.
 pub struct Out {
     pub code: i32,
