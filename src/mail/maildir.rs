@@ -756,7 +756,7 @@ pub enum MaildirError {
     Io(PathBuf, io::Error),
 }
 
-/// The files of `dir/new`, by name (Maildir names start with the delivery time).
+/// The files of `dir/new`, in the order they were delivered ([`delivery_order`]).
 pub fn new_messages(dir: &Path) -> Result<Vec<PathBuf>, MaildirError> {
     let new = dir.join("new");
     if !new.is_dir() || !dir.join("cur").is_dir() {
@@ -768,8 +768,36 @@ pub fn new_messages(dir: &Path) -> Result<Vec<PathBuf>, MaildirError> {
         .map(|e| e.path())
         .filter(|p| p.is_file() && !file_name(p).starts_with('.'))
         .collect();
-    paths.sort();
+    paths.sort_by_cached_key(|p| delivery_order(p));
     Ok(paths)
+}
+
+/// The order of delivery of a message: the second at the head of its Maildir name, then
+/// the microsecond most delivering programs write after an `M` (`1700000000.M5P12.host`,
+/// Postfix's `1700000000.V801I2M5.host`), then the file's modification time, then the
+/// name. Names alone sort badly within one second (`M123456` before `M5`), and two mails
+/// of one second are common: a player's orders and the moderator's PROCESS.
+fn delivery_order(path: &Path) -> (u64, u64, std::time::SystemTime, String) {
+    let name = file_name(path);
+    let mut parts = name.splitn(3, '.');
+    let second = parts
+        .next()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(u64::MAX);
+    let micro = parts
+        .next()
+        .and_then(|unique| unique.split_once('M'))
+        .map(|(_, rest)| {
+            rest.chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+        })
+        .and_then(|digits| digits.parse().ok())
+        .unwrap_or(u64::MAX);
+    let modified = std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .unwrap_or(std::time::UNIX_EPOCH);
+    (second, micro, modified, name)
 }
 
 /// Moves a message from `new/` to `cur/` with these flags; returns where it went.
@@ -985,6 +1013,30 @@ mod tests {
     use std::sync::mpsc::channel;
 
     use super::*;
+
+    /// Within one second, mails are taken by their microsecond, not by their names' text
+    /// (`M123456` sorts before `M5` as text); without one, by their file's time.
+    #[test]
+    fn mails_of_one_second_are_taken_in_delivery_order() {
+        let dir = std::env::temp_dir().join(format!("corbeau-order-{}", std::process::id()));
+        create(&dir).unwrap();
+        let names = [
+            "1700000000.M5P10Q0.corbeau",
+            "1700000000.V801I2M40.mx",
+            "1700000000.M123456P10Q1.corbeau",
+            "1700000001.M1P10Q2.corbeau",
+        ];
+        for name in names.iter().rev() {
+            std::fs::write(dir.join("new").join(name), "x").unwrap();
+        }
+        let taken: Vec<String> = new_messages(&dir)
+            .unwrap()
+            .iter()
+            .map(|p| file_name(p))
+            .collect();
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(taken, names);
+    }
 
     /// Two mails handled at once on two threads, their `quietly` calls overlapping: the
     /// process's panic hook must still report a panic outside them afterwards.

@@ -1368,3 +1368,82 @@ fn a_start_read_days_after_it_arrived_opens_a_deadline_from_now() {
         "deadline counted from the mail's arrival: {show}"
     );
 }
+
+/// D17: a player's orders and the moderator's `PROCESS` delivered in the same second are
+/// carried out in the order they were delivered — the microsecond in their Maildir names —
+/// not in the order of the names' text (`M123456` sorts before `M5` as text), which
+/// processed the phase before the orders were read.
+#[test]
+fn mails_of_one_second_are_carried_out_in_delivery_order() {
+    let cli = CliJudge::new("flow-cli", "same-second");
+    let now = "2026-12-01T10:00:00Z";
+    let out = ok(
+        &cli,
+        now,
+        &[
+            "game",
+            "new",
+            "tied",
+            "--players",
+            "3",
+            "--moderator",
+            "mod@example.org",
+            "--lang",
+            "en",
+        ],
+        "",
+    );
+    let secret = out
+        .lines()
+        .find(|l| l.contains("moderator"))
+        .and_then(|l| l.split_whitespace().last())
+        .unwrap()
+        .to_string();
+    for (house, who) in [
+        ("stark", "alice"),
+        ("lannister", "bob"),
+        ("baratheon", "carol"),
+    ] {
+        let address = format!("{who}@example.org");
+        let secret = format!("{who}-secret-42");
+        ok(
+            &cli,
+            now,
+            &[
+                "player", "add", "tied", house, &address, "--secret", &secret,
+            ],
+            "",
+        );
+    }
+    ok(&cli, now, &["game", "start", "tied"], "");
+    let maildir = cli.root.join("data").join("incoming");
+    for sub in ["new", "cur", "tmp"] {
+        fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    let second = at(now).timestamp();
+    let deliver = |micro: u32, id: &str, from: &str, body: &str| {
+        fs::write(
+            maildir
+                .join("new")
+                .join(format!("{second}.M{micro}P1.host")),
+            format!("From: {from}\nSubject: x\nMessage-ID: <{id}@example.org>\n\n{body}"),
+        )
+        .unwrap();
+    };
+    deliver(
+        5,
+        "orders",
+        "alice@example.org",
+        "SIGNON tied Stark alice-secret-42\nA win H\n",
+    );
+    deliver(
+        123_456,
+        "process",
+        "mod@example.org",
+        &format!("MODERATOR tied {secret}\nPROCESS spring 298 movement\n"),
+    );
+    ok(&cli, now, &["tick"], "");
+    let history = ok(&cli, now, &["history", "tied", "0", "--lang", "en"], "");
+    let winterfell = history.lines().find(|l| l.contains("(win)")).unwrap();
+    assert!(!winterfell.contains("no order"), "{history}");
+}
