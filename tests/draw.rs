@@ -318,7 +318,7 @@ fn the_svg_has_a_title_a_legend_and_every_unit_in_the_readers_language() {
         ),
         (
             Lang::En,
-            ["Spring 298, movements: results", "army (A)", "failed order"],
+            ["Spring 298, movement: results", "army (A)", "failed order"],
         ),
     ] {
         let picture = Picture {
@@ -535,7 +535,7 @@ fn map_draw_writes_a_png_or_an_svg_by_the_file_name() {
     assert_eq!(code, 0, "{err}");
     let text = std::fs::read_to_string(&svg_path).expect("the SVG");
     assert!(text.starts_with("<svg"));
-    assert!(text.contains("Westeros — Spring 298, movements: results"));
+    assert!(text.contains("Westeros — Spring 298, movement: results"));
 
     let classique = scratch("classique.png");
     let (code, _, err) = corbeau(&[

@@ -483,7 +483,7 @@ fn a_game_of_westeros_played_through_the_command_line() {
         "{}",
         g["position"]
     );
-    let out = j.ok(&["history", GAME, "1"]);
+    let out = j.ok(&["history", GAME, "2"]);
     assert!(out.contains("échoué : délogée par Néra (ner)"), "{out}");
     assert!(
         out.contains("peut retraiter vers Chemin des Os (che)"),
@@ -665,9 +665,9 @@ fn a_game_of_westeros_played_through_the_command_line() {
             "phase": {"season": "spring", "year": 299, "kind": "movement"}
         }])
     );
-    let err = j.refused(&["history", GAME, "4"], None);
+    let err = j.refused(&["history", GAME, "5"], None);
     assert!(
-        err.contains("pas de phase « 4 » dans l'historique de bataille (phases jouées : 0 à 3)"),
+        err.contains("pas de phase « 5 » dans l'historique de bataille (phases jouées : 1 à 4)"),
         "{err}"
     );
     let err = j.refused(&["history", GAME, "printemps 299"], None);
@@ -787,9 +787,9 @@ fn a_game_of_westeros_played_through_the_command_line() {
         units(&g, "Lannister"),
         strings(&["A boi", "A mfm", "A pie", "F lan", "F sal"])
     );
-    let record = j.json(&["history", GAME, "6", "--json"]);
+    let record = j.json(&["history", GAME, "7", "--json"]);
     assert_eq!(record["trigger"], "ready");
-    let out = j.ok(&["history", GAME, "6"]);
+    let out = j.ok(&["history", GAME, "7"]);
     assert!(
         out.contains("dissoudre A Les Jumeaux (jum) (désordre civil)\n      réussi"),
         "{out}"
@@ -838,7 +838,7 @@ fn a_game_of_westeros_played_through_the_command_line() {
         text.contains("Partie terminée : victoire de Lannister (7 centres de ravitaillement)"),
         "{text}"
     );
-    let out = j.ok(&["history", GAME, "8"]);
+    let out = j.ok(&["history", GAME, "9"]);
     assert!(
         out.contains("Partie terminée : victoire de Lannister"),
         "{out}"
@@ -853,7 +853,7 @@ fn a_game_of_westeros_played_through_the_command_line() {
     );
     let list = j.ok(&["history", GAME]);
     assert_eq!(list.lines().count(), 9, "{list}");
-    assert!(list.contains("  8  automne 300, mouvements"), "{list}");
+    assert!(list.contains("  9  automne 300, mouvements"), "{list}");
 
     // A finished game takes no more orders and no more processing.
     j.at("2026-04-06T10:00:00Z");
@@ -903,11 +903,11 @@ fn a_game_of_westeros_played_through_the_command_line() {
     // Goldens: the results of three phases as the moderator reads them again.
     assert_golden(
         "game/bataille-0-printemps-298.txt",
-        &j.ok(&["history", GAME, "0"]),
+        &j.ok(&["history", GAME, "1"]),
     );
     assert_golden(
         "game/bataille-6-winter-299-en.txt",
-        &j.ok(&["history", GAME, "6", "--lang", "en"]),
+        &j.ok(&["history", GAME, "7", "--lang", "en"]),
     );
     assert_golden(
         "game/bataille-8-automne-300.txt",
@@ -950,7 +950,7 @@ fn the_last_results_of_a_finished_game_announce_no_next_phase() {
     );
     assert_eq!(j.show()["status"], "finished");
     for (lang, next) in [("fr", "Prochaine phase"), ("en", "Next phase")] {
-        let out = j.ok(&["history", GAME, "1", "--lang", lang]);
+        let out = j.ok(&["history", GAME, "2", "--lang", lang]);
         assert!(!out.contains(next), "{out}");
     }
 }
@@ -969,7 +969,7 @@ fn history_draws_a_played_phase_with_its_orders() {
     j.at("2026-03-23T09:00:00Z");
     j.ok(&["game", "process", GAME]);
     let svg = j.root.join("phase-0.svg");
-    let out = j.ok(&["history", GAME, "0", "--map", svg.to_str().expect("utf-8")]);
+    let out = j.ok(&["history", GAME, "1", "--map", svg.to_str().expect("utf-8")]);
     assert!(out.contains("mfm"), "the results are still printed: {out}");
     let text = fs::read_to_string(&svg).expect("the SVG");
     assert!(
@@ -979,9 +979,9 @@ fn history_draws_a_played_phase_with_its_orders() {
     // The two moves into bie stand off: drawn red, dashed and crossed.
     assert!(text.contains(r##"stroke="#d0021b" stroke-width="3.0" stroke-dasharray"##));
     let png = j.root.join("phase-0.png");
-    j.ok(&["history", GAME, "0", "--map", png.to_str().expect("utf-8")]);
+    j.ok(&["history", GAME, "1", "--map", png.to_str().expect("utf-8")]);
     assert!(fs::read(&png).expect("the PNG").starts_with(b"\x89PNG"));
-    let err = j.refused(&["history", GAME, "0", "--map", "carte.jpg"], None);
+    let err = j.refused(&["history", GAME, "1", "--map", "carte.jpg"], None);
     assert!(err.contains(".svg ou .png"), "{err}");
 }
 

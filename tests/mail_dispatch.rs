@@ -707,7 +707,16 @@ fn sign_on_from_another_address_answers_the_sender_and_copies_the_registered_add
     let mails = w.take();
     let here = one_reply(&mails, "arya@voyage.test");
     let home = one_reply(&mails, STARK);
-    assert_eq!(here.body, home.body);
+    // The same answer, but the registered address's copy says it is one (issue 23, D8).
+    let copy = "Ceci est une copie pour l'adresse enregistrée";
+    assert!(flat(&home.body).contains(copy), "{}", home.body);
+    assert!(!flat(&here.body).contains(copy), "{}", here.body);
+    let orders = |body: &str| {
+        body.split_once("Ordres de Stark")
+            .map(|(_, o)| o.to_string())
+    };
+    assert_eq!(orders(&here.body), orders(&home.body));
+    assert!(orders(&here.body).is_some(), "{}", here.body);
     assert_ne!(here.message_id, home.message_id);
     assert!(
         here.body.contains("✓ Identifié(e) : Stark"),
@@ -1297,7 +1306,7 @@ fn press_to_a_house_out_of_the_game_is_refused() {
     for (header, why) in [
         (
             "PRESSE A Martell",
-            "la maison martell ne joue pas dans cette partie",
+            "la maison Martell ne joue pas dans cette partie",
         ),
         ("PRESSE A Personne", "maison inconnue « Personne »"),
         ("PRESSE A Stark", "personne à qui transmettre ce message"),

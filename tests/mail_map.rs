@@ -177,7 +177,7 @@ fn a_results_mail_carries_the_board_after_its_complete_text() {
         "the legend is in each reader's language"
     );
     assert_eq!(fr.name, "westeros-1-printemps-298-mouvements.png");
-    assert_eq!(en.name, "westeros-1-spring-298-movements.png");
+    assert_eq!(en.name, "westeros-1-spring-298-movement.png");
     // Stored as one string (the MIME body, the picture in base64), not an array of numbers.
     let stored = serde_json::to_value(to(&mails, STARK)[0].seal()).unwrap();
     assert!(stored["body"].is_string(), "{stored}");

@@ -817,3 +817,25 @@ fn links_in_the_site_are_removed_never_followed() {
     assert!(elsewhere.join(GAME).join("index.html").is_file());
     check_links(&w.site().dir);
 }
+
+/// D18: a game the moderator ends before its phase is processed keeps the broadcasts of
+/// that phase on its page (they were dropped with the current phase).
+#[test]
+fn the_last_broadcasts_of_a_game_ended_mid_phase_stay_on_its_page() {
+    let mut w = World::new("publish", "ended-mid-phase");
+    w.create();
+    w.play_first_phase();
+    w.act(
+        GAME,
+        corbeau::game::Action::End(corbeau::game::EndBy::Draw),
+        at(80),
+    );
+    assert!(w.game(GAME).ending().is_some());
+    w.publish(Mode::All);
+    let page = w.page(GAME);
+    assert!(page.contains(LANNISTER_BROADCAST), "{page}");
+    assert!(
+        page.contains("Presse publique après la dernière phase jouée"),
+        "{page}"
+    );
+}

@@ -17,8 +17,10 @@ use serde_json::Value;
 use support::store_copy::StoreCopy;
 
 const GAME: &str = "bataille";
-/// The phase whose results are damaged: printemps 298, mouvements.
+/// The phase whose results are damaged (its index in the store): printemps 298, mouvements.
 const DAMAGED: u32 = 0;
+/// Its number as `history` reads it (from 1).
+const NUMBER: u32 = DAMAGED + 1;
 
 /// The stored record of a phase, as JSON (sled's `phases` tree: game id, 0, index).
 fn stored_record(copy: &StoreCopy, index: u32) -> Value {
@@ -60,16 +62,16 @@ fn a_phase_whose_results_do_not_read_is_said_and_the_history_still_opens() {
     assert_eq!(list, copy.ok(&["history", GAME]));
 
     // The damaged phase says what is missing, and where the stored results are.
-    let text = copy.ok(&["history", GAME, &DAMAGED.to_string()]);
+    let text = copy.ok(&["history", GAME, &NUMBER.to_string()]);
     assert!(
         text.contains("ne peuvent pas être montrés") && text.contains("`counts`"),
         "{text}"
     );
     assert!(
-        text.contains(&format!("corbeau history {GAME} {DAMAGED} --json")),
+        text.contains(&format!("corbeau history {GAME} {NUMBER} --json")),
         "{text}"
     );
-    let out = copy.run(&["history", GAME, &DAMAGED.to_string(), "--lang", "en"]);
+    let out = copy.run(&["history", GAME, &NUMBER.to_string(), "--lang", "en"]);
     let en = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success() && en.contains("cannot be shown") && en.contains("`counts`"),
@@ -79,11 +81,11 @@ fn a_phase_whose_results_do_not_read_is_said_and_the_history_still_opens() {
 
     // `--json` shows them as stored: nothing was added, nothing lost.
     let json: Value =
-        serde_json::from_str(&copy.ok(&["history", GAME, &DAMAGED.to_string(), "--json"])).unwrap();
+        serde_json::from_str(&copy.ok(&["history", GAME, &NUMBER.to_string(), "--json"])).unwrap();
     assert_eq!(json["results"], damaged);
 
     // The other phases read as usual.
-    let next = copy.ok(&["history", GAME, "1"]);
+    let next = copy.ok(&["history", GAME, "2"]);
     assert!(next.starts_with(":: corbeau: "), "{next}");
     assert!(!next.contains("ne peuvent pas"), "{next}");
 

@@ -369,3 +369,55 @@ fn every_corbeau_command_line_of_the_deploy_guide_is_accepted_as_written() {
     }
     assert!(commands.len() >= 6, "{commands:?}");
 }
+
+/// The README's walk-through by mail, pasted in one go (issue 23): its block runs as
+/// written — but for its first line, the build, which the test has done — in a scratch
+/// folder, prints each house's secret with its house, and ends with the results mailed.
+#[test]
+fn the_readme_walk_through_by_mail_runs_pasted_in_one_go() {
+    let readme =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let section = readme
+        .split("## Play a turn by mail")
+        .nth(1)
+        .expect("the README's walk-through");
+    let block = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("\n```").next())
+        .expect("its shell block");
+    let (build, script) = block.split_once('\n').unwrap();
+    assert!(build.starts_with("cargo build --release"), "{build}");
+    let scratch = support::TempDir::new("readme", "walk-through");
+    let bin = Path::new(env!("CARGO_BIN_EXE_corbeau")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new("bash")
+        .args(["-e", "-c", script])
+        .env("PATH", path)
+        .env("TMPDIR", scratch.path())
+        .env_remove("CORBEAU_CONFIG")
+        .env_remove("CORBEAU_DATA")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    for house in [
+        "PARTIE essai Stark ",
+        "SIGNON essai Lannister ",
+        "PARTIE essai Baratheon ",
+    ] {
+        assert!(stdout.contains(house), "{house}: {stdout}");
+    }
+    let results = stdout
+        .lines()
+        .filter(|l| l.starts_with("corbeau-data/outbox/") && l.ends_with(".eml"))
+        .count();
+    assert!(results >= 3, "the results to each house: {stdout}");
+}

@@ -912,7 +912,7 @@ fn print_record(
                     "cli_game_more.results_not_rendered",
                     error = e.to_string(),
                     game = g.id(),
-                    index = record.index
+                    number = record.number()
                 )
             );
             Ok(())

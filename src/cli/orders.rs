@@ -7,7 +7,9 @@ use std::rc::Rc;
 use minijinja::Value;
 use serde_json::json;
 
-use crate::game::{Action, Actor, Event, GameError, HouseKey, OrderLines, PhaseGuard, SubmitMode};
+use crate::game::{
+    Action, Actor, Event, GameError, HouseKey, OrderLines, PhaseGuard, PhaseRecord, SubmitMode,
+};
 use crate::map::{Variant, scope};
 use crate::report::{ORDERS_TEMPLATE, render_template};
 use crate::say;
@@ -170,7 +172,7 @@ fn show_orders(ctx: &Context, g: &crate::game::Game, house: &HouseKey) -> Result
 #[derive(Debug, clap::Args)]
 pub struct HistoryArgs {
     game: String,
-    /// One phase: its number in the history (0 is the first) or its name.
+    /// One phase: its number in the history (1 is the first) or its name.
     phase: Option<String>,
     /// Also draw the phase: the position after it with its orders, as FILE.png or FILE.svg.
     #[arg(long, value_name = "FILE", requires = "phase")]
@@ -185,14 +187,16 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
             .iter()
             .map(|r| json!({"index": r.index, "phase": r.phase, "processed": r.processed, "trigger": r.trigger}))
             .collect();
+        // In the game's time zone, as its deadlines are.
+        let zone = g.settings().schedule.time_zone;
         return ctx.print(&rows, || {
             let mut t = String::new();
             for r in &records {
                 t.push_str(&format!(
                     "{:>3}  {:<28} {}\n",
-                    r.index,
+                    r.number(),
                     phase_text(r.phase, ctx.lang),
-                    r.processed.format("%Y-%m-%d %H:%M UTC")
+                    r.processed.with_timezone(&zone).format("%Y-%m-%d %H:%M %Z")
                 ));
             }
             if records.is_empty() {
@@ -208,9 +212,9 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
     }
     let record = records
         .iter()
-        .find(|r| number == Some(r.index) || parsed == Some(r.phase))
+        .find(|r| number == Some(r.number()) || parsed == Some(r.phase))
         .ok_or_else(|| {
-            let (id, last) = (&g.id(), records.len().checked_sub(1));
+            let (id, last) = (&g.id(), records.last().map(PhaseRecord::number));
             Error::Input(say!(ctx.lang, "history.no_such_phase", wanted, id, last))
         })?;
     if let Some(path) = &args.map {

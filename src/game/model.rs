@@ -387,6 +387,14 @@ pub struct PhaseRecord {
     pub game_before: Box<Game>,
 }
 
+impl PhaseRecord {
+    /// Its number as people read it, from 1: the same in `game show` (the phase being
+    /// played is the next number), `history`, the results and the page.
+    pub fn number(&self) -> u32 {
+        self.index + 1
+    }
+}
+
 /// One line of a game's audit trail: every moderator action and judge decision.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditEntry {

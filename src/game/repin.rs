@@ -28,7 +28,7 @@ pub enum Incompatibility {
     /// A stored order of the current phase does not read.
     Order { house: HouseKey, text: String },
     /// A position of the history does not read (its results could not be shown).
-    History { index: u32, reason: String },
+    History { number: u32, reason: String },
 }
 
 /// `game` moved to the variant `new`, `old` being the version it plays now: every typed
@@ -70,7 +70,7 @@ pub fn move_to_variant(
     for record in history {
         if let Err(reason) = carried(record, old, new) {
             problems.push(Incompatibility::History {
-                index: record.index,
+                number: record.number(),
                 reason,
             });
         }

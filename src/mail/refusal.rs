@@ -3,6 +3,7 @@
 
 use crate::game::GameError;
 use crate::lang::Lang;
+use crate::map::Variant;
 use crate::say;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -128,7 +129,7 @@ impl Refusal {
 
 /// A game's refusal worded for a mail: where the game's own message points to the command
 /// line (`corbeau game list`, `player replace`), the mail command is named instead.
-pub fn game_error(e: &GameError, lang: Lang) -> String {
+pub fn game_error(e: &GameError, lang: Lang, variant: Option<&Variant>) -> String {
     match e {
         GameError::UnknownGame { id, nearest } => {
             say!(lang, "refusal.unknown_game", id, nearest)
@@ -140,6 +141,9 @@ pub fn game_error(e: &GameError, lang: Lang) -> String {
         // read by the command parser, never by the game).
         GameError::BadVote(house) => say!(lang, "refusal.concede_to_self", house),
         GameError::MissingPlayers(houses) => say!(lang, "refusal.missing_players", houses),
-        e => e.message(lang),
+        e => match variant {
+            Some(variant) => e.message_in(lang, variant),
+            None => e.message(lang),
+        },
     }
 }

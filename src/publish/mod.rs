@@ -665,7 +665,9 @@ fn render_game(
         "houses": houses,
         "current": {
             "picture": picture_value(present, "current.png"),
-            "press": if playing { press_values(variant, lang, &history.broadcasts, game.played()) } else { Vec::new() },
+            // Press of the phase being played; in a game ended before its phase was
+            // processed, the last words said.
+            "press": press_values(variant, lang, &history.broadcasts, game.played()),
         },
         "phases": phases,
     });

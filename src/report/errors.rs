@@ -6,19 +6,45 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::game::calendar::{CalendarError, Span};
-use crate::game::{GameError, GameStatus, Incompatibility, OrderProblem, OrderProblemKind};
+use crate::game::{
+    GameError, GameStatus, HouseKey, Incompatibility, OrderProblem, OrderProblemKind,
+};
 use crate::judge::PhaseKind;
 use crate::lang::Lang;
+use crate::map::Variant;
 use crate::say;
 
 use super::calendar::format_deadline;
 use super::game_text::phase_words;
 
+/// A house by its name in the reader's language when the variant is at hand (and still
+/// has it), else by its id.
+fn house_name(house: &HouseKey, variant: Option<&Variant>, lang: Lang) -> String {
+    variant
+        .and_then(|v| {
+            v.house_by_name(house)
+                .map(|h| v.house(h).name_in(lang).to_string())
+        })
+        .unwrap_or_else(|| house.to_string())
+}
+
 impl GameError {
     /// The message in a player's or moderator's language, from the message catalogue
-    /// (`game_error.*`).
+    /// (`game_error.*`), houses by their ids.
     pub fn message(&self, lang: Lang) -> String {
+        self.worded(lang, None)
+    }
+
+    /// [`GameError::message`] with each house by its name in the reader's language, as
+    /// `variant` names it (`England` or `Angleterre`, not `england`).
+    pub fn message_in(&self, lang: Lang, variant: &Variant) -> String {
+        self.worded(lang, Some(variant))
+    }
+
+    fn worded(&self, lang: Lang, variant: Option<&Variant>) -> String {
         use GameError::*;
+        let name = |house: &HouseKey| house_name(house, variant, lang);
+        let names = |houses: &[HouseKey]| houses.iter().map(name).collect::<Vec<_>>();
         match self {
             UnknownGame { id, nearest } => say!(lang, "game_error.unknown_game", id, nearest),
             GameExists(id) => say!(lang, "game_error.game_exists", id),
@@ -30,15 +56,29 @@ impl GameError {
                 players,
                 available,
             } => say!(lang, "game_error.no_setup", variant, players, available),
-            UnknownHouse { name, houses } => say!(lang, "game_error.unknown_house", name, houses),
-            HouseNotInGame(house) => say!(lang, "game_error.house_not_in_game", house),
-            SeatTaken { house, address } => {
-                say!(lang, "game_error.seat_taken", house, address)
+            UnknownHouse { name, houses } => {
+                say!(
+                    lang,
+                    "game_error.unknown_house",
+                    name,
+                    houses = names(houses)
+                )
             }
-            NoPlayer(house) => say!(lang, "game_error.no_player", house),
+            HouseNotInGame(house) => {
+                say!(lang, "game_error.house_not_in_game", house = name(house))
+            }
+            SeatTaken { house, address } => {
+                say!(lang, "game_error.seat_taken", house = name(house), address)
+            }
+            NoPlayer(house) => say!(lang, "game_error.no_player", house = name(house)),
             BadAddress(address) => say!(lang, "game_error.bad_address", address),
             AddressTaken { address, house } => {
-                say!(lang, "game_error.address_taken", address, house)
+                say!(
+                    lang,
+                    "game_error.address_taken",
+                    address,
+                    house = name(house)
+                )
             }
             Status { action, status } => say!(
                 lang,
@@ -46,7 +86,9 @@ impl GameError {
                 action = action_words(action, lang),
                 status = status_words(*status, lang)
             ),
-            MissingPlayers(houses) => say!(lang, "game_error.missing_players", houses),
+            MissingPlayers(houses) => {
+                say!(lang, "game_error.missing_players", houses = names(houses))
+            }
             WrongPhase { given, current } => say!(
                 lang,
                 "game_error.wrong_phase",
@@ -64,11 +106,17 @@ impl GameError {
                 }
                 text
             }
-            NothingToOrder { house } => say!(lang, "game_error.nothing_to_order", house),
+            NothingToOrder { house } => {
+                say!(lang, "game_error.nothing_to_order", house = name(house))
+            }
             TooManyOrders { count, max } => say!(lang, "game_error.too_many_orders", count, max),
             NothingToRollback => say!(lang, "game_error.nothing_to_rollback"),
             ReadyWithIllegalOrders(house) => {
-                say!(lang, "game_error.ready_with_illegal_orders", house)
+                say!(
+                    lang,
+                    "game_error.ready_with_illegal_orders",
+                    house = name(house)
+                )
             }
             BadAbsence => say!(lang, "game_error.bad_absence"),
             Late { deadline, zone } => say!(
@@ -271,8 +319,8 @@ impl Incompatibility {
             Incompatibility::Order { house, text } => {
                 say!(lang, "incompatibility.order", house, text)
             }
-            Incompatibility::History { index, reason } => {
-                say!(lang, "incompatibility.history", index, reason)
+            Incompatibility::History { number, reason } => {
+                say!(lang, "incompatibility.history", number, reason)
             }
         }
     }

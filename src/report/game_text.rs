@@ -308,7 +308,7 @@ pub fn record_results_for(
                 lang,
                 "results_record.unreadable",
                 phase = phase_text(record.phase, lang),
-                index = record.index,
+                number = record.number(),
                 game = g.id(),
                 problem
             );

@@ -5,12 +5,12 @@
 use serde::Serialize;
 
 use crate::game::{Game, GameError, HouseKey};
-use crate::judge::Phase;
+use crate::judge::{Phase, PhaseKind, Position, adjustment_counts, free_home_centres};
 use crate::lang::Lang;
-use crate::map::Variant;
+use crate::map::{HouseId, Variant};
 
 use super::build::results_view_with_orders;
-use super::describe::region_place;
+use super::describe::{province_place, region_place};
 use crate::game::results::{HouseRef, OrderLine, Place, RejectedView, ResultsView, UnitView};
 
 #[derive(Debug, Clone, Serialize)]
@@ -31,6 +31,40 @@ pub struct OrdersView {
     pub ready: bool,
     /// For each move that cannot reach its destination: where the unit could go.
     pub reach: Vec<Reach>,
+    /// In an adjustment phase, what the house may or must do.
+    pub allowance: Option<Allowance>,
+}
+
+/// A house's builds or disbands in an adjustment phase, stated in the answer to its
+/// orders: a build beyond it is ignored, and players must know the number before the
+/// results tell them.
+#[derive(Debug, Clone, Serialize)]
+pub struct Allowance {
+    /// Units to build (more centres than units), limited by the free home centres.
+    pub builds: u32,
+    /// Units to disband (more units than centres).
+    pub disbands: u32,
+    /// Where the house may build: its owned home centres without a unit.
+    pub places: Vec<Place>,
+}
+
+impl Allowance {
+    fn of(variant: &Variant, position: &Position, house: HouseId) -> Allowance {
+        let delta = adjustment_counts(variant, position)[usize::from(house.0)];
+        let free = free_home_centres(variant, position, house);
+        let builds = u32::try_from(delta.max(0)).unwrap_or(0);
+        Allowance {
+            builds: builds.min(u32::try_from(free.len()).unwrap_or(u32::MAX)),
+            disbands: delta.unsigned_abs() * u32::from(delta < 0),
+            places: if builds > 0 {
+                free.into_iter()
+                    .map(|p| province_place(variant, p))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+        }
+    }
 }
 
 /// Where a unit whose move is illegal could go (the suggestion of the answer).
@@ -96,7 +130,8 @@ pub fn orders_view(
     let (mut orders, rest): (Vec<OrderLine>, Vec<OrderLine>) =
         lines.into_iter().partition(|o| o.index.is_some());
     orders.sort_by_key(|o| o.index);
-    let missing = if game.phase().kind == crate::judge::PhaseKind::Adjustment {
+    let adjusting = game.phase().kind == PhaseKind::Adjustment;
+    let missing = if adjusting {
         Vec::new()
     } else {
         rest.into_iter().filter_map(|o| o.unit).collect()
@@ -132,6 +167,7 @@ pub fn orders_view(
         missing,
         ready: game.seat(house).is_some_and(|s| s.ready()),
         reach,
+        allowance: adjusting.then(|| Allowance::of(variant, game.position(), h)),
     })
 }
 

@@ -98,6 +98,11 @@ impl Session<'_> {
         &self.variant
     }
 
+    /// The variant, to keep beyond the session's borrow.
+    pub fn shared_variant(&self) -> Rc<Variant> {
+        Rc::clone(&self.variant)
+    }
+
     /// Carries out one action: done whole, or (an error) not at all.
     pub fn execute(
         &mut self,

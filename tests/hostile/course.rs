@@ -228,3 +228,63 @@ fn a_game_where_every_house_is_in_civil_disorder_keeps_its_deadlines() {
     assert!(report.processed.is_empty(), "{report:?}");
     assert_eq!(w.game(GAME).played(), 0);
 }
+
+/// D11: in an adjustment phase the answer to a house's orders states what it may build
+/// (and where) or must disband, and a build beyond that number is said to be ignored —
+/// not echoed as understood.
+#[test]
+fn the_answer_to_builds_states_the_allowance_and_what_is_beyond_it() {
+    let mut w = world("allowance", Settings::default());
+    let at = t0() + TimeDelta::hours(1);
+    // Stark owns its three homes with two units: one build, two free homes.
+    w.act(
+        GAME,
+        Action::Edit {
+            position: "phase winter 298 adjustment\nowner Stark: win bla moa\n\
+                       unit Stark: A moa\nunit Stark: A cno\n\
+                       owner Lannister: lan\nunit Lannister: A lan\nunit Lannister: A pie\n"
+                .into(),
+            reason: "test".into(),
+        },
+        at,
+    );
+    w.take();
+    let stark = sign_on("Stark", STARK_SECRET);
+    w.send_at(
+        STARK,
+        &format!("{stark}construire A win\nconstruire A bla\n"),
+        at,
+    );
+    let reply = body(&w.reply_to(STARK));
+    let flat = crate::support::flat(&reply);
+    assert!(
+        flat.contains("Vous pouvez construire 1 unité(s)"),
+        "{reply}"
+    );
+    assert!(flat.contains("Winterfell"), "{reply}");
+    assert!(
+        flat.contains("ignoré : au-delà du nombre de constructions permis"),
+        "{reply}"
+    );
+
+    // Lannister, in English, has one unit too many.
+    let lannister = sign_on("Lannister", LANNISTER_SECRET);
+    w.send_at(LANNISTER, &format!("{lannister}disband A pie\n"), at);
+    let reply = crate::support::flat(&body(&w.reply_to(LANNISTER)));
+    assert!(reply.contains("You must disband 1 unit(s)"), "{reply}");
+}
+
+/// D17: a refusal names a house as its reader does (`Stark`, `Angleterre`), never by its
+/// id (`stark`, `england`).
+#[test]
+fn a_refusal_names_houses_in_the_reader_s_words() {
+    let mut w = world("named-refusal", Settings::default());
+    let at = t0() + TimeDelta::hours(1);
+    retreat(&w, at);
+    w.take();
+    let stark = sign_on("Stark", STARK_SECRET);
+    w.send_at(STARK, &format!("{stark}A win H\n"), at);
+    let reply = crate::support::flat(&body(&w.reply_to(STARK)));
+    assert!(reply.contains("Stark n'a rien à ordonner"), "{reply}");
+    assert!(!reply.contains("stark n'a rien"), "{reply}");
+}

@@ -520,7 +520,7 @@ fn an_illegal_waive_renders_and_the_phase_is_processed_and_kept_in_the_history()
     assert!(out.contains("hiver 298, ajustements"), "{out}");
     assert!(out.contains("(sans unité) : « waive »"), "{out}");
     for lang in ["fr", "en"] {
-        let out = ok(&cli, now, &["history", "essai", "2", "--lang", lang], "");
+        let out = ok(&cli, now, &["history", "essai", "3", "--lang", lang], "");
         assert!(
             out.contains("(sans unité) : « waive »") || out.contains("(no unit): \"waive\""),
             "{out}"
@@ -558,7 +558,7 @@ fn a_broken_results_template_never_turns_a_processed_phase_into_a_failure() {
         err.contains("le modèle intégré a servi à la place"),
         "{err}"
     );
-    let (code, out, err) = run(&cli, now, &["history", "essai", "0"], "");
+    let (code, out, err) = run(&cli, now, &["history", "essai", "1"], "");
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(
         out.contains("résultats : printemps 298, mouvements"),
@@ -1067,7 +1067,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
                     text: "A win -> roc".into(),
                 },
                 Incompatibility::History {
-                    index: 2,
+                    number: 3,
                     reason: "bataille:3: unknown province `rox`".into(),
                 },
             ],
@@ -1443,7 +1443,7 @@ fn mails_of_one_second_are_carried_out_in_delivery_order() {
         &format!("MODERATOR tied {secret}\nPROCESS spring 298 movement\n"),
     );
     ok(&cli, now, &["tick"], "");
-    let history = ok(&cli, now, &["history", "tied", "0", "--lang", "en"], "");
+    let history = ok(&cli, now, &["history", "tied", "1", "--lang", "en"], "");
     let winterfell = history.lines().find(|l| l.contains("(win)")).unwrap();
     assert!(!winterfell.contains("no order"), "{history}");
 }

@@ -261,7 +261,7 @@ fn add_or_replace_to_the_judge_or_an_address_in_the_game_is_refused() {
         &format!("{}REMPLACER Stark {LANNISTER}\n", moderator()),
         now(),
     );
-    assert!(w.take()[0].body.contains("joue déjà la maison lannister"));
+    assert!(w.take()[0].body.contains("joue déjà la maison Lannister"));
     assert_eq!(address_of(&w, "stark"), STARK);
 
     // The command line: `player add` to the judge's address of the configuration.

@@ -460,7 +460,7 @@ fn the_moderator_s_secret_from_another_address_is_copied_to_the_moderator() {
         .unwrap_or_else(|| panic!("no copy to the moderator: {mails:#?}"));
     let text = flat(&copy.body);
     assert!(
-        text.contains("Ce message ne vient pas de l'adresse du modérateur"),
+        text.contains("Ceci est une copie pour l'adresse du modérateur"),
         "{text}"
     );
     assert!(!copy.body.contains(MALLORY), "{}", copy.body);
@@ -473,6 +473,42 @@ fn the_moderator_s_secret_from_another_address_is_copied_to_the_moderator() {
     );
     let mails = w.take();
     assert_eq!(mails.iter().filter(|m| m.to == MODERATOR).count(), 1);
+}
+
+/// D8: a player's right secret from another address — the registered address's copy
+/// says it is a copy, that the mail came from elsewhere and when, in its reader's
+/// language; it names no address, and the sender's answer stays as it was.
+#[test]
+fn a_player_s_secret_from_another_address_is_told_to_the_owner_as_such() {
+    let mut w = world("player-elsewhere");
+    for (house, owner, secret, said) in [
+        (
+            "Stark",
+            STARK,
+            STARK_SECRET,
+            "Ceci est une copie pour l'adresse enregistrée",
+        ),
+        (
+            "Lannister",
+            LANNISTER,
+            LANNISTER_SECRET,
+            "This is a copy for the registered address",
+        ),
+    ] {
+        let body = format!("PARTIE {GAME} {house} {secret}\nETAT\n");
+        send(&mut w, MALLORY, &body);
+        let mails = w.take();
+        let copy = mails
+            .iter()
+            .find(|m| m.to == owner)
+            .unwrap_or_else(|| panic!("no copy to {owner}: {mails:#?}"));
+        let text = flat(&copy.body);
+        assert!(text.contains(said), "{text}");
+        assert!(text.contains("2026"), "the time it came: {text}");
+        assert!(!copy.body.contains(MALLORY), "{}", copy.body);
+        let answer = mails.iter().find(|m| m.to == MALLORY).unwrap();
+        assert!(!flat(&answer.body).contains(said), "{}", answer.body);
+    }
 }
 
 // ===================================================================== secrets

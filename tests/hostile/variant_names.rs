@@ -85,7 +85,7 @@ fn punctuated_names_play_and_move_back_and_forth() {
         &["game", "show", "g"][..],
         &["game", "show", "g", "--json"],
         &["history", "g"],
-        &["history", "g", "1"],
+        &["history", "g", "2"],
         &["export", "g"],
         &["game", "audit", "g"],
     ] {

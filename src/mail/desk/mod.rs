@@ -19,6 +19,7 @@ use crate::game::{Action, Actor, AuditLine, Event, GameError, HouseKey, SubmitMo
 use crate::lang::Lang;
 use crate::map::Variant;
 use crate::service::{Effects, Service, ServiceError, Session};
+use std::rc::Rc;
 
 use super::command::{Command, Located, SECRET_MASK};
 use super::inbound::Inbound;
@@ -75,6 +76,8 @@ pub(crate) struct Desk<'a> {
     role: Role,
     /// The game the mail is about, once named (even when the sign-on failed).
     game_id: Option<String>,
+    /// The variant of the mail's game: refusals name its houses in the reader's words.
+    names: Option<Rc<Variant>>,
     /// A sign-on failed: the rest of the mail is refused for that game.
     locked_out: bool,
     sections: Vec<Placed>,
@@ -134,6 +137,7 @@ impl<'a> Desk<'a> {
             effects,
             role: Role::Nobody,
             game_id: None,
+            names: None,
             locked_out: false,
             sections: Vec::new(),
             orders: Vec::new(),
@@ -159,6 +163,7 @@ impl<'a> Desk<'a> {
         game: &mut Option<Session<'_>>,
         commands: &[Located],
     ) -> Result<(), ServiceError> {
+        self.names = game.as_ref().map(Session::shared_variant);
         if self.mail.too_large {
             let refusal = Refusal::TooLarge {
                 size: self.mail.size,

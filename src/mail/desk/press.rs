@@ -152,6 +152,10 @@ impl Desk<'_> {
                 "broadcast": to == PressTo::All,
                 "to": to_names(*lang),
                 "to_moderator": to == PressTo::Moderator,
+                "moderator_copy": moderator_copy,
+                "moderated": g.moderator().is_some(),
+                // The id, one word, for the answer's `PRESS TO` (names may have blanks).
+                "from_id": sender.as_ref().filter(|_| !grey).map(|h| h.to_string()),
                 "body": body,
             });
             let mail = self.compose("press.txt", "press", data, address, *lang)?;

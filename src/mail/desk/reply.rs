@@ -39,7 +39,7 @@ impl Desk<'_> {
 
     /// A game's refusal, in the reader's language and in mail words.
     pub(super) fn game_message(&self, e: &GameError) -> String {
-        super::refusal::game_error(e, self.lang)
+        super::refusal::game_error(e, self.lang, self.names.as_deref())
     }
 
     /// The service's failure in the reader's language: the game's refusal in mail words.
@@ -167,10 +167,27 @@ impl Desk<'_> {
             "sections": self.sections,
             "orders": orders,
             "judge": self.config.judge.address,
+            "owner_copy": null,
         });
         if let Some((_, variant)) = game {
             crate::report::localize(&mut data, variant, self.lang);
         }
+        // The registered address's copy says it is one, and when the mail came: its
+        // reader did not write it, and may have to act (issue 23, D8).
+        let owner_copy = match (&self.owner, game) {
+            (Some(_), Some((g, _))) => {
+                let mut copy = data.clone();
+                copy["owner_copy"] = json!({
+                    "received": crate::report::format_deadline(
+                        self.arrival,
+                        g.settings().schedule.time_zone,
+                        self.lang
+                    ),
+                });
+                Some(copy)
+            }
+            _ => None,
+        };
         let mail = self.compose(
             "reply.txt",
             "reply",
@@ -184,7 +201,18 @@ impl Desk<'_> {
             None => mail,
         };
         // The copy to the house's address goes without the picture: one picture a mail.
-        let plain = mail.clone();
+        let plain = match owner_copy {
+            Some(data) => {
+                let owner = self.owner.clone().unwrap_or_default();
+                let copy = self.compose("reply.txt", "reply", data, &owner, self.lang)?;
+                let copy = copy.answering(Some(&self.mail.message_id), &self.mail.references);
+                match game {
+                    Some((g, _)) => copy.about(g.id()),
+                    None => copy,
+                }
+            }
+            None => mail.clone(),
+        };
         let mail = match game {
             Some((g, variant)) => {
                 // Drawn here, once the reply is known to go: a silenced sender costs

@@ -453,6 +453,7 @@ mod tests {
             "sections": sections,
             "orders": null,
             "judge": "judge@example.org",
+            "owner_copy": null,
         });
         render_template(
             "reply.txt",
