@@ -9,7 +9,7 @@ mod args;
 mod keywords;
 mod message;
 
-pub use keywords::{Keyword, SPELLINGS, Spelling};
+pub use keywords::{FOREIGN, Keyword, SPELLINGS, Spelling};
 
 use crate::game::SettingKind;
 use crate::lang::Lang;
