@@ -124,7 +124,10 @@ fn a_draw_naming_houses_passes_when_every_survivor_votes_for_it() {
         "d3@example.org",
         &format!("MODERATOR {GAME} {moderator}\nSTATUS\n"),
     );
-    assert!(status.contains("vote la nulle entre Stark et Lannister"), "{status}");
+    assert!(
+        status.contains("vote la nulle entre Stark et Lannister"),
+        "{status}"
+    );
     assert_eq!(show(&dir)["status"], "running");
     // Baratheon, left out of it, votes for it too: it concedes its place and the draw
     // is declared, naming who drew.

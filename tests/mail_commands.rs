@@ -272,7 +272,10 @@ fn no_keyword_starts_an_order_on_the_shipped_maps() {
             ]);
         }
         // The commands of other judges are read as such too (issue 23).
-        let words = SPELLINGS.iter().map(|s| s.words).chain(FOREIGN.iter().map(|f| f.0));
+        let words = SPELLINGS
+            .iter()
+            .map(|s| s.words)
+            .chain(FOREIGN.iter().map(|f| f.0));
         for words in words {
             for tail in &tails {
                 let line = format!("{}{tail}", words.to_uppercase());

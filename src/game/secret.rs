@@ -160,7 +160,10 @@ impl super::Game {
                 known.push(h.name.clone());
             }
         }
-        check_chosen(secret, &known.iter().map(String::as_str).collect::<Vec<_>>())?;
+        check_chosen(
+            secret,
+            &known.iter().map(String::as_str).collect::<Vec<_>>(),
+        )?;
         let stored = match house {
             Some(house) => self
                 .seat_mut(house)

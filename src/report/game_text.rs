@@ -72,7 +72,10 @@ pub fn vote_text(vote: &crate::game::Vote, variant: &Variant, lang: Lang) -> Str
             )
         }
         crate::game::Vote::DrawWith(houses) => {
-            let names: Vec<String> = houses.iter().map(|h| house_name(variant, h, lang)).collect();
+            let names: Vec<String> = houses
+                .iter()
+                .map(|h| house_name(variant, h, lang))
+                .collect();
             say!(
                 lang,
                 "habits.votes_draw_with",

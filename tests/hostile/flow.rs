@@ -13,8 +13,7 @@ use corbeau::game::Action;
 use corbeau::game::calendar::{CalendarError, Span};
 use corbeau::game::{
     Game, GameError, GameStatus, HouseKey, Incompatibility, NewGame, NoticeKind, OrderLines,
-    SecretFailure,
-    Settings, SubmitMode, Trigger, create,
+    SecretFailure, Settings, SubmitMode, Trigger, create,
 };
 use corbeau::judge::{Failure, Illegal, Outcome, Phase, PhaseKind, Season};
 use corbeau::lang::Lang;
@@ -1299,7 +1298,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    assert_eq!(checked, 11 + 44 + 9 + 26 + 4);
+    assert_eq!(checked, 11 + 46 + 9 + 26 + 4);
 }
 
 /// A moderator's `DÉMARRER` (or `REPRENDRE`, `ANNULER`) that reached the judge while it

@@ -368,6 +368,27 @@ mod tests {
     }
 
     #[test]
+    fn foreign_commands_are_folded_short_and_none_of_ours() {
+        for (words, _) in FOREIGN {
+            assert_eq!(fold(words), *words, "{words} is not folded");
+            assert!(words.split(' ').count() <= MAX_WORDS, "{words}");
+            assert!(
+                SPELLINGS.iter().all(|s| s.words != *words),
+                "{words} is ours"
+            );
+        }
+        // A longer keyword of ours wins over a foreign one it starts like.
+        assert_eq!(read_foreign("SET GRACE 6h"), None);
+        assert_eq!(read_foreign("SET PASSWORD x"), None);
+        assert_eq!(
+            read_foreign("Set Preference: stark"),
+            Some(("Set Preference", None))
+        );
+        assert_eq!(read_foreign("GET info"), Some(("GET", Some(Keyword::Help))));
+        assert_eq!(read_foreign("Getty"), None);
+    }
+
+    #[test]
     fn case_accents_hyphens_and_colons_do_not_matter() {
         assert_eq!(keyword("PRÊT"), Some((Keyword::Ready, "PRÊT", "")));
         assert_eq!(keyword("pret."), Some((Keyword::Ready, "pret", ".")));

@@ -23,7 +23,10 @@ impl Desk<'_> {
             return;
         };
         let Some(houses) = self.read_houses(game, located, |read| {
-            written.iter().map(|h| read(h)).collect::<Result<Vec<_>, _>>()
+            written
+                .iter()
+                .map(|h| read(h))
+                .collect::<Result<Vec<_>, _>>()
         }) else {
             return;
         };
