@@ -340,3 +340,36 @@ fn a_misspelt_province_is_suggested_in_the_readers_language() {
     assert!(english.contains("Kingswood"), "{english}");
     assert!(french.contains("Château-Noir (Cno)"), "{french}");
 }
+
+#[test]
+fn the_command_line_votes_a_draw_naming_houses_as_the_mail_does() {
+    let (dir, _) = judge("cli-draw");
+    ok(
+        &dir,
+        &[
+            "player",
+            "vote",
+            GAME,
+            "stark",
+            "draw",
+            "stark",
+            "lannister",
+        ],
+    );
+    let game = show(&dir);
+    let stark = game["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["house"] == "stark")
+        .unwrap();
+    assert_eq!(
+        stark["vote"],
+        serde_json::json!({"vote": "draw-with", "house": ["stark", "lannister"]})
+    );
+    let audit = ok(&dir, &["game", "audit", GAME, "--lang", "en"]);
+    assert!(
+        audit.contains("stark: votes a draw between stark and lannister"),
+        "{audit}"
+    );
+}
