@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use corbeau::lang::Lang;
-use corbeau::mail::command::{Command, CommandError, Keyword, Located, SPELLINGS, Script, parse};
+use corbeau::mail::command::{
+    Command, CommandError, FOREIGN, Keyword, Located, SPELLINGS, Script, parse,
+};
 use corbeau::map::{Variant, fold, load_variant};
 use corbeau::order::{Instruction, Order, parse_order};
 use proptest::prelude::*;
@@ -269,9 +271,14 @@ fn no_keyword_starts_an_order_on_the_shipped_maps() {
                 format!(" S {id}"),
             ]);
         }
-        for spelling in SPELLINGS {
+        // The commands of other judges are read as such too (issue 23).
+        let words = SPELLINGS
+            .iter()
+            .map(|s| s.words)
+            .chain(FOREIGN.iter().map(|f| f.0));
+        for words in words {
             for tail in &tails {
-                let line = format!("{}{tail}", spelling.words.to_uppercase());
+                let line = format!("{}{tail}", words.to_uppercase());
                 let Ok(Some(order)) = parse_order(&variant, &source, 1, &line) else {
                     continue;
                 };

@@ -836,7 +836,10 @@ fn an_unknown_province_gets_suggestions_in_both_languages() {
     match &e {
         OrderError::UnknownProvince { name, nearest, .. } => {
             assert_eq!(name, "Port-Rael");
-            assert_eq!(nearest.first().map(String::as_str), Some("Port-Réal (Por)"));
+            assert_eq!(
+                nearest.first().map(|n| n.shown(Lang::Fr)),
+                Some("Port-Réal (Por)")
+            );
         }
         other => panic!("{other:?}"),
     }

@@ -237,11 +237,12 @@ pub enum PlayerCommand {
         #[arg(long)]
         not: bool,
     },
-    /// A house's vote: `draw`, `concede HOUSE`, or `none`.
+    /// A house's vote: `draw`, `draw HOUSE HOUSE…` (a draw shared by these houses only),
+    /// `concede HOUSE`, or `none`.
     Vote {
         game: String,
         house: String,
-        #[arg(num_args = 1..=2, required = true)]
+        #[arg(num_args = 1.., required = true)]
         vote: Vec<String>,
     },
     /// Declare a player's absence (`2026-12-24` `2026-12-27 20:00`): deadlines move past it.
@@ -689,6 +690,12 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
             let vote = match parse_vote(&vote, ctx.lang)? {
                 Some(Vote::Concede(to)) => Some(Vote::Concede(self::house(ctx, &game, &to)?)),
                 Some(Vote::Draw) => Some(Vote::Draw),
+                Some(Vote::DrawWith(houses)) => Some(Vote::DrawWith(
+                    houses
+                        .iter()
+                        .map(|h| self::house(ctx, &game, h))
+                        .collect::<Result<_, _>>()?,
+                )),
                 None => None,
             };
             let g = moderate(ctx, &game, Action::Vote { house, vote })?;
@@ -720,7 +727,12 @@ fn parse_vote(words: &[String], lang: Lang) -> Result<Option<Vote<String>>, Erro
         .unwrap_or_default();
     match (first.as_str(), words.get(1)) {
         ("draw" | "nul" | "nulle", None) => Ok(Some(Vote::Draw)),
-        ("concede" | "conceder" | "concession", Some(h)) => Ok(Some(Vote::Concede(h.clone()))),
+        ("draw" | "nul" | "nulle", Some(_)) => Ok(Some(Vote::DrawWith(
+            words.get(1..).unwrap_or_default().to_vec(),
+        ))),
+        ("concede" | "conceder" | "concession", Some(h)) if words.len() == 2 => {
+            Ok(Some(Vote::Concede(h.clone())))
+        }
         ("none" | "aucun" | "retirer", None) => Ok(None),
         _ => Err(Error::Input(
             GameError::BadVote(words.join(" ")).message(lang),

@@ -12,7 +12,7 @@ use crate::map::Variant;
 use super::GameError;
 use super::HouseKey;
 use super::actor::Actor;
-use super::event::Event;
+use super::event::{Event, Revealed};
 use super::model::{Game, PhaseRecord, SubmitMode, Trigger, Vote};
 use super::orders::OrderLines;
 use super::rules::{ResultsMaker, same_address};
@@ -194,6 +194,12 @@ pub enum Action {
         address: String,
         reason: String,
     },
+    // Issue 23, the habits of njudge players.
+    /// A house's player (or, `house` none, the moderator) chooses a new secret.
+    ChangeSecret {
+        house: Option<HouseKey>,
+        secret: Revealed,
+    },
 }
 
 impl Action {
@@ -227,6 +233,7 @@ impl Action {
             Action::Bounced { .. } => "bounce",
             Action::Undeliverable { .. } => "undeliverable",
             Action::Set(_) => "set",
+            Action::ChangeSecret { .. } => "password",
         }
     }
 
@@ -241,6 +248,9 @@ impl Action {
             | Action::Resign { house }
             | Action::Address { house, .. }
             | Action::Language {
+                house: Some(house), ..
+            }
+            | Action::ChangeSecret {
                 house: Some(house), ..
             } => Some(house),
             _ => None,
@@ -275,7 +285,8 @@ fn needs(action: &Action) -> Needs {
         | Action::Observers { .. }
         | Action::Pictures { .. }
         | Action::Set(_)
-        | Action::Language { house: None, .. } => Needs::Moderator,
+        | Action::Language { house: None, .. }
+        | Action::ChangeSecret { house: None, .. } => Needs::Moderator,
         Action::Submit { .. }
         | Action::Ready { .. }
         | Action::WithdrawReady { .. }
@@ -283,7 +294,8 @@ fn needs(action: &Action) -> Needs {
         | Action::Absence { .. }
         | Action::Resign { .. }
         | Action::Address { .. }
-        | Action::Language { .. } => Needs::Player,
+        | Action::Language { .. }
+        | Action::ChangeSecret { .. } => Needs::Player,
         Action::AskObserve { .. } | Action::ConfirmObserve { .. } | Action::Unobserve { .. } => {
             Needs::Address
         }
@@ -442,6 +454,10 @@ impl Game {
             }
             Action::Undeliverable { address, reason } => {
                 self.mail_undeliverable(&address, reason, now)
+            }
+            Action::ChangeSecret { house, secret } => {
+                self.change_secret(variant, house.as_ref(), &secret.0)?;
+                Event::SecretChanged { house }
             }
         };
         Ok(vec![event])

@@ -158,4 +158,10 @@ pub enum AuditLine {
     SettingChanged {
         change: super::setting::SettingChanged,
     },
+    // Issue 23, the habits of njudge players.
+    /// A house's player (`house` none: the moderator) chose a new secret (never kept
+    /// here, nor its hash).
+    SecretChanged {
+        house: Option<HouseKey>,
+    },
 }

@@ -147,6 +147,13 @@ pub enum GameError {
         count: usize,
         max: usize,
     },
+    // Issue 23, the habits of njudge players.
+    /// A draw naming a house that is out of the game (no unit, no centre).
+    DrawWithout(HouseKey),
+    /// A secret chosen by its owner that is too easy to guess (the rule: [`super::secret::check_chosen`]).
+    WeakSecret {
+        min: usize,
+    },
 }
 
 impl From<CalendarError> for GameError {

@@ -172,6 +172,11 @@ pub enum Event {
         reason: String,
         told: bool,
     },
+    // Issue 23, the habits of njudge players.
+    /// A house's player (`house` none: the moderator) chose a new secret.
+    SecretChanged {
+        house: Option<HouseKey>,
+    },
 }
 
 impl Event {
@@ -248,6 +253,7 @@ impl Event {
                 reason,
             },
             Event::Reminded { .. } | Event::GraceRuns { .. } => return None,
+            Event::SecretChanged { house } => AuditLine::SecretChanged { house },
         })
     }
 

@@ -147,6 +147,10 @@ pub enum Vote<H = HouseKey> {
     Draw,
     /// Concede the game to this house.
     Concede(H),
+    // Issue 23, draws naming houses.
+    /// A draw shared by these houses only; a voter left out of them concedes its place.
+    #[serde(rename = "draw-with")]
+    DrawWith(Vec<H>),
 }
 
 /// One order kept for the phase being played, as it was parsed when received: the reply,

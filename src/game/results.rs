@@ -43,6 +43,40 @@ pub struct ResultsView {
     pub counts: Counts,
 }
 
+impl ResultsView {
+    /// The results as one house may read a trial of its own orders: its orders, units,
+    /// dislodgements and centres, nothing of any other house (issue 23, `PREVIEW` by a
+    /// player), and the counts of what is left.
+    pub fn only_house(&mut self, house: &str) {
+        let own = |h: &Option<HouseRef>| h.as_ref().is_some_and(|h| h.id == house);
+        self.houses.retain(|h| own(&h.house));
+        self.rejected.retain(|r| own(&r.house));
+        self.dislodged.retain(|d| own(&d.house));
+        self.disbanded.retain(|d| own(&d.house));
+        self.after.retain(|a| own(&a.house));
+        if let Some(table) = &mut self.centres {
+            table.rows.retain(|r| r.house.id == house);
+            table.unowned.clear();
+        }
+        let mut counts = Counts {
+            rejected: self.rejected.len(),
+            dislodged: self.dislodged.len(),
+            disbanded: self.disbanded.len(),
+            ..Counts::default()
+        };
+        for line in self.houses.iter().flat_map(|h| &h.orders) {
+            counts.lines += 1;
+            counts.orders += usize::from(line.written.is_some());
+            match line.outcome.status {
+                Status::Succeeded => counts.succeeded += 1,
+                Status::Failed => counts.failed += 1,
+                Status::Illegal => counts.illegal += 1,
+            }
+        }
+        self.counts = counts;
+    }
+}
+
 /// Which variant was played.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VariantRef {

@@ -55,6 +55,28 @@ fn hash(e: argon2::password_hash::Error) -> GameError {
     GameError::Secret(SecretFailure::Hash(e.to_string()))
 }
 
+/// The fewest characters of a secret its owner chooses (`SET PASSWORD`): the judge's own
+/// are 10 letters and digits.
+pub const MIN_CHOSEN: usize = 8;
+
+/// Refuses a secret its owner chose that is easy to guess: shorter than [`MIN_CHOSEN`],
+/// fewer than four different characters (`aaaaaaaa`, `abababab`), or the game's or the
+/// house's own name (`westeros-1`, `stark`), which anyone reading the results knows.
+pub fn check_chosen(secret: &str, known: &[&str]) -> Result<(), GameError> {
+    let secret = secret.trim();
+    let mut distinct: Vec<char> = secret.chars().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let guessable = known.iter().any(|k| {
+        let k = crate::map::fold(k);
+        !k.is_empty() && crate::map::fold(secret).contains(&k)
+    });
+    if secret.chars().count() < MIN_CHOSEN || distinct.len() < 4 || guessable {
+        return Err(GameError::WeakSecret { min: MIN_CHOSEN });
+    }
+    Ok(())
+}
+
 /// A fresh random secret (`k7pq2mzd9a`).
 pub fn new_secret() -> Result<String, GameError> {
     let mut bytes = [0u8; SECRET_LEN];
@@ -119,6 +141,44 @@ impl super::Game {
             r.token = HIDDEN.into();
         }
         g
+    }
+
+    /// Gives a seat (a house's player; `None`: the moderator) the secret its owner chose,
+    /// hashed as every secret is; the old one stops working at once.
+    pub fn change_secret(
+        &mut self,
+        variant: &crate::map::Variant,
+        house: Option<&HouseKey>,
+        secret: &str,
+    ) -> Result<(), GameError> {
+        let mut known = vec![self.id.clone()];
+        if let Some(house) = house {
+            known.push(house.to_string());
+            if let Some(h) = house.in_variant(variant) {
+                let h = variant.house(h);
+                known.extend(h.names.iter().map(|(_, n)| n.clone()));
+                known.push(h.name.clone());
+            }
+        }
+        check_chosen(
+            secret,
+            &known.iter().map(String::as_str).collect::<Vec<_>>(),
+        )?;
+        let stored = match house {
+            Some(house) => self
+                .seat_mut(house)
+                .filter(|s| !s.resigned)
+                .and_then(|s| s.player.as_mut())
+                .map(|p| &mut p.secret)
+                .ok_or_else(|| GameError::NoPlayer(house.clone()))?,
+            None => self
+                .moderator
+                .as_mut()
+                .map(|m| &mut m.secret)
+                .ok_or(GameError::NotAllowed { action: "password" })?,
+        };
+        *stored = hash_secret(secret)?;
+        Ok(())
     }
 
     /// Adds the sieve to the stored hash of a seat's secret (a house's player; `None`: the

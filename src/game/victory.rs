@@ -105,7 +105,8 @@ pub fn survivors(variant: &Variant, game: &Game, position: &Position) -> Vec<Hou
 }
 
 /// The ending the votes decide: a draw when every surviving house that is not in civil
-/// disorder voted for one; a concession when every such house but one conceded to it.
+/// disorder voted for the same one (a bare `DRAW` is the draw of every survivor); a
+/// concession when every such house but one conceded to it.
 pub fn vote_ending(survivors: &[HouseKey], game: &Game) -> Option<Ending> {
     let voters: Vec<&super::model::Seat> = game
         .seats
@@ -115,10 +116,11 @@ pub fn vote_ending(survivors: &[HouseKey], game: &Game) -> Option<Ending> {
     if voters.is_empty() {
         return None;
     }
-    if voters.iter().all(|s| s.vote == Some(Vote::Draw)) {
-        return Some(Ending::Draw {
-            houses: survivors.to_vec(),
-        });
+    let drawn = |s: &&super::model::Seat| drawn_by(s.vote.as_ref()?, survivors);
+    if let Some(first) = voters.first().and_then(drawn)
+        && voters.iter().all(|s| drawn(s).as_ref() == Some(&first))
+    {
+        return Some(Ending::Draw { houses: first });
     }
     let winner = voters.iter().find_map(|s| match &s.vote {
         Some(Vote::Concede(h)) if survivors.contains(h) => Some(h.clone()),
@@ -129,4 +131,20 @@ pub fn vote_ending(survivors: &[HouseKey], game: &Game) -> Option<Ending> {
         .filter(|s| s.house != winner)
         .all(|s| s.vote == Some(Vote::Concede(winner.clone())))
         .then_some(Ending::Concession { house: winner })
+}
+
+/// The survivors a draw vote shares the game between, in the survivors' order, so that
+/// two votes naming the same houses in another order are the same draw; `None` for a
+/// concession, or a draw none of whose houses survives.
+fn drawn_by(vote: &Vote, survivors: &[HouseKey]) -> Option<Vec<HouseKey>> {
+    let houses: Vec<HouseKey> = match vote {
+        Vote::Draw => survivors.to_vec(),
+        Vote::DrawWith(named) => survivors
+            .iter()
+            .filter(|h| named.contains(h))
+            .cloned()
+            .collect(),
+        Vote::Concede(_) => return None,
+    };
+    (!houses.is_empty()).then_some(houses)
 }

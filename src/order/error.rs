@@ -8,6 +8,37 @@ use crate::say;
 
 use super::ast::SourcePos;
 
+/// A province suggested for a misspelt name, as each reader is shown it: `Londres (Lon)`
+/// to a French reader, `London` to an English one (issue 23: the suggestion in the
+/// reader's language, whatever the map's own).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suggestion {
+    /// As the map names it.
+    pub own: String,
+    /// As the map's translations name it, per language.
+    pub translated: Vec<(Lang, String)>,
+}
+
+impl Suggestion {
+    /// The suggestion for a reader of `lang`.
+    pub fn shown(&self, lang: Lang) -> &str {
+        self.translated
+            .iter()
+            .find(|(l, _)| *l == lang)
+            .map_or(self.own.as_str(), |(_, s)| s.as_str())
+    }
+}
+
+/// A suggestion with no translation (tests, and maps without any).
+impl From<&str> for Suggestion {
+    fn from(own: &str) -> Suggestion {
+        Suggestion {
+            own: own.to_string(),
+            translated: Vec::new(),
+        }
+    }
+}
+
 /// What the parser was looking for where it stopped (`grammar/orders.ebnf` rule names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Expectation {
@@ -53,8 +84,8 @@ pub enum OrderError {
     UnknownProvince {
         at: SourcePos,
         name: String,
-        /// The nearest province names, best first, shown as `Sombreval (Som)`.
-        nearest: Vec<String>,
+        /// The nearest provinces, best first, shown as `Sombreval (Som)`.
+        nearest: Vec<Suggestion>,
     },
     /// A coast that the province does not have (or a coast given to a one-coast province).
     #[error("{at}: {}", self.detail(Lang::En))]
@@ -136,6 +167,7 @@ impl OrderError {
     fn detail(&self, lang: Lang) -> String {
         match self {
             OrderError::UnknownProvince { name, nearest, .. } => {
+                let nearest: Vec<&str> = nearest.iter().map(|n| n.shown(lang)).collect();
                 say!(lang, "order.unknown_province", name, nearest)
             }
             OrderError::UnknownCoast {

@@ -6,6 +6,6 @@ pub mod parse;
 mod token;
 
 pub use ast::{Instruction, Location, Order, SourcePos, UnitSpec};
-pub use error::{Expectation, OrderError};
+pub use error::{Expectation, OrderError, Suggestion};
 pub use parse::{MAX_LINE_CHARS, parse_order, parse_orders, parse_unit_line};
 pub use token::is_word_char;

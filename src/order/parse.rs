@@ -11,7 +11,7 @@ use nom::combinator::{cut, map, opt};
 use crate::map::{ProvinceId, UnitKind, Variant, fold};
 
 use super::ast::{Instruction, Location, Order, SourcePos, UnitSpec};
-use super::error::{Expectation, OrderError};
+use super::error::{Expectation, OrderError, Suggestion};
 use super::token::{
     Input, Lexicon, PError, PResult, Problem, coast_name, expected, expecting, fail, is_reserved,
     keyword, nearest_verb, province, symbol,
@@ -191,17 +191,17 @@ fn located(
 
 /// The name to report (the longest candidate with suggestions, else the first word) and
 /// its suggestions.
-fn suggestions(variant: &Variant, candidates: &[String]) -> (String, Vec<String>) {
+fn suggestions(variant: &Variant, candidates: &[String]) -> (String, Vec<Suggestion>) {
     for name in candidates {
         let nearest = variant.names.nearest(name);
         let typed = name.chars().count();
         // After the best, a short id that merely shares letters is noise (`Winterfel`:
         // not `Ner`).
-        let shown: Vec<String> = nearest
+        let shown: Vec<Suggestion> = nearest
             .iter()
             .enumerate()
             .filter(|(rank, (matched, _))| *rank == 0 || 2 * matched.chars().count() >= typed)
-            .map(|(_, &(_, id))| show_province(variant, id))
+            .map(|(_, &(_, id))| suggestion(variant, id))
             .collect();
         if !shown.is_empty() {
             return (name.clone(), shown);
@@ -210,18 +210,36 @@ fn suggestions(variant: &Variant, candidates: &[String]) -> (String, Vec<String>
     (candidates.last().cloned().unwrap_or_default(), Vec::new())
 }
 
+/// A province suggested, as each language names it.
+fn suggestion(variant: &Variant, id: ProvinceId) -> Suggestion {
+    let p = variant.province(id);
+    Suggestion {
+        own: show_named(&p.id, &p.name),
+        translated: p
+            .names
+            .iter()
+            .map(|(lang, name)| (*lang, show_named(&p.id, name)))
+            .collect(),
+    }
+}
+
 /// `Sombreval (Som)`: the display name and the abbreviation.
 fn show_province(variant: &Variant, id: ProvinceId) -> String {
     let p = variant.province(id);
-    let mut chars = p.id.chars();
+    show_named(&p.id, &p.name)
+}
+
+/// `name (Abbreviation)`, or the name alone when it is the id.
+fn show_named(id: &str, name: &str) -> String {
+    let mut chars = id.chars();
     let abbreviation: String = chars
         .next()
         .map(|c| c.to_uppercase().chain(chars).collect())
         .unwrap_or_default();
-    if fold(&p.name) == fold(&p.id) {
-        p.name.clone()
+    if fold(name) == fold(id) {
+        name.to_string()
     } else {
-        format!("{} ({abbreviation})", p.name)
+        format!("{name} ({abbreviation})")
     }
 }
 

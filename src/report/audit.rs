@@ -82,6 +82,12 @@ impl AuditLine {
             AuditLine::Vote { house, vote } => match vote {
                 Some(Vote::Draw) => say!(lang, "audit.vote_draw", house),
                 Some(Vote::Concede(to)) => say!(lang, "audit.vote_concede", house, to),
+                Some(Vote::DrawWith(houses)) => say!(
+                    lang,
+                    "habits.audit_vote_draw_with",
+                    house,
+                    houses = say!(lang, "words.and_list", names = houses)
+                ),
                 None => say!(lang, "audit.vote_withdrawn", house),
             },
             AuditLine::Absence {
@@ -161,6 +167,7 @@ impl AuditLine {
                     change = change.say(lang, zone)
                 )
             }
+            AuditLine::SecretChanged { house } => say!(lang, "habits.audit_secret_changed", house),
         }
     }
 }

@@ -166,6 +166,8 @@ impl GameError {
             TooManyReminders { count, max } => {
                 say!(lang, "game_error.too_many_reminders", count, max)
             }
+            DrawWithout(house) => say!(lang, "habits.draw_without", house),
+            WeakSecret { min } => say!(lang, "habits.weak_secret", min),
         }
     }
 }

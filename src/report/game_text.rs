@@ -60,6 +60,31 @@ pub fn phase_text(phase: Phase, lang: Lang) -> String {
     phase_words(phase, lang, "phase.text")
 }
 
+/// A house's vote to end the game, as `game show` and the moderator's `STATUS` word it.
+pub fn vote_text(vote: &crate::game::Vote, variant: &Variant, lang: Lang) -> String {
+    match vote {
+        crate::game::Vote::Draw => say!(lang, "game_show.votes_draw"),
+        crate::game::Vote::Concede(h) => {
+            say!(
+                lang,
+                "game_show.concedes",
+                house = house_name(variant, h, lang)
+            )
+        }
+        crate::game::Vote::DrawWith(houses) => {
+            let names: Vec<String> = houses
+                .iter()
+                .map(|h| house_name(variant, h, lang))
+                .collect();
+            say!(
+                lang,
+                "habits.votes_draw_with",
+                houses = say!(lang, "words.and_list", names)
+            )
+        }
+    }
+}
+
 fn house_name(variant: &Variant, id: &str, lang: Lang) -> String {
     variant.house_by_name(id).map_or_else(
         || id.to_string(),
@@ -172,16 +197,7 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
             state.push(say!(lang, "game_show.missed", count = seat.missed()));
         }
         if let Some(vote) = &seat.vote() {
-            state.push(match vote {
-                crate::game::Vote::Draw => say!(lang, "game_show.votes_draw"),
-                crate::game::Vote::Concede(h) => {
-                    say!(
-                        lang,
-                        "game_show.concedes",
-                        house = house_name(variant, h, lang)
-                    )
-                }
-            });
+            state.push(vote_text(vote, variant, lang));
         }
         t.push_str(&format!(
             "  {:<12} {:>2} {}  {:<28} {}\n",

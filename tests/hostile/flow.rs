@@ -12,8 +12,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 use corbeau::game::Action;
 use corbeau::game::calendar::{CalendarError, Span};
 use corbeau::game::{
-    Game, GameError, GameStatus, Incompatibility, NewGame, NoticeKind, OrderLines, SecretFailure,
-    Settings, SubmitMode, Trigger, create,
+    Game, GameError, GameStatus, HouseKey, Incompatibility, NewGame, NoticeKind, OrderLines,
+    SecretFailure, Settings, SubmitMode, Trigger, create,
 };
 use corbeau::judge::{Failure, Illegal, Outcome, Phase, PhaseKind, Season};
 use corbeau::lang::Lang;
@@ -1108,6 +1108,9 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             max: Span::days(7),
         },
         GameError::TooManyReminders { count: 6, max: 5 },
+        // Issue 23, the habits of njudge players.
+        GameError::DrawWithout(HouseKey::from("greyjoy")),
+        GameError::WeakSecret { min: 8 },
     ];
     for e in &games {
         // No wildcard: a new error does not compile until it is listed above. (The map's
@@ -1156,7 +1159,9 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::DeadlineTooFar { .. }
             | GameError::DeadlineWhilePaused
             | GameError::GraceTooLong { .. }
-            | GameError::TooManyReminders { .. } => {}
+            | GameError::TooManyReminders { .. }
+            | GameError::DrawWithout(_)
+            | GameError::WeakSecret { .. } => {}
         }
         check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
     }
@@ -1293,7 +1298,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    assert_eq!(checked, 11 + 44 + 9 + 26 + 4);
+    assert_eq!(checked, 11 + 46 + 9 + 26 + 4);
 }
 
 /// A moderator's `DÉMARRER` (or `REPRENDRE`, `ANNULER`) that reached the judge while it

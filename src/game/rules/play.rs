@@ -254,6 +254,7 @@ impl Game {
                 }
                 Some(Vote::Concede(to))
             }
+            Some(Vote::DrawWith(named)) => Some(self.draw_set(variant, named)?),
             other => other,
         };
         let seat = self.seat_in(house)?;
@@ -263,6 +264,29 @@ impl Game {
             self.finish(ending.clone(), now);
         }
         Ok(ending)
+    }
+
+    /// A draw naming houses, each once: each must still be in the game (a house out of
+    /// it shares no draw). Naming every survivor is the plain draw.
+    fn draw_set(&self, variant: &Variant, named: Vec<HouseKey>) -> Result<Vote, GameError> {
+        let alive = survivors(variant, self, &self.position);
+        let mut houses: Vec<HouseKey> = Vec::new();
+        for house in named {
+            self.plays(&house)?;
+            if !alive.contains(&house) {
+                return Err(GameError::DrawWithout(house));
+            }
+            if !houses.contains(&house) {
+                houses.push(house);
+            }
+        }
+        if houses.is_empty() {
+            return Err(GameError::BadVote(String::new()));
+        }
+        if alive.iter().all(|h| houses.contains(h)) {
+            return Ok(Vote::Draw);
+        }
+        Ok(Vote::DrawWith(houses))
     }
 
     pub fn pause(&mut self, now: DateTime<Utc>) -> Result<(), GameError> {

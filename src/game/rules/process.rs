@@ -36,6 +36,34 @@ impl Game {
     /// Adjudicates the current phase with the orders received (missing orders hold), and
     /// moves the game to the next phase. Returns the record to keep in the history, its
     /// results made by `results` (the report layer's `results_record`).
+    /// The current phase adjudicated on a copy, nothing kept (`PREVIEW`). For a house
+    /// (a player's preview), only its orders are given, every other house's units
+    /// holding as if without orders, and the results keep only what is that house's: a
+    /// player learns nothing of the orders the others sent.
+    pub fn trial(
+        &self,
+        variant: &Variant,
+        house: Option<&HouseKey>,
+        now: DateTime<Utc>,
+        results: ResultsMaker<'_>,
+    ) -> Result<(Game, PhaseRecord), GameError> {
+        let mut trial = self.clone();
+        if let Some(house) = house {
+            trial.plays(house)?;
+            for seat in trial.seats.iter_mut().filter(|s| &s.house != house) {
+                seat.orders.clear();
+            }
+        }
+        let mut record = trial.process(variant, now, Trigger::Moderator, results)?;
+        if let Some(house) = house {
+            if let crate::game::results::PhaseResults::Read(view) = &mut record.results {
+                view.only_house(house.as_str());
+            }
+            record.ending = None;
+        }
+        Ok((trial, record))
+    }
+
     pub fn process(
         &mut self,
         variant: &Variant,

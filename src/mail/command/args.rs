@@ -33,7 +33,13 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
         Keyword::Status => bare(Command::Status),
         Keyword::List => bare(Command::List),
         Keyword::History => Ok(Command::History(rest())),
-        Keyword::Draw => bare(Command::Draw(true)),
+        Keyword::Draw if head.bare() => Ok(Command::Draw(true)),
+        Keyword::Draw => {
+            let houses = house_list(&words);
+            (!houses.is_empty())
+                .then_some(Command::DrawWith(houses))
+                .ok_or_else(bad)
+        }
         Keyword::NoDraw => bare(Command::Draw(false)),
         Keyword::Concede => house(&words).map(Command::Concede).ok_or_else(bad),
         Keyword::Resign => bare(Command::Resign),
@@ -110,6 +116,10 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
             .ok_or_else(bad),
         Keyword::EndGame => end_by(&words).map(Command::EndGame).ok_or_else(bad),
         Keyword::Set => setting(&words).ok_or_else(bad),
+        Keyword::Password => match words[..] {
+            [secret] => Ok(Command::Password(secret.to_string())),
+            _ => Err(bad()),
+        },
         Keyword::PressEnd => Err(CommandError::PressEndWithoutPress {
             command: head.written.to_string(),
         }),

@@ -55,6 +55,9 @@ pub enum Keyword {
     Pictures,
     /// The moderator changes a setting of the game (`RÉGLER GRÂCE 6h`, `SET GRACE 6h`).
     Set,
+    // Issue 23, the habits of njudge players.
+    /// A player or the moderator changes their own secret (`SET PASSWORD`).
+    Password,
 }
 
 /// One way of writing a keyword: its words as [`fold`] gives them (lower case, no accents,
@@ -193,10 +196,49 @@ pub const SPELLINGS: &[Spelling] = &[
     en("pictures", Keyword::Pictures),
     fr("regler", Keyword::Set),
     en("set", Keyword::Set),
+    // Issue 23, the habits of njudge players: their spellings of commands corbeau has.
+    en("set password", Keyword::Password),
+    fr("regler mot de passe", Keyword::Password),
+    fr("regler secret", Keyword::Password),
+    en("set wait", Keyword::NotReady),
+    en("set nowait", Keyword::Ready),
+    en("set no wait", Keyword::Ready),
+    en("set address", Keyword::Address),
+    en("set absence", Keyword::Absence),
+    en("set draw", Keyword::Draw),
+    en("set nodraw", Keyword::NoDraw),
+    en("set no draw", Keyword::NoDraw),
 ];
 
-/// The most words in a spelling (`ne plus observer`, `fin de presse`).
-pub(super) const MAX_WORDS: usize = 3;
+/// The first words of commands of other judges (njudge, DPjudge) that corbeau does not
+/// have, folded as [`SPELLINGS`], with the keyword that does the same here, if any. A
+/// line starting with one is answered "unknown command" and is no order (docs/email.md,
+/// "Commands of other judges"); tests/mail_commands.rs checks that none of them starts
+/// an order on the shipped maps.
+pub const FOREIGN: &[(&str, Option<Keyword>)] = &[
+    ("get", Some(Keyword::Help)),
+    ("manual", Some(Keyword::Help)),
+    ("whois", None),
+    ("iamalso", Some(Keyword::Address)),
+    ("i am also", Some(Keyword::Address)),
+    ("register", None),
+    ("phase", None),
+    ("clear", None),
+    ("become", None),
+    ("force begin", Some(Keyword::Start)),
+    ("official", Some(Keyword::Broadcast)),
+    ("set preference", None),
+    ("set preferences", None),
+    ("set nolist", None),
+    ("set list", None),
+    ("set moderate", None),
+    ("set unmoderate", None),
+    ("set dedication", None),
+    ("set level", None),
+];
+
+/// The most words in a spelling (`regler mot de passe`).
+pub(super) const MAX_WORDS: usize = 4;
 
 /// A line's leading keyword and what follows it.
 #[derive(Debug, Clone, Copy)]
@@ -224,23 +266,47 @@ impl Head<'_> {
 pub(super) fn read_head(line: &str) -> Option<Head<'_>> {
     let words = head_words(line);
     (1..=words.len()).rev().find_map(|n| {
-        let phrase = words
-            .iter()
-            .take(n)
-            .map(|w| w.folded.as_str())
-            .collect::<Vec<_>>()
-            .join(" ");
-        let spelling = SPELLINGS.iter().find(|s| s.words == phrase)?;
-        let end = words.get(n - 1)?.end;
-        let (written, rest) = line.split_at_checked(end)?;
-        let rest = rest.trim_start();
-        let rest = rest.strip_prefix(':').unwrap_or(rest).trim();
+        let spelling = SPELLINGS.iter().find(|s| s.words == phrase(&words, n))?;
+        let (written, rest) = split_after(line, &words, n)?;
         Some(Head {
             spelling,
-            written: written.trim(),
+            written,
             rest,
         })
     })
+}
+
+/// A line starting with a command of another judge that corbeau lacks: the command as
+/// written, and the keyword doing the same here, if any. Only when it is longer than
+/// any spelling of ours it starts with (`SET PREFERENCE`, not `SET GRACE`).
+pub(super) fn read_foreign(line: &str) -> Option<(&str, Option<Keyword>)> {
+    let words = head_words(line);
+    let ours = read_head(line).map_or(0, |h| h.spelling.words.split(' ').count());
+    (ours + 1..=words.len()).rev().find_map(|n| {
+        let &(_, here) = FOREIGN.iter().find(|(w, _)| *w == phrase(&words, n))?;
+        let (written, _) = split_after(line, &words, n)?;
+        Some((written, here))
+    })
+}
+
+/// The first `n` words, folded, one space between.
+fn phrase(words: &[Word], n: usize) -> String {
+    words
+        .iter()
+        .take(n)
+        .map(|w| w.folded.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The line split after its `n`th word: the words as written, and the rest after an
+/// optional colon, both trimmed.
+fn split_after<'a>(line: &'a str, words: &[Word], n: usize) -> Option<(&'a str, &'a str)> {
+    let end = words.get(n.checked_sub(1)?)?.end;
+    let (written, rest) = line.split_at_checked(end)?;
+    let rest = rest.trim_start();
+    let rest = rest.strip_prefix(':').unwrap_or(rest).trim();
+    Some((written.trim(), rest))
 }
 
 struct Word {
@@ -299,6 +365,27 @@ mod tests {
                 s.words
             );
         }
+    }
+
+    #[test]
+    fn foreign_commands_are_folded_short_and_none_of_ours() {
+        for (words, _) in FOREIGN {
+            assert_eq!(fold(words), *words, "{words} is not folded");
+            assert!(words.split(' ').count() <= MAX_WORDS, "{words}");
+            assert!(
+                SPELLINGS.iter().all(|s| s.words != *words),
+                "{words} is ours"
+            );
+        }
+        // A longer keyword of ours wins over a foreign one it starts like.
+        assert_eq!(read_foreign("SET GRACE 6h"), None);
+        assert_eq!(read_foreign("SET PASSWORD x"), None);
+        assert_eq!(
+            read_foreign("Set Preference: stark"),
+            Some(("Set Preference", None))
+        );
+        assert_eq!(read_foreign("GET info"), Some(("GET", Some(Keyword::Help))));
+        assert_eq!(read_foreign("Getty"), None);
     }
 
     #[test]

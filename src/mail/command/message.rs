@@ -73,6 +73,7 @@ impl Keyword {
             Keyword::Pictures => say!(lang, "usage.pictures"),
             Keyword::EndGame => say!(lang, "usage.end_game"),
             Keyword::Set => say!(lang, "usage.set"),
+            Keyword::Password => say!(lang, "habits.usage_password"),
         }
     }
 }

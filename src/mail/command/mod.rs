@@ -9,7 +9,7 @@ mod args;
 mod keywords;
 mod message;
 
-pub use keywords::{Keyword, SPELLINGS, Spelling};
+pub use keywords::{FOREIGN, Keyword, SPELLINGS, Spelling};
 
 use crate::game::SettingKind;
 use crate::lang::Lang;
@@ -150,6 +150,18 @@ pub enum Command {
     /// `SET <setting> <value>` / `RÉGLER <réglage> <valeur>`: the setting named (`GRÂCE`,
     /// `PRESSE`, `RAPPELS`, `JOURS`, `ÉCHÉANCE`…), its value as written (the game reads it).
     Set { kind: SettingKind, value: String },
+    // Issue 23, the habits of njudge players.
+    /// `DRAW house house…` / `NUL maison maison…`: a vote for a draw shared by these
+    /// houses only (as written; the dispatcher resolves them).
+    DrawWith(Vec<String>),
+    /// `SET PASSWORD new` / `RÉGLER MOT DE PASSE nouveau`: the sender's new secret.
+    Password(String),
+    /// A command of another judge that corbeau lacks (`WHOIS`, `GET`): the command as
+    /// written, and the keyword doing the same here, if any.
+    Foreign {
+        written: String,
+        here: Option<Keyword>,
+    },
 }
 
 impl Command {
@@ -195,7 +207,10 @@ impl Command {
             | Command::ReplacePlayer { .. }
             | Command::RemovePlayer(_)
             | Command::EndGame(_)
-            | Command::Set { .. } => None,
+            | Command::Set { .. }
+            | Command::DrawWith(_)
+            | Command::Password(_)
+            | Command::Foreign { .. } => None,
         }
     }
 }
@@ -246,6 +261,13 @@ pub fn parse(body: &str) -> Script {
             text: text.to_string(),
             command,
         };
+        if let Some((written, here)) = keywords::read_foreign(text) {
+            let written = written.to_string();
+            script
+                .commands
+                .push(located(Ok(Command::Foreign { written, here })));
+            continue;
+        }
         let Some(head) = keywords::read_head(text).filter(|h| !is_finland(h)) else {
             script
                 .commands
@@ -290,7 +312,11 @@ pub fn secret_line(text: &str) -> Option<SecretLine<'_>> {
     let keyword = head.keyword();
     let carries = matches!(
         keyword,
-        Keyword::SignOn | Keyword::Moderator | Keyword::Unobserve | Keyword::Observe
+        Keyword::SignOn
+            | Keyword::Moderator
+            | Keyword::Unobserve
+            | Keyword::Observe
+            | Keyword::Password
     );
     (carries && !is_finland(&head)).then(|| SecretLine {
         keyword,
@@ -306,6 +332,8 @@ impl SecretLine<'_> {
     pub fn safe_words(&self) -> usize {
         let shown = match self.keyword {
             Keyword::Observe if self.words.get(1).is_some_and(|w| args::is_confirm(w)) => 2,
+            // Nothing but the new secret follows `SET PASSWORD`.
+            Keyword::Password => 0,
             _ => 1,
         };
         shown.min(self.words.len())

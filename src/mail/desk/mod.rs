@@ -27,6 +27,7 @@ use super::refusal::Refusal;
 
 mod authority;
 mod caps;
+mod habits;
 mod moderation;
 mod orders;
 mod press;
@@ -363,6 +364,9 @@ impl<'a> Desk<'a> {
             Command::Stop => self.stopped = true,
             Command::Start => self.moderate(game, located, Action::Start, ReplySection::Started),
             Command::Process(phase) => self.process(game, located, phase),
+            Command::Preview if matches!(self.role, Role::House(_)) => {
+                self.player_preview(game, located)?
+            }
             Command::Preview => self.preview(game, located)?,
             Command::Pause => self.moderate(game, located, Action::Pause, ReplySection::Paused),
             Command::Resume => self.moderate(game, located, Action::Resume, ReplySection::Resumed),
@@ -394,6 +398,9 @@ impl<'a> Desk<'a> {
                 }
             }
             Command::Set { kind, value } => self.set(game, located, kind, &value),
+            Command::DrawWith(houses) => self.draw_with(game, located, &houses),
+            Command::Password(secret) => self.password(game, located, secret),
+            Command::Foreign { written, here } => self.foreign(located, &written, here),
         }
         Ok(())
     }

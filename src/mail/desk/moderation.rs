@@ -65,7 +65,7 @@ impl Desk<'_> {
             });
             let vote = match vote {
                 None => "none".to_string(),
-                Some(Vote::Draw) => "draw".to_string(),
+                Some(Vote::Draw | Vote::DrawWith(_)) => "draw".to_string(),
                 Some(Vote::Concede(h)) => game
                     .as_ref()
                     .map_or(h.to_string(), |s| house_name(s.variant(), &h, self.lang)),

@@ -2,7 +2,7 @@
 //! a phase's results.
 
 use crate::game::Game;
-use crate::report::game_text::{phase_text, status_word};
+use crate::report::game_text::{phase_text, status_word, vote_text};
 use crate::service::{ServiceError, Session};
 
 use super::super::command::Located;
@@ -56,6 +56,11 @@ impl Desk<'_> {
                     civil_disorder: s.civil_disorder(),
                     // Delivery failures concern the moderator only.
                     bounced: moderator && s.player().is_some_and(|p| p.bounced().is_some()),
+                    // Votes are the moderator's to see: players only learn the ending.
+                    vote: s
+                        .vote()
+                        .filter(|_| moderator)
+                        .map(|v| vote_text(v, variant, self.lang)),
                 }
             })
             .collect();

@@ -183,6 +183,13 @@ pub(super) enum ReplySection {
         change: String,
         deadline: Option<String>,
     },
+    // Issue 23, the habits of njudge players.
+    /// A command done, worded by the desk (a draw naming houses voted, a new secret),
+    /// and the game's ending if it made one.
+    Done {
+        message: String,
+        ending: Option<String>,
+    },
 }
 
 /// One refused order line, numbered in the mail.
@@ -203,6 +210,9 @@ pub(super) struct HouseState {
     pub player: bool,
     pub civil_disorder: bool,
     pub bounced: bool,
+    /// The house's vote to end the game, worded: shown to the moderator only (none for
+    /// a player's `STATUS`).
+    pub vote: Option<String>,
 }
 
 /// One game in `LISTE`.
@@ -303,6 +313,7 @@ mod tests {
                     player: true,
                     civil_disorder: false,
                     bounced: false,
+                    vote: None,
                 }],
             },
             ReplySection::List {
@@ -388,6 +399,10 @@ mod tests {
                 change: s("délai de grâce : 0h → 6h"),
                 deadline: Some(s("lundi")),
             },
+            ReplySection::Done {
+                message: s("fait"),
+                ending: None,
+            },
         ]
     }
 
@@ -436,6 +451,7 @@ mod tests {
             ReplySection::Replaced { .. } => 38,
             ReplySection::Set { .. } => 39,
             ReplySection::Note { .. } => 40,
+            ReplySection::Done { .. } => 41,
         }
     }
 
@@ -470,7 +486,7 @@ mod tests {
         ranks.sort_unstable();
         let expected: Vec<usize> = (0..ranks.len()).collect();
         assert_eq!(ranks, expected, "one sample of every ReplySection variant");
-        assert_eq!(ranks.len(), 41);
+        assert_eq!(ranks.len(), 42);
     }
 
     #[test]
