@@ -119,6 +119,10 @@ pub struct SetValues {
     /// The current phase's deadline, in the game's time zone (`"2026-12-01 20:00"`).
     #[arg(long, group = "setting")]
     deadline: Option<String>,
+    /// Whether WHOGAME and SUMMARY show the players' addresses to anyone (`shown`,
+    /// `hidden`).
+    #[arg(long, group = "setting")]
+    addresses: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -595,6 +599,7 @@ fn set(ctx: &Context, args: SetArgs) -> Result<(), Error> {
         (SettingKind::Grace, &values.grace),
         (SettingKind::Reminders, &values.reminders),
         (SettingKind::Days, &values.days),
+        (SettingKind::Addresses, &values.addresses),
         (SettingKind::Deadline, &values.deadline),
     ];
     let settings = given

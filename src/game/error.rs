@@ -147,6 +147,11 @@ pub enum GameError {
         count: usize,
         max: usize,
     },
+    // Issue 23, create/whogame/summary part.
+    /// A value of `SET ADDRESSES` that is neither shown nor hidden.
+    NotShownOrHidden {
+        input: String,
+    },
 }
 
 impl From<CalendarError> for GameError {

@@ -14,6 +14,7 @@ use crate::lang::Lang;
 use crate::map::Variant;
 use crate::report::format_deadline;
 use crate::report::game_text::{Audience, ending_text, phase_text, record_results_for};
+use crate::report::summary::summary_text;
 use crate::service::{Service, ServiceError};
 
 use super::board;
@@ -181,6 +182,11 @@ fn mails_for(
             })
             .clone()
     };
+    // The end of a game tells its summary (issue 23, D13): the history, read once.
+    let history = match notice.kind {
+        NoticeKind::GameOver => Some(service.history(game.id())?),
+        _ => None,
+    };
     // The position the game begins with, for each house's own units in its mail.
     let start = match notice.kind {
         NoticeKind::Started => Some(game.position().clone()),
@@ -214,6 +220,10 @@ fn mails_for(
             }
             None => {
                 let mut data = notice_data(game, variant, &notice.kind, lang);
+                if let (Some(records), Some(map)) = (&history, data.as_object_mut()) {
+                    let summary = summary_text(game, variant, records, lang);
+                    map.insert("summary".into(), Value::String(summary));
+                }
                 // "The game begins": each player reads what their own house commands.
                 if let (Some(position), Audience::House(house)) =
                     (&start, audience_of(game, &address))

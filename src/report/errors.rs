@@ -118,6 +118,7 @@ impl GameError {
             TooManyReminders { count, max } => {
                 say!(lang, "game_error.too_many_reminders", count, max)
             }
+            NotShownOrHidden { input } => say!(lang, "whogame.not_shown_or_hidden", input),
         }
     }
 }

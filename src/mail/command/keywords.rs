@@ -55,6 +55,15 @@ pub enum Keyword {
     Pictures,
     /// The moderator changes a setting of the game (`RÉGLER GRÂCE 6h`, `SET GRACE 6h`).
     Set,
+    // Issue 23, create/whogame/summary/eject/alert part.
+    /// A new game, its sender its moderator (`CRÉER`, `CREATE`).
+    Create,
+    /// Who plays a game (`QUI JOUE`, `WHOGAME`).
+    WhoGame,
+    /// A game's centres by year, players and result (`BILAN`, `SUMMARY`).
+    Summary,
+    /// The moderator's press to one house (`ALERTER`, `ALERT`).
+    Alert,
 }
 
 /// One way of writing a keyword: its words as [`fold`] gives them (lower case, no accents,
@@ -193,6 +202,17 @@ pub const SPELLINGS: &[Spelling] = &[
     en("pictures", Keyword::Pictures),
     fr("regler", Keyword::Set),
     en("set", Keyword::Set),
+    // Issue 23, create/whogame/summary/eject/alert part.
+    fr("creer", Keyword::Create),
+    en("create", Keyword::Create),
+    fr("qui joue", Keyword::WhoGame),
+    en("whogame", Keyword::WhoGame),
+    fr("bilan", Keyword::Summary),
+    en("summary", Keyword::Summary),
+    fr("expulser", Keyword::RemovePlayer),
+    en("eject", Keyword::RemovePlayer),
+    fr("alerter", Keyword::Alert),
+    en("alert", Keyword::Alert),
 ];
 
 /// The most words in a spelling (`ne plus observer`, `fin de presse`).

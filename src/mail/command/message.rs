@@ -73,6 +73,10 @@ impl Keyword {
             Keyword::Pictures => say!(lang, "usage.pictures"),
             Keyword::EndGame => say!(lang, "usage.end_game"),
             Keyword::Set => say!(lang, "usage.set"),
+            Keyword::Create => say!(lang, "create.usage"),
+            Keyword::WhoGame => say!(lang, "whogame.usage"),
+            Keyword::Summary => say!(lang, "summary.usage"),
+            Keyword::Alert => say!(lang, "alert.usage"),
         }
     }
 }

@@ -150,6 +150,21 @@ pub enum Command {
     /// `SET <setting> <value>` / `RÉGLER <réglage> <valeur>`: the setting named (`GRÂCE`,
     /// `PRESSE`, `RAPPELS`, `JOURS`, `ÉCHÉANCE`…), its value as written (the game reads it).
     Set { kind: SettingKind, value: String },
+    // Issue 23, create/whogame/summary/alert part.
+    /// `CREATE <game> [VARIANT <name>] [PLAYERS <n>]` / `CRÉER <partie> [VARIANTE <nom>]
+    /// [JOUEURS <n>]`: a new game, moderated by the sender (`[judge] creators`).
+    Create {
+        game: String,
+        variant: Option<String>,
+        players: Option<u8>,
+    },
+    /// `WHOGAME <game>` / `QUI JOUE <partie>`: the game's seats, for anyone.
+    WhoGame { game: String },
+    /// `SUMMARY <game>` / `BILAN <partie>`: centres by year, players, result, for anyone.
+    Summary { game: String },
+    /// `ALERT <house> [text]` / `ALERTER <maison> [texte]`: the moderator's press to that
+    /// house, the rest of the line, or else the lines up to `END PRESS`.
+    Alert { house: String, body: String },
 }
 
 impl Command {
@@ -165,7 +180,10 @@ impl Command {
             | Command::ConfirmObserve { game, .. }
             | Command::Map {
                 game: Some(game), ..
-            } => Some(game),
+            }
+            | Command::Create { game, .. }
+            | Command::WhoGame { game }
+            | Command::Summary { game } => Some(game),
             Command::Map { game: None }
             | Command::Orders { .. }
             | Command::Order(_)
@@ -195,7 +213,8 @@ impl Command {
             | Command::ReplacePlayer { .. }
             | Command::RemovePlayer(_)
             | Command::EndGame(_)
-            | Command::Set { .. } => None,
+            | Command::Set { .. }
+            | Command::Alert { .. } => None,
         }
     }
 }
@@ -253,7 +272,7 @@ pub fn parse(body: &str) -> Script {
             continue;
         };
         script.lang = script.lang.or(head.spelling.lang);
-        let command = if is_press(head.keyword()) {
+        let command = if is_press(head.keyword()) || is_alert_header(&head) {
             let (command, after) = press(&head, &lines, next);
             next = after;
             command
@@ -381,9 +400,16 @@ fn press(
     let command = match args::command(head) {
         Ok(_) if body.is_empty() => Err(CommandError::EmptyPress),
         Ok(Command::Press { to, grey, .. }) => Ok(Command::Press { to, grey, body }),
+        Ok(Command::Alert { house, .. }) => Ok(Command::Alert { house, body }),
         other => other,
     };
     (command, after)
+}
+
+/// `ALERT <house>` alone on its line opens a message that runs to `END PRESS`; with more
+/// words on the line, those words are the whole message.
+fn is_alert_header(head: &Head<'_>) -> bool {
+    head.keyword() == Keyword::Alert && head.rest.split_whitespace().count() == 1
 }
 
 fn is_press_end(line: &str) -> bool {

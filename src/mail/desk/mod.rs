@@ -26,6 +26,7 @@ use super::refusal::Refusal;
 
 mod authority;
 mod caps;
+mod community;
 mod moderation;
 mod orders;
 mod press;
@@ -156,7 +157,7 @@ impl<'a> Desk<'a> {
 
     pub(crate) fn run(
         &mut self,
-        game: &mut Option<Session<'_>>,
+        game: &mut Option<Session<'a>>,
         commands: &[Located],
     ) -> Result<(), ServiceError> {
         if self.mail.too_large {
@@ -310,7 +311,7 @@ impl<'a> Desk<'a> {
     /// Hands one command to the method of its job.
     fn command(
         &mut self,
-        game: &mut Option<Session<'_>>,
+        game: &mut Option<Session<'a>>,
         located: &Located,
         command: Command,
     ) -> Result<(), ServiceError> {
@@ -389,6 +390,14 @@ impl<'a> Desk<'a> {
                 }
             }
             Command::Set { kind, value } => self.set(game, located, kind, &value),
+            Command::Create {
+                game: named,
+                variant,
+                players,
+            } => self.create(game, located, &named, variant, players)?,
+            Command::WhoGame { game: named } => self.whogame(game, located, &named),
+            Command::Summary { game: named } => self.summary(game, located, &named)?,
+            Command::Alert { house, body } => self.alert(game, located, house, &body)?,
         }
         Ok(())
     }

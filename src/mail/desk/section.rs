@@ -183,6 +183,19 @@ pub(super) enum ReplySection {
         change: String,
         deadline: Option<String>,
     },
+    // Issue 23, create/whogame/summary part: each a text worded by the desk.
+    /// `CREATE`: the game made, with the moderator's secret.
+    Created {
+        text: String,
+    },
+    /// `WHOGAME`.
+    WhoGame {
+        text: String,
+    },
+    /// `SUMMARY`.
+    Summary {
+        text: String,
+    },
 }
 
 /// One refused order line, numbered in the mail.
@@ -388,6 +401,9 @@ mod tests {
                 change: s("délai de grâce : 0h → 6h"),
                 deadline: Some(s("lundi")),
             },
+            ReplySection::Created { text: s("créée") },
+            ReplySection::WhoGame { text: s("Stark") },
+            ReplySection::Summary { text: s("Bilan") },
         ]
     }
 
@@ -436,6 +452,9 @@ mod tests {
             ReplySection::Replaced { .. } => 38,
             ReplySection::Set { .. } => 39,
             ReplySection::Note { .. } => 40,
+            ReplySection::Created { .. } => 41,
+            ReplySection::WhoGame { .. } => 42,
+            ReplySection::Summary { .. } => 43,
         }
     }
 
@@ -469,7 +488,7 @@ mod tests {
         ranks.sort_unstable();
         let expected: Vec<usize> = (0..ranks.len()).collect();
         assert_eq!(ranks, expected, "one sample of every ReplySection variant");
-        assert_eq!(ranks.len(), 41);
+        assert_eq!(ranks.len(), 44);
     }
 
     #[test]
