@@ -14,7 +14,7 @@ use crate::lang::Lang;
 use crate::map::Variant;
 use crate::report::format_deadline;
 use crate::report::game_text::{Audience, ending_text, phase_text, record_results_for};
-use crate::report::summary::summary_text;
+use crate::report::summary::summary_body;
 use crate::service::{Service, ServiceError};
 
 use super::board;
@@ -221,8 +221,8 @@ fn mails_for(
             None => {
                 let mut data = notice_data(game, variant, &notice.kind, lang);
                 if let (Some(records), Some(map)) = (&history, data.as_object_mut()) {
-                    let summary = summary_text(game, variant, records, lang);
-                    map.insert("summary".into(), Value::String(summary));
+                    let summary = summary_body(game, variant, records, lang);
+                    map.insert("summary".into(), Value::String(summary.trim().to_string()));
                 }
                 // "The game begins": each player reads what their own house commands.
                 if let (Some(position), Audience::House(house)) =

@@ -110,6 +110,25 @@ fn centres(game: &Game, variant: &Variant, position: &Position) -> Vec<usize> {
 pub fn summary_text(game: &Game, variant: &Variant, records: &[PhaseRecord], lang: Lang) -> String {
     let mut text = heading(game, lang);
     text.push('\n');
+    text.push_str(&summary_body(game, variant, records, lang));
+    text.push('\n');
+    let result = match game.ending() {
+        Some(ending) => say!(
+            lang,
+            "summary.result",
+            ending = ending_text(ending, variant, lang)
+        ),
+        None => say!(lang, "summary.no_result"),
+    };
+    text.push_str(&result);
+    text.push('\n');
+    text
+}
+
+/// The centres by year and the players, without the heading and the result: what the
+/// game-over mail adds under the result it states.
+pub fn summary_body(game: &Game, variant: &Variant, records: &[PhaseRecord], lang: Lang) -> String {
+    let mut text = String::new();
     let width = name_width(game, variant, lang).max(say!(lang, "summary.house").chars().count());
     // The last position of each year: after the winter's builds, or the autumn's.
     let mut years: BTreeMap<i32, &Position> = BTreeMap::new();
@@ -151,7 +170,7 @@ pub fn summary_text(game: &Game, variant: &Variant, records: &[PhaseRecord], lan
     for seat in game.seats() {
         let name = house_name(variant, seat.house(), lang);
         let mut line = format!("  {name:<width$}  {}", holder(game, seat, lang));
-        if let Some(p) = seat.player() {
+        if let Some(p) = seat.player().filter(|_| !seat.resigned()) {
             let since = p.joined().format("%Y-%m-%d").to_string();
             line.push_str(&say!(lang, "summary.since", since));
         }
@@ -173,16 +192,5 @@ pub fn summary_text(game: &Game, variant: &Variant, records: &[PhaseRecord], lan
             ));
         }
     }
-    text.push('\n');
-    let result = match game.ending() {
-        Some(ending) => say!(
-            lang,
-            "summary.result",
-            ending = ending_text(ending, variant, lang)
-        ),
-        None => say!(lang, "summary.no_result"),
-    };
-    text.push_str(&result);
-    text.push('\n');
     text
 }

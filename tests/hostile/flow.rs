@@ -1108,6 +1108,9 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             max: Span::days(7),
         },
         GameError::TooManyReminders { count: 6, max: 5 },
+        GameError::NotShownOrHidden {
+            input: "peut-être".into(),
+        },
     ];
     for e in &games {
         // No wildcard: a new error does not compile until it is listed above. (The map's
@@ -1156,7 +1159,8 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::DeadlineTooFar { .. }
             | GameError::DeadlineWhilePaused
             | GameError::GraceTooLong { .. }
-            | GameError::TooManyReminders { .. } => {}
+            | GameError::TooManyReminders { .. }
+            | GameError::NotShownOrHidden { .. } => {}
         }
         check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
     }

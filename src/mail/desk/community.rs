@@ -158,7 +158,11 @@ impl<'a> Desk<'a> {
         );
         self.game_id = Some(id);
         *game = Some(session);
-        self.section(located.line, &located.text, ReplySection::Created { text });
+        self.section(
+            located.line,
+            &located.text,
+            ReplySection::Created { said: text },
+        );
         Ok(())
     }
 
@@ -176,7 +180,11 @@ impl<'a> Desk<'a> {
             return;
         };
         let text = whogame_text(session.game(), session.variant(), self.lang);
-        self.section(located.line, &located.text, ReplySection::WhoGame { text });
+        self.section(
+            located.line,
+            &located.text,
+            ReplySection::WhoGame { said: text },
+        );
     }
 
     /// `SUMMARY <game>`: centres by year, players, result, for anyone.
@@ -194,7 +202,11 @@ impl<'a> Desk<'a> {
         };
         let records = self.service.history(session.game().id())?;
         let text = summary_text(session.game(), session.variant(), &records, self.lang);
-        self.section(located.line, &located.text, ReplySection::Summary { text });
+        self.section(
+            located.line,
+            &located.text,
+            ReplySection::Summary { said: text },
+        );
         Ok(())
     }
 

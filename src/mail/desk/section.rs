@@ -186,15 +186,15 @@ pub(super) enum ReplySection {
     // Issue 23, create/whogame/summary part: each a text worded by the desk.
     /// `CREATE`: the game made, with the moderator's secret.
     Created {
-        text: String,
+        said: String,
     },
     /// `WHOGAME`.
     WhoGame {
-        text: String,
+        said: String,
     },
     /// `SUMMARY`.
     Summary {
-        text: String,
+        said: String,
     },
 }
 
@@ -401,9 +401,9 @@ mod tests {
                 change: s("délai de grâce : 0h → 6h"),
                 deadline: Some(s("lundi")),
             },
-            ReplySection::Created { text: s("créée") },
-            ReplySection::WhoGame { text: s("Stark") },
-            ReplySection::Summary { text: s("Bilan") },
+            ReplySection::Created { said: s("créée") },
+            ReplySection::WhoGame { said: s("Stark") },
+            ReplySection::Summary { said: s("Bilan") },
         ]
     }
 
