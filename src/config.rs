@@ -480,6 +480,34 @@ mod tests {
     }
 
     #[test]
+    fn creators_are_addresses_domains_or_anyone_and_nobody_by_default() {
+        assert!(!Judge::default().may_create("a@example.org"));
+        let judge = Judge {
+            address: "juge@example.org".into(),
+            creators: vec!["@Example.org".into(), "Ami@Ailleurs.net".into()],
+            ..Judge::default()
+        };
+        for yes in ["a@example.org", "B@EXAMPLE.ORG", "Ami <ami@ailleurs.net>"] {
+            assert!(judge.may_create(yes), "{yes}");
+        }
+        for no in [
+            "a@sub.example.org",
+            "a@example.org.evil",
+            "autre@ailleurs.net",
+            "juge@example.org",
+            "example.org",
+        ] {
+            assert!(!judge.may_create(no), "{no}");
+        }
+        let open = Judge {
+            creators: vec!["anyone".into()],
+            ..Judge::default()
+        };
+        assert!(open.may_create("x@y.test"));
+        assert!(!open.may_create(&open.address.clone()));
+    }
+
+    #[test]
     fn the_judge_knows_its_addresses_in_any_case_and_form() {
         let judge = Judge {
             address: "Le Corbeau <Juge@Exemple.fr>".into(),

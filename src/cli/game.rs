@@ -123,6 +123,10 @@ pub struct SetValues {
     /// `hidden`).
     #[arg(long, group = "setting")]
     addresses: Option<String>,
+    /// Whether the mail that ends the game names the authors of grey press (`shown`,
+    /// `hidden`).
+    #[arg(long, group = "setting")]
+    grey_authors: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -600,6 +604,7 @@ fn set(ctx: &Context, args: SetArgs) -> Result<(), Error> {
         (SettingKind::Reminders, &values.reminders),
         (SettingKind::Days, &values.days),
         (SettingKind::Addresses, &values.addresses),
+        (SettingKind::GreyAuthors, &values.grey_authors),
         (SettingKind::Deadline, &values.deadline),
     ];
     let settings = given

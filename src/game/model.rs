@@ -68,6 +68,10 @@ pub struct Settings {
     /// hidden unless the moderator shows them (and in games stored before the setting).
     #[serde(default)]
     pub show_addresses: bool,
+    /// Whether the mail that ends the game says who sent each grey press message; off
+    /// unless the moderator turns it on (and in games stored before the setting).
+    #[serde(default)]
+    pub reveal_grey: bool,
 }
 
 /// Observers are allowed unless the moderator said otherwise (and in games stored before
@@ -88,6 +92,7 @@ impl Default for Settings {
             observers: true,
             pictures: true,
             show_addresses: false,
+            reveal_grey: false,
         }
     }
 }

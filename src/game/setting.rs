@@ -36,6 +36,8 @@ pub enum Setting {
     // Issue 23, create/whogame/summary part.
     /// Whether anyone asking (`WHOGAME`, `SUMMARY`) sees the players' addresses.
     Addresses(bool),
+    /// Whether the game-over mail names the authors of grey press.
+    GreyAuthors(bool),
 }
 
 /// Which setting a moderator names (`GRÂCE`, `--grace`…), before its value is read.
@@ -48,6 +50,7 @@ pub enum SettingKind {
     Deadline,
     // Issue 23, create/whogame/summary part.
     Addresses,
+    GreyAuthors,
 }
 
 impl Setting {
@@ -62,6 +65,7 @@ impl Setting {
             SettingKind::Days => Setting::Days(value.parse()?),
             SettingKind::Deadline => Setting::Deadline(super::calendar::parse_wall_time(value)?),
             SettingKind::Addresses => Setting::Addresses(read_shown(value)?),
+            SettingKind::GreyAuthors => Setting::GreyAuthors(read_shown(value)?),
         })
     }
 }
@@ -69,9 +73,8 @@ impl Setting {
 /// `visibles`/`shown`/`oui`/`yes` or `cachées`/`hidden`/`non`/`no`.
 fn read_shown(value: &str) -> Result<bool, GameError> {
     match crate::map::fold(value).as_str() {
-        "visible" | "visibles" | "montrees" | "oui" | "shown" | "visible to all" | "yes" | "on" => {
-            Ok(true)
-        }
+        "visible" | "visibles" | "montrees" | "reveles" | "oui" | "shown" | "revealed" | "yes"
+        | "on" => Ok(true),
         "cachees" | "cache" | "cachee" | "caches" | "masquees" | "non" | "hidden" | "no"
         | "off" => Ok(false),
         _ => Err(GameError::NotShownOrHidden {
@@ -151,6 +154,10 @@ pub enum SettingChanged {
         old: bool,
         new: bool,
     },
+    GreyAuthors {
+        old: bool,
+        new: bool,
+    },
 }
 
 impl SettingChanged {
@@ -200,6 +207,10 @@ impl Game {
             Setting::Addresses(new) => {
                 let old = std::mem::replace(&mut self.settings.show_addresses, new);
                 return Ok(SettingChanged::Addresses { old, new });
+            }
+            Setting::GreyAuthors(new) => {
+                let old = std::mem::replace(&mut self.settings.reveal_grey, new);
+                return Ok(SettingChanged::GreyAuthors { old, new });
             }
             Setting::Grace(new) => {
                 if new > MAX_GRACE {

@@ -64,6 +64,12 @@ impl SettingChanged {
                 old = shown_words(*old, lang),
                 new = shown_words(*new, lang)
             ),
+            SettingChanged::GreyAuthors { old, new } => say!(
+                lang,
+                "summary.grey_setting",
+                old = shown_words(*old, lang),
+                new = shown_words(*new, lang)
+            ),
         }
     }
 }

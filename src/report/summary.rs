@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::game::{Game, GameStatus, Leaving, PhaseRecord, Seat};
+use crate::game::{AuditEntry, AuditLine, Game, GameStatus, Leaving, PhaseRecord, Seat};
 use crate::judge::Position;
 use crate::lang::Lang;
 use crate::map::Variant;
@@ -193,4 +193,44 @@ pub fn summary_body(game: &Game, variant: &Variant, records: &[PhaseRecord], lan
         }
     }
     text
+}
+
+/// Who sent the game's grey press, from its audit trail (which keeps each message's
+/// sender, never its text): one line a message, its date and its author. `None` when the
+/// game sent none. Only for the mail that ends a game whose moderator reveals them.
+pub fn grey_authors_text(
+    game: &Game,
+    variant: &Variant,
+    trail: &[AuditEntry],
+    lang: Lang,
+) -> Option<String> {
+    let zone = game.settings().schedule.time_zone;
+    let lines: Vec<String> = trail
+        .iter()
+        .flat_map(|entry| entry.lines.iter().map(move |line| (entry.at, line)))
+        .filter_map(|(at, line)| match line {
+            AuditLine::Press {
+                from: Some(house),
+                recipients,
+                grey: true,
+            } => {
+                let when = super::format_deadline(at, zone, lang);
+                let house = house_name(variant, house, lang);
+                let count = *recipients;
+                Some(format!(
+                    "  {}\n",
+                    say!(lang, "summary.grey_line", when, house, count)
+                ))
+            }
+            _ => None,
+        })
+        .collect();
+    if lines.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "{}\n{}",
+        say!(lang, "summary.grey_heading"),
+        lines.concat()
+    ))
 }

@@ -6,11 +6,13 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 use corbeau::config::Config;
-use corbeau::game::{Action, EndBy, GameStatus, Leaving, Settings};
+use corbeau::game::{Action, EndBy, GameStatus, Leaving, Press, Settings};
 use corbeau::mail::outmail::OutMail;
 
+use crate::support::cli::CliJudge;
 use crate::support::world::{
-    BARATHEON, GAME, LANNISTER, MODERATOR, MODERATOR_SECRET, STARK, STRANGER, World, now,
+    BARATHEON, GAME, LANNISTER, MODERATOR, MODERATOR_SECRET, STARK, STARK_SECRET, STRANGER, World,
+    now,
 };
 use crate::support::{assert_golden, flat, rendered};
 
@@ -76,10 +78,17 @@ fn create_makes_the_sender_moderator_with_a_secret_that_works() {
             .is_some()
     );
 
-    // English, the words in another order, the players left out: every house.
-    let reply = w.ask(CREATOR, "CREATE league-2 PLAYERS 7 VARIANT westeros\n");
+    // English, the words in another order.
+    let reply = w.ask(CREATOR, "CREATE league-2 PLAYERS 5 VARIANT westeros\n");
     assert_golden("mail/create-en.txt", &masked(&reply));
-    assert_eq!(w.game("league-2").players(), 7);
+    assert_eq!(w.game("league-2").players(), 5);
+    // Without a variant nor a number of players: Westeros, every house.
+    w.ask(CREATOR, "CREATE league-3\n");
+    let game = w.game("league-3");
+    assert_eq!(
+        (game.variant().name.as_str(), game.players()),
+        ("westeros", 7)
+    );
 }
 
 #[test]
@@ -263,7 +272,8 @@ fn eject_removes_a_player_and_alert_writes_to_one_house() {
     let mut w = World::westeros("community", "eject-alert", Settings::default(), true);
     let moderator = format!("MODERATOR {GAME} {MODERATOR_SECRET}\n");
     // A player may do neither.
-    let stark = format!("SIGNON {GAME} Stark loup-d1re\nEJECT Lannister\nALERT Lannister hi\n");
+    let stark =
+        format!("SIGNON {GAME} Stark {STARK_SECRET}\nEJECT Lannister\nALERT Lannister hi\n");
     let reply = body(&w.ask(STARK, &stark));
     assert_eq!(
         reply.matches("commande du modérateur").count(),
@@ -303,4 +313,76 @@ fn eject_removes_a_player_and_alert_writes_to_one_house() {
     let reply = body(&w.ask(MODERATOR, &format!("{moderator}EXPULSER Stark\n")));
     assert!(reply.contains('✓'), "{reply}");
     assert!(w.game(GAME).seat("stark").unwrap().player().is_none());
+}
+
+/// A grey message from Stark to Lannister, then the end of the game: the mail that ends
+/// it names Stark only if the moderator said so.
+fn grey_game_over(name: &str, reveal: bool) -> Vec<OutMail> {
+    let settings = Settings {
+        press: Press::Grey,
+        ..Settings::default()
+    };
+    let mut w = World::westeros("community", name, settings, true);
+    let grey = format!(
+        "SIGNON {GAME} Stark {STARK_SECRET}\nGREY PRESS TO Lannister\nNobody knows.\nEND PRESS\n"
+    );
+    w.send(STARK, &grey);
+    let mails = w.take();
+    let press = mails.iter().find(|m| m.to == LANNISTER).unwrap();
+    assert!(!body(press).contains("Stark"), "{}", body(press));
+    let mut moderator = format!("MODERATOR {GAME} {MODERATOR_SECRET}\n");
+    if reveal {
+        moderator.push_str("SET GREY AUTHORS shown\n");
+    }
+    moderator.push_str("END GAME DRAW\n");
+    w.send(MODERATOR, &moderator);
+    w.take();
+    w.notices(now())
+}
+
+#[test]
+fn the_game_over_mail_names_grey_press_authors_only_where_the_game_says() {
+    let hidden = grey_game_over("grey-hidden", false);
+    let over = hidden.iter().find(|m| m.to == LANNISTER).unwrap();
+    assert!(!body(over).contains("Grey press"), "{}", body(over));
+
+    let shown = grey_game_over("grey-shown", true);
+    let over = mail_to(&shown, LANNISTER);
+    let text = flat(&body(over));
+    assert!(
+        text.contains("Grey press, now that the game is over, with its authors:"),
+        "{text}"
+    );
+    assert!(text.contains(": Stark, to 2 reader(s)"), "{text}");
+    let over = mail_to(&shown, STARK);
+    let text = flat(&body(over));
+    assert!(text.contains(": Stark, à 2 lecteur(s)"), "{text}");
+}
+
+fn mail_to<'m>(mails: &'m [OutMail], to: &str) -> &'m OutMail {
+    mails
+        .iter()
+        .find(|m| m.to == to)
+        .unwrap_or_else(|| panic!("no mail to {to}: {mails:?}"))
+}
+
+#[test]
+fn the_command_line_shows_and_hides_the_addresses_and_grey_authors() {
+    let judge = CliJudge::new("community", "cli-settings");
+    judge.ok(&["game", "new", "g1", "--players", "3"]);
+    let out = judge.ok(&["game", "set", "g1", "--addresses", "shown", "--lang", "en"]);
+    assert!(out.contains("hidden → shown to anyone"), "{out}");
+    let out = judge.ok(&[
+        "game",
+        "set",
+        "g1",
+        "--grey-authors",
+        "révélés",
+        "--lang",
+        "fr",
+    ]);
+    assert!(out.contains("cachées → visibles de tous"), "{out}");
+    let out = judge.run(&["game", "set", "g1", "--addresses", "maybe"], None);
+    assert_ne!(out.code, 0);
+    assert!(out.err.contains("maybe"), "{}", out.err);
 }

@@ -388,6 +388,9 @@ const SETTINGS: &[(&str, SettingKind)] = &[
     // Issue 23, create/whogame/summary part.
     ("adresses", SettingKind::Addresses),
     ("addresses", SettingKind::Addresses),
+    ("auteurs gris", SettingKind::GreyAuthors),
+    ("grey authors", SettingKind::GreyAuthors),
+    ("gray authors", SettingKind::GreyAuthors),
 ];
 
 /// `GRÂCE 6h`, `DATE LIMITE 2026-12-01 20:00`: the setting's name (the longest that fits,
