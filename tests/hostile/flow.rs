@@ -1297,7 +1297,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    assert_eq!(checked, 11 + 44 + 9 + 26 + 4);
+    assert_eq!(checked, 11 + 45 + 9 + 26 + 4);
 }
 
 /// A moderator's `DÉMARRER` (or `REPRENDRE`, `ANNULER`) that reached the judge while it
