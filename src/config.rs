@@ -47,6 +47,13 @@ pub struct Judge {
     /// Who runs the judge: told of a mail set aside (quarantined) that names no game with
     /// a moderator. None: such mails are only reported by `tick`/`serve`.
     pub admin: Option<String>,
+    // Issue 23, create part.
+    /// Who may create a game by mail (`CREATE`): addresses, domains (`@example.org`), or
+    /// `anyone`. Empty (the default): nobody.
+    pub creators: Vec<String>,
+    /// How many games one address may create by mail in 24 hours (docs/email.md,
+    /// "CREATE").
+    pub creations_per_day: u32,
 }
 
 /// `corbeau serve`.
@@ -78,6 +85,8 @@ impl Default for Judge {
             name: "Corbeau".into(),
             aliases: Vec::new(),
             admin: None,
+            creators: Vec::new(),
+            creations_per_day: 3,
         }
     }
 }
@@ -98,6 +107,23 @@ impl Judge {
             .chain(&self.aliases)
             .filter_map(|own| bare(own))
             .any(|own| without_detail(&own) == address)
+    }
+
+    /// Whether `address` may create games by mail (`creators`): listed itself, its domain
+    /// listed (`@example.org`, not its subdomains), or `anyone`. The judge's own
+    /// addresses never.
+    pub fn may_create(&self, address: &str) -> bool {
+        let Some(address) = bare(address) else {
+            return false;
+        };
+        if self.is_own(&address) {
+            return false;
+        }
+        let domain = address.rsplit_once('@').map(|(_, d)| d);
+        self.creators.iter().any(|c| {
+            let c = c.trim().to_lowercase();
+            c == "anyone" || c == address || c.strip_prefix('@').is_some_and(|d| Some(d) == domain)
+        })
     }
 }
 
@@ -451,6 +477,34 @@ mod tests {
             ..defaults
         };
         assert_eq!(set.mails_per_mail(7, 25), 40);
+    }
+
+    #[test]
+    fn creators_are_addresses_domains_or_anyone_and_nobody_by_default() {
+        assert!(!Judge::default().may_create("a@example.org"));
+        let judge = Judge {
+            address: "juge@example.org".into(),
+            creators: vec!["@Example.org".into(), "Ami@Ailleurs.net".into()],
+            ..Judge::default()
+        };
+        for yes in ["a@example.org", "B@EXAMPLE.ORG", "Ami <ami@ailleurs.net>"] {
+            assert!(judge.may_create(yes), "{yes}");
+        }
+        for no in [
+            "a@sub.example.org",
+            "a@example.org.evil",
+            "autre@ailleurs.net",
+            "juge@example.org",
+            "example.org",
+        ] {
+            assert!(!judge.may_create(no), "{no}");
+        }
+        let open = Judge {
+            creators: vec!["anyone".into()],
+            ..Judge::default()
+        };
+        assert!(open.may_create("x@y.test"));
+        assert!(!open.may_create(&open.address.clone()));
     }
 
     #[test]

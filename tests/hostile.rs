@@ -4,6 +4,8 @@
 
 #[path = "hostile/caps.rs"]
 mod caps;
+#[path = "hostile/community.rs"]
+mod community;
 #[path = "hostile/course.rs"]
 mod course;
 #[path = "hostile/engine.rs"]

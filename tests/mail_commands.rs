@@ -395,13 +395,14 @@ fn is_filler(text: &str) -> bool {
 fn swallows(command: &Result<Command, CommandError>) -> bool {
     matches!(
         command,
-        Ok(Command::Press { .. } | Command::Stop)
+        Ok(Command::Press { .. } | Command::Alert { .. } | Command::Stop)
             | Err(CommandError::PressWithoutEnd | CommandError::EmptyPress)
             | Err(CommandError::Arguments {
                 keyword: Keyword::Press
                     | Keyword::GreyPress
                     | Keyword::Broadcast
-                    | Keyword::GreyBroadcast,
+                    | Keyword::GreyBroadcast
+                    | Keyword::Alert,
                 ..
             })
     )

@@ -42,6 +42,9 @@ fn v1_view(game: &Value) -> Value {
     // Settings added since v1 take their default: a v1 game's mails carry pictures.
     let settings = game["settings"].as_object_mut().unwrap();
     assert_eq!(settings.remove("pictures"), Some(Value::Bool(true)));
+    // Issue 23: addresses hidden and grey press authors unsaid, as v1 games read.
+    assert_eq!(settings.remove("show_addresses"), Some(Value::Bool(false)));
+    assert_eq!(settings.remove("reveal_grey"), Some(Value::Bool(false)));
     game
 }
 

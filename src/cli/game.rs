@@ -119,6 +119,14 @@ pub struct SetValues {
     /// The current phase's deadline, in the game's time zone (`"2026-12-01 20:00"`).
     #[arg(long, group = "setting")]
     deadline: Option<String>,
+    /// Whether WHOGAME and SUMMARY show the players' addresses to anyone (`shown`,
+    /// `hidden`).
+    #[arg(long, group = "setting")]
+    addresses: Option<String>,
+    /// Whether the mail that ends the game names the authors of grey press (`shown`,
+    /// `hidden`).
+    #[arg(long, group = "setting")]
+    grey_authors: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -596,6 +604,8 @@ fn set(ctx: &Context, args: SetArgs) -> Result<(), Error> {
         (SettingKind::Grace, &values.grace),
         (SettingKind::Reminders, &values.reminders),
         (SettingKind::Days, &values.days),
+        (SettingKind::Addresses, &values.addresses),
+        (SettingKind::GreyAuthors, &values.grey_authors),
         (SettingKind::Deadline, &values.deadline),
     ];
     let settings = given

@@ -376,7 +376,7 @@ impl Game {
             }
             Action::Remove { house } => {
                 self.plays(&house)?;
-                let player = self.remove_player(&house)?;
+                let player = self.remove_player(&house, now)?;
                 Event::Removed {
                     house,
                     address: player.address,

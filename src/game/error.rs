@@ -154,6 +154,11 @@ pub enum GameError {
     WeakSecret {
         min: usize,
     },
+    // Issue 23, create/whogame/summary part.
+    /// A value of `SET ADDRESSES` that is neither shown nor hidden.
+    NotShownOrHidden {
+        input: String,
+    },
 }
 
 impl From<CalendarError> for GameError {

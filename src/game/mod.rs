@@ -30,6 +30,7 @@ pub use model::{
     AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, ObserverRequest,
     PhaseRecord, Player, Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,
 };
+pub use model::{Leaving, PastPlayer};
 pub use orders::{OrderLines, OrderProblem, OrderProblemKind, looks_like_prose};
 pub use repin::{Incompatibility, move_to_variant};
 pub use rules::{

@@ -63,6 +63,15 @@ pub struct Settings {
     /// the moderator turns it off for players on slow links. The texts stay whole.
     #[serde(default = "allowed")]
     pub pictures: bool,
+    // Issue 23, create/whogame/summary part.
+    /// Whether `WHOGAME` and `SUMMARY` show the players' addresses to anyone who asks;
+    /// hidden unless the moderator shows them (and in games stored before the setting).
+    #[serde(default)]
+    pub show_addresses: bool,
+    /// Whether the mail that ends the game says who sent each grey press message; off
+    /// unless the moderator turns it on (and in games stored before the setting).
+    #[serde(default)]
+    pub reveal_grey: bool,
 }
 
 /// Observers are allowed unless the moderator said otherwise (and in games stored before
@@ -82,6 +91,8 @@ impl Default for Settings {
             lang: Lang::Fr,
             observers: true,
             pictures: true,
+            show_addresses: false,
+            reveal_grey: false,
         }
     }
 }
@@ -233,6 +244,31 @@ pub struct Seat {
     pub(in crate::game) absences: Vec<Absence>,
     /// The player resigned; the seat waits for a replacement.
     pub(in crate::game) resigned: bool,
+    /// The players who held the seat before, oldest first (kept since issue 23: a seat
+    /// stored before holds none, docs/storage.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(in crate::game) past: Vec<PastPlayer>,
+}
+
+/// A player who left a seat, for the game's summary (`SUMMARY`, the game-over mail).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PastPlayer {
+    pub address: String,
+    pub joined: DateTime<Utc>,
+    pub left: DateTime<Utc>,
+    pub how: Leaving,
+}
+
+/// How a player left a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Leaving {
+    /// The moderator gave the seat to someone else.
+    Replaced,
+    /// The moderator removed the player.
+    Removed,
+    /// The player resigned, and someone took the seat.
+    Resigned,
 }
 
 impl Seat {
@@ -248,6 +284,7 @@ impl Seat {
             vote: None,
             absences: Vec::new(),
             resigned: false,
+            past: Vec::new(),
         }
     }
 }
@@ -635,6 +672,11 @@ impl Seat {
 
     pub fn absences(&self) -> &[Absence] {
         &self.absences
+    }
+
+    /// The players who held the seat before, oldest first.
+    pub fn past(&self) -> &[PastPlayer] {
+        &self.past
     }
 
     pub fn resigned(&self) -> bool {

@@ -33,6 +33,11 @@ pub enum Setting {
     Days(Weekdays),
     /// The current phase's deadline, as a wall-clock time in the game's time zone.
     Deadline(NaiveDateTime),
+    // Issue 23, create/whogame/summary part.
+    /// Whether anyone asking (`WHOGAME`, `SUMMARY`) sees the players' addresses.
+    Addresses(bool),
+    /// Whether the game-over mail names the authors of grey press.
+    GreyAuthors(bool),
 }
 
 /// Which setting a moderator names (`GRÂCE`, `--grace`…), before its value is read.
@@ -43,6 +48,9 @@ pub enum SettingKind {
     Reminders,
     Days,
     Deadline,
+    // Issue 23, create/whogame/summary part.
+    Addresses,
+    GreyAuthors,
 }
 
 impl Setting {
@@ -56,7 +64,22 @@ impl Setting {
             SettingKind::Reminders => Setting::Reminders(read_reminders(value)?),
             SettingKind::Days => Setting::Days(value.parse()?),
             SettingKind::Deadline => Setting::Deadline(super::calendar::parse_wall_time(value)?),
+            SettingKind::Addresses => Setting::Addresses(read_shown(value)?),
+            SettingKind::GreyAuthors => Setting::GreyAuthors(read_shown(value)?),
         })
+    }
+}
+
+/// `visibles`/`shown`/`oui`/`yes` or `cachées`/`hidden`/`non`/`no`.
+fn read_shown(value: &str) -> Result<bool, GameError> {
+    match crate::map::fold(value).as_str() {
+        "visible" | "visibles" | "montrees" | "reveles" | "oui" | "shown" | "revealed" | "yes"
+        | "on" => Ok(true),
+        "cachees" | "cache" | "cachee" | "caches" | "masquees" | "non" | "hidden" | "no"
+        | "off" => Ok(false),
+        _ => Err(GameError::NotShownOrHidden {
+            input: value.trim().to_string(),
+        }),
     }
 }
 
@@ -126,6 +149,15 @@ pub enum SettingChanged {
         new: DateTime<Utc>,
         asked: DateTime<Utc>,
     },
+    // Issue 23, create/whogame/summary part.
+    Addresses {
+        old: bool,
+        new: bool,
+    },
+    GreyAuthors {
+        old: bool,
+        new: bool,
+    },
 }
 
 impl SettingChanged {
@@ -171,6 +203,14 @@ impl Game {
             Setting::Press(new) => {
                 let old = std::mem::replace(&mut self.settings.press, new);
                 return Ok(SettingChanged::Press { old, new });
+            }
+            Setting::Addresses(new) => {
+                let old = std::mem::replace(&mut self.settings.show_addresses, new);
+                return Ok(SettingChanged::Addresses { old, new });
+            }
+            Setting::GreyAuthors(new) => {
+                let old = std::mem::replace(&mut self.settings.reveal_grey, new);
+                return Ok(SettingChanged::GreyAuthors { old, new });
             }
             Setting::Grace(new) => {
                 if new > MAX_GRACE {

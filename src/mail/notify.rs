@@ -14,6 +14,7 @@ use crate::lang::Lang;
 use crate::map::Variant;
 use crate::report::format_deadline;
 use crate::report::game_text::{Audience, ending_text, phase_text, record_results_for};
+use crate::report::summary::{grey_authors_text, summary_body};
 use crate::service::{Service, ServiceError};
 
 use super::board;
@@ -181,6 +182,19 @@ fn mails_for(
             })
             .clone()
     };
+    // The end of a game tells its summary (issue 23, D13): the history, read once.
+    let history = match notice.kind {
+        NoticeKind::GameOver => Some(service.history(game.id())?),
+        _ => None,
+    };
+    // Grey press is anonymous while the game runs; at its end, its authors are told
+    // where the moderator said so (`SET GREY AUTHORS shown`).
+    let trail = match notice.kind {
+        NoticeKind::GameOver if game.settings().reveal_grey => {
+            Some(service.audit_trail(game.id())?)
+        }
+        _ => None,
+    };
     // The position the game begins with, for each house's own units in its mail.
     let start = match notice.kind {
         NoticeKind::Started => Some(game.position().clone()),
@@ -214,6 +228,15 @@ fn mails_for(
             }
             None => {
                 let mut data = notice_data(game, variant, &notice.kind, lang);
+                if let (Some(records), Some(map)) = (&history, data.as_object_mut()) {
+                    let summary = summary_body(game, variant, records, lang);
+                    map.insert("summary".into(), Value::String(summary.trim().to_string()));
+                }
+                if let (Some(trail), Some(map)) = (&trail, data.as_object_mut())
+                    && let Some(grey) = grey_authors_text(game, variant, trail, lang)
+                {
+                    map.insert("grey".into(), Value::String(grey.trim_end().to_string()));
+                }
                 // "The game begins": each player reads what their own house commands.
                 if let (Some(position), Audience::House(house)) =
                     (&start, audience_of(game, &address))

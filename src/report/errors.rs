@@ -168,6 +168,7 @@ impl GameError {
             }
             DrawWithout(house) => say!(lang, "habits.draw_without", house),
             WeakSecret { min } => say!(lang, "habits.weak_secret", min),
+            NotShownOrHidden { input } => say!(lang, "whogame.not_shown_or_hidden", input),
         }
     }
 }

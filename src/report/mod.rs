@@ -13,6 +13,7 @@ mod orders;
 mod reason;
 mod render;
 mod setting;
+pub mod summary;
 
 /// The results' data types live with the game, whose history keeps them.
 pub use crate::game::results::{
@@ -32,7 +33,7 @@ pub use render::{
     ORDERS_TEMPLATE, RESULTS_TEMPLATE, RenderError, local_templates, render_results,
     render_template, wrap,
 };
-pub use setting::press_words;
+pub use setting::{press_words, shown_words};
 
 /// The results as pretty-printed JSON (the `--json` output).
 pub fn results_json(view: &ResultsView) -> String {

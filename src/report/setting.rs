@@ -58,7 +58,28 @@ impl SettingChanged {
                 new = format_deadline(*new, zone, lang),
                 absence = (asked != new).then(|| format_deadline(*asked, zone, lang))
             ),
+            SettingChanged::Addresses { old, new } => say!(
+                lang,
+                "whogame.setting",
+                old = shown_words(*old, lang),
+                new = shown_words(*new, lang)
+            ),
+            SettingChanged::GreyAuthors { old, new } => say!(
+                lang,
+                "summary.grey_setting",
+                old = shown_words(*old, lang),
+                new = shown_words(*new, lang)
+            ),
         }
+    }
+}
+
+/// Whether the players' addresses are shown, in words.
+pub fn shown_words(shown: bool, lang: Lang) -> String {
+    if shown {
+        say!(lang, "whogame.shown")
+    } else {
+        say!(lang, "whogame.hidden")
     }
 }
 

@@ -9,8 +9,8 @@ use std::rc::Rc;
 use chrono::{DateTime, Utc};
 
 use crate::game::{
-    Action, Actor, AuditEntry, AuditLine, Event, Game, GameError, HouseKey, Notice, NoticeKind,
-    PhaseRecord,
+    Action, Actor, AuditEntry, AuditLine, Event, Game, GameError, HouseKey, NewGame, Notice,
+    NoticeKind, PhaseRecord,
 };
 use crate::map::Variant;
 use crate::store::Commit;
@@ -35,6 +35,8 @@ pub struct Session<'s> {
     /// An action carried out without a copy failed: the game may be half changed, and
     /// the session must not be committed.
     spoiled: bool,
+    /// The game is new (`CREATE` by mail): the store must not hold it yet at the commit.
+    fresh: bool,
 }
 
 /// What one action did: the game after, and the events.
@@ -68,7 +70,31 @@ impl Service {
             drop_record: None,
             guards: Vec::new(),
             spoiled: false,
+            fresh: false,
         })
+    }
+
+    /// A session on a game created now (`CREATE` by mail), not stored until the commit,
+    /// which refuses it if a game of that id was stored in between. Its variant is read
+    /// now, as `corbeau game new` reads it.
+    pub fn session_new(
+        &self,
+        new: NewGame,
+        now: DateTime<Utc>,
+    ) -> Result<Session<'_>, ServiceError> {
+        let (pin, variant, text) = self.read_variant(&new.variant)?;
+        let game = crate::game::create(new, &variant, pin, now)?;
+        // Content-addressed and harmless if the commit fails: a variant text kept twice is
+        // one entry.
+        self.store.keep_variant(&game.variant().hash, &text)?;
+        let line = AuditLine::Created {
+            players: game.players(),
+            variant: game.variant().to_string(),
+        };
+        let mut session = self.session_of(game)?;
+        session.fresh = true;
+        session.lines.push(line);
+        Ok(session)
     }
 
     /// Carries out one action on a stored game and commits it, audited under the
@@ -250,6 +276,7 @@ impl Session<'_> {
         let record = self.record.clone();
         let drop_record = self.drop_record;
         let guards = std::mem::take(&mut self.guards);
+        let fresh = self.fresh;
         let (before, game, notices, mut entries) = self.into_parts(actor, action, now);
         for broadcast in &extra.broadcasts {
             let by = broadcast
@@ -261,7 +288,7 @@ impl Session<'_> {
             entries.push(audit(now, &by, BROADCAST, Vec::new(), detail));
         }
         service.store.commit(Commit {
-            before: Some(&before),
+            before: (!fresh).then_some(&before),
             game: Some(&game),
             record: record.as_ref(),
             drop_record,

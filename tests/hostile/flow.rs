@@ -1111,6 +1111,9 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         // Issue 23, the habits of njudge players.
         GameError::DrawWithout(HouseKey::from("greyjoy")),
         GameError::WeakSecret { min: 8 },
+        GameError::NotShownOrHidden {
+            input: "peut-être".into(),
+        },
     ];
     for e in &games {
         // No wildcard: a new error does not compile until it is listed above. (The map's
@@ -1162,6 +1165,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::TooManyReminders { .. }
             | GameError::DrawWithout(_)
             | GameError::WeakSecret { .. } => {}
+            GameError::NotShownOrHidden { .. } => {}
         }
         check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
     }
@@ -1298,7 +1302,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    assert_eq!(checked, 11 + 46 + 9 + 26 + 4);
+    assert_eq!(checked, 11 + 47 + 9 + 26 + 4);
 }
 
 /// A moderator's `DÉMARRER` (or `REPRENDRE`, `ANNULER`) that reached the judge while it

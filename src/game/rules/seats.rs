@@ -8,7 +8,7 @@ use crate::map::Variant;
 
 use crate::game::GameError;
 use crate::game::event::{Event, Revealed};
-use crate::game::model::{Bounced, Game, Player};
+use crate::game::model::{Bounced, Game, Leaving, PastPlayer, Player};
 use crate::game::secret::{hash_secret, new_secret, secret_matches};
 
 use super::NOT_OVER;
@@ -74,6 +74,14 @@ impl Game {
                 address: p.address.clone(),
             });
         }
+        if let Some(gone) = seat.player.take() {
+            seat.past.push(PastPlayer {
+                address: gone.address,
+                joined: gone.joined,
+                left: now,
+                how: Leaving::Resigned,
+            });
+        }
         seat.player = Some(Player {
             address,
             secret: secret_hash,
@@ -98,15 +106,30 @@ impl Game {
     ) -> Result<(), GameError> {
         self.require("replace a player", NOT_OVER)?;
         let seat = self.seat_in(house)?;
-        if seat.player.is_none() {
+        let Some(gone) = seat.player.take() else {
             return Err(GameError::NoPlayer(house.clone()));
-        }
-        seat.player = None;
+        };
+        // A resigned player is no one replaced: the seat was already given up.
+        let how = if seat.resigned {
+            Leaving::Resigned
+        } else {
+            Leaving::Replaced
+        };
+        seat.past.push(PastPlayer {
+            address: gone.address,
+            joined: gone.joined,
+            left: now,
+            how,
+        });
         self.add_player(house, address, secret_hash, lang, now)
     }
 
     /// Leaves a house without a player (its units hold until someone takes it).
-    pub fn remove_player(&mut self, house: &HouseKey) -> Result<Player, GameError> {
+    pub fn remove_player(
+        &mut self,
+        house: &HouseKey,
+        now: DateTime<Utc>,
+    ) -> Result<Player, GameError> {
         self.require("remove a player", NOT_OVER)?;
         let seat = self.seat_in(house)?;
         let player = seat
@@ -115,6 +138,12 @@ impl Game {
             .ok_or_else(|| GameError::NoPlayer(house.clone()))?;
         seat.ready = false;
         seat.vote = None;
+        seat.past.push(PastPlayer {
+            address: player.address.clone(),
+            joined: player.joined,
+            left: now,
+            how: Leaving::Removed,
+        });
         Ok(player)
     }
 

@@ -120,6 +120,28 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
             [secret] => Ok(Command::Password(secret.to_string())),
             _ => Err(bad()),
         },
+        Keyword::Create => create(&words).ok_or_else(bad),
+        Keyword::WhoGame => match words[..] {
+            [game] if is_game_id(game) => Ok(Command::WhoGame {
+                game: game.to_string(),
+            }),
+            _ => Err(bad()),
+        },
+        Keyword::Summary => match words[..] {
+            [game] if is_game_id(game) => Ok(Command::Summary {
+                game: game.to_string(),
+            }),
+            _ => Err(bad()),
+        },
+        // One word: the header of a message that runs to `END PRESS` (its body put in by
+        // the reader of press); more: a one-line message.
+        Keyword::Alert => {
+            let house = words.first().and_then(|w| house(&[w]));
+            let body = words.get(1..).unwrap_or_default().join(" ");
+            house
+                .map(|house| Command::Alert { house, body })
+                .ok_or_else(bad)
+        }
         Keyword::PressEnd => Err(CommandError::PressEndWithoutPress {
             command: head.written.to_string(),
         }),
@@ -331,6 +353,32 @@ fn is_date(word: &str) -> bool {
     word.starts_with(|c: char| c.is_ascii_digit()) && word.contains(['-', '/'])
 }
 
+/// `CREATE <game>` then optional words in any order, each once: `VARIANT <name>`,
+/// `PLAYERS <n>` (French `VARIANTE`, `JOUEURS`). Room is left for words of one word.
+fn create(words: &[&str]) -> Option<Command> {
+    let (game, mut rest) = words.split_first()?;
+    if !is_game_id(game) {
+        return None;
+    }
+    let (mut variant, mut players) = (None, None);
+    while let Some((word, after)) = rest.split_first() {
+        let (value, after) = after.split_first()?;
+        match fold(word).as_str() {
+            "variant" | "variante" if variant.is_none() => variant = Some(value.to_string()),
+            "players" | "joueurs" | "joueuses" if players.is_none() => {
+                players = Some(value.parse::<u8>().ok()?)
+            }
+            _ => return None,
+        }
+        rest = after;
+    }
+    Some(Command::Create {
+        game: game.to_string(),
+        variant,
+        players,
+    })
+}
+
 /// The names of the settings `RÉGLER`/`SET` changes, folded, in French and English.
 const SETTINGS: &[(&str, SettingKind)] = &[
     ("grace", SettingKind::Grace),
@@ -347,6 +395,12 @@ const SETTINGS: &[(&str, SettingKind)] = &[
     ("echeance", SettingKind::Deadline),
     ("date limite", SettingKind::Deadline),
     ("deadline", SettingKind::Deadline),
+    // Issue 23, create/whogame/summary part.
+    ("adresses", SettingKind::Addresses),
+    ("addresses", SettingKind::Addresses),
+    ("auteurs gris", SettingKind::GreyAuthors),
+    ("grey authors", SettingKind::GreyAuthors),
+    ("gray authors", SettingKind::GreyAuthors),
 ];
 
 /// `GRÂCE 6h`, `DATE LIMITE 2026-12-01 20:00`: the setting's name (the longest that fits,

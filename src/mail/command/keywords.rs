@@ -58,6 +58,15 @@ pub enum Keyword {
     // Issue 23, the habits of njudge players.
     /// A player or the moderator changes their own secret (`SET PASSWORD`).
     Password,
+    // Issue 23, create/whogame/summary/eject/alert part.
+    /// A new game, its sender its moderator (`CRÉER`, `CREATE`).
+    Create,
+    /// Who plays a game (`QUI JOUE`, `WHOGAME`).
+    WhoGame,
+    /// A game's centres by year, players and result (`BILAN`, `SUMMARY`).
+    Summary,
+    /// The moderator's press to one house (`ALERTER`, `ALERT`).
+    Alert,
 }
 
 /// One way of writing a keyword: its words as [`fold`] gives them (lower case, no accents,
@@ -208,6 +217,17 @@ pub const SPELLINGS: &[Spelling] = &[
     en("set draw", Keyword::Draw),
     en("set nodraw", Keyword::NoDraw),
     en("set no draw", Keyword::NoDraw),
+    // Issue 23, create/whogame/summary/eject/alert part.
+    fr("creer", Keyword::Create),
+    en("create", Keyword::Create),
+    fr("qui joue", Keyword::WhoGame),
+    en("whogame", Keyword::WhoGame),
+    fr("bilan", Keyword::Summary),
+    en("summary", Keyword::Summary),
+    fr("expulser", Keyword::RemovePlayer),
+    en("eject", Keyword::RemovePlayer),
+    fr("alerter", Keyword::Alert),
+    en("alert", Keyword::Alert),
 ];
 
 /// The first words of commands of other judges (njudge, DPjudge) that corbeau does not

@@ -74,6 +74,10 @@ impl Keyword {
             Keyword::EndGame => say!(lang, "usage.end_game"),
             Keyword::Set => say!(lang, "usage.set"),
             Keyword::Password => say!(lang, "habits.usage_password"),
+            Keyword::Create => say!(lang, "create.usage"),
+            Keyword::WhoGame => say!(lang, "whogame.usage"),
+            Keyword::Summary => say!(lang, "summary.usage"),
+            Keyword::Alert => say!(lang, "alert.usage"),
         }
     }
 }

@@ -162,6 +162,21 @@ pub enum Command {
         written: String,
         here: Option<Keyword>,
     },
+    // Issue 23, create/whogame/summary/alert part.
+    /// `CREATE <game> [VARIANT <name>] [PLAYERS <n>]` / `CRÉER <partie> [VARIANTE <nom>]
+    /// [JOUEURS <n>]`: a new game, moderated by the sender (`[judge] creators`).
+    Create {
+        game: String,
+        variant: Option<String>,
+        players: Option<u8>,
+    },
+    /// `WHOGAME <game>` / `QUI JOUE <partie>`: the game's seats, for anyone.
+    WhoGame { game: String },
+    /// `SUMMARY <game>` / `BILAN <partie>`: centres by year, players, result, for anyone.
+    Summary { game: String },
+    /// `ALERT <house> [text]` / `ALERTER <maison> [texte]`: the moderator's press to that
+    /// house, the rest of the line, or else the lines up to `END PRESS`.
+    Alert { house: String, body: String },
 }
 
 impl Command {
@@ -177,7 +192,10 @@ impl Command {
             | Command::ConfirmObserve { game, .. }
             | Command::Map {
                 game: Some(game), ..
-            } => Some(game),
+            }
+            | Command::Create { game, .. }
+            | Command::WhoGame { game }
+            | Command::Summary { game } => Some(game),
             Command::Map { game: None }
             | Command::Orders { .. }
             | Command::Order(_)
@@ -211,6 +229,7 @@ impl Command {
             | Command::DrawWith(_)
             | Command::Password(_)
             | Command::Foreign { .. } => None,
+            Command::Alert { .. } => None,
         }
     }
 }
@@ -275,7 +294,7 @@ pub fn parse(body: &str) -> Script {
             continue;
         };
         script.lang = script.lang.or(head.spelling.lang);
-        let command = if is_press(head.keyword()) {
+        let command = if is_press(head.keyword()) || is_alert_header(&head) {
             let (command, after) = press(&head, &lines, next);
             next = after;
             command
@@ -409,9 +428,16 @@ fn press(
     let command = match args::command(head) {
         Ok(_) if body.is_empty() => Err(CommandError::EmptyPress),
         Ok(Command::Press { to, grey, .. }) => Ok(Command::Press { to, grey, body }),
+        Ok(Command::Alert { house, .. }) => Ok(Command::Alert { house, body }),
         other => other,
     };
     (command, after)
+}
+
+/// `ALERT <house>` alone on its line opens a message that runs to `END PRESS`; with more
+/// words on the line, those words are the whole message.
+fn is_alert_header(head: &Head<'_>) -> bool {
+    head.keyword() == Keyword::Alert && head.rest.split_whitespace().count() == 1
 }
 
 fn is_press_end(line: &str) -> bool {

@@ -27,6 +27,7 @@ use super::refusal::Refusal;
 
 mod authority;
 mod caps;
+mod community;
 mod habits;
 mod moderation;
 mod orders;
@@ -161,7 +162,7 @@ impl<'a> Desk<'a> {
 
     pub(crate) fn run(
         &mut self,
-        game: &mut Option<Session<'_>>,
+        game: &mut Option<Session<'a>>,
         commands: &[Located],
     ) -> Result<(), ServiceError> {
         self.names = game.as_ref().map(Session::shared_variant);
@@ -316,7 +317,7 @@ impl<'a> Desk<'a> {
     /// Hands one command to the method of its job.
     fn command(
         &mut self,
-        game: &mut Option<Session<'_>>,
+        game: &mut Option<Session<'a>>,
         located: &Located,
         command: Command,
     ) -> Result<(), ServiceError> {
@@ -401,6 +402,14 @@ impl<'a> Desk<'a> {
             Command::DrawWith(houses) => self.draw_with(game, located, &houses),
             Command::Password(secret) => self.password(game, located, secret),
             Command::Foreign { written, here } => self.foreign(located, &written, here),
+            Command::Create {
+                game: named,
+                variant,
+                players,
+            } => self.create(game, located, &named, variant, players)?,
+            Command::WhoGame { game: named } => self.whogame(game, located, &named),
+            Command::Summary { game: named } => self.summary(game, located, &named)?,
+            Command::Alert { house, body } => self.alert(game, located, house, &body)?,
         }
         Ok(())
     }

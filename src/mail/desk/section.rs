@@ -190,6 +190,19 @@ pub(super) enum ReplySection {
         message: String,
         ending: Option<String>,
     },
+    // Issue 23, create/whogame/summary part: each a text worded by the desk.
+    /// `CREATE`: the game made, with the moderator's secret.
+    Created {
+        said: String,
+    },
+    /// `WHOGAME`.
+    WhoGame {
+        said: String,
+    },
+    /// `SUMMARY`.
+    Summary {
+        said: String,
+    },
 }
 
 /// One refused order line, numbered in the mail.
@@ -403,6 +416,9 @@ mod tests {
                 message: s("fait"),
                 ending: None,
             },
+            ReplySection::Created { said: s("créée") },
+            ReplySection::WhoGame { said: s("Stark") },
+            ReplySection::Summary { said: s("Bilan") },
         ]
     }
 
@@ -452,6 +468,9 @@ mod tests {
             ReplySection::Set { .. } => 39,
             ReplySection::Note { .. } => 40,
             ReplySection::Done { .. } => 41,
+            ReplySection::Created { .. } => 42,
+            ReplySection::WhoGame { .. } => 43,
+            ReplySection::Summary { .. } => 44,
         }
     }
 
@@ -486,7 +505,7 @@ mod tests {
         ranks.sort_unstable();
         let expected: Vec<usize> = (0..ranks.len()).collect();
         assert_eq!(ranks, expected, "one sample of every ReplySection variant");
-        assert_eq!(ranks.len(), 42);
+        assert_eq!(ranks.len(), 45);
     }
 
     #[test]

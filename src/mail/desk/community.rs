@@ -1,0 +1,227 @@
+//! What anyone may ask of the judge by mail, as on njudge: a new game (`CREATE`, from the
+//! addresses the configuration allows), who plays a game (`WHOGAME`) and its summary
+//! (`SUMMARY`); and the moderator's `ALERT`, a press message to one house.
+
+use chrono::{DateTime, TimeDelta, Utc};
+
+use crate::game::{Ending, Game, GameError, Moderator, NewGame, Settings, hash_secret, new_secret};
+use crate::map::{EMBEDDED, MapError};
+use crate::report::summary::{summary_text, whogame_text};
+use crate::say;
+use crate::service::{ServiceError, Session};
+
+use super::super::command::{Located, PressTo};
+use super::section::ReplySection;
+use super::{Desk, Role, fold_id, house_name, same_address};
+
+/// The window of `[judge] creations_per_day`.
+const CREATION_WINDOW: TimeDelta = TimeDelta::hours(24);
+
+/// Whether `game` counts against its moderator's creations of the day: created in the
+/// window, and not abandoned before its start. The exception is what keeps a forger from
+/// spending a creator's quota: the forged games' secrets go to the creator's own address,
+/// who abandons them and has the quota back (docs/email.md, "CREATE").
+fn counts(game: &Game, address: &str, now: DateTime<Utc>) -> bool {
+    let mine = game
+        .moderator()
+        .is_some_and(|m| same_address(&m.address, address));
+    let recent = game.created() + CREATION_WINDOW > now;
+    let dropped = game.played() == 0 && matches!(game.ending(), Some(Ending::Abandoned));
+    mine && recent && !dropped
+}
+
+impl<'a> Desk<'a> {
+    /// `CREATE <game> [VARIANT <name>] [PLAYERS <n>]`: a new game, forming, moderated by
+    /// the sender, who gets the moderator's secret in the answer (and only there).
+    pub(super) fn create(
+        &mut self,
+        game: &mut Option<Session<'a>>,
+        located: &Located,
+        named: &str,
+        variant: Option<String>,
+        players: Option<u8>,
+    ) -> Result<(), ServiceError> {
+        let id = fold_id(named);
+        let first = game
+            .as_ref()
+            .map(|s| s.game().id().to_string())
+            .or_else(|| self.game_id.clone());
+        match first {
+            Some(first) if first == id => {
+                let message = self.game_message(&GameError::GameExists(id));
+                self.error(located, message);
+                return Ok(());
+            }
+            Some(first) => {
+                let message = say!(self.lang, "create.other_game", game = first);
+                self.error(located, message);
+                return Ok(());
+            }
+            None => {}
+        }
+        let address = self.mail.from.clone();
+        if !self.config.judge.may_create(&address) {
+            let message = say!(self.lang, "create.not_allowed", address);
+            self.error(located, message);
+            return Ok(());
+        }
+        let cap = self.config.judge.creations_per_day;
+        let mine: Vec<DateTime<Utc>> = self
+            .service
+            .games()?
+            .iter()
+            .filter(|g| counts(g, &address, self.now))
+            .map(Game::created)
+            .collect();
+        if mine.len() >= usize::try_from(cap).unwrap_or(usize::MAX) {
+            let oldest = mine.iter().min().copied().unwrap_or(self.now);
+            let until = crate::report::format_deadline(
+                oldest + CREATION_WINDOW,
+                Settings::default().schedule.time_zone,
+                self.lang,
+            );
+            let count = mine.len();
+            let message = say!(self.lang, "create.too_many", address, count, until);
+            self.error(located, message);
+            return Ok(());
+        }
+        if let Err(e) = crate::game::check_game_id(&id) {
+            let message = self.game_message(&e);
+            self.error(located, message);
+            return Ok(());
+        }
+        // A mail names a built-in variant only: a path would read the judge's own files.
+        let variant = variant.map_or_else(|| "westeros".to_string(), |v| fold_id(&v));
+        let Some((_, text)) = EMBEDDED.iter().find(|(name, _)| *name == variant) else {
+            let e = GameError::Variant(MapError::UnknownVariant {
+                name: variant,
+                known: EMBEDDED
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+            let message = self.game_message(&e);
+            self.error(located, message);
+            return Ok(());
+        };
+        // Without a number of players, the variant's largest setup: every house.
+        let players = match players {
+            Some(n) => n,
+            None => crate::map::parse_variant(&variant, text)
+                .ok()
+                .and_then(|v| v.setups.iter().map(|s| s.players).max())
+                .unwrap_or(0),
+        };
+        let (secret, hash) = match new_secret().and_then(|s| Ok((hash_secret(&s)?, s))) {
+            Ok((hash, secret)) => (secret, hash),
+            Err(e) => return Err(ServiceError::Game(e)),
+        };
+        let settings = Settings {
+            lang: self.lang,
+            ..Settings::default()
+        };
+        let new = NewGame {
+            id: id.clone(),
+            name: None,
+            variant,
+            players,
+            settings,
+            moderator: Some(Moderator {
+                address: address.to_lowercase(),
+                secret: hash,
+            }),
+        };
+        let session = match self.service.session_new(new, self.now) {
+            Ok(session) => session,
+            Err(ServiceError::Game(e)) => {
+                let message = self.game_message(&e);
+                self.error(located, message);
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        };
+        let g = session.game();
+        let houses: Vec<String> = g
+            .seats()
+            .iter()
+            .map(|s| house_name(session.variant(), s.house(), self.lang))
+            .collect();
+        let text = say!(
+            self.lang,
+            "create.created",
+            id = g.id(),
+            variant = g.variant().name.as_str(),
+            players = g.players(),
+            houses = houses.join(", "),
+            secret
+        );
+        self.game_id = Some(id);
+        *game = Some(session);
+        self.section(
+            located.line,
+            &located.text,
+            ReplySection::Created { said: text },
+        );
+        Ok(())
+    }
+
+    /// `WHOGAME <game>`: the seats of the game, for anyone.
+    pub(super) fn whogame(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        named: &str,
+    ) {
+        if !self.same_game(game, located, named) {
+            return;
+        }
+        let Some(session) = game else {
+            return;
+        };
+        let text = whogame_text(session.game(), session.variant(), self.lang);
+        self.section(
+            located.line,
+            &located.text,
+            ReplySection::WhoGame { said: text },
+        );
+    }
+
+    /// `SUMMARY <game>`: centres by year, players, result, for anyone.
+    pub(super) fn summary(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        named: &str,
+    ) -> Result<(), ServiceError> {
+        if !self.same_game(game, located, named) {
+            return Ok(());
+        }
+        let Some(session) = game else {
+            return Ok(());
+        };
+        let records = self.service.history(session.game().id())?;
+        let text = summary_text(session.game(), session.variant(), &records, self.lang);
+        self.section(
+            located.line,
+            &located.text,
+            ReplySection::Summary { said: text },
+        );
+        Ok(())
+    }
+
+    /// `ALERT <house> …`: the moderator's press to that house alone.
+    pub(super) fn alert(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        house: String,
+        body: &str,
+    ) -> Result<(), ServiceError> {
+        if self.role != Role::Moderator {
+            self.require_moderator(located);
+            return Ok(());
+        }
+        self.press(game, located, PressTo::Houses(vec![house]), false, body)
+    }
+}
