@@ -194,6 +194,29 @@ pub enum Action {
         address: String,
         reason: String,
     },
+    // Issue 23, joining.
+    /// An address takes a free seat of an open game (the house asked for, or the first
+    /// free one), its welcome in `lang`.
+    Join {
+        address: String,
+        house: Option<HouseKey>,
+        lang: Lang,
+    },
+    /// An address asks for a house: at once if vacant in an open game, else on the
+    /// moderator's word.
+    TakeOver {
+        address: String,
+        house: HouseKey,
+        lang: Lang,
+    },
+    /// The moderator gives the house to the address that asked for it.
+    Approve {
+        house: HouseKey,
+    },
+    /// The moderator refuses the request for the house.
+    Reject {
+        house: HouseKey,
+    },
 }
 
 impl Action {
@@ -227,6 +250,10 @@ impl Action {
             Action::Bounced { .. } => "bounce",
             Action::Undeliverable { .. } => "undeliverable",
             Action::Set(_) => "set",
+            Action::Join { .. } => "join",
+            Action::TakeOver { .. } => "takeover",
+            Action::Approve { .. } => "approve",
+            Action::Reject { .. } => "reject",
         }
     }
 
@@ -275,6 +302,8 @@ fn needs(action: &Action) -> Needs {
         | Action::Observers { .. }
         | Action::Pictures { .. }
         | Action::Set(_)
+        | Action::Approve { .. }
+        | Action::Reject { .. }
         | Action::Language { house: None, .. } => Needs::Moderator,
         Action::Submit { .. }
         | Action::Ready { .. }
@@ -284,9 +313,11 @@ fn needs(action: &Action) -> Needs {
         | Action::Resign { .. }
         | Action::Address { .. }
         | Action::Language { .. } => Needs::Player,
-        Action::AskObserve { .. } | Action::ConfirmObserve { .. } | Action::Unobserve { .. } => {
-            Needs::Address
-        }
+        Action::AskObserve { .. }
+        | Action::ConfirmObserve { .. }
+        | Action::Unobserve { .. }
+        | Action::Join { .. }
+        | Action::TakeOver { .. } => Needs::Address,
         Action::Process { .. } | Action::Remind => Needs::Clock,
         Action::Bounced { .. } | Action::Undeliverable { .. } => Needs::Judge,
     }
@@ -302,7 +333,9 @@ impl Game {
             (Needs::Address, Actor::Observer(own) | Actor::Stranger(own)) => match what {
                 Action::AskObserve { address, .. }
                 | Action::ConfirmObserve { address, .. }
-                | Action::Unobserve { address, .. } => same_address(address, own),
+                | Action::Unobserve { address, .. }
+                | Action::Join { address, .. }
+                | Action::TakeOver { address, .. } => same_address(address, own),
                 _ => false,
             },
             _ => false,
@@ -360,15 +393,41 @@ impl Game {
                 replace,
             } => {
                 self.plays(&house)?;
-                self.seat_player(house, address, secret, lang, replace, now)?
+                // The player who had the house (resigned or not) hears it is given away.
+                let outgoing = self
+                    .seat(&house)
+                    .and_then(|s| s.player.as_ref())
+                    .map(|p| (p.address.clone(), p.lang));
+                let seated =
+                    self.seat_player(house.clone(), address, secret, lang, replace, now)?;
+                self.seat_requests.retain(|r| r.house != house);
+                let mut events = Vec::new();
+                if let Some((address, lang)) = outgoing {
+                    events.push(Event::SeatLost {
+                        house,
+                        address,
+                        lang,
+                        removed: false,
+                    });
+                }
+                events.push(seated);
+                return Ok(events);
             }
             Action::Remove { house } => {
                 self.plays(&house)?;
                 let player = self.remove_player(&house)?;
-                Event::Removed {
-                    house,
-                    address: player.address,
-                }
+                return Ok(vec![
+                    Event::Removed {
+                        house: house.clone(),
+                        address: player.address.clone(),
+                    },
+                    Event::SeatLost {
+                        house,
+                        address: player.address,
+                        lang: player.lang,
+                        removed: true,
+                    },
+                ]);
             }
             Action::Submit {
                 house,
@@ -443,6 +502,18 @@ impl Game {
             Action::Undeliverable { address, reason } => {
                 self.mail_undeliverable(&address, reason, now)
             }
+            Action::Join {
+                address,
+                house,
+                lang,
+            } => return self.join(variant, &address, house, lang, now),
+            Action::TakeOver {
+                address,
+                house,
+                lang,
+            } => return self.take_over(variant, &address, house, lang, now),
+            Action::Approve { house } => return self.approve(&house, now),
+            Action::Reject { house } => self.reject(&house)?,
         };
         Ok(vec![event])
     }

@@ -158,4 +158,15 @@ pub enum AuditLine {
     SettingChanged {
         change: super::setting::SettingChanged,
     },
+    // Issue 23, joining.
+    /// An address asked for a house (`TAKEOVER`), waiting for the moderator.
+    SeatAsked {
+        house: HouseKey,
+        address: String,
+    },
+    /// The moderator refused the request.
+    SeatRefused {
+        house: HouseKey,
+        address: String,
+    },
 }

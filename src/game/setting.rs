@@ -33,6 +33,11 @@ pub enum Setting {
     Days(Weekdays),
     /// The current phase's deadline, as a wall-clock time in the game's time zone.
     Deadline(NaiveDateTime),
+    // Issue 23, joining.
+    /// Whether strangers may take free seats by mail (`JOIN`, `TAKEOVER`).
+    Open(bool),
+    /// Whether an open game starts by itself when its last seat is taken.
+    StartWhenFull(bool),
 }
 
 /// Which setting a moderator names (`GRÂCE`, `--grace`…), before its value is read.
@@ -43,6 +48,9 @@ pub enum SettingKind {
     Reminders,
     Days,
     Deadline,
+    // Issue 23, joining.
+    Open,
+    StartWhenFull,
 }
 
 impl Setting {
@@ -56,7 +64,20 @@ impl Setting {
             SettingKind::Reminders => Setting::Reminders(read_reminders(value)?),
             SettingKind::Days => Setting::Days(value.parse()?),
             SettingKind::Deadline => Setting::Deadline(super::calendar::parse_wall_time(value)?),
+            SettingKind::Open => Setting::Open(read_yes_no(value)?),
+            SettingKind::StartWhenFull => Setting::StartWhenFull(read_yes_no(value)?),
         })
+    }
+}
+
+/// `oui`/`yes`/`on`, `non`/`no`/`off`, in any case.
+pub fn read_yes_no(value: &str) -> Result<bool, GameError> {
+    match crate::map::fold(value).as_str() {
+        "oui" | "yes" | "on" | "true" => Ok(true),
+        "non" | "no" | "off" | "false" => Ok(false),
+        _ => Err(GameError::NotYesNo {
+            input: value.trim().to_string(),
+        }),
     }
 }
 
@@ -126,6 +147,15 @@ pub enum SettingChanged {
         new: DateTime<Utc>,
         asked: DateTime<Utc>,
     },
+    // Issue 23, joining.
+    Open {
+        old: bool,
+        new: bool,
+    },
+    StartWhenFull {
+        old: bool,
+        new: bool,
+    },
 }
 
 impl SettingChanged {
@@ -171,6 +201,14 @@ impl Game {
             Setting::Press(new) => {
                 let old = std::mem::replace(&mut self.settings.press, new);
                 return Ok(SettingChanged::Press { old, new });
+            }
+            Setting::Open(new) => {
+                let old = std::mem::replace(&mut self.settings.open, new);
+                return Ok(SettingChanged::Open { old, new });
+            }
+            Setting::StartWhenFull(new) => {
+                let old = std::mem::replace(&mut self.settings.start_when_full, new);
+                return Ok(SettingChanged::StartWhenFull { old, new });
             }
             Setting::Grace(new) => {
                 if new > MAX_GRACE {

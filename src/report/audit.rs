@@ -161,6 +161,12 @@ impl AuditLine {
                     change = change.say(lang, zone)
                 )
             }
+            AuditLine::SeatAsked { house, address } => {
+                say!(lang, "join.audit_asked", house, address)
+            }
+            AuditLine::SeatRefused { house, address } => {
+                say!(lang, "join.audit_refused", house, address)
+            }
         }
     }
 }

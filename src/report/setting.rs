@@ -58,7 +58,27 @@ impl SettingChanged {
                 new = format_deadline(*new, zone, lang),
                 absence = (asked != new).then(|| format_deadline(*asked, zone, lang))
             ),
+            SettingChanged::Open { old, new } => say!(
+                lang,
+                "join.setting_open",
+                old = yes_no(*old, lang),
+                new = yes_no(*new, lang)
+            ),
+            SettingChanged::StartWhenFull { old, new } => say!(
+                lang,
+                "join.setting_start_when_full",
+                old = yes_no(*old, lang),
+                new = yes_no(*new, lang)
+            ),
         }
+    }
+}
+
+fn yes_no(on: bool, lang: Lang) -> String {
+    if on {
+        say!(lang, "join.yes")
+    } else {
+        say!(lang, "join.no")
     }
 }
 

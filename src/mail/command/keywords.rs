@@ -55,6 +55,15 @@ pub enum Keyword {
     Pictures,
     /// The moderator changes a setting of the game (`RÉGLER GRÂCE 6h`, `SET GRACE 6h`).
     Set,
+    // Issue 23, joining.
+    /// A stranger takes a free seat of an open game (`REJOINDRE`, `JOIN`).
+    Join,
+    /// A stranger asks for a given house (`RELEVER`, `TAKEOVER`).
+    TakeOver,
+    /// The moderator gives a house to the address that asked for it.
+    Approve,
+    /// The moderator refuses a request for a house.
+    Reject,
 }
 
 /// One way of writing a keyword: its words as [`fold`] gives them (lower case, no accents,
@@ -193,6 +202,16 @@ pub const SPELLINGS: &[Spelling] = &[
     en("pictures", Keyword::Pictures),
     fr("regler", Keyword::Set),
     en("set", Keyword::Set),
+    // Issue 23, joining.
+    fr("rejoindre", Keyword::Join),
+    en("join", Keyword::Join),
+    fr("relever", Keyword::TakeOver),
+    en("takeover", Keyword::TakeOver),
+    en("take over", Keyword::TakeOver),
+    fr("approuver", Keyword::Approve),
+    en("approve", Keyword::Approve),
+    fr("refuser", Keyword::Reject),
+    en("reject", Keyword::Reject),
 ];
 
 /// The most words in a spelling (`ne plus observer`, `fin de presse`).

@@ -73,6 +73,10 @@ impl Keyword {
             Keyword::Pictures => say!(lang, "usage.pictures"),
             Keyword::EndGame => say!(lang, "usage.end_game"),
             Keyword::Set => say!(lang, "usage.set"),
+            Keyword::Join => say!(lang, "join.usage_join"),
+            Keyword::TakeOver => say!(lang, "join.usage_takeover"),
+            Keyword::Approve => say!(lang, "join.usage_approve"),
+            Keyword::Reject => say!(lang, "join.usage_reject"),
         }
     }
 }

@@ -150,6 +150,15 @@ pub enum Command {
     /// `SET <setting> <value>` / `RÉGLER <réglage> <valeur>`: the setting named (`GRÂCE`,
     /// `PRESSE`, `RAPPELS`, `JOURS`, `ÉCHÉANCE`…), its value as written (the game reads it).
     Set { kind: SettingKind, value: String },
+    // Issue 23, joining.
+    /// `JOIN game [house]` / `REJOINDRE partie [maison]`: a free seat of an open game.
+    Join { game: String, house: Option<String> },
+    /// `TAKEOVER game house` / `RELEVER partie maison`.
+    TakeOver { game: String, house: String },
+    /// `APPROVE house` / `APPROUVER maison`: the moderator gives the house asked for.
+    Approve(String),
+    /// `REJECT house` / `REFUSER maison`: the moderator refuses the request.
+    Reject(String),
 }
 
 impl Command {
@@ -165,7 +174,9 @@ impl Command {
             | Command::ConfirmObserve { game, .. }
             | Command::Map {
                 game: Some(game), ..
-            } => Some(game),
+            }
+            | Command::Join { game, .. }
+            | Command::TakeOver { game, .. } => Some(game),
             Command::Map { game: None }
             | Command::Orders { .. }
             | Command::Order(_)
@@ -195,7 +206,9 @@ impl Command {
             | Command::ReplacePlayer { .. }
             | Command::RemovePlayer(_)
             | Command::EndGame(_)
-            | Command::Set { .. } => None,
+            | Command::Set { .. }
+            | Command::Approve(_)
+            | Command::Reject(_) => None,
         }
     }
 }

@@ -26,6 +26,7 @@ use super::refusal::Refusal;
 
 mod authority;
 mod caps;
+mod join;
 mod moderation;
 mod orders;
 mod press;
@@ -389,6 +390,14 @@ impl<'a> Desk<'a> {
                 }
             }
             Command::Set { kind, value } => self.set(game, located, kind, &value),
+            Command::Join { game: named, house } => {
+                self.join(game, located, &named, house.as_deref())?
+            }
+            Command::TakeOver { game: named, house } => {
+                self.take_over(game, located, &named, &house)?
+            }
+            Command::Approve(house) => self.decide(game, located, &house, true)?,
+            Command::Reject(house) => self.decide(game, located, &house, false)?,
         }
         Ok(())
     }

@@ -183,6 +183,10 @@ pub(super) enum ReplySection {
         change: String,
         deadline: Option<String>,
     },
+    /// Issue 23, joining: a seat taken, asked for, given or refused, in words.
+    Seat {
+        message: String,
+    },
 }
 
 /// One refused order line, numbered in the mail.
@@ -216,6 +220,8 @@ pub(super) struct GameLine {
     pub deadline: String,
     /// Houses without a player.
     pub free: usize,
+    /// Issue 23, joining: for an open game, its free houses and how to take one.
+    pub join: Option<String>,
 }
 
 /// The game after a moderator's command.
@@ -314,6 +320,7 @@ mod tests {
                     phase: s("Printemps 1901"),
                     deadline: s("lundi"),
                     free: 1,
+                    join: Some(s("REJOINDRE g [maison]")),
                 }],
             },
             ReplySection::History {
@@ -388,6 +395,9 @@ mod tests {
                 change: s("délai de grâce : 0h → 6h"),
                 deadline: Some(s("lundi")),
             },
+            ReplySection::Seat {
+                message: s("Stark est à vous"),
+            },
         ]
     }
 
@@ -436,6 +446,7 @@ mod tests {
             ReplySection::Replaced { .. } => 38,
             ReplySection::Set { .. } => 39,
             ReplySection::Note { .. } => 40,
+            ReplySection::Seat { .. } => 41,
         }
     }
 
@@ -469,7 +480,7 @@ mod tests {
         ranks.sort_unstable();
         let expected: Vec<usize> = (0..ranks.len()).collect();
         assert_eq!(ranks, expected, "one sample of every ReplySection variant");
-        assert_eq!(ranks.len(), 41);
+        assert_eq!(ranks.len(), 42);
     }
 
     #[test]
