@@ -367,6 +367,13 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
         "failures": failures,
         "since": since,
         "join": join_text(game, variant, kind, lang),
+        "join_subject": match kind {
+            NoticeKind::Joined { .. } => Some(crate::say!(lang, "join.subject_joined")),
+            NoticeKind::SeatAsked { .. } => Some(crate::say!(lang, "join.subject_asked")),
+            NoticeKind::SeatLost { .. } => Some(crate::say!(lang, "join.subject_lost")),
+            NoticeKind::SeatRefused { .. } => Some(crate::say!(lang, "join.subject_refused")),
+            _ => None,
+        },
     })
 }
 
