@@ -42,6 +42,9 @@ fn v1_view(game: &Value) -> Value {
     // Settings added since v1 take their default: a v1 game's mails carry pictures.
     let settings = game["settings"].as_object_mut().unwrap();
     assert_eq!(settings.remove("pictures"), Some(Value::Bool(true)));
+    // Issue 23, joining: a v1 game is closed, and would start when full if opened.
+    assert_eq!(settings.remove("open"), Some(Value::Bool(false)));
+    assert_eq!(settings.remove("start_when_full"), Some(Value::Bool(true)));
     game
 }
 
