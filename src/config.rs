@@ -257,6 +257,10 @@ pub struct CapsConfig {
     /// auto-responder); past them the mail is carried out, not answered. Mails signed on
     /// with a right secret are never counted. 0: no cap.
     pub same_text_per_hour: u32,
+    /// Issue 23, joining: requests for a seat (`JOIN`, `TAKEOVER`) one address may make
+    /// in an hour, across the judge; past them they are refused until the hour is over.
+    /// 0: no cap.
+    pub seat_requests_per_hour: u32,
 }
 
 impl Default for CapsConfig {
@@ -266,6 +270,7 @@ impl Default for CapsConfig {
             map_pictures_per_hour: 3,
             mails_per_mail: None,
             same_text_per_hour: 3,
+            seat_requests_per_hour: 3,
         }
     }
 }

@@ -14,6 +14,8 @@ mod engine;
 mod files;
 #[path = "hostile/flow.rs"]
 mod flow;
+#[path = "hostile/join.rs"]
+mod join;
 #[path = "hostile/loops.rs"]
 mod loops;
 #[path = "hostile/mta.rs"]

@@ -505,3 +505,88 @@ fn the_game_rules_grace_at_once_and_no_deadline_outside_play() {
         ))
     ));
 }
+
+/// Issue 23, joining: `game new --open` opens a game (start when full by default),
+/// `game set --open --start-when-full` changes both, and `RÉGLER OUVERTE` /
+/// `SET START WHEN FULL` by mail too, each answered with the value before and after.
+#[test]
+fn a_game_is_opened_by_the_command_line_and_by_mail() {
+    let j = CliJudge::new("settings", "open-cli");
+    j.ok(&["game", "new", "ouverte", "--players", "3", "--open"]);
+    let show: Value = serde_json::from_str(&j.ok(&["game", "show", "ouverte", "--json"])).unwrap();
+    assert_eq!(show["settings"]["open"], Value::Bool(true));
+    assert_eq!(show["settings"]["start_when_full"], Value::Bool(true));
+    j.ok(&["game", "new", GAME, "--players", "3"]);
+    assert_eq!(shown(&j)["settings"]["open"], Value::Bool(false));
+    let out = j.ok(&[
+        "game",
+        "set",
+        GAME,
+        "--open",
+        "oui",
+        "--start-when-full",
+        "no",
+    ]);
+    assert!(out.contains("ouverte à REJOINDRE : non → oui"), "{out}");
+    assert!(
+        out.contains("démarrage quand elle est complète : oui → non"),
+        "{out}"
+    );
+    let settings = &shown(&j)["settings"];
+    assert_eq!(settings["open"], Value::Bool(true));
+    assert_eq!(settings["start_when_full"], Value::Bool(false));
+    let refused = j.run_at(
+        support::cli::NOW,
+        &["game", "set", GAME, "--open", "peut-être"],
+    );
+    assert!(!refused.status.success());
+
+    let mut w = world("open-mail");
+    let reply = moderate(&mut w, "RÉGLER OUVERTE oui\nSET START WHEN FULL no\n");
+    let text = flat(&reply.body);
+    assert!(text.contains("ouverte à REJOINDRE : non → oui"), "{text}");
+    // The reply is in the mail's language, the first keyword's: French.
+    assert!(
+        text.contains("démarrage quand elle est complète : oui → non"),
+        "{text}"
+    );
+    let settings = w.game(GAME).settings().clone();
+    assert!(settings.open && !settings.start_when_full);
+}
+
+/// Issue 23, joining: `player approve` and `player reject` answer a `RELEVER` mailed to
+/// the judge (read by `corbeau ingest`), through the binary.
+#[test]
+fn requests_for_a_house_are_answered_by_the_command_line() {
+    let j = CliJudge::new("settings", "approve-cli");
+    j.ok(&["game", "new", GAME, "--players", "3"]);
+    let ask = |from: &str, id: &str, house: &str| {
+        format!(
+            "From: {from}\nTo: juge@corbeau.test\nMessage-ID: <{id}@test>\nSubject: x\n\n\
+             RELEVER {GAME} {house}\n"
+        )
+    };
+    j.ok_with(&["ingest"], Some(&ask("robb@jumeaux.test", "1", "stark")));
+    j.ok_with(
+        &["ingest"],
+        Some(&ask("walder@jumeaux.test", "2", "lannister")),
+    );
+    let requests = shown(&j)["seat_requests"].clone();
+    assert_eq!(requests.as_array().map(Vec::len), Some(2), "{requests}");
+    let out = j.ok(&["player", "approve", GAME, "stark"]);
+    assert!(out.contains("stark → robb@jumeaux.test"), "{out}");
+    j.ok(&["player", "reject", GAME, "lannister"]);
+    let game = shown(&j);
+    assert!(game.get("seat_requests").is_none(), "{game}");
+    let stark = game["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["house"] == "stark")
+        .unwrap()
+        .clone();
+    assert_eq!(stark["player"]["address"], "robb@jumeaux.test", "{stark}");
+    // The welcome, with its secret, waits in the outbox for the address that asked.
+    let outbox = j.ok(&["outbox"]);
+    assert!(outbox.contains("robb@jumeaux.test"), "{outbox}");
+}

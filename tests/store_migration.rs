@@ -45,6 +45,9 @@ fn v1_view(game: &Value) -> Value {
     // Issue 23: addresses hidden and grey press authors unsaid, as v1 games read.
     assert_eq!(settings.remove("show_addresses"), Some(Value::Bool(false)));
     assert_eq!(settings.remove("reveal_grey"), Some(Value::Bool(false)));
+    // Issue 23, joining: a v1 game is closed, and would start when full if opened.
+    assert_eq!(settings.remove("open"), Some(Value::Bool(false)));
+    assert_eq!(settings.remove("start_when_full"), Some(Value::Bool(true)));
     game
 }
 

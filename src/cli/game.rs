@@ -127,6 +127,12 @@ pub struct SetValues {
     /// `hidden`).
     #[arg(long, group = "setting")]
     grey_authors: Option<String>,
+    /// Issue 23, joining: whether strangers may take free seats by mail (`yes`/`no`).
+    #[arg(long, group = "setting")]
+    open: Option<String>,
+    /// Whether an open game starts by itself when its last seat is taken (`yes`/`no`).
+    #[arg(long, group = "setting")]
+    start_when_full: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -168,6 +174,13 @@ pub struct NewArgs {
     /// Mails carry no picture of the board (`game pictures GAME yes` turns them on).
     #[arg(long)]
     no_pictures: bool,
+    /// Issue 23, joining: free seats may be taken by mail (`JOIN`), vacant ones at once
+    /// (`TAKEOVER`); docs/email.md, "Joining a game".
+    #[arg(long)]
+    open: bool,
+    /// Whether the game starts by itself when its last seat is taken (default: yes).
+    #[arg(long, value_parser = parse_allowed, value_name = "YES|NO")]
+    start_when_full: Option<bool>,
 }
 
 /// When deadlines fall (docs/deadlines.md).
@@ -260,6 +273,12 @@ pub enum PlayerCommand {
         from: String,
         to: String,
     },
+    // Issue 23, joining.
+    /// Give a house to the address that asked for it (`TAKEOVER`); its welcome, with
+    /// the secret, is mailed to it.
+    Approve { game: String, house: String },
+    /// Refuse the request for a house; the address that asked is told.
+    Reject { game: String, house: String },
 }
 
 #[derive(Debug, clap::Args)]
@@ -502,6 +521,10 @@ fn new_game(ctx: &Context, args: NewArgs) -> Result<(), Error> {
     settings.lang = args.game_lang.unwrap_or(ctx.lang);
     settings.observers = !args.no_observers;
     settings.pictures = !args.no_pictures;
+    settings.open = args.open;
+    if let Some(on) = args.start_when_full {
+        settings.start_when_full = on;
+    }
     let (moderator, secret) = match &args.moderator {
         Some(address) => {
             let address = crate::game::check_address(address).map_err(|e| ctx.fail(e))?;
@@ -607,6 +630,8 @@ fn set(ctx: &Context, args: SetArgs) -> Result<(), Error> {
         (SettingKind::Addresses, &values.addresses),
         (SettingKind::GreyAuthors, &values.grey_authors),
         (SettingKind::Deadline, &values.deadline),
+        (SettingKind::Open, &values.open),
+        (SettingKind::StartWhenFull, &values.start_when_full),
     ];
     let settings = given
         .into_iter()
@@ -726,6 +751,12 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
             let g = moderate(ctx, &game, Action::Absence { house, from, to })?;
             done(ctx, &g, &say!(ctx.lang, "cli_game.absence_recorded"))
         }
+        PlayerCommand::Approve { game, house } => approve(ctx, &game, &house),
+        PlayerCommand::Reject { game, house } => {
+            let house = self::house(ctx, &game, &house)?;
+            let g = moderate(ctx, &game, Action::Reject { house })?;
+            done(ctx, &g, &say!(ctx.lang, "join.cli_rejected"))
+        }
     }
 }
 
@@ -828,6 +859,50 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
             } else {
                 say!(ctx.lang, "cli_game.player_s_secret_send_it")
             }
+        )
+    })
+}
+
+/// `player approve`: the house goes to the address that asked, its welcome mailed in the
+/// same transaction (the secret reaches the player by no other way).
+fn approve(ctx: &Context, game: &str, house: &str) -> Result<(), Error> {
+    let house = self::house(ctx, game, house)?;
+    let mut session = ctx.service.session(game).map_err(|e| ctx.fail(e))?;
+    let events = session
+        .execute(&Actor::Moderator, Action::Approve { house }, ctx.now)
+        .map_err(|e| ctx.fail(e))?;
+    let mut extra = crate::service::Effects::default();
+    let mut seated = None;
+    for event in &events {
+        let (Event::Seated { house, address, .. }, Some(welcome)) =
+            (event, crate::mail::board::Welcome::of(event))
+        else {
+            continue;
+        };
+        seated = Some((house.clone(), address.clone()));
+        let mail = crate::mail::board::welcome_mail(
+            &ctx.service,
+            &ctx.config,
+            session.game(),
+            session.variant(),
+            &welcome,
+            ctx.now,
+        )
+        .map_err(|e| ctx.fail(e))?;
+        extra.mails.push(mail.seal());
+    }
+    let g = session
+        .commit("moderator", "approve", extra, ctx.now)
+        .map_err(|e| ctx.fail(e))?;
+    let Some((house, address)) = seated else {
+        return Err(ctx.fail(Bug::SeatWithoutEvent));
+    };
+    let value = json!({ "game": g.id(), "house": house, "address": address });
+    ctx.print(&value, || {
+        format!(
+            "{} {house} → {address}\n{}\n",
+            g.id(),
+            say!(ctx.lang, "cli_game.player_s_secret_sent_in")
         )
     })
 }

@@ -200,6 +200,29 @@ pub enum Action {
         house: Option<HouseKey>,
         secret: Revealed,
     },
+    // Issue 23, joining.
+    /// An address takes a free seat of an open game (the house asked for, or the first
+    /// free one), its welcome in `lang`.
+    Join {
+        address: String,
+        house: Option<HouseKey>,
+        lang: Lang,
+    },
+    /// An address asks for a house: at once if vacant in an open game, else on the
+    /// moderator's word.
+    TakeOver {
+        address: String,
+        house: HouseKey,
+        lang: Lang,
+    },
+    /// The moderator gives the house to the address that asked for it.
+    Approve {
+        house: HouseKey,
+    },
+    /// The moderator refuses the request for the house.
+    Reject {
+        house: HouseKey,
+    },
 }
 
 impl Action {
@@ -234,6 +257,10 @@ impl Action {
             Action::Undeliverable { .. } => "undeliverable",
             Action::Set(_) => "set",
             Action::ChangeSecret { .. } => "password",
+            Action::Join { .. } => "join",
+            Action::TakeOver { .. } => "takeover",
+            Action::Approve { .. } => "approve",
+            Action::Reject { .. } => "reject",
         }
     }
 
@@ -286,7 +313,9 @@ fn needs(action: &Action) -> Needs {
         | Action::Pictures { .. }
         | Action::Set(_)
         | Action::Language { house: None, .. }
-        | Action::ChangeSecret { house: None, .. } => Needs::Moderator,
+        | Action::ChangeSecret { house: None, .. }
+        | Action::Approve { .. }
+        | Action::Reject { .. } => Needs::Moderator,
         Action::Submit { .. }
         | Action::Ready { .. }
         | Action::WithdrawReady { .. }
@@ -296,9 +325,11 @@ fn needs(action: &Action) -> Needs {
         | Action::Address { .. }
         | Action::Language { .. }
         | Action::ChangeSecret { .. } => Needs::Player,
-        Action::AskObserve { .. } | Action::ConfirmObserve { .. } | Action::Unobserve { .. } => {
-            Needs::Address
-        }
+        Action::AskObserve { .. }
+        | Action::ConfirmObserve { .. }
+        | Action::Unobserve { .. }
+        | Action::Join { .. }
+        | Action::TakeOver { .. } => Needs::Address,
         Action::Process { .. } | Action::Remind => Needs::Clock,
         Action::Bounced { .. } | Action::Undeliverable { .. } => Needs::Judge,
     }
@@ -314,7 +345,9 @@ impl Game {
             (Needs::Address, Actor::Observer(own) | Actor::Stranger(own)) => match what {
                 Action::AskObserve { address, .. }
                 | Action::ConfirmObserve { address, .. }
-                | Action::Unobserve { address, .. } => same_address(address, own),
+                | Action::Unobserve { address, .. }
+                | Action::Join { address, .. }
+                | Action::TakeOver { address, .. } => same_address(address, own),
                 _ => false,
             },
             _ => false,
@@ -372,15 +405,41 @@ impl Game {
                 replace,
             } => {
                 self.plays(&house)?;
-                self.seat_player(house, address, secret, lang, replace, now)?
+                // The player who had the house (resigned or not) hears it is given away.
+                let outgoing = self
+                    .seat(&house)
+                    .and_then(|s| s.player.as_ref())
+                    .map(|p| (p.address.clone(), p.lang));
+                let seated =
+                    self.seat_player(house.clone(), address, secret, lang, replace, now)?;
+                self.seat_requests.retain(|r| r.house != house);
+                let mut events = Vec::new();
+                if let Some((address, lang)) = outgoing {
+                    events.push(Event::SeatLost {
+                        house,
+                        address,
+                        lang,
+                        removed: false,
+                    });
+                }
+                events.push(seated);
+                return Ok(events);
             }
             Action::Remove { house } => {
                 self.plays(&house)?;
                 let player = self.remove_player(&house, now)?;
-                Event::Removed {
-                    house,
-                    address: player.address,
-                }
+                return Ok(vec![
+                    Event::Removed {
+                        house: house.clone(),
+                        address: player.address.clone(),
+                    },
+                    Event::SeatLost {
+                        house,
+                        address: player.address,
+                        lang: player.lang,
+                        removed: true,
+                    },
+                ]);
             }
             Action::Submit {
                 house,
@@ -459,6 +518,18 @@ impl Game {
                 self.change_secret(variant, house.as_ref(), &secret.0)?;
                 Event::SecretChanged { house }
             }
+            Action::Join {
+                address,
+                house,
+                lang,
+            } => return self.join(variant, &address, house, lang, now),
+            Action::TakeOver {
+                address,
+                house,
+                lang,
+            } => return self.take_over(variant, &address, house, lang, now),
+            Action::Approve { house } => return self.approve(&house, now),
+            Action::Reject { house } => self.reject(&house)?,
         };
         Ok(vec![event])
     }

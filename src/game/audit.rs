@@ -164,4 +164,15 @@ pub enum AuditLine {
     SecretChanged {
         house: Option<HouseKey>,
     },
+    // Issue 23, joining.
+    /// An address asked for a house (`TAKEOVER`), waiting for the moderator.
+    SeatAsked {
+        house: HouseKey,
+        address: String,
+    },
+    /// The moderator refused the request.
+    SeatRefused {
+        house: HouseKey,
+        address: String,
+    },
 }

@@ -159,6 +159,29 @@ pub enum GameError {
     NotShownOrHidden {
         input: String,
     },
+    // Issue 23, joining.
+    /// A setting that takes yes or no got something else.
+    NotYesNo {
+        input: String,
+    },
+    /// `JOIN` to a game whose moderator gives the seats.
+    GameClosed {
+        game: String,
+    },
+    /// `JOIN` to a game whose every seat is taken.
+    NoFreeSeat {
+        game: String,
+    },
+    /// The house asked for is played (by whom is not said to a stranger).
+    HousePlayed(HouseKey),
+    /// The address already plays in the game, or moderates it.
+    AlreadyInGame {
+        game: String,
+    },
+    /// A request for the house already waits for the moderator.
+    AlreadyAsked(HouseKey),
+    /// No request for the house waits.
+    NoSeatRequest(HouseKey),
 }
 
 impl From<CalendarError> for GameError {

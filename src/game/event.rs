@@ -177,6 +177,33 @@ pub enum Event {
     SecretChanged {
         house: Option<HouseKey>,
     },
+    // Issue 23, joining.
+    /// A stranger took a seat by mail (the `Seated` event that comes with it carries the
+    /// secret); `left`: the seats still free; `started`: the game was full and started.
+    Joined {
+        house: HouseKey,
+        address: String,
+        left: usize,
+        started: bool,
+    },
+    /// An address asked for a house; the moderator decides.
+    SeatAsked {
+        house: HouseKey,
+        address: String,
+    },
+    /// A player lost the house: given to someone else, or removed (`removed`).
+    SeatLost {
+        house: HouseKey,
+        address: String,
+        lang: Lang,
+        removed: bool,
+    },
+    /// The moderator refused the request of `address` for the house.
+    SeatRefused {
+        house: HouseKey,
+        address: String,
+        lang: Lang,
+    },
 }
 
 impl Event {
@@ -254,6 +281,10 @@ impl Event {
             },
             Event::Reminded { .. } | Event::GraceRuns { .. } => return None,
             Event::SecretChanged { house } => AuditLine::SecretChanged { house },
+            // The seat's own lines (`Seated`, `Removed`) say the rest.
+            Event::Joined { .. } | Event::SeatLost { .. } => return None,
+            Event::SeatAsked { house, address } => AuditLine::SeatAsked { house, address },
+            Event::SeatRefused { house, address, .. } => AuditLine::SeatRefused { house, address },
         })
     }
 
@@ -345,6 +376,54 @@ impl Event {
                 address: address.clone(),
                 reason: reason.clone(),
             }),
+            // The houses the notice concerns are none: its address is in the notice.
+            Event::Joined {
+                house,
+                address,
+                left,
+                started,
+            } => vec![(
+                NoticeKind::Joined {
+                    house: house.clone(),
+                    address: address.clone(),
+                    left: *left,
+                    started: *started,
+                },
+                Vec::new(),
+            )],
+            Event::SeatAsked { house, address } => vec![(
+                NoticeKind::SeatAsked {
+                    house: house.clone(),
+                    address: address.clone(),
+                },
+                Vec::new(),
+            )],
+            Event::SeatLost {
+                house,
+                address,
+                lang,
+                removed,
+            } => vec![(
+                NoticeKind::SeatLost {
+                    house: house.clone(),
+                    address: address.clone(),
+                    lang: *lang,
+                    removed: *removed,
+                },
+                Vec::new(),
+            )],
+            Event::SeatRefused {
+                house,
+                address,
+                lang,
+            } => vec![(
+                NoticeKind::SeatRefused {
+                    house: house.clone(),
+                    address: address.clone(),
+                    lang: *lang,
+                },
+                Vec::new(),
+            )],
             _ => Vec::new(),
         }
     }

@@ -72,6 +72,13 @@ pub struct Settings {
     /// unless the moderator turns it on (and in games stored before the setting).
     #[serde(default)]
     pub reveal_grey: bool,
+    /// Issue 23, joining: free seats may be taken by mail (`JOIN`), vacant ones at once
+    /// (`TAKEOVER`); off in games stored before the setting existed.
+    #[serde(default)]
+    pub open: bool,
+    /// An open game starts by itself when its last seat is taken.
+    #[serde(default = "allowed")]
+    pub start_when_full: bool,
 }
 
 /// Observers are allowed unless the moderator said otherwise (and in games stored before
@@ -93,6 +100,8 @@ impl Default for Settings {
             pictures: true,
             show_addresses: false,
             reveal_grey: false,
+            open: false,
+            start_when_full: true,
         }
     }
 }
@@ -361,6 +370,20 @@ pub struct Game {
     /// Requests to observe, waiting for their address to confirm.
     #[serde(default)]
     pub(in crate::game) observer_requests: Vec<ObserverRequest>,
+    /// Issue 23, joining: requests to take a house (`TAKEOVER`) waiting for the
+    /// moderator's `APPROVE` or `REJECT`, one a house at most.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(in crate::game) seat_requests: Vec<SeatRequest>,
+}
+
+/// An address asking for a house, waiting for the moderator's decision.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeatRequest {
+    pub house: HouseKey,
+    pub address: String,
+    /// The language the address wrote in: its welcome, or its refusal, is in it.
+    pub lang: Lang,
+    pub asked: DateTime<Utc>,
 }
 
 impl Game {
@@ -531,6 +554,35 @@ pub enum NoticeKind {
         #[serde(alias = "until")]
         since: DateTime<Utc>,
     },
+    // Issue 23, joining.
+    /// A stranger took a free seat by `JOIN` (or a vacant one by `TAKEOVER`): told to the
+    /// moderator, with the seats still free, and whether the game started, full.
+    Joined {
+        house: HouseKey,
+        address: String,
+        left: usize,
+        started: bool,
+    },
+    /// An address asks for a house (`TAKEOVER`): told to the moderator, who answers
+    /// `APPROVE` or `REJECT`.
+    SeatAsked {
+        house: HouseKey,
+        address: String,
+    },
+    /// The house was given to someone else, or its player removed: told to the outgoing
+    /// player's address only, in their language.
+    SeatLost {
+        house: HouseKey,
+        address: String,
+        lang: Lang,
+        removed: bool,
+    },
+    /// The moderator refused a request for the house: told to the address that asked.
+    SeatRefused {
+        house: HouseKey,
+        address: String,
+        lang: Lang,
+    },
 }
 
 /// Read access: only the game changes a game (`Game::execute`).
@@ -633,6 +685,21 @@ impl Game {
 
     pub fn observer_requests(&self) -> &[ObserverRequest] {
         &self.observer_requests
+    }
+
+    /// The requests to take a house waiting for the moderator (`TAKEOVER`).
+    pub fn seat_requests(&self) -> &[SeatRequest] {
+        &self.seat_requests
+    }
+
+    /// The houses nobody plays (never taken, or resigned), in the variant's order: those
+    /// `JOIN` and `LIST` offer.
+    pub fn free_houses(&self) -> Vec<HouseKey> {
+        self.seats
+            .iter()
+            .filter(|s| s.player.is_none() || s.resigned)
+            .map(|s| s.house.clone())
+            .collect()
     }
 }
 

@@ -38,6 +38,11 @@ pub enum Setting {
     Addresses(bool),
     /// Whether the game-over mail names the authors of grey press.
     GreyAuthors(bool),
+    // Issue 23, joining.
+    /// Whether strangers may take free seats by mail (`JOIN`, `TAKEOVER`).
+    Open(bool),
+    /// Whether an open game starts by itself when its last seat is taken.
+    StartWhenFull(bool),
 }
 
 /// Which setting a moderator names (`GRÂCE`, `--grace`…), before its value is read.
@@ -51,6 +56,9 @@ pub enum SettingKind {
     // Issue 23, create/whogame/summary part.
     Addresses,
     GreyAuthors,
+    // Issue 23, joining.
+    Open,
+    StartWhenFull,
 }
 
 impl Setting {
@@ -66,6 +74,8 @@ impl Setting {
             SettingKind::Deadline => Setting::Deadline(super::calendar::parse_wall_time(value)?),
             SettingKind::Addresses => Setting::Addresses(read_shown(value)?),
             SettingKind::GreyAuthors => Setting::GreyAuthors(read_shown(value)?),
+            SettingKind::Open => Setting::Open(read_yes_no(value)?),
+            SettingKind::StartWhenFull => Setting::StartWhenFull(read_yes_no(value)?),
         })
     }
 }
@@ -78,6 +88,17 @@ fn read_shown(value: &str) -> Result<bool, GameError> {
         "cachees" | "cache" | "cachee" | "caches" | "masquees" | "non" | "hidden" | "no"
         | "off" => Ok(false),
         _ => Err(GameError::NotShownOrHidden {
+            input: value.trim().to_string(),
+        }),
+    }
+}
+
+/// `oui`/`yes`/`on`, `non`/`no`/`off`, in any case.
+pub fn read_yes_no(value: &str) -> Result<bool, GameError> {
+    match crate::map::fold(value).as_str() {
+        "oui" | "yes" | "on" | "true" => Ok(true),
+        "non" | "no" | "off" | "false" => Ok(false),
+        _ => Err(GameError::NotYesNo {
             input: value.trim().to_string(),
         }),
     }
@@ -158,6 +179,15 @@ pub enum SettingChanged {
         old: bool,
         new: bool,
     },
+    // Issue 23, joining.
+    Open {
+        old: bool,
+        new: bool,
+    },
+    StartWhenFull {
+        old: bool,
+        new: bool,
+    },
 }
 
 impl SettingChanged {
@@ -211,6 +241,14 @@ impl Game {
             Setting::GreyAuthors(new) => {
                 let old = std::mem::replace(&mut self.settings.reveal_grey, new);
                 return Ok(SettingChanged::GreyAuthors { old, new });
+            }
+            Setting::Open(new) => {
+                let old = std::mem::replace(&mut self.settings.open, new);
+                return Ok(SettingChanged::Open { old, new });
+            }
+            Setting::StartWhenFull(new) => {
+                let old = std::mem::replace(&mut self.settings.start_when_full, new);
+                return Ok(SettingChanged::StartWhenFull { old, new });
             }
             Setting::Grace(new) => {
                 if new > MAX_GRACE {

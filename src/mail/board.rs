@@ -34,6 +34,8 @@ pub struct Welcome<'a> {
     pub lang: Lang,
     /// The player takes over a house (`REMPLACER`, `player replace`).
     pub replace: bool,
+    /// The player asked for the house by mail (`JOIN`, `TAKEOVER`): no moderator gave it.
+    pub asked: bool,
 }
 
 impl<'a> Welcome<'a> {
@@ -52,6 +54,7 @@ impl<'a> Welcome<'a> {
                 secret: &secret.0,
                 lang: *lang,
                 replace: *replaced,
+                asked: false,
             }),
             _ => None,
         }
@@ -104,6 +107,7 @@ pub fn welcome_mail(
         "deadline": game.deadline_text(lang),
         "own": own,
         "replaced": welcome.replace,
+        "asked": welcome.asked,
         "results": last,
     });
     let picture = current_attachment(variant, game, lang);
@@ -162,6 +166,16 @@ pub struct HouseBrief {
     /// An order the house may give on this position (`A Winterfell -> Moat Cailin`), as
     /// a player would type it; none when it has no unit that can move.
     pub example: Option<String>,
+    /// Its units dislodged, waiting to retreat (a retreat phase), with where each may
+    /// go: a player seated then has these to order, and nothing else.
+    pub dislodged: Vec<DislodgedBrief>,
+}
+
+/// A dislodged unit of a house, and the places it may retreat to (none: it disbands).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DislodgedBrief {
+    pub unit: UnitView,
+    pub retreats: Vec<Place>,
 }
 
 /// The brief of `house` (an id or name of the variant) on `position`; none for a house
@@ -203,6 +217,19 @@ pub fn house_brief(
         example: (position.phase.kind == PhaseKind::Movement)
             .then(|| example_order(variant, position, id, lang))
             .flatten(),
+        dislodged: position
+            .dislodged
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.unit.owner == Owner::House(id))
+            .map(|(i, d)| DislodgedBrief {
+                unit: unit_view(variant, &d.unit),
+                retreats: crate::judge::retreat_options(variant, position, i)
+                    .into_iter()
+                    .map(|r| crate::report::region_place(variant, r))
+                    .collect(),
+            })
+            .collect(),
     })
 }
 

@@ -101,6 +101,23 @@ fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
     if let NoticeKind::SignOnFailures { house, .. } = &notice.kind {
         return throttle_recipients(game, house.as_deref());
     }
+    match &notice.kind {
+        // A seat taken or asked for is the moderator's business.
+        NoticeKind::Joined { .. } | NoticeKind::SeatAsked { .. } => {
+            return game
+                .moderator()
+                .iter()
+                .map(|m| (m.address.clone(), game.settings().lang))
+                .collect();
+        }
+        // The outgoing player, or the address that asked, is in the game no more (or
+        // not yet): the notice names it.
+        NoticeKind::SeatLost { address, lang, .. }
+        | NoticeKind::SeatRefused { address, lang, .. } => {
+            return vec![(address.clone(), *lang)];
+        }
+        _ => {}
+    }
     let mut to: Vec<(String, Lang)> = game
         .seats()
         .iter()
@@ -299,6 +316,10 @@ fn kind_word(kind: &NoticeKind) -> &'static str {
         NoticeKind::CivilDisorder { .. } => "civil-disorder",
         NoticeKind::Undeliverable { .. } => "undeliverable",
         NoticeKind::SignOnFailures { .. } => "sign-on-failures",
+        NoticeKind::Joined { .. } => "joined",
+        NoticeKind::SeatAsked { .. } => "seat-asked",
+        NoticeKind::SeatLost { .. } => "seat-lost",
+        NoticeKind::SeatRefused { .. } => "seat-refused",
     }
 }
 
@@ -368,5 +389,61 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
         },
         "failures": failures,
         "since": since,
+        "join": join_text(game, variant, kind, lang),
+        "join_subject": match kind {
+            NoticeKind::Joined { .. } => Some(crate::say!(lang, "join.subject_joined")),
+            NoticeKind::SeatAsked { .. } => Some(crate::say!(lang, "join.subject_asked")),
+            NoticeKind::SeatLost { .. } => Some(crate::say!(lang, "join.subject_lost")),
+            NoticeKind::SeatRefused { .. } => Some(crate::say!(lang, "join.subject_refused")),
+            _ => None,
+        },
+    })
+}
+
+/// The sentence of a notice about a seat taken, asked for, lost or refused (issue 23,
+/// joining): worded here, from the message catalogue, and shown as it is by the template.
+fn join_text(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) -> Option<String> {
+    let name = |house: &str| {
+        variant.house_by_name(house).map_or_else(
+            || house.to_string(),
+            |h| variant.house(h).name_in(lang).to_string(),
+        )
+    };
+    let id = game.id();
+    Some(match kind {
+        NoticeKind::Joined {
+            house,
+            address,
+            left,
+            started,
+        } => crate::say!(
+            lang,
+            "join.notice_joined",
+            house = name(house),
+            address,
+            left,
+            started,
+            phase = phase_text(game.phase(), lang),
+            deadline = game.deadline_text(lang)
+        ),
+        NoticeKind::SeatAsked { house, address } => crate::say!(
+            lang,
+            "join.notice_asked",
+            house = name(house),
+            id = house.to_string(),
+            address,
+            game = id
+        ),
+        NoticeKind::SeatLost { house, removed, .. } => crate::say!(
+            lang,
+            "join.notice_lost",
+            house = name(house),
+            removed,
+            game = id
+        ),
+        NoticeKind::SeatRefused { house, .. } => {
+            crate::say!(lang, "join.notice_refused", house = name(house), game = id)
+        }
+        _ => return None,
     })
 }

@@ -168,6 +168,12 @@ impl AuditLine {
                 )
             }
             AuditLine::SecretChanged { house } => say!(lang, "habits.audit_secret_changed", house),
+            AuditLine::SeatAsked { house, address } => {
+                say!(lang, "join.audit_asked", house, address)
+            }
+            AuditLine::SeatRefused { house, address } => {
+                say!(lang, "join.audit_refused", house, address)
+            }
         }
     }
 }

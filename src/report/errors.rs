@@ -169,6 +169,13 @@ impl GameError {
             DrawWithout(house) => say!(lang, "habits.draw_without", house),
             WeakSecret { min } => say!(lang, "habits.weak_secret", min),
             NotShownOrHidden { input } => say!(lang, "whogame.not_shown_or_hidden", input),
+            NotYesNo { input } => say!(lang, "join.not_yes_no", input),
+            GameClosed { game } => say!(lang, "join.game_closed", game),
+            NoFreeSeat { game } => say!(lang, "join.no_free_seat", game),
+            HousePlayed(house) => say!(lang, "join.house_played", house),
+            AlreadyInGame { game } => say!(lang, "join.already_in_game", game),
+            AlreadyAsked(house) => say!(lang, "join.already_asked", house),
+            NoSeatRequest(house) => say!(lang, "join.no_seat_request", house),
         }
     }
 }
@@ -193,6 +200,8 @@ fn action_words(action: &str, lang: Lang) -> String {
         "edit the position" => say!(lang, "action.edit_position"),
         "change a setting" => say!(lang, "action.change_setting"),
         "set the deadline" => say!(lang, "action.set_deadline"),
+        "join" => say!(lang, "join.action_join"),
+        "take over a house" => say!(lang, "join.action_takeover"),
         other => other.to_string(),
     }
 }

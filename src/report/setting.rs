@@ -70,6 +70,18 @@ impl SettingChanged {
                 old = shown_words(*old, lang),
                 new = shown_words(*new, lang)
             ),
+            SettingChanged::Open { old, new } => say!(
+                lang,
+                "join.setting_open",
+                old = yes_no(*old, lang),
+                new = yes_no(*new, lang)
+            ),
+            SettingChanged::StartWhenFull { old, new } => say!(
+                lang,
+                "join.setting_start_when_full",
+                old = yes_no(*old, lang),
+                new = yes_no(*new, lang)
+            ),
         }
     }
 }
@@ -80,6 +92,14 @@ pub fn shown_words(shown: bool, lang: Lang) -> String {
         say!(lang, "whogame.shown")
     } else {
         say!(lang, "whogame.hidden")
+    }
+}
+
+fn yes_no(on: bool, lang: Lang) -> String {
+    if on {
+        say!(lang, "join.yes")
+    } else {
+        say!(lang, "join.no")
     }
 }
 

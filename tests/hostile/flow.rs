@@ -869,6 +869,57 @@ fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<corbeau::game::
             },
             vec![],
         ),
+        // Issue 23, joining: the moderator's two, and one of each for each player.
+        (
+            NoticeKind::Joined {
+                house: "stark".into(),
+                address: "jon@mur.test".into(),
+                left: 0,
+                started: true,
+            },
+            vec![],
+        ),
+        (
+            NoticeKind::SeatAsked {
+                house: "stark".into(),
+                address: "jon@mur.test".into(),
+            },
+            vec![],
+        ),
+        (
+            NoticeKind::SeatLost {
+                house: "stark".into(),
+                address: STARK.into(),
+                lang: Lang::Fr,
+                removed: true,
+            },
+            vec![],
+        ),
+        (
+            NoticeKind::SeatLost {
+                house: "lannister".into(),
+                address: LANNISTER.into(),
+                lang: Lang::En,
+                removed: false,
+            },
+            vec![],
+        ),
+        (
+            NoticeKind::SeatRefused {
+                house: "baratheon".into(),
+                address: STARK.into(),
+                lang: Lang::Fr,
+            },
+            vec![],
+        ),
+        (
+            NoticeKind::SeatRefused {
+                house: "baratheon".into(),
+                address: LANNISTER.into(),
+                lang: Lang::En,
+            },
+            vec![],
+        ),
     ];
     for (kind, _) in &all {
         match kind {
@@ -886,7 +937,11 @@ fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<corbeau::game::
             | NoticeKind::Missed { .. }
             | NoticeKind::CivilDisorder { .. }
             | NoticeKind::Undeliverable { .. }
-            | NoticeKind::SignOnFailures { .. } => {}
+            | NoticeKind::SignOnFailures { .. }
+            | NoticeKind::Joined { .. }
+            | NoticeKind::SeatAsked { .. }
+            | NoticeKind::SeatLost { .. }
+            | NoticeKind::SeatRefused { .. } => {}
         }
     }
     all
@@ -903,8 +958,9 @@ fn every_notice_renders_in_both_languages() {
     for lang_of in [STARK, LANNISTER] {
         let told: Vec<&OutMail> = mails.iter().filter(|m| m.to == lang_of).collect();
         // An undeliverable address and the moderator's throttled sign-ons are the
-        // moderator's business alone.
-        assert_eq!(told.len(), count - 2, "{lang_of}");
+        // moderator's business alone, and so are a seat taken or asked for; a seat lost
+        // or refused is told to its own address only.
+        assert_eq!(told.len(), count - 6, "{lang_of}");
         for mail in told {
             check_text(&mail.subject, &format!("subject to {lang_of}"), None);
             check_text(&mail.body, &format!("notice to {lang_of}"), None);
@@ -1114,6 +1170,15 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         GameError::NotShownOrHidden {
             input: "peut-être".into(),
         },
+        GameError::NotYesNo {
+            input: "peut-être".into(),
+        },
+        GameError::GameClosed { game: "g".into() },
+        GameError::NoFreeSeat { game: "g".into() },
+        GameError::HousePlayed("stark".into()),
+        GameError::AlreadyInGame { game: "g".into() },
+        GameError::AlreadyAsked("stark".into()),
+        GameError::NoSeatRequest("stark".into()),
     ];
     for e in &games {
         // No wildcard: a new error does not compile until it is listed above. (The map's
@@ -1166,6 +1231,13 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::DrawWithout(_)
             | GameError::WeakSecret { .. } => {}
             GameError::NotShownOrHidden { .. } => {}
+            GameError::NotYesNo { .. }
+            | GameError::GameClosed { .. }
+            | GameError::NoFreeSeat { .. }
+            | GameError::HousePlayed(_)
+            | GameError::AlreadyInGame { .. }
+            | GameError::AlreadyAsked(_)
+            | GameError::NoSeatRequest(_) => {}
         }
         check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
     }
@@ -1302,7 +1374,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    assert_eq!(checked, 11 + 47 + 9 + 26 + 4);
+    assert_eq!(checked, 11 + 47 + 9 + 26 + 4 + 7);
 }
 
 /// A moderator's `DÉMARRER` (or `REPRENDRE`, `ANNULER`) that reached the judge while it

@@ -102,5 +102,6 @@ pub fn create(
         absence_base: None,
         grace_told: false,
         observer_requests: Vec::new(),
+        seat_requests: Vec::new(),
     })
 }

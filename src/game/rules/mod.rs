@@ -8,6 +8,7 @@
 
 mod clock;
 mod create;
+mod join;
 mod observers;
 mod play;
 mod process;

@@ -142,6 +142,24 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
                 .map(|house| Command::Alert { house, body })
                 .ok_or_else(bad)
         }
+        Keyword::Join => match words.split_first() {
+            Some((game, rest)) if is_game_id(game) => Ok(Command::Join {
+                game: game.to_string(),
+                house: house(rest),
+            }),
+            _ => Err(bad()),
+        },
+        Keyword::TakeOver => match words.split_first() {
+            Some((game, rest)) if is_game_id(game) => house(rest)
+                .map(|house| Command::TakeOver {
+                    game: game.to_string(),
+                    house,
+                })
+                .ok_or_else(bad),
+            _ => Err(bad()),
+        },
+        Keyword::Approve => house(&words).map(Command::Approve).ok_or_else(bad),
+        Keyword::Reject => house(&words).map(Command::Reject).ok_or_else(bad),
         Keyword::PressEnd => Err(CommandError::PressEndWithoutPress {
             command: head.written.to_string(),
         }),
@@ -401,6 +419,12 @@ const SETTINGS: &[(&str, SettingKind)] = &[
     ("auteurs gris", SettingKind::GreyAuthors),
     ("grey authors", SettingKind::GreyAuthors),
     ("gray authors", SettingKind::GreyAuthors),
+    // Issue 23, joining.
+    ("ouverte", SettingKind::Open),
+    ("ouverture", SettingKind::Open),
+    ("open", SettingKind::Open),
+    ("demarrage auto", SettingKind::StartWhenFull),
+    ("start when full", SettingKind::StartWhenFull),
 ];
 
 /// `GRÂCE 6h`, `DATE LIMITE 2026-12-01 20:00`: the setting's name (the longest that fits,

@@ -67,6 +67,15 @@ pub enum Keyword {
     Summary,
     /// The moderator's press to one house (`ALERTER`, `ALERT`).
     Alert,
+    // Issue 23, joining.
+    /// A stranger takes a free seat of an open game (`REJOINDRE`, `JOIN`).
+    Join,
+    /// A stranger asks for a given house (`RELEVER`, `TAKEOVER`).
+    TakeOver,
+    /// The moderator gives a house to the address that asked for it.
+    Approve,
+    /// The moderator refuses a request for a house.
+    Reject,
 }
 
 /// One way of writing a keyword: its words as [`fold`] gives them (lower case, no accents,
@@ -228,6 +237,16 @@ pub const SPELLINGS: &[Spelling] = &[
     en("eject", Keyword::RemovePlayer),
     fr("alerter", Keyword::Alert),
     en("alert", Keyword::Alert),
+    // Issue 23, joining.
+    fr("rejoindre", Keyword::Join),
+    en("join", Keyword::Join),
+    fr("relever", Keyword::TakeOver),
+    en("takeover", Keyword::TakeOver),
+    en("take over", Keyword::TakeOver),
+    fr("approuver", Keyword::Approve),
+    en("approve", Keyword::Approve),
+    fr("refuser", Keyword::Reject),
+    en("reject", Keyword::Reject),
 ];
 
 /// The first words of commands of other judges (njudge, DPjudge) that corbeau does not

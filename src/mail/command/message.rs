@@ -78,6 +78,10 @@ impl Keyword {
             Keyword::WhoGame => say!(lang, "whogame.usage"),
             Keyword::Summary => say!(lang, "summary.usage"),
             Keyword::Alert => say!(lang, "alert.usage"),
+            Keyword::Join => say!(lang, "join.usage_join"),
+            Keyword::TakeOver => say!(lang, "join.usage_takeover"),
+            Keyword::Approve => say!(lang, "join.usage_approve"),
+            Keyword::Reject => say!(lang, "join.usage_reject"),
         }
     }
 }

@@ -177,6 +177,15 @@ pub enum Command {
     /// `ALERT <house> [text]` / `ALERTER <maison> [texte]`: the moderator's press to that
     /// house, the rest of the line, or else the lines up to `END PRESS`.
     Alert { house: String, body: String },
+    // Issue 23, joining.
+    /// `JOIN game [house]` / `REJOINDRE partie [maison]`: a free seat of an open game.
+    Join { game: String, house: Option<String> },
+    /// `TAKEOVER game house` / `RELEVER partie maison`.
+    TakeOver { game: String, house: String },
+    /// `APPROVE house` / `APPROUVER maison`: the moderator gives the house asked for.
+    Approve(String),
+    /// `REJECT house` / `REFUSER maison`: the moderator refuses the request.
+    Reject(String),
 }
 
 impl Command {
@@ -196,6 +205,7 @@ impl Command {
             | Command::Create { game, .. }
             | Command::WhoGame { game }
             | Command::Summary { game } => Some(game),
+            Command::Join { game, .. } | Command::TakeOver { game, .. } => Some(game),
             Command::Map { game: None }
             | Command::Orders { .. }
             | Command::Order(_)
@@ -229,7 +239,7 @@ impl Command {
             | Command::DrawWith(_)
             | Command::Password(_)
             | Command::Foreign { .. } => None,
-            Command::Alert { .. } => None,
+            Command::Alert { .. } | Command::Approve(_) | Command::Reject(_) => None,
         }
     }
 }

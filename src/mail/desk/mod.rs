@@ -29,6 +29,7 @@ mod authority;
 mod caps;
 mod community;
 mod habits;
+mod join;
 mod moderation;
 mod orders;
 mod press;
@@ -410,6 +411,14 @@ impl<'a> Desk<'a> {
             Command::WhoGame { game: named } => self.whogame(game, located, &named),
             Command::Summary { game: named } => self.summary(game, located, &named)?,
             Command::Alert { house, body } => self.alert(game, located, house, &body)?,
+            Command::Join { game: named, house } => {
+                self.join(game, located, &named, house.as_deref())?
+            }
+            Command::TakeOver { game: named, house } => {
+                self.take_over(game, located, &named, &house)?
+            }
+            Command::Approve(house) => self.decide(game, located, &house, true)?,
+            Command::Reject(house) => self.decide(game, located, &house, false)?,
         }
         Ok(())
     }

@@ -280,7 +280,11 @@ impl Desk<'_> {
 
     /// Whether a command that checks or makes a secret may: the game would look at it,
     /// and this mail has not spent its one hash yet (then it is spent).
-    fn spends_secret(&mut self, located: &Located, checked: Result<(), GameError>) -> bool {
+    pub(super) fn spends_secret(
+        &mut self,
+        located: &Located,
+        checked: Result<(), GameError>,
+    ) -> bool {
         if let Err(e) = checked {
             let message = self.game_message(&e);
             self.error(located, message);

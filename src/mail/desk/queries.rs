@@ -81,11 +81,9 @@ impl Desk<'_> {
             .games()?
             .iter()
             .map(|g| {
-                let free = g
-                    .seats()
-                    .iter()
-                    .filter(|s| s.player().is_none() || s.resigned())
-                    .count();
+                let free_houses = g.free_houses();
+                let free = free_houses.len();
+                let join = self.how_to_join(g, &free_houses);
                 GameLine {
                     id: g.id().to_string(),
                     name: g.name().to_string(),
@@ -94,11 +92,37 @@ impl Desk<'_> {
                     phase: phase_text(g.phase(), self.lang),
                     deadline: g.deadline_text(self.lang),
                     free,
+                    join,
                 }
             })
             .collect();
         self.section(located.line, &located.text, ReplySection::List { games });
         Ok(())
+    }
+
+    /// Issue 23, joining: for an open game with free seats, which houses are free and
+    /// the command that takes one (`JOIN` while it forms, `TAKEOVER` once it runs).
+    fn how_to_join(&self, g: &Game, free: &[crate::game::HouseKey]) -> Option<String> {
+        let open = g.settings().open && g.status() != crate::game::GameStatus::Finished;
+        if !open || free.is_empty() {
+            return None;
+        }
+        let variant = self.service.variant(g.variant()).ok();
+        let houses: Vec<String> = free
+            .iter()
+            .map(|h| match &variant {
+                Some(v) => house_name(v, h, self.lang),
+                None => h.to_string(),
+            })
+            .collect();
+        let forming = g.status() == crate::game::GameStatus::Forming;
+        Some(crate::say!(
+            self.lang,
+            "join.list_open",
+            houses,
+            game = g.id(),
+            forming
+        ))
     }
 
     /// `CARTE [partie]`: the board as it stands. The position is public, but a picture

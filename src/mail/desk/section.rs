@@ -203,6 +203,10 @@ pub(super) enum ReplySection {
     Summary {
         said: String,
     },
+    /// Issue 23, joining: a seat taken, asked for, given or refused, in words.
+    Seat {
+        message: String,
+    },
 }
 
 /// One refused order line, numbered in the mail.
@@ -239,6 +243,8 @@ pub(super) struct GameLine {
     pub deadline: String,
     /// Houses without a player.
     pub free: usize,
+    /// Issue 23, joining: for an open game, its free houses and how to take one.
+    pub join: Option<String>,
 }
 
 /// The game after a moderator's command.
@@ -338,6 +344,7 @@ mod tests {
                     phase: s("Printemps 1901"),
                     deadline: s("lundi"),
                     free: 1,
+                    join: Some(s("REJOINDRE g [maison]")),
                 }],
             },
             ReplySection::History {
@@ -419,6 +426,9 @@ mod tests {
             ReplySection::Created { said: s("créée") },
             ReplySection::WhoGame { said: s("Stark") },
             ReplySection::Summary { said: s("Bilan") },
+            ReplySection::Seat {
+                message: s("Stark est à vous"),
+            },
         ]
     }
 
@@ -471,6 +481,7 @@ mod tests {
             ReplySection::Created { .. } => 42,
             ReplySection::WhoGame { .. } => 43,
             ReplySection::Summary { .. } => 44,
+            ReplySection::Seat { .. } => 45,
         }
     }
 
@@ -505,7 +516,7 @@ mod tests {
         ranks.sort_unstable();
         let expected: Vec<usize> = (0..ranks.len()).collect();
         assert_eq!(ranks, expected, "one sample of every ReplySection variant");
-        assert_eq!(ranks.len(), 45);
+        assert_eq!(ranks.len(), 46);
     }
 
     #[test]

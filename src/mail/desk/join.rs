@@ -1,0 +1,185 @@
+//! Issue 23, joining: a stranger takes a seat by mail (`JOIN`, `TAKEOVER`) and the
+//! moderator answers a request (`APPROVE`, `REJECT`). The rules are the game's
+//! (`game/rules/join.rs`); here is the mail's side: the address is the sender's, the
+//! welcome goes to it, and one address may try only so often (docs/email.md, "Joining a
+//! game").
+
+use crate::game::{Action, Actor, Event, GameError, HouseKey};
+use crate::service::{ServiceError, Session};
+
+use super::super::command::Located;
+use super::section::ReplySection;
+use super::{Desk, house_name};
+
+impl Desk<'_> {
+    /// `JOIN game [house]`.
+    pub(super) fn join(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        named: &str,
+        house: Option<&str>,
+    ) -> Result<(), ServiceError> {
+        if !self.same_game(game, located, named) {
+            return Ok(());
+        }
+        let house = match house {
+            Some(written) => match self.house_named(game, located, written) {
+                Some(house) => Some(house),
+                None => return Ok(()),
+            },
+            None => None,
+        };
+        let action = Action::Join {
+            address: self.mail.from.clone(),
+            house,
+            lang: self.lang,
+        };
+        self.stranger_asks(game, located, action)
+    }
+
+    /// `TAKEOVER game house`.
+    pub(super) fn take_over(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        named: &str,
+        house: &str,
+    ) -> Result<(), ServiceError> {
+        if !self.same_game(game, located, named) {
+            return Ok(());
+        }
+        let Some(house) = self.house_named(game, located, house) else {
+            return Ok(());
+        };
+        let action = Action::TakeOver {
+            address: self.mail.from.clone(),
+            house,
+            lang: self.lang,
+        };
+        self.stranger_asks(game, located, action)
+    }
+
+    /// A seat asked for by the sender's address: counted against the address's cap,
+    /// one a mail (a seat draws a secret, which costs as much as checking one), carried
+    /// out in the sender's name, welcomed at that address.
+    fn stranger_asks(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        action: Action,
+    ) -> Result<(), ServiceError> {
+        if let Some(message) = self.seat_request_capped()? {
+            self.error(located, message);
+            return Ok(());
+        }
+        if !self.spends_secret(located, Ok(())) {
+            return Ok(());
+        }
+        let Some(session) = game else {
+            return Ok(());
+        };
+        let from = self.mail.from.clone();
+        // The judge's own address would make it write to itself.
+        let done = if self.config.judge.is_own(&from) {
+            Err(GameError::JudgeAddress(from.clone()))
+        } else {
+            // `now`, not the arrival: a game this seat fills starts now, its deadline
+            // counted from the moment it is read.
+            session.execute(&Actor::Stranger(from), action, self.now)
+        };
+        match done {
+            Ok(events) => self.seat_events(game, located, &events)?,
+            Err(e) => {
+                let message = self.game_message(&e);
+                self.error(located, message);
+            }
+        }
+        Ok(())
+    }
+
+    /// `APPROVE house` (`approve`) or `REJECT house`, by the moderator.
+    pub(super) fn decide(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        house: &str,
+        approve: bool,
+    ) -> Result<(), ServiceError> {
+        if !self.require_moderator(located) {
+            return Ok(());
+        }
+        let Some(house) = self.house_named(game, located, house) else {
+            return Ok(());
+        };
+        let action = if approve {
+            Action::Approve { house }
+        } else {
+            Action::Reject { house }
+        };
+        if let Some(events) = self.act_events(game, located, action) {
+            self.seat_events(game, located, &events)?;
+        }
+        Ok(())
+    }
+
+    /// The welcome mail of a seat given, and the reply's words for what happened.
+    fn seat_events(
+        &mut self,
+        game: &Option<Session<'_>>,
+        located: &Located,
+        events: &[Event],
+    ) -> Result<(), ServiceError> {
+        let Some(session) = game else {
+            return Ok(());
+        };
+        let (g, variant) = (session.game(), session.variant());
+        let lang = self.lang;
+        let name = |house: &HouseKey| house_name(variant, house, lang);
+        let moderator = self.role == super::Role::Moderator;
+        let mut messages = Vec::new();
+        for event in events {
+            let message = match event {
+                Event::Seated { house, address, .. } => {
+                    if let Some(mut welcome) = super::board::Welcome::of(event) {
+                        welcome.asked = !moderator;
+                        let mail = super::board::welcome_mail(
+                            self.service,
+                            self.config,
+                            g,
+                            variant,
+                            &welcome,
+                            self.now,
+                        )?;
+                        self.effects.mails.push(mail.seal());
+                    }
+                    if moderator {
+                        crate::say!(lang, "join.reply_approved", house = name(house), address)
+                    } else {
+                        crate::say!(
+                            lang,
+                            "join.reply_seated",
+                            house = name(house),
+                            game = g.id()
+                        )
+                    }
+                }
+                Event::Started { .. } => {
+                    crate::say!(lang, "join.reply_started", deadline = g.deadline_text(lang))
+                }
+                Event::SeatAsked { house, .. } => {
+                    crate::say!(lang, "join.reply_asked", house = name(house), game = g.id())
+                }
+                Event::SeatRefused { house, address, .. } => {
+                    crate::say!(lang, "join.reply_rejected", house = name(house), address)
+                }
+                _ => continue,
+            };
+            messages.push(message);
+        }
+        for message in messages {
+            self.section(located.line, &located.text, ReplySection::Seat { message });
+        }
+        Ok(())
+    }
+}
