@@ -839,3 +839,53 @@ fn the_last_broadcasts_of_a_game_ended_mid_phase_stay_on_its_page() {
         "{page}"
     );
 }
+
+/// Issue 23, item 9: the press archive. Every press message is kept with its author
+/// (a grey one's too) and audience, and `corbeau export` — the moderator's — carries it
+/// whole; the site still shows only the signed broadcasts.
+#[test]
+fn the_press_archive_keeps_every_message_for_the_moderator_alone() {
+    let mut w = World::new("publish", "archive");
+    w.create();
+    w.play_first_phase();
+    w.publish(Mode::All);
+    let data = w.config.data_dir.clone();
+    w.close();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_corbeau"))
+        .args(["export", GAME, "--data"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    w.reopen();
+    assert!(out.status.success(), "{out:?}");
+    let export: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let press = export["press"].as_array().unwrap();
+    let find = |body: &str| {
+        press
+            .iter()
+            .find(|p| p["body"].as_str().is_some_and(|b| b.contains(body)))
+            .unwrap_or_else(|| panic!("{body} not archived: {press:#?}"))
+    };
+    let private = find(PRIVATE_PRESS);
+    assert_eq!(private["house"], "lannister");
+    assert_eq!(
+        private["to"],
+        serde_json::json!({"kind": "houses", "houses": ["stark"]})
+    );
+    let grey = find(GREY_PRESS);
+    assert_eq!(
+        (&grey["house"], &grey["grey"]),
+        (&"baratheon".into(), &true.into())
+    );
+    assert_eq!(find(MODERATOR_BROADCAST)["house"], serde_json::Value::Null);
+    assert_eq!(find(STARK_BROADCAST)["to"]["kind"], "all");
+    for file in all_files(&w.site().dir) {
+        let text = String::from_utf8_lossy(&fs::read(&file).unwrap()).into_owned();
+        assert!(
+            !decoded(&text).contains(PRIVATE_PRESS),
+            "{}",
+            file.display()
+        );
+        assert!(!decoded(&text).contains(GREY_PRESS), "{}", file.display());
+    }
+}

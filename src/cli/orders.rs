@@ -275,6 +275,14 @@ pub fn run_export(ctx: &Context, args: ExportArgs) -> Result<(), Error> {
         "format": 1,
         "game": public_game(&g, &variant),
         "phases": phases.iter().map(|r| record_json(r, &variant)).collect::<Vec<_>>(),
+        // The press archive: every message with its author (grey ones too), audience
+        // and text — the command line is the moderator's, who reads all press.
+        "press": crate::service::PressRecord::in_audit(&audit)
+            .into_iter()
+            .map(|(at, p)| {
+                json!({"at": at, "index": p.index, "house": p.house, "grey": p.grey, "to": p.to, "body": p.body})
+            })
+            .collect::<Vec<_>>(),
         "audit": audit,
     });
     let text = serde_json::to_string_pretty(&value).map_err(|e| Error::Internal(e.to_string()))?;

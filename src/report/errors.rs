@@ -166,16 +166,16 @@ impl GameError {
             TooManyReminders { count, max } => {
                 say!(lang, "game_error.too_many_reminders", count, max)
             }
-            DrawWithout(house) => say!(lang, "habits.draw_without", house),
+            DrawWithout(house) => say!(lang, "habits.draw_without", house = name(house)),
             WeakSecret { min } => say!(lang, "habits.weak_secret", min),
             NotShownOrHidden { input } => say!(lang, "whogame.not_shown_or_hidden", input),
             NotYesNo { input } => say!(lang, "join.not_yes_no", input),
             GameClosed { game } => say!(lang, "join.game_closed", game),
             NoFreeSeat { game } => say!(lang, "join.no_free_seat", game),
-            HousePlayed(house) => say!(lang, "join.house_played", house),
+            HousePlayed(house) => say!(lang, "join.house_played", house = name(house)),
             AlreadyInGame { game } => say!(lang, "join.already_in_game", game),
-            AlreadyAsked(house) => say!(lang, "join.already_asked", house),
-            NoSeatRequest(house) => say!(lang, "join.no_seat_request", house),
+            AlreadyAsked(house) => say!(lang, "join.already_asked", house = name(house)),
+            NoSeatRequest(house) => say!(lang, "join.no_seat_request", house = name(house)),
         }
     }
 }

@@ -43,6 +43,63 @@ pub struct Effects {
     /// Press sent to every house, signed: public, kept in the audit trail (action
     /// [`BROADCAST`]) for the published pages (`corbeau publish`).
     pub broadcasts: Vec<Broadcast>,
+    /// Every other press message, kept in the audit trail (action [`PRESS`]): the press
+    /// archive, the moderator's to read (`corbeau export`), never published.
+    pub press: Vec<PressRecord>,
+}
+
+/// The audit trail's action for a press message that is no signed broadcast (private,
+/// grey, to the moderator); its detail is the [`PressRecord`] as JSON.
+pub const PRESS: &str = "press";
+
+/// Who a press message went to.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "houses")]
+pub enum Audience {
+    /// Every house (and the observers).
+    All,
+    /// These houses.
+    Houses(Vec<HouseKey>),
+    /// The moderator alone.
+    Moderator,
+}
+
+/// A press message as the archive keeps it: its author even when grey (the moderator
+/// always sees it), its audience and its text.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PressRecord {
+    /// The history index of the phase being played when it was sent.
+    pub index: u32,
+    /// The house that wrote it; none: the moderator.
+    pub house: Option<HouseKey>,
+    pub grey: bool,
+    pub to: Audience,
+    pub body: String,
+}
+
+impl PressRecord {
+    /// Every press message of an audit trail — the signed broadcasts and the rest — with
+    /// its time, oldest first.
+    pub fn in_audit(audit: &[AuditEntry]) -> Vec<(DateTime<Utc>, PressRecord)> {
+        audit
+            .iter()
+            .filter_map(|a| match a.action.as_str() {
+                PRESS => Some((a.at, serde_json::from_str(&a.detail).ok()?)),
+                BROADCAST => {
+                    let b: Broadcast = serde_json::from_str(&a.detail).ok()?;
+                    let record = PressRecord {
+                        index: b.index,
+                        house: b.house,
+                        grey: false,
+                        to: Audience::All,
+                        body: b.body,
+                    };
+                    Some((a.at, record))
+                }
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// The audit trail's action for a broadcast press message; its detail is the

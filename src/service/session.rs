@@ -16,7 +16,7 @@ use crate::map::Variant;
 use crate::store::Commit;
 
 use super::guard::Guard;
-use super::{BROADCAST, Bug, Effects, Service, ServiceError, audit};
+use super::{BROADCAST, Bug, Effects, PRESS, Service, ServiceError, audit};
 
 /// A game being changed, and what its changes caused so far.
 pub struct Session<'s> {
@@ -278,14 +278,25 @@ impl Session<'_> {
         let guards = std::mem::take(&mut self.guards);
         let fresh = self.fresh;
         let (before, game, notices, mut entries) = self.into_parts(actor, action, now);
-        for broadcast in &extra.broadcasts {
-            let by = broadcast
-                .house
+        let author = |house: &Option<HouseKey>| {
+            house
                 .as_ref()
-                .map_or_else(|| "moderator".to_string(), |h| format!("house:{h}"));
+                .map_or_else(|| "moderator".to_string(), |h| format!("house:{h}"))
+        };
+        for broadcast in &extra.broadcasts {
             let detail =
                 serde_json::to_string(broadcast).map_err(|e| Bug::Broadcast(e.to_string()))?;
-            entries.push(audit(now, &by, BROADCAST, Vec::new(), detail));
+            entries.push(audit(
+                now,
+                &author(&broadcast.house),
+                BROADCAST,
+                Vec::new(),
+                detail,
+            ));
+        }
+        for press in &extra.press {
+            let detail = serde_json::to_string(press).map_err(|e| Bug::Broadcast(e.to_string()))?;
+            entries.push(audit(now, &author(&press.house), PRESS, Vec::new(), detail));
         }
         service.store.commit(Commit {
             before: (!fresh).then_some(&before),

@@ -163,10 +163,23 @@ impl Desk<'_> {
         }
         let to_reader = to_names(self.lang);
         // Signed press to all is public: kept for the published pages (docs/publish.md).
+        // The rest is kept too, for the moderator alone: the press archive.
         if to == PressTo::All && !grey {
             self.effects.broadcasts.push(crate::service::Broadcast {
                 index: g.played(),
                 house: sender.clone(),
+                body: body.to_string(),
+            });
+        } else {
+            self.effects.press.push(crate::service::PressRecord {
+                index: g.played(),
+                house: sender.clone(),
+                grey,
+                to: match to {
+                    PressTo::All => crate::service::Audience::All,
+                    PressTo::Moderator => crate::service::Audience::Moderator,
+                    PressTo::Houses(_) => crate::service::Audience::Houses(houses.clone()),
+                },
                 body: body.to_string(),
             });
         }
