@@ -172,47 +172,30 @@ impl Desk<'_> {
         if let Some((_, variant)) = game {
             crate::report::localize(&mut data, variant, self.lang);
         }
+        let answer =
+            |data: serde_json::Value, to: &str| -> Result<super::outmail::OutMail, ServiceError> {
+                let mail = self.compose("reply.txt", "reply", data, to, self.lang)?;
+                let mail = mail.answering(Some(&self.mail.message_id), &self.mail.references);
+                Ok(match game {
+                    Some((g, _)) => mail.about(g.id()),
+                    None => mail,
+                })
+            };
         // The registered address's copy says it is one, and when the mail came: its
-        // reader did not write it, and may have to act (issue 23, D8).
-        let owner_copy = match (&self.owner, game) {
-            (Some(_), Some((g, _))) => {
-                let mut copy = data.clone();
-                copy["owner_copy"] = json!({
-                    "received": crate::report::format_deadline(
-                        self.arrival,
-                        g.settings().schedule.time_zone,
-                        self.lang
-                    ),
+        // reader did not write it, and may have to act (issue 23, D8). It goes without
+        // the picture: one picture a mail.
+        let copy = match (&self.owner, game) {
+            (Some(owner), Some((g, _))) => {
+                let mut data = data.clone();
+                let zone = g.settings().schedule.time_zone;
+                data["owner_copy"] = json!({
+                    "received": crate::report::format_deadline(self.arrival, zone, self.lang),
                 });
-                Some(copy)
+                Some(answer(data, owner)?)
             }
             _ => None,
         };
-        let mail = self.compose(
-            "reply.txt",
-            "reply",
-            data,
-            &self.mail.from.clone(),
-            self.lang,
-        )?;
-        let mail = mail.answering(Some(&self.mail.message_id), &self.mail.references);
-        let mail = match game {
-            Some((g, _)) => mail.about(g.id()),
-            None => mail,
-        };
-        // The copy to the house's address goes without the picture: one picture a mail.
-        let plain = match owner_copy {
-            Some(data) => {
-                let owner = self.owner.clone().unwrap_or_default();
-                let copy = self.compose("reply.txt", "reply", data, &owner, self.lang)?;
-                let copy = copy.answering(Some(&self.mail.message_id), &self.mail.references);
-                match game {
-                    Some((g, _)) => copy.about(g.id()),
-                    None => copy,
-                }
-            }
-            None => mail.clone(),
-        };
+        let mail = answer(data, &self.mail.from)?;
         let mail = match game {
             Some((g, variant)) => {
                 // Drawn here, once the reply is known to go: a silenced sender costs
@@ -228,9 +211,7 @@ impl Desk<'_> {
             }
             None => mail,
         };
-        if let Some(owner) = self.owner.take() {
-            let mut copy = plain;
-            copy.to = owner;
+        if let Some(mut copy) = copy {
             copy.message_id = super::outmail::new_message_id(
                 super::outmail::domain_of(&self.config.judge.address),
                 self.now,
