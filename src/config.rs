@@ -54,6 +54,11 @@ pub struct Judge {
     /// How many games one address may create by mail in 24 hours (docs/email.md,
     /// "CREATE").
     pub creations_per_day: u32,
+    /// How many games may be created by mail in 24 hours across the judge, whoever asks.
+    pub games_per_day: u32,
+    /// How many seats one address may hold in open games that it took in the last 24
+    /// hours, by `JOIN` or `TAKEOVER` (docs/email.md, "Joining a game").
+    pub seats_per_day: u32,
 }
 
 /// `corbeau serve`.
@@ -87,6 +92,8 @@ impl Default for Judge {
             admin: None,
             creators: Vec::new(),
             creations_per_day: 3,
+            games_per_day: 20,
+            seats_per_day: 3,
         }
     }
 }
@@ -257,10 +264,6 @@ pub struct CapsConfig {
     /// auto-responder); past them the mail is carried out, not answered. Mails signed on
     /// with a right secret are never counted. 0: no cap.
     pub same_text_per_hour: u32,
-    /// Issue 23, joining: requests for a seat (`JOIN`, `TAKEOVER`) one address may make
-    /// in an hour, across the judge; past them they are refused until the hour is over.
-    /// 0: no cap.
-    pub seat_requests_per_hour: u32,
 }
 
 impl Default for CapsConfig {
@@ -270,7 +273,6 @@ impl Default for CapsConfig {
             map_pictures_per_hour: 3,
             mails_per_mail: None,
             same_text_per_hour: 3,
-            seat_requests_per_hour: 3,
         }
     }
 }

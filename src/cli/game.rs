@@ -21,6 +21,7 @@ use super::context::Context;
 use crate::report::game_text::{
     Audience, ending_text, game_text, record_results_or_builtin, status_word,
 };
+use crate::report::summary::{centres_by_year, summary_text};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum GameCommand {
@@ -68,6 +69,9 @@ pub enum GameCommand {
     },
     /// The audit trail: every moderator action and judge decision.
     Audit { game: String },
+    /// The game's summary: supply centres at the end of each year, the players of each
+    /// house (those who left too), the result. What `SUMMARY` answers by mail.
+    Summary { game: String },
     /// Move the game to a new version of its variant (a built-in name or a variant
     /// file, read now): refused unless it has the same houses and reads the game's
     /// position, stored orders and history.
@@ -127,7 +131,7 @@ pub struct SetValues {
     /// `hidden`).
     #[arg(long, group = "setting")]
     grey_authors: Option<String>,
-    /// Issue 23, joining: whether strangers may take free seats by mail (`yes`/`no`).
+    /// Whether strangers may take free seats by mail (`yes`/`no`).
     #[arg(long, group = "setting")]
     open: Option<String>,
     /// Whether an open game starts by itself when its last seat is taken (`yes`/`no`).
@@ -174,7 +178,7 @@ pub struct NewArgs {
     /// Mails carry no picture of the board (`game pictures GAME yes` turns them on).
     #[arg(long)]
     no_pictures: bool,
-    /// Issue 23, joining: free seats may be taken by mail (`JOIN`), vacant ones at once
+    /// Free seats may be taken by mail (`JOIN`), vacant ones at once
     /// (`TAKEOVER`); docs/email.md, "Joining a game".
     #[arg(long)]
     open: bool,
@@ -470,6 +474,14 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
             done(ctx, &g, &message)
         }
         GameCommand::Set(args) => set(ctx, args),
+        GameCommand::Summary { game } => {
+            let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
+            let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
+            let records = ctx.service.history(&game).map_err(|e| ctx.fail(e))?;
+            ctx.print(&summary_json(&g, &variant, &records), || {
+                summary_text(&g, &variant, &records, ctx.lang)
+            })
+        }
         GameCommand::Audit { game } => {
             let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
             let entries = ctx.service.audit_trail(&game).map_err(|e| ctx.fail(e))?;
@@ -1037,6 +1049,48 @@ fn summary(ctx: &Context, g: &Game) -> serde_json::Value {
         "phase": g.phase(),
         "deadline": g.deadline(),
         "deadline_text": g.deadline_text(ctx.lang),
+    })
+}
+
+/// `game summary --json`: the centres by year (`year` null: the start), the players of
+/// each house, past ones too, and the result. The operator reads every address.
+fn summary_json(
+    g: &Game,
+    variant: &Rc<Variant>,
+    records: &[crate::game::PhaseRecord],
+) -> serde_json::Value {
+    let centres: Vec<serde_json::Value> = centres_by_year(g, variant, records)
+        .into_iter()
+        .map(|(year, counts)| {
+            let houses: serde_json::Map<String, serde_json::Value> = g
+                .seats()
+                .iter()
+                .zip(counts)
+                .map(|(seat, n)| (seat.house().to_string(), json!(n)))
+                .collect();
+            json!({ "year": year, "houses": houses })
+        })
+        .collect();
+    let seats: Vec<serde_json::Value> = g
+        .seats()
+        .iter()
+        .map(|seat| {
+            let player = seat.player().filter(|_| !seat.resigned());
+            json!({
+                "house": seat.house(),
+                "player": player.map(|p| p.address()),
+                "since": player.map(|p| p.joined()),
+                "past": seat.past(),
+            })
+        })
+        .collect();
+    let ending = scope::within(variant, || serde_json::to_value(g.ending())).unwrap_or_default();
+    json!({
+        "id": g.id(),
+        "status": g.status(),
+        "centres": centres,
+        "seats": seats,
+        "ending": ending,
     })
 }
 

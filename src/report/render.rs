@@ -315,19 +315,22 @@ pub fn wrap(text: &str, width: Option<usize>, indent: Option<usize>) -> String {
 
 /// The words of a text, a parenthesis kept with the word before it (`Port-Réal (prt)`)
 /// and a word of one letter with the word after it (`A fer`, `à 20:00`), so that no line
-/// ends with a unit's letter cut from its province.
+/// ends with a unit's letter cut from its province. French puts a space before `:`, `;`,
+/// `!`, `?` and `»` and after `«`: the mark stays with its word, or a line would begin
+/// with a colon.
 fn glued_words(text: &str) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
     let mut open = false;
     for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let closing = matches!(word, ":" | ";" | "!" | "?" | "»");
         match words.last_mut() {
-            Some(last) if open || word.starts_with('(') => {
+            Some(last) if open || closing || word.starts_with('(') => {
                 last.push(' ');
                 last.push_str(word);
             }
             _ => words.push(word.to_string()),
         }
-        open = word.chars().count() == 1 && word.chars().all(char::is_alphabetic);
+        open = word == "«" || word.chars().count() == 1 && word.chars().all(char::is_alphabetic);
     }
     words
 }
@@ -454,6 +457,18 @@ mod tests {
         assert_eq!(
             wrap("  Stark : A win, F bla, A moa", Some(25), Some(4)),
             "  Stark : A win, F bla,\n    A moa"
+        );
+    }
+
+    #[test]
+    fn wrap_keeps_french_punctuation_with_its_word() {
+        assert_eq!(
+            wrap("dans la partie ouverte : vous", Some(22), Some(0)),
+            "dans la partie\nouverte : vous"
+        );
+        assert_eq!(
+            wrap("Partie « ouverte »", Some(8), Some(0)),
+            "Partie\n« ouverte »"
         );
     }
 

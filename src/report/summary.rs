@@ -125,12 +125,14 @@ pub fn summary_text(game: &Game, variant: &Variant, records: &[PhaseRecord], lan
     text
 }
 
-/// The centres by year and the players, without the heading and the result: what the
-/// game-over mail adds under the result it states.
-pub fn summary_body(game: &Game, variant: &Variant, records: &[PhaseRecord], lang: Lang) -> String {
-    let mut text = String::new();
-    let width = name_width(game, variant, lang).max(say!(lang, "summary.house").chars().count());
-    // The last position of each year: after the winter's builds, or the autumn's.
+/// The supply centres of each seat (in the game's order of seats) at the start (year
+/// `None`) and at the end of each year played: after the winter's builds, or the
+/// autumn's.
+pub fn centres_by_year(
+    game: &Game,
+    variant: &Variant,
+    records: &[PhaseRecord],
+) -> Vec<(Option<i32>, Vec<usize>)> {
     let mut years: BTreeMap<i32, &Position> = BTreeMap::new();
     for record in records {
         years.insert(record.phase.year, &record.position_after);
@@ -138,11 +140,27 @@ pub fn summary_body(game: &Game, variant: &Variant, records: &[PhaseRecord], lan
     let start = records
         .first()
         .map_or_else(|| game.position(), |r| &r.position_before);
-    let mut columns: Vec<(String, Vec<usize>)> =
-        vec![(say!(lang, "summary.start"), centres(game, variant, start))];
-    for (year, position) in &years {
-        columns.push((year.to_string(), centres(game, variant, position)));
-    }
+    std::iter::once((None, centres(game, variant, start)))
+        .chain(
+            years
+                .iter()
+                .map(|(year, position)| (Some(*year), centres(game, variant, position))),
+        )
+        .collect()
+}
+
+/// The centres by year and the players, without the heading and the result: what the
+/// game-over mail adds under the result it states.
+pub fn summary_body(game: &Game, variant: &Variant, records: &[PhaseRecord], lang: Lang) -> String {
+    let mut text = String::new();
+    let width = name_width(game, variant, lang).max(say!(lang, "summary.house").chars().count());
+    let columns: Vec<(String, Vec<usize>)> = centres_by_year(game, variant, records)
+        .into_iter()
+        .map(|(year, counts)| {
+            let title = year.map_or_else(|| say!(lang, "summary.start"), |y| y.to_string());
+            (title, counts)
+        })
+        .collect();
     text.push('\n');
     text.push_str(&say!(lang, "summary.centres"));
     text.push('\n');

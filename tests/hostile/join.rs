@@ -1,6 +1,6 @@
 //! Issue 23, joining: strangers take seats by mail. An open game fills itself by `JOIN`
 //! and starts; `JOIN` is refused to a closed, full or running game and to an address
-//! already in it, and one address may ask only so often; a vacant seat is taken by
+//! already in it (the bound per address: tests/community.rs); a vacant seat is taken by
 //! `TAKEOVER` at once, a house in civil disorder after the moderator's `APPROVE`; the
 //! outgoing player is told (also for `REPLACE` and `REMOVE PLAYER`); a player seated in a
 //! retreat phase reads their dislodged unit in the welcome (D12).
@@ -197,38 +197,6 @@ fn join_is_refused_clearly_and_bounded_per_address() {
         body(&running)
     );
     assert_eq!(w.game("encours").seats().len(), 3);
-}
-
-#[test]
-fn a_flood_of_join_from_one_address_is_capped_for_the_hour() {
-    let mut w = open_world("flood", Lang::Fr);
-    let flooder = "flot@ailleurs.test";
-    // Three requests an hour (the default), whatever their fate: one seat, then two
-    // refused as a second seat; the fourth is refused unread, capped.
-    // Each mail its own text: the cap on the same text again is another guard.
-    for i in 0..3 {
-        w.send_at(flooder, &format!("JOIN {GAME}\n# {i}\n"), t0());
-        w.take();
-    }
-    assert_eq!(w.game(GAME).free_houses().len(), 4);
-    let capped = w.ask(flooder, &format!("JOIN {GAME} Stark\n"));
-    assert!(
-        body(&capped).contains("at most 3 requests for a seat an hour from one address"),
-        "{}",
-        body(&capped)
-    );
-    // Another address is not held by it.
-    let other = w.ask(JOINERS[0], &format!("JOIN {GAME}\n"));
-    assert!(body(&other).contains("is yours"), "{}", body(&other));
-    assert_eq!(w.game(GAME).free_houses().len(), 3);
-    // An hour later the address is heard again (and refused for what it asks).
-    w.send_at(
-        flooder,
-        &format!("JOIN {GAME}\n"),
-        t0() + TimeDelta::minutes(61),
-    );
-    let later = w.reply_to(flooder);
-    assert!(body(&later).contains("already plays"), "{}", body(&later));
 }
 
 /// A closed game of three houses, running, with [`PLAYERS`] seated.

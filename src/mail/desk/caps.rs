@@ -168,34 +168,6 @@ impl Desk<'_> {
         true
     }
 
-    /// Issue 23, joining: whether the sender may ask for a seat now (`JOIN`, `TAKEOVER`),
-    /// across the judge, at most `[mail.caps] seat_requests_per_hour` an hour; the
-    /// refusal, saying until when, if not. The attempt is counted either way it goes.
-    ///
-    /// The counter is the `From:` address's, which anyone may forge: a forger can spend
-    /// it, and the address's owner then waits at most the hour to ask for a seat. That is
-    /// all it costs them: the cap counts only requests for seats, never a mail signed on
-    /// with a secret, so the seats the owner plays, their orders and their answers are
-    /// out of the forger's reach; and a seat the forger takes in the owner's name sends
-    /// its secret to the owner, never to the forger.
-    pub(super) fn seat_request_capped(&mut self) -> Result<Option<String>, ServiceError> {
-        let key = format!("seat-request\0{}", self.mail.from.trim().to_lowercase());
-        let cap = self.config.mail.caps.seat_requests_per_hour;
-        let budget = budget(self.service, &key, cap, self.now)?;
-        // One mail asks once (`spends_secret`): counting it here is counting the request.
-        if let Budget::Spent { until } = budget {
-            let until = until.format("%H:%M UTC").to_string();
-            return Ok(Some(crate::say!(self.lang, "join.capped", cap, until)));
-        }
-        if cap > 0 {
-            self.effects.counted.push(Replied {
-                address: key,
-                at: self.now,
-            });
-        }
-        Ok(None)
-    }
-
     /// Counts the picture the answer carries against its hourly cap.
     pub(super) fn picture_sent(&mut self) {
         if let Some(key) = self.picture_key.take() {

@@ -17,17 +17,22 @@ use super::{Desk, Role, fold_id, house_name, same_address};
 /// The window of `[judge] creations_per_day`.
 const CREATION_WINDOW: TimeDelta = TimeDelta::hours(24);
 
-/// Whether `game` counts against its moderator's creations of the day: created in the
-/// window, and not abandoned before its start. The exception is what keeps a forger from
-/// spending a creator's quota: the forged games' secrets go to the creator's own address,
-/// who abandons them and has the quota back (docs/email.md, "CREATE").
-fn counts(game: &Game, address: &str, now: DateTime<Utc>) -> bool {
+/// Whether `game` counts against the creations of the day: created in the window, and
+/// not abandoned before its start. The exception is what keeps a forger from spending a
+/// creator's quota: the forged games' secrets go to the creator's own address, who
+/// abandons them and has the quota back (docs/email.md, "CREATE").
+fn counts(game: &Game, now: DateTime<Utc>) -> bool {
+    let recent = game.created() + CREATION_WINDOW > now;
+    let dropped = game.played() == 0 && matches!(game.ending(), Some(Ending::Abandoned));
+    recent && !dropped
+}
+
+/// Whether `game` counts against `address`'s creations of the day.
+fn counts_for(game: &Game, address: &str, now: DateTime<Utc>) -> bool {
     let mine = game
         .moderator()
         .is_some_and(|m| same_address(&m.address, address));
-    let recent = game.created() + CREATION_WINDOW > now;
-    let dropped = game.played() == 0 && matches!(game.ending(), Some(Ending::Abandoned));
-    mine && recent && !dropped
+    mine && counts(game, now)
 }
 
 impl<'a> Desk<'a> {
@@ -65,23 +70,41 @@ impl<'a> Desk<'a> {
             self.error(located, message);
             return Ok(());
         }
-        let cap = self.config.judge.creations_per_day;
-        let mine: Vec<DateTime<Utc>> = self
-            .service
-            .games()?
-            .iter()
-            .filter(|g| counts(g, &address, self.now))
-            .map(Game::created)
-            .collect();
-        if mine.len() >= usize::try_from(cap).unwrap_or(usize::MAX) {
-            let oldest = mine.iter().min().copied().unwrap_or(self.now);
-            let until = crate::report::format_deadline(
+        let games = self.service.games()?;
+        let recent = |mine: bool| -> Vec<DateTime<Utc>> {
+            games
+                .iter()
+                .filter(|g| {
+                    if mine {
+                        counts_for(g, &address, self.now)
+                    } else {
+                        counts(g, self.now)
+                    }
+                })
+                .map(Game::created)
+                .collect()
+        };
+        let until = |created: &[DateTime<Utc>]| {
+            let oldest = created.iter().min().copied().unwrap_or(self.now);
+            crate::report::format_deadline(
                 oldest + CREATION_WINDOW,
                 Settings::default().schedule.time_zone,
                 self.lang,
-            );
-            let count = mine.len();
+            )
+        };
+        let bound = |cap: u32| usize::try_from(cap).unwrap_or(usize::MAX);
+        let mine = recent(true);
+        if mine.len() >= bound(self.config.judge.creations_per_day) {
+            let (count, until) = (mine.len(), until(&mine));
             let message = say!(self.lang, "create.too_many", address, count, until);
+            self.error(located, message);
+            return Ok(());
+        }
+        // A judge open to `anyone` is open to many addresses: a bound across them.
+        let all = recent(false);
+        if all.len() >= bound(self.config.judge.games_per_day) {
+            let (count, until) = (all.len(), until(&all));
+            let message = say!(self.lang, "create.judge_full", count, until);
             self.error(located, message);
             return Ok(());
         }
@@ -183,7 +206,9 @@ impl<'a> Desk<'a> {
         self.section(
             located.line,
             &located.text,
-            ReplySection::WhoGame { said: text },
+            ReplySection::WhoGame {
+                said: text.trim_end().to_string(),
+            },
         );
     }
 
@@ -205,7 +230,9 @@ impl<'a> Desk<'a> {
         self.section(
             located.line,
             &located.text,
-            ReplySection::Summary { said: text },
+            ReplySection::Summary {
+                said: text.trim_end().to_string(),
+            },
         );
         Ok(())
     }

@@ -1,15 +1,21 @@
 //! Issue 23, joining: a stranger takes a seat by mail (`JOIN`, `TAKEOVER`) and the
 //! moderator answers a request (`APPROVE`, `REJECT`). The rules are the game's
 //! (`game/rules/join.rs`); here is the mail's side: the address is the sender's, the
-//! welcome goes to it, and one address may try only so often (docs/email.md, "Joining a
+//! welcome goes to it, and one address holds only so many new seats (docs/email.md, "Joining a
 //! game").
 
-use crate::game::{Action, Actor, Event, GameError, HouseKey};
+use chrono::{DateTime, TimeDelta, Utc};
+
+use crate::game::{Action, Actor, Event, GameError, HouseKey, Settings};
+use crate::say;
 use crate::service::{ServiceError, Session};
 
 use super::super::command::Located;
 use super::section::ReplySection;
-use super::{Desk, house_name};
+use super::{Desk, house_name, same_address};
+
+/// The window of `[judge] seats_per_day`.
+const SEAT_WINDOW: TimeDelta = TimeDelta::hours(24);
 
 impl Desk<'_> {
     /// `JOIN game [house]`.
@@ -60,16 +66,51 @@ impl Desk<'_> {
         self.stranger_asks(game, located, action)
     }
 
-    /// A seat asked for by the sender's address: counted against the address's cap,
-    /// one a mail (a seat draws a secret, which costs as much as checking one), carried
-    /// out in the sender's name, welcomed at that address.
+    /// Refuses a seat to an address already holding `[judge] seats_per_day` seats it
+    /// took in open games within 24 hours, saying when the next may be taken.
+    ///
+    /// The bound counts seats held, not requests made: anyone may write a `From:`, so a
+    /// count of requests would let a forger spend an address's quota. A seat a forger
+    /// takes in the address's name sends its secret to that address, whose owner
+    /// resigns it with that secret and has the quota back at once.
+    fn seats_bound(&self) -> Result<Option<String>, ServiceError> {
+        let address = &self.mail.from;
+        let cap = usize::try_from(self.config.judge.seats_per_day).unwrap_or(usize::MAX);
+        let mut taken: Vec<DateTime<Utc>> = Vec::new();
+        for g in self.service.games()?.iter().filter(|g| g.settings().open) {
+            taken.extend(
+                g.seats()
+                    .iter()
+                    .filter(|s| !s.resigned())
+                    .filter_map(|s| s.player())
+                    .filter(|p| same_address(p.address(), address))
+                    .map(|p| p.joined())
+                    .filter(|joined| *joined + SEAT_WINDOW > self.now),
+            );
+        }
+        if taken.len() < cap {
+            return Ok(None);
+        }
+        let oldest = taken.iter().min().copied().unwrap_or(self.now);
+        let until = crate::report::format_deadline(
+            oldest + SEAT_WINDOW,
+            Settings::default().schedule.time_zone,
+            self.lang,
+        );
+        let count = taken.len();
+        Ok(Some(say!(self.lang, "join.too_many", count, until)))
+    }
+
+    /// A seat asked for by the sender's address, within the address's bound, one a
+    /// mail (a seat draws a secret, which costs as much as checking one), carried out
+    /// in the sender's name, welcomed at that address.
     fn stranger_asks(
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
         action: Action,
     ) -> Result<(), ServiceError> {
-        if let Some(message) = self.seat_request_capped()? {
+        if let Some(message) = self.seats_bound()? {
             self.error(located, message);
             return Ok(());
         }
