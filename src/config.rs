@@ -11,6 +11,10 @@ use crate::lang::Lang;
 /// The file read when no `--config` is given and it exists in the working directory.
 pub const DEFAULT_FILE: &str = "corbeau.toml";
 
+/// The file read when no `--config` or `CORBEAU_CONFIG` is given and the working
+/// directory has no [`DEFAULT_FILE`]: where a packaged judge keeps its configuration.
+pub const SYSTEM_FILE: &str = "/etc/corbeau/corbeau.toml";
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
@@ -24,6 +28,9 @@ pub struct Config {
     pub serve: Serve,
     pub mail: MailConfig,
     pub publish: PublishConfig,
+    /// The file this configuration was read from; none for the built-in defaults.
+    #[serde(skip)]
+    pub source: Option<PathBuf>,
 }
 
 /// `[publish]`: the static site of the games (`corbeau publish`, docs/publish.md).
@@ -74,6 +81,7 @@ impl Default for Config {
             serve: Serve::default(),
             mail: MailConfig::default(),
             publish: PublishConfig::default(),
+            source: None,
         }
     }
 }
@@ -170,17 +178,22 @@ pub enum ConfigError {
 }
 
 impl Config {
-    /// The configuration from `path`, else from `corbeau.toml` in the working directory if
-    /// there is one, else the defaults. Relative paths in the file are relative to it.
+    /// The configuration from `path` (`--config`, or `CORBEAU_CONFIG`), else from
+    /// `corbeau.toml` in the working directory if there is one, else from
+    /// [`SYSTEM_FILE`] if there is one, else the defaults. Relative paths in the file are
+    /// relative to it.
     pub fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
         let path = match path {
             Some(p) => p.to_path_buf(),
             None => {
-                let default = PathBuf::from(DEFAULT_FILE);
-                if !default.is_file() {
+                let found = [DEFAULT_FILE, SYSTEM_FILE]
+                    .into_iter()
+                    .map(PathBuf::from)
+                    .find(|p| p.is_file());
+                let Some(found) = found else {
                     return Ok(Config::default());
-                }
-                default
+                };
+                found
             }
         };
         let text = crate::file::read_text(&path).map_err(ConfigError::Read)?;
@@ -193,6 +206,7 @@ impl Config {
         config.templates = config.templates.map(|t| base.join(t));
         config.mail.resolve_paths(base);
         config.publish.dir = config.publish.dir.map(|d| base.join(d));
+        config.source = Some(path);
         Ok(config)
     }
 
