@@ -177,6 +177,17 @@ pub enum ConfigError {
     Parse { path: PathBuf, message: String },
 }
 
+/// The system-wide configuration file. The tests' builds (the `test-hooks` feature) read
+/// it from `CORBEAU_SYSTEM_CONFIG` and have none without it: a judge installed on the
+/// machine that runs the tests must not lend them its configuration (its address, its
+/// sendmail).
+fn system_file() -> Option<PathBuf> {
+    #[cfg(feature = "test-hooks")]
+    return std::env::var_os("CORBEAU_SYSTEM_CONFIG").map(PathBuf::from);
+    #[cfg(not(feature = "test-hooks"))]
+    Some(PathBuf::from(SYSTEM_FILE))
+}
+
 impl Config {
     /// The configuration from `path` (`--config`, or `CORBEAU_CONFIG`), else from
     /// `corbeau.toml` in the working directory if there is one, else from
@@ -186,9 +197,8 @@ impl Config {
         let path = match path {
             Some(p) => p.to_path_buf(),
             None => {
-                let found = [DEFAULT_FILE, SYSTEM_FILE]
-                    .into_iter()
-                    .map(PathBuf::from)
+                let found = std::iter::once(PathBuf::from(DEFAULT_FILE))
+                    .chain(system_file())
                     .find(|p| p.is_file());
                 let Some(found) = found else {
                     return Ok(Config::default());

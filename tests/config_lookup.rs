@@ -1,5 +1,7 @@
 //! Where the configuration and the store are looked for (docs/configuration.md): `--config`,
-//! then `CORBEAU_CONFIG`, then `./corbeau.toml`; only `game new`, `ingest`, `tick` and
+//! then `CORBEAU_CONFIG`, then `./corbeau.toml`, then the system-wide file (here
+//! `CORBEAU_SYSTEM_CONFIG`, which the tests' builds read in place of
+//! `/etc/corbeau/corbeau.toml`); only `game new`, `ingest`, `tick` and
 //! `serve` make a store where there is none, and every other command says which data
 //! directory it looked at instead of leaving an empty store behind.
 
@@ -23,6 +25,7 @@ fn corbeau(dir: &Path, args: &[&str]) -> Command {
         .env_remove("CORBEAU_LOG")
         .env_remove("CORBEAU_NOW")
         .env_remove("JOURNAL_STREAM")
+        .env_remove("CORBEAU_SYSTEM_CONFIG")
         .stdin(Stdio::null());
     c
 }
@@ -154,6 +157,29 @@ fn the_option_beats_the_variable_which_beats_the_working_directory_file() {
         let err = looked(corbeau(&here, &args).env("CORBEAU_CONFIG", &variable));
         assert!(err.starts_with(&expected), "{args:?}: {err}");
     }
+    // The system-wide file comes last: read in a folder without corbeau.toml, never
+    // where there is one.
+    fs::write(
+        dir.join("system.toml"),
+        "data_dir = \"data-system\"\nlang = \"en\"\n",
+    )
+    .unwrap();
+    let system = dir.join("system.toml");
+    let err = looked(
+        corbeau(&dir.join("option"), &["game", "list"]).env("CORBEAU_SYSTEM_CONFIG", &system),
+    );
+    assert!(
+        err.starts_with("corbeau: no store in data-option (data_dir of corbeau.toml): "),
+        "{err}"
+    );
+    let err = looked(corbeau(&dir, &["game", "list"]).env("CORBEAU_SYSTEM_CONFIG", &system));
+    let expected = format!(
+        "corbeau: no store in {} (data_dir of {}): ",
+        dir.join("data-system").display(),
+        system.display()
+    );
+    assert!(err.starts_with(&expected), "{err}");
+    fs::remove_file(&system).unwrap();
     assert_eq!(
         tree(&dir),
         [
