@@ -181,10 +181,13 @@ pub enum ConfigError {
 /// it from `CORBEAU_SYSTEM_CONFIG` and have none without it: a judge installed on the
 /// machine that runs the tests must not lend them its configuration (its address, its
 /// sendmail).
+#[cfg(feature = "test-hooks")]
 fn system_file() -> Option<PathBuf> {
-    #[cfg(feature = "test-hooks")]
-    return std::env::var_os("CORBEAU_SYSTEM_CONFIG").map(PathBuf::from);
-    #[cfg(not(feature = "test-hooks"))]
+    std::env::var_os("CORBEAU_SYSTEM_CONFIG").map(PathBuf::from)
+}
+
+#[cfg(not(feature = "test-hooks"))]
+fn system_file() -> Option<PathBuf> {
     Some(PathBuf::from(SYSTEM_FILE))
 }
 

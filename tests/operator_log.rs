@@ -362,7 +362,7 @@ fn a_french_operator_reads_french_lines_only_and_an_english_one_english_only() {
         "stopped",
         " WARN ",
         " DEBUG ",
-        "address",
+        "is still",
     ] {
         assert!(!err.contains(english), "{english}: {err}");
     }
@@ -399,6 +399,8 @@ fn serve_json_prints_one_line_per_pass() {
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("`{l}`: {e}")))
         .collect();
     assert!(passes.len() >= 2, "{out}");
-    assert_eq!(passes[0]["mail"]["sent"], 3, "{out}");
+    // The first pass sends the welcome mails (and, past the deadline by the clock, the
+    // results); the second has nothing to send.
+    assert!(passes[0]["mail"]["sent"].as_u64() >= Some(3), "{out}");
     assert_eq!(passes[1]["mail"]["sent"], 0, "{out}");
 }

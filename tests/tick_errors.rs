@@ -210,7 +210,7 @@ fn tick_exits_75_when_the_smtp_server_cannot_be_reached() {
     assert!(stderr.contains(" WARN sending failed to "), "{stderr}");
     assert!(
         stderr.ends_with(
-            "corbeau: 1 mail(s) not sent for now: they stay in the outbox and will be tried \
+            "corbeau: 3 mail(s) not sent for now: they stay in the outbox and will be tried \
              again (corbeau outbox)\n"
         ),
         "{stderr}"
