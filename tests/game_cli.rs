@@ -165,13 +165,15 @@ fn a_game_of_westeros_played_through_the_command_line() {
 
     // ------------------------------------------------------------- creation and players
     j.at("2026-03-23T08:00:00Z");
+    // No store yet: said, and none made.
     let err = j.run(&["game", "show", GAME], None);
     assert_eq!(err.code, 1);
     assert!(
-        err.err.contains("aucune partie « bataille »"),
+        err.err.contains("corbeau: aucun stockage dans "),
         "{}",
         err.err
     );
+    assert!(!j.data().exists());
 
     let out = j.ok(&[
         "game",
