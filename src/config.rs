@@ -11,6 +11,10 @@ use crate::lang::Lang;
 /// The file read when no `--config` is given and it exists in the working directory.
 pub const DEFAULT_FILE: &str = "corbeau.toml";
 
+/// The file read when no `--config` or `CORBEAU_CONFIG` is given and the working
+/// directory has no [`DEFAULT_FILE`]: where a packaged judge keeps its configuration.
+pub const SYSTEM_FILE: &str = "/etc/corbeau/corbeau.toml";
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
@@ -24,6 +28,9 @@ pub struct Config {
     pub serve: Serve,
     pub mail: MailConfig,
     pub publish: PublishConfig,
+    /// The file this configuration was read from; none for the built-in defaults.
+    #[serde(skip)]
+    pub source: Option<PathBuf>,
 }
 
 /// `[publish]`: the static site of the games (`corbeau publish`, docs/publish.md).
@@ -79,6 +86,7 @@ impl Default for Config {
             serve: Serve::default(),
             mail: MailConfig::default(),
             publish: PublishConfig::default(),
+            source: None,
         }
     }
 }
@@ -176,18 +184,36 @@ pub enum ConfigError {
     Parse { path: PathBuf, message: String },
 }
 
+/// The system-wide configuration file. The tests' builds (the `test-hooks` feature) read
+/// it from `CORBEAU_SYSTEM_CONFIG` and have none without it: a judge installed on the
+/// machine that runs the tests must not lend them its configuration (its address, its
+/// sendmail).
+#[cfg(feature = "test-hooks")]
+fn system_file() -> Option<PathBuf> {
+    std::env::var_os("CORBEAU_SYSTEM_CONFIG").map(PathBuf::from)
+}
+
+#[cfg(not(feature = "test-hooks"))]
+fn system_file() -> Option<PathBuf> {
+    Some(PathBuf::from(SYSTEM_FILE))
+}
+
 impl Config {
-    /// The configuration from `path`, else from `corbeau.toml` in the working directory if
-    /// there is one, else the defaults. Relative paths in the file are relative to it.
+    /// The configuration from `path` (`--config`, or `CORBEAU_CONFIG`), else from
+    /// `corbeau.toml` in the working directory if there is one, else from
+    /// [`SYSTEM_FILE`] if there is one, else the defaults. Relative paths in the file are
+    /// relative to it.
     pub fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
         let path = match path {
             Some(p) => p.to_path_buf(),
             None => {
-                let default = PathBuf::from(DEFAULT_FILE);
-                if !default.is_file() {
+                let found = std::iter::once(PathBuf::from(DEFAULT_FILE))
+                    .chain(system_file())
+                    .find(|p| p.is_file());
+                let Some(found) = found else {
                     return Ok(Config::default());
-                }
-                default
+                };
+                found
             }
         };
         let text = crate::file::read_text(&path).map_err(ConfigError::Read)?;
@@ -200,6 +226,7 @@ impl Config {
         config.templates = config.templates.map(|t| base.join(t));
         config.mail.resolve_paths(base);
         config.publish.dir = config.publish.dir.map(|d| base.join(d));
+        config.source = Some(path);
         Ok(config)
     }
 

@@ -51,3 +51,26 @@ impl FromStr for Lang {
         }
     }
 }
+
+/// The operator's language, for the log (set by the command line once it knows it: the
+/// `--lang` option, `CORBEAU_LANG`, then the configuration's `lang`). Process-wide like
+/// the log itself, so that the layers below the command line say their log lines in it
+/// without carrying it everywhere.
+static OPERATOR: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// The language of the operator's log lines (French until told).
+pub fn operator() -> Lang {
+    match OPERATOR.load(std::sync::atomic::Ordering::Relaxed) {
+        1 => Lang::En,
+        _ => Lang::Fr,
+    }
+}
+
+/// Sets the language of the operator's log lines.
+pub fn set_operator(lang: Lang) {
+    let code = match lang {
+        Lang::Fr => 0,
+        Lang::En => 1,
+    };
+    OPERATOR.store(code, std::sync::atomic::Ordering::Relaxed);
+}

@@ -154,8 +154,11 @@ impl Judge {
         self.sent += 1;
     }
 
+    /// One pass that must succeed; its log.
     fn tick(&self) -> String {
-        self.ok(&["tick"])
+        let (code, out, err) = self.run(&["tick"], &[]);
+        assert_eq!(code, 0, "corbeau tick\n{out}\n{err}");
+        err
     }
 
     /// Waits for the mails the last commands sent (the server stores them as they come).
@@ -338,7 +341,7 @@ fn a_game_played_by_mail_from_sign_on_to_results() {
     j.deliver_raw(&raw);
     j.deliver_raw(&raw);
     let out = j.tick();
-    assert!(out.contains("1 doublon"), "{out}");
+    assert!(out.contains("doublons 1,"), "{out}");
     let replies = j.new_mails(1);
     assert!(replies[0].body.contains("✓ Ready"), "{}", replies[0].body);
     assert_eq!(replies[0].in_reply_to.as_deref(), Some("twice@roc.test"));
@@ -536,7 +539,9 @@ fn a_mail_the_server_refused_waits_in_the_outbox_and_retry_sends_it_at_once() {
     );
     fs::write(j.root.join("corbeau.toml"), &wrong).unwrap();
     j.mail(STARK, "AIDE\n");
-    let out = j.tick();
+    // Not sent this time, kept for the next pass: 75.
+    let (code, _, out) = j.run(&["tick"], &[]);
+    assert_eq!(code, 75, "{out}");
     assert!(out.contains("envoi échoué à arya@nord.test"), "{out}");
     let listed = j.ok(&["outbox"]);
     assert!(listed.contains("arya@nord.test"), "{listed}");

@@ -31,7 +31,9 @@ fn corbeau(dir: &Path) -> Command {
         .env("CORBEAU_CONFIG", dir.join("corbeau.toml"))
         .env_remove("CORBEAU_DATA")
         .env_remove("CORBEAU_NOW")
-        .env_remove("CORBEAU_LANG");
+        .env_remove("CORBEAU_LANG")
+        .env_remove("CORBEAU_LOG")
+        .env_remove("JOURNAL_STREAM");
     c
 }
 
@@ -186,10 +188,10 @@ fn bad_mail_input_is_said_clearly_and_nothing_is_lost() {
     let raw = mail("alice@example.org", "ok@example.org", "AIDE");
     fs::write(dir.join("inbox/new/good"), raw).unwrap();
     let out = corbeau(&dir).arg("tick").output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
-        text.contains("courrier illisible, mis de côté : junk"),
+        text.contains(" ALERTE courrier illisible, mis de côté : junk"),
         "{text}"
     );
     assert_eq!(

@@ -207,7 +207,7 @@ fn the_migration_runs_once_says_so_and_keeps_the_v1_store() {
     assert!(first.status.success());
     let said = String::from_utf8_lossy(&first.stderr);
     assert!(
-        said.contains("moved from schema 1 to 2") && said.contains("data.v1-backup-"),
+        said.contains("est passé du schéma 1 au schéma 2") && said.contains("data.v1-backup-"),
         "{said}"
     );
     assert_eq!(golden("list.txt"), String::from_utf8_lossy(&first.stdout));

@@ -1,6 +1,8 @@
 //! A game that `corbeau tick` cannot process is reported in the command line's language
 //! (`clock.game_failed`), changes nothing, and does not stop the other games: here a game
-//! whose pinned variant's content has gone from the store.
+//! whose pinned variant's content has gone from the store. And the exit codes of `tick`
+//! (docs/exit-codes.md): 1 for such a game, 75 for mail the transport could not take this
+//! time, 2 for a store that lost what it must hold.
 
 #![allow(clippy::unwrap_used)]
 
@@ -76,8 +78,8 @@ fn the_notices_of_a_game_that_cannot_be_read_wait_and_hold_back_no_other_game() 
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
     assert!(
-        stdout.contains("perdue : partie non traitée, laissée telle quelle : "),
-        "{stdout}"
+        stderr.contains("perdue : partie non traitée, laissée telle quelle : "),
+        "{stderr}"
     );
     let sent = j.outbox();
     for house in ["stark", "lannister", "baratheon"] {
@@ -91,7 +93,7 @@ fn the_notices_of_a_game_that_cannot_be_read_wait_and_hold_back_no_other_game() 
     // Still waiting at the next pass, still reported, nothing sent twice.
     let again = j.run_at(BEFORE, &["tick"]);
     assert_eq!(again.status.code(), Some(1));
-    assert!(text(&again).0.contains("perdue : partie non traitée"));
+    assert!(text(&again).1.contains("perdue : partie non traitée"));
     assert_eq!(j.outbox().len(), sent.len());
 }
 
@@ -102,12 +104,13 @@ fn a_game_that_cannot_be_processed_is_reported_in_french_and_the_others_go_on() 
     let out = j.run_at(AFTER, &["tick"]);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert_eq!(stdout, "");
     assert!(
-        stdout.contains("perdue : partie non traitée, laissée telle quelle : "),
-        "{stdout}"
+        stderr.contains(" ERREUR perdue : partie non traitée, laissée telle quelle : "),
+        "{stderr}"
     );
-    assert!(!stdout.contains("could not be handled"), "{stdout}");
-    assert!(stdout.contains("saine: traitée : "), "{stdout}");
+    assert!(!stderr.contains("could not be handled"), "{stderr}");
+    assert!(stderr.contains(" INFO saine: traitée : "), "{stderr}");
     assert!(stderr.contains("1 erreur(s)"), "{stderr}");
     assert_eq!(stored(&j, "perdue"), before, "the failed game changed");
 }
@@ -118,12 +121,13 @@ fn a_game_that_cannot_be_processed_is_reported_in_english() {
     let out = j.run_at(AFTER, &["tick", "--lang", "en"]);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert_eq!(stdout, "");
     assert!(
-        stdout.contains("perdue: could not be handled, left as it was: "),
-        "{stdout}"
+        stderr.contains(" ERROR perdue: could not be handled, left as it was: "),
+        "{stderr}"
     );
-    assert!(!stdout.contains("partie non traitée"), "{stdout}");
-    assert!(stdout.contains("saine: processed: "), "{stdout}");
+    assert!(!stderr.contains("partie non traitée"), "{stderr}");
+    assert!(stderr.contains(" INFO saine: processed: "), "{stderr}");
     // As JSON, the message is in the same language.
     let j = broken("json");
     let out = j.run_at(AFTER, &["tick", "--lang", "en", "--json"]);
@@ -131,4 +135,93 @@ fn a_game_that_cannot_be_processed_is_reported_in_english() {
     let errors = value["errors"].as_array().unwrap();
     assert_eq!(errors.len(), 1, "{value}");
     assert_eq!(errors[0][0], "perdue");
+}
+
+/// A judge whose mail goes through `[mail]` as `mail` says, with a started game whose
+/// three welcome mails the next `tick` sends.
+fn sending(name: &str, mail: &str) -> CliJudge {
+    let j = CliJudge::new("tick-errors", name);
+    fs::write(
+        j.root.join("corbeau.toml"),
+        format!("[judge]\naddress = \"juge@example.org\"\n{mail}"),
+    )
+    .unwrap();
+    j.started("bataille", "westeros");
+    j
+}
+
+#[test]
+fn tick_exits_75_when_sendmail_says_try_again_later_and_keeps_the_mails() {
+    use std::os::unix::fs::PermissionsExt;
+    // A sendmail that answers EX_TEMPFAIL, as Postfix's does with a full queue.
+    let script = support::TempDir::new("tick-errors", "sendmail-script");
+    let command = script.join("sendmail");
+    fs::write(
+        &command,
+        "#!/bin/sh\ncat >/dev/null\necho 'queue full' >&2\nexit 75\n",
+    )
+    .unwrap();
+    fs::set_permissions(&command, fs::Permissions::from_mode(0o755)).unwrap();
+    let j = sending(
+        "sendmail-75",
+        &format!(
+            "[mail]\ntransport = \"sendmail\"\n[mail.sendmail]\ncommand = \"{}\"\n",
+            command.display()
+        ),
+    );
+    let out = j.run_at(BEFORE, &["tick"]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(75), "{stdout}{stderr}");
+    assert!(
+        stderr.contains(" ALERTE envoi échoué à stark-bataille@example.org (nouvel essai "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with(
+            "corbeau: 3 courriel(s) non envoyé(s) pour l'instant : ils restent dans la file \
+             d'envoi et seront réessayés (corbeau outbox)\n"
+        ),
+        "{stderr}"
+    );
+    // Kept for the next pass, with their error.
+    let waiting = j.run_at(BEFORE, &["outbox", "--json"]);
+    let waiting: serde_json::Value = serde_json::from_slice(&waiting.stdout).unwrap();
+    assert_eq!(waiting.as_array().map(Vec::len), Some(3), "{waiting}");
+}
+
+#[test]
+fn tick_exits_75_when_the_smtp_server_cannot_be_reached() {
+    // A port nobody listens on: taken from the system, then let go.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let j = sending(
+        "smtp-down",
+        &format!(
+            "[mail]\ntransport = \"smtp\"\n[mail.smtp]\nhost = \"127.0.0.1\"\nport = {port}\n\
+             security = \"none\"\ntimeout = 5\n"
+        ),
+    );
+    let out = j.run_at(BEFORE, &["tick", "--lang", "en"]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(75), "{stdout}{stderr}");
+    assert!(stderr.contains(" WARN sending failed to "), "{stderr}");
+    assert!(
+        stderr.ends_with(
+            "corbeau: 3 mail(s) not sent for now: they stay in the outbox and will be tried \
+             again (corbeau outbox)\n"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_store_that_lost_a_variant_exits_2_for_the_command_that_needs_it() {
+    let j = lost_before_mails("exit-2");
+    let out = j.run_at(BEFORE, &["export", "perdue"]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stderr.starts_with("corbeau: bug in corbeau"), "{stderr}");
 }

@@ -168,7 +168,7 @@ fn batch(
                 write!(out, "==> {name} <==\n{text}{newline}")
             }
             Err(e) => {
-                eprintln!("{e}");
+                tracing::error!("{e}");
                 failed.push(name.clone());
                 if args.json {
                     let line = serde_json::json!({"file": name, "error": e.to_string()});
@@ -189,7 +189,7 @@ fn batch(
     } else {
         0.0
     };
-    eprintln!(
+    tracing::info!(
         "{}",
         say!(
             lang,

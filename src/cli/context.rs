@@ -12,6 +12,7 @@ use crate::lang::Lang;
 use crate::service::{Service, ServiceError, StorageFailure};
 
 use super::Error;
+use crate::say;
 
 /// The shared options when written before the command's name (`corbeau --config F game
 /// list`): no environment variable here, so that one written after the name (or its
@@ -65,8 +66,32 @@ pub struct Context {
 }
 
 impl Context {
+    /// The store of the data directory, created if there is none: for `game new`.
     pub fn open(args: &StoreArgs) -> Result<Context, Error> {
+        Context::open_as(args, true)
+    }
+
+    /// The store of the data directory, which must be there: a command run from the wrong
+    /// folder, or with the wrong `--config`, says where it looked instead of leaving an
+    /// empty store behind.
+    pub fn existing(args: &StoreArgs) -> Result<Context, Error> {
+        Context::open_as(args, false)
+    }
+
+    fn open_as(args: &StoreArgs, create: bool) -> Result<Context, Error> {
         let (config, lang, now) = settings(args)?;
+        if !create && !Service::exists(&config.data_dir) {
+            let dir = config.data_dir.display().to_string();
+            let option = args.data.is_some();
+            let config = config.source.as_ref().map(|p| p.display().to_string());
+            return Err(Error::Input(say!(
+                lang,
+                "log.no_store",
+                dir,
+                option,
+                config
+            )));
+        }
         let service = Service::open(&config.data_dir).map_err(|e| game_error(lang, e))?;
         Ok(Context::with(config, service, lang, args.json, now))
     }
@@ -132,6 +157,7 @@ pub fn settings(args: &StoreArgs) -> Result<(Config, Lang, DateTime<Utc>), Error
         config.data_dir = dir.clone();
     }
     let lang = args.lang.unwrap_or(config.lang);
+    crate::lang::set_operator(lang);
     // The message catalogue follows the templates: the configured directory, else
     // ./templates (docs/wording.md); a broken override file stops the command here.
     crate::wording::install(

@@ -26,9 +26,9 @@ pub struct DatcArgs {
     /// Do not compare with the expected outcomes (for generated benchmark inputs).
     #[arg(long)]
     no_check: bool,
-    /// Print only failures and the summary.
-    #[arg(long, short)]
-    quiet: bool,
+    /// Only failures and the summary: the global `-q`.
+    #[arg(skip)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -1001,7 +1001,7 @@ fn print_record(
             text.push_str(&results);
             out!("{text}");
             if let Some(e) = broken {
-                eprintln!("{}", template_fallback(ctx, &e));
+                tracing::warn!("{}", template_fallback(ctx, &e));
             }
             Ok(())
         }
@@ -1014,7 +1014,7 @@ fn print_record(
                 say!(ctx.lang, "cli_game.phase_processed"),
                 crate::report::game_text::phase_text(record.phase, ctx.lang)
             );
-            eprintln!(
+            tracing::warn!(
                 "{}",
                 say!(
                     ctx.lang,

@@ -152,7 +152,8 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
         Ok(report) => report,
         // The mail was carried out: what follows it is only reported.
         Err(e) if ours.is_some() => {
-            eprintln!("corbeau ingest: {}", pass_error(lang, e));
+            let error = pass_error(lang, e).to_string();
+            tracing::error!("{}", say!(lang, "clock.pass_failed", error));
             PassReport::default()
         }
         Err(e) => return Err(pass_error(lang, e)),
@@ -198,8 +199,8 @@ impl Watchdog {
             std::thread::sleep(limit);
             let acted = acted.load(std::sync::atomic::Ordering::SeqCst);
             let seconds = limit.as_secs();
-            eprintln!(
-                "corbeau ingest: {}",
+            tracing::error!(
+                "{}",
                 say!(lang, "ingest.stopped_past_the_limit", seconds, acted)
             );
             std::process::exit(if acted { 0 } else { 75 });

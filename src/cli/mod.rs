@@ -13,6 +13,7 @@ mod draw;
 mod error;
 mod game;
 mod ingest;
+mod log;
 mod orders;
 mod outbox;
 mod publish;
@@ -35,6 +36,8 @@ pub use error::Error;
 struct Cli {
     #[command(flatten)]
     shared: context::SharedArgs,
+    #[command(flatten)]
+    log: log::LogArgs,
     #[command(subcommand)]
     command: CliCommand,
 }
@@ -169,11 +172,13 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    log::install(&cli.log);
+    crate::lang::set_operator(language(cli.shared.lang));
     match hand_shared(cli, &matches).and_then(run) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = std::io::stdout().flush();
-            eprintln!("corbeau: {e}");
+            log::final_error(&format!("corbeau: {e}"));
             ExitCode::from(e.exit_code())
         }
     }
@@ -242,6 +247,7 @@ impl CliCommand {
 fn hand_shared(cli: Cli, matches: &ArgMatches) -> Result<Cli, Error> {
     let Cli {
         shared,
+        log,
         mut command,
     } = cli;
     // The store options sit on the first subcommand (`game`), its children reading them
@@ -302,6 +308,7 @@ fn hand_shared(cli: Cli, matches: &ArgMatches) -> Result<Cli, Error> {
     }
     Ok(Cli {
         shared: context::SharedArgs::default(),
+        log,
         command,
     })
 }
@@ -337,7 +344,10 @@ fn run(cli: Cli) -> Result<(), Error> {
     }
     match cli.command {
         CliCommand::Adjudicate(args) => adjudicate::run(args),
-        CliCommand::Datc(args) => datc::run(args),
+        CliCommand::Datc(mut args) => {
+            args.quiet = cli.log.quiet > 0;
+            datc::run(args)
+        }
         CliCommand::DatcConvert(args) => datc::convert(args),
         CliCommand::Map { command } => match command {
             MapCommand::Check { files } => map_check(&files),
@@ -349,24 +359,33 @@ fn run(cli: Cli) -> Result<(), Error> {
                 Ok(())
             }
         },
+        // Only `game new`, `ingest`, `tick` and `serve` may make a store where there is none.
         CliCommand::Game { command, store } => {
-            game::run_game(&context::Context::open(&store)?, command)
+            let ctx = match command {
+                game::GameCommand::New(_) => context::Context::open(&store)?,
+                _ => context::Context::existing(&store)?,
+            };
+            game::run_game(&ctx, command)
         }
         CliCommand::Player { command, store } => {
-            game::run_player(&context::Context::open(&store)?, command)
+            game::run_player(&context::Context::existing(&store)?, command)
         }
         CliCommand::Orders { command, store } => {
-            orders::run_orders(&context::Context::open(&store)?, command)
+            orders::run_orders(&context::Context::existing(&store)?, command)
         }
         CliCommand::History { args, store } => {
-            orders::run_history(&context::Context::open(&store)?, args)
+            orders::run_history(&context::Context::existing(&store)?, args)
         }
         CliCommand::Export { args, store } => {
-            orders::run_export(&context::Context::open(&store)?, args)
+            orders::run_export(&context::Context::existing(&store)?, args)
         }
         CliCommand::Ingest { args, store } => ingest::run(args, &store),
-        CliCommand::Outbox { args, store } => outbox::run(&context::Context::open(&store)?, args),
-        CliCommand::Publish { args, store } => publish::run(&context::Context::open(&store)?, args),
+        CliCommand::Outbox { args, store } => {
+            outbox::run(&context::Context::existing(&store)?, args)
+        }
+        CliCommand::Publish { args, store } => {
+            publish::run(&context::Context::existing(&store)?, args)
+        }
         CliCommand::Tick { store } => clock::run_tick(&store),
         CliCommand::Serve { args, store } => clock::run_serve(&store, args),
         CliCommand::Bot { command } => bot::run(command),
@@ -405,7 +424,7 @@ fn map_check(files: &[String]) -> Result<(), Error> {
                 );
             }
             Err(e) => {
-                eprintln!("{}", e.message(language(None)));
+                tracing::error!("{}", e.message(language(None)));
                 failed += 1;
             }
         }

@@ -151,11 +151,11 @@ fn show_orders(ctx: &Context, g: &crate::game::Game, house: &HouseKey) -> Result
                 let fallback = templates.as_ref().and_then(|_| render(None).ok());
                 match fallback {
                     Some(text) => {
-                        eprintln!("{}", super::game::template_fallback(ctx, &e));
+                        tracing::warn!("{}", super::game::template_fallback(ctx, &e));
                         text
                     }
                     None => {
-                        eprintln!("corbeau: {e}");
+                        tracing::error!("{e}");
                         let orders = g.seat(house).map_or(0, |s| s.orders().len());
                         format!(
                             "{}: {house}: {orders} {}\n",
@@ -255,7 +255,7 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
     )?;
     out!("{text}");
     if let Some(e) = broken {
-        eprintln!("{}", super::game::template_fallback(ctx, &e));
+        tracing::warn!("{}", super::game::template_fallback(ctx, &e));
     }
     Ok(())
 }

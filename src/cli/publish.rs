@@ -38,7 +38,7 @@ pub fn run(ctx: &Context, args: PublishArgs) -> Result<(), Error> {
         .map_err(|e| Error::Input(e.message(ctx.lang)))?;
     ctx.print(&report, || summary(ctx.lang, &report, &site))?;
     for (game, why) in &report.errors {
-        eprintln!("corbeau publish: {game}: {why}");
+        tracing::error!(game = game.as_str(), "{}: {game}: {why}", label(ctx.lang));
     }
     if report.errors.is_empty() {
         Ok(())
@@ -81,7 +81,7 @@ pub fn prepare_after_pass(
     match prepare(service, &site, mode) {
         Ok(work) => Some(work),
         Err(e) => {
-            eprintln!("{}: {}", label(lang), e.message(lang));
+            tracing::error!("{}: {}", label(lang), e.message(lang));
             None
         }
     }
@@ -89,17 +89,19 @@ pub fn prepare_after_pass(
 
 /// Writes what [`prepare_after_pass`] read (the store let go meanwhile); says what was
 /// written, if anything, and what failed.
-pub fn write_after_pass(lang: Lang, json: bool, work: Option<Work>) {
+pub fn write_after_pass(lang: Lang, work: Option<Work>) {
     let Some(work) = work else {
         return;
     };
     match work.write() {
         Ok(report) => {
             for (game, why) in &report.errors {
-                eprintln!("{}: {game}: {why}", label(lang));
+                tracing::error!(game = game.as_str(), "{}: {game}: {why}", label(lang));
             }
-            if report.wrote() && !json {
-                outln!(
+            if report.wrote() {
+                tracing::info!(
+                    pages_published = report.pages,
+                    maps_drawn = report.pictures_drawn,
                     "{} {}, {} {}",
                     report.pages,
                     say!(lang, "publish.page_s_published"),
@@ -108,7 +110,7 @@ pub fn write_after_pass(lang: Lang, json: bool, work: Option<Work>) {
                 );
             }
         }
-        Err(e) => eprintln!("{}: {}", label(lang), e.message(lang)),
+        Err(e) => tracing::error!("{}: {}", label(lang), e.message(lang)),
     }
 }
 

@@ -132,7 +132,7 @@ pub fn phase_attachment(
     match phase_picture(variant, game, record, lang, Format::Png) {
         Ok(png) => Some(Attachment::png(&stem, png)),
         Err(e) => {
-            eprintln!("corbeau: {}: no picture for {stem}: {e}", game.id());
+            no_picture(game.id(), &stem, &e);
             None
         }
     }
@@ -148,7 +148,7 @@ pub fn current_attachment(variant: &Variant, game: &Game, lang: Lang) -> Option<
     match current_picture(variant, game, lang, Format::Png) {
         Ok(png) => Some(Attachment::png(&stem, png)),
         Err(e) => {
-            eprintln!("corbeau: {}: no picture for {stem}: {e}", game.id());
+            no_picture(game.id(), &stem, &e);
             None
         }
     }
@@ -296,4 +296,14 @@ fn target_name(variant: &Variant, region: RegionId, lang: Lang) -> String {
         Some(coast) => format!("{name}/{coast}"),
         None => name.to_string(),
     }
+}
+
+/// Says in the operator's log that a mail goes without its picture.
+fn no_picture(game: &str, stem: &str, error: &dyn std::fmt::Display) {
+    let error = error.to_string();
+    tracing::warn!(
+        game,
+        "{}",
+        crate::say!(crate::lang::operator(), "log.no_picture", game, stem, error)
+    );
 }

@@ -344,6 +344,21 @@ impl Transport {
         }
     }
 
+    /// Where mail goes, in the operator's words, for the log.
+    pub fn describe_in(&self, lang: crate::lang::Lang) -> String {
+        match &self.route {
+            Route::Folder(dir) => {
+                let dir = dir.display().to_string();
+                crate::say!(lang, "log.route_folder", dir)
+            }
+            Route::Sendmail { command, .. } => {
+                let command = command.display().to_string();
+                crate::say!(lang, "log.route_sendmail", command)
+            }
+            Route::Smtp { server, .. } => crate::say!(lang, "log.route_smtp", server),
+        }
+    }
+
     /// Hands `mail` (the outbox entry `key`) over; `Ok` means the transport took charge of
     /// it and the outbox may forget it.
     pub fn send(&self, key: u64, mail: &Envelope, judge: &Judge) -> Result<(), TransportError> {

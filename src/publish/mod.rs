@@ -637,7 +637,7 @@ fn render_game(
         )?;
         if let Some(e) = broken {
             // The built-in templates did the page; the moderator's broken one is said.
-            eprintln!("corbeau publish: {e}");
+            tracing::warn!("{e}");
         }
         phases.push(json!({
             "index": record.index,

@@ -150,6 +150,11 @@ impl Service {
         Service::on(Store::open(dir)?)
     }
 
+    /// Whether `dir` holds a store (opening one that does not creates it).
+    pub fn exists(dir: &Path) -> bool {
+        Store::exists(dir)
+    }
+
     pub fn on(store: Store) -> Result<Service, ServiceError> {
         Ok(Service { store })
     }

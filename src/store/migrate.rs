@@ -182,10 +182,18 @@ fn v1_to_v2(store: &Store, meta: &sled::Tree) -> Result<(), StoreError> {
     store.finish(result)?;
     // Said once: the next open finds schema 2. On standard error, for whoever runs the
     // command (a moderator, cron's mail): the store has no other voice.
-    eprintln!(
-        "corbeau: the store {} moved from schema 1 to {SCHEMA_VERSION} (each game now keeps its variant's content); the schema-1 store is kept in {}",
-        store.path.display(),
-        backup.display()
+    let store_dir = store.path.display().to_string();
+    let backup = backup.display().to_string();
+    let schema = SCHEMA_VERSION;
+    tracing::warn!(
+        "{}",
+        crate::say!(
+            crate::lang::operator(),
+            "log.store_migrated",
+            store_dir,
+            schema,
+            backup
+        )
     );
     Ok(())
 }

@@ -165,6 +165,12 @@ impl Store {
         Store::open_waiting(dir, LOCK_WAIT)
     }
 
+    /// Whether `dir` holds a store: sled writes its `conf` and `db` files at the first
+    /// opening.
+    pub fn exists(dir: &Path) -> bool {
+        dir.join("conf").is_file() || dir.join("db").is_file()
+    }
+
     /// Opens the store, waiting at most `wait` for another process to let it go.
     /// While it waits, a file `waiting.<pid>` in `dir` says so: a long `serve` pass lets
     /// the store go between two mails when it sees one ([`Store::someone_waits`]).

@@ -75,6 +75,8 @@ impl CliJudge {
             .env_remove("CORBEAU_LANG")
             .env_remove("CORBEAU_CONFIG")
             .env_remove("CORBEAU_DATA")
+            .env_remove("CORBEAU_LOG")
+            .env_remove("JOURNAL_STREAM")
             .stdin(if stdin.is_some() {
                 Stdio::piped()
             } else {
@@ -140,6 +142,18 @@ impl CliJudge {
             out.err
         );
         out.out
+    }
+
+    /// Runs a command at the judge's clock that must succeed; its log (standard error),
+    /// each line without its time: `INFO passage : …`.
+    #[track_caller]
+    pub fn log(&self, args: &[&str]) -> String {
+        let out = self.run(args, None);
+        assert_eq!(out.code, 0, "corbeau {args:?}:\n{}{}", out.out, out.err);
+        out.err
+            .lines()
+            .map(|l| format!("{}\n", l.split_once(' ').map_or(l, |(_, rest)| rest)))
+            .collect()
     }
 
     /// The mails written to the outbox folder so far, as text.
