@@ -147,6 +147,34 @@ fn a_draw_naming_houses_passes_when_every_survivor_votes_for_it() {
 }
 
 #[test]
+fn a_named_draw_declared_by_a_french_vote_is_answered_in_french() {
+    let (dir, _) = judge("draw-fr");
+    for (from, id, signon) in [
+        (
+            LANNISTER,
+            "f1@example.org",
+            "SIGNON {GAME} Lannister lion-dor-42",
+        ),
+        (
+            BARATHEON,
+            "f2@example.org",
+            "SIGNON {GAME} Baratheon cerf-noir-3",
+        ),
+    ] {
+        let signon = signon.replace("{GAME}", GAME);
+        send(&dir, from, id, &format!("{signon}\nDRAW Stark Lannister\n"));
+    }
+    let stark = send(
+        &dir,
+        STARK,
+        "f3@example.org",
+        &format!("PARTIE {GAME} Stark loup-gris-7\nNUL Lannister Stark\n"),
+    );
+    assert_golden("habits/draw-declared-fr.txt", &stark);
+    assert_eq!(show(&dir)["status"], "finished");
+}
+
+#[test]
 fn a_draw_naming_a_house_out_of_it_or_not_every_survivor_does_not_pass() {
     let (dir, _) = judge("draw-split");
     send(
