@@ -1377,22 +1377,17 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
     assert_eq!(checked, 11 + 47 + 9 + 26 + 4 + 7);
 }
 
-/// A moderator's `DÉMARRER` (or `REPRENDRE`, `ANNULER`) that reached the judge while it
-/// was down for days opens its deadline from the pass that reads it, not from the mail's
-/// arrival: else the phase opens with its deadline already past and the same pass
-/// processes it, every unit holding and every house told it missed it.
-#[test]
-fn a_start_read_days_after_it_arrived_opens_a_deadline_from_now() {
-    let cli = CliJudge::new("flow-cli", "late-start");
-    let then = "2026-12-01T10:00:00Z";
-    let now = "2026-12-04T10:00:00Z";
+/// A game of three on a judge driven through the binary, created at `when`: its
+/// moderator's secret, and the judge's incoming Maildir (made). The players are
+/// `alice`, `bob` and `carol` at example.org, their secrets `<name>-secret-42`.
+fn three_players(cli: &CliJudge, game: &str, when: &str) -> (String, std::path::PathBuf) {
     let out = ok(
-        &cli,
-        then,
+        cli,
+        when,
         &[
             "game",
             "new",
-            "late",
+            game,
             "--players",
             "3",
             "--moderator",
@@ -1413,24 +1408,33 @@ fn a_start_read_days_after_it_arrived_opens_a_deadline_from_now() {
         ("lannister", "bob"),
         ("baratheon", "carol"),
     ] {
+        let address = format!("{who}@example.org");
+        let secret = format!("{who}-secret-42");
         ok(
-            &cli,
-            then,
-            &[
-                "player",
-                "add",
-                "late",
-                house,
-                &format!("{who}@example.org"),
-            ],
+            cli,
+            when,
+            &["player", "add", game, house, &address, "--secret", &secret],
             "",
         );
     }
-    // Delivered into the Maildir on 1 December (the time at the head of its name).
     let maildir = cli.root.join("data").join("incoming");
     for sub in ["new", "cur", "tmp"] {
         fs::create_dir_all(maildir.join(sub)).unwrap();
     }
+    (secret, maildir)
+}
+
+/// A moderator's `DÉMARRER` (or `REPRENDRE`, `ANNULER`) that reached the judge while it
+/// was down for days opens its deadline from the pass that reads it, not from the mail's
+/// arrival: else the phase opens with its deadline already past and the same pass
+/// processes it, every unit holding and every house told it missed it.
+#[test]
+fn a_start_read_days_after_it_arrived_opens_a_deadline_from_now() {
+    let cli = CliJudge::new("flow-cli", "late-start");
+    let then = "2026-12-01T10:00:00Z";
+    let now = "2026-12-04T10:00:00Z";
+    let (secret, maildir) = three_players(&cli, "late", then);
+    // Delivered into the Maildir on 1 December (the time at the head of its name).
     let arrived = at(then).timestamp();
     fs::write(
         maildir.join("new").join(format!("{arrived}.M1P1.host")),
@@ -1458,49 +1462,8 @@ fn a_start_read_days_after_it_arrived_opens_a_deadline_from_now() {
 fn mails_of_one_second_are_carried_out_in_delivery_order() {
     let cli = CliJudge::new("flow-cli", "same-second");
     let now = "2026-12-01T10:00:00Z";
-    let out = ok(
-        &cli,
-        now,
-        &[
-            "game",
-            "new",
-            "tied",
-            "--players",
-            "3",
-            "--moderator",
-            "mod@example.org",
-            "--lang",
-            "en",
-        ],
-        "",
-    );
-    let secret = out
-        .lines()
-        .find(|l| l.contains("moderator"))
-        .and_then(|l| l.split_whitespace().last())
-        .unwrap()
-        .to_string();
-    for (house, who) in [
-        ("stark", "alice"),
-        ("lannister", "bob"),
-        ("baratheon", "carol"),
-    ] {
-        let address = format!("{who}@example.org");
-        let secret = format!("{who}-secret-42");
-        ok(
-            &cli,
-            now,
-            &[
-                "player", "add", "tied", house, &address, "--secret", &secret,
-            ],
-            "",
-        );
-    }
+    let (secret, maildir) = three_players(&cli, "tied", now);
     ok(&cli, now, &["game", "start", "tied"], "");
-    let maildir = cli.root.join("data").join("incoming");
-    for sub in ["new", "cur", "tmp"] {
-        fs::create_dir_all(maildir.join(sub)).unwrap();
-    }
     let second = at(now).timestamp();
     let deliver = |micro: u32, id: &str, from: &str, body: &str| {
         fs::write(

@@ -75,17 +75,29 @@ impl Game {
         let seated =
             self.seat_player(house.clone(), address.clone(), None, Some(lang), false, now)?;
         self.seat_requests.retain(|r| r.house != house);
+        self.joined(variant, vec![seated], house, address, now)
+    }
+
+    /// After a seat taken by mail: the moderator's news of it, and the start of a
+    /// forming game whose last seat it was, if the moderator asked for it
+    /// (`start_when_full`).
+    fn joined(
+        &mut self,
+        variant: &Variant,
+        mut events: Vec<Event>,
+        house: HouseKey,
+        address: String,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Event>, GameError> {
         let left = self.free_houses().len();
-        let start = left == 0 && self.settings.start_when_full;
-        let mut events = vec![
-            seated,
-            Event::Joined {
-                house,
-                address,
-                left,
-                started: start,
-            },
-        ];
+        let start =
+            self.status == GameStatus::Forming && left == 0 && self.settings.start_when_full;
+        events.push(Event::Joined {
+            house,
+            address,
+            left,
+            started: start,
+        });
         if start {
             self.start(variant, now)?;
             events.push(Event::Started {
@@ -116,23 +128,8 @@ impl Game {
         let vacant = seat.player.is_none() || seat.resigned;
         let disorder = seat.civil_disorder;
         if self.settings.open && vacant {
-            let mut events = self.give_seat(&house, address.clone(), lang, now)?;
-            let left = self.free_houses().len();
-            let start =
-                self.status == GameStatus::Forming && left == 0 && self.settings.start_when_full;
-            events.push(Event::Joined {
-                house,
-                address,
-                left,
-                started: start,
-            });
-            if start {
-                self.start(variant, now)?;
-                events.push(Event::Started {
-                    deadline: self.deadline,
-                });
-            }
-            return Ok(events);
+            let events = self.give_seat(&house, address.clone(), lang, now)?;
+            return self.joined(variant, events, house, address, now);
         }
         if self.settings.open && !disorder {
             return Err(GameError::HousePlayed(house));
