@@ -171,7 +171,8 @@ fn every_key_of_the_configuration_guide_is_in_the_man_page() {
         }
     }
     assert!(documented.len() >= 30, "{documented:?}");
-    let missing: Vec<_> = documented.difference(&man_page_keys()).collect();
+    let in_page = man_page_keys();
+    let missing: Vec<_> = documented.difference(&in_page).collect();
     assert!(missing.is_empty(), "not in pkg/corbeau.toml.5: {missing:?}");
 }
 
@@ -223,4 +224,39 @@ fn every_command_of_the_packaged_units_is_accepted_as_written() {
     }
     seen.sort();
     assert_eq!(seen, ["serve", "tick"]);
+}
+
+/// The units' exposure as `systemd-analyze security` rates it (offline, on the files), at
+/// most 3.0, and the figure docs/deploy.md gives. Skipped, saying so, where systemd-analyze
+/// is missing or too old to rate a file offline.
+#[test]
+fn the_units_are_hardened_as_the_deploy_guide_says() {
+    let guide = read(&source("docs/deploy.md"));
+    let said = guide
+        .split("corbeau.service` rates each ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("the exposure in docs/deploy.md");
+    for unit in ["corbeau.service", "corbeau-tick.service"] {
+        let out = match Command::new("systemd-analyze")
+            .args(["security", "--offline=yes", "--no-pager"])
+            .arg(source("pkg/systemd").join(unit))
+            .output()
+        {
+            Ok(out) if out.status.success() => out,
+            _ => {
+                eprintln!("skipped: no systemd-analyze able to rate a unit file offline");
+                return;
+            }
+        };
+        let text = String::from_utf8_lossy(&out.stdout);
+        let level = text
+            .split(&format!("Overall exposure level for {unit}: "))
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("{text}"));
+        let figure: f64 = level.parse().unwrap();
+        assert!(figure <= 3.0, "{unit}: {figure}\n{text}");
+        assert_eq!(level, said, "{unit}: docs/deploy.md says {said}");
+    }
 }
