@@ -26,9 +26,9 @@ fn files(dir: &Path) -> Vec<(String, String)> {
     let mut all: Vec<(String, String)> = fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|entry| {
-            let path = entry.unwrap().path();
-            let name = path.file_name().unwrap().to_string_lossy().to_string();
-            (name, read(&path))
+            let path = entry.expect("a folder's entry").path();
+            let name = path.file_name().expect("a file's name").to_string_lossy();
+            (name.to_string(), read(&path))
         })
         .collect();
     all.sort();

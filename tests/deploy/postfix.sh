@@ -164,6 +164,26 @@ for block in "$blocks"/*; do
     postfix_up
 done
 
+# What the package installed, where docs/deploy.md says.
+for path in /usr/bin/corbeau /usr/share/man/man1/corbeau.1.gz /usr/share/man/man1/corbeau-game-new.1.gz \
+    /usr/share/man/man5/corbeau.toml.5.gz /usr/share/bash-completion/completions/corbeau \
+    /usr/share/zsh/vendor-completions/_corbeau /usr/share/fish/vendor_completions.d/corbeau.fish \
+    /usr/lib/systemd/system/corbeau.service /usr/lib/systemd/system/corbeau-tick.service \
+    /usr/lib/systemd/system/corbeau-tick.timer /usr/lib/sysusers.d/corbeau.conf \
+    /usr/lib/tmpfiles.d/corbeau.conf /usr/share/doc/corbeau/deploy.md; do
+    [ -f "$path" ] || fail "the package installed no $path"
+done
+dpkg-query -W -f='${Conffiles}\n' corbeau | grep -q '^ /etc/corbeau/corbeau.toml ' ||
+    fail "/etc/corbeau/corbeau.toml is not a conffile"
+[ "$(stat -c '%U:%G %a' /etc/corbeau/corbeau.toml)" = "root:corbeau 640" ] ||
+    fail "/etc/corbeau/corbeau.toml is $(stat -c '%U:%G %a' /etc/corbeau/corbeau.toml)"
+[ "$(stat -c '%U:%G %a' /var/lib/corbeau)" = "corbeau:corbeau 750" ] ||
+    fail "/var/lib/corbeau is $(stat -c '%U:%G %a' /var/lib/corbeau)"
+if command -v readelf >/dev/null && readelf -S /usr/bin/corbeau | grep -Eq '\.(debug_info|symtab)'; then
+    fail "/usr/bin/corbeau is not stripped"
+fi
+say "installed: /usr/bin/corbeau ($(stat -c %s /usr/bin/corbeau) bytes, stripped), man pages, completions, units"
+
 # The guide's mail to the judge (AIDE, from the moderator) is answered through the alias;
 # its `ingest` sent the mails the moderator's commands stored ("the game begins").
 # (A bounce would quote the AIDE mail's own headers: the answer is the judge's mail.)
