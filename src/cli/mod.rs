@@ -9,6 +9,7 @@ mod bot;
 mod clock;
 mod context;
 mod datc;
+mod dist;
 mod draw;
 mod error;
 mod game;
@@ -140,6 +141,9 @@ enum CliCommand {
     },
     /// Print shell completions (bash, zsh, fish, elvish, powershell).
     Completions { shell: clap_complete::Shell },
+    /// Write the package's man pages and shell completions into a folder (pkg/).
+    #[command(hide = true)]
+    PackageFiles(dist::PackageFilesArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -234,7 +238,8 @@ impl CliCommand {
             CliCommand::Datc(_)
             | CliCommand::DatcConvert(_)
             | CliCommand::Map { .. }
-            | CliCommand::Completions { .. } => none,
+            | CliCommand::Completions { .. }
+            | CliCommand::PackageFiles(_) => none,
         }
     }
 }
@@ -398,6 +403,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             );
             Ok(())
         }
+        CliCommand::PackageFiles(args) => dist::run(Cli::command(), args),
     }
 }
 
