@@ -115,6 +115,9 @@ _corbeau() {
             corbeau__subcmd__game,start)
                 cmd="corbeau__subcmd__game__subcmd__start"
                 ;;
+            corbeau__subcmd__game,summary)
+                cmd="corbeau__subcmd__game__subcmd__summary"
+                ;;
             corbeau__subcmd__game,variant)
                 cmd="corbeau__subcmd__game__subcmd__variant"
                 ;;
@@ -164,7 +167,7 @@ _corbeau() {
 
     case "${cmd}" in
         corbeau)
-            opts="-h -V --config --data --lang --json --now --help --version adjudicate datc datc-convert map game player orders history export ingest outbox tick serve publish bot completions package-files"
+            opts="-v -q -h -V --config --data --lang --json --now --verbose --quiet --log-format --help --version adjudicate datc datc-convert map game player orders history export ingest outbox tick serve publish bot completions package-files"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -186,6 +189,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -194,7 +201,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__adjudicate)
-            opts="-h --variant --position --players --house --json --lang --templates --next --help"
+            opts="-v -q -h --variant --position --players --house --json --lang --templates --next --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -228,6 +235,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -236,12 +247,16 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__bot)
-            opts="-h --help arena"
+            opts="-v -q -h --verbose --quiet --log-format --help arena"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -250,7 +265,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__bot__subcmd__arena)
-            opts="-h --variant --games --seed --json --lang --help"
+            opts="-v -q -h --variant --games --seed --json --lang --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -272,6 +287,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -280,12 +299,16 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__completions)
-            opts="-h --help bash elvish fish powershell zsh"
+            opts="-v -q -h --verbose --quiet --log-format --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -294,7 +317,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__datc)
-            opts="-q -h --repeat --no-check --quiet --help"
+            opts="-v -q -h --repeat --no-check --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -302,6 +325,10 @@ _corbeau() {
             case "${prev}" in
                 --repeat)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -312,7 +339,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__datc__subcmd__convert)
-            opts="-h --v24 --v30 --out --help"
+            opts="-v -q -h --v24 --v30 --out --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -330,6 +357,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -338,7 +369,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__export)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -358,6 +389,10 @@ _corbeau() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -368,7 +403,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game)
-            opts="-h --config --data --lang --json --now --help new list show start pause resume extend process rollback end edit audit variant observers pictures set"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help new list show start pause resume extend process rollback end edit audit summary variant observers pictures set"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -390,6 +425,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -398,7 +437,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__audit)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -420,6 +459,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -428,7 +471,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__edit)
-            opts="-h --reason --config --data --lang --json --now --help"
+            opts="-v -q -h --reason --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -454,6 +497,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -462,7 +509,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__end)
-            opts="-h --win --draw --concede --abandon --config --data --lang --json --now --help"
+            opts="-v -q -h --win --draw --concede --abandon --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -492,6 +539,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -500,7 +551,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__extend)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -520,6 +571,10 @@ _corbeau() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -530,7 +585,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__list)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -552,6 +607,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -560,7 +619,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__new)
-            opts="-h --variant --players --name --moderator --zone --movement --retreat --adjustment --at --days --grace --reminders --max-absence --max-extension --press --civil-disorder-after --victory-centres --last-year --game-lang --no-observers --no-pictures --open --start-when-full --config --data --lang --json --now --help"
+            opts="-v -q -h --variant --players --name --moderator --zone --movement --retreat --adjustment --at --days --grace --reminders --max-absence --max-extension --press --civil-disorder-after --victory-centres --last-year --game-lang --no-observers --no-pictures --open --start-when-full --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -662,6 +721,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -670,7 +733,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__observers)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -690,6 +753,10 @@ _corbeau() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -700,7 +767,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__pause)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -720,6 +787,10 @@ _corbeau() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -730,7 +801,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__pictures)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -750,6 +821,10 @@ _corbeau() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -760,7 +835,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__process)
-            opts="-h --phase --preview --config --data --lang --json --now --help"
+            opts="-v -q -h --phase --preview --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -784,6 +859,10 @@ _corbeau() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -794,7 +873,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__resume)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -816,6 +895,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -824,7 +907,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__rollback)
-            opts="-h --phase --config --data --lang --json --now --help"
+            opts="-v -q -h --phase --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -850,6 +933,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -858,7 +945,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__set)
-            opts="-h --grace --press --reminders --days --deadline --addresses --grey-authors --open --start-when-full --config --data --lang --json --now --help"
+            opts="-v -q -h --grace --press --reminders --days --deadline --addresses --grey-authors --open --start-when-full --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -916,6 +1003,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -924,7 +1015,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__show)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -944,6 +1035,10 @@ _corbeau() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -954,7 +1049,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__start)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -974,6 +1069,44 @@ _corbeau() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        corbeau__subcmd__game__subcmd__summary)
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -984,7 +1117,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__variant)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1006,6 +1139,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1014,7 +1151,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__history)
-            opts="-h --map --config --data --lang --json --now --help"
+            opts="-v -q -h --map --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1040,6 +1177,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1048,7 +1189,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__ingest)
-            opts="-h --maildir --isolated --config --data --lang --json --now --help"
+            opts="-v -q -h --maildir --isolated --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1078,6 +1219,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1086,12 +1231,16 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__map)
-            opts="-h --help check list draw"
+            opts="-v -q -h --verbose --quiet --log-format --help check list draw"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1100,12 +1249,16 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__map__subcmd__check)
-            opts="-h --help"
+            opts="-v -q -h --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1114,7 +1267,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__map__subcmd__draw)
-            opts="-h --variant --position --players --house --out --width --title --lang --help"
+            opts="-v -q -h --variant --position --players --house --out --width --title --lang --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1152,6 +1305,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1160,12 +1317,16 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__map__subcmd__list)
-            opts="-h --help"
+            opts="-v -q -h --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1174,7 +1335,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__orders)
-            opts="-h --config --data --lang --json --now --help submit show"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help submit show"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1196,6 +1357,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1204,7 +1369,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__orders__subcmd__show)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1226,6 +1391,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1234,7 +1403,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__orders__subcmd__submit)
-            opts="-h --partial --phase --config --data --lang --json --now --help"
+            opts="-v -q -h --partial --phase --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1260,6 +1429,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1268,7 +1441,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__outbox)
-            opts="-h --retry --config --data --lang --json --now --help"
+            opts="-v -q -h --retry --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1288,6 +1461,10 @@ _corbeau() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1298,12 +1475,16 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__package__subcmd__files)
-            opts="-h --help"
+            opts="-v -q -h --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1312,7 +1493,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player)
-            opts="-h --config --data --lang --json --now --help add replace remove ready vote absence approve reject"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help add replace remove ready vote absence approve reject"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1332,6 +1513,10 @@ _corbeau() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1342,7 +1527,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player__subcmd__absence)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1362,6 +1547,10 @@ _corbeau() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1372,7 +1561,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player__subcmd__add)
-            opts="-h --secret --player-lang --welcome --config --data --lang --json --now --help"
+            opts="-v -q -h --secret --player-lang --welcome --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1400,6 +1589,10 @@ _corbeau() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1410,7 +1603,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player__subcmd__approve)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1430,6 +1623,10 @@ _corbeau() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1440,7 +1637,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player__subcmd__ready)
-            opts="-h --not --config --data --lang --json --now --help"
+            opts="-v -q -h --not --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1460,6 +1657,10 @@ _corbeau() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1470,7 +1671,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player__subcmd__reject)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1490,6 +1691,10 @@ _corbeau() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1500,7 +1705,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player__subcmd__remove)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1522,6 +1727,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1530,7 +1739,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player__subcmd__replace)
-            opts="-h --secret --player-lang --welcome --config --data --lang --json --now --help"
+            opts="-v -q -h --secret --player-lang --welcome --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1560,6 +1769,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1568,7 +1781,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player__subcmd__vote)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1590,6 +1803,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1598,7 +1815,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__publish)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1620,6 +1837,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1628,7 +1849,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__serve)
-            opts="-h --interval --config --data --lang --json --now --help"
+            opts="-v -q -h --interval --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1654,6 +1875,10 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1662,7 +1887,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__tick)
-            opts="-h --config --data --lang --json --now --help"
+            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1682,6 +1907,10 @@ _corbeau() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_corbeau_global_optspecs
-    string join \n config= data= lang= json now= h/help V/version
+    string join \n config= data= lang= json now= v/verbose q/quiet log-format= h/help V/version
 end
 
 function __fish_corbeau_needs_command
@@ -28,8 +28,12 @@ complete -c corbeau -n "__fish_corbeau_needs_command" -l config -d 'The configur
 complete -c corbeau -n "__fish_corbeau_needs_command" -l data -d 'The data directory, for the commands that use the store' -r -F
 complete -c corbeau -n "__fish_corbeau_needs_command" -l lang -d 'Language of messages and results: fr or en' -r
 complete -c corbeau -n "__fish_corbeau_needs_command" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_needs_command" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_needs_command" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_needs_command" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_needs_command" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_needs_command" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_needs_command" -s V -l version -d 'Print version'
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "adjudicate" -d 'Adjudicate one phase: a variant, a position and orders give results (text or JSON)'
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "datc" -d 'Run DATC test cases (jDip text files or the project\'s .case files)'
@@ -55,22 +59,45 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l house -d 
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l lang -d 'Language of the results: fr (default) or en; also CORBEAU_LANG' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l templates -d 'A directory of templates (fr/results.txt, en/results.txt) replacing the built-in ones' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l next -d 'Write the position of the next phase to this file' -r -F
+complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l json -d 'Results as JSON (docs/results-format.md)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand datc" -l repeat -d 'Adjudicate every case this many times and print the adjudication speed' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand datc" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand datc" -l no-check -d 'Do not compare with the expected outcomes (for generated benchmark inputs)'
-complete -c corbeau -n "__fish_corbeau_using_subcommand datc" -s q -l quiet -d 'Print only failures and the summary'
-complete -c corbeau -n "__fish_corbeau_using_subcommand datc" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand datc" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand datc" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand datc" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand datc-convert" -l v24 -d 'The DATC v2.4 file in the jDip text format' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand datc-convert" -l v30 -d 'The DATC v3.0 outcomes as JSON' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand datc-convert" -l out -d 'Where to write datc-v2.4.case and datc-v3.0.case' -r -F
-complete -c corbeau -n "__fish_corbeau_using_subcommand datc-convert" -s h -l help -d 'Print help'
-complete -c corbeau -n "__fish_corbeau_using_subcommand map; and not __fish_seen_subcommand_from check list draw" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand datc-convert" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
+complete -c corbeau -n "__fish_corbeau_using_subcommand datc-convert" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand datc-convert" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand datc-convert" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and not __fish_seen_subcommand_from check list draw" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and not __fish_seen_subcommand_from check list draw" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and not __fish_seen_subcommand_from check list draw" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and not __fish_seen_subcommand_from check list draw" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and not __fish_seen_subcommand_from check list draw" -f -a "check" -d 'Load variant files (or built-in variants by name) and list every problem found'
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and not __fish_seen_subcommand_from check list draw" -f -a "list" -d 'List the built-in variants'
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and not __fish_seen_subcommand_from check list draw" -f -a "draw" -d 'Draw a position (and a phase\'s orders with their outcomes) as FILE.svg or FILE.png'
-complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
-complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from check" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from check" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from check" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from list" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from draw" -l variant -d 'A built-in variant (`westeros`, `classique`) or a variant file' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from draw" -l position -d 'The position (docs/position-format.md); default: the starting position' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from draw" -l players -d 'Number of players, for the starting position (the absent houses\' units stay neutral)' -r
@@ -79,29 +106,38 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_sub
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from draw" -l width -d 'Width of a PNG in pixels' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from draw" -l title -d 'The title\'s first words; default: the variant\'s name' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from draw" -l lang -d 'Language of the title and legend: fr (default) or en; also CORBEAU_LANG' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from draw" -s h -l help -d 'Print help'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -s h -l help -d 'Print help'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -f -a "new" -d 'Create a game (forming: add its players, then start it)'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -f -a "list" -d 'List the games'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -f -a "show" -d 'Show a game: phase, deadline, houses, who has ordered'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -f -a "start" -d 'Start a game whose every house has a player: the first deadline is set'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -f -a "pause" -d 'Stop the deadlines (orders are still taken)'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -f -a "resume" -d 'Restart the deadlines: the time that was left is given back'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -f -a "extend" -d 'Move the deadline later (`12h`, `1j`), within the game\'s cap on extensions'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -f -a "process" -d 'Adjudicate the current phase now (missing orders hold)'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -f -a "rollback" -d 'Undo the last processed phase: its orders come back, with a new deadline'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -f -a "end" -d 'End the game: a win, a draw, a concession or abandoned'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -f -a "edit" -d 'Replace the position (docs/position-format.md); kept in the audit trail'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -f -a "audit" -d 'The audit trail: every moderator action and judge decision'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -f -a "variant" -d 'Move the game to a new version of its variant (a built-in name or a variant file, read now): refused unless it has the same houses and reads the game\'s position, stored orders and history'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -f -a "observers" -d 'Allow or forbid observers (`oui`/`non`, `yes`/`no`); forbidding ends the current observers and the requests waiting for confirmation'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -f -a "pictures" -d 'Turn the board\'s picture in the game\'s mails on or off (`oui`/`non`, `yes`/`no`): off for players on slow links; the texts stay whole'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit variant observers pictures set" -f -a "set" -d 'Change settings of a game already created: all the options given, or none if one is refused (docs/deadlines.md, "Changing the settings of a game")'
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from draw" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from draw" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from draw" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from draw" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -l json -d 'Output for tools, as JSON'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "new" -d 'Create a game (forming: add its players, then start it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "list" -d 'List the games'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "show" -d 'Show a game: phase, deadline, houses, who has ordered'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "start" -d 'Start a game whose every house has a player: the first deadline is set'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "pause" -d 'Stop the deadlines (orders are still taken)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "resume" -d 'Restart the deadlines: the time that was left is given back'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "extend" -d 'Move the deadline later (`12h`, `1j`), within the game\'s cap on extensions'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "process" -d 'Adjudicate the current phase now (missing orders hold)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "rollback" -d 'Undo the last processed phase: its orders come back, with a new deadline'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "end" -d 'End the game: a win, a draw, a concession or abandoned'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "edit" -d 'Replace the position (docs/position-format.md); kept in the audit trail'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "audit" -d 'The audit trail: every moderator action and judge decision'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "summary" -d 'The game\'s summary: supply centres at the end of each year, the players of each house (those who left too), the result. What `SUMMARY` answers by mail'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "variant" -d 'Move the game to a new version of its variant (a built-in name or a variant file, read now): refused unless it has the same houses and reads the game\'s position, stored orders and history'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "observers" -d 'Allow or forbid observers (`oui`/`non`, `yes`/`no`); forbidding ends the current observers and the requests waiting for confirmation'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "pictures" -d 'Turn the board\'s picture in the game\'s mails on or off (`oui`/`non`, `yes`/`no`): off for players on slow links; the texts stay whole'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "set" -d 'Change settings of a game already created: all the options given, or none if one is refused (docs/deadlines.md, "Changing the settings of a game")'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l variant -d 'A built-in variant (`westeros`, `classique`) or a variant file' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l players -d 'Number of players (3 to 7 on westeros): picks the setup' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l name -d 'The game\'s full name, for mails' -r
@@ -126,103 +162,173 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l no-observers -d 'Nobody may observe the game (`game observers GAME yes` allows it later)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l no-pictures -d 'Mails carry no picture of the board (`game pictures GAME yes` turns them on)'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l open -d 'Issue 23, joining: free seats may be taken by mail (`JOIN`), vacant ones at once (`TAKEOVER`); docs/email.md, "Joining a game"'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l open -d 'Free seats may be taken by mail (`JOIN`), vacant ones at once (`TAKEOVER`); docs/email.md, "Joining a game"'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from list" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from list" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from list" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from list" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from list" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from list" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from show" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from show" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from show" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from show" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from show" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from show" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from start" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from start" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from start" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from start" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from start" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from start" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from start" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from start" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from start" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from start" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pause" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pause" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pause" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pause" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pause" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pause" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pause" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pause" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pause" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pause" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from resume" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from resume" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from resume" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from resume" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from resume" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from resume" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from resume" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from resume" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from resume" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from resume" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from extend" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from extend" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from extend" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from extend" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from extend" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from extend" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from extend" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from extend" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from extend" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from extend" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -l phase -d 'Only if this is the current phase (`printemps 299 mouvements`)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -l preview -d 'Show what would happen; store nothing'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -l phase -d 'Only if the phase to undo is this one' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -l win -d 'These houses win (several: a shared victory)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -l concede -d 'Every other house concedes to this one' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -l draw -d 'A draw between every house still in the game'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -l abandon -d 'Stop the game without a result'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -l reason -d 'Why, for the audit trail' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from audit" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from audit" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from audit" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from audit" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from audit" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from audit" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from audit" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from audit" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from audit" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from audit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from summary" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from summary" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from summary" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from summary" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from summary" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from summary" -l json -d 'Output for tools, as JSON'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from summary" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from summary" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from summary" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from variant" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from variant" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from variant" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from variant" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from variant" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from variant" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from variant" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from variant" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from variant" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from variant" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from observers" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from observers" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from observers" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from observers" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from observers" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from observers" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from observers" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from observers" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from observers" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from observers" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pictures" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pictures" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pictures" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pictures" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pictures" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pictures" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pictures" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pictures" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pictures" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pictures" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l grace -d 'How long to wait past the deadline for missing orders (`6h`, `0`), at most 7 days' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l press -d 'full, broadcast, grey or none' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l reminders -d 'Reminders before the deadline (`1j,2h`; `none`)' -r
@@ -230,20 +336,28 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l deadline -d 'The current phase\'s deadline, in the game\'s time zone (`"2026-12-01 20:00"`)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l addresses -d 'Whether WHOGAME and SUMMARY show the players\' addresses to anyone (`shown`, `hidden`)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l grey-authors -d 'Whether the mail that ends the game names the authors of grey press (`shown`, `hidden`)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l open -d 'Issue 23, joining: whether strangers may take free seats by mail (`yes`/`no`)' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l open -d 'Whether strangers may take free seats by mail (`yes`/`no`)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l start-when-full -d 'Whether an open game starts by itself when its last seat is taken (`yes`/`no`)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -f -a "add" -d 'Seat a player in a house (a secret is made unless given)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -f -a "replace" -d 'Give a house to a new player (the old secret stops working)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -f -a "remove" -d 'Leave a house without a player'
@@ -258,61 +372,97 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from add" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from add" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from add" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from add" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from add" -l welcome -d 'Also mail the player their welcome, as `AJOUTER`/`REMPLACER` by mail does: the secret, the house\'s units and an example order, the board\'s picture, and for a replacement the game\'s last results (docs/email.md, "Pictures")'
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from add" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -l secret -d 'The player\'s secret (default: a new random one, printed once)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -l player-lang -d 'The player\'s language (fr, en): their mails and answers; default: the game\'s. (The global `--lang` is the language this command answers the moderator in.)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -l welcome -d 'Also mail the player their welcome, as `AJOUTER`/`REMPLACER` by mail does: the secret, the house\'s units and an example order, the board\'s picture, and for a replacement the game\'s last results (docs/email.md, "Pictures")'
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from remove" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from remove" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from remove" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from remove" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from remove" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from remove" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -l not
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from vote" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from vote" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from vote" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from vote" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from vote" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from vote" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from vote" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from vote" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from vote" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from vote" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from absence" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from absence" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from absence" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from absence" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from absence" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from absence" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from absence" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from absence" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from absence" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from absence" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from approve" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from approve" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from approve" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from approve" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from approve" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from approve" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from approve" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from approve" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from approve" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from approve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from reject" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from reject" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from reject" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from reject" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from reject" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from reject" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from reject" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from reject" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from reject" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from reject" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -f -a "submit" -d 'Give a house\'s orders (from a file, or standard input): they replace its orders, or with --partial only those of the units they name'
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -f -a "show" -d 'Show the orders received: one house\'s as understood, or who has ordered'
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -l phase -d 'Only if this is the current phase (`printemps 299 mouvements`)' -r
@@ -320,69 +470,121 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -l partial -d 'Replace only the orders of the units named'
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from show" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from show" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from show" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from show" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from show" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from show" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand history" -l map -d 'Also draw the phase: the position after it with its orders, as FILE.png or FILE.svg' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand history" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand history" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand history" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand history" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand history" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand history" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand history" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand history" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand history" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand export" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand export" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand export" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand export" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand export" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand export" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand export" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand export" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand export" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -l maildir -d 'Read every new message of this Maildir (moved to cur/ once carried out) instead of one message on stdin' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -l isolated -d 'Carry out this one message of a Maildir\'s `new/` alone: how a pass tries again a mail that was in hand when a process died (docs/storage.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -l json -d 'Output for tools, as JSON'
+complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -l retry -d 'Try every waiting mail again at the next pass, without waiting for its back-off'
 complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand tick" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand tick" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand tick" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand tick" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand tick" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand tick" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand tick" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand tick" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand tick" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand tick" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -l interval -d 'Seconds between two passes (default: the configuration\'s `serve.interval`, 60)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -l json -d 'Output for tools, as JSON'
-complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -s h -l help -d 'Print help'
-complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen_subcommand_from arena" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen_subcommand_from arena" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
+complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen_subcommand_from arena" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen_subcommand_from arena" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen_subcommand_from arena" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen_subcommand_from arena" -f -a "arena" -d 'Play whole games between the bot, a holder and a random player; print each kind\'s centres at the end (95 % interval), wins, survivals, and the bot\'s time per decision'
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -l variant -d 'A built-in variant (`westeros`, `classique`) or a variant file' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -l games -d 'Number of games' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -l seed -d 'The seed of the first game; the same seed plays the same games' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -l lang -d 'Language of the text: fr (default) or en; also CORBEAU_LANG' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -l json -d 'The figures as one JSON object'
-complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -s h -l help -d 'Print help'
-complete -c corbeau -n "__fish_corbeau_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c corbeau -n "__fish_corbeau_using_subcommand package-files" -s h -l help -d 'Print help'
+complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c corbeau -n "__fish_corbeau_using_subcommand completions" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
+complete -c corbeau -n "__fish_corbeau_using_subcommand completions" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand completions" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c corbeau -n "__fish_corbeau_using_subcommand package-files" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
+complete -c corbeau -n "__fish_corbeau_using_subcommand package-files" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand package-files" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand package-files" -s h -l help -d 'Print help (see more with \'--help\')'
