@@ -460,3 +460,39 @@ fn a_player_in_civil_disorder_who_orders_again_is_not_played_by_the_bot() {
         &vec![order.trim().to_string()]
     );
 }
+
+/// `game new --bots` and `game set --bots on|off` through the binary, each change said
+/// with the value before and after; a value neither yes nor no refused.
+#[test]
+fn bots_are_set_by_the_command_line() {
+    let j = support::cli::CliJudge::new("bots", "cli");
+    let settings = |game: &str| -> serde_json::Value {
+        let shown: serde_json::Value =
+            serde_json::from_str(&j.ok(&["game", "show", game, "--json"])).unwrap();
+        shown["settings"].clone()
+    };
+    j.ok(&["game", "new", "avec", "--players", "3", "--bots"]);
+    assert_eq!(settings("avec")["bots"], true);
+    j.ok(&["game", "new", "sans", "--players", "3"]);
+    assert_eq!(settings("sans")["bots"], false);
+    let out = j.ok(&["game", "set", "sans", "--bots", "on"]);
+    assert!(
+        out.contains(
+            "maisons en désordre civil et places vacantes jouées par le robot : non → oui"
+        ),
+        "{out}"
+    );
+    assert_eq!(settings("sans")["bots"], true);
+    let out = j.ok(&["--lang", "en", "game", "set", "sans", "--bots", "off"]);
+    assert!(
+        out.contains("houses in civil disorder and vacant seats played by the bot: yes → no"),
+        "{out}"
+    );
+    assert_eq!(settings("sans")["bots"], false);
+    let refused = j.run_at(
+        support::cli::NOW,
+        &["game", "set", "sans", "--bots", "peut-être"],
+    );
+    assert!(!refused.status.success());
+    assert_eq!(settings("sans")["bots"], false);
+}
