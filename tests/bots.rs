@@ -18,8 +18,8 @@ use corbeau::judge::PhaseKind;
 use corbeau::mail::outmail::OutMail;
 
 use support::world::{
-    BARATHEON, GameSpec, LANNISTER, MODERATOR, MODERATOR_SECRET, PLAYERS, STARK, STARK_SECRET,
-    World,
+    BARATHEON, BARATHEON_SECRET, GameSpec, LANNISTER, MODERATOR, MODERATOR_SECRET, PLAYERS, STARK,
+    STARK_SECRET, World,
 };
 use support::{assert_golden, rendered};
 
@@ -200,6 +200,28 @@ APERÇU
     assert!(body(to(&mails, MODERATOR)[0]).contains("Stark (jouée par le robot)"));
     assert_golden("bots/results-fr.txt", &rendered(baratheon[0]));
     assert_golden("bots/results-en.txt", &rendered(lannister[0]));
+    // And on the game's published page, with the phase's picture drawn.
+    let site = corbeau::publish::Site {
+        dir: w.dir.join("site"),
+        lang: corbeau::lang::Lang::Fr,
+        templates: None,
+    };
+    let report =
+        corbeau::publish::publish(w.service(), &site, corbeau::publish::Mode::All).unwrap();
+    assert!(report.errors.is_empty(), "{report:?}");
+    let page =
+        std::fs::read_to_string(site.dir.join("games").join(GAME).join("index.html")).unwrap();
+    assert!(page.contains("Stark (jouée par le robot)"), "{page}");
+    // And in the history a player asks for by mail.
+    let history = w.ask(
+        BARATHEON,
+        &format!("PARTIE {GAME} baratheon {BARATHEON_SECRET}\nHISTORIQUE\n"),
+    );
+    assert!(
+        body(&history).contains("Stark (jouée par le robot)"),
+        "{}",
+        body(&history)
+    );
 }
 
 #[test]
@@ -495,4 +517,31 @@ fn bots_are_set_by_the_command_line() {
     );
     assert!(!refused.status.success());
     assert_eq!(settings("sans")["bots"], false);
+
+    // A game played from the command line: Stark's player removed, the bot plays it; the
+    // history and the export say so.
+    j.started("jeu", "westeros");
+    j.ok(&["game", "set", "jeu", "--bots", "on"]);
+    j.ok(&["player", "remove", "jeu", "stark"]);
+    j.ok(&["game", "process", "jeu"]);
+    let history = j.ok(&["history", "jeu", "1"]);
+    assert!(history.contains("Stark (jouée par le robot)"), "{history}");
+    assert!(!history.contains("Lannister (jouée"), "{history}");
+    let export: serde_json::Value = serde_json::from_str(&j.ok(&["export", "jeu"])).unwrap();
+    let phase = &export["phases"][0];
+    assert_eq!(phase["bots"], serde_json::json!(["stark"]), "{phase}");
+    let stark = phase["results"]["houses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["house"]["id"] == "stark")
+        .unwrap();
+    assert_eq!(stark["bot"], true, "{stark}");
+    let lannister = phase["results"]["houses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["house"]["id"] == "lannister")
+        .unwrap();
+    assert!(lannister.get("bot").is_none(), "{lannister}");
 }
