@@ -48,6 +48,8 @@ fn v1_view(game: &Value) -> Value {
     // Issue 23, joining: a v1 game is closed, and would start when full if opened.
     assert_eq!(settings.remove("open"), Some(Value::Bool(false)));
     assert_eq!(settings.remove("start_when_full"), Some(Value::Bool(true)));
+    // Issue 20: a v1 game plays without the bot.
+    assert_eq!(settings.remove("bots"), Some(Value::Bool(false)));
     game
 }
 

@@ -137,6 +137,10 @@ pub struct SetValues {
     /// Whether an open game starts by itself when its last seat is taken (`yes`/`no`).
     #[arg(long, group = "setting")]
     start_when_full: Option<String>,
+    /// Issue 20: whether the built-in player plays houses in civil disorder and vacant
+    /// seats (`on`/`off`); docs/bot.md, "Its place in games".
+    #[arg(long, group = "setting")]
+    bots: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -185,6 +189,10 @@ pub struct NewArgs {
     /// Whether the game starts by itself when its last seat is taken (default: yes).
     #[arg(long, value_parser = parse_allowed, value_name = "YES|NO")]
     start_when_full: Option<bool>,
+    /// Issue 20: the built-in player plays houses in civil disorder and vacant seats
+    /// (docs/bot.md, "Its place in games").
+    #[arg(long)]
+    bots: bool,
 }
 
 /// When deadlines fall (docs/deadlines.md).
@@ -537,6 +545,7 @@ fn new_game(ctx: &Context, args: NewArgs) -> Result<(), Error> {
     if let Some(on) = args.start_when_full {
         settings.start_when_full = on;
     }
+    settings.bots = args.bots;
     let (moderator, secret) = match &args.moderator {
         Some(address) => {
             let address = crate::game::check_address(address).map_err(|e| ctx.fail(e))?;
@@ -644,6 +653,7 @@ fn set(ctx: &Context, args: SetArgs) -> Result<(), Error> {
         (SettingKind::Deadline, &values.deadline),
         (SettingKind::Open, &values.open),
         (SettingKind::StartWhenFull, &values.start_when_full),
+        (SettingKind::Bots, &values.bots),
     ];
     let settings = given
         .into_iter()

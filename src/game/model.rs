@@ -79,6 +79,10 @@ pub struct Settings {
     /// An open game starts by itself when its last seat is taken.
     #[serde(default = "allowed")]
     pub start_when_full: bool,
+    /// Issue 20: houses in civil disorder and vacant seats are played by the built-in
+    /// player (`src/bot`) when they have no orders; off in games stored before it.
+    #[serde(default)]
+    pub bots: bool,
 }
 
 /// Observers are allowed unless the moderator said otherwise (and in games stored before
@@ -102,6 +106,7 @@ impl Default for Settings {
             reveal_grey: false,
             open: false,
             start_when_full: true,
+            bots: false,
         }
     }
 }
@@ -447,6 +452,10 @@ pub struct PhaseRecord {
     pub missed: Vec<HouseKey>,
     /// The game ended with this phase.
     pub ending: Option<Ending>,
+    /// Issue 20: the houses whose orders the built-in player gave (their orders are in
+    /// `orders`); none in records written before it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bots: Vec<HouseKey>,
     /// The game just before processing: what `rollback` restores.
     pub game_before: Box<Game>,
 }

@@ -187,7 +187,11 @@ fn written_house(variant: &Variant, order: &Order) -> Option<Owner> {
 
 /// The province of the unit an order is for: where the order says it stands, or where the
 /// dragon it names is; a waive has none.
-fn unit_key(variant: &Variant, position: &Position, order: &Order) -> Option<ProvinceId> {
+pub(super) fn unit_key(
+    variant: &Variant,
+    position: &Position,
+    order: &Order,
+) -> Option<ProvinceId> {
     if matches!(order.action, Instruction::Waive) {
         return None;
     }

@@ -44,6 +44,16 @@ pub struct ResultsView {
 }
 
 impl ResultsView {
+    /// Marks the orders of `houses` as the built-in player's, for every reader to see.
+    pub fn mark_bots(&mut self, houses: &[crate::game::HouseKey]) {
+        for group in &mut self.houses {
+            group.bot = group
+                .house
+                .as_ref()
+                .is_some_and(|h| houses.iter().any(|b| b.as_str() == h.id));
+        }
+    }
+
     /// The results as one house may read a trial of its own orders: its orders, units,
     /// dislodgements and centres, nothing of any other house (issue 23, `PREVIEW` by a
     /// player), and the counts of what is left.
@@ -120,6 +130,10 @@ pub struct UnitView {
 pub struct HouseOrders {
     pub house: Option<HouseRef>,
     pub orders: Vec<OrderLine>,
+    /// Issue 20: the built-in player gave this house's orders (absent when not, and in
+    /// results written before it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 /// One unit's (or one adjustment's) line in the results.

@@ -43,6 +43,9 @@ pub enum Setting {
     Open(bool),
     /// Whether an open game starts by itself when its last seat is taken.
     StartWhenFull(bool),
+    // Issue 20.
+    /// Whether the built-in player plays houses in civil disorder and vacant seats.
+    Bots(bool),
 }
 
 /// Which setting a moderator names (`GRÂCE`, `--grace`…), before its value is read.
@@ -59,6 +62,8 @@ pub enum SettingKind {
     // Issue 23, joining.
     Open,
     StartWhenFull,
+    // Issue 20.
+    Bots,
 }
 
 impl Setting {
@@ -76,6 +81,7 @@ impl Setting {
             SettingKind::GreyAuthors => Setting::GreyAuthors(read_shown(value)?),
             SettingKind::Open => Setting::Open(read_yes_no(value)?),
             SettingKind::StartWhenFull => Setting::StartWhenFull(read_yes_no(value)?),
+            SettingKind::Bots => Setting::Bots(read_yes_no(value)?),
         })
     }
 }
@@ -188,6 +194,11 @@ pub enum SettingChanged {
         old: bool,
         new: bool,
     },
+    // Issue 20.
+    Bots {
+        old: bool,
+        new: bool,
+    },
 }
 
 impl SettingChanged {
@@ -249,6 +260,10 @@ impl Game {
             Setting::StartWhenFull(new) => {
                 let old = std::mem::replace(&mut self.settings.start_when_full, new);
                 return Ok(SettingChanged::StartWhenFull { old, new });
+            }
+            Setting::Bots(new) => {
+                let old = std::mem::replace(&mut self.settings.bots, new);
+                return Ok(SettingChanged::Bots { old, new });
             }
             Setting::Grace(new) => {
                 if new > MAX_GRACE {

@@ -144,6 +144,7 @@ fn order_lines(
         .map(|(g, orders)| HouseOrders {
             house: owner_of_group(variant, g).map(|h| house_ref(variant, h)),
             orders,
+            bot: false,
         })
         .collect()
 }

@@ -82,6 +82,12 @@ impl SettingChanged {
                 old = yes_no(*old, lang),
                 new = yes_no(*new, lang)
             ),
+            SettingChanged::Bots { old, new } => say!(
+                lang,
+                "bot.setting",
+                old = yes_no(*old, lang),
+                new = yes_no(*new, lang)
+            ),
         }
     }
 }

@@ -6,6 +6,7 @@
 //! changed game (and the phase record) in one transaction, so a refused action (an
 //! `Err`) changes nothing.
 
+mod bots;
 mod clock;
 mod create;
 mod join;

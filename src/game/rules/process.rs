@@ -50,6 +50,9 @@ impl Game {
         let mut trial = self.clone();
         if let Some(house) = house {
             trial.plays(house)?;
+            // The other houses hold, those the bot would play too: a player's trial
+            // shows nothing of what others will do.
+            trial.settings.bots = false;
             for seat in trial.seats.iter_mut().filter(|s| &s.house != house) {
                 seat.orders.clear();
             }
@@ -75,6 +78,9 @@ impl Game {
         let before_game = self.clone();
         let position = self.position.clone();
         let deciding = self.houses_deciding(variant, &position);
+        // After the copy `rollback` restores: played again, the phase asks the bot anew.
+        let bots = self.bot_houses(&deciding);
+        self.give_bot_orders(variant, &position, &bots);
         let given = self.given_orders(variant);
         let adjudication = adjudicate(variant, &position, &given);
         let played = Adjudicated {
@@ -82,7 +88,9 @@ impl Game {
             orders: given,
             adjudication,
         };
-        let results = results(variant, &played).into();
+        let mut results = results(variant, &played);
+        results.mark_bots(&bots);
+        let results = results.into();
         let Adjudicated {
             before: position,
             adjudication,
@@ -111,6 +119,7 @@ impl Game {
             civil_disorder,
             missed,
             ending: ending.clone(),
+            bots,
             game_before: Box::new(before_game),
         };
         match ending {
@@ -358,17 +367,16 @@ impl Game {
 impl PhaseRecord {
     /// The position after this phase and the reports of its orders, as a map draws them.
     /// The outcomes come from adjudicating the position before the phase again with the
-    /// orders it had (the judge is deterministic); the units are the ones after it.
+    /// orders it had, the bot's included (the judge is deterministic); the units are the
+    /// ones after it.
     pub fn played(&self, variant: &Variant) -> (Position, Vec<Report>) {
-        let reports = adjudicate(
-            variant,
-            &self.position_before,
-            &self.game_before.given_orders(variant),
-        )
-        .reports
-        .into_iter()
-        .map(|(_, r)| r)
-        .collect();
+        let mut given = self.game_before.given_orders(variant);
+        given.extend(self.bot_given(variant));
+        let reports = adjudicate(variant, &self.position_before, &given)
+            .reports
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
         (self.position_after.clone(), reports)
     }
 }

@@ -425,6 +425,9 @@ const SETTINGS: &[(&str, SettingKind)] = &[
     ("open", SettingKind::Open),
     ("demarrage auto", SettingKind::StartWhenFull),
     ("start when full", SettingKind::StartWhenFull),
+    // Issue 20.
+    ("robots", SettingKind::Bots),
+    ("bots", SettingKind::Bots),
 ];
 
 /// `GRÂCE 6h`, `DATE LIMITE 2026-12-01 20:00`: the setting's name (the longest that fits,
