@@ -619,7 +619,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__new)
-            opts="-v -q -h --variant --players --name --moderator --zone --movement --retreat --adjustment --at --days --grace --reminders --max-absence --max-extension --press --civil-disorder-after --victory-centres --last-year --game-lang --no-observers --no-pictures --open --start-when-full --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --variant --players --name --moderator --zone --movement --retreat --adjustment --at --days --grace --reminders --max-absence --max-extension --press --civil-disorder-after --victory-centres --last-year --game-lang --no-observers --no-pictures --open --start-when-full --bots --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -945,7 +945,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__set)
-            opts="-v -q -h --grace --press --reminders --days --deadline --addresses --grey-authors --open --start-when-full --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --grace --press --reminders --days --deadline --addresses --grey-authors --open --start-when-full --bots --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -984,6 +984,10 @@ _corbeau() {
                     return 0
                     ;;
                 --start-when-full)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bots)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
