@@ -37,7 +37,11 @@ fn the_position_seeds_write_back_as_themselves() {
         let Some((pick, text)) = bytes.split_first() else {
             continue;
         };
-        let name = if pick % 2 == 0 { "westeros" } else { "classique" };
+        let name = if pick % 2 == 0 {
+            "westeros"
+        } else {
+            "classique"
+        };
         let variant = load_variant(name).expect("built-in variant");
         let text = String::from_utf8_lossy(text);
         if read_position(&variant, "seed", &text).is_ok() {

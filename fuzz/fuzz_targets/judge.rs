@@ -9,8 +9,8 @@ mod common;
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use corbeau::judge::{GivenOrder, Position, adjudicate};
 use corbeau::judge::PhaseKind;
+use corbeau::judge::{GivenOrder, Position, adjudicate};
 use corbeau::map::{Owner, RegionId, UnitKind, Variant};
 use corbeau::order::{Instruction, Location, Order, SourcePos, UnitSpec};
 use libfuzzer_sys::fuzz_target;
@@ -82,7 +82,9 @@ fn scrambled(variant: &Variant, bytes: &mut Bytes<'_>) -> Option<Position> {
         let Some(i) = bytes.pick(&(0..position.units.len()).collect::<Vec<_>>()) else {
             break;
         };
-        let Some(to) = bytes.pick(&regions) else { break };
+        let Some(to) = bytes.pick(&regions) else {
+            break;
+        };
         let unit = &position.units[i];
         let taken = position
             .units
@@ -93,18 +95,27 @@ fn scrambled(variant: &Variant, bytes: &mut Bytes<'_>) -> Option<Position> {
         }
     }
     if bytes.next() % 4 == 0 {
-        position.units.truncate(position.units.len().saturating_sub(bytes.next() % 4));
+        position
+            .units
+            .truncate(position.units.len().saturating_sub(bytes.next() % 4));
     }
     Some(position)
 }
 
-fn movement_orders(variant: &Variant, position: &Position, bytes: &mut Bytes<'_>) -> Vec<GivenOrder> {
+fn movement_orders(
+    variant: &Variant,
+    position: &Position,
+    bytes: &mut Bytes<'_>,
+) -> Vec<GivenOrder> {
     let regions: Vec<RegionId> = variant.region_ids().collect();
-    let units: Vec<(UnitKind, RegionId)> = position.units.iter().map(|u| (u.kind, u.region)).collect();
+    let units: Vec<(UnitKind, RegionId)> =
+        position.units.iter().map(|u| (u.kind, u.region)).collect();
     let mut orders = Vec::new();
     let count = bytes.next() % (units.len() + 3);
     for _ in 0..count {
-        let Some((kind, region)) = bytes.pick(&units) else { break };
+        let Some((kind, region)) = bytes.pick(&units) else {
+            break;
+        };
         let other = bytes.pick(&units).unwrap_or((kind, region));
         let to = bytes.pick(&regions).unwrap_or(region);
         let action = match bytes.next() % 6 {
@@ -131,7 +142,11 @@ fn movement_orders(variant: &Variant, position: &Position, bytes: &mut Bytes<'_>
     orders
 }
 
-fn retreat_orders(variant: &Variant, position: &Position, bytes: &mut Bytes<'_>) -> Vec<GivenOrder> {
+fn retreat_orders(
+    variant: &Variant,
+    position: &Position,
+    bytes: &mut Bytes<'_>,
+) -> Vec<GivenOrder> {
     let regions: Vec<RegionId> = variant.region_ids().collect();
     let mut orders = Vec::new();
     for d in &position.dislodged {
@@ -141,14 +156,23 @@ fn retreat_orders(variant: &Variant, position: &Position, bytes: &mut Bytes<'_>)
             1 => orders.push(order(unit, Instruction::Disband)),
             _ => {
                 let to = bytes.pick(&regions).unwrap_or(d.unit.region);
-                orders.push(order(unit, Instruction::Retreat { to: location(variant, to) }));
+                orders.push(order(
+                    unit,
+                    Instruction::Retreat {
+                        to: location(variant, to),
+                    },
+                ));
             }
         }
     }
     orders
 }
 
-fn adjustment_orders(variant: &Variant, position: &Position, bytes: &mut Bytes<'_>) -> Vec<GivenOrder> {
+fn adjustment_orders(
+    variant: &Variant,
+    position: &Position,
+    bytes: &mut Bytes<'_>,
+) -> Vec<GivenOrder> {
     let regions: Vec<RegionId> = variant.region_ids().collect();
     let kinds = [UnitKind::Army, UnitKind::Fleet, UnitKind::Dragon];
     let mut orders = Vec::new();
@@ -156,7 +180,13 @@ fn adjustment_orders(variant: &Variant, position: &Position, bytes: &mut Bytes<'
     for _ in 0..count {
         match bytes.next() % 3 {
             0 => {
-                if let Some(u) = bytes.pick(&position.units.iter().map(|u| (u.kind, u.region)).collect::<Vec<_>>()) {
+                if let Some(u) = bytes.pick(
+                    &position
+                        .units
+                        .iter()
+                        .map(|u| (u.kind, u.region))
+                        .collect::<Vec<_>>(),
+                ) {
                     orders.push(order(spec(variant, u.0, u.1), Instruction::Disband));
                 }
             }
@@ -176,7 +206,10 @@ fn check_board(variant: &Variant, position: &Position) {
     assert_eq!(position.owners.len(), variant.provinces.len());
     let mut provinces = HashSet::new();
     for unit in &position.units {
-        assert!(variant.can_stand(unit.kind, unit.region), "{unit:?} cannot stand there");
+        assert!(
+            variant.can_stand(unit.kind, unit.region),
+            "{unit:?} cannot stand there"
+        );
         assert!(
             provinces.insert(variant.province_of(unit.region)),
             "two units in the province of {unit:?}"
@@ -210,7 +243,9 @@ fuzz_target!(|data: &[u8]| {
                 let reports = adjudication
                     .reports
                     .iter()
-                    .filter(|(_, r)| r.unit == Some((unit.kind, unit.region)) && r.owner == unit.owner)
+                    .filter(|(_, r)| {
+                        r.unit == Some((unit.kind, unit.region)) && r.owner == unit.owner
+                    })
                     .count();
                 assert_eq!(reports, 1, "{unit:?} in {:?}", position.phase);
             }

@@ -36,7 +36,11 @@ fuzz_target!(|data: &[u8]| {
             assert!(!error.message(Lang::En).is_empty());
         }
     }
-    for text in mail.body.lines().chain(std::iter::once(mail.subject.as_str())) {
+    for text in mail
+        .body
+        .lines()
+        .chain(std::iter::once(mail.subject.as_str()))
+    {
         let Some(line) = command::secret_line(text) else {
             continue;
         };

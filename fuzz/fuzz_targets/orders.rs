@@ -39,8 +39,20 @@ fuzz_target!(|data: &[u8]| {
                         serde_json::from_str(&json).expect("a kept order reads back")
                     });
                     assert_eq!(
-                        (&kept.house, &kept.unit, &kept.action, &kept.text, kept.span.line),
-                        (&order.house, &order.unit, &order.action, &order.text, line_no)
+                        (
+                            &kept.house,
+                            &kept.unit,
+                            &kept.action,
+                            &kept.text,
+                            kept.span.line
+                        ),
+                        (
+                            &order.house,
+                            &order.unit,
+                            &order.action,
+                            &order.text,
+                            line_no
+                        )
                     );
                 }
                 Err(error) => {
