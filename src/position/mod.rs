@@ -380,6 +380,13 @@ pub fn write_position(variant: &Variant, position: &Position) -> String {
             );
         }
     }
+    // Without any owner line a position reads as every house owning its homes: one empty
+    // line keeps a board where nobody owns a centre so.
+    if position.owners.iter().all(Option::is_none)
+        && let Some(h) = variant.house_ids().next()
+    {
+        let _ = writeln!(out, "owner {}:", house_label(variant, h));
+    }
     for unit in &position.units {
         let _ = writeln!(out, "unit {}", unit_text(variant, unit));
     }
