@@ -266,15 +266,7 @@ fn with_bots_off_a_house_in_civil_disorder_holds_as_before() {
 
 /// The secret a welcome mail gives.
 fn secret_of(welcome: &OutMail) -> String {
-    body(welcome)
-        .lines()
-        .find_map(|l| {
-            l.strip_prefix("Votre secret : ")
-                .or_else(|| l.strip_prefix("Your secret: "))
-        })
-        .unwrap_or_else(|| panic!("no secret in {}", body(welcome)))
-        .trim()
-        .to_string()
+    crate::support::secret_in(&body(welcome))
 }
 
 #[test]

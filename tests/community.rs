@@ -14,8 +14,8 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use chrono::{DateTime, TimeDelta, Utc};
-use support::assert_golden;
 use support::judge::{corbeau, mail, mails_to, root, run, said};
+use support::{assert_golden, secret_in};
 
 const NOW: &str = "2026-03-23T08:00:00Z";
 const MODERATOR: &str = "mod@example.org";
@@ -140,19 +140,6 @@ fn text_part(body: &str) -> String {
     let (_, text) = text.split_once("\n\n").unwrap();
     let end = text.find("\n--").unwrap_or(text.len());
     text[..end].to_string()
-}
-
-/// The secret a welcome gives (`Votre secret : …`, `Your secret: …`).
-fn secret_in(welcome: &str) -> String {
-    welcome
-        .lines()
-        .find_map(|l| {
-            l.strip_prefix("Votre secret : ")
-                .or_else(|| l.strip_prefix("Your secret: "))
-        })
-        .unwrap_or_else(|| panic!("no secret in {welcome}"))
-        .trim()
-        .to_string()
 }
 
 /// The one welcome among the mails `to` has been sent since they were last read (the

@@ -45,15 +45,7 @@ fn open_world(name: &str, lang: Lang) -> World {
 
 /// The secret a welcome mail gives (`Votre secret : …`, `Your secret: …`).
 fn secret_of(welcome: &OutMail) -> String {
-    body(welcome)
-        .lines()
-        .find_map(|l| {
-            l.strip_prefix("Votre secret : ")
-                .or_else(|| l.strip_prefix("Your secret: "))
-        })
-        .unwrap_or_else(|| panic!("no secret in {}", body(welcome)))
-        .trim()
-        .to_string()
+    crate::support::secret_in(&body(welcome))
 }
 
 /// The mails to `to` among `mails`.

@@ -19,6 +19,18 @@ pub fn flat(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The secret a welcome mail's text gives (`Votre secret : …`, `Your secret: …`).
+pub fn secret_in(text: &str) -> String {
+    text.lines()
+        .find_map(|l| {
+            l.strip_prefix("Votre secret : ")
+                .or_else(|| l.strip_prefix("Your secret: "))
+        })
+        .unwrap_or_else(|| panic!("no secret in {text}"))
+        .trim()
+        .to_string()
+}
+
 /// A mail as a golden file shows it: who it goes to, its subject, its body.
 pub fn rendered(mail: &corbeau::mail::outmail::OutMail) -> String {
     format!(
