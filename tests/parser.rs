@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use corbeau::lang::Lang;
-use corbeau::map::{UnitKind, Variant, parse_variant};
+use corbeau::map::{UnitKind, Variant, load_variant, parse_variant};
 use corbeau::order::{
     Instruction, Location, Order, OrderError, UnitSpec, parse_order, parse_orders, parse_unit_line,
 };
@@ -671,6 +671,42 @@ fn hyphenated_names_win_over_arrows() {
     assert_eq!(order.unit, at(&v, Some(UnitKind::Army), "pla"));
     let order = parse(&v, "A King's Landing -> Kingswood");
     assert_eq!(order.unit, at(&v, Some(UnitKind::Army), "por"));
+}
+
+/// A name the judge's replies write with brackets reads back as written; a bracket after
+/// a name is still a coast.
+#[test]
+fn bracketed_names_read_as_the_replies_write_them() {
+    let v = load_variant("westeros").unwrap();
+    for line in [
+        "A Les Roches (Rivage Pierreux) -> Win",
+        "A les roches(rivage pierreux)-> Win",
+        "A Les Roches ( Rivage Pierreux ) -> Win",
+    ] {
+        let order = parse(&v, line);
+        assert_eq!(order.unit, at(&v, Some(UnitKind::Army), "roc"), "{line}");
+        let want = Instruction::Move {
+            to: location(&v, "win"),
+            via_convoy: false,
+        };
+        assert_eq!(order.action, want, "{line}");
+    }
+    let order = parse(&v, "F Win (ouest) -> Les Roches (Rivage Pierreux)");
+    assert_eq!(
+        order
+            .unit
+            .at
+            .and_then(|l| l.coast)
+            .map(|c| v.region_label(c)),
+        Some("win/ouest".to_string())
+    );
+    // Half a bracketed name is still read as a name and a coast, and refused as such.
+    let e = error(&v, "A Les Roches (Rivage -> Win");
+    assert!(
+        e.message(Lang::En).contains("Rivage"),
+        "{}",
+        e.message(Lang::En)
+    );
 }
 
 #[test]

@@ -357,6 +357,7 @@ pub(super) fn province(i: Input<'_>) -> PResult<'_, ProvinceId> {
     let found = longest_name(i.rest, MAX_WORDS_IN_PROVINCE, &i.lex.scratch, |f| {
         names.province_folded(f)
     });
+    let found = bracketed_name(i, found.map(|(end, _)| end)).or(found);
     if let Some((end, id)) = found {
         return Ok((i.advance(end), id));
     }
@@ -372,6 +373,31 @@ pub(super) fn province(i: Input<'_>) -> PResult<'_, ProvinceId> {
     }
     candidates.reverse();
     fail(i, Problem::UnknownProvince { candidates })
+}
+
+/// A province's name written with its brackets (`Les Roches (Rivage Pierreux)`, as the
+/// judge's replies show it), closing bracket included, when it is longer than the name
+/// read without them (ending at `found`: `Les Roches`). Otherwise the bracket holds a
+/// coast (`Win (co)`, `spa(nc)`) and this is `None`.
+fn bracketed_name(i: Input<'_>, found: Option<usize>) -> Option<(usize, ProvinceId)> {
+    let open = i.rest.find('(')?;
+    if found.is_some_and(|end| end > open) {
+        return None;
+    }
+    // Brackets made blanks keep every byte where it was.
+    let flat = i.rest.replace(['(', ')'], " ");
+    let (end, id) = longest_name(&flat, MAX_WORDS_IN_PROVINCE, &i.lex.scratch, |f| {
+        i.lex.variant.names.province_folded(f)
+    })?;
+    if end <= open {
+        return None;
+    }
+    let after = i.rest.get(end..)?;
+    let blanks = after.len() - after.trim_start().len();
+    after
+        .trim_start()
+        .starts_with(')')
+        .then_some((end + blanks + 1, id))
 }
 
 /// `coast_name`: the longest run of words at this point that names a coast of `province`.
