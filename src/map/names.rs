@@ -290,7 +290,7 @@ impl NameIndex {
         // name goes on through it: it looks such names up with their brackets as blanks.
         if folded.contains(['(', ')']) {
             let flat = folded
-                .split(|c: char| c == ' ' || c == '(' || c == ')')
+                .split([' ', '(', ')'])
                 .filter(|w| !w.is_empty())
                 .collect::<Vec<_>>()
                 .join(" ");
