@@ -1,15 +1,20 @@
 //! The order parser on any text: it answers every line, and an order it reads reads the
-//! same again from the text it quotes back and from the form the store keeps.
+//! same again from the text it quotes back and from the form the store keeps. The same
+//! bytes also choose an order by its meaning, written one of the ways the language allows
+//! (tests/support/spell.rs): it must read back as that order.
 #![no_main]
 
 #[path = "common.rs"]
 mod common;
+#[path = "../../tests/support/spell.rs"]
+mod spell;
 
 use std::sync::Arc;
 
 use corbeau::lang::Lang;
 use corbeau::map::scope;
 use corbeau::order::{Order, parse_order, parse_orders};
+use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -65,5 +70,18 @@ fuzz_target!(|data: &[u8]| {
         }
         // The whole text read at once answers the same lines.
         assert_eq!(parse_orders(variant, "fuzz", &text).len(), answered);
+
+        let mut bytes = Unstructured::new(rest);
+        let mut pick = |n: usize| bytes.choose_index(n).unwrap_or(0);
+        let spelled = spell::spell(&mut spell::Choices::new(&mut pick), variant);
+        let order = parse_order(variant, &source, 1, &spelled.line)
+            .unwrap_or_else(|e| panic!("{:?}: {}", spelled.line, e.message(Lang::En)))
+            .unwrap_or_else(|| panic!("{:?} read as nothing", spelled.line));
+        assert_eq!(
+            (&order.house, &order.unit, &order.action),
+            (&spelled.house, &spelled.unit, &spelled.action),
+            "{:?}",
+            spelled.line
+        );
     });
 });

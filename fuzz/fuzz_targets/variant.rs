@@ -1,7 +1,9 @@
 //! Variant files as `--variant FILE` reads them: a variant that loads has a starting
-//! position, which adjudicates with no orders, every unit holding.
+//! position, which adjudicates with no orders, every unit holding; a variant that loads
+//! with a `[drawing]` draws its starting position.
 #![no_main]
 
+use corbeau::draw::{Picture, svg};
 use corbeau::judge::{Outcome, Position, adjudicate};
 use corbeau::lang::Lang;
 use corbeau::map::parse_variant;
@@ -34,5 +36,17 @@ fuzz_target!(|data: &[u8]| {
     }
     for (_, report) in &adjudication.reports {
         assert_eq!(report.outcome, Outcome::Succeeded, "{report:?}");
+    }
+    if variant.drawing.is_some() {
+        let picture = Picture {
+            variant: &variant,
+            position: &start,
+            orders: &[],
+            played: None,
+            title: &variant.name,
+            lang: Lang::En,
+        };
+        let document = svg(&picture).expect("a variant that loads with a drawing draws");
+        assert!(document.trim_end().ends_with("</svg>"));
     }
 });
