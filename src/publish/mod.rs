@@ -765,7 +765,8 @@ fn render_game(
         ));
     }
     let json = pages::game_json(game, variant, records, lang);
-    let mut json = serde_json::to_string_pretty(&json).unwrap_or_default();
+    // Compact: indented, the file of a long game is about twice as heavy.
+    let mut json = serde_json::to_string(&json).unwrap_or_default();
     json.push('\n');
     files.push(("game.json".to_string(), json));
     files.push(("feed.xml".to_string(), pages::feed(game, &entries)));
