@@ -804,12 +804,25 @@ const READING_CHECK: &str = r#"<script>
     if (size < 11.95) small.push(size.toFixed(1) + "px: " + n.nodeValue.trim().slice(0, 40));
   }
   var d = document.documentElement;
-  var out = document.createElement("pre");
-  out.id = "reading-verdict";
-  out.textContent = JSON.stringify({ small: small, scrollWidth: d.scrollWidth, clientWidth: d.clientWidth });
-  document.body.appendChild(out);
+  parent.postMessage(JSON.stringify({ small: small, scrollWidth: d.scrollWidth, clientWidth: d.clientWidth }), "*");
 })();
 </script>"#;
+
+/// The frame the checked copy is read in: headless Chromium lays a page out at no less
+/// than 500 pixels wide whatever its window, so the copy is shown in a frame 412 pixels
+/// wide (its own viewport), which posts its verdict here to be dumped.
+const READING_FRAME: &str = r#"<!DOCTYPE html>
+<html><body style="margin:0">
+<iframe src="COPY" style="width:412px;height:900px;border:0"></iframe>
+<script>
+window.addEventListener("message", function (e) {
+  var out = document.createElement("pre");
+  out.id = "reading-verdict";
+  out.textContent = e.data;
+  document.body.appendChild(out);
+});
+</script>
+</body></html>"#;
 
 fn reading(w: &World, browser: &Path, page: &Path, extra_style: &str) -> Reading {
     let html = fs::read_to_string(page).unwrap();
@@ -822,23 +835,34 @@ fn reading(w: &World, browser: &Path, page: &Path, extra_style: &str) -> Reading
         page.file_name().unwrap().to_string_lossy()
     ));
     fs::write(&copy, checked).unwrap();
+    let frame = page.with_file_name("reading-frame.html");
+    let copy_name = copy.file_name().unwrap().to_string_lossy().into_owned();
+    fs::write(&frame, READING_FRAME.replace("COPY", &copy_name)).unwrap();
     let dom = browse(
         browser,
         &w.dir.join("chromium-profile"),
         &[
             "--dump-dom",
-            "--window-size=412,900",
-            "--virtual-time-budget=3000",
+            "--window-size=800,1000",
+            "--virtual-time-budget=5000",
         ],
-        &copy,
+        &frame,
     );
     fs::remove_file(&copy).unwrap();
+    fs::remove_file(&frame).unwrap();
     let verdict = dom
         .split("<pre id=\"reading-verdict\">")
         .nth(1)
         .and_then(|v| v.split("</pre>").next())
         .unwrap_or_else(|| panic!("{}: no verdict in {dom}", page.display()));
-    serde_json::from_str(&decoded(verdict)).unwrap()
+    let reading: Reading = serde_json::from_str(&decoded(verdict)).unwrap();
+    assert_eq!(
+        reading.client_width,
+        412,
+        "{}: not read at 412 px",
+        page.display()
+    );
+    reading
 }
 
 fn assert_reads_on_a_phone(w: &World, browser: &Path, page: &Path) {
