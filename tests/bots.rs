@@ -209,9 +209,15 @@ APERÇU
     let report =
         corbeau::publish::publish(w.service(), &site, corbeau::publish::Mode::All).unwrap();
     assert!(report.errors.is_empty(), "{report:?}");
+    // The phase's own page, in its table of orders and in its results.
+    let folder = site.dir.join("games").join(GAME);
+    let played = w.game(GAME).played();
     let page =
-        std::fs::read_to_string(site.dir.join("games").join(GAME).join("index.html")).unwrap();
-    assert!(page.contains("Stark (jouée par le robot)"), "{page}");
+        std::fs::read_to_string(folder.join(format!("phase-{:03}.html", played - 1))).unwrap();
+    assert!(
+        page.contains("Stark (jouée par le robot)</caption>"),
+        "{page}"
+    );
     // And in the history a player asks for by mail.
     let history = w.ask(
         BARATHEON,

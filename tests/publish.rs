@@ -62,6 +62,8 @@ trait Publishing {
     fn play_first_phase(&mut self);
     fn process_at(&self, minutes: i64);
     fn page(&self, id: &str) -> String;
+    /// Every page of a game, one after the other: its own and its phases'.
+    fn pages(&self, id: &str) -> String;
 }
 
 impl Publishing for World {
@@ -162,6 +164,14 @@ impl Publishing for World {
     fn page(&self, id: &str) -> String {
         fs::read_to_string(self.site().dir.join("games").join(id).join("index.html")).unwrap()
     }
+
+    fn pages(&self, id: &str) -> String {
+        all_files(&self.site().dir.join("games").join(id))
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "html"))
+            .map(|p| fs::read_to_string(p).unwrap())
+            .collect()
+    }
 }
 
 /// Every file of a directory, recursively.
@@ -256,6 +266,10 @@ fn the_published_pages_match_their_golden_files() {
         &fs::read_to_string(site.join("index.html")).unwrap(),
     );
     assert_golden("publish/westeros-1.html", &w.page(GAME));
+    assert_golden(
+        "publish/westeros-1-phase-000.html",
+        &fs::read_to_string(site.join("games").join(GAME).join("phase-000.html")).unwrap(),
+    );
     assert_golden("publish/autre.html", &w.page(OTHER));
     assert_eq!(
         fs::read_to_string(site.join("style.css")).unwrap(),
@@ -263,9 +277,16 @@ fn the_published_pages_match_their_golden_files() {
     );
     let checked = check_links(&site);
     assert!(checked >= 10, "{checked} links");
-    // The pictures are the judge's PNGs, 1200 pixels wide.
-    let png = fs::read(site.join("games").join(GAME).join("phase-000.png")).unwrap();
-    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // The maps are the judge's SVGs, their proportions given to the page.
+    let svg = fs::read_to_string(site.join("games").join(GAME).join("phase-000.svg")).unwrap();
+    assert!(
+        svg.starts_with("<svg") || svg.starts_with("<?xml"),
+        "{svg:.80}"
+    );
+    assert!(
+        w.page(GAME)
+            .contains("<img src=\"current.svg\" alt=\"Carte de la position actuelle\" width=\"")
+    );
 }
 
 #[test]
@@ -308,7 +329,7 @@ fn nothing_private_reaches_any_published_file() {
         assert!(!everything.contains(secret.as_str()), "published: {secret}");
     }
     // What is public is there: the signed broadcasts, with their author.
-    let page = decoded(&w.page(GAME));
+    let page = decoded(&w.pages(GAME));
     for public in [STARK_BROADCAST, MODERATOR_BROADCAST, LANNISTER_BROADCAST] {
         assert!(page.contains(public), "missing: {public}");
     }
@@ -325,15 +346,22 @@ fn a_hostile_name_and_hostile_press_come_out_inert() {
     w.create();
     w.play_first_phase();
     w.publish(Mode::All);
-    for file in all_files(&w.site().dir)
+    // The pages, the maps and the feed: what a browser or a feed reader interprets.
+    let marked_up = |p: &Path| {
+        p.extension()
+            .is_some_and(|e| e == "html" || e == "svg" || e == "xml")
+    };
+    let files: Vec<PathBuf> = all_files(&w.site().dir)
         .into_iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "html"))
-    {
+        .filter(|p| marked_up(p))
+        .collect();
+    assert!(files.iter().any(|f| f.ends_with("feed.xml")), "{files:?}");
+    for file in files {
         let html = fs::read_to_string(&file).unwrap().to_lowercase();
         assert!(!html.contains("<img src=x"), "{}", file.display());
         assert!(!html.contains("<script"), "{}", file.display());
     }
-    let page = w.page(GAME);
+    let page = w.pages(GAME);
     assert!(page.contains(
         "La &lt;script&gt;alert(&#x27;nom&#x27;)&lt;&#x2f;script&gt; Guerre &amp; &quot;Paix&quot;"
     ));
@@ -380,12 +408,14 @@ fn a_rolled_back_phase_leaves_the_site_and_its_replay_is_drawn_anew() {
     w.process_at(90);
     w.publish(Mode::Changed);
     let folder = w.site().dir.join("games").join(GAME);
-    assert!(folder.join("phase-001.png").is_file());
+    assert!(folder.join("phase-001.svg").is_file());
+    assert!(folder.join("phase-001.html").is_file());
     assert!(w.page(GAME).contains("id=\"phase-1\""));
-    let before = fs::read(folder.join("phase-001.png")).unwrap();
+    let before = fs::read(folder.join("phase-001.svg")).unwrap();
     w.rollback(GAME, at(100));
     let report = w.publish(Mode::Changed);
-    assert!(!folder.join("phase-001.png").exists(), "{report:?}");
+    assert!(!folder.join("phase-001.svg").exists(), "{report:?}");
+    assert!(!folder.join("phase-001.html").exists(), "{report:?}");
     assert!(!w.page(GAME).contains("id=\"phase-1\""));
     assert!(report.removed >= 1, "{report:?}");
     check_links(&w.site().dir);
@@ -398,7 +428,7 @@ fn a_rolled_back_phase_leaves_the_site_and_its_replay_is_drawn_anew() {
     w.process_at(120);
     let replay = w.publish(Mode::Changed);
     assert!(replay.pictures_drawn >= 1, "{replay:?}");
-    assert_ne!(fs::read(folder.join("phase-001.png")).unwrap(), before);
+    assert_ne!(fs::read(folder.join("phase-001.svg")).unwrap(), before);
     assert!(w.page(GAME).contains("id=\"phase-1\""));
 }
 
@@ -468,7 +498,7 @@ fn tick_keeps_the_configured_site_up_to_date_and_a_failure_stops_nothing() {
     cli(&["tick"]);
     let page = dir.join("site/games/g1/index.html");
     assert!(page.is_file());
-    assert!(dir.join("site/games/g1/current.png").is_file());
+    assert!(dir.join("site/games/g1/current.svg").is_file());
     assert!(!fs::read_to_string(&page).unwrap().contains("phase-0"));
     // A phase processed by the moderator between two passes: the next pass publishes it.
     cli(&["game", "process", "g1"]);
@@ -478,7 +508,7 @@ fn tick_keeps_the_configured_site_up_to_date_and_a_failure_stops_nothing() {
             .unwrap()
             .contains("id=\"phase-0\"")
     );
-    assert!(dir.join("site/games/g1/phase-000.png").is_file());
+    assert!(dir.join("site/games/g1/phase-000.svg").is_file());
     check_links(&dir.join("site"));
     // A site corbeau may not write: the pass still does its work, and says why.
     let config = fs::read_to_string(dir.join("corbeau.toml")).unwrap();
@@ -618,30 +648,90 @@ fn encode_png(width: u32, height: u32, rgb: &[u8]) -> Vec<u8> {
     bytes
 }
 
-/// The game page opened in headless Chromium as a phone shows it (412 pixels wide): the
-/// browser's own DOM has no script element (the hostile name and press stayed text), every
-/// picture it names is a file, and its screenshot is close to the reference
-/// (tests/golden/publish/chromium-phone.png, the screenshot reduced 4 times; CORBEAU_BLESS=1
-/// rewrites it). Skipped, and said, where no Chromium is installed, unless
-/// CORBEAU_REQUIRE_CHROMIUM is set (`.ci/run` sets it and installs Debian's chromium).
-#[test]
-fn the_game_page_reads_in_headless_chromium() {
-    let Some(browser) = chromium() else {
+/// The browser, or none where it is not installed (the test is then skipped, and says so,
+/// unless CORBEAU_REQUIRE_CHROMIUM is set: `.ci/run` sets it and installs Debian's
+/// chromium).
+fn required_chromium(test: &str) -> Option<PathBuf> {
+    let browser = chromium();
+    if browser.is_none() {
         assert!(
             std::env::var_os("CORBEAU_REQUIRE_CHROMIUM").is_none(),
             "CORBEAU_REQUIRE_CHROMIUM is set and no chromium was found (apt-get install chromium)"
         );
         eprintln!(
-            "SKIPPED the_game_page_reads_in_headless_chromium: no chromium in PATH \
+            "SKIPPED {test}: no chromium in PATH \
              (apt-get install chromium, or CORBEAU_CHROMIUM=/path/to/chrome)"
         );
+    }
+    browser
+}
+
+/// A screenshot of `page` in a window of `size`, reduced, close to the reference
+/// `tests/golden/publish/<reference>` (the screenshot reduced 4 times; CORBEAU_BLESS=1
+/// rewrites it).
+fn assert_screenshot(w: &World, browser: &Path, page: &Path, size: (u32, u32), reference: &str) {
+    let shot = w.dir.join(reference);
+    browse(
+        browser,
+        &w.dir.join("chromium-profile"),
+        &[
+            &format!("--screenshot={}", shot.display()),
+            &format!("--window-size={},{}", size.0, size.1),
+        ],
+        page,
+    );
+    let (width, height, rgb) = decode_png(&fs::read(&shot).unwrap());
+    assert_eq!((width, height), size);
+    let (rw, rh, reduced) = reduce(width, height, &rgb);
+    let reference_path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden/publish")
+        .join(reference);
+    if std::env::var_os("CORBEAU_BLESS").is_some() {
+        fs::write(&reference_path, encode_png(rw, rh, &reduced)).unwrap();
+        return;
+    }
+    let (ew, eh, expected) = decode_png(&fs::read(&reference_path).unwrap());
+    assert_eq!((ew, eh), (rw, rh), "the size of {reference}");
+    // Loose: fonts differ from one machine to another, so text moves a little; the map,
+    // the colours and the layout must be where they were.
+    let diffs: Vec<u32> = reduced
+        .chunks(3)
+        .zip(expected.chunks(3))
+        .map(|(a, b)| {
+            (0..3)
+                .map(|c| u32::from(a[c].abs_diff(b[c])))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mean = diffs.iter().sum::<u32>() as f64 / diffs.len() as f64;
+    let far = diffs.iter().filter(|d| **d > 64).count() as f64 / diffs.len() as f64;
+    let kept = std::env::temp_dir().join(format!("corbeau-{reference}"));
+    fs::copy(&shot, &kept).unwrap();
+    assert!(
+        mean < 12.0 && far < 0.12,
+        "the screenshot is far from {reference} (mean difference {mean:.1}, {:.1}% of blocks far); \
+         screenshot kept at {}",
+        far * 100.0,
+        kept.display()
+    );
+}
+
+/// The game pages opened in headless Chromium: the browser's own DOM has no script
+/// element (the hostile name and press stayed text), every picture it names is a file,
+/// and the game's page and a phase's page look as reviewed, on a phone (412 pixels wide)
+/// and on a desktop (1280): tests/golden/publish/chromium-*.png.
+#[test]
+fn the_game_page_reads_in_headless_chromium() {
+    let Some(browser) = required_chromium("the_game_page_reads_in_headless_chromium") else {
         return;
     };
     let mut w = World::new("publish", "chromium");
     w.create();
-    w.play_first_phase();
+    play_years(&mut w);
     w.publish(Mode::All);
-    let page = w.site().dir.join("games").join(GAME).join("index.html");
+    let folder = w.site().dir.join("games").join(GAME);
+    let page = folder.join("index.html");
     let profile = w.dir.join("chromium-profile");
 
     let dom = browse(&browser, &profile, &["--dump-dom"], &page);
@@ -658,55 +748,205 @@ fn the_game_page_reads_in_headless_chromium() {
         .skip(1)
         .filter_map(|tag| tag.split("src=\"").nth(1)?.split('"').next())
         .collect();
-    assert_eq!(pictures, ["current.png", "phase-000.png"], "{dom}");
+    assert_eq!(pictures, ["current.svg"], "{dom}");
     for src in &pictures {
-        assert!(page.parent().unwrap().join(src).is_file(), "{src}");
+        assert!(folder.join(src).is_file(), "{src}");
     }
-
-    let shot = w.dir.join("phone.png");
-    browse(
+    assert_screenshot(&w, &browser, &page, (412, 1400), "chromium-phone.png");
+    assert_screenshot(&w, &browser, &page, (1280, 900), "chromium-desktop.png");
+    let phase = folder.join("phase-000.html");
+    assert_screenshot(
+        &w,
         &browser,
-        &profile,
-        &[
-            &format!("--screenshot={}", shot.display()),
-            "--window-size=412,1400",
-        ],
-        &page,
+        &phase,
+        (412, 1400),
+        "chromium-phone-phase.png",
     );
-    let (width, height, rgb) = decode_png(&fs::read(&shot).unwrap());
-    assert_eq!((width, height), (412, 1400));
-    let (rw, rh, reduced) = reduce(width, height, &rgb);
-    let reference =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/publish/chromium-phone.png");
-    if std::env::var_os("CORBEAU_BLESS").is_some() {
-        fs::write(&reference, encode_png(rw, rh, &reduced)).unwrap();
-        return;
+    assert_screenshot(
+        &w,
+        &browser,
+        &phase,
+        (1280, 900),
+        "chromium-desktop-phase.png",
+    );
+}
+
+/// What the reading check found on a page at 412 pixels wide: the text that renders under
+/// 12 CSS pixels (its size and its start), and the page's scroll width against its width.
+/// A copy of the page, beside it (its links still resolve), gets a script that opens every
+/// `<details>`, measures each rendered text node (an SVG's text at the size its drawing is
+/// scaled to) and writes its verdict into the DOM, which the browser dumps.
+#[derive(Debug, serde::Deserialize)]
+struct Reading {
+    small: Vec<String>,
+    #[serde(rename = "scrollWidth")]
+    scroll_width: u32,
+    #[serde(rename = "clientWidth")]
+    client_width: u32,
+}
+
+const READING_CHECK: &str = r#"<script>
+(function () {
+  document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+  var small = [];
+  var walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  var range = document.createRange();
+  for (var n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.nodeValue.trim()) continue;
+    range.selectNodeContents(n);
+    if (range.getClientRects().length === 0) continue;
+    var el = n.parentElement;
+    var size = parseFloat(getComputedStyle(el).fontSize);
+    if (el instanceof SVGElement && el.getScreenCTM()) {
+      var m = el.getScreenCTM();
+      size *= Math.sqrt(m.a * m.a + m.b * m.b);
     }
-    let (ew, eh, expected) = decode_png(&fs::read(&reference).unwrap());
-    assert_eq!((ew, eh), (rw, rh), "the reference's size");
-    // Loose: fonts differ from one machine to another, so text moves a little; the map,
-    // the colours and the layout must be where they were.
-    let diffs: Vec<u32> = reduced
-        .chunks(3)
-        .zip(expected.chunks(3))
-        .map(|(a, b)| {
-            (0..3)
-                .map(|c| u32::from(a[c].abs_diff(b[c])))
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mean = diffs.iter().sum::<u32>() as f64 / diffs.len() as f64;
-    let far = diffs.iter().filter(|d| **d > 64).count() as f64 / diffs.len() as f64;
-    let kept = std::env::temp_dir().join("corbeau-chromium-phone.png");
-    fs::copy(&shot, &kept).unwrap();
-    assert!(
-        mean < 12.0 && far < 0.12,
-        "the screenshot is far from the reference (mean difference {mean:.1}, {:.1}% of blocks far); \
-         screenshot kept at {}",
-        far * 100.0,
-        kept.display()
+    if (size < 11.95) small.push(size.toFixed(1) + "px: " + n.nodeValue.trim().slice(0, 40));
+  }
+  var d = document.documentElement;
+  parent.postMessage(JSON.stringify({ small: small, scrollWidth: d.scrollWidth, clientWidth: d.clientWidth }), "*");
+})();
+</script>"#;
+
+/// The frame the checked copy is read in: headless Chromium lays a page out at no less
+/// than 500 pixels wide whatever its window, so the copy is shown in a frame 412 pixels
+/// wide (its own viewport), which posts its verdict here to be dumped.
+const READING_FRAME: &str = r#"<!DOCTYPE html>
+<html><body style="margin:0">
+<iframe src="COPY" style="width:412px;height:900px;border:0"></iframe>
+<script>
+window.addEventListener("message", function (e) {
+  var out = document.createElement("pre");
+  out.id = "reading-verdict";
+  out.textContent = e.data;
+  document.body.appendChild(out);
+});
+</script>
+</body></html>"#;
+
+fn reading(w: &World, browser: &Path, page: &Path, extra_style: &str) -> Reading {
+    let html = fs::read_to_string(page).unwrap();
+    let checked = html.replace(
+        "</body>",
+        &format!("<style>{extra_style}</style>\n{READING_CHECK}\n</body>"),
     );
+    let copy = page.with_file_name(format!(
+        "reading-{}",
+        page.file_name().unwrap().to_string_lossy()
+    ));
+    fs::write(&copy, checked).unwrap();
+    let frame = page.with_file_name("reading-frame.html");
+    let copy_name = copy.file_name().unwrap().to_string_lossy().into_owned();
+    fs::write(&frame, READING_FRAME.replace("COPY", &copy_name)).unwrap();
+    let dom = browse(
+        browser,
+        &w.dir.join("chromium-profile"),
+        &[
+            "--dump-dom",
+            "--window-size=800,1000",
+            "--virtual-time-budget=5000",
+        ],
+        &frame,
+    );
+    fs::remove_file(&copy).unwrap();
+    fs::remove_file(&frame).unwrap();
+    let verdict = dom
+        .split("<pre id=\"reading-verdict\">")
+        .nth(1)
+        .and_then(|v| v.split("</pre>").next())
+        .unwrap_or_else(|| panic!("{}: no verdict in {dom}", page.display()));
+    let reading: Reading = serde_json::from_str(&decoded(verdict)).unwrap();
+    assert_eq!(
+        reading.client_width,
+        412,
+        "{}: not read at 412 px",
+        page.display()
+    );
+    reading
+}
+
+fn assert_reads_on_a_phone(w: &World, browser: &Path, page: &Path) {
+    let r = reading(w, browser, page, "");
+    assert!(
+        r.small.is_empty(),
+        "{}: text under 12 px at 412 px: {:?}",
+        page.display(),
+        r.small
+    );
+    assert!(
+        r.scroll_width <= r.client_width,
+        "{}: scrolls sideways at 412 px ({} > {})",
+        page.display(),
+        r.scroll_width,
+        r.client_width
+    );
+}
+
+/// Issue 19: at 412 pixels wide (a phone) no text of any page renders under 12 CSS pixels
+/// and no page scrolls sideways: the site's index, the game's page, every phase's page, and
+/// the page of a game not begun.
+#[test]
+fn every_page_reads_at_412_pixels() {
+    let Some(browser) = required_chromium("every_page_reads_at_412_pixels") else {
+        return;
+    };
+    let mut w = World::new("publish", "reading");
+    w.create();
+    w.create_other();
+    let played = play_years(&mut w);
+    w.publish(Mode::All);
+    let site = w.site().dir;
+    let folder = site.join("games").join(GAME);
+    let mut pages = vec![
+        site.join("index.html"),
+        folder.join("index.html"),
+        site.join("games").join(OTHER).join("index.html"),
+    ];
+    pages.extend((0..played).map(|i| folder.join(format!("phase-{i:03}.html"))));
+    for page in &pages {
+        assert_reads_on_a_phone(&w, &browser, page);
+    }
+}
+
+/// The reading check fails where it should: on the same page with a style sheet that
+/// sets the order tables' text at 10 px, and with one that makes a block wider than the
+/// screen, it reports both. A table of centres wider than the screen scrolls in its own
+/// box: the page does not, unless that box lets it overflow.
+#[test]
+fn the_reading_check_finds_small_text_and_sideways_scrolling() {
+    let Some(browser) =
+        required_chromium("the_reading_check_finds_small_text_and_sideways_scrolling")
+    else {
+        return;
+    };
+    let mut w = World::new("publish", "reading-broken");
+    w.create();
+    w.play_first_phase();
+    w.publish(Mode::All);
+    let page = w.site().dir.join("games").join(GAME).join("phase-000.html");
+    let small = reading(&w, &browser, &page, "table.orders td { font-size: 10px; }");
+    assert!(
+        small
+            .small
+            .iter()
+            .any(|s| s.starts_with("10.0px: A Winterfell")),
+        "{small:?}"
+    );
+    assert!(small.scroll_width <= small.client_width, "{small:?}");
+    let wide = reading(&w, &browser, &page, "h1 { width: 600px; }");
+    assert!(wide.scroll_width > wide.client_width, "{wide:?}");
+    assert!(wide.small.is_empty(), "{wide:?}");
+    // A table of centres wider than the screen scrolls in its own box, not the page.
+    let index = page.with_file_name("index.html");
+    let table = reading(&w, &browser, &index, "table.centres { width: 800px; }");
+    assert!(table.scroll_width <= table.client_width, "{table:?}");
+    let unboxed = reading(
+        &w,
+        &browser,
+        &index,
+        "table.centres { width: 800px; } .wide { overflow-x: visible; }",
+    );
+    assert!(unboxed.scroll_width > unboxed.client_width, "{unboxed:?}");
 }
 
 /// A game of the 2-player test map of tests/fixtures/maps/mini.toml, stored without going
@@ -888,4 +1128,428 @@ fn the_press_archive_keeps_every_message_for_the_moderator_alone() {
         );
         assert!(!decoded(&text).contains(GREY_PRESS), "{}", file.display());
     }
+}
+
+/// The game of the golden pages played on for several years: after its first phase, each
+/// phase is processed with the orders given (holds otherwise) until its fourth year has
+/// begun. Stark takes a centre in the first autumn, so that the chart has a line that
+/// moves. The records it made.
+fn play_years(w: &mut World) -> usize {
+    w.play_first_phase();
+    let first_year = w.game(GAME).phase().year;
+    // The Stony Shore, a centre of no one's, next to Winterfell.
+    w.mail(
+        STARK,
+        &format!("PARTIE {GAME} Stark {STARK_SECRET}\nA win -> roc\n"),
+        85,
+    );
+    let mut minutes = 90;
+    while w.game(GAME).phase().year < first_year + 3 {
+        assert!(minutes < 400, "the game does not reach its third year");
+        w.process_at(minutes);
+        minutes += 10;
+    }
+    w.game(GAME).played() as usize
+}
+
+/// What a page's stepper links to, in the order of the page: (label, href), none for a
+/// step that goes nowhere (shown without a link).
+fn stepper(html: &str) -> Vec<(String, Option<String>)> {
+    let nav = html
+        .split("<nav class=\"stepper\"")
+        .nth(1)
+        .and_then(|n| n.split("</nav>").next())
+        .unwrap_or_else(|| panic!("no stepper: {html}"));
+    nav.lines()
+        .filter_map(|line| {
+            if let Some(rest) = line.strip_prefix("<a href=\"") {
+                let (href, rest) = rest.split_once('"')?;
+                let label = rest.split_once('>')?.1.split_once("</a>")?.0;
+                Some((decoded(label), Some(href.to_string())))
+            } else if let Some(rest) = line.strip_prefix("<span aria-disabled=\"true\">") {
+                Some((decoded(rest.split_once("</span>")?.0), None))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// Issue 19: a game of several years has a page per played phase with a stepper (first,
+/// previous, next, last) across all of them, each phase's orders as a table per house with
+/// their outcomes, and a supply-centre chart over the years with its figures as a table.
+#[test]
+fn a_game_of_several_years_has_a_stepper_order_tables_and_a_centre_chart() {
+    let mut w = World::new("publish", "years");
+    w.create();
+    let played = play_years(&mut w);
+    assert!(played >= 6, "{played} phases");
+    w.publish(Mode::All);
+    let folder = w.site().dir.join("games").join(GAME);
+    let page = |name: &str| fs::read_to_string(folder.join(name)).unwrap();
+    let name = |i: usize| format!("phase-{i:03}.html");
+    for i in 0..played {
+        let html = page(&name(i));
+        let steps = stepper(&html);
+        let hrefs: Vec<Option<String>> = steps.iter().map(|(_, h)| h.clone()).collect();
+        let first = (i > 0).then(|| name(0));
+        let previous = (i > 0).then(|| name(i - 1));
+        let next = (i + 1 < played).then(|| name(i + 1));
+        let last = (i + 1 < played).then(|| name(played - 1));
+        assert_eq!(
+            hrefs,
+            [first, previous, next, last],
+            "{}: {steps:?}",
+            name(i)
+        );
+        assert!(html.contains(&format!("{} / {played}", i + 1)), "{html}");
+        assert!(html.contains("rel=\"next\"") == (i + 1 < played));
+        assert!(html.contains("rel=\"prev\"") == (i > 0));
+        // The reader may zoom.
+        assert!(
+            html.contains(
+                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            )
+        );
+    }
+    // The first phase's orders, a table per house, with the outcomes the results give.
+    let first = decoded(&page(&name(0)));
+    assert!(first.contains("<table class=\"orders\">"), "{first}");
+    assert!(first.contains("Stark</caption>"), "{first}");
+    assert!(first.contains("Lannister</caption>"), "{first}");
+    assert!(
+        first.contains(
+            "<tr class=\"failed\"><td>A Winterfell (win) -> Moat Cailin (moa)</td>\n\
+             <td>échoué : ne peut pas déloger une unité de sa propre maison</td></tr>"
+        ),
+        "{first}"
+    );
+    let second = decoded(&page(&name(1)));
+    assert!(
+        second.contains(
+            "<tr class=\"succeeded\"><td>A Winterfell (win) -> Les Roches (Rivage Pierreux) (roc)</td>"
+        ),
+        "{second}"
+    );
+    // A unit of a house that gave no order holds, and says so.
+    assert!(first.contains("tient (aucun ordre)</td>"), "{first}");
+    // The game's page: the stepper to the first and the last phase, every phase listed,
+    // the chart with a line per house holding centres.
+    let index = page("index.html");
+    assert_eq!(
+        stepper(&index)
+            .iter()
+            .map(|(_, h)| h.clone())
+            .collect::<Vec<_>>(),
+        [Some(name(0)), Some(name(played - 1))]
+    );
+    for i in 0..played {
+        assert!(index.contains(&format!("<li id=\"phase-{i}\"><a href=\"{}\">", name(i))));
+    }
+    let lines = index.matches("<polyline class=\"series\"").count();
+    let houses_holding = w.game(GAME).seats().len();
+    assert_eq!(lines, houses_holding, "{index}");
+    let rows = index
+        .split("<table class=\"centres\">")
+        .nth(1)
+        .unwrap()
+        .split("</table>")
+        .next()
+        .unwrap();
+    // The start, then the end of each year played (the fourth is begun, not ended).
+    let years = rows.matches("<tr><th>").count() - 1;
+    assert_eq!(years, 1 + 3, "{rows}");
+    assert!(rows.contains("<tr><th>Début</th>"), "{rows}");
+    check_links(&w.site().dir);
+}
+
+/// Checks `value` against `schema`, a JSON Schema using only the keywords below (any
+/// other is refused, so that the schema cannot say what this check would not test): the
+/// places where it does not hold, by JSON pointer.
+fn schema_errors(
+    root: &serde_json::Value,
+    schema: &serde_json::Value,
+    value: &serde_json::Value,
+    at: &str,
+) -> Vec<String> {
+    use serde_json::Value as J;
+    let mut errors = Vec::new();
+    let J::Object(rules) = schema else {
+        panic!("{at}: a schema that is not an object")
+    };
+    for (key, rule) in rules {
+        match key.as_str() {
+            "$schema" | "$id" | "$defs" | "title" | "description" => {}
+            "$ref" => {
+                let name = rule.as_str().unwrap().strip_prefix("#/$defs/").unwrap();
+                errors.extend(schema_errors(root, &root["$defs"][name], value, at));
+            }
+            "type" => {
+                let types: Vec<&str> = match rule {
+                    J::Array(list) => list.iter().map(|t| t.as_str().unwrap()).collect(),
+                    t => vec![t.as_str().unwrap()],
+                };
+                let fits = types.iter().any(|t| match *t {
+                    "object" => value.is_object(),
+                    "array" => value.is_array(),
+                    "string" => value.is_string(),
+                    "integer" => value.is_i64() || value.is_u64(),
+                    "boolean" => value.is_boolean(),
+                    "null" => value.is_null(),
+                    other => panic!("{at}: type {other} not checked"),
+                });
+                if !fits {
+                    errors.push(format!("{at}: not of type {types:?}: {value}"));
+                }
+            }
+            "enum" => {
+                if !rule.as_array().unwrap().contains(value) {
+                    errors.push(format!("{at}: {value} not in {rule}"));
+                }
+            }
+            "required" => {
+                for field in rule.as_array().unwrap() {
+                    let field = field.as_str().unwrap();
+                    if value.is_object() && value.get(field).is_none() {
+                        errors.push(format!("{at}: no {field}"));
+                    }
+                }
+            }
+            "properties" => {
+                if let J::Object(fields) = value {
+                    for (name, sub) in rule.as_object().unwrap() {
+                        if let Some(v) = fields.get(name) {
+                            errors.extend(schema_errors(root, sub, v, &format!("{at}/{name}")));
+                        }
+                    }
+                }
+            }
+            "additionalProperties" => {
+                assert_eq!(rule, &J::Bool(false), "{at}: only false is checked");
+                if let J::Object(fields) = value {
+                    for name in fields.keys() {
+                        if rules["properties"].get(name).is_none() {
+                            errors.push(format!("{at}: unexpected field {name}"));
+                        }
+                    }
+                }
+            }
+            "items" => {
+                if let J::Array(items) = value {
+                    for (i, item) in items.iter().enumerate() {
+                        errors.extend(schema_errors(root, rule, item, &format!("{at}/{i}")));
+                    }
+                }
+            }
+            "maxItems" => {
+                if value
+                    .as_array()
+                    .is_some_and(|a| a.len() as u64 > rule.as_u64().unwrap())
+                {
+                    errors.push(format!("{at}: more than {rule} items"));
+                }
+            }
+            "minimum" => {
+                if value.as_i64().is_some_and(|n| n < rule.as_i64().unwrap()) {
+                    errors.push(format!("{at}: {value} under {rule}"));
+                }
+            }
+            "anyOf" => {
+                let each: Vec<Vec<String>> = rule
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|sub| schema_errors(root, sub, value, at))
+                    .collect();
+                if !each.iter().any(Vec::is_empty) {
+                    errors.push(format!("{at}: fits none of {rule}"));
+                    errors.extend(each.into_iter().flatten());
+                }
+            }
+            other => panic!("{at}: keyword {other} not checked"),
+        }
+    }
+    errors
+}
+
+fn game_json_schema() -> serde_json::Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/game-json.schema.json");
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Issue 19: each game's `game.json` holds its public data (every phase with its position
+/// and public results) in the form docs/game-json.schema.json gives, and nothing private;
+/// a game not begun has one too. The check finds what is wrong in a damaged copy.
+#[test]
+fn game_json_follows_its_schema_and_holds_only_public_data() {
+    let mut w = World::new("publish", "json");
+    w.create();
+    w.create_other();
+    let played = play_years(&mut w);
+    w.publish(Mode::All);
+    let schema = game_json_schema();
+    let games = w.site().dir.join("games");
+    let read = |id: &str| -> serde_json::Value {
+        serde_json::from_str(&fs::read_to_string(games.join(id).join("game.json")).unwrap())
+            .unwrap()
+    };
+    let data = read(GAME);
+    assert_eq!(
+        schema_errors(&schema, &schema, &data, ""),
+        Vec::<String>::new()
+    );
+    let other = read(OTHER);
+    assert_eq!(
+        schema_errors(&schema, &schema, &other, ""),
+        Vec::<String>::new()
+    );
+    assert_eq!(other["phases"], serde_json::json!([]));
+    assert_eq!(data["name"], HOSTILE_NAME);
+    let phases = data["phases"].as_array().unwrap();
+    assert_eq!(phases.len(), played);
+    for (i, phase) in phases.iter().enumerate() {
+        assert_eq!(phase["index"], i);
+        assert!(
+            games
+                .join(GAME)
+                .join(phase["page"].as_str().unwrap())
+                .is_file()
+        );
+    }
+    assert_eq!(data["houses"].as_array().unwrap().len(), PLAYERS.len());
+    // The first phase: Stark's orders as carried out, and no trace of the rejected line or
+    // of the set it replaced.
+    let text = data.to_string();
+    for private in [
+        SUPERSEDED,
+        REJECTED,
+        PRIVATE_PRESS,
+        GREY_PRESS,
+        STARK,
+        STARK_SECRET,
+    ] {
+        assert!(!text.contains(private), "game.json holds {private}");
+    }
+    assert!(text.contains("\"order\":\"A win -> moa\""), "{text}");
+    // Damaged copies do not pass: the check is not a formality.
+    let mut extra = data.clone();
+    extra["secret"] = "x".into();
+    let mut rejected = data.clone();
+    rejected["phases"][0]["results"]["rejected"] = serde_json::json!([{ "written": REJECTED }]);
+    let mut season = data.clone();
+    season["phases"][1]["phase"]["season"] = "summer".into();
+    let mut missing = data.clone();
+    missing["phases"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("position");
+    for (bad, why) in [
+        (extra, ": unexpected field secret"),
+        (rejected, "/phases/0/results/rejected: more than 0 items"),
+        (season, "/phases/1/phase/season: \"summer\" not in"),
+        (missing, "/phases/0: no position"),
+    ] {
+        let errors = schema_errors(&schema, &schema, &bad, "");
+        assert!(
+            errors.iter().any(|e| e.starts_with(why)),
+            "{why}: {errors:?}"
+        );
+    }
+}
+
+/// Issue 19: each game's `feed.xml` is an Atom feed (RFC 4287) of its played phases: the
+/// feed's id, title, updated, author and links, and per phase an entry with its own id,
+/// title, updated time and a link to the phase's page, its public results as content.
+#[test]
+fn the_feed_is_atom_with_an_entry_per_phase() {
+    let mut w = World::new("publish", "feed");
+    w.create();
+    let played = play_years(&mut w);
+    w.publish(Mode::All);
+    let folder = w.site().dir.join("games").join(GAME);
+    let text = fs::read_to_string(folder.join("feed.xml")).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    const ATOM: &str = "http://www.w3.org/2005/Atom";
+    let feed = doc.root_element();
+    assert_eq!(
+        (feed.tag_name().namespace(), feed.tag_name().name()),
+        (Some(ATOM), "feed")
+    );
+    let child = |node: roxmltree::Node<'_, '_>, name: &str| -> Vec<String> {
+        node.children()
+            .filter(|c| {
+                c.is_element()
+                    && c.tag_name().name() == name
+                    && c.tag_name().namespace() == Some(ATOM)
+            })
+            .map(|c| c.text().unwrap_or_default().to_string())
+            .collect()
+    };
+    let one = |node: roxmltree::Node<'_, '_>, name: &str| -> String {
+        let found = child(node, name);
+        assert_eq!(found.len(), 1, "{name}: {found:?}");
+        found[0].clone()
+    };
+    let iri = |id: &str| {
+        assert!(id.starts_with("urn:uuid:") && id.len() == 45, "{id}");
+    };
+    let time = |t: &str| DateTime::parse_from_rfc3339(t).unwrap_or_else(|e| panic!("{t}: {e}"));
+    iri(&one(feed, "id"));
+    assert_eq!(decoded(&one(feed, "title")), HOSTILE_NAME);
+    let updated = time(&one(feed, "updated"));
+    let author = feed
+        .children()
+        .find(|c| c.tag_name().name() == "author")
+        .unwrap();
+    assert_eq!(one(author, "name"), "corbeau");
+    let links = |node: roxmltree::Node<'_, '_>| -> Vec<(String, String)> {
+        node.children()
+            .filter(|c| c.tag_name().name() == "link")
+            .map(|c| {
+                (
+                    c.attribute("rel").unwrap_or("alternate").to_string(),
+                    c.attribute("href").unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        links(feed),
+        [
+            ("self".to_string(), "feed.xml".to_string()),
+            ("alternate".into(), "index.html".into())
+        ]
+    );
+    let entries: Vec<_> = feed
+        .children()
+        .filter(|c| c.tag_name().name() == "entry")
+        .collect();
+    assert_eq!(entries.len(), played);
+    let mut ids = Vec::new();
+    for (n, entry) in entries.iter().enumerate() {
+        let index = played - 1 - n;
+        let id = one(*entry, "id");
+        iri(&id);
+        ids.push(id);
+        assert!(!one(*entry, "title").is_empty());
+        assert!(time(&one(*entry, "updated")) <= updated);
+        let page = format!("phase-{index:03}.html");
+        assert_eq!(links(*entry), [("alternate".to_string(), page.clone())]);
+        assert!(folder.join(&page).is_file());
+        assert!(!one(*entry, "content").is_empty());
+    }
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), played, "entry ids are not unique");
+    // The newest first; the first phase's results, Stark's move as carried out.
+    assert_eq!(time(&one(entries[0], "updated")), updated);
+    let oldest = one(*entries.last().unwrap(), "content");
+    assert!(
+        oldest.contains("Winterfell (win) -> Moat Cailin (moa)"),
+        "{oldest}"
+    );
+    assert!(!text.contains(REJECTED) && !text.contains(SUPERSEDED));
+    // Published again, the feed is the same file: its ids do not move.
+    let again = w.publish(Mode::All);
+    assert_eq!(again.pages, 0, "{again:?}");
 }

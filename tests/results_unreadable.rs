@@ -95,7 +95,13 @@ fn a_phase_whose_results_do_not_read_is_said_and_the_history_still_opens() {
     assert!(processed.contains(":: corbeau: "), "{processed}");
     let site = copy.root.join("site");
     copy.ok(&["publish", site.to_str().unwrap()]);
-    let page = fs::read_to_string(site.join("games").join(GAME).join("index.html")).unwrap();
+    // Every page of the game: the damaged phase's own says it.
+    let page: String = fs::read_dir(site.join("games").join(GAME))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .map(|p| fs::read_to_string(p).unwrap())
+        .collect();
     assert!(page.contains("ne peuvent pas être montrés"), "{page}");
     assert_eq!(stored_record(&copy, DAMAGED)["results"], damaged);
 }

@@ -38,6 +38,9 @@ use crate::say;
 use crate::service::picture::{Format, PictureError, current_picture, phase_picture};
 use crate::service::{Broadcast, Bug, Service, ServiceError};
 
+mod pages;
+pub use pages::GAME_JSON_FORMAT;
+
 /// The file that marks a directory as a site corbeau writes: a directory without it that
 /// is not empty is refused, so that a wrong path cannot have corbeau remove files.
 pub const SITE_MARKER: &str = ".corbeau-site";
@@ -53,6 +56,7 @@ const STYLE: &str = include_str!("style.css");
 /// The templates of the pages (`templates/{fr,en}/`).
 pub const INDEX_TEMPLATE: &str = "publish-index.html";
 pub const GAME_TEMPLATE: &str = "publish-game.html";
+pub const PHASE_TEMPLATE: &str = "publish-phase.html";
 
 /// Where and how to publish.
 #[derive(Debug, Clone)]
@@ -397,7 +401,7 @@ fn write_game(
         fingerprint(&parts)
     };
     let mut jobs = vec![PictureJob {
-        file: "current.png".into(),
+        file: CURRENT_MAP.into(),
         fingerprint: common(&[
             write_position(variant, game.position()).as_bytes(),
             game.phase().to_string().as_bytes(),
@@ -431,8 +435,8 @@ fn write_game(
         .into_par_iter()
         .map(|(i, job)| {
             let bytes = match job.record {
-                Some(record) => phase_picture(variant, game, record, lang, Format::Png),
-                None => current_picture(variant, game, lang, Format::Png),
+                Some(record) => phase_picture(variant, game, record, lang, Format::Svg),
+                None => current_picture(variant, game, lang, Format::Svg),
             };
             (i, bytes)
         })
@@ -485,19 +489,22 @@ fn write_game(
         manifest
             .pictures
             .insert(job.file.clone(), job.fingerprint.clone());
-        present.push((job.file.clone(), png_size(&path)));
+        present.push((job.file.clone(), svg_size(&path)));
     }
-    let page = render_game(site, work, history, &present)?;
-    if write_if_changed(&folder.join("index.html"), page.as_bytes())? {
-        report.pages += 1;
+    let files = render_game(site, work, history, &present)?;
+    for (name, text) in &files {
+        if write_if_changed(&folder.join(name), text.as_bytes())? {
+            report.pages += 1;
+        }
     }
     // Whatever the folder holds besides the page, its pictures and the manifest is a
     // rolled-back phase's picture or a stale temporary file: it goes.
     for entry in fs::read_dir(&folder).map_err(io_error(&folder))? {
         let entry = entry.map_err(io_error(&folder))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        let wanted =
-            name == "index.html" || name == MANIFEST || manifest.pictures.contains_key(&name);
+        let wanted = name == MANIFEST
+            || manifest.pictures.contains_key(&name)
+            || files.iter().any(|(file, _)| *file == name);
         // Whatever it is, a link goes (the link, not its target); a folder stays.
         let plain = entry
             .file_type()
@@ -529,21 +536,43 @@ fn without_header(results: &str) -> &str {
     rest.trim_start_matches('\n')
 }
 
+/// The map of the board as it stands.
+const CURRENT_MAP: &str = "current.svg";
+
+/// The map after a played phase.
 fn phase_file(index: u32) -> String {
-    format!("phase-{index:03}.png")
+    format!("phase-{index:03}.svg")
 }
 
-/// A PNG's width and height, from its header (none: not a PNG as expected).
-fn png_size(path: &Path) -> Option<(u32, u32)> {
+/// The page of a played phase.
+fn phase_page(index: u32) -> String {
+    format!("phase-{index:03}.html")
+}
+
+/// An SVG's width and height, from its root element's `viewBox` (its drawing units, which
+/// give the map's proportions to the page before it loads); none: no `viewBox` read.
+fn svg_size(path: &Path) -> Option<(u32, u32)> {
     use std::io::Read;
-    let mut head = [0u8; 24];
-    fs::File::open(path).ok()?.read_exact(&mut head).ok()?;
-    if &head[..8] != b"\x89PNG\r\n\x1a\n" || &head[12..16] != b"IHDR" {
-        return None;
+    let mut head = Vec::new();
+    fs::File::open(path)
+        .ok()?
+        .take(4096)
+        .read_to_end(&mut head)
+        .ok()?;
+    let head = String::from_utf8_lossy(&head);
+    let root = &head[head.find("<svg")?..];
+    let root = &root[..root.find('>')?];
+    let view_box = root.split("viewBox=\"").nth(1)?.split('"').next()?;
+    let numbers: Vec<f64> = view_box
+        .split([' ', ','])
+        .filter(|s| !s.is_empty())
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .ok()?;
+    match numbers[..] {
+        [_, _, w, h] if w >= 1.0 && h >= 1.0 => Some((w.round() as u32, h.round() as u32)),
+        _ => None,
     }
-    let width = u32::from_be_bytes([head[16], head[17], head[18], head[19]]);
-    let height = u32::from_be_bytes([head[20], head[21], head[22], head[23]]);
-    Some((width, height))
 }
 
 /// A picture as the templates see it.
@@ -591,12 +620,14 @@ fn press_values(
         .collect()
 }
 
+/// The files of a game's folder besides its maps, by name: its page (`index.html`), a
+/// page per played phase, `game.json` and `feed.xml`.
 fn render_game(
     site: &Site,
     work: &GameWork,
     history: &History,
     present: &[(String, Option<(u32, u32)>)],
-) -> Result<String, PublishError> {
+) -> Result<Vec<(String, String)>, PublishError> {
     let game = &work.game;
     let variant: &Variant = &work.variant;
     let lang = game.settings().lang;
@@ -622,9 +653,17 @@ fn render_game(
             }))
         })
         .collect();
+    // The swatch of each house in the order tables, by the id the results give.
+    let colours: serde_json::Map<String, serde_json::Value> = variant
+        .houses
+        .iter()
+        .map(|h| (h.id.clone(), json!(safe_colour(&h.colour))))
+        .collect();
     let templates = site.templates.as_deref();
+    let records = &history.records;
     let mut phases = Vec::new();
-    for record in history.records.iter().rev() {
+    let mut entries = Vec::new();
+    for record in records {
         let current = record.index + 1 == game.played();
         let (results, broken) = record_results_or_builtin(
             game,
@@ -639,44 +678,99 @@ fn render_game(
             // The built-in templates did the page; the moderator's broken one is said.
             tracing::warn!("{e}");
         }
+        let name = phase_text(record.phase, lang);
+        let results = without_header(&results).to_string();
+        entries.push(pages::FeedEntry {
+            index: record.index,
+            title: name.clone(),
+            updated: record.processed.to_rfc3339(),
+            results: results.clone(),
+        });
         phases.push(json!({
             "index": record.index,
-            "phase": phase_text(record.phase, lang),
+            "href": phase_page(record.index),
+            "phase": name,
             "processed": record.processed.format("%Y-%m-%d %H:%M UTC").to_string(),
             "picture": picture_value(present, &phase_file(record.index)),
-            "results": without_header(&results),
+            "view": pages::public_results(record, variant, lang),
+            "results": results,
             "press": press_values(variant, lang, &history.broadcasts, record.index),
         }));
     }
     let playing = game.ending().is_none();
+    let game_data = json!({
+        "id": game.id(),
+        "name": game.name(),
+        "variant": variant.name_in(lang),
+        "players": game.players(),
+        "status": status_word(game.status(), lang),
+        "phase": playing.then(|| phase_text(game.phase(), lang)),
+        "deadline": (playing && game.deadline().is_some()).then(|| game.deadline_text(lang)),
+        "ending": game.ending().map(|e| ending_text(e, variant, lang)),
+        "played": game.played(),
+    });
+    let first = records.first().map(|r| phase_page(r.index));
+    let last = records.last().map(|r| phase_page(r.index));
     let data = json!({
         "root": "../../",
-        "game": {
-            "id": game.id(),
-            "name": game.name(),
-            "variant": variant.name_in(lang),
-            "players": game.players(),
-            "status": status_word(game.status(), lang),
-            "phase": playing.then(|| phase_text(game.phase(), lang)),
-            "deadline": (playing && game.deadline().is_some()).then(|| game.deadline_text(lang)),
-            "ending": game.ending().map(|e| ending_text(e, variant, lang)),
-            "played": game.played(),
-        },
+        "game": game_data,
         "houses": houses,
         "current": {
-            "picture": picture_value(present, "current.png"),
+            "picture": picture_value(present, CURRENT_MAP),
             // Press of the phase being played; in a game ended before its phase was
             // processed, the last words said.
             "press": press_values(variant, lang, &history.broadcasts, game.played()),
         },
-        "phases": phases,
+        "steps": { "first": first, "last": last },
+        "chart": pages::centre_chart(variant, records, lang),
+        // The replay of the whole game (an animated PNG, `replay.png` in the game's
+        // folder) is linked here once it is drawn: set to its picture value, the page
+        // shows the link (templates/{fr,en}/publish-game.html, "replay").
+        "replay": serde_json::Value::Null,
+        "phases": phases.iter().rev().collect::<Vec<_>>(),
     });
-    Ok(crate::report::render_template(
-        GAME_TEMPLATE,
-        Value::from_serialize(&data),
-        lang,
-        templates,
-    )?)
+    let mut files = vec![(
+        "index.html".to_string(),
+        crate::report::render_template(
+            GAME_TEMPLATE,
+            Value::from_serialize(&data),
+            lang,
+            templates,
+        )?,
+    )];
+    for (i, phase) in phases.iter().enumerate() {
+        let href = |j: Option<usize>| j.and_then(|j| phases.get(j)).map(|p| p["href"].clone());
+        let data = json!({
+            "root": "../../",
+            "game": game_data,
+            "colours": colours,
+            "steps": {
+                "first": (i > 0).then(|| href(Some(0))),
+                "previous": (i > 0).then(|| href(i.checked_sub(1))),
+                "next": href(Some(i + 1)),
+                "last": (i + 1 < phases.len()).then(|| href(phases.len().checked_sub(1))),
+            },
+            "number": i + 1,
+            "count": phases.len(),
+            "p": phase,
+        });
+        files.push((
+            phase_page(records[i].index),
+            crate::report::render_template(
+                PHASE_TEMPLATE,
+                Value::from_serialize(&data),
+                lang,
+                templates,
+            )?,
+        ));
+    }
+    let json = pages::game_json(game, variant, records, lang);
+    // Compact: indented, the file of a long game is about twice as heavy.
+    let mut json = serde_json::to_string(&json).unwrap_or_default();
+    json.push('\n');
+    files.push(("game.json".to_string(), json));
+    files.push(("feed.xml".to_string(), pages::feed(game, &entries)));
+    Ok(files)
 }
 
 fn render_index(site: &Site, games: &[GameWork]) -> Result<String, PublishError> {

@@ -52,6 +52,7 @@ const EMBEDDED: &[(Lang, &str, &str)] = embedded!(
     "publish-base.html",
     "publish-index.html",
     "publish-game.html",
+    "publish-phase.html",
 );
 
 /// A template could not be read, compiled or rendered.
