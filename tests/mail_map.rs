@@ -546,3 +546,49 @@ fn player_replace_on_the_command_line_can_mail_the_welcome() {
     );
     assert_eq!(welcome[0].attachments.len(), 1);
 }
+
+/// The bound of docs/drawing.md: a Westeros results mail, its picture included, is at
+/// most 120 000 bytes as the transport sends it (headers, text, the PNG in base64). The
+/// phase is the bundled example turn for the three houses seated, its orders all drawn
+/// (moves, supports, bounces); the moderator's mail, which lists every order, is the
+/// heaviest.
+#[test]
+fn a_westeros_results_mail_with_its_picture_weighs_at_most_120_kb_as_sent() {
+    let w = world("weight", Settings::default(), true);
+    take(&w);
+    w.submit(
+        GAME,
+        "stark",
+        "A Win -> Roc\nF Bla -> Det\nA Moa -> Jum\n",
+        now(),
+    );
+    w.submit(
+        GAME,
+        "lannister",
+        "F Lan -> Sdo\nA Pie -> Viv\nA Mfm -> Ner\n",
+        now(),
+    );
+    w.submit(
+        GAME,
+        "baratheon",
+        "F Acc -> Bna\nA Boi -> Bie\nA Che soutient A Boi -> Bie\n",
+        now(),
+    );
+    w.process(GAME, now());
+    let mails = take(&w);
+    let sizes: Vec<(String, usize)> = mails
+        .iter()
+        .filter(|m| m.body.contains(":: counts:"))
+        .map(|m| {
+            assert_eq!(m.attachments.len(), 1, "to {}", m.to);
+            let raw = message(&m.seal(), &judge()).unwrap().formatted();
+            (m.to.clone(), raw.len())
+        })
+        .collect();
+    assert_eq!(sizes.len(), 4, "{sizes:?}");
+    for (to, size) in &sizes {
+        // The figure of docs/drawing.md: `cargo test --release --test mail_map weighs -- --nocapture`.
+        println!("results mail to {to}: {size} bytes");
+        assert!(*size <= 120_000, "the results mail to {to} is {size} bytes");
+    }
+}

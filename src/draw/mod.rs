@@ -15,8 +15,9 @@ use crate::lang::Lang;
 use crate::map::Variant;
 use crate::say;
 
-/// Width in pixels of the PNG a mail carries: legible on a laptop, small enough to mail.
-pub const PNG_WIDTH: u32 = 1200;
+/// Width in pixels of the PNG a mail carries: legible on a laptop (the provinces' labels
+/// 13 px high), small enough that a results mail stays under 120 KB (`docs/drawing.md`).
+pub const PNG_WIDTH: u32 = 1000;
 
 /// What to draw.
 #[derive(Debug, Clone, Copy)]
