@@ -241,7 +241,10 @@ fn mails_for(
                 // when the stored results are not.
                 let data = json!({ "game": { "id": game.id() }, "phase": record.phase });
                 let subject = subject(config, "results", data, lang).map_err(render_error)?;
-                mail(config, &address, subject, text.clone(), now).carrying(picture(lang).as_ref())
+                let picture = wants_picture(game, &address)
+                    .then(|| picture(lang))
+                    .flatten();
+                mail(config, &address, subject, text.clone(), now).carrying(picture.as_ref())
             }
             None => {
                 let mut data = notice_data(game, variant, &notice.kind, lang);
@@ -275,12 +278,28 @@ fn mails_for(
                     now,
                 )
                 .map_err(render_error)?
-                .carrying(picture(lang).as_ref())
+                .carrying(
+                    wants_picture(game, &address)
+                        .then(|| picture(lang))
+                        .flatten()
+                        .as_ref(),
+                )
             }
         };
         mails.push(mail.about(game.id()));
     }
     Ok(mails)
+}
+
+/// Whether the mail to `address` carries the board's picture: not when it is a player's
+/// who turned their own pictures off (`SET PICTURES off`); the game's switch is read where
+/// the picture is drawn.
+fn wants_picture(game: &Game, address: &str) -> bool {
+    !game.seats().iter().any(|s| {
+        !s.resigned()
+            && s.player()
+                .is_some_and(|p| p.address() == address && !p.pictures())
+    })
 }
 
 /// Who an address is in the game, for the results it may read: the moderator, a house's
