@@ -716,3 +716,43 @@ fn owned_land_is_tinted_and_straits_are_not_supports() {
         assert!(!l.contains("#5a4a2a"), "{l}");
     }
 }
+
+/// The replay (issue 19): an animated PNG, one frame per played phase, each with its
+/// orders drawn; within the bound docs/drawing.md states.
+#[test]
+fn a_replay_is_an_animated_png_of_one_frame_per_phase_within_its_bound() {
+    let v = variant("westeros");
+    let (after, reports, before) = example_turn(&v);
+    let (after2, reports2, before2) = illegal_support_turn(&v);
+    let frame = |position, orders, played| Picture {
+        variant: &v,
+        position,
+        orders,
+        played: Some(played),
+        title: "Westeros",
+        lang: Lang::Fr,
+    };
+    let frames = [
+        frame(&after, &reports, before.phase),
+        frame(&after2, &reports2, before2.phase),
+        frame(&after, &reports, before.phase),
+    ];
+    let bytes = corbeau::draw::replay(&frames, corbeau::draw::REPLAY_WIDTH).expect("a replay");
+    println!("replay of {} frames: {} bytes", frames.len(), bytes.len());
+    let decoder = ::png::Decoder::new(std::io::Cursor::new(&bytes[..]));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let info = reader.info();
+    assert_eq!(info.width, corbeau::draw::REPLAY_WIDTH);
+    let control = info.animation_control().expect("animated");
+    assert_eq!(control.num_frames, 3);
+    let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
+    for _ in 0..3 {
+        reader.next_frame(&mut buf).expect("a frame");
+    }
+    // docs/drawing.md: at most 40 KB for the first frame and 15 KB for each next one.
+    assert!(
+        bytes.len() <= 40_000 + 15_000 * (frames.len() - 1),
+        "{} bytes",
+        bytes.len()
+    );
+}

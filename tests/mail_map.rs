@@ -714,3 +714,41 @@ fn the_moderator_turns_one_player_s_pictures_off_on_the_command_line() {
         );
     }
 }
+
+/// Issue 19: the game-over mail carries the replay, an animated PNG of every played phase.
+#[test]
+fn the_game_over_mail_carries_the_replay_of_the_game() {
+    let w = world("replay", Settings::default(), true);
+    take(&w);
+    process(&w);
+    w.process(GAME, now());
+    take(&w);
+    w.act(
+        GAME,
+        corbeau::game::Action::End(corbeau::game::EndBy::Draw),
+        now(),
+    );
+    let mails = take(&w);
+    let over: Vec<&OutMail> = mails
+        .iter()
+        .filter(|m| m.body.contains("game-over"))
+        .collect();
+    assert!(!over.is_empty(), "{mails:#?}");
+    let played = w.history(GAME).len();
+    assert!(played >= 2, "{played} phases");
+    for mail in over {
+        assert_eq!(mail.attachments.len(), 1, "to {}", mail.to);
+        let a = &mail.attachments[0];
+        assert_eq!(a.media, Media::Png);
+        assert!(
+            a.name.contains("rejeu") || a.name.contains("replay"),
+            "{}",
+            a.name
+        );
+        let decoder = ::png::Decoder::new(std::io::Cursor::new(&a.bytes[..]));
+        let reader = decoder.read_info().expect("a PNG");
+        let control = reader.info().animation_control().expect("animated");
+        assert_eq!(control.num_frames as usize, played, "one frame per phase");
+        assert_eq!(reader.info().width, corbeau::draw::REPLAY_WIDTH);
+    }
+}

@@ -186,6 +186,12 @@ fn mails_for(
     // One text per language and audience: a house reads its own rejected lines, the
     // moderator everyone's, the others none (`Audience`).
     let mut bodies: HashMap<(Lang, Audience), String> = HashMap::new();
+    // The end of a game tells its summary (issue 23, D13): the history, read once; its
+    // replay is the game-over mail's picture.
+    let history = match notice.kind {
+        NoticeKind::GameOver => Some(service.history(game.id())?),
+        _ => None,
+    };
     // One picture per language (its title and legend are in the reader's words), drawn
     // once for all the readers of that language, not once a mail.
     let mut pictures: HashMap<Lang, Option<Attachment>> = HashMap::new();
@@ -195,14 +201,12 @@ fn mails_for(
             .or_insert_with(|| match (&results, &notice.kind) {
                 (Some((record, _)), _) => board::phase_attachment(variant, game, record, lang),
                 (None, NoticeKind::Started) => board::current_attachment(variant, game, lang),
+                (None, NoticeKind::GameOver) => history
+                    .as_deref()
+                    .and_then(|records| board::replay_attachment(variant, game, records, lang)),
                 _ => None,
             })
             .clone()
-    };
-    // The end of a game tells its summary (issue 23, D13): the history, read once.
-    let history = match notice.kind {
-        NoticeKind::GameOver => Some(service.history(game.id())?),
-        _ => None,
     };
     // Grey press is anonymous while the game runs; at its end, its authors are told
     // where the moderator said so (`SET GREY AUTHORS shown`).
