@@ -1,6 +1,7 @@
 //! Speed of the board pictures, printed as figures (no pass/fail): `cargo bench --bench draw`.
 //! - loading a variant with its drawing (the Voronoi diagram is built and checked on load);
-//! - the SVG of the Westeros example turn, and its PNG at 1 200 px (the mail's picture);
+//! - the SVG of the Westeros example turn, and its PNG at `PNG_WIDTH` (the mail's picture),
+//!   with its size in bytes;
 //! - the same PNG for the classic map.
 
 use std::hint::black_box;
@@ -87,7 +88,7 @@ fn main() {
     );
     let mut size = 0;
     report(
-        "westeros example turn: PNG 1200 px",
+        &format!("westeros example turn: PNG {PNG_WIDTH} px"),
         time(budget, || {
             size = png(&picture, PNG_WIDTH).map_or(0, |b| b.len());
         }),
@@ -113,7 +114,7 @@ fn main() {
         lang: Lang::Fr,
     };
     report(
-        "classique start: PNG 1200 px",
+        &format!("classique start: PNG {PNG_WIDTH} px"),
         time(budget, || {
             size = png(&picture, PNG_WIDTH).map_or(0, |b| b.len());
         }),

@@ -365,10 +365,13 @@ fn failed_orders_are_red_and_crossed() {
     let text = svg(&picture).expect("svg");
     // One cross per failed order (holds draw nothing), two more in the legend (a failed
     // order, a disband).
+    // An illegal order is drawn as written (the judge made it a hold): crossed too.
     let holds_failed = reports
         .iter()
         .filter(|r| {
-            !r.outcome.succeeded() && matches!(r.command, corbeau::judge::CheckedOrder::Hold)
+            !r.outcome.succeeded()
+                && !matches!(r.outcome, corbeau::judge::Outcome::Illegal(_))
+                && matches!(r.command, corbeau::judge::CheckedOrder::Hold)
         })
         .count();
     let crosses = text
@@ -582,5 +585,174 @@ fn map_check_says_the_drawing_was_checked() {
             .count(),
         2,
         "{out}"
+    );
+}
+
+// ------------------------------------------------------------------ issue 19: the map says more
+
+/// A turn with an illegal support (Pie cannot reach Winterfell) beside legal moves: the
+/// judge makes it a hold, the picture draws it as written, red and crossed.
+fn illegal_support_turn(v: &Variant) -> (Position, Vec<Report>, Position) {
+    let before = Position::starting(v, None).expect("a full setup");
+    let source: Arc<str> = Arc::from("test");
+    let order = |house: &str, line: &str| GivenOrder {
+        house: v.house_by_name(house),
+        order: parse_order(v, &source, 1, line)
+            .expect("reads")
+            .expect("an order"),
+    };
+    let given = vec![
+        order("Stark", "A Win -> Roc"),
+        order("Greyjoy", "A Gri -> Sal"),
+        order("Lannister", "A Pie soutient A Mfm -> Win"),
+        order("Lannister", "A Mfm -> Ner"),
+    ];
+    let adjudication = adjudicate(v, &before, &given);
+    let reports: Vec<Report> = adjudication.reports.into_iter().map(|(_, r)| r).collect();
+    (adjudication.after, reports, before)
+}
+
+#[test]
+fn an_illegal_support_is_drawn_red_and_crossed_and_labels_lie_above_everything() {
+    let v = variant("westeros");
+    let (after, reports, before) = illegal_support_turn(&v);
+    assert!(
+        reports
+            .iter()
+            .any(|r| matches!(r.outcome, corbeau::judge::Outcome::Illegal(_))),
+        "the support is illegal"
+    );
+    let picture = Picture {
+        variant: &v,
+        position: &after,
+        orders: &reports,
+        played: Some(before.phase),
+        title: "Westeros",
+        lang: Lang::Fr,
+    };
+    let text = svg(&picture).expect("svg");
+    // The support, bent through the supported unit, in red and dashed.
+    assert!(
+        text.lines().any(|l| l.contains('Q')
+            && l.contains(r##"stroke="#d0021b" stroke-width="2.0" stroke-dasharray"##)),
+        "no red support curve"
+    );
+    // Labels after every order and unit of the map, so nothing covers them.
+    let map = &text[..text.find(r#"<text class="t""#).expect("a title")];
+    let first_label = map.find(r#"class="l""#).expect("labels");
+    for mark in [
+        r#"class="u""#,
+        r##"fill="none" stroke="#d0021b""##,
+        r#"stroke-linecap="round"/>"#,
+    ] {
+        let last = map.rfind(mark).expect(mark);
+        assert!(last < first_label, "{mark} drawn over a label");
+    }
+    // Each province's full name in the reader's language, as its title.
+    assert!(text.contains("<title>Winterfell</title>"));
+    let titles = text.matches("</title></path>").count();
+    assert!(titles >= v.province_ids().count(), "{titles} titles");
+    assert_golden_svg("westeros-illegal-support.svg", &text);
+}
+
+/// Compares with `tests/golden/draw/NAME`; `CORBEAU_BLESS=1` rewrites it.
+fn assert_golden_svg(name: &str, text: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden/draw")
+        .join(name);
+    if std::env::var_os("CORBEAU_BLESS").is_some() {
+        std::fs::write(&path, text).expect("bless");
+    }
+    let golden = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (CORBEAU_BLESS=1 writes it)", path.display()));
+    assert!(
+        golden == text,
+        "{} differs (CORBEAU_BLESS=1 rewrites it; read the diff)",
+        path.display()
+    );
+}
+
+/// Land a house owns is tinted with its colour; the straits are drawn unlike supports.
+#[test]
+fn owned_land_is_tinted_and_straits_are_not_supports() {
+    let v = variant("westeros");
+    let start = Position::starting(&v, None).expect("a full setup");
+    let picture = Picture {
+        variant: &v,
+        position: &start,
+        orders: &[],
+        played: None,
+        title: "Westeros",
+        lang: Lang::En,
+    };
+    let text = svg(&picture).expect("svg");
+    let win = v.province_by_id("win").expect("win");
+    let stark = start.owners[usize::from(win.0)].expect("Stark owns Winterfell");
+    let colour = hex(&v.house(stark).colour);
+    let line = text
+        .lines()
+        .find(|l| l.contains("<title>Winterfell</title>"))
+        .expect("Winterfell's path");
+    let fill = line
+        .split("fill=\"#")
+        .nth(1)
+        .map(|f| hex(&format!("#{}", &f[..6])))
+        .expect("a fill");
+    let plain = hex("#efe4c4");
+    // Between the plain ground and the house's colour, nearer the ground.
+    for i in 0..3 {
+        let (lo, hi) = (plain[i].min(colour[i]), plain[i].max(colour[i]));
+        assert!(lo <= fill[i] && fill[i] <= hi, "{fill:?} {colour:?}");
+    }
+    assert_ne!(fill, plain, "Winterfell is not tinted");
+    // A passage is a round-ended blue band; a support is dark and dashed with a head.
+    let passages: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("</title></path>") && l.contains('–'))
+        .collect();
+    assert!(!passages.is_empty());
+    for l in passages {
+        assert!(l.contains(r##"stroke="#3f7fb8""##), "{l}");
+        assert!(!l.contains("#5a4a2a"), "{l}");
+    }
+}
+
+/// The replay (issue 19): an animated PNG, one frame per played phase, each with its
+/// orders drawn; within the bound docs/drawing.md states.
+#[test]
+fn a_replay_is_an_animated_png_of_one_frame_per_phase_within_its_bound() {
+    let v = variant("westeros");
+    let (after, reports, before) = example_turn(&v);
+    let (after2, reports2, before2) = illegal_support_turn(&v);
+    let frame = |position, orders, played| Picture {
+        variant: &v,
+        position,
+        orders,
+        played: Some(played),
+        title: "Westeros",
+        lang: Lang::Fr,
+    };
+    let frames = [
+        frame(&after, &reports, before.phase),
+        frame(&after2, &reports2, before2.phase),
+        frame(&after, &reports, before.phase),
+    ];
+    let bytes = corbeau::draw::replay(&frames, corbeau::draw::REPLAY_WIDTH).expect("a replay");
+    println!("replay of {} frames: {} bytes", frames.len(), bytes.len());
+    let decoder = ::png::Decoder::new(std::io::Cursor::new(&bytes[..]));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let info = reader.info();
+    assert_eq!(info.width, corbeau::draw::REPLAY_WIDTH);
+    let control = info.animation_control().expect("animated");
+    assert_eq!(control.num_frames, 3);
+    let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
+    for _ in 0..3 {
+        reader.next_frame(&mut buf).expect("a frame");
+    }
+    // docs/drawing.md: at most 40 KB for the first frame and 15 KB for each next one.
+    assert!(
+        bytes.len() <= 40_000 + 15_000 * (frames.len() - 1),
+        "{} bytes",
+        bytes.len()
     );
 }

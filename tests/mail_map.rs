@@ -22,8 +22,8 @@ use mail_parser::{MessageParser, MimeHeaders, PartType};
 
 use support::TempDir;
 use support::world::{
-    BARATHEON, GAME, GameSpec, JUDGE, LANNISTER, MODERATOR, MODERATOR_SECRET, STARK, STARK_SECRET,
-    STRANGER, World, now,
+    BARATHEON, GAME, GameSpec, JUDGE, LANNISTER, LANNISTER_SECRET, MODERATOR, MODERATOR_SECRET,
+    STARK, STARK_SECRET, STRANGER, World, now,
 };
 
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
@@ -545,4 +545,210 @@ fn player_replace_on_the_command_line_can_mail_the_welcome() {
         welcome[0].body
     );
     assert_eq!(welcome[0].attachments.len(), 1);
+}
+
+/// The bound of docs/drawing.md: a Westeros results mail, its picture included, is at
+/// most 120 000 bytes as the transport sends it (headers, text, the PNG in base64). The
+/// phase is the bundled example turn for the three houses seated, its orders all drawn
+/// (moves, supports, bounces); the moderator's mail, which lists every order, is the
+/// heaviest.
+#[test]
+fn a_westeros_results_mail_with_its_picture_weighs_at_most_120_kb_as_sent() {
+    let w = world("weight", Settings::default(), true);
+    take(&w);
+    w.submit(
+        GAME,
+        "stark",
+        "A Win -> Roc\nF Bla -> Det\nA Moa -> Jum\n",
+        now(),
+    );
+    w.submit(
+        GAME,
+        "lannister",
+        "F Lan -> Sdo\nA Pie -> Viv\nA Mfm -> Ner\n",
+        now(),
+    );
+    w.submit(
+        GAME,
+        "baratheon",
+        "F Acc -> Bna\nA Boi -> Bie\nA Che soutient A Boi -> Bie\n",
+        now(),
+    );
+    w.process(GAME, now());
+    let mails = take(&w);
+    let sizes: Vec<(String, usize)> = mails
+        .iter()
+        .filter(|m| m.body.contains(":: counts:"))
+        .map(|m| {
+            assert_eq!(m.attachments.len(), 1, "to {}", m.to);
+            let raw = message(&m.seal(), &judge()).unwrap().formatted();
+            (m.to.clone(), raw.len())
+        })
+        .collect();
+    assert_eq!(sizes.len(), 4, "{sizes:?}");
+    for (to, size) in &sizes {
+        // The figure of docs/drawing.md: `cargo test --release --test mail_map weighs -- --nocapture`.
+        println!("results mail to {to}: {size} bytes");
+        assert!(*size <= 120_000, "the results mail to {to} is {size} bytes");
+    }
+}
+
+/// Issue 19: a player turns the pictures of their own mails off (`RÉGLER IMAGES non`,
+/// `SET PICTURES off`) and on again; their results then come without the board, everyone
+/// else's with it. A player cannot turn them off for the game.
+#[test]
+fn a_player_who_sets_pictures_off_gets_results_without_the_board() {
+    let mut w = world("player-off", Settings::default(), true);
+    take(&w);
+    w.send(
+        STARK,
+        &format!("PARTIE {GAME} Stark {STARK_SECRET}\nRÉGLER IMAGES non\n"),
+    );
+    w.send(
+        LANNISTER,
+        &format!("SIGNON {GAME} Lannister {LANNISTER_SECRET}\nSET PICTURES off\n"),
+    );
+    let replies = take(&w);
+    assert!(
+        to(&replies, STARK)[0]
+            .body
+            .contains("Vos courriers de la partie ne porteront plus de carte"),
+        "{}",
+        to(&replies, STARK)[0].body
+    );
+    assert!(
+        to(&replies, LANNISTER)[0]
+            .body
+            .contains("Your mails of this game will carry no map any more"),
+        "{}",
+        to(&replies, LANNISTER)[0].body
+    );
+    w.send(
+        LANNISTER,
+        &format!("SIGNON {GAME} Lannister {LANNISTER_SECRET}\nSET PICTURES on\n"),
+    );
+    take(&w);
+    let g = w.game(GAME);
+    assert!(g.settings().pictures, "the game's pictures stay on");
+    let player = |house: &str| g.seat(house).unwrap().player().unwrap().pictures();
+    assert!(!player("stark"));
+    assert!(player("lannister"));
+    assert!(player("baratheon"));
+
+    process(&w);
+    let mails = take(&w);
+    let results: Vec<&OutMail> = mails
+        .iter()
+        .filter(|m| m.body.contains(":: counts:"))
+        .collect();
+    assert_eq!(results.len(), 4, "{mails:#?}");
+    for mail in results {
+        let carries = !mail.attachments.is_empty();
+        assert_eq!(carries, mail.to != STARK, "to {}", mail.to);
+    }
+    // Asked for, the map still comes: `CARTE` is the player's own request.
+    w.send(
+        STARK,
+        &format!("PARTIE {GAME} Stark {STARK_SECRET}\nCARTE\n"),
+    );
+    let reply = take(&w);
+    assert_eq!(to(&reply, STARK)[0].attachments.len(), 1);
+}
+
+/// The moderator's way on the command line: `game pictures GAME no --house HOUSE`.
+#[test]
+fn the_moderator_turns_one_player_s_pictures_off_on_the_command_line() {
+    let dir = TempDir::new("mailmap", "cli-pictures");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_corbeau"))
+            .args(args)
+            .env("CORBEAU_DATA", &*dir)
+            .env("CORBEAU_LANG", "en")
+            .env_remove("CORBEAU_CONFIG")
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{args:?}: {said}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    run(&["game", "new", "cli", "--players", "3"]);
+    for (house, address) in [
+        ("stark", STARK),
+        ("lannister", LANNISTER),
+        ("baratheon", BARATHEON),
+    ] {
+        run(&["player", "add", "cli", house, address]);
+    }
+    run(&["game", "start", "cli"]);
+    let said = run(&["game", "pictures", "cli", "off", "--house", "Baratheon"]);
+    assert!(
+        said.contains("baratheon: the player's mails carry no picture any more"),
+        "{said}"
+    );
+    let audit = run(&["game", "audit", "cli"]);
+    assert!(
+        audit.contains("baratheon: no more board pictures in the player's mails"),
+        "{audit}"
+    );
+    run(&["game", "process", "cli"]);
+    let config = corbeau::config::Config {
+        data_dir: dir.to_path_buf(),
+        ..corbeau::config::Config::default()
+    };
+    {
+        let service = corbeau::service::Service::open(&dir).unwrap();
+        corbeau::mail::notify::queue_notices(&service, &config, now()).unwrap();
+    }
+    let outbox = World::outbox_in(&dir);
+    let results: Vec<&OutMail> = outbox
+        .iter()
+        .filter(|m| m.body.contains(":: counts:"))
+        .collect();
+    assert_eq!(results.len(), 3, "{outbox:#?}");
+    for mail in results {
+        assert_eq!(
+            mail.attachments.is_empty(),
+            mail.to == BARATHEON,
+            "to {}",
+            mail.to
+        );
+    }
+}
+
+/// Issue 19: the game-over mail carries the replay, an animated PNG of every played phase.
+#[test]
+fn the_game_over_mail_carries_the_replay_of_the_game() {
+    let w = world("replay", Settings::default(), true);
+    take(&w);
+    process(&w);
+    w.process(GAME, now());
+    take(&w);
+    w.act(
+        GAME,
+        corbeau::game::Action::End(corbeau::game::EndBy::Draw),
+        now(),
+    );
+    let mails = take(&w);
+    let over: Vec<&OutMail> = mails
+        .iter()
+        .filter(|m| m.body.contains("game-over"))
+        .collect();
+    assert!(!over.is_empty(), "{mails:#?}");
+    let played = w.history(GAME).len();
+    assert!(played >= 2, "{played} phases");
+    for mail in over {
+        assert_eq!(mail.attachments.len(), 1, "to {}", mail.to);
+        let a = &mail.attachments[0];
+        assert_eq!(a.media, Media::Png);
+        assert!(
+            a.name.contains("rejeu") || a.name.contains("replay"),
+            "{}",
+            a.name
+        );
+        let decoder = ::png::Decoder::new(std::io::Cursor::new(&a.bytes[..]));
+        let reader = decoder.read_info().expect("a PNG");
+        let control = reader.info().animation_control().expect("animated");
+        assert_eq!(control.num_frames as usize, played, "one frame per phase");
+        assert_eq!(reader.info().width, corbeau::draw::REPLAY_WIDTH);
+    }
 }

@@ -801,12 +801,16 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__pictures)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --house --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --house)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -85,11 +85,15 @@ pub enum GameCommand {
         allowed: bool,
     },
     /// Turn the board's picture in the game's mails on or off (`oui`/`non`, `yes`/`no`):
-    /// off for players on slow links; the texts stay whole.
+    /// off for players on slow links; the texts stay whole. With `--house`, only in that
+    /// house's player's own mails (as the player's `SET PICTURES off` by mail).
     Pictures {
         game: String,
         #[arg(value_parser = parse_allowed, action = clap::ArgAction::Set, required = true)]
         on: bool,
+        /// Only this house's player's mails.
+        #[arg(long)]
+        house: Option<String>,
     },
     /// Change settings of a game already created: all the options given, or none if one
     /// is refused (docs/deadlines.md, "Changing the settings of a game").
@@ -472,12 +476,20 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
             );
             done(ctx, &g, &message)
         }
-        GameCommand::Pictures { game, on } => {
-            let g = moderate(ctx, &game, Action::Pictures { on })?;
-            let message = if on {
-                say!(ctx.lang, "cli_game.mails_carry_the_board_s")
-            } else {
-                say!(ctx.lang, "cli_game.mails_carry_no_picture_any")
+        GameCommand::Pictures { game, on, house } => {
+            let key = house
+                .as_deref()
+                .map(|h| self::house(ctx, &game, h))
+                .transpose()?;
+            let action = Action::Pictures {
+                house: key.clone(),
+                on,
+            };
+            let g = moderate(ctx, &game, action)?;
+            let message = match (key, on) {
+                (None, true) => say!(ctx.lang, "cli_game.mails_carry_the_board_s"),
+                (None, false) => say!(ctx.lang, "cli_game.mails_carry_no_picture_any"),
+                (Some(house), on) => say!(ctx.lang, "cli_game.player_pictures", house, on),
             };
             done(ctx, &g, &message)
         }

@@ -7,7 +7,7 @@
 mod png;
 mod svg;
 
-pub use png::{FONT_FAMILY, PngError, svg_to_png};
+pub use png::{FONT_FAMILY, PngError, svg_to_png, svgs_to_apng};
 pub use svg::svg;
 
 use crate::judge::{Phase, Position, Report};
@@ -15,8 +15,9 @@ use crate::lang::Lang;
 use crate::map::Variant;
 use crate::say;
 
-/// Width in pixels of the PNG a mail carries: legible on a laptop, small enough to mail.
-pub const PNG_WIDTH: u32 = 1200;
+/// Width in pixels of the PNG a mail carries: legible on a laptop (the provinces' labels
+/// 13 px high), small enough that a results mail stays under 120 KB (`docs/drawing.md`).
+pub const PNG_WIDTH: u32 = 1000;
 
 /// What to draw.
 #[derive(Debug, Clone, Copy)]
@@ -53,4 +54,18 @@ impl DrawError {
 pub fn png(picture: &Picture<'_>, width: u32) -> Result<Vec<u8>, DrawError> {
     let document = svg(picture)?;
     Ok(svg_to_png(&document, width)?)
+}
+
+/// Width in pixels of a replay's frames: half the mail's picture, so that a whole game
+/// fits in a mail (`docs/drawing.md`, "Replay").
+pub const REPLAY_WIDTH: u32 = 500;
+
+/// How long each frame of a replay shows, in milliseconds.
+pub const REPLAY_DELAY_MS: u16 = 1500;
+
+/// The replay of a game: an animated PNG, one frame per picture (each played phase with
+/// its orders drawn, in order), `width` pixels wide, looping.
+pub fn replay(frames: &[Picture<'_>], width: u32) -> Result<Vec<u8>, DrawError> {
+    let documents = frames.iter().map(svg).collect::<Result<Vec<_>, _>>()?;
+    Ok(svgs_to_apng(&documents, width, REPLAY_DELAY_MS)?)
 }

@@ -41,6 +41,12 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
 
 /// Rasterises an SVG document to a PNG `width` pixels wide (height kept in proportion).
 pub fn svg_to_png(svg: &str, width: u32) -> Result<Vec<u8>, PngError> {
+    let pixmap = rasterise(svg, width)?;
+    encode(&pixmap, &named_colours(svg))
+}
+
+/// The SVG document drawn `width` pixels wide on white.
+fn rasterise(svg: &str, width: u32) -> Result<tiny_skia::Pixmap, PngError> {
     let options = usvg::Options {
         font_family: FONT_FAMILY.to_string(),
         fontdb: fonts(),
@@ -57,11 +63,86 @@ pub fn svg_to_png(svg: &str, width: u32) -> Result<Vec<u8>, PngError> {
         tiny_skia::Transform::from_scale(scale, scale),
         &mut pixmap.as_mut(),
     );
-    encode(&pixmap)
+    Ok(pixmap)
 }
 
-/// Colours keep 5 bits a channel: the low bits are invisible on a map, and then the
-/// shades of anti-aliasing repeat instead of all differing. A colour is then a 15-bit key.
+/// An animated PNG (APNG) of SVG documents, one frame each, shown `delay_ms` apiece and
+/// looping; `width` pixels wide, as tall as the tallest frame (shorter ones on white).
+/// One palette serves every frame. Each frame after the first keeps only the pixels that
+/// changed, the others transparent over the frame before (palette entry 0): between two
+/// phases most of the board stays, and an unchanged pixel costs next to nothing.
+pub fn svgs_to_apng(svgs: &[String], width: u32, delay_ms: u16) -> Result<Vec<u8>, PngError> {
+    let pixmaps = svgs
+        .iter()
+        .map(|svg| rasterise(svg, width))
+        .collect::<Result<Vec<_>, _>>()?;
+    let height = pixmaps
+        .iter()
+        .map(tiny_skia::Pixmap::height)
+        .max()
+        .ok_or(PngError::Empty)?;
+    let frames: Vec<Vec<u8>> = pixmaps
+        .iter()
+        .map(|p| {
+            let mut frame = vec![255u8; (width * height * 4) as usize];
+            frame[..p.data().len()].copy_from_slice(p.data());
+            frame
+        })
+        .collect();
+    let mut named = Vec::new();
+    for svg in svgs {
+        for colour in named_colours(svg) {
+            if !named.contains(&colour) {
+                named.push(colour);
+            }
+        }
+    }
+    let refs: Vec<&[u8]> = frames.iter().map(Vec::as_slice).collect();
+    let palette = Palette::of(&refs, &named, 1);
+    let error = |e: png::EncodingError| PngError::Encode(e.to_string());
+    let mut out = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut out, width, height);
+        encoder.set_color(png::ColorType::Indexed);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_palette(palette.colours.concat());
+        let mut alpha = vec![255u8; palette.colours.len()];
+        alpha[0] = 0;
+        encoder.set_trns(alpha);
+        encoder.set_deflate_compression(png::DeflateCompression::Level(9));
+        encoder.set_filter(png::Filter::NoFilter);
+        let count = u32::try_from(frames.len()).map_err(|_| PngError::Empty)?;
+        encoder.set_animated(count, 0).map_err(error)?;
+        encoder.set_frame_delay(delay_ms, 1000).map_err(error)?;
+        let mut writer = encoder.write_header().map_err(error)?;
+        let mut before: Option<Vec<u8>> = None;
+        for frame in &frames {
+            let pixels = palette.indices(frame);
+            match &before {
+                None => {
+                    writer.set_blend_op(png::BlendOp::Source).map_err(error)?;
+                    writer.write_image_data(&pixels).map_err(error)?;
+                }
+                Some(last) => {
+                    writer.set_blend_op(png::BlendOp::Over).map_err(error)?;
+                    let delta: Vec<u8> = pixels
+                        .iter()
+                        .zip(last)
+                        .map(|(&now, &was)| if now == was { 0 } else { now })
+                        .collect();
+                    writer.write_image_data(&delta).map_err(error)?;
+                }
+            }
+            before = Some(pixels);
+        }
+        writer.finish().map_err(error)?;
+    }
+    Ok(out)
+}
+
+/// Colours keep 5 bits a channel when they are counted: the low bits are invisible on a
+/// map, and then the shades of anti-aliasing repeat instead of all differing. A colour is
+/// then a 15-bit key.
 fn key(p: &[u8]) -> usize {
     (usize::from(p[0] >> 3) << 10) | (usize::from(p[1] >> 3) << 5) | usize::from(p[2] >> 3)
 }
@@ -71,44 +152,131 @@ fn colour_of(key: usize) -> [u8; 3] {
     [channel(10), channel(5), channel(0)]
 }
 
-/// Encodes as an 8-bit palette PNG: a map has few colours, and a palette stores one byte a
-/// pixel instead of three or four (the picture is opaque: no alpha). The 256 commonest
-/// colours make the palette (the flat areas, the inks); the rarer ones, shades along lines
-/// and letters, take the nearest colour of the palette, which the eye does not see.
-fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PngError> {
-    const KEYS: usize = 1 << 15;
-    let data = pixmap.data();
-    let mut counts = vec![0u32; KEYS];
-    for p in data.chunks_exact(4) {
-        counts[key(p)] += 1;
+/// How many colours the palette holds. The drawing's own colours (about 25, with the
+/// houses') take the first places; the rest go to the commonest shades of anti-aliasing.
+/// Measured on the Westeros example turn at 1 000 px (`docs/drawing.md`): 256 colours
+/// make 98 KB, 64 make 85 KB, 48 make 80 KB, and below 48 the letters' edges grow
+/// ragged for little gain.
+const PALETTE: usize = 48;
+
+/// Every `#rrggbb` the document names: the colours a flat area or an ink has exactly.
+fn named_colours(svg: &str) -> Vec<[u8; 3]> {
+    let mut colours = vec![[255, 255, 255]];
+    for (at, _) in svg.match_indices('#') {
+        let Some(hex) = svg.get(at + 1..at + 7) else {
+            continue;
+        };
+        if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            continue;
+        }
+        let Ok(v) = u32::from_str_radix(hex, 16) else {
+            continue;
+        };
+        let colour = [(v >> 16) as u8, (v >> 8) as u8, v as u8];
+        if !colours.contains(&colour) {
+            colours.push(colour);
+        }
     }
-    let mut used: Vec<usize> = (0..KEYS).filter(|&k| counts[k] > 0).collect();
-    // Most used first; ties by colour, so that the same picture gives the same bytes.
-    used.sort_by(|&a, &b| counts[b].cmp(&counts[a]).then(a.cmp(&b)));
-    let palette: Vec<[u8; 3]> = used.iter().take(256).map(|&k| colour_of(k)).collect();
-    let mut index = vec![0u8; KEYS];
-    for &k in &used {
-        let colour = colour_of(k);
-        let nearest = palette
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, p)| {
-                p.iter()
-                    .zip(colour)
-                    .map(|(&a, b)| (i32::from(a) - i32::from(b)).pow(2))
-                    .sum::<i32>()
+    colours
+}
+
+fn distance(a: [u8; 3], b: [u8; 3]) -> i32 {
+    a.iter()
+        .zip(b)
+        .map(|(&x, y)| (i32::from(x) - i32::from(y)).pow(2))
+        .sum()
+}
+
+/// A palette and the way to it from any colour of the pictures it was made for.
+struct Palette {
+    colours: Vec<[u8; 3]>,
+    /// The entry of each 15-bit key's nearest colour.
+    index: Vec<u8>,
+    /// Entries kept out of the search (an APNG's transparent entry 0).
+    reserved: usize,
+}
+
+impl Palette {
+    /// The drawing's own colours first, so that an ink used on a few pixels only (the
+    /// convoy's blue, a house's colour) keeps its exact shade; then the commonest shades
+    /// of the edges and letters of `frames` (RGBA), up to [`PALETTE`]; `reserved` entries
+    /// before them all.
+    fn of(frames: &[&[u8]], named: &[[u8; 3]], reserved: usize) -> Palette {
+        const KEYS: usize = 1 << 15;
+        let mut counts = vec![0u32; KEYS];
+        for data in frames {
+            for p in data.chunks_exact(4) {
+                counts[key(p)] += 1;
+            }
+        }
+        let mut used: Vec<usize> = (0..KEYS).filter(|&k| counts[k] > 0).collect();
+        // Most used first; ties by colour, so that the same picture gives the same bytes.
+        used.sort_by(|&a, &b| counts[b].cmp(&counts[a]).then(a.cmp(&b)));
+        let mut colours: Vec<[u8; 3]> = vec![[0, 0, 0]; reserved];
+        colours.extend(named.iter().take(256 - reserved).copied());
+        let room = PALETTE.max(colours.len()).min(256);
+        for &k in &used {
+            if colours.len() >= room {
+                break;
+            }
+            let colour = colour_of(k);
+            if !colours[reserved..].contains(&colour) {
+                colours.push(colour);
+            }
+        }
+        let nearest = |colour: [u8; 3]| {
+            colours[reserved..]
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, p)| distance(**p, colour))
+                .map_or(reserved, |(i, _)| i + reserved)
+        };
+        let mut index = vec![0u8; KEYS];
+        for &k in &used {
+            index[k] = u8::try_from(nearest(colour_of(k))).unwrap_or(0);
+        }
+        Palette {
+            colours,
+            index,
+            reserved,
+        }
+    }
+
+    /// The palette entry of each pixel of `data` (RGBA).
+    fn indices(&self, data: &[u8]) -> Vec<u8> {
+        data.chunks_exact(4)
+            .map(|p| {
+                let exact = [p[0], p[1], p[2]];
+                let shade = self.index[key(p)];
+                if self.colours[usize::from(shade)] == exact {
+                    return shade;
+                }
+                // A flat area's exact colour is its own entry, not its 5-bit neighbour's.
+                self.colours[self.reserved..]
+                    .iter()
+                    .position(|c| *c == exact)
+                    .map_or(shade, |i| u8::try_from(i + self.reserved).unwrap_or(shade))
             })
-            .map_or(0, |(i, _)| i);
-        index[k] = u8::try_from(nearest).unwrap_or(0);
+            .collect()
     }
-    let pixels: Vec<u8> = data.chunks_exact(4).map(|p| index[key(p)]).collect();
+}
+
+/// Encodes as an 8-bit palette PNG: a map has few colours, and a palette stores one byte a
+/// pixel instead of three or four (the picture is opaque: no alpha). The palette is
+/// [`Palette::of`]'s; the rarer shades take the nearest colour of the palette, which the
+/// eye does not see. Fewer colours repeat more, and deflate (level 9, rows unfiltered:
+/// filters help photographs, not palette indices) halves the bytes of the fast encoder.
+fn encode(pixmap: &tiny_skia::Pixmap, named: &[[u8; 3]]) -> Result<Vec<u8>, PngError> {
+    let palette = Palette::of(&[pixmap.data()], named, 0);
+    let pixels = palette.indices(pixmap.data());
     let mut out = Vec::new();
     {
         let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
         encoder.set_color(png::ColorType::Indexed);
         encoder.set_depth(png::BitDepth::Eight);
-        encoder.set_palette(palette.concat());
-        encoder.set_compression(png::Compression::Fast);
+        encoder.set_palette(palette.colours.concat());
+        encoder.set_deflate_compression(png::DeflateCompression::Level(9));
+        encoder.set_filter(png::Filter::NoFilter);
         let mut writer = encoder
             .write_header()
             .map_err(|e| PngError::Encode(e.to_string()))?;

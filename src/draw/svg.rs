@@ -12,6 +12,7 @@ use crate::judge::{CheckedOrder, Outcome, PhaseKind, Report, Season, retreat_opt
 use crate::lang::Lang;
 use crate::map::drawing::{Area, BlankKind, Drawing, Point};
 use crate::map::{HouseId, Owner, ProvinceKind, RegionId, UnitKind, Variant};
+use crate::order::Instruction;
 use crate::say;
 
 use super::{DrawError, FONT_FAMILY, Picture};
@@ -28,6 +29,8 @@ const UNOWNED: &str = "#ffffff";
 /// A retreat's arrow and a build's ring.
 const RETREAT: &str = "#b25d00";
 const BUILT: &str = "#1e8a2e";
+/// A strait: water-blue, darker than the sea so that it shows on it.
+const STRAIT: &str = "#3f7fb8";
 
 /// Height of the title band, and of one legend row, in frame units at a 1 000-unit width.
 const TITLE: f64 = 48.0;
@@ -54,7 +57,7 @@ pub fn svg(picture: &Picture<'_>) -> Result<String, DrawError> {
 .b{{fill:none;stroke:{INK};stroke-width:{b:.2}}}
 .c{{fill:none;stroke:#3b3b3b;stroke-width:{c:.2};stroke-linejoin:round}}
 .s{{fill:none;stroke:#6f9cc4;stroke-width:{s:.2}}}
-.l{{font-size:{fl:.1}px;text-anchor:middle;fill:#1d1d1d;stroke:#ffffff;stroke-width:{halo:.1};stroke-opacity:0.7;paint-order:stroke}}
+.l{{font-size:{fl:.1}px;text-anchor:middle;fill:#1d1d1d;stroke:#ffffff;stroke-width:{halo:.1};stroke-linejoin:round;paint-order:stroke}}
 .u{{stroke-width:{us:.2};stroke-linejoin:round}}
 .t{{font-size:{ft:.1}px;fill:#1d1d1d}}
 .g{{font-size:{fg:.1}px;fill:#1d1d1d}}
@@ -71,15 +74,17 @@ pub fn svg(picture: &Picture<'_>) -> Result<String, DrawError> {
         ft = 24.0 * k,
         fg = 14.0 * k,
     );
-    areas(&mut out, variant, drawing);
+    areas(&mut out, picture, drawing);
     borders(&mut out, variant, drawing, k);
     passages(&mut out, variant, drawing, k);
     blank_names(&mut out, drawing, picture.lang, k);
     centres(&mut out, picture, drawing, k);
-    labels(&mut out, variant, drawing);
     orders(&mut out, picture, drawing, k);
     units(&mut out, picture, drawing, k);
     dislodged(&mut out, picture, drawing, k);
+    // Last, over the arrows and the units: no order or unit ever hides a province's
+    // name; the opaque halo keeps it readable where a line runs under it.
+    labels(&mut out, variant, drawing);
     out.push_str("</g>\n");
     title(&mut out, picture, k);
     legend(&mut out, picture, drawing, title_h + drawing.height, k);
@@ -108,9 +113,57 @@ fn is_sea(variant: &Variant, drawing: &Drawing, area: Area) -> bool {
     }
 }
 
+/// `colour` (`#rrggbb`) mixed with `base`: `share` of the first. Unreadable colours give
+/// the base.
+fn mix(colour: &str, base: &str, share: f64) -> String {
+    let rgb = |c: &str| {
+        let hex = c.trim_start_matches('#');
+        let channel = |i: usize| {
+            hex.get(i..i + 2)
+                .and_then(|s| u8::from_str_radix(s, 16).ok())
+        };
+        match (hex.len(), channel(0), channel(2), channel(4)) {
+            (6, Some(r), Some(g), Some(b)) => Some([r, g, b]),
+            _ => None,
+        }
+    };
+    let (Some(a), Some(b)) = (rgb(colour), rgb(base)) else {
+        return base.to_string();
+    };
+    let m = |i: usize| (f64::from(a[i]) * share + f64::from(b[i]) * (1.0 - share)).round() as u8;
+    format!("#{:02x}{:02x}{:02x}", m(0), m(1), m(2))
+}
+
+/// How much of the house's colour tints the land it owns: enough to tell the houses
+/// apart at a glance, little enough that the units in the full colour stand out.
+const TINT: f64 = 0.3;
+
+/// The ground of a province: land a house owns (the owner of its supply centre) takes a
+/// light tint of the house's colour; other land, and the sea, their plain colour. A land
+/// province without a centre has no owner in the position, so it stays plain.
+fn ground(picture: &Picture<'_>, drawing: &Drawing, area: Area) -> String {
+    let variant = picture.variant;
+    let base = area_colour(variant, drawing, area);
+    let owner = match area {
+        Area::Province(p) if variant.province(p).kind != ProvinceKind::Sea => picture
+            .position
+            .owners
+            .get(usize::from(p.0))
+            .copied()
+            .flatten(),
+        _ => None,
+    };
+    match owner {
+        Some(h) => mix(&variant.house(h).colour, base, TINT),
+        None => base.to_string(),
+    }
+}
+
 /// One path per area: its cells as subpaths, stroked in their own colour so that no seam
-/// shows between two cells of one province.
-fn areas(out: &mut String, variant: &Variant, drawing: &Drawing) {
+/// shows between two cells of one province. A province's path carries its full name in
+/// the reader's language as its `<title>` (a browser shows it on hover).
+fn areas(out: &mut String, picture: &Picture<'_>, drawing: &Drawing) {
+    let variant = picture.variant;
     let mut paths: BTreeMap<Area, String> = BTreeMap::new();
     for cell in &drawing.cells {
         let path = paths.entry(cell.area).or_default();
@@ -133,13 +186,30 @@ fn areas(out: &mut String, variant: &Variant, drawing: &Drawing) {
         drawing.width, drawing.height
     );
     for (area, path) in &paths {
-        let colour = area_colour(variant, drawing, *area);
+        let colour = ground(picture, drawing, *area);
+        let title = match area {
+            Area::Province(p) => format!(
+                "<title>{}</title>",
+                escape(variant.province(*p).name_in(picture.lang))
+            ),
+            Area::Blank(_) => String::new(),
+        };
+        // A sea with no name to carry is the background already.
+        if colour == SEA && title.is_empty() {
+            continue;
+        }
         if colour == SEA {
+            // There for its name only: see-through (the background is the sea), yet
+            // filled, so that a pointer over it finds the title.
+            let _ = writeln!(
+                out,
+                r#"<path d="{path}" fill="{SEA}" fill-opacity="0">{title}</path>"#
+            );
             continue;
         }
         let _ = writeln!(
             out,
-            r#"<path d="{path}" fill="{colour}" stroke="{colour}" stroke-width="1.2"/>"#
+            r#"<path d="{path}" fill="{colour}" stroke="{colour}" stroke-width="1.2">{title}</path>"#
         );
     }
 }
@@ -171,8 +241,9 @@ fn borders(out: &mut String, variant: &Variant, drawing: &Drawing, _k: f64) {
     let _ = writeln!(out, r#"<path class="c" d="{coast}"/>"#);
 }
 
-/// A border with no visible shared edge: a dashed double-headed link between the two
-/// provinces' unit points.
+/// A border with no visible shared edge (a strait, an island's crossing): a band of water
+/// between the two provinces' unit points, light blue and round-ended, with no
+/// arrowhead, unlike a support (dark, dashed, with a head).
 fn passages(out: &mut String, variant: &Variant, drawing: &Drawing, k: f64) {
     for &(a, b) in &drawing.passages {
         let pa = drawing.places[usize::from(a.0)].unit;
@@ -180,18 +251,26 @@ fn passages(out: &mut String, variant: &Variant, drawing: &Drawing, k: f64) {
         let (from, to) = (towards(pa, pb, 14.0 * k), towards(pb, pa, 14.0 * k));
         let _ = writeln!(
             out,
-            r##"<path d="M{:.1} {:.1}L{:.1} {:.1}" stroke="#5a4a2a" stroke-width="{:.1}" stroke-dasharray="{:.1} {:.1}" fill="none"><title>{}–{}</title></path>"##,
+            r##"<path d="M{:.1} {:.1}L{:.1} {:.1}" {}><title>{}–{}</title></path>"##,
             from.x,
             from.y,
             to.x,
             to.y,
-            2.0 * k,
-            5.0 * k,
-            4.0 * k,
+            strait_style(k),
             variant.province(a).id,
             variant.province(b).id,
         );
     }
+}
+
+/// How a passage is drawn, on the map and in the legend.
+fn strait_style(k: f64) -> String {
+    format!(
+        r##"stroke="{STRAIT}" stroke-width="{:.1}" stroke-linecap="round" stroke-dasharray="{:.1} {:.1}" fill="none""##,
+        5.0 * k,
+        10.0 * k,
+        6.0 * k
+    )
 }
 
 fn blank_names(out: &mut String, drawing: &Drawing, lang: Lang, k: f64) {
@@ -368,7 +447,15 @@ fn order(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, report: &Re
     let from = point(picture, drawing, region);
     let colour = if failed { FAILED } else { INK };
     let unit_gap = 14.0 * k;
-    match &report.command {
+    // The judge turns an illegal order into a hold; the picture shows what was written
+    // (a support of a move the unit cannot reach, say), in red and crossed.
+    let command = match (&report.outcome, &report.command, &report.text) {
+        (Outcome::Illegal(_), CheckedOrder::Hold, Some(text)) => {
+            as_written(picture.variant, text).unwrap_or(CheckedOrder::Hold)
+        }
+        _ => report.command.clone(),
+    };
+    match &command {
         CheckedOrder::Hold | CheckedOrder::Waive => {}
         CheckedOrder::Move { to, via_convoy } => {
             let target = point(picture, drawing, *to);
@@ -470,6 +557,41 @@ fn order(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, report: &Re
             );
         }
     }
+}
+
+/// The shape of an order as written, read again from its text: where it points, without
+/// asking whether it is legal.
+fn as_written(variant: &Variant, text: &str) -> Option<CheckedOrder> {
+    let source: std::sync::Arc<str> = std::sync::Arc::from("");
+    let order = crate::order::parse_order(variant, &source, 1, text)
+        .ok()
+        .flatten()?;
+    let region = |l: &crate::order::Location| {
+        l.coast
+            .unwrap_or_else(|| variant.province(l.province).region)
+    };
+    Some(match order.action {
+        Instruction::Hold | Instruction::Waive | Instruction::Build | Instruction::Disband => {
+            return None;
+        }
+        Instruction::Move { to, via_convoy } => CheckedOrder::Move {
+            to: region(&to),
+            via_convoy,
+        },
+        Instruction::Retreat { to } => CheckedOrder::Retreat { to: region(&to) },
+        Instruction::Support { unit, to: None } => CheckedOrder::SupportHold {
+            unit: unit.at?.province,
+        },
+        Instruction::Support { unit, to: Some(to) } => CheckedOrder::SupportMove {
+            unit: unit.at?.province,
+            to: to.province,
+            coast: to.coast,
+        },
+        Instruction::Convoy { unit, to } => CheckedOrder::Convoy {
+            army: unit.at?.province,
+            to: to.province,
+        },
+    })
 }
 
 fn mid(a: Point, b: Point) -> Point {
@@ -782,12 +904,10 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
     x += 2.0 * col;
     let _ = writeln!(
         out,
-        r##"<path d="M{:.1} {y:.1}L{:.1} {y:.1}" stroke="#5a4a2a" stroke-width="{:.1}" stroke-dasharray="{:.1} {:.1}"/>"##,
+        r##"<path d="M{:.1} {y:.1}L{:.1} {y:.1}" {}/>"##,
         x - 6.0 * k,
         x + 18.0 * k,
-        2.0 * k,
-        5.0 * k,
-        4.0 * k
+        strait_style(k)
     );
     text_at(out, x + 4.0 * k, y, &say!(lang, "picture.passage_strait"));
     // Row 4: what the other marks mean — the ground no unit enters, retreats, builds and

@@ -150,8 +150,10 @@ pub enum Action {
     Observers {
         allowed: bool,
     },
-    /// Turns the pictures of the game's mails on or off (docs/email.md, "Pictures").
+    /// Turns the pictures of the game's mails on or off (docs/email.md, "Pictures"): for
+    /// everyone (no house: the moderator's switch), or in one house's player's own mails.
     Pictures {
+        house: Option<HouseKey>,
         on: bool,
     },
     /// The language of a house's player, or (none) the moderator's and the game's.
@@ -279,6 +281,9 @@ impl Action {
             }
             | Action::ChangeSecret {
                 house: Some(house), ..
+            }
+            | Action::Pictures {
+                house: Some(house), ..
             } => Some(house),
             _ => None,
         }
@@ -310,7 +315,7 @@ fn needs(action: &Action) -> Needs {
         | Action::Edit { .. }
         | Action::Rollback { .. }
         | Action::Observers { .. }
-        | Action::Pictures { .. }
+        | Action::Pictures { house: None, .. }
         | Action::Set(_)
         | Action::Language { house: None, .. }
         | Action::ChangeSecret { house: None, .. }
@@ -324,6 +329,7 @@ fn needs(action: &Action) -> Needs {
         | Action::Resign { .. }
         | Action::Address { .. }
         | Action::Language { .. }
+        | Action::Pictures { .. }
         | Action::ChangeSecret { .. } => Needs::Player,
         Action::AskObserve { .. }
         | Action::ConfirmObserve { .. }
@@ -491,10 +497,7 @@ impl Game {
             }
             Action::Rollback { last, expected } => self.rollback_guarded(&last, expected, now)?,
             Action::Observers { allowed } => self.allow_observers(allowed),
-            Action::Pictures { on } => {
-                self.settings.pictures = on;
-                Event::Pictures { on }
-            }
+            Action::Pictures { house, on } => self.change_pictures(variant, house, on)?,
             Action::Set(setting) => Event::SettingChanged {
                 change: self.change_setting(setting, now)?,
             },

@@ -88,6 +88,9 @@ pub enum AuditLine {
         ended: usize,
     },
     Pictures {
+        /// A player's own pictures; none: the game's (the only kind stored before).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        house: Option<HouseKey>,
         on: bool,
     },
     Bounced {

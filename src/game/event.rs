@@ -117,7 +117,9 @@ pub enum Event {
     ObserversForbidden {
         ended: usize,
     },
+    /// The game's pictures (`house` none), or a player's own.
     Pictures {
+        house: Option<HouseKey>,
         on: bool,
     },
     /// The moderator changed a setting.
@@ -251,7 +253,7 @@ impl Event {
             Event::RolledBack { phase, .. } => AuditLine::RolledBack { phase },
             Event::ObserversAllowed => AuditLine::ObserversAllowed,
             Event::ObserversForbidden { ended } => AuditLine::ObserversForbidden { ended },
-            Event::Pictures { on } => AuditLine::Pictures { on },
+            Event::Pictures { house, on } => AuditLine::Pictures { house, on },
             Event::SettingChanged { change } => AuditLine::SettingChanged { change },
             Event::LanguageChanged { house, lang } => AuditLine::Language { house, lang },
             Event::AddressChanged { house, old, new } => {

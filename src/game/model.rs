@@ -123,6 +123,11 @@ pub struct Player {
     /// the mail server): shown to the moderator until the address changes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(in crate::game) bounced: Option<Bounced>,
+    /// The player asked for mails without the board's picture (`SET PICTURES off`,
+    /// docs/email.md, "Pictures"). Stored only when set: a game stored before reads
+    /// as pictures on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(in crate::game) no_pictures: bool,
 }
 
 /// A delivery failure recorded against a player's address.
@@ -780,5 +785,10 @@ impl Player {
 
     pub fn bounced(&self) -> Option<&Bounced> {
         self.bounced.as_ref()
+    }
+
+    /// Whether the player's results and notices carry the board's picture.
+    pub fn pictures(&self) -> bool {
+        !self.no_pictures
     }
 }

@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::config::Config;
+use crate::draw::Picture;
 use crate::game::{Game, PhaseRecord};
 use crate::judge::{PhaseKind, Position};
 use crate::lang::Lang;
@@ -146,6 +147,43 @@ pub fn current_attachment(variant: &Variant, game: &Game, lang: Lang) -> Option<
     }
     let stem = format!("{} {}", game.id(), phase_text(game.phase(), lang));
     match current_picture(variant, game, lang, Format::Png) {
+        Ok(png) => Some(Attachment::png(&stem, png)),
+        Err(e) => {
+            no_picture(game.id(), &stem, &e);
+            None
+        }
+    }
+}
+
+/// The replay of a finished game: an animated PNG of every played phase with its orders
+/// drawn (`draw::replay`), named after the game; none when the game's pictures are off,
+/// no phase was played, or it cannot be drawn.
+pub fn replay_attachment(
+    variant: &Variant,
+    game: &Game,
+    records: &[PhaseRecord],
+    lang: Lang,
+) -> Option<Attachment> {
+    if !game.settings().pictures || records.is_empty() {
+        return None;
+    }
+    let played: Vec<_> = records
+        .iter()
+        .map(|r| (r.phase, r.played(variant)))
+        .collect();
+    let frames: Vec<Picture<'_>> = played
+        .iter()
+        .map(|(phase, (position, reports))| Picture {
+            variant,
+            position,
+            orders: reports,
+            played: Some(*phase),
+            title: game.name(),
+            lang,
+        })
+        .collect();
+    let stem = format!("{} {}", game.id(), crate::say!(lang, "picture.replay"));
+    match crate::draw::replay(&frames, crate::draw::REPLAY_WIDTH) {
         Ok(png) => Some(Attachment::png(&stem, png)),
         Err(e) => {
             no_picture(game.id(), &stem, &e);

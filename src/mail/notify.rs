@@ -186,6 +186,12 @@ fn mails_for(
     // One text per language and audience: a house reads its own rejected lines, the
     // moderator everyone's, the others none (`Audience`).
     let mut bodies: HashMap<(Lang, Audience), String> = HashMap::new();
+    // The end of a game tells its summary (issue 23, D13): the history, read once; its
+    // replay is the game-over mail's picture.
+    let history = match notice.kind {
+        NoticeKind::GameOver => Some(service.history(game.id())?),
+        _ => None,
+    };
     // One picture per language (its title and legend are in the reader's words), drawn
     // once for all the readers of that language, not once a mail.
     let mut pictures: HashMap<Lang, Option<Attachment>> = HashMap::new();
@@ -195,14 +201,12 @@ fn mails_for(
             .or_insert_with(|| match (&results, &notice.kind) {
                 (Some((record, _)), _) => board::phase_attachment(variant, game, record, lang),
                 (None, NoticeKind::Started) => board::current_attachment(variant, game, lang),
+                (None, NoticeKind::GameOver) => history
+                    .as_deref()
+                    .and_then(|records| board::replay_attachment(variant, game, records, lang)),
                 _ => None,
             })
             .clone()
-    };
-    // The end of a game tells its summary (issue 23, D13): the history, read once.
-    let history = match notice.kind {
-        NoticeKind::GameOver => Some(service.history(game.id())?),
-        _ => None,
     };
     // Grey press is anonymous while the game runs; at its end, its authors are told
     // where the moderator said so (`SET GREY AUTHORS shown`).
@@ -241,7 +245,10 @@ fn mails_for(
                 // when the stored results are not.
                 let data = json!({ "game": { "id": game.id() }, "phase": record.phase });
                 let subject = subject(config, "results", data, lang).map_err(render_error)?;
-                mail(config, &address, subject, text.clone(), now).carrying(picture(lang).as_ref())
+                let picture = wants_picture(game, &address)
+                    .then(|| picture(lang))
+                    .flatten();
+                mail(config, &address, subject, text.clone(), now).carrying(picture.as_ref())
             }
             None => {
                 let mut data = notice_data(game, variant, &notice.kind, lang);
@@ -275,12 +282,28 @@ fn mails_for(
                     now,
                 )
                 .map_err(render_error)?
-                .carrying(picture(lang).as_ref())
+                .carrying(
+                    wants_picture(game, &address)
+                        .then(|| picture(lang))
+                        .flatten()
+                        .as_ref(),
+                )
             }
         };
         mails.push(mail.about(game.id()));
     }
     Ok(mails)
+}
+
+/// Whether the mail to `address` carries the board's picture: not when it is a player's
+/// who turned their own pictures off (`SET PICTURES off`); the game's switch is read where
+/// the picture is drawn.
+fn wants_picture(game: &Game, address: &str) -> bool {
+    !game.seats().iter().any(|s| {
+        !s.resigned()
+            && s.player()
+                .is_some_and(|p| p.address() == address && !p.pictures())
+    })
 }
 
 /// Who an address is in the game, for the results it may read: the moderator, a house's

@@ -114,7 +114,11 @@ impl AuditLine {
             AuditLine::ObserversForbidden { ended } => {
                 say!(lang, "audit.observers_forbidden", ended)
             }
-            AuditLine::Pictures { on } => say!(lang, "audit.pictures", on),
+            AuditLine::Pictures { house: None, on } => say!(lang, "audit.pictures", on),
+            AuditLine::Pictures {
+                house: Some(house),
+                on,
+            } => say!(lang, "audit.player_pictures", house, on),
             AuditLine::Bounced {
                 house,
                 address,

@@ -88,6 +88,7 @@ impl Game {
             lang,
             joined: now,
             bounced: None,
+            no_pictures: false,
         });
         seat.resigned = false;
         seat.civil_disorder = false;
@@ -219,6 +220,28 @@ impl Game {
         }
         let house = house.map(|h| self.house_id(variant, &h)).transpose()?;
         Ok(Event::LanguageChanged { house, lang })
+    }
+
+    /// The pictures of the game's mails (no house: for everyone, the moderator's switch),
+    /// or of one house's player's own mails.
+    pub(in crate::game) fn change_pictures(
+        &mut self,
+        variant: &Variant,
+        house: Option<HouseKey>,
+        on: bool,
+    ) -> Result<Event, GameError> {
+        let house = house.map(|h| self.house_id(variant, &h)).transpose()?;
+        match &house {
+            None => self.settings.pictures = on,
+            Some(house) => {
+                let player = self
+                    .seat_mut(house)
+                    .and_then(|s| s.player.as_mut())
+                    .ok_or_else(|| GameError::NoPlayer(house.clone()))?;
+                player.no_pictures = !on;
+            }
+        }
+        Ok(Event::Pictures { house, on })
     }
 
     /// A player's new address: one no other player or the moderator has.

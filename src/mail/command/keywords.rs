@@ -212,6 +212,9 @@ pub const SPELLINGS: &[Spelling] = &[
     en("map", Keyword::Map),
     fr("images", Keyword::Pictures),
     en("pictures", Keyword::Pictures),
+    // The player's own pictures (issue 19), spelled as the other player settings.
+    fr("regler images", Keyword::Pictures),
+    en("set pictures", Keyword::Pictures),
     fr("regler", Keyword::Set),
     en("set", Keyword::Set),
     // Issue 23, the habits of njudge players: their spellings of commands corbeau has.

@@ -108,8 +108,9 @@ pub enum Command {
     /// `MAP [game]` / `CARTE [partie]`: the board as it stands, as a picture, with the
     /// phase and deadline; the game is the one signed on to, else the one named.
     Map { game: Option<String> },
-    /// `PICTURES yes|no` / `IMAGES oui|non`: the moderator turns the pictures of the
-    /// game's mails on or off (for players on slow links).
+    /// `PICTURES yes|no` / `IMAGES oui|non` (also `SET PICTURES on|off` / `RÉGLER
+    /// IMAGES oui|non`): the moderator turns the pictures of the game's mails on or off
+    /// (for players on slow links); a player, those of their own mails.
     Pictures(bool),
     /// `HELP` / `AIDE`.
     Help,

@@ -405,11 +405,20 @@ impl Desk<'_> {
         }
     }
 
-    /// `IMAGES oui|non`.
+    /// `IMAGES oui|non`, `RÉGLER IMAGES oui|non`: the moderator's turns the game's
+    /// pictures on or off, a player's their own mails' (as `LANGUE`).
     pub(super) fn pictures(&mut self, game: &mut Option<Session<'_>>, located: &Located, on: bool) {
-        let action = Action::Pictures { on };
-        if self.require_moderator(located) && self.act(game, located, action) {
-            self.section(located.line, &located.text, ReplySection::Pictures { on });
+        let house = match self.role {
+            Role::Moderator if game.is_some() => None,
+            _ => match self.require_house(located) {
+                Some(house) => Some(house),
+                None => return,
+            },
+        };
+        let own = house.is_some();
+        if self.act(game, located, Action::Pictures { house, on }) {
+            let section = ReplySection::Pictures { on, own };
+            self.section(located.line, &located.text, section);
         }
     }
 

@@ -148,9 +148,10 @@ pub(super) enum ReplySection {
         again: bool,
         held: Option<String>,
     },
-    /// Pictures in the game's mails on or off.
+    /// Pictures in the game's mails on or off; `own`: in the player's own mails only.
     Pictures {
         on: bool,
+        own: bool,
     },
     /// Press sent to this many recipients.
     Press {
@@ -388,7 +389,10 @@ mod tests {
                 again: false,
                 held: None,
             },
-            ReplySection::Pictures { on: true },
+            ReplySection::Pictures {
+                on: false,
+                own: true,
+            },
             ReplySection::Press {
                 count: 2,
                 to: vec![],
