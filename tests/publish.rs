@@ -1080,6 +1080,41 @@ fn the_last_broadcasts_of_a_game_ended_mid_phase_stay_on_its_page() {
     );
 }
 
+/// Issue 19, item 4: a finished game's page links its replay, an animated PNG of one
+/// frame per played phase, drawn once; a game still played has none.
+#[test]
+fn a_finished_game_s_page_links_its_replay() {
+    let mut w = World::new("publish", "replay");
+    w.create();
+    w.play_first_phase();
+    w.process_at(90);
+    w.publish(Mode::All);
+    let folder = w.site().dir.join("games").join(GAME);
+    assert!(!folder.join("replay.png").exists());
+    assert!(!w.page(GAME).contains("replay.png"));
+    w.act(
+        GAME,
+        corbeau::game::Action::End(corbeau::game::EndBy::Draw),
+        at(100),
+    );
+    w.publish(Mode::All);
+    let page = w.page(GAME);
+    assert!(page.contains("href=\"replay.png\""), "{page}");
+    assert!(
+        page.contains("Toute la partie en une image animée"),
+        "{page}"
+    );
+    let png = fs::read(folder.join("replay.png")).unwrap();
+    // The animation chunk (acTL) says how many frames: one per played phase.
+    let at = png.windows(4).position(|c| c == b"acTL").unwrap();
+    let frames = u32::from_be_bytes(png[at + 4..at + 8].try_into().unwrap());
+    assert_eq!(frames, w.game(GAME).played());
+    check_links(&w.site().dir);
+    let again = w.publish(Mode::All);
+    assert_eq!(again.pictures_drawn, 0, "{again:?}");
+    assert!(folder.join("replay.png").is_file());
+}
+
 /// Issue 23, item 9: the press archive. Every press message is kept with its author
 /// (a grey one's too) and audience, and `corbeau export` — the moderator's — carries it
 /// whole; the site still shows only the signed broadcasts.

@@ -11,7 +11,6 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::config::Config;
-use crate::draw::Picture;
 use crate::game::{Game, PhaseRecord};
 use crate::judge::{PhaseKind, Position};
 use crate::lang::Lang;
@@ -167,23 +166,8 @@ pub fn replay_attachment(
     if !game.settings().pictures || records.is_empty() {
         return None;
     }
-    let played: Vec<_> = records
-        .iter()
-        .map(|r| (r.phase, r.played(variant)))
-        .collect();
-    let frames: Vec<Picture<'_>> = played
-        .iter()
-        .map(|(phase, (position, reports))| Picture {
-            variant,
-            position,
-            orders: reports,
-            played: Some(*phase),
-            title: game.name(),
-            lang,
-        })
-        .collect();
     let stem = format!("{} {}", game.id(), crate::say!(lang, "picture.replay"));
-    match crate::draw::replay(&frames, crate::draw::REPLAY_WIDTH) {
+    match crate::service::picture::replay_picture(variant, game, records, lang) {
         Ok(png) => Some(Attachment::png(&stem, png)),
         Err(e) => {
             no_picture(game.id(), &stem, &e);

@@ -35,7 +35,9 @@ use crate::report::game_text::{
     Audience, ending_text, phase_text, record_results_or_builtin, status_word,
 };
 use crate::say;
-use crate::service::picture::{Format, PictureError, current_picture, phase_picture};
+use crate::service::picture::{
+    Format, PictureError, current_picture, phase_picture, replay_picture,
+};
 use crate::service::{Broadcast, Bug, Service, ServiceError};
 
 mod pages;
@@ -370,8 +372,17 @@ impl Manifest {
 struct PictureJob<'a> {
     file: String,
     fingerprint: String,
-    /// The phase record drawn; none: the current board.
-    record: Option<&'a PhaseRecord>,
+    drawn: Drawn<'a>,
+}
+
+/// What a picture of the site shows.
+enum Drawn<'a> {
+    /// The board as it stands.
+    Current,
+    /// The board after a played phase, its orders drawn.
+    Phase(&'a PhaseRecord),
+    /// A finished game's every phase, animated.
+    Replay,
 }
 
 fn write_game(
@@ -406,7 +417,7 @@ fn write_game(
             write_position(variant, game.position()).as_bytes(),
             game.phase().to_string().as_bytes(),
         ]),
-        record: None,
+        drawn: Drawn::Current,
     }];
     for record in &history.records {
         let drawn = json!([
@@ -420,7 +431,16 @@ fn write_game(
         jobs.push(PictureJob {
             file: phase_file(record.index),
             fingerprint: common(&[&serde_json::to_vec(&drawn).unwrap_or_default()]),
-            record: Some(record),
+            drawn: Drawn::Phase(record),
+        });
+    }
+    if game.ending().is_some() && !history.records.is_empty() {
+        // Drawn again whenever a phase's picture would be.
+        let phases: Vec<&[u8]> = jobs[1..].iter().map(|j| j.fingerprint.as_bytes()).collect();
+        jobs.push(PictureJob {
+            file: REPLAY.into(),
+            fingerprint: common(&[&[b"replay".as_slice()], phases.as_slice()].concat()),
+            drawn: Drawn::Replay,
         });
     }
     // Drawing is the slow part: the pictures to draw are drawn side by side.
@@ -434,9 +454,10 @@ fn write_game(
         .collect::<Vec<_>>()
         .into_par_iter()
         .map(|(i, job)| {
-            let bytes = match job.record {
-                Some(record) => phase_picture(variant, game, record, lang, Format::Svg),
-                None => current_picture(variant, game, lang, Format::Svg),
+            let bytes = match job.drawn {
+                Drawn::Phase(record) => phase_picture(variant, game, record, lang, Format::Svg),
+                Drawn::Current => current_picture(variant, game, lang, Format::Svg),
+                Drawn::Replay => replay_picture(variant, game, &history.records, lang),
             };
             (i, bytes)
         })
@@ -538,6 +559,9 @@ fn without_header(results: &str) -> &str {
 
 /// The map of the board as it stands.
 const CURRENT_MAP: &str = "current.svg";
+
+/// A finished game's replay: every played phase, animated (an APNG).
+const REPLAY: &str = "replay.png";
 
 /// The map after a played phase.
 fn phase_file(index: u32) -> String {
@@ -723,10 +747,7 @@ fn render_game(
         },
         "steps": { "first": first, "last": last },
         "chart": pages::centre_chart(variant, records, lang),
-        // The replay of the whole game (an animated PNG, `replay.png` in the game's
-        // folder) is linked here once it is drawn: set to its picture value, the page
-        // shows the link (templates/{fr,en}/publish-game.html, "replay").
-        "replay": serde_json::Value::Null,
+        "replay": picture_value(present, REPLAY),
         "phases": phases.iter().rev().collect::<Vec<_>>(),
     });
     let mut files = vec![(

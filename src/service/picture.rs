@@ -61,6 +61,32 @@ pub fn current_picture(
     draw(&picture, format)
 }
 
+/// The replay of a game: an animated PNG of every played phase in `records` with its
+/// orders drawn (`draw::replay`), for the game-over mail and the published page.
+pub fn replay_picture(
+    variant: &Variant,
+    game: &Game,
+    records: &[PhaseRecord],
+    lang: Lang,
+) -> Result<Vec<u8>, PictureError> {
+    let played: Vec<_> = records
+        .iter()
+        .map(|r| (r.phase, r.played(variant)))
+        .collect();
+    let frames: Vec<Picture<'_>> = played
+        .iter()
+        .map(|(phase, (position, reports))| Picture {
+            variant,
+            position,
+            orders: reports,
+            played: Some(*phase),
+            title: game.name(),
+            lang,
+        })
+        .collect();
+    Ok(crate::draw::replay(&frames, crate::draw::REPLAY_WIDTH)?)
+}
+
 fn draw(picture: &Picture<'_>, format: Format) -> Result<Vec<u8>, PictureError> {
     Ok(match format {
         Format::Png => crate::draw::png(picture, PNG_WIDTH)?,
