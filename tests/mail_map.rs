@@ -488,17 +488,14 @@ fn with_pictures_off_no_mail_carries_one_and_the_text_is_the_same() {
     assert_eq!(text(&mails), text(&with));
 }
 
-/// `corbeau player replace … --welcome` mails the same welcome as `REMPLACER` by mail,
-/// in one transaction with the seat; without `--welcome`, no mail (the moderator passes
-/// the printed secret on).
-#[test]
-fn player_replace_on_the_command_line_can_mail_the_welcome() {
-    let dir = TempDir::new("mailmap", "cli");
-    let run = |args: &[&str]| {
+/// The binary run on `dir`'s store in `lang` (its output; it must succeed), once it has
+/// made and started the game `cli` with three players.
+fn cli_game<'a>(dir: &'a TempDir, lang: &'a str) -> impl Fn(&[&str]) -> String + 'a {
+    let run = move |args: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_corbeau"))
             .args(args)
-            .env("CORBEAU_DATA", &*dir)
-            .env("CORBEAU_LANG", "fr")
+            .env("CORBEAU_DATA", &**dir)
+            .env("CORBEAU_LANG", lang)
             .env_remove("CORBEAU_CONFIG")
             .output()
             .unwrap();
@@ -515,6 +512,16 @@ fn player_replace_on_the_command_line_can_mail_the_welcome() {
         run(&["player", "add", "cli", house, address]);
     }
     run(&["game", "start", "cli"]);
+    run
+}
+
+/// `corbeau player replace … --welcome` mails the same welcome as `REMPLACER` by mail,
+/// in one transaction with the seat; without `--welcome`, no mail (the moderator passes
+/// the printed secret on).
+#[test]
+fn player_replace_on_the_command_line_can_mail_the_welcome() {
+    let dir = TempDir::new("mailmap", "cli");
+    let run = cli_game(&dir, "fr");
     run(&["player", "replace", "cli", "stark", "rickon@nord.test"]);
     let printed = run(&[
         "player",
@@ -659,27 +666,7 @@ fn a_player_who_sets_pictures_off_gets_results_without_the_board() {
 #[test]
 fn the_moderator_turns_one_player_s_pictures_off_on_the_command_line() {
     let dir = TempDir::new("mailmap", "cli-pictures");
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_corbeau"))
-            .args(args)
-            .env("CORBEAU_DATA", &*dir)
-            .env("CORBEAU_LANG", "en")
-            .env_remove("CORBEAU_CONFIG")
-            .output()
-            .unwrap();
-        let said = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert!(out.status.success(), "{args:?}: {said}");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
-    run(&["game", "new", "cli", "--players", "3"]);
-    for (house, address) in [
-        ("stark", STARK),
-        ("lannister", LANNISTER),
-        ("baratheon", BARATHEON),
-    ] {
-        run(&["player", "add", "cli", house, address]);
-    }
-    run(&["game", "start", "cli"]);
+    let run = cli_game(&dir, "en");
     let said = run(&["game", "pictures", "cli", "off", "--house", "Baratheon"]);
     assert!(
         said.contains("baratheon: the player's mails carry no picture any more"),

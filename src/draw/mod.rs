@@ -8,7 +8,7 @@ mod png;
 mod svg;
 
 pub use png::{FONT_FAMILY, PngError, svg_to_png, svgs_to_apng};
-pub use svg::svg;
+pub use svg::{svg, xml_text};
 
 use crate::judge::{Phase, Position, Report};
 use crate::lang::Lang;

@@ -190,7 +190,7 @@ fn areas(out: &mut String, picture: &Picture<'_>, drawing: &Drawing) {
         let title = match area {
             Area::Province(p) => format!(
                 "<title>{}</title>",
-                escape(variant.province(*p).name_in(picture.lang))
+                xml_text(variant.province(*p).name_in(picture.lang))
             ),
             Area::Blank(_) => String::new(),
         };
@@ -282,7 +282,7 @@ fn blank_names(out: &mut String, drawing: &Drawing, lang: Lang, k: f64) {
                 at.x,
                 at.y,
                 14.0 * k,
-                escape(name)
+                xml_text(name)
             );
         }
     }
@@ -330,7 +330,7 @@ fn labels(out: &mut String, variant: &Variant, drawing: &Drawing) {
             r#"<text class="l" x="{:.1}" y="{:.1}">{}</text>"#,
             at.x,
             at.y,
-            escape(&id)
+            xml_text(&id)
         );
     }
 }
@@ -743,8 +743,8 @@ fn title(out: &mut String, picture: &Picture<'_>, k: f64) {
         r#"<text class="t" x="{:.1}" y="{:.1}">{} — {}</text>"#,
         14.0 * k,
         33.0 * k,
-        escape(picture.title),
-        escape(&words)
+        xml_text(picture.title),
+        xml_text(&words)
     );
 }
 
@@ -763,7 +763,7 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
             r#"<text class="g" x="{:.1}" y="{:.1}">{}</text>"#,
             x + 26.0 * k,
             y + 5.0 * k,
-            escape(text)
+            xml_text(text)
         );
     };
     // An order mark's sample: a short arrow and its name.
@@ -996,8 +996,11 @@ fn legend_houses(picture: &Picture<'_>) -> Vec<HouseId> {
     }
 }
 
-/// XML text escaping.
-fn escape(text: &str) -> String {
+/// Text for XML (the SVG, the published feed): the characters that could end it escaped
+/// (text is only ever put in content or in attributes between double quotes, so `'` needs
+/// nothing), and the characters XML 1.0 forbids (control characters a game's name or a
+/// press message might hold) left out: either would make the whole document unreadable.
+pub fn xml_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -1005,6 +1008,8 @@ fn escape(text: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
             c => out.push(c),
         }
     }

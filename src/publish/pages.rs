@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value as Json, json};
 
+use crate::draw::xml_text;
 use crate::game::{Game, PhaseRecord};
 use crate::judge::Phase;
 use crate::lang::Lang;
@@ -189,25 +190,6 @@ pub fn game_json(game: &Game, variant: &Variant, records: &[PhaseRecord], lang: 
     })
 }
 
-/// Text for XML: the five characters that could end it escaped, and the characters XML
-/// 1.0 forbids (control characters a press message might hold) left out.
-fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// A stable `urn:uuid:` for the feed and its entries. A site has no address of its own
 /// (it may be served from anywhere, or opened from disk), so the ids are made from what
 /// names the game for good: its id and the moment it was created. Version 8 (RFC 9562):
@@ -261,7 +243,7 @@ pub fn feed(game: &Game, entries: &[FeedEntry]) -> String {
     out.push_str("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
     out.push_str("<feed xmlns=\"http://www.w3.org/2005/Atom\">\n");
     let _ = writeln!(out, "  <id>{}</id>", feed_id(game, None));
-    let _ = writeln!(out, "  <title>{}</title>", xml(game.name()));
+    let _ = writeln!(out, "  <title>{}</title>", xml_text(game.name()));
     let _ = writeln!(out, "  <updated>{updated}</updated>");
     out.push_str("  <author><name>corbeau</name></author>\n");
     out.push_str("  <link rel=\"self\" type=\"application/atom+xml\" href=\"feed.xml\"/>\n");
@@ -270,7 +252,7 @@ pub fn feed(game: &Game, entries: &[FeedEntry]) -> String {
     for entry in entries.iter().rev() {
         out.push_str("  <entry>\n");
         let _ = writeln!(out, "    <id>{}</id>", feed_id(game, Some(entry.index)));
-        let _ = writeln!(out, "    <title>{}</title>", xml(&entry.title));
+        let _ = writeln!(out, "    <title>{}</title>", xml_text(&entry.title));
         let _ = writeln!(out, "    <updated>{}</updated>", entry.updated);
         let _ = writeln!(
             out,
@@ -280,7 +262,7 @@ pub fn feed(game: &Game, entries: &[FeedEntry]) -> String {
         let _ = writeln!(
             out,
             "    <content type=\"text\">{}</content>",
-            xml(&entry.results)
+            xml_text(&entry.results)
         );
         out.push_str("  </entry>\n");
     }
@@ -295,8 +277,8 @@ mod tests {
     #[test]
     fn xml_text_is_escaped_and_forbidden_characters_go() {
         assert_eq!(
-            xml("<a href=\"x\">'&'</a>\u{1}\n"),
-            "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;\n"
+            xml_text("<a href=\"x\">'&'</a>\u{1}\n"),
+            "&lt;a href=&quot;x&quot;&gt;'&amp;'&lt;/a&gt;\n"
         );
     }
 }
