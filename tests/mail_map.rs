@@ -634,7 +634,14 @@ fn a_player_who_sets_pictures_off_gets_results_without_the_board() {
         LANNISTER,
         &format!("SIGNON {GAME} Lannister {LANNISTER_SECRET}\nSET PICTURES on\n"),
     );
-    take(&w);
+    // A forger writing from Baratheon's address, without the secret, changes nothing.
+    w.send(BARATHEON, "SET PICTURES off\n");
+    let forged = take(&w);
+    let answer = &to(&forged, BARATHEON)[0].body;
+    assert!(
+        answer.contains("sign on first") || answer.contains("s'identifier"),
+        "{answer}"
+    );
     let g = w.game(GAME);
     assert!(g.settings().pictures, "the game's pictures stay on");
     let player = |house: &str| g.seat(house).unwrap().player().unwrap().pictures();
