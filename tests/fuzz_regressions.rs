@@ -1,7 +1,10 @@
 //! Inputs the fuzz targets (fuzz/, docs/testing.md) found wrong, fed to the same library
 //! functions on the stable toolchain, so that each stays fixed.
 
+use std::sync::Arc;
+
 use corbeau::map::load_variant;
+use corbeau::order::parse_order;
 use corbeau::position::{read_position, write_position};
 
 /// A position read, written and read again is the same position.
@@ -24,6 +27,24 @@ fn a_position_without_owned_centres_writes_back_as_one() {
         "variant westeros\nphase spring 298 movement\nowner Stark:\nunit Stark: A win\n",
     );
     round_trip("classique", "phase spring 1901 movement\nowner England:\n");
+}
+
+/// Found by the `orders` target: stops and blanks alternating at the end of a line
+/// (`tient\r\r;\r\x0c\r`, a mail with stray carriage returns) were quoted back with
+/// carriage returns that the text, read again, did not keep.
+#[test]
+fn an_order_quoted_back_quotes_itself_the_same() {
+    let variant = load_variant("westeros").expect("built-in variant");
+    let source: Arc<str> = Arc::from("found");
+    let line = "baratheon: F gos tient\r\r\r;\r\r\u{c}\r\r";
+    let order = parse_order(&variant, &source, 1, line)
+        .expect("reads")
+        .expect("an order");
+    assert_eq!(order.text, "baratheon: F gos tient");
+    let again = parse_order(&variant, &source, 1, &order.text)
+        .expect("reads")
+        .expect("an order");
+    assert_eq!(again.text, order.text);
 }
 
 /// The positions of the fuzz seeds that read still round-trip (the seeds the target

@@ -116,9 +116,11 @@ fn check_length(source: &Arc<str>, line_no: u32, line: &str) -> Result<(), Order
 /// The order as written, without its comment and final punctuation.
 fn order_text(line: &str) -> String {
     let before_comment = line.split('#').next().unwrap_or(line);
+    // Stops and blanks of any kind may alternate at the end (`tient.\r;\r`): all go, so
+    // that the text quoted back reads as the same order and quotes itself the same.
     before_comment
         .trim()
-        .trim_end_matches(['.', ';', ' ', '\t'])
+        .trim_end_matches(|c: char| c.is_whitespace() || c == '.' || c == ';')
         .to_string()
 }
 
@@ -803,6 +805,7 @@ mod tests {
     fn order_text_drops_comment_and_final_stop() {
         assert_eq!(order_text("  A1 Ner tient.  # fin"), "A1 Ner tient");
         assert_eq!(order_text("A Ner -> Som"), "A Ner -> Som");
+        assert_eq!(order_text("A Ner tient\r\r;\r\u{c}\r. "), "A Ner tient");
     }
 
     #[test]
