@@ -24,6 +24,10 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-malloc_context_size=0:quarantine_size_mb=16
 # system calls, so what ASan would add is a check of the dependencies' unsafe code.
 sanitizer="${FUZZ_SANITIZER:-address}"
 
+# FUZZ_RUNS=N also stops each target after N executions, whichever comes first: a
+# campaign then reaches its count however loaded the machine is.
+runs="${FUZZ_RUNS:--1}"
+
 cargo +nightly fuzz build -O -s "$sanitizer" || exit 1
 
 # FUZZ_CORPUS=DIR keeps the inputs found in DIR/<target> from one run to the next, so that
@@ -42,7 +46,7 @@ for target in "${targets[@]}"; do
     esac
     log="$work/$target.log"
     cargo +nightly fuzz run -O -s "$sanitizer" "$target" "$corpus/$target" "fuzz/corpus/$target" -- \
-        -max_total_time="$seconds" -rss_limit_mb=256 -timeout=1 -print_final_stats=1 \
+        -max_total_time="$seconds" -runs="$runs" -rss_limit_mb=256 -timeout=1 -print_final_stats=1 \
         "${dict[@]}" >"$log" 2>&1
     status=$?
     execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
