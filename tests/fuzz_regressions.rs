@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use corbeau::map::load_variant;
-use corbeau::order::parse_order;
+use corbeau::lang::Lang;
+use corbeau::order::{Instruction, Location, parse_order};
 use corbeau::position::{read_position, write_position};
 
 /// A position read, written and read again is the same position.
@@ -45,6 +46,47 @@ fn an_order_quoted_back_quotes_itself_the_same() {
         .expect("reads")
         .expect("an order");
     assert_eq!(again.text, order.text);
+}
+
+/// Found by the `orders` target's spelling check: in a convoy written without its verb,
+/// a unit at a province with two coasts, then a unit named by a province whose English
+/// name starts with a coast's (`West Summer Sea`): the first word was read as
+/// Winterfell's west coast and the rest refused.
+#[test]
+fn a_province_name_that_starts_like_a_coast_is_the_next_unit_s() {
+    let variant = load_variant("westeros").expect("built-in variant");
+    let source: Arc<str> = Arc::from("found");
+    let read = |line: &str| {
+        parse_order(&variant, &source, 1, line)
+            .unwrap_or_else(|e| panic!("{line:?}: {}", e.message(Lang::En)))
+            .expect("an order")
+    };
+    let id = |l: &Location| {
+        let p = variant.province(l.province);
+        let coast = l.coast.and_then(|c| variant.region(c).coast.clone());
+        (p.id.clone(), coast)
+    };
+    for line in [
+        "D Syrax win West Summer Sea->cno.",
+        "F Win West Summer Sea -> Cno",
+        "F Win East Summer Sea -> Cno",
+    ] {
+        let order = read(line);
+        let Instruction::Convoy { unit, to } = &order.action else {
+            panic!("{line:?} read as {:?}", order.action);
+        };
+        let by = order.unit.at.as_ref().expect("the convoying unit's place");
+        assert_eq!(id(by), ("win".to_string(), None), "{line:?}");
+        let at = unit.at.as_ref().expect("the convoyed unit's place");
+        assert!(["meo", "mee"].contains(&id(at).0.as_str()), "{line:?}");
+        assert_eq!(id(to), ("cno".to_string(), None), "{line:?}");
+    }
+    // A coast followed by anything else is still the coast.
+    for (line, coast) in [("F Win West -> Bgl", "ouest"), ("F Win east H", "est")] {
+        let order = read(line);
+        let at = order.unit.at.as_ref().expect("a place");
+        assert_eq!(id(at), ("win".to_string(), Some(coast.to_string())), "{line:?}");
+    }
 }
 
 /// The positions of the fuzz seeds that read still round-trip (the seeds the target

@@ -21,6 +21,10 @@ const SEA: &str = "#a9cbe8";
 const COAST: &str = "#efe4c4";
 const LAND: &str = "#ddcc9c";
 const BLANK_LAND: &str = "#b9b4a8";
+/// Land no unit enters is hatched: a plain grey was too close to the 30 % tints of
+/// the grey and black houses (Stark, Greyjoy) to tell apart.
+const HATCH: &str = "#8c877b";
+const IMPASSABLE: &str = "url(#impassable)";
 const BLANK_SEA: &str = "#c9dced";
 const INK: &str = "#2a2a2a";
 const FAILED: &str = "#d0021b";
@@ -62,6 +66,7 @@ pub fn svg(picture: &Picture<'_>) -> Result<String, DrawError> {
 .t{{font-size:{ft:.1}px;fill:#1d1d1d}}
 .g{{font-size:{fg:.1}px;fill:#1d1d1d}}
 </style>
+<defs><pattern id="impassable" width="{hw:.2}" height="{hw:.2}" patternUnits="userSpaceOnUse"><rect width="{hw:.2}" height="{hw:.2}" fill="{BLANK_LAND}"/><path d="M-{hs:.2} {hs:.2}L{hs:.2} -{hs:.2}M0 {hw:.2}L{hw:.2} 0M{hl:.2} {hh:.2}L{hh:.2} {hl:.2}" stroke="{HATCH}" stroke-width="{hs:.2}"/></pattern></defs>
 <rect width="{w}" height="{total_h:.0}" fill="#f7f3ea"/>
 <g transform="translate(0 {title_h:.1})">
 "##,
@@ -73,6 +78,13 @@ pub fn svg(picture: &Picture<'_>) -> Result<String, DrawError> {
         us = 1.6 * k,
         ft = 24.0 * k,
         fg = 14.0 * k,
+        // An upright tile with its diagonal (and the corners of its neighbours'), 9 px
+        // at the mail's 1 000 px: each row of pixels repeats exactly, which deflate
+        // packs far better than a rotated tile.
+        hw = 9.0 * k,
+        hs = 2.2 * k,
+        hl = 9.0 * k - 2.2 * k,
+        hh = 9.0 * k + 2.2 * k,
     );
     areas(&mut out, picture, drawing);
     borders(&mut out, variant, drawing, k);
@@ -207,9 +219,16 @@ fn areas(out: &mut String, picture: &Picture<'_>, drawing: &Drawing) {
             );
             continue;
         }
+        // The seams are stroked in the plain grey: a hatch along every cell's edge
+        // would draw the cells' outlines.
+        let (fill, stroke) = if colour == BLANK_LAND {
+            (IMPASSABLE, BLANK_LAND)
+        } else {
+            (colour.as_str(), colour.as_str())
+        };
         let _ = writeln!(
             out,
-            r#"<path d="{path}" fill="{colour}" stroke="{colour}" stroke-width="1.2">{title}</path>"#
+            r#"<path d="{path}" fill="{fill}" stroke="{stroke}" stroke-width="1.2">{title}</path>"#
         );
     }
 }
@@ -916,7 +935,7 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
     x = 14.0 * k;
     let _ = writeln!(
         out,
-        r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{BLANK_LAND}" stroke="{INK}" stroke-width="{:.1}"/>"#,
+        r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{IMPASSABLE}" stroke="{INK}" stroke-width="{:.1}"/>"#,
         x - 4.0 * k,
         y - 8.0 * k,
         20.0 * k,

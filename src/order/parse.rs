@@ -680,10 +680,20 @@ fn coast(i: Input<'_>, province: ProvinceId) -> PResult<'_, crate::map::RegionId
     bare_coast(i, province)
 }
 
-/// `bare_coast`: a coast name after a blank (`stp nc`), when it is no keyword.
+/// `bare_coast`: a coast name after a blank (`stp nc`), when it is no keyword and does
+/// not begin a longer province name: in `F Win West Summer Sea -> Cno` (a convoy with no
+/// verb), `West` starts the next unit's province, not Winterfell's west coast.
 fn bare_coast(i: Input<'_>, province: ProvinceId) -> PResult<'_, crate::map::RegionId> {
     match i.word() {
-        Some((word, _)) if !is_reserved(word) => coast_name(i, province),
+        Some((word, _)) if !is_reserved(word) => {
+            let (rest, coast) = coast_name(i, province)?;
+            match self::province(i) {
+                Ok((after, _)) if after.rest.len() < rest.rest.len() => {
+                    fail(i, Problem::Expected(Expectation::Coast))
+                }
+                _ => Ok((rest, coast)),
+            }
+        }
         _ => fail(i, Problem::Expected(Expectation::Coast)),
     }
 }
