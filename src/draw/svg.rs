@@ -22,7 +22,8 @@ const COAST: &str = "#efe4c4";
 const LAND: &str = "#ddcc9c";
 const BLANK_LAND: &str = "#b9b4a8";
 /// Land no unit enters is hatched: a plain grey was too close to the 30 % tints of
-/// the grey and black houses (Stark, Greyjoy) to tell apart.
+/// the grey and black houses (Stark, Greyjoy) to tell apart. Its name has a halo over
+/// the stripes.
 const HATCH: &str = "#8c877b";
 const IMPASSABLE: &str = "url(#impassable)";
 const BLANK_SEA: &str = "#c9dced";
@@ -79,8 +80,7 @@ pub fn svg(picture: &Picture<'_>) -> Result<String, DrawError> {
         ft = 24.0 * k,
         fg = 14.0 * k,
         // An upright tile with its diagonal (and the corners of its neighbours'), 9 px
-        // at the mail's 1 000 px: each row of pixels repeats exactly, which deflate
-        // packs far better than a rotated tile.
+        // at the mail's 1 000 px: each row of pixels repeats exactly, which suits deflate.
         hw = 9.0 * k,
         hs = 2.2 * k,
         hl = 9.0 * k - 2.2 * k,
@@ -297,10 +297,11 @@ fn blank_names(out: &mut String, drawing: &Drawing, lang: Lang, k: f64) {
         if let (Some(name), Some(at)) = (blank.name_in(lang), blank.label) {
             let _ = writeln!(
                 out,
-                r##"<text x="{:.1}" y="{:.1}" font-size="{:.1}" font-style="italic" text-anchor="middle" fill="#5d5a52">{}</text>"##,
+                r##"<text x="{:.1}" y="{:.1}" font-size="{:.1}" font-style="italic" text-anchor="middle" fill="#5d5a52" stroke="#f7f3ea" stroke-width="{:.1}" stroke-linejoin="round" paint-order="stroke">{}</text>"##,
                 at.x,
                 at.y,
                 14.0 * k,
+                3.0 * k,
                 xml_text(name)
             );
         }
