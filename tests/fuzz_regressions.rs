@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use corbeau::map::load_variant;
 use corbeau::lang::Lang;
+use corbeau::map::load_variant;
 use corbeau::order::{Instruction, Location, parse_order};
 use corbeau::position::{read_position, write_position};
 
@@ -85,7 +85,11 @@ fn a_province_name_that_starts_like_a_coast_is_the_next_unit_s() {
     for (line, coast) in [("F Win West -> Bgl", "ouest"), ("F Win east H", "est")] {
         let order = read(line);
         let at = order.unit.at.as_ref().expect("a place");
-        assert_eq!(id(at), ("win".to_string(), Some(coast.to_string())), "{line:?}");
+        assert_eq!(
+            id(at),
+            ("win".to_string(), Some(coast.to_string())),
+            "{line:?}"
+        );
     }
 }
 
