@@ -22,8 +22,7 @@ const COAST: &str = "#efe4c4";
 const LAND: &str = "#ddcc9c";
 const BLANK_LAND: &str = "#b9b4a8";
 /// Land no unit enters is hatched: a plain grey was too close to the 30 % tints of
-/// the grey and black houses (Stark, Greyjoy) to tell apart. Its name has a halo over
-/// the stripes.
+/// the grey and black houses (Stark, Greyjoy) to tell apart.
 const HATCH: &str = "#8c877b";
 const IMPASSABLE: &str = "url(#impassable)";
 const BLANK_SEA: &str = "#c9dced";
@@ -292,6 +291,8 @@ fn strait_style(k: f64) -> String {
     )
 }
 
+/// The names of blank areas, with a halo: on hatched land the stripes would cut the
+/// letters.
 fn blank_names(out: &mut String, drawing: &Drawing, lang: Lang, k: f64) {
     for blank in &drawing.blanks {
         if let (Some(name), Some(at)) = (blank.name_in(lang), blank.label) {
