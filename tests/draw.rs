@@ -44,6 +44,42 @@ fn example_orders(variant: &Variant) -> Vec<GivenOrder> {
     given
 }
 
+/// The picture of a played turn, as the results mail draws it: the position after the
+/// turn, with the turn's orders.
+fn turn_picture<'a>(
+    v: &'a Variant,
+    after: &'a Position,
+    reports: &'a [Report],
+    before: &Position,
+    lang: Lang,
+) -> Picture<'a> {
+    Picture {
+        variant: v,
+        position: after,
+        orders: reports,
+        played: Some(before.phase),
+        title: "Westeros",
+        lang,
+    }
+}
+
+/// The picture of a position with no orders drawn.
+fn still_picture<'a>(
+    v: &'a Variant,
+    position: &'a Position,
+    title: &'a str,
+    lang: Lang,
+) -> Picture<'a> {
+    Picture {
+        variant: v,
+        position,
+        orders: &[],
+        played: None,
+        title,
+        lang,
+    }
+}
+
 /// The position after the example turn and the turn's reports.
 fn example_turn(variant: &Variant) -> (Position, Vec<Report>, Position) {
     let before = Position::starting(variant, None).expect("a full setup");
@@ -286,14 +322,7 @@ fn a_variant_without_drawing_loads_but_has_no_map() {
     let v = parse_variant("mini.toml", &mini()).unwrap_or_else(|e| panic!("{e}"));
     assert!(v.drawing.is_none());
     let position = Position::starting(&v, None).expect("setup");
-    let picture = Picture {
-        variant: &v,
-        position: &position,
-        orders: &[],
-        played: None,
-        title: "Mini",
-        lang: Lang::En,
-    };
+    let picture = still_picture(&v, &position, "Mini", Lang::En);
     let error = svg(&picture).expect_err("no drawing, no map");
     assert!(
         error.to_string().contains("has no [drawing] section"),
@@ -321,14 +350,7 @@ fn the_svg_has_a_title_a_legend_and_every_unit_in_the_readers_language() {
             ["Spring 298, movement: results", "army (A)", "failed order"],
         ),
     ] {
-        let picture = Picture {
-            variant: &v,
-            position: &after,
-            orders: &reports,
-            played: Some(before.phase),
-            title: "Westeros",
-            lang,
-        };
+        let picture = turn_picture(&v, &after, &reports, &before, lang);
         let text = svg(&picture).expect("svg");
         for w in words {
             assert!(text.contains(w), "{lang}: `{w}` missing");
@@ -354,14 +376,7 @@ fn failed_orders_are_red_and_crossed() {
     let (after, reports, before) = example_turn(&v);
     let failed = reports.iter().filter(|r| !r.outcome.succeeded()).count();
     assert!(failed > 0, "the example turn has failed orders");
-    let picture = Picture {
-        variant: &v,
-        position: &after,
-        orders: &reports,
-        played: Some(before.phase),
-        title: "Westeros",
-        lang: Lang::Fr,
-    };
+    let picture = turn_picture(&v, &after, &reports, &before, Lang::Fr);
     let text = svg(&picture).expect("svg");
     // One cross per failed order (holds draw nothing), two more in the legend (a failed
     // order, a disband).
@@ -385,14 +400,7 @@ fn failed_orders_are_red_and_crossed() {
 fn the_example_turn_matches_its_golden_svg() {
     let v = variant("westeros");
     let (after, reports, before) = example_turn(&v);
-    let picture = Picture {
-        variant: &v,
-        position: &after,
-        orders: &reports,
-        played: Some(before.phase),
-        title: "Westeros",
-        lang: Lang::En,
-    };
+    let picture = turn_picture(&v, &after, &reports, &before, Lang::En);
     let text = svg(&picture).expect("svg");
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/draw/westeros-spring-298.svg");
@@ -433,26 +441,12 @@ fn hex(colour: &str) -> [u8; 3] {
 fn the_westeros_png_is_small_and_shows_each_house_colour_where_its_units_stand() {
     let v = variant("westeros");
     let (after, reports, before) = example_turn(&v);
-    let picture = Picture {
-        variant: &v,
-        position: &after,
-        orders: &reports,
-        played: Some(before.phase),
-        title: "Westeros",
-        lang: Lang::Fr,
-    };
+    let picture = turn_picture(&v, &after, &reports, &before, Lang::Fr);
     let bytes = png(&picture, PNG_WIDTH).expect("png");
     assert!(bytes.len() < 250_000, "{} bytes", bytes.len());
     // The starting position: every house's armies, in their colour at the unit's point.
     let start = Position::starting(&v, None).expect("setup");
-    let picture = Picture {
-        variant: &v,
-        position: &start,
-        orders: &[],
-        played: None,
-        title: "Westeros",
-        lang: Lang::Fr,
-    };
+    let picture = still_picture(&v, &start, "Westeros", Lang::Fr);
     let bytes = png(&picture, PNG_WIDTH).expect("png");
     let (width, _, rgb) = decode(&bytes);
     assert_eq!(width, PNG_WIDTH);
@@ -491,14 +485,7 @@ fn the_westeros_png_is_small_and_shows_each_house_colour_where_its_units_stand()
 fn the_classique_png_is_small() {
     let v = variant("classique");
     let start = Position::starting(&v, None).expect("setup");
-    let picture = Picture {
-        variant: &v,
-        position: &start,
-        orders: &[],
-        played: None,
-        title: "Diplomatie",
-        lang: Lang::En,
-    };
+    let picture = still_picture(&v, &start, "Diplomatie", Lang::En);
     let bytes = png(&picture, PNG_WIDTH).expect("png");
     assert!(bytes.len() < 250_000, "{} bytes", bytes.len());
     assert!(bytes.starts_with(b"\x89PNG"));
@@ -622,14 +609,7 @@ fn an_illegal_support_is_drawn_red_and_crossed_and_labels_lie_above_everything()
             .any(|r| matches!(r.outcome, corbeau::judge::Outcome::Illegal(_))),
         "the support is illegal"
     );
-    let picture = Picture {
-        variant: &v,
-        position: &after,
-        orders: &reports,
-        played: Some(before.phase),
-        title: "Westeros",
-        lang: Lang::Fr,
-    };
+    let picture = turn_picture(&v, &after, &reports, &before, Lang::Fr);
     let text = svg(&picture).expect("svg");
     // The support, bent through the supported unit, in red and dashed.
     assert!(
@@ -677,14 +657,7 @@ fn assert_golden_svg(name: &str, text: &str) {
 fn owned_land_is_tinted_and_straits_are_not_supports() {
     let v = variant("westeros");
     let start = Position::starting(&v, None).expect("a full setup");
-    let picture = Picture {
-        variant: &v,
-        position: &start,
-        orders: &[],
-        played: None,
-        title: "Westeros",
-        lang: Lang::En,
-    };
+    let picture = still_picture(&v, &start, "Westeros", Lang::En);
     let text = svg(&picture).expect("svg");
     let win = v.province_by_id("win").expect("win");
     let stark = start.owners[usize::from(win.0)].expect("Stark owns Winterfell");
@@ -724,18 +697,11 @@ fn a_replay_is_an_animated_png_of_one_frame_per_phase_within_its_bound() {
     let v = variant("westeros");
     let (after, reports, before) = example_turn(&v);
     let (after2, reports2, before2) = illegal_support_turn(&v);
-    let frame = |position, orders, played| Picture {
-        variant: &v,
-        position,
-        orders,
-        played: Some(played),
-        title: "Westeros",
-        lang: Lang::Fr,
-    };
+    let frame = |after, reports, before| turn_picture(&v, after, reports, before, Lang::Fr);
     let frames = [
-        frame(&after, &reports, before.phase),
-        frame(&after2, &reports2, before2.phase),
-        frame(&after, &reports, before.phase),
+        frame(&after, &reports, &before),
+        frame(&after2, &reports2, &before2),
+        frame(&after, &reports, &before),
     ];
     let bytes = corbeau::draw::replay(&frames, corbeau::draw::REPLAY_WIDTH).expect("a replay");
     println!("replay of {} frames: {} bytes", frames.len(), bytes.len());

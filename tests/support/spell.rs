@@ -242,23 +242,20 @@ pub fn spell(c: &mut Choices<'_>, variant: &Variant) -> Spelled {
                 format!("{who} {verb}{towards} {place}"),
             )
         }
-        5 => {
-            let verb = c.keyword(DISBAND);
+        // A disband or a build: the verb before or after the unit.
+        kind @ (5 | 6) => {
+            let (verbs, instruction) = if kind == 5 {
+                (DISBAND, Instruction::Disband)
+            } else {
+                (BUILD, Instruction::Build)
+            };
+            let verb = c.keyword(verbs);
             let line = if c.yes() {
                 format!("{verb} {who}")
             } else {
                 format!("{who} {verb}")
             };
-            (spec, Instruction::Disband, line)
-        }
-        6 => {
-            let verb = c.keyword(BUILD);
-            let line = if c.yes() {
-                format!("{verb} {who}")
-            } else {
-                format!("{who} {verb}")
-            };
-            (spec, Instruction::Build, line)
+            (spec, instruction, line)
         }
         7 => (UnitSpec::default(), Instruction::Waive, c.keyword(WAIVE)),
         _ => {
