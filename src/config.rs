@@ -291,6 +291,10 @@ pub struct CapsConfig {
     /// auto-responder); past them the mail is carried out, not answered. Mails signed on
     /// with a right secret are never counted. 0: no cap.
     pub same_text_per_hour: u32,
+    /// Notices a game's moderator is sent in an hour about what others did (a seat
+    /// asked for or taken, failed sign-ons, a mail not delivered), per family; past them
+    /// the notices are held and told in one digest once the hour is over. 0: no cap.
+    pub moderator_notices_per_hour: u32,
 }
 
 impl Default for CapsConfig {
@@ -300,6 +304,7 @@ impl Default for CapsConfig {
             map_pictures_per_hour: 3,
             mails_per_mail: None,
             same_text_per_hour: 3,
+            moderator_notices_per_hour: 10,
         }
     }
 }

@@ -15,21 +15,44 @@ use crate::map::Variant;
 use crate::report::format_deadline;
 use crate::report::game_text::{Audience, ending_text, phase_text, record_results_for};
 use crate::report::summary::{grey_authors_text, summary_body};
-use crate::service::{Service, ServiceError};
+use crate::service::{HeldNotice, REPLY_WINDOW, Replied, Service, ServiceError};
 
 use super::board;
 use super::compose::{compose, mail, subject};
 use super::outmail::{Attachment, OutMail};
+use super::pass::Hold;
 
-/// Turns every queued notice into mails in the outbox; returns how many mails.
+/// Turns every queued notice into mails in the outbox, and the notices held back by the
+/// moderators' cap into their digest once their hour is over; returns how many mails.
 pub fn queue_notices(
     service: &Service,
     config: &Config,
     now: DateTime<Utc>,
 ) -> Result<Notified, ServiceError> {
+    queue_notices_holding(&mut Hold::Open(service), config, now)
+}
+
+/// [`queue_notices`] getting the store from `hold`, let go between two notices when
+/// another process waits for it.
+pub fn queue_notices_holding(
+    hold: &mut Hold<'_>,
+    config: &Config,
+    now: DateTime<Utc>,
+) -> Result<Notified, ServiceError> {
     let mut notified = Notified::default();
-    for (key, notice) in service.pending_notices()? {
+    notified.queued += queue_digests(hold.service()?, config, now)?;
+    for (key, notice) in hold.service()?.pending_notices()? {
         if notified.held.iter().any(|(id, _)| *id == notice.game) {
+            continue;
+        }
+        hold.breathe();
+        let service = hold.service()?;
+        // Told by a pass that took the store while this one let it go.
+        if !service
+            .pending_notices()?
+            .iter()
+            .any(|(other, _)| *other == key)
+        {
             continue;
         }
         // A game that cannot be read (its store damaged) keeps its notices queued, and
@@ -45,9 +68,9 @@ pub fn queue_notices(
                 continue;
             }
         };
-        let mails = match read {
+        let mails = match &read {
             Some((variant, game)) => {
-                match mails_for(service, config, &game, &variant, &notice, now) {
+                match mails_for(service, config, game, variant, &notice, now) {
                     Ok(mails) => mails,
                     // A moderator's template that fails must not hold this notice and every
                     // one behind it for ever: the built-in templates tell it.
@@ -56,7 +79,7 @@ pub fn queue_notices(
                             templates: None,
                             ..config.clone()
                         };
-                        mails_for(service, &builtin, &game, &variant, &notice, now)?
+                        mails_for(service, &builtin, game, variant, &notice, now)?
                     }
                     Err(e) => return Err(e),
                 }
@@ -64,11 +87,163 @@ pub fn queue_notices(
             // A game deleted since: nobody left to tell.
             None => Vec::new(),
         };
+        let (mails, counted, held) = match &read {
+            Some((_, game)) => cap_moderator(service, config, game, &notice, mails, now)?,
+            None => (mails, Vec::new(), Vec::new()),
+        };
         notified.queued += mails.len();
         let sealed: Vec<_> = mails.iter().map(OutMail::seal).collect();
-        service.notice_told(key, &sealed)?;
+        service.notice_told(key, &sealed, &counted, &held)?;
     }
     Ok(notified)
+}
+
+/// The family of notices whose copy to the game's moderator counts against the hourly
+/// cap `[mail.caps] moderator_notices_per_hour`: what strangers, or anyone, can cause
+/// by mail again and again (a seat asked for or taken, failed sign-ons, a bounce). The
+/// game's own course (its start, results, deadlines, its end, a player who resigned, a
+/// house that missed its orders) is never held, nor is any answer to the moderator's
+/// own mail, which is no notice.
+fn capped_family(kind: &NoticeKind) -> Option<&'static str> {
+    match kind {
+        NoticeKind::SeatAsked { .. } | NoticeKind::Joined { .. } => Some("seats"),
+        NoticeKind::SignOnFailures { .. } => Some("sign-on"),
+        NoticeKind::Undeliverable { .. } => Some("undeliverable"),
+        _ => None,
+    }
+}
+
+/// The key of the moderator's hourly counter for one family of one game (a kind and a
+/// NUL byte first, which no address holds: `mail::desk::caps`).
+fn moderator_key(game: &str, family: &str, address: &str) -> String {
+    format!("moderator-notice\0{game}\0{family}\0{address}")
+}
+
+/// Mails of a notice, counters and held copies, as [`cap_moderator`] splits them.
+type Capped = (Vec<OutMail>, Vec<Replied>, Vec<HeldNotice>);
+
+/// Applies the moderator's hourly cap to a notice's mails: under the cap the
+/// moderator's copy goes and is counted; past it, it is held for the digest. The other
+/// recipients' copies always go.
+fn cap_moderator(
+    service: &Service,
+    config: &Config,
+    game: &Game,
+    notice: &Notice,
+    mut mails: Vec<OutMail>,
+    now: DateTime<Utc>,
+) -> Result<Capped, ServiceError> {
+    let cap = config.mail.caps.moderator_notices_per_hour;
+    let (Some(family), Some(moderator)) = (capped_family(&notice.kind), game.moderator()) else {
+        return Ok((mails, Vec::new(), Vec::new()));
+    };
+    if cap == 0 || !mails.iter().any(|m| m.to == moderator.address) {
+        return Ok((mails, Vec::new(), Vec::new()));
+    }
+    let key = moderator_key(game.id(), family, &moderator.address);
+    match service.reply_window(&key, now)? {
+        Some(window) if window.count >= cap => {
+            mails.retain(|m| m.to != moderator.address);
+            let held = HeldNotice {
+                address: moderator.address.clone(),
+                family: family.to_string(),
+                until: window.since + REPLY_WINDOW,
+                notice: notice.clone(),
+            };
+            Ok((mails, Vec::new(), vec![held]))
+        }
+        _ => {
+            let counted = Replied {
+                address: key,
+                at: now,
+            };
+            Ok((mails, vec![counted], Vec::new()))
+        }
+    }
+}
+
+/// Writes the digest of every group of held notices (one game, one family, one
+/// moderator's address) whose hour is over: one mail that lists them, in the moderator's
+/// language. Returns how many mails.
+fn queue_digests(
+    service: &Service,
+    config: &Config,
+    now: DateTime<Utc>,
+) -> Result<usize, ServiceError> {
+    let mut groups: Vec<((String, String, String), Vec<(u64, HeldNotice)>)> = Vec::new();
+    for (key, held) in service.held_notices()? {
+        if held.until > now {
+            continue;
+        }
+        let group = (
+            held.notice.game.clone(),
+            held.family.clone(),
+            held.address.clone(),
+        );
+        match groups.iter_mut().find(|(g, _)| *g == group) {
+            Some((_, list)) => list.push((key, held)),
+            None => groups.push((group, vec![(key, held)])),
+        }
+    }
+    let mut queued = 0;
+    for ((game_id, _, address), list) in groups {
+        let keys: Vec<u64> = list.iter().map(|(key, _)| *key).collect();
+        let game = match service.find_game(&game_id)? {
+            Some(game) => game,
+            // A game deleted since: nobody left to tell.
+            None => {
+                service.held_told(&keys, &[])?;
+                continue;
+            }
+        };
+        let variant = service.variant(game.variant())?;
+        let lang = game.settings().lang;
+        let zone = game.settings().schedule.time_zone;
+        let lines: Vec<String> = list
+            .iter()
+            .map(|(_, held)| {
+                let at = format_deadline(held.notice.at, zone, lang);
+                let what = digest_line(&variant, &held.notice.kind, lang);
+                crate::say!(lang, "notice_digest.line", at, what)
+            })
+            .collect();
+        let count = lines.len();
+        let cap = config.mail.caps.moderator_notices_per_hour;
+        let subject = crate::say!(lang, "notice_digest.subject", game = game_id, count);
+        let body = crate::say!(lang, "notice_digest.body", game = game_id, count, cap, lines);
+        let mail = mail(config, &address, subject, body, now).about(game.id());
+        service.held_told(&keys, &[mail.seal()])?;
+        queued += 1;
+    }
+    Ok(queued)
+}
+
+/// One held notice, on one line of its digest.
+fn digest_line(variant: &Variant, kind: &NoticeKind, lang: Lang) -> String {
+    let name = |house: &str| {
+        variant.house_by_name(house).map_or_else(
+            || house.to_string(),
+            |h| variant.house(h).name_in(lang).to_string(),
+        )
+    };
+    match kind {
+        NoticeKind::SeatAsked { house, address, .. } => {
+            crate::say!(lang, "notice_digest.seat_asked", house = name(house), address)
+        }
+        NoticeKind::Joined { house, address, .. } => {
+            crate::say!(lang, "notice_digest.joined", house = name(house), address)
+        }
+        NoticeKind::SignOnFailures {
+            house, failures, ..
+        } => {
+            let house = house.as_deref().map(name);
+            crate::say!(lang, "notice_digest.sign_on_failures", house, failures)
+        }
+        NoticeKind::Undeliverable { address, .. } => {
+            crate::say!(lang, "notice_digest.undeliverable", address)
+        }
+        other => crate::say!(lang, "notice_digest.other", kind = kind_word(other)),
+    }
 }
 
 /// What [`queue_notices`] did.

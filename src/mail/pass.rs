@@ -6,7 +6,8 @@
 //! The command line runs a pass on a [`Hold::dir`]: the store is opened for each step and
 //! let go after it, and in the reading of mail it is let go between two mails as soon as
 //! another process waits for it (`Service::someone_waits`), so that a moderator's command
-//! beside a pass of thousands of mails waits for one mail, not for the pass.
+//! beside a pass of thousands of mails waits for one mail, not for the pass; the same
+//! between two games processed or reminded, and between two notices turned into mails.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -17,7 +18,7 @@ use crate::config::Config;
 use crate::service::{Bug, Service, ServiceError, TickReport};
 
 use super::maildir::{self, IngestReport, Isolation, MaildirError};
-use super::notify::queue_notices;
+use super::notify::queue_notices_holding;
 use super::send::{DrainReport, drain_for};
 use super::transport::Transport;
 
@@ -196,9 +197,15 @@ pub fn pass_holding(
         maildir::read_maildir(hold, config, &dir, now, &mut report.ingest)?;
     }
     hold.breathe();
-    report.tick = hold.service()?.tick(now)?;
+    // One game at a time, the store let go between two when someone waits for it: a
+    // phase is processed, with its pictures, in a fraction of a second, but many
+    // falling due together would keep a moderator's command waiting for all of them.
+    for id in hold.service()?.due_games(now)? {
+        hold.breathe();
+        hold.service()?.tick_one(&id, now, &mut report.tick);
+    }
     hold.breathe();
-    let notified = queue_notices(hold.service()?, config, now)?;
+    let notified = queue_notices_holding(hold, config, now)?;
     report.queued = notified.queued;
     // Told as the games `tick` could not handle (once each): left as they are, the
     // others went on.

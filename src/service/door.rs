@@ -20,7 +20,7 @@ use crate::store::{Commit, Store};
 
 /// A queued mail as the outbox keeps it: the mail layer seals its mails into envelopes.
 pub use crate::store::envelope::{BodyBytes, Envelope};
-pub use crate::store::{REPLY_WINDOW, Replied, ReplyWindow};
+pub use crate::store::{HeldNotice, REPLY_WINDOW, Replied, ReplyWindow};
 
 /// Opening the store.
 /// A game by id, read or with the reason it could not be.
@@ -179,8 +179,26 @@ impl Service {
     }
 
     /// Replaces a notice by the mails that tell it, in one transaction.
-    pub fn notice_told(&self, key: u64, mails: &[Envelope]) -> Result<(), ServiceError> {
-        Ok(self.store.notice_to_mails(key, mails)?)
+    /// With the hourly counters of the capped mails it sent and the copies the cap held
+    /// back.
+    pub fn notice_told(
+        &self,
+        key: u64,
+        mails: &[Envelope],
+        counted: &[Replied],
+        held: &[HeldNotice],
+    ) -> Result<(), ServiceError> {
+        Ok(self.store.notice_to_mails(key, mails, counted, held)?)
+    }
+
+    /// The notices held back by the moderators' hourly cap, oldest first, with their keys.
+    pub fn held_notices(&self) -> Result<Vec<(u64, HeldNotice)>, ServiceError> {
+        Ok(self.store.held_notices()?)
+    }
+
+    /// Replaces held notices by their digest mails, in one transaction.
+    pub fn held_told(&self, keys: &[u64], mails: &[Envelope]) -> Result<(), ServiceError> {
+        Ok(self.store.held_to_mails(keys, mails)?)
     }
 
     /// Queues mails that concern no game's change (a quarantine notice).

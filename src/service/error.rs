@@ -142,6 +142,7 @@ impl From<StoreError> for ServiceError {
             StoreError::Locked(_)
             | StoreError::Open { .. }
             | StoreError::Io(_)
+            | StoreError::NoRoom { .. }
             | StoreError::Backup { .. } => ServiceError::Store(StorageFailure::Transient(message)),
             StoreError::Corrupt(_) => ServiceError::Store(StorageFailure::Damaged(message)),
             StoreError::NewerSchema { .. } | StoreError::Migration { .. } => {

@@ -24,7 +24,7 @@ use crate::store::{Commit, Store};
 /// The sign-on counter the store keeps, counted by `auth`.
 pub use crate::store::guard;
 pub use auth::{AuthFailure, Claim, SignedOn};
-pub use door::{BodyBytes, Envelope, REPLY_WINDOW, Replied, ReplyWindow};
+pub use door::{BodyBytes, Envelope, HeldNotice, REPLY_WINDOW, Replied, ReplyWindow};
 pub use error::{Bug, ServiceError, StorageFailure};
 pub use session::{Outcome, Session};
 
@@ -340,12 +340,23 @@ impl Service {
     /// due, or reminded. A game that fails is reported and the others go on.
     pub fn tick(&self, now: DateTime<Utc>) -> Result<TickReport, ServiceError> {
         let mut report = TickReport::default();
-        for id in self.store.due_games(now)? {
-            if let Err(e) = self.tick_game(&id, now, &mut report) {
-                report.errors.push((id, e));
-            }
+        for id in self.due_games(now)? {
+            self.tick_one(&id, now, &mut report);
         }
         Ok(report)
+    }
+
+    /// The games whose wake time has come: what [`Service::tick`] goes through.
+    pub fn due_games(&self, now: DateTime<Utc>) -> Result<Vec<String>, ServiceError> {
+        Ok(self.store.due_games(now)?)
+    }
+
+    /// One game of [`Service::tick`], read again (another process may have changed it
+    /// since the list was read): processed if due, else reminded, its failure reported.
+    pub fn tick_one(&self, id: &str, now: DateTime<Utc>, report: &mut TickReport) {
+        if let Err(e) = self.tick_game(id, now, report) {
+            report.errors.push((id.to_string(), e));
+        }
     }
 
     fn tick_game(

@@ -20,6 +20,9 @@
 //!   reading them all;
 //! - `guards`: `house\0<game>\0<house>` or `moderator\0<game>` →
 //!   [`Guard`]: failed sign-ons, counted by the service (`service::auth`; the record in [`guard`]);
+//! - `held`: sequence (u64 BE) → [`HeldNotice`]: notices to a game's moderator held back
+//!   by the hourly cap of `[mail.caps] moderator_notices_per_hour`, told in one digest
+//!   once the hour is over (an older store simply has none);
 //! - `variants`: [`VariantHash`] → the variant's TOML text (UTF-8, not JSON): the content
 //!   each game is pinned to, kept once however many games play it (schema 2).
 
@@ -46,6 +49,14 @@ pub use guard::Guard;
 
 /// The version of the layout above; bumped (with a migration step) when it changes.
 pub const SCHEMA_VERSION: u32 = 2;
+
+/// Free bytes the store leaves on its disk: a write that would start below it is refused
+/// (a transient failure) before sled is asked. sled 0.34 writes its log from a background
+/// thread; when that write fails for want of space, a flush may wait for ever on a
+/// signal that never comes, and the process idles until something kills it. Kept free,
+/// the reserve also lets the writes that only remove (a mail sent, a notice told) go
+/// through on a nearly full disk.
+pub const RESERVE: u64 = 1024 * 1024;
 
 /// How long `open` waits for a store another process holds.
 const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
@@ -82,6 +93,14 @@ pub enum StoreError {
         file: String,
         reason: String,
     },
+    /// The disk of the store has less than [`RESERVE`] free: nothing is written, so that
+    /// sled never meets a full disk in the middle of a write (a flush that then waits for
+    /// ever).
+    #[error(
+        "the disk of the store {} is nearly full ({free} bytes free, {RESERVE} kept in reserve): nothing was written",
+        .path.display()
+    )]
+    NoRoom { path: PathBuf, free: u64 },
     /// The copy of the store kept before a migration could not be made: nothing was
     /// migrated.
     #[error(
@@ -105,6 +124,7 @@ pub struct Store {
     replies: sled::Tree,
     guards: sled::Tree,
     variants: sled::Tree,
+    held: sled::Tree,
     /// The variants read from `variants` so far, parsed: a game's places and houses are
     /// read and written with its own ([`scope`]).
     parsed: RefCell<HashMap<VariantHash, Rc<Variant>>>,
@@ -128,6 +148,18 @@ pub struct ReplyWindow {
 pub struct Replied {
     pub address: String,
     pub at: DateTime<Utc>,
+}
+
+/// A notice the moderator was not sent, its hourly cap spent: told in the digest of its
+/// window, which ends at `until`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct HeldNotice {
+    /// The moderator's address, as it was when the notice was held.
+    pub address: String,
+    /// The family of notices the cap counts together (`mail::notify`).
+    pub family: String,
+    pub until: DateTime<Utc>,
+    pub notice: Notice,
 }
 
 /// Everything one command changes, written in one transaction.
@@ -251,6 +283,7 @@ impl Store {
             replies: db.open_tree("replies")?,
             guards: db.open_tree("guards")?,
             variants: db.open_tree("variants")?,
+            held: db.open_tree("held")?,
             parsed: RefCell::new(HashMap::new()),
             db,
         };
@@ -262,6 +295,19 @@ impl Store {
         &self.path
     }
 
+    /// Refuses a write that adds to the store when its disk has less than [`RESERVE`]
+    /// free. A disk whose free space cannot be read is taken as roomy: the write then
+    /// meets the disk as before.
+    fn room(&self) -> Result<(), StoreError> {
+        match free_bytes(&self.path) {
+            Some(free) if free < RESERVE => Err(StoreError::NoRoom {
+                path: self.path.clone(),
+                free,
+            }),
+            _ => Ok(()),
+        }
+    }
+
     fn migrate(&self) -> Result<(), StoreError> {
         let meta = self.db.open_tree("meta")?;
         let found = match meta.get("schema")? {
@@ -271,7 +317,11 @@ impl Store {
                     .map_err(|_| StoreError::Corrupt("schema version".into()))?,
             ),
             // A store without a version is a new one: nothing to migrate.
-            None => SCHEMA_VERSION,
+            None => {
+                meta.insert("schema", &SCHEMA_VERSION.to_be_bytes())?;
+                meta.flush()?;
+                return Ok(());
+            }
         };
         if found > SCHEMA_VERSION {
             return Err(StoreError::NewerSchema {
@@ -283,8 +333,8 @@ impl Store {
             // Writes the new version in the migration's own transaction.
             return migrate::migrate(self, &meta, found);
         }
-        meta.insert("schema", &SCHEMA_VERSION.to_be_bytes())?;
-        meta.flush()?;
+        // Already written: an opening writes nothing (a nearly full disk opens as well
+        // as any).
         Ok(())
     }
 
@@ -304,6 +354,7 @@ impl Store {
     /// the commit's nine are taken): a text is keyed by its own hash, so writing it again
     /// changes nothing, and a text left without a game (the commit failed) is never read.
     pub fn keep_variant(&self, hash: &VariantHash, text: &str) -> Result<(), StoreError> {
+        self.room()?;
         if !self.variants.contains_key(hash.as_str())? {
             self.variants.insert(hash.as_str(), text.as_bytes())?;
         }
@@ -471,6 +522,7 @@ impl Store {
 
     /// Writes one command's changes atomically and durably.
     pub fn commit(&self, commit: Commit<'_>) -> Result<(), StoreError> {
+        self.room()?;
         let audit_keys = self.new_keys(commit.audit.len())?;
         let notice_keys = self.new_keys(commit.notices.len())?;
         let mail_keys = self.new_keys(commit.mails.len())?;
@@ -666,12 +718,52 @@ impl Store {
 
     /// Turns a queued notice into the mails that tell it, in one transaction: the notice
     /// is never both gone and unsent.
-    pub fn notice_to_mails(&self, key: u64, mails: &[Envelope]) -> Result<(), StoreError> {
+    /// With the notice, the hourly counters of the mails it sent (`counted`) and the
+    /// copies the cap held back (`held`), in the same transaction.
+    pub fn notice_to_mails(
+        &self,
+        key: u64,
+        mails: &[Envelope],
+        counted: &[Replied],
+        held: &[HeldNotice],
+    ) -> Result<(), StoreError> {
+        self.room()?;
         let keys = self.new_keys(mails.len())?;
+        let held_keys = self.new_keys(held.len())?;
         let json = encode_all(mails)?;
-        let result = (&self.notices, &self.outbox).transaction(|(notices, outbox)| {
-            notices.remove(&key.to_be_bytes())?;
-            put_sequenced(outbox, &keys, &json)?;
+        let held_json = encode_all(held)?;
+        if let Some(at) = counted.iter().map(|r| r.at).max() {
+            self.prune_replies(at)?;
+        }
+        let result = (&self.notices, &self.outbox, &self.replies, &self.held).transaction(
+            |(notices, outbox, replies, held)| {
+                notices.remove(&key.to_be_bytes())?;
+                put_sequenced(outbox, &keys, &json)?;
+                put_sequenced(held, &held_keys, &held_json)?;
+                for replied in counted {
+                    count_reply(replies, replied)?;
+                }
+                Ok::<(), ConflictableTransactionError<StoreError>>(())
+            },
+        );
+        self.finish(result)
+    }
+
+    /// The notices held back by the moderators' cap, oldest first, with their keys.
+    pub fn held_notices(&self) -> Result<Vec<(u64, HeldNotice)>, StoreError> {
+        sequenced(&self.held, "held notice")
+    }
+
+    /// Replaces held notices by the digest mails that tell them, in one transaction.
+    pub fn held_to_mails(&self, keys: &[u64], mails: &[Envelope]) -> Result<(), StoreError> {
+        self.room()?;
+        let mail_keys = self.new_keys(mails.len())?;
+        let json = encode_all(mails)?;
+        let result = (&self.held, &self.outbox).transaction(|(held, outbox)| {
+            for key in keys {
+                held.remove(&key.to_be_bytes())?;
+            }
+            put_sequenced(outbox, &mail_keys, &json)?;
             Ok::<(), ConflictableTransactionError<StoreError>>(())
         });
         self.finish(result)
@@ -684,6 +776,7 @@ impl Store {
 
     /// Records a failed attempt (the mail stays, with its retry time).
     pub fn outbox_retry(&self, key: u64, mail: &Envelope) -> Result<(), StoreError> {
+        self.room()?;
         self.outbox.insert(key.to_be_bytes(), encode(mail)?)?;
         self.db.flush()?;
         Ok(())
@@ -735,6 +828,29 @@ impl Store {
     /// Bytes the store takes on disk.
     pub fn size_on_disk(&self) -> Result<u64, StoreError> {
         Ok(self.db.size_on_disk()?)
+    }
+}
+
+/// The bytes an unprivileged process may still write on the file system of `dir`.
+fn free_bytes(dir: &Path) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+        // SAFETY: `path` is a NUL-terminated string and `stat` a zeroed struct that
+        // statvfs(3) fills; neither outlives the call.
+        let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+        if unsafe { libc::statvfs(path.as_ptr(), &mut stat) } != 0 {
+            return None;
+        }
+        #[allow(clippy::unnecessary_cast)]
+        let bytes = (stat.f_bavail as u64).saturating_mul(stat.f_frsize as u64);
+        Some(bytes)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        None
     }
 }
 

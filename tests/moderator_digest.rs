@@ -1,0 +1,228 @@
+//! The moderator's hourly cap on notices (`[mail.caps] moderator_notices_per_hour`,
+//! docs/email.md, "Caps"), through the binary as a mail server drives it (`corbeau
+//! ingest`, `corbeau tick`; the clock fixed): forged `TAKEOVER` requests from thirty
+//! addresses in an hour send the moderator at most the cap's notices, then one digest of
+//! the rest once the hour is over, in the moderator's language; the moderator's own
+//! mail is answered all along, and a real request after the hour is told at once.
+
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use chrono::{DateTime, TimeDelta, Utc};
+use support::judge::{corbeau, mail, mails_to, root, run, said};
+
+const NOW: &str = "2026-03-23T08:00:00Z";
+const MODERATOR: &str = "mod@example.org";
+const GAME: &str = "siege";
+const HOUSES: [&str; 7] = [
+    "stark",
+    "greyjoy",
+    "lannister",
+    "baratheon",
+    "tyrell",
+    "martell",
+    "targaryen",
+];
+/// Lower than the default (10) so that the seven houses a closed game can be asked for
+/// pass it.
+const CAP: usize = 3;
+
+struct Judge {
+    dir: PathBuf,
+    at: DateTime<Utc>,
+    mails: usize,
+}
+
+impl Judge {
+    fn new(name: &str, caps: &str) -> Judge {
+        Judge {
+            dir: root(&format!("digest-{name}"), caps),
+            at: DateTime::parse_from_rfc3339(NOW).unwrap().to_utc(),
+            mails: 0,
+        }
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = corbeau(&self.dir);
+        c.args(args).env("CORBEAU_NOW", self.at.to_rfc3339());
+        c
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = run(&mut self.command(args), "");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", said(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Sends a mail through `corbeau ingest`; the answers to it.
+    fn send(&mut self, from: &str, body: &str) -> Vec<String> {
+        self.mails += 1;
+        let id = format!("m{}@example.net", self.mails);
+        let out = run(&mut self.command(&["ingest"]), &mail(from, &id, body));
+        assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+        mails_to(&self.dir, from)
+            .into_iter()
+            .filter(|m| m.contains(&format!("In-Reply-To: <{id}>")))
+            .collect()
+    }
+
+    /// The mails to `to` that answer no mail (notices, digests), each read once.
+    fn news(&self, to: &str) -> Vec<String> {
+        let seen = self.dir.join("seen");
+        let before = std::fs::read_to_string(&seen).unwrap_or_default();
+        let mut names: Vec<String> = Vec::new();
+        let mut news = Vec::new();
+        let Ok(dir) = std::fs::read_dir(self.dir.join("data/outbox")) else {
+            return news;
+        };
+        let mut entries: Vec<_> = dir
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+            .collect();
+        entries.sort();
+        for path in entries {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            names.push(name.clone());
+            if before.lines().any(|l| l == name) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            if text.contains(&format!("To: {to}\r\n")) && !text.contains("In-Reply-To:") {
+                news.push(text.replace("\r\n", "\n"));
+            }
+        }
+        std::fs::write(&seen, names.join("\n")).unwrap();
+        news
+    }
+
+    fn tick(&mut self, at: DateTime<Utc>) {
+        self.at = at;
+        self.ok(&["tick"]);
+    }
+}
+
+/// A closed game of seven houses, every seat played, moderated by [`MODERATOR`] in
+/// `lang`; the moderator's secret.
+fn game(j: &Judge, lang: &str) -> String {
+    let out = j.ok(&[
+        "game",
+        "new",
+        GAME,
+        "--players",
+        "7",
+        "--moderator",
+        MODERATOR,
+        "--game-lang",
+        lang,
+        "--no-pictures",
+        "--json",
+    ]);
+    let created: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for house in HOUSES {
+        let address = format!("{house}@example.org");
+        j.ok(&[
+            "player",
+            "add",
+            GAME,
+            house,
+            &address,
+            "--secret",
+            "secret-de-maison-2026",
+        ]);
+    }
+    j.ok(&["game", "start", GAME]);
+    created["moderator_secret"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn thirty_forged_takeovers_in_an_hour_give_the_cap_then_one_digest() {
+    for (lang, takeover, moderator, reject, status, asks) in [
+        ("fr", "RELEVER", "MODÉRATEUR", "REFUSER", "ÉTAT", "demande à jouer"),
+        ("en", "TAKEOVER", "MODERATOR", "REJECT", "STATUS", "asks to play"),
+    ] {
+        let mut j = Judge::new(
+            lang,
+            &format!("replies_per_hour = 0\n[mail.caps]\nmoderator_notices_per_hour = {CAP}\n"),
+        );
+        let secret = game(&j, lang);
+        let t0 = j.at;
+        j.tick(t0);
+        j.news(MODERATOR);
+        // Thirty forgers, one a minute, each asking for a house: a closed game keeps one
+        // request a house, so seven notices are queued, and the rest refused.
+        for n in 0..30 {
+            j.at = t0 + TimeDelta::minutes(n + 1);
+            let forger = format!("forger{n}@evil.test");
+            let house = HOUSES[n as usize % HOUSES.len()];
+            let answers = j.send(&forger, &format!("{takeover} {GAME} {house}\n"));
+            assert_eq!(answers.len(), 1, "{forger}");
+            // The owner's path under the flood: the moderator's own mail is answered,
+            // whatever the cap (an answer is no notice).
+            if n == 20 {
+                let answers = j.send(MODERATOR, &format!("{moderator} {GAME} {secret}\n{status}\n"));
+                assert_eq!(answers.len(), 1, "{lang}: the moderator's answer");
+                assert!(answers[0].contains("✓"), "{}", answers[0]);
+            }
+        }
+        let during = j.news(MODERATOR);
+        assert_eq!(during.len(), CAP, "{lang}: {during:#?}");
+        assert!(during.iter().all(|m| m.contains(asks)), "{during:#?}");
+        // Before the hour is over: nothing more.
+        j.tick(t0 + TimeDelta::minutes(50));
+        assert!(j.news(MODERATOR).is_empty(), "{lang}: a digest before the hour");
+        // The hour over (it began with the first notice): one digest of the four held.
+        j.tick(t0 + TimeDelta::minutes(62));
+        let digest = j.news(MODERATOR);
+        assert_eq!(digest.len(), 1, "{lang}: {digest:#?}");
+        println!("{}", digest[0]);
+        let held = digest[0].lines().filter(|l| l.contains(asks)).count();
+        assert_eq!(held, HOUSES.len() - CAP, "{}", digest[0]);
+        let (subject, words) = match lang {
+            "fr" => ("annonces retenues", "Plus d'annonces de la partie"),
+            _ => ("notices held back", "More notices of game"),
+        };
+        assert!(digest[0].contains(subject), "{}", digest[0]);
+        assert!(digest[0].contains(words), "{}", digest[0]);
+        // A later pass tells nothing twice.
+        j.tick(t0 + TimeDelta::minutes(64));
+        assert!(j.news(MODERATOR).is_empty());
+        // After the hour, a real request is told at once: the moderator refuses the
+        // forger's request for Stark, and Stark's own player asks for it from a new
+        // address.
+        j.at = t0 + TimeDelta::minutes(65);
+        let answers = j.send(MODERATOR, &format!("{moderator} {GAME} {secret}\n{reject} stark\n"));
+        assert_eq!(answers.len(), 1);
+        j.news(MODERATOR);
+        j.at = t0 + TimeDelta::minutes(66);
+        let answers = j.send("ned@winterfell.test", &format!("{takeover} {GAME} stark\n"));
+        assert_eq!(answers.len(), 1);
+        let after = j.news(MODERATOR);
+        assert_eq!(after.len(), 1, "{lang}: {after:#?}");
+        assert!(after[0].contains("ned@winterfell.test"), "{}", after[0]);
+        assert!(after[0].contains(asks), "{}", after[0]);
+    }
+}
+
+#[test]
+fn without_a_cap_every_request_is_told() {
+    let mut j = Judge::new(
+        "nocap",
+        "replies_per_hour = 0\n[mail.caps]\nmoderator_notices_per_hour = 0\n",
+    );
+    game(&j, "en");
+    let t0 = j.at;
+    j.tick(t0);
+    j.news(MODERATOR);
+    for (n, house) in HOUSES.iter().enumerate() {
+        j.at = t0 + TimeDelta::minutes(n as i64 + 1);
+        j.send(&format!("asker{n}@example.net"), &format!("TAKEOVER {GAME} {house}\n"));
+    }
+    assert_eq!(j.news(MODERATOR).len(), HOUSES.len());
+    j.tick(t0 + TimeDelta::hours(2));
+    assert!(j.news(MODERATOR).is_empty(), "no digest without a cap");
+}
