@@ -499,6 +499,13 @@ mod tests {
         assert_eq!(caps.observers_per_game, defaults.observers_per_game);
         assert_eq!(caps.map_pictures_per_hour, defaults.map_pictures_per_hour);
         assert_eq!(caps.same_text_per_hour, defaults.same_text_per_hour);
+        assert_eq!(
+            (
+                caps.moderator_notices_per_hour,
+                defaults.moderator_notices_per_hour
+            ),
+            (10, 10)
+        );
         assert_eq!(caps.mails_per_mail, None);
         assert_eq!(
             (

@@ -142,8 +142,22 @@ fn game(j: &Judge, lang: &str) -> String {
 #[test]
 fn thirty_forged_takeovers_in_an_hour_give_the_cap_then_one_digest() {
     for (lang, takeover, moderator, reject, status, asks) in [
-        ("fr", "RELEVER", "MODÉRATEUR", "REFUSER", "ÉTAT", "demande à jouer"),
-        ("en", "TAKEOVER", "MODERATOR", "REJECT", "STATUS", "asks to play"),
+        (
+            "fr",
+            "RELEVER",
+            "MODÉRATEUR",
+            "REFUSER",
+            "ÉTAT",
+            "demande à jouer",
+        ),
+        (
+            "en",
+            "TAKEOVER",
+            "MODERATOR",
+            "REJECT",
+            "STATUS",
+            "asks to play",
+        ),
     ] {
         let mut j = Judge::new(
             lang,
@@ -164,7 +178,10 @@ fn thirty_forged_takeovers_in_an_hour_give_the_cap_then_one_digest() {
             // The owner's path under the flood: the moderator's own mail is answered,
             // whatever the cap (an answer is no notice).
             if n == 20 {
-                let answers = j.send(MODERATOR, &format!("{moderator} {GAME} {secret}\n{status}\n"));
+                let answers = j.send(
+                    MODERATOR,
+                    &format!("{moderator} {GAME} {secret}\n{status}\n"),
+                );
                 assert_eq!(answers.len(), 1, "{lang}: the moderator's answer");
                 assert!(answers[0].contains("✓"), "{}", answers[0]);
             }
@@ -174,7 +191,10 @@ fn thirty_forged_takeovers_in_an_hour_give_the_cap_then_one_digest() {
         assert!(during.iter().all(|m| m.contains(asks)), "{during:#?}");
         // Before the hour is over: nothing more.
         j.tick(t0 + TimeDelta::minutes(50));
-        assert!(j.news(MODERATOR).is_empty(), "{lang}: a digest before the hour");
+        assert!(
+            j.news(MODERATOR).is_empty(),
+            "{lang}: a digest before the hour"
+        );
         // The hour over (it began with the first notice): one digest of the four held.
         j.tick(t0 + TimeDelta::minutes(62));
         let digest = j.news(MODERATOR);
@@ -195,7 +215,10 @@ fn thirty_forged_takeovers_in_an_hour_give_the_cap_then_one_digest() {
         // forger's request for Stark, and Stark's own player asks for it from a new
         // address.
         j.at = t0 + TimeDelta::minutes(65);
-        let answers = j.send(MODERATOR, &format!("{moderator} {GAME} {secret}\n{reject} stark\n"));
+        let answers = j.send(
+            MODERATOR,
+            &format!("{moderator} {GAME} {secret}\n{reject} stark\n"),
+        );
         assert_eq!(answers.len(), 1);
         j.news(MODERATOR);
         j.at = t0 + TimeDelta::minutes(66);
@@ -220,7 +243,10 @@ fn without_a_cap_every_request_is_told() {
     j.news(MODERATOR);
     for (n, house) in HOUSES.iter().enumerate() {
         j.at = t0 + TimeDelta::minutes(n as i64 + 1);
-        j.send(&format!("asker{n}@example.net"), &format!("TAKEOVER {GAME} {house}\n"));
+        j.send(
+            &format!("asker{n}@example.net"),
+            &format!("TAKEOVER {GAME} {house}\n"),
+        );
     }
     assert_eq!(j.news(MODERATOR).len(), HOUSES.len());
     j.tick(t0 + TimeDelta::hours(2));

@@ -210,7 +210,14 @@ fn queue_digests(
         let count = lines.len();
         let cap = config.mail.caps.moderator_notices_per_hour;
         let subject = crate::say!(lang, "notice_digest.subject", game = game_id, count);
-        let body = crate::say!(lang, "notice_digest.body", game = game_id, count, cap, lines);
+        let body = crate::say!(
+            lang,
+            "notice_digest.body",
+            game = game_id,
+            count,
+            cap,
+            lines
+        );
         let mail = mail(config, &address, subject, body, now).about(game.id());
         service.held_told(&keys, &[mail.seal()])?;
         queued += 1;
@@ -228,7 +235,12 @@ fn digest_line(variant: &Variant, kind: &NoticeKind, lang: Lang) -> String {
     };
     match kind {
         NoticeKind::SeatAsked { house, address, .. } => {
-            crate::say!(lang, "notice_digest.seat_asked", house = name(house), address)
+            crate::say!(
+                lang,
+                "notice_digest.seat_asked",
+                house = name(house),
+                address
+            )
         }
         NoticeKind::Joined { house, address, .. } => {
             crate::say!(lang, "notice_digest.joined", house = name(house), address)
