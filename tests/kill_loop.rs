@@ -185,7 +185,8 @@ fn random_kills_over_a_queue_lose_no_mail_and_set_none_aside() {
     let out = run(corbeau(&dir).arg("tick"), "");
     let text = said(&out);
     assert_eq!(out.status.code(), Some(0), "seed {seed}: {text}");
-    let context = format!("seed {seed}, {kills} kills over {runs} runs, {batches} batches: {text}");
+    let context =
+        format!("seed {seed}, {kills} kills over {runs} runs, batches: {batches}: {text}");
     assert_eq!(kills, KILLS, "{context}");
     assert!(files(&dir.join("inbox/new")).is_empty(), "{context}");
     let cur = files(&dir.join("inbox/cur"));

@@ -204,3 +204,76 @@ fn ingest_and_tick_end_with_0_or_75_on_a_nearly_full_disk() {
         assert!(codes.iter().any(|c| !c), "{left} KB: the disk never filled");
     }
 }
+
+/// The answers in the outbox folder to the mail `<id>`.
+fn answers_to(root: &Path, id: &str) -> usize {
+    let Ok(dir) = fs::read_dir(root.join("data/outbox")) else {
+        return 0;
+    };
+    dir.filter_map(Result::ok)
+        .filter_map(|e| fs::read_to_string(e.path()).ok())
+        .filter(|t| t.contains(&format!("In-Reply-To: <{id}>")) && t.contains(":: corbeau: reply"))
+        .count()
+}
+
+/// Under the store's reserve (1 MiB), a piped `ingest` ends at once with 75 and nothing
+/// done: sled is never asked to write on a nearly full disk, where a flush could wait
+/// for ever (and the ingest idled until its 30 s limit). The same mail delivered again
+/// once space is back is carried out, and answered once.
+#[test]
+fn a_piped_ingest_on_a_nearly_full_disk_ends_at_once_with_75_and_nothing_done() {
+    if !is_root() {
+        println!("skipped: needs root to mount a tmpfs");
+        return;
+    }
+    for left in [60, 150, 300] {
+        let Some(mounted) = mount(&format!("reserve-{left}")) else {
+            println!("skipped: mounting a tmpfs failed");
+            return;
+        };
+        let root = mounted.0.clone();
+        judge(&root, left);
+        let mails: Vec<(String, String)> = (0..3)
+            .map(|n| {
+                let house = HOUSES[n % HOUSES.len()];
+                let id = format!("r{left}-{n}@example.org");
+                let body = format!("PARTIE g {house} secret-1234\nORDRES\nA win H\nFIN");
+                (
+                    id.clone(),
+                    mail(&format!("{house}@example.org"), &id, &body),
+                )
+            })
+            .collect();
+        for (id, raw) in &mails {
+            let began = Instant::now();
+            let out = bounded(corbeau(&root).arg("ingest"), raw, "ingest");
+            let took = began.elapsed();
+            assert_eq!(
+                out.status.code(),
+                Some(75),
+                "{left} KB left, {id}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            // A generous bound: the point is that it does not idle (30 s before).
+            assert!(
+                took < Duration::from_secs(10),
+                "{left} KB left, {id}: {took:?}"
+            );
+            assert_eq!(answers_to(&root, id), 0, "{left} KB left, {id}: acted on");
+        }
+        // Space back: the mail server's retries are carried out, once each.
+        fs::remove_file(root.join("fill")).unwrap();
+        for (id, raw) in &mails {
+            let out = bounded(corbeau(&root).arg("ingest"), raw, "ingest");
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{id}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let out = bounded(corbeau(&root).arg("ingest"), raw, "ingest again");
+            assert_eq!(out.status.code(), Some(0), "{id} again");
+            assert_eq!(answers_to(&root, id), 1, "{left} KB left, {id}");
+        }
+    }
+}
