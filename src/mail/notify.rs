@@ -162,6 +162,9 @@ fn cap_moderator(
     }
 }
 
+/// The notices one digest tells: a game's id, a family, the moderator's address.
+type DigestGroup = (String, String, String);
+
 /// Writes the digest of every group of held notices (one game, one family, one
 /// moderator's address) whose hour is over: one mail that lists them, in the moderator's
 /// language. Returns how many mails.
@@ -170,7 +173,7 @@ fn queue_digests(
     config: &Config,
     now: DateTime<Utc>,
 ) -> Result<usize, ServiceError> {
-    let mut groups: Vec<((String, String, String), Vec<(u64, HeldNotice)>)> = Vec::new();
+    let mut groups: Vec<(DigestGroup, Vec<(u64, HeldNotice)>)> = Vec::new();
     for (key, held) in service.held_notices()? {
         if held.until > now {
             continue;
