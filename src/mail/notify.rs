@@ -45,13 +45,14 @@ pub fn queue_notices_holding(
         if notified.held.iter().any(|(id, _)| *id == notice.game) {
             continue;
         }
-        hold.breathe();
+        let released = hold.breathe();
         let service = hold.service()?;
         // Told by a pass that took the store while this one let it go.
-        if !service
-            .pending_notices()?
-            .iter()
-            .any(|(other, _)| *other == key)
+        if released
+            && !service
+                .pending_notices()?
+                .iter()
+                .any(|(other, _)| *other == key)
         {
             continue;
         }

@@ -132,17 +132,18 @@ impl<'a> Hold<'a> {
     }
 
     /// Between two mails, or after a step: lets the store go if another process waits
-    /// for it, and gives it time to take it.
-    pub fn breathe(&mut self) {
+    /// for it, and gives it time to take it. Says whether it did (what was read before
+    /// may have changed since).
+    pub fn breathe(&mut self) -> bool {
         let Hold::Dir(keeper) = self else {
-            return;
+            return false;
         };
         if keeper.open.is_none() {
-            return;
+            return false;
         }
         // Opening the store again costs more than a mail: let it go only for someone.
         if !Service::someone_waits(&keeper.dir) {
-            return;
+            return false;
         }
         keeper.open = None;
         // A waiting process polls every 20 ms and takes its knock away once it has the
@@ -152,6 +153,7 @@ impl<'a> Hold<'a> {
         while Service::someone_waits(&keeper.dir) && Instant::now() < give_up {
             std::thread::sleep(Duration::from_millis(5));
         }
+        true
     }
 
     /// Whether another process waits for the store this hold has (never for
