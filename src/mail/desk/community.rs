@@ -1,10 +1,13 @@
 //! What anyone may ask of the judge by mail, as on njudge: a new game (`CREATE`, from the
-//! addresses the configuration allows), who plays a game (`WHOGAME`) and its summary
+//! addresses the configuration allows, once the address confirms it), who plays a game (`WHOGAME`) and its summary
 //! (`SUMMARY`); and the moderator's `ALERT`, a press message to one house.
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use crate::game::{Ending, Game, GameError, Moderator, NewGame, Settings, hash_secret, new_secret};
+use crate::game::{
+    Asked, Ending, Game, GameError, Moderator, NewGame, Settings, consent_token, consent_valid,
+    hash_secret, new_secret,
+};
 use crate::map::{EMBEDDED, MapError};
 use crate::report::summary::{summary_text, whogame_text};
 use crate::say;
@@ -45,6 +48,7 @@ impl<'a> Desk<'a> {
         named: &str,
         variant: Option<String>,
         players: Option<u8>,
+        token: Option<String>,
     ) -> Result<(), ServiceError> {
         let id = fold_id(named);
         let first = game
@@ -136,6 +140,32 @@ impl<'a> Desk<'a> {
                 .and_then(|v| v.setups.iter().map(|s| s.players).max())
                 .unwrap_or(0),
         };
+        // Nothing is made until the address confirms: a forged `CREATE` spends no bound.
+        let key = self.service.consent_key()?;
+        let asked = Asked::Create {
+            game: id.clone(),
+            variant: variant.clone(),
+            players,
+        };
+        let Some(token) = token else {
+            if let Some((token, expires)) = consent_token(&key, &asked, &address, self.now) {
+                let zone = Settings::default().schedule.time_zone;
+                let message = super::join::consent_message(
+                    self.lang, &asked, &address, &token, expires, zone,
+                );
+                self.section(located.line, &located.text, ReplySection::Seat { message });
+            }
+            return Ok(());
+        };
+        if let Err(e) = consent_valid(&key, &asked, &address, &token, self.now) {
+            let message = self.game_message(&e);
+            self.error(located, message);
+            return Ok(());
+        }
+        // The moderator's secret costs a hash: one a mail.
+        if !self.spends_secret(located, Ok(())) {
+            return Ok(());
+        }
         let (secret, hash) = match new_secret().and_then(|s| Ok((hash_secret(&s)?, s))) {
             Ok((hash, secret)) => (secret, hash),
             Err(e) => return Err(ServiceError::Game(e)),
