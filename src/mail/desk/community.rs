@@ -150,10 +150,10 @@ impl<'a> Desk<'a> {
         let Some(token) = token else {
             if let Some((token, expires)) = consent_token(&key, &asked, &address, self.now) {
                 let zone = Settings::default().schedule.time_zone;
-                let message = super::join::consent_message(
+                let section = super::join::consent_section(
                     self.lang, &asked, &address, &token, expires, zone,
                 );
-                self.section(located.line, &located.text, ReplySection::Seat { message });
+                self.section(located.line, &located.text, section);
             }
             return Ok(());
         };

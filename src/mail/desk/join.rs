@@ -169,8 +169,8 @@ impl Desk<'_> {
             return Ok(());
         }
         let zone = session.game().settings().schedule.time_zone;
-        let message = consent_message(self.lang, asked, &from, &token, expires, zone);
-        self.section(located.line, &located.text, ReplySection::Seat { message });
+        let section = consent_section(self.lang, asked, &from, &token, expires, zone);
+        self.section(located.line, &located.text, section);
         Ok(())
     }
 
@@ -333,14 +333,14 @@ impl Desk<'_> {
 
 /// The answer that carries a token: what was asked in the address's name, when the token
 /// expires, and the line to send back from the same address.
-pub(super) fn consent_message(
+pub(super) fn consent_section(
     lang: Lang,
     asked: &Asked,
     address: &str,
     token: &str,
     expires: DateTime<Utc>,
     zone: chrono_tz::Tz,
-) -> String {
+) -> ReplySection {
     let expires = crate::report::format_deadline(expires, zone, lang);
     let (kind, game, words) = match asked {
         Asked::Join { game, house } => ("join", game, house.clone().unwrap_or_default()),
@@ -354,14 +354,9 @@ pub(super) fn consent_message(
             ("create", game, words)
         }
     };
-    say!(
-        lang,
-        "consent.asked",
-        kind,
-        game,
-        words,
-        address,
-        token,
-        expires
-    )
+    ReplySection::Consent {
+        message: say!(lang, "consent.asked", kind, game, words, address, expires),
+        line: say!(lang, "consent.line", kind, game, words, token),
+        ignore: say!(lang, "consent.ignore"),
+    }
 }
