@@ -133,13 +133,25 @@ impl<'a> Desk<'a> {
             return Ok(());
         };
         // Without a number of players, the variant's largest setup: every house.
+        let setups: Vec<u8> = crate::map::parse_variant(&variant, text)
+            .map(|v| v.setups.iter().map(|s| s.players).collect())
+            .unwrap_or_default();
         let players = match players {
             Some(n) => n,
-            None => crate::map::parse_variant(&variant, text)
-                .ok()
-                .and_then(|v| v.setups.iter().map(|s| s.players).max())
-                .unwrap_or(0),
+            None => setups.iter().copied().max().unwrap_or(0),
         };
+        // Checked before the token is mailed: a confirmation of what cannot be made would
+        // only be refused then.
+        if !setups.contains(&players) {
+            let e = GameError::NoSetup {
+                variant,
+                players,
+                available: setups,
+            };
+            let message = self.game_message(&e);
+            self.error(located, message);
+            return Ok(());
+        }
         // Nothing is made until the address confirms: a forged `CREATE` spends no bound.
         let key = self.service.consent_key()?;
         let asked = Asked::Create {
