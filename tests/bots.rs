@@ -286,7 +286,7 @@ fn a_new_player_takes_the_seat_back_from_the_bot_at_once() {
     w.notices(at);
     // A stranger asks for Stark by mail; the moderator gives it by mail.
     let asker = "robb@jumeaux.test";
-    w.send_at(asker, &format!("TAKEOVER {GAME} stark\n"), at);
+    w.send_confirmed_at(asker, &format!("TAKEOVER {GAME} stark\n"), at);
     w.take();
     w.send_at(
         MODERATOR,

@@ -92,6 +92,15 @@ impl Judge {
         body_of(&replies[0])
     }
 
+    /// Sends a request (`JOIN`, `TAKEOVER`, `CREATE`), then the confirmation line its
+    /// answer gives, from the same address; the answer to the confirmation.
+    fn confirmed(&mut self, from: &str, request: &str) -> String {
+        let asked = self.send(from, request);
+        let line = support::world::confirmation_line(&asked)
+            .unwrap_or_else(|| panic!("no confirmation line in: {asked}"));
+        self.send(from, &line)
+    }
+
     /// The mails to `to` that answer no mail (welcomes, notices, results), oldest first,
     /// each read once.
     fn news(&self, to: &str) -> Vec<String> {
@@ -188,7 +197,7 @@ fn an_open_game_fills_itself_by_join_then_a_resigned_seat_is_taken_over() {
             1 => "JOIN ouverte\n".to_string(),
             _ => "REJOINDRE ouverte\n".to_string(),
         };
-        let reply = j.send(address, &command);
+        let reply = j.confirmed(address, &command);
         match i {
             0 => assert_golden("community/join-fr.txt", &reply),
             1 => assert_golden("community/join-en.txt", &reply),
@@ -236,7 +245,7 @@ fn an_open_game_fills_itself_by_join_then_a_resigned_seat_is_taken_over() {
     j.tick(t0());
     j.news(JOINERS[2]);
     let newcomer = "bran@corneille.test";
-    let reply = j.send(newcomer, &format!("RELEVER ouverte {davos}\n"));
+    let reply = j.confirmed(newcomer, &format!("RELEVER ouverte {davos}\n"));
     assert_golden("community/takeover-vacant-fr.txt", &reply);
     let (_, secret) = welcome(&j, newcomer);
     assert_eq!(
@@ -299,7 +308,7 @@ fn a_house_in_civil_disorder_is_taken_over_on_the_moderators_approve() {
         j.news(MODERATOR);
         j.news("stark@example.org");
         let asker = "robb@jumeaux.test";
-        let reply = j.send(asker, &format!("{takeover} fermee stark\n"));
+        let reply = j.confirmed(asker, &format!("{takeover} fermee stark\n"));
         assert_golden(
             &format!("community/takeover-asked-reply-{lang}.txt"),
             &reply,
@@ -392,11 +401,19 @@ fn a_forger_joining_in_an_addresss_name_cannot_keep_its_owner_out() {
     let mut j = Judge::new("forger");
     open_games(&j);
     let owner = "owner@example.org";
-    // The forger writes `From: owner` to join three games: the seats are the owner's,
-    // and their secrets go to the owner alone.
-    let mut seats = Vec::new();
+    // A forger writes `From: owner` to join three games: nothing is done, the tokens go
+    // to the owner alone.
+    let mut lines = Vec::new();
     for id in ["a", "b", "c"] {
-        j.send(owner, &format!("JOIN {id}\n# forged {id}\n"));
+        let asked = j.send(owner, &format!("JOIN {id}\n# forged {id}\n"));
+        lines.push(support::world::confirmation_line(&asked).unwrap());
+        assert!(seat_of(&j.show(id), owner).is_none());
+    }
+    // The owner, who wants them after all, confirms them: the seats and their secrets
+    // are the owner's.
+    let mut seats = Vec::new();
+    for (id, line) in ["a", "b", "c"].into_iter().zip(lines) {
+        j.send(owner, &line);
         let (_, secret) = welcome(&j, owner);
         seats.push((id, seat_of(&j.show(id), owner).unwrap(), secret));
     }
@@ -405,20 +422,20 @@ fn a_forger_joining_in_an_addresss_name_cannot_keep_its_owner_out() {
     assert_golden("community/join-bound-en.txt", &refused);
     assert!(seat_of(&j.show("d"), owner).is_none());
     // Another address is not held by it.
-    let other = j.send("other@example.org", "JOIN d\n");
+    let other = j.confirmed("other@example.org", "JOIN d\n");
     assert!(other.contains("✓"), "{other}");
     // The owner resigns a seat it never asked for, with the secret that came to it, and
     // has its place back at once.
     let (id, house, secret) = &seats[0];
     let reply = j.send(owner, &format!("SIGNON {id} {house} {secret}\nRESIGN\n"));
     assert!(reply.contains("✓"), "{reply}");
-    let joined = j.send(owner, "JOIN d\n");
+    let joined = j.confirmed(owner, "JOIN d\n");
     assert!(joined.contains("✓"), "{joined}");
     assert!(seat_of(&j.show("d"), owner).is_some());
     // A day later, the seats taken are old: the bound is free again.
     j.at = t0() + TimeDelta::hours(24) + TimeDelta::minutes(1);
     j.game("e", "3", "en", &["--open"]);
-    let reply = j.send(owner, "JOIN e\n");
+    let reply = j.confirmed(owner, "JOIN e\n");
     assert!(reply.contains("✓"), "{reply}");
 }
 
@@ -432,7 +449,7 @@ fn the_judge_wide_bound_on_creation_holds_whoever_asks() {
     );
     std::fs::write(&config, text).unwrap();
     for (i, who) in ["un@example.org", "deux@example.net"].iter().enumerate() {
-        let reply = j.send(who, &format!("CREATE jeu{i}\n"));
+        let reply = j.confirmed(who, &format!("CREATE jeu{i}\n"));
         assert!(reply.contains("✓"), "{reply}");
     }
     let third = j.send("trois@example.com", "CRÉER jeu3\n");

@@ -574,17 +574,30 @@ fn a_game_is_opened_by_the_command_line_and_by_mail() {
 fn requests_for_a_house_are_answered_by_the_command_line() {
     let j = CliJudge::new("settings", "approve-cli");
     j.ok(&["game", "new", GAME, "--players", "3"]);
-    let ask = |from: &str, id: &str, house: &str| {
+    let mail = |from: &str, id: &str, line: &str| {
         format!(
             "From: {from}\nTo: juge@corbeau.test\nMessage-ID: <{id}@test>\nSubject: x\n\n\
-             RELEVER {GAME} {house}\n"
+             {line}\n"
         )
     };
-    j.ok_with(&["ingest"], Some(&ask("robb@jumeaux.test", "1", "stark")));
-    j.ok_with(
-        &["ingest"],
-        Some(&ask("walder@jumeaux.test", "2", "lannister")),
-    );
+    // Each request, then its confirmation with the token the answer (sent by the next
+    // pass) brought to the asking address.
+    let ask = |from: &str, id: &str, house: &str| {
+        j.ok_with(
+            &["ingest"],
+            Some(&mail(from, id, &format!("RELEVER {GAME} {house}"))),
+        );
+        j.ok(&["tick"]);
+        let line = j
+            .outbox()
+            .iter()
+            .filter(|m| m.contains(&format!("To: {from}")))
+            .find_map(|m| crate::support::world::confirmation_line(&m.replace("\r\n", "\n")))
+            .unwrap();
+        j.ok_with(&["ingest"], Some(&mail(from, &format!("{id}c"), &line)));
+    };
+    ask("robb@jumeaux.test", "1", "stark");
+    ask("walder@jumeaux.test", "2", "lannister");
     let requests = shown(&j)["seat_requests"].clone();
     assert_eq!(requests.as_array().map(Vec::len), Some(2), "{requests}");
     let out = j.ok(&["player", "approve", GAME, "stark"]);

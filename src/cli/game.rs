@@ -292,9 +292,19 @@ pub enum PlayerCommand {
     // Issue 23, joining.
     /// Give a house to the address that asked for it (`TAKEOVER`); its welcome, with
     /// the secret, is mailed to it.
-    Approve { game: String, house: String },
-    /// Refuse the request for a house; the address that asked is told.
-    Reject { game: String, house: String },
+    Approve {
+        game: String,
+        house: String,
+        /// The address that asked, when several ask for the house.
+        address: Option<String>,
+    },
+    /// Refuse the requests for a house (or the one of the address named); each address
+    /// that asked is told.
+    Reject {
+        game: String,
+        house: String,
+        address: Option<String>,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -372,8 +382,20 @@ pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
         GameCommand::Show { game } => {
             let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
             let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
+            // The moderator decides among the requests knowing who asks: each address's
+            // history, read from every game of the judge.
+            let games = ctx.service.games().map_err(|e| ctx.fail(e))?;
+            let histories: Vec<crate::game::AskerHistory> = g
+                .seat_requests()
+                .iter()
+                .map(|r| crate::game::AskerHistory::of(games.iter(), &r.address))
+                .collect();
             ctx.print(&public_game(&g, &variant), || {
-                game_text(&g, &variant, ctx.lang)
+                let mut text = game_text(&g, &variant, ctx.lang);
+                text.push_str(&crate::report::game_text::seat_requests_text(
+                    &g, &variant, &histories, ctx.lang,
+                ));
+                text
             })
         }
         GameCommand::Start { game } => {
@@ -785,10 +807,18 @@ pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
             let g = moderate(ctx, &game, Action::Absence { house, from, to })?;
             done(ctx, &g, &say!(ctx.lang, "cli_game.absence_recorded"))
         }
-        PlayerCommand::Approve { game, house } => approve(ctx, &game, &house),
-        PlayerCommand::Reject { game, house } => {
+        PlayerCommand::Approve {
+            game,
+            house,
+            address,
+        } => approve(ctx, &game, &house, address),
+        PlayerCommand::Reject {
+            game,
+            house,
+            address,
+        } => {
             let house = self::house(ctx, &game, &house)?;
-            let g = moderate(ctx, &game, Action::Reject { house })?;
+            let g = moderate(ctx, &game, Action::Reject { house, address })?;
             done(ctx, &g, &say!(ctx.lang, "join.cli_rejected"))
         }
     }
@@ -899,11 +929,15 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
 
 /// `player approve`: the house goes to the address that asked, its welcome mailed in the
 /// same transaction (the secret reaches the player by no other way).
-fn approve(ctx: &Context, game: &str, house: &str) -> Result<(), Error> {
+fn approve(ctx: &Context, game: &str, house: &str, address: Option<String>) -> Result<(), Error> {
     let house = self::house(ctx, game, house)?;
     let mut session = ctx.service.session(game).map_err(|e| ctx.fail(e))?;
     let events = session
-        .execute(&Actor::Moderator, Action::Approve { house }, ctx.now)
+        .execute(
+            &Actor::Moderator,
+            Action::Approve { house, address },
+            ctx.now,
+        )
         .map_err(|e| ctx.fail(e))?;
     let mut extra = crate::service::Effects::default();
     let mut seated = None;

@@ -217,13 +217,22 @@ pub enum Action {
         house: HouseKey,
         lang: Lang,
     },
-    /// The moderator gives the house to the address that asked for it.
+    /// The moderator gives the house to the address that asked for it (`address`: which
+    /// one, needed when several ask).
     Approve {
         house: HouseKey,
+        address: Option<String>,
     },
-    /// The moderator refuses the request for the house.
+    /// The moderator refuses the request of `address` for the house, or every request
+    /// for it (`address` none).
     Reject {
         house: HouseKey,
+        address: Option<String>,
+    },
+    /// A token to confirm a seat was mailed to the address, good until `expires`.
+    AskSeat {
+        address: String,
+        expires: DateTime<Utc>,
     },
 }
 
@@ -263,6 +272,7 @@ impl Action {
             Action::TakeOver { .. } => "takeover",
             Action::Approve { .. } => "approve",
             Action::Reject { .. } => "reject",
+            Action::AskSeat { .. } => "ask-seat",
         }
     }
 
@@ -335,7 +345,8 @@ fn needs(action: &Action) -> Needs {
         | Action::ConfirmObserve { .. }
         | Action::Unobserve { .. }
         | Action::Join { .. }
-        | Action::TakeOver { .. } => Needs::Address,
+        | Action::TakeOver { .. }
+        | Action::AskSeat { .. } => Needs::Address,
         Action::Process { .. } | Action::Remind => Needs::Clock,
         Action::Bounced { .. } | Action::Undeliverable { .. } => Needs::Judge,
     }
@@ -353,7 +364,8 @@ impl Game {
                 | Action::ConfirmObserve { address, .. }
                 | Action::Unobserve { address, .. }
                 | Action::Join { address, .. }
-                | Action::TakeOver { address, .. } => same_address(address, own),
+                | Action::TakeOver { address, .. }
+                | Action::AskSeat { address, .. } => same_address(address, own),
                 _ => false,
             },
             _ => false,
@@ -531,8 +543,11 @@ impl Game {
                 house,
                 lang,
             } => return self.take_over(variant, &address, house, lang, now),
-            Action::Approve { house } => return self.approve(&house, now),
-            Action::Reject { house } => self.reject(&house)?,
+            Action::Approve { house, address } => {
+                return self.approve(&house, address.as_deref(), now);
+            }
+            Action::Reject { house, address } => return self.reject(&house, address.as_deref()),
+            Action::AskSeat { address, expires } => self.remember_consent(&address, expires, now),
         };
         Ok(vec![event])
     }

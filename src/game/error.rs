@@ -182,6 +182,22 @@ pub enum GameError {
     AlreadyAsked(HouseKey),
     /// No request for the house waits.
     NoSeatRequest(HouseKey),
+    /// A confirmation whose token is not the judge's for this request and address.
+    BadConsentToken,
+    /// A confirmation whose token's time ran out.
+    ConsentTokenExpired,
+    /// The moderator removed this address from the game: only the moderator seats it
+    /// again.
+    Ejected {
+        game: String,
+    },
+    /// Several addresses ask for the house: the moderator's answer must name one.
+    WhichRequest {
+        house: HouseKey,
+        addresses: Vec<String>,
+    },
+    /// So many confirmed requests wait in the game that no more are taken.
+    TooManySeatRequests,
 }
 
 impl From<CalendarError> for GameError {

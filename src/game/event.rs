@@ -200,6 +200,12 @@ pub enum Event {
         lang: Lang,
         removed: bool,
     },
+    /// A token to confirm a seat went to `address`; `again`: one was mailed already and
+    /// is still good, so this request is not mailed.
+    ConsentAsked {
+        address: String,
+        again: bool,
+    },
     /// The moderator refused the request of `address` for the house.
     SeatRefused {
         house: HouseKey,
@@ -284,7 +290,11 @@ impl Event {
             Event::Reminded { .. } | Event::GraceRuns { .. } => return None,
             Event::SecretChanged { house } => AuditLine::SecretChanged { house },
             // The seat's own lines (`Seated`, `Removed`) say the rest.
-            Event::Joined { .. } | Event::SeatLost { .. } => return None,
+            // Anyone may write a request in anyone's name: forged ones must not fill the
+            // trail; the confirmed request is what it keeps.
+            Event::Joined { .. } | Event::SeatLost { .. } | Event::ConsentAsked { .. } => {
+                return None;
+            }
             Event::SeatAsked { house, address } => AuditLine::SeatAsked { house, address },
             Event::SeatRefused { house, address, .. } => AuditLine::SeatRefused { house, address },
         })

@@ -26,16 +26,19 @@ pub use error::GameError;
 pub use event::{Event, Missed, Revealed};
 pub use house::HouseKey;
 pub use model::Bounced;
+pub use model::{AskerHistory, ConsentAsked, Leaving, PastPlayer};
 pub use model::{
     AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, ObserverRequest,
     PhaseRecord, Player, Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,
 };
-pub use model::{Leaving, PastPlayer};
 pub use orders::{OrderLines, OrderProblem, OrderProblemKind, looks_like_prose};
 pub use repin::{Incompatibility, move_to_variant};
 pub use rules::{
     Adjudicated, MAX_OBSERVER_REQUESTS, NewGame, OBSERVER_TOKEN_LIFE, ResultsMaker, check_address,
     check_game_id, create, same_address,
+};
+pub use rules::{
+    Asked, CONSENT_TOKEN_LIFE, ConsentKey, MAX_CONSENT_ASKED, consent_token, consent_valid,
 };
 #[cfg(any(test, feature = "test-hooks"))]
 pub use secret::secret_checks;

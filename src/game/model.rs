@@ -384,6 +384,86 @@ pub struct Game {
     /// moderator's `APPROVE` or `REJECT`, one a house at most.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(in crate::game) seat_requests: Vec<SeatRequest>,
+    /// The addresses a token to confirm a `JOIN` or `TAKEOVER` went to, while it is good:
+    /// a repeat of the request is not mailed again (bounded: `rules::consent`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(in crate::game) consent_asked: Vec<ConsentAsked>,
+}
+
+/// A token to confirm a seat was mailed to this address; it is good until `expires`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConsentAsked {
+    pub address: String,
+    pub expires: DateTime<Utc>,
+}
+
+/// What the judge knows of an address that asks for a house, for the moderator who
+/// decides: read from every game of the judge when it is shown.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct AskerHistory {
+    /// Games in which the address holds a seat now (resigned seats aside).
+    pub playing: usize,
+    /// Games in which it held a seat and left it (replaced, removed, resigned).
+    pub left: usize,
+    /// Games it moderates.
+    pub moderating: usize,
+    /// Times a moderator removed it from a seat.
+    pub removed: usize,
+    /// The first time the judge saw it seated, if ever.
+    pub first_seen: Option<DateTime<Utc>>,
+}
+
+impl AskerHistory {
+    /// The history of `address` in `games`.
+    pub fn of<'g>(games: impl IntoIterator<Item = &'g Game>, address: &str) -> AskerHistory {
+        use super::rules::same_address;
+        let mut h = AskerHistory::default();
+        let seen = |t: DateTime<Utc>, h: &mut AskerHistory| {
+            h.first_seen = Some(h.first_seen.map_or(t, |f| f.min(t)));
+        };
+        for g in games {
+            if g.moderator
+                .as_ref()
+                .is_some_and(|m| same_address(&m.address, address))
+            {
+                h.moderating += 1;
+                seen(g.created, &mut h);
+            }
+            let mut plays = false;
+            let mut played = false;
+            for seat in &g.seats {
+                if let Some(p) = seat
+                    .player
+                    .as_ref()
+                    .filter(|p| same_address(&p.address, address))
+                {
+                    seen(p.joined, &mut h);
+                    if seat.resigned {
+                        played = true;
+                    } else {
+                        plays = true;
+                    }
+                }
+                for past in seat
+                    .past
+                    .iter()
+                    .filter(|p| same_address(&p.address, address))
+                {
+                    seen(past.joined, &mut h);
+                    played = true;
+                    if past.how == Leaving::Removed {
+                        h.removed += 1;
+                    }
+                }
+            }
+            if plays {
+                h.playing += 1;
+            } else if played {
+                h.left += 1;
+            }
+        }
+        h
+    }
 }
 
 /// An address asking for a house, waiting for the moderator's decision.
@@ -702,6 +782,10 @@ impl Game {
     }
 
     /// The requests to take a house waiting for the moderator (`TAKEOVER`).
+    pub fn consent_asked(&self) -> &[ConsentAsked] {
+        &self.consent_asked
+    }
+
     pub fn seat_requests(&self) -> &[SeatRequest] {
         &self.seat_requests
     }

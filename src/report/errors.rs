@@ -176,6 +176,17 @@ impl GameError {
             AlreadyInGame { game } => say!(lang, "join.already_in_game", game),
             AlreadyAsked(house) => say!(lang, "join.already_asked", house = name(house)),
             NoSeatRequest(house) => say!(lang, "join.no_seat_request", house = name(house)),
+            BadConsentToken => say!(lang, "consent.bad_token"),
+            ConsentTokenExpired => say!(lang, "consent.expired"),
+            Ejected { game } => say!(lang, "consent.ejected", game),
+            WhichRequest { house, addresses } => say!(
+                lang,
+                "consent.which_request",
+                house = name(house),
+                id = house.to_string(),
+                addresses = addresses.join(", ")
+            ),
+            TooManySeatRequests => say!(lang, "consent.too_many_requests"),
         }
     }
 }

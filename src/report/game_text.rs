@@ -211,6 +211,47 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
     t
 }
 
+/// `game show`'s requests for houses waiting for the moderator, each with what the judge
+/// knows of its address (`histories`, in the order of the requests): the moderator picks
+/// among them.
+pub fn seat_requests_text(
+    g: &Game,
+    variant: &Variant,
+    histories: &[crate::game::AskerHistory],
+    lang: Lang,
+) -> String {
+    if g.seat_requests().is_empty() {
+        return String::new();
+    }
+    let zone = g.settings().schedule.time_zone;
+    let mut t = say!(lang, "consent.show_heading");
+    t.push('\n');
+    for (request, h) in g.seat_requests().iter().zip(histories) {
+        let history = say!(
+            lang,
+            "consent.history",
+            address = request.address.as_str(),
+            playing = h.playing,
+            left = h.left,
+            moderating = h.moderating,
+            removed = h.removed,
+            first = h
+                .first_seen
+                .map(|t| crate::report::format_deadline(t, zone, lang))
+        );
+        t.push_str("  ");
+        t.push_str(&say!(
+            lang,
+            "consent.show_request",
+            house = house_name(variant, &request.house, lang),
+            asked = crate::report::format_deadline(request.asked, zone, lang),
+            history
+        ));
+        t.push('\n');
+    }
+    t
+}
+
 /// Who reads a phase's results, which decides the rejected and superseded lines shown:
 /// they reveal intentions, so only their author and the moderator see them (issue 9).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

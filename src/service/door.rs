@@ -146,6 +146,21 @@ impl Service {
 
 /// The cap of answers per address and hour (`[mail] replies_per_hour`).
 impl Service {
+    /// The judge's key for consent tokens, made and kept the first time it is asked for.
+    pub fn consent_key(&self) -> Result<crate::game::ConsentKey, ServiceError> {
+        use crate::game::ConsentKey;
+        if let Some(key) = self
+            .store
+            .consent_key()?
+            .and_then(|b| ConsentKey::from_bytes(&b))
+        {
+            return Ok(key);
+        }
+        let fresh = ConsentKey::fresh().map_err(ServiceError::Game)?;
+        let kept = self.store.keep_consent_key(fresh.bytes())?;
+        Ok(ConsentKey::from_bytes(&kept).unwrap_or(fresh))
+    }
+
     /// The answers given to `address` in its current window (none once it is over).
     pub fn reply_window(
         &self,

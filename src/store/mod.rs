@@ -825,6 +825,28 @@ impl Store {
         Ok(forget)
     }
 
+    /// The judge's key for consent tokens (`game::ConsentKey`), as kept; none before the
+    /// first is made.
+    pub fn consent_key(&self) -> Result<Option<Vec<u8>>, StoreError> {
+        let meta = self.db.open_tree("meta")?;
+        Ok(meta.get("consent-key")?.map(|v| v.to_vec()))
+    }
+
+    /// Keeps the judge's key for consent tokens, unless one is kept already; returns the
+    /// key kept.
+    pub fn keep_consent_key(&self, key: &[u8]) -> Result<Vec<u8>, StoreError> {
+        let meta = self.db.open_tree("meta")?;
+        let kept = match meta.compare_and_swap("consent-key", None::<&[u8]>, Some(key))? {
+            Ok(()) => key.to_vec(),
+            Err(e) => e
+                .current
+                .map(|v| v.to_vec())
+                .unwrap_or_else(|| key.to_vec()),
+        };
+        meta.flush()?;
+        Ok(kept)
+    }
+
     /// Bytes the store takes on disk.
     pub fn size_on_disk(&self) -> Result<u64, StoreError> {
         Ok(self.db.size_on_disk()?)

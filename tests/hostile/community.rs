@@ -10,6 +10,7 @@ use corbeau::game::{Action, EndBy, GameStatus, Leaving, Press, Settings};
 use corbeau::mail::outmail::OutMail;
 
 use crate::support::cli::CliJudge;
+use crate::support::world::confirmation_line;
 use crate::support::world::{
     BARATHEON, GAME, LANNISTER, MODERATOR, MODERATOR_SECRET, STARK, STARK_SECRET, STRANGER, World,
     now,
@@ -57,7 +58,7 @@ fn at(hours: i64) -> DateTime<Utc> {
 #[test]
 fn create_makes_the_sender_moderator_with_a_secret_that_works() {
     let mut w = World::with_config("community", "create", creators);
-    let reply = w.ask(CREATOR, "CRÉER tournoi-1 VARIANTE westeros JOUEURS 4\n");
+    let reply = w.ask_confirmed(CREATOR, "CRÉER tournoi-1 VARIANTE westeros JOUEURS 4\n");
     assert_golden("mail/create-fr.txt", &masked(&reply));
     let secret = secret_of(&body(&reply));
     let game = w.game("tournoi-1");
@@ -79,11 +80,11 @@ fn create_makes_the_sender_moderator_with_a_secret_that_works() {
     );
 
     // English, the words in another order.
-    let reply = w.ask(CREATOR, "CREATE league-2 PLAYERS 5 VARIANT westeros\n");
+    let reply = w.ask_confirmed(CREATOR, "CREATE league-2 PLAYERS 5 VARIANT westeros\n");
     assert_golden("mail/create-en.txt", &masked(&reply));
     assert_eq!(w.game("league-2").players(), 5);
     // Without a variant nor a number of players: Westeros, every house.
-    w.ask(CREATOR, "CREATE league-3\n");
+    w.ask_confirmed(CREATOR, "CREATE league-3\n");
     let game = w.game("league-3");
     assert_eq!(
         (game.variant().name.as_str(), game.players()),
@@ -144,31 +145,39 @@ fn create_refuses_a_bad_id_an_unknown_variant_a_path_and_an_existing_game() {
 #[test]
 fn the_daily_bound_holds_and_a_forger_cannot_spend_it_for_good() {
     let mut w = World::with_config("community", "create-bound", creators);
-    // A forger sends three CREATEs in the creator's name: the games are made, and their
-    // secrets go to the creator's own address.
+    // A forger sends three CREATEs in the creator's name: nothing is made, the tokens go
+    // to the creator's own address, and the bound is not spent.
+    for n in 1..=3 {
+        let reply = body(&w.ask(CREATOR, &format!("CREATE forged-{n}\n")));
+        assert!(confirmation_line(&reply).is_some(), "{reply}");
+        let id = format!("forged-{n}");
+        assert!(w.service().find_game(&id).unwrap().is_none());
+    }
+    // The creator's own three, confirmed, fill it.
     let mut secrets = Vec::new();
     for n in 1..=3 {
-        let reply = w.ask(CREATOR, &format!("CREATE forged-{n}\n"));
+        let reply = w.ask_confirmed(CREATOR, &format!("CREATE mine-{n}\n"));
         secrets.push(secret_of(&body(&reply)));
     }
     let reply = body(&w.ask(CREATOR, "CREATE mine\n"));
     assert!(reply.contains("has created 3 games"), "{reply}");
     assert!(w.service().find_game("mine").unwrap().is_none());
 
-    // The creator abandons one with the secret it received: one creation back.
-    let abandon = format!("MODERATOR forged-1 {}\nEND GAME ABANDON\n", secrets[0]);
+    // A game abandoned before its start no longer counts: one creation back.
+    let abandon = format!("MODERATOR mine-1 {}\nEND GAME ABANDON\n", secrets[0]);
     let reply = body(&w.ask(CREATOR, &abandon));
-    assert_eq!(w.game("forged-1").status(), GameStatus::Finished, "{reply}");
-    let reply = body(&w.ask(CREATOR, "CREATE mine\n"));
+    assert_eq!(w.game("mine-1").status(), GameStatus::Finished, "{reply}");
+    let reply = body(&w.ask_confirmed(CREATOR, "CREATE mine\n"));
     assert!(reply.contains("You are its moderator"), "{reply}");
     let reply = body(&reply_at(&mut w, CREATOR, "CREATE again\n", at(23)));
     assert!(reply.contains("has created 3 games"), "{reply}");
 
-    // A day after, the forged games count no more.
-    let reply = body(&reply_at(&mut w, CREATOR, "CREATE again\n", at(25)));
+    // A day after, the games of the day before count no more.
+    w.send_confirmed_at(CREATOR, "CREATE again\n", at(25));
+    let reply = body(&w.reply_to(CREATOR));
     assert!(reply.contains("You are its moderator"), "{reply}");
     // Another address of the domain has its own bound.
-    let reply = body(&w.ask("other@citadel.test", "CREATE theirs\n"));
+    let reply = body(&w.ask_confirmed("other@citadel.test", "CREATE theirs\n"));
     assert!(reply.contains("You are its moderator"), "{reply}");
 }
 

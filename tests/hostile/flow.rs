@@ -1179,6 +1179,14 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         GameError::AlreadyInGame { game: "g".into() },
         GameError::AlreadyAsked("stark".into()),
         GameError::NoSeatRequest("stark".into()),
+        GameError::BadConsentToken,
+        GameError::ConsentTokenExpired,
+        GameError::Ejected { game: "w1".into() },
+        GameError::WhichRequest {
+            house: "stark".into(),
+            addresses: vec!["a@x.org".into(), "b@x.org".into()],
+        },
+        GameError::TooManySeatRequests,
     ];
     for e in &games {
         // No wildcard: a new error does not compile until it is listed above. (The map's
@@ -1237,7 +1245,12 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::HousePlayed(_)
             | GameError::AlreadyInGame { .. }
             | GameError::AlreadyAsked(_)
-            | GameError::NoSeatRequest(_) => {}
+            | GameError::NoSeatRequest(_)
+            | GameError::BadConsentToken
+            | GameError::ConsentTokenExpired
+            | GameError::Ejected { .. }
+            | GameError::WhichRequest { .. }
+            | GameError::TooManySeatRequests => {}
         }
         check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
     }
@@ -1374,7 +1387,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    assert_eq!(checked, 11 + 47 + 9 + 26 + 4 + 7);
+    assert_eq!(checked, 11 + 52 + 9 + 26 + 4 + 7);
 }
 
 /// A game of three on a judge driven through the binary, created at `when`: its

@@ -77,7 +77,7 @@ fn an_open_game_fills_itself_by_join_and_starts() {
         } else {
             format!("REJOINDRE {GAME}\n")
         };
-        w.send_at(address, &command, t0());
+        w.send_confirmed_at(address, &command, t0());
         let mails = w.take();
         let replies: Vec<&OutMail> = to(&mails, address)
             .into_iter()
@@ -144,7 +144,7 @@ fn an_open_game_fills_itself_by_join_and_starts() {
 fn join_is_refused_clearly_and_bounded_per_address() {
     let mut w = open_world("refused", Lang::Fr);
     // A second JOIN from an address already seated.
-    w.send_at(JOINERS[0], &format!("REJOINDRE {GAME}\n"), t0());
+    w.send_confirmed_at(JOINERS[0], &format!("REJOINDRE {GAME}\n"), t0());
     w.take();
     let again = w.ask(JOINERS[0], &format!("REJOINDRE {GAME}\n"));
     assert!(
@@ -214,7 +214,7 @@ fn a_resigned_seat_of_an_open_game_is_taken_by_takeover() {
     );
     w.notices(t0());
     let newcomer = "bran@corneille.test";
-    w.send_at(newcomer, &format!("RELEVER {GAME} Stark\n"), t0());
+    w.send_confirmed_at(newcomer, &format!("RELEVER {GAME} Stark\n"), t0());
     let mails = w.take();
     let welcome = to(&mails, newcomer)
         .into_iter()
@@ -263,7 +263,7 @@ fn a_house_in_civil_disorder_is_given_on_the_moderators_approve() {
             Lang::Fr => ("RELEVER", "MODÉRATEUR"),
             Lang::En => ("TAKEOVER", "MODERATOR"),
         };
-        w.send_at(asker, &format!("{keyword} {GAME} stark\n"), at);
+        w.send_confirmed_at(asker, &format!("{keyword} {GAME} stark\n"), at);
         let reply = w.reply_to(asker);
         let code = lang.code();
         assert_golden(
@@ -316,14 +316,15 @@ fn a_house_in_civil_disorder_is_given_on_the_moderators_approve() {
 fn a_request_refused_by_the_moderator_tells_the_address() {
     let mut w = closed_world("reject", Lang::Fr);
     let asker = "walder@jumeaux.test";
-    w.send_at(asker, &format!("RELEVER {GAME} Lannister\n"), t0());
+    w.send_confirmed_at(asker, &format!("RELEVER {GAME} Lannister\n"), t0());
     w.take();
-    // A second request for the same house waits behind the first: refused.
-    let second = w.ask(
+    // A second request for the same house waits beside the first: the moderator picks.
+    let second = w.ask_confirmed(
         "autre@ailleurs.test",
         &format!("RELEVER {GAME} Lannister\n"),
     );
-    assert!(body(&second).contains("attend déjà"), "{}", body(&second));
+    assert!(body(&second).contains("modérateur"), "{}", body(&second));
+    assert_eq!(w.game(GAME).seat_requests().len(), 2);
     w.notices(t0());
     w.send_at(
         MODERATOR,

@@ -574,6 +574,24 @@ impl World {
         self.reply_to(from)
     }
 
+    /// A `JOIN`, `TAKEOVER` or `CREATE` from `from` at `at`, then the confirmation its
+    /// answer asks for, from the same address at the same time: what the confirmation
+    /// did. The mails queued by the request are taken.
+    pub fn send_confirmed_at(&mut self, from: &str, body: &str, at: DateTime<Utc>) -> Handled {
+        self.send_at(from, body, at);
+        let asked = self.reply_to(from);
+        let text = asked.body.replace("\r\n", "\n");
+        let line =
+            confirmation_line(&text).unwrap_or_else(|| panic!("no confirmation line in: {text}"));
+        self.send_at(from, &line, at)
+    }
+
+    /// [`World::send_confirmed_at`] at [`now`]; the one reply to the confirmation.
+    pub fn ask_confirmed(&mut self, from: &str, body: &str) -> OutMail {
+        self.send_confirmed_at(from, body, now());
+        self.reply_to(from)
+    }
+
     /// The one reply to `to` among the mails queued since the last look, all of them
     /// taken out of the outbox.
     pub fn reply_to(&self, to: &str) -> OutMail {
@@ -621,4 +639,15 @@ impl World {
         queue_notices(self.service(), &self.config, at).unwrap();
         self.take()
     }
+}
+
+/// The line `… CONFIRM <token>` (`CONFIRMER`) that an answer to a `JOIN`, `TAKEOVER` or
+/// `CREATE` asks to send back.
+pub fn confirmation_line(body: &str) -> Option<String> {
+    body.lines().map(str::trim).find_map(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let n = words.len();
+        (n >= 4 && matches!(words[n - 2], "CONFIRM" | "CONFIRMER") && !line.starts_with('>'))
+            .then(|| line.to_string())
+    })
 }

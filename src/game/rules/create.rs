@@ -103,5 +103,6 @@ pub fn create(
         grace_told: false,
         observer_requests: Vec::new(),
         seat_requests: Vec::new(),
+        consent_asked: Vec::new(),
     })
 }

@@ -8,6 +8,7 @@
 
 mod bots;
 mod clock;
+mod consent;
 mod create;
 mod join;
 mod observers;
@@ -15,6 +16,9 @@ mod play;
 mod process;
 mod seats;
 
+pub use consent::{
+    Asked, CONSENT_TOKEN_LIFE, ConsentKey, MAX_CONSENT_ASKED, consent_token, consent_valid,
+};
 pub use create::{NewGame, check_game_id, create};
 pub use observers::{MAX_OBSERVER_REQUESTS, OBSERVER_TOKEN_LIFE};
 pub use process::{Adjudicated, ResultsMaker};

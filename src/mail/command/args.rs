@@ -143,23 +143,35 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
                 .ok_or_else(bad)
         }
         Keyword::Join => match words.split_first() {
-            Some((game, rest)) if is_game_id(game) => Ok(Command::Join {
-                game: game.to_string(),
-                house: house(rest),
-            }),
+            Some((game, rest)) if is_game_id(game) => {
+                let (rest, token) = confirmed(rest);
+                Ok(Command::Join {
+                    game: game.to_string(),
+                    house: house(rest),
+                    token,
+                })
+            }
             _ => Err(bad()),
         },
         Keyword::TakeOver => match words.split_first() {
-            Some((game, rest)) if is_game_id(game) => house(rest)
-                .map(|house| Command::TakeOver {
-                    game: game.to_string(),
-                    house,
-                })
-                .ok_or_else(bad),
+            Some((game, rest)) if is_game_id(game) => {
+                let (rest, token) = confirmed(rest);
+                house(rest)
+                    .map(|house| Command::TakeOver {
+                        game: game.to_string(),
+                        house,
+                        token,
+                    })
+                    .ok_or_else(bad)
+            }
             _ => Err(bad()),
         },
-        Keyword::Approve => house(&words).map(Command::Approve).ok_or_else(bad),
-        Keyword::Reject => house(&words).map(Command::Reject).ok_or_else(bad),
+        Keyword::Approve => answer(&words)
+            .map(|(house, address)| Command::Approve { house, address })
+            .ok_or_else(bad),
+        Keyword::Reject => answer(&words)
+            .map(|(house, address)| Command::Reject { house, address })
+            .ok_or_else(bad),
         Keyword::PressEnd => Err(CommandError::PressEndWithoutPress {
             command: head.written.to_string(),
         }),
@@ -253,6 +265,26 @@ fn sign_on(words: &[&str]) -> Option<Command> {
         house,
         secret: secret.to_string(),
     })
+}
+
+/// The words of a request, and its token when they end with `CONFIRMER <jeton>` (the
+/// confirmation of a `JOIN`, `TAKEOVER` or `CREATE`).
+fn confirmed<'w>(words: &'w [&'w str]) -> (&'w [&'w str], Option<String>) {
+    match words {
+        [rest @ .., confirm, token] if is_confirm(confirm) => (rest, Some(token.to_string())),
+        _ => (words, None),
+    }
+}
+
+/// The moderator's answer to a request: the house, then the address that asked, if the
+/// last word is one.
+fn answer(words: &[&str]) -> Option<(String, Option<String>)> {
+    match words {
+        [house_words @ .., last] if !house_words.is_empty() && email(last).is_some() => {
+            Some((house(house_words)?, email(last).map(str::to_string)))
+        }
+        _ => house(words).map(|h| (h, None)),
+    }
 }
 
 /// The word between the game and the token of `OBSERVER <partie> CONFIRMER <jeton>`.
@@ -374,7 +406,8 @@ fn is_date(word: &str) -> bool {
 /// `CREATE <game>` then optional words in any order, each once: `VARIANT <name>`,
 /// `PLAYERS <n>` (French `VARIANTE`, `JOUEURS`). Room is left for words of one word.
 fn create(words: &[&str]) -> Option<Command> {
-    let (game, mut rest) = words.split_first()?;
+    let (game, rest) = words.split_first()?;
+    let (mut rest, token) = confirmed(rest);
     if !is_game_id(game) {
         return None;
     }
@@ -394,6 +427,7 @@ fn create(words: &[&str]) -> Option<Command> {
         game: game.to_string(),
         variant,
         players,
+        token,
     })
 }
 

@@ -170,6 +170,8 @@ pub enum Command {
         game: String,
         variant: Option<String>,
         players: Option<u8>,
+        /// `… CONFIRMER <jeton>`: the confirmation, from the address that asked.
+        token: Option<String>,
     },
     /// `WHOGAME <game>` / `QUI JOUE <partie>`: the game's seats, for anyone.
     WhoGame { game: String },
@@ -180,13 +182,30 @@ pub enum Command {
     Alert { house: String, body: String },
     // Issue 23, joining.
     /// `JOIN game [house]` / `REJOINDRE partie [maison]`: a free seat of an open game.
-    Join { game: String, house: Option<String> },
-    /// `TAKEOVER game house` / `RELEVER partie maison`.
-    TakeOver { game: String, house: String },
-    /// `APPROVE house` / `APPROUVER maison`: the moderator gives the house asked for.
-    Approve(String),
-    /// `REJECT house` / `REFUSER maison`: the moderator refuses the request.
-    Reject(String),
+    /// With `CONFIRMER <jeton>` at the end, the confirmation from the address that asked.
+    Join {
+        game: String,
+        house: Option<String>,
+        token: Option<String>,
+    },
+    /// `TAKEOVER game house` / `RELEVER partie maison`, confirmed as `JOIN` is.
+    TakeOver {
+        game: String,
+        house: String,
+        token: Option<String>,
+    },
+    /// `APPROVE house [address]` / `APPROUVER maison [adresse]`: the moderator gives the
+    /// house to the address that asked for it (named when several ask).
+    Approve {
+        house: String,
+        address: Option<String>,
+    },
+    /// `REJECT house [address]` / `REFUSER maison [adresse]`: the moderator refuses the
+    /// request of the address, or every request for the house.
+    Reject {
+        house: String,
+        address: Option<String>,
+    },
 }
 
 impl Command {
@@ -240,7 +259,7 @@ impl Command {
             | Command::DrawWith(_)
             | Command::Password(_)
             | Command::Foreign { .. } => None,
-            Command::Alert { .. } | Command::Approve(_) | Command::Reject(_) => None,
+            Command::Alert { .. } | Command::Approve { .. } | Command::Reject { .. } => None,
         }
     }
 }
@@ -348,11 +367,23 @@ pub fn secret_line(text: &str) -> Option<SecretLine<'_>> {
             | Keyword::Observe
             | Keyword::Password
     );
+    // A request's confirmation carries its token as its last word.
+    let carries = carries
+        || (matches!(keyword, Keyword::Join | Keyword::TakeOver | Keyword::Create)
+            && confirmation_at(head.rest).is_some());
     (carries && !is_finland(&head)).then(|| SecretLine {
         keyword,
         written: head.written,
         words: head.rest.split_whitespace().collect(),
     })
+}
+
+/// Where the confirmation word of a request's confirmation is (`… CONFIRMER <jeton>`),
+/// if the line is one.
+fn confirmation_at(rest: &str) -> Option<usize> {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let at = words.len().checked_sub(2)?;
+    (at > 0 && words.get(at).is_some_and(|w| args::is_confirm(w))).then_some(at)
 }
 
 impl SecretLine<'_> {
@@ -362,6 +393,10 @@ impl SecretLine<'_> {
     pub fn safe_words(&self) -> usize {
         let shown = match self.keyword {
             Keyword::Observe if self.words.get(1).is_some_and(|w| args::is_confirm(w)) => 2,
+            // Everything up to `CONFIRMER`, not the token after it.
+            Keyword::Join | Keyword::TakeOver | Keyword::Create => {
+                self.words.len().saturating_sub(1)
+            }
             // Nothing but the new secret follows `SET PASSWORD`.
             Keyword::Password => 0,
             _ => 1,

@@ -1,10 +1,13 @@
 //! What anyone may ask of the judge by mail, as on njudge: a new game (`CREATE`, from the
-//! addresses the configuration allows), who plays a game (`WHOGAME`) and its summary
+//! addresses the configuration allows, once the address confirms it), who plays a game (`WHOGAME`) and its summary
 //! (`SUMMARY`); and the moderator's `ALERT`, a press message to one house.
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use crate::game::{Ending, Game, GameError, Moderator, NewGame, Settings, hash_secret, new_secret};
+use crate::game::{
+    Asked, Ending, Game, GameError, Moderator, NewGame, Settings, consent_token, consent_valid,
+    hash_secret, new_secret,
+};
 use crate::map::{EMBEDDED, MapError};
 use crate::report::summary::{summary_text, whogame_text};
 use crate::say;
@@ -45,6 +48,7 @@ impl<'a> Desk<'a> {
         named: &str,
         variant: Option<String>,
         players: Option<u8>,
+        token: Option<String>,
     ) -> Result<(), ServiceError> {
         let id = fold_id(named);
         let first = game
@@ -129,13 +133,51 @@ impl<'a> Desk<'a> {
             return Ok(());
         };
         // Without a number of players, the variant's largest setup: every house.
+        let setups: Vec<u8> = crate::map::parse_variant(&variant, text)
+            .map(|v| v.setups.iter().map(|s| s.players).collect())
+            .unwrap_or_default();
         let players = match players {
             Some(n) => n,
-            None => crate::map::parse_variant(&variant, text)
-                .ok()
-                .and_then(|v| v.setups.iter().map(|s| s.players).max())
-                .unwrap_or(0),
+            None => setups.iter().copied().max().unwrap_or(0),
         };
+        // Checked before the token is mailed: a confirmation of what cannot be made would
+        // only be refused then.
+        if !setups.contains(&players) {
+            let e = GameError::NoSetup {
+                variant,
+                players,
+                available: setups,
+            };
+            let message = self.game_message(&e);
+            self.error(located, message);
+            return Ok(());
+        }
+        // Nothing is made until the address confirms: a forged `CREATE` spends no bound.
+        let key = self.service.consent_key()?;
+        let asked = Asked::Create {
+            game: id.clone(),
+            variant: variant.clone(),
+            players,
+        };
+        let Some(token) = token else {
+            if let Some((token, expires)) = consent_token(&key, &asked, &address, self.now) {
+                let zone = Settings::default().schedule.time_zone;
+                let section = super::join::consent_section(
+                    self.lang, &asked, &address, &token, expires, zone,
+                );
+                self.section(located.line, &located.text, section);
+            }
+            return Ok(());
+        };
+        if let Err(e) = consent_valid(&key, &asked, &address, &token, self.now) {
+            let message = self.game_message(&e);
+            self.error(located, message);
+            return Ok(());
+        }
+        // The moderator's secret costs a hash: one a mail.
+        if !self.spends_secret(located, Ok(())) {
+            return Ok(());
+        }
         let (secret, hash) = match new_secret().and_then(|s| Ok((hash_secret(&s)?, s))) {
             Ok((hash, secret)) => (secret, hash),
             Err(e) => return Err(ServiceError::Game(e)),

@@ -1,12 +1,17 @@
-//! Issue 23, joining: a stranger takes a seat by mail (`JOIN`, `TAKEOVER`) and the
-//! moderator answers a request (`APPROVE`, `REJECT`). The rules are the game's
-//! (`game/rules/join.rs`); here is the mail's side: the address is the sender's, the
-//! welcome goes to it, and one address holds only so many new seats (docs/email.md, "Joining a
-//! game").
+//! Joining: a stranger takes a seat by mail (`JOIN`, `TAKEOVER`), once the address it
+//! came from sent back the token mailed there, and the moderator answers a request
+//! (`APPROVE`, `REJECT`). The rules are the game's (`game/rules/join.rs`,
+//! `game/rules/consent.rs`); here is the mail's side: the address is the sender's, the
+//! token and the welcome go to it, and one address holds only so many new seats
+//! (docs/email.md, "Joining a game").
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use crate::game::{Action, Actor, Event, GameError, HouseKey, Settings};
+use crate::game::{
+    Action, Actor, Asked, ConsentKey, Event, GameError, HouseKey, Settings, consent_token,
+    consent_valid,
+};
+use crate::lang::Lang;
 use crate::say;
 use crate::service::{ServiceError, Session};
 
@@ -18,13 +23,14 @@ use super::{Desk, house_name, same_address};
 const SEAT_WINDOW: TimeDelta = TimeDelta::hours(24);
 
 impl Desk<'_> {
-    /// `JOIN game [house]`.
+    /// `JOIN game [house]`, and its confirmation `JOIN game [house] CONFIRM token`.
     pub(super) fn join(
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
         named: &str,
         house: Option<&str>,
+        token: Option<&str>,
     ) -> Result<(), ServiceError> {
         if !self.same_game(game, located, named) {
             return Ok(());
@@ -36,21 +42,33 @@ impl Desk<'_> {
             },
             None => None,
         };
+        let Some(session) = game else {
+            return Ok(());
+        };
+        let checked = session
+            .game()
+            .may_join(&self.mail.from, house.as_ref())
+            .map(|_| ());
+        let asked = Asked::Join {
+            game: session.game().id().to_string(),
+            house: house.as_ref().map(HouseKey::to_string),
+        };
         let action = Action::Join {
             address: self.mail.from.clone(),
             house,
             lang: self.lang,
         };
-        self.stranger_asks(game, located, action)
+        self.consented(game, located, checked, asked, token, action)
     }
 
-    /// `TAKEOVER game house`.
+    /// `TAKEOVER game house`, and its confirmation `TAKEOVER game house CONFIRM token`.
     pub(super) fn take_over(
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
         named: &str,
         house: &str,
+        token: Option<&str>,
     ) -> Result<(), ServiceError> {
         if !self.same_game(game, located, named) {
             return Ok(());
@@ -58,12 +76,102 @@ impl Desk<'_> {
         let Some(house) = self.house_named(game, located, house) else {
             return Ok(());
         };
+        let Some(session) = game else {
+            return Ok(());
+        };
+        let checked = session
+            .game()
+            .may_take_over(&self.mail.from, &house)
+            .map(|_| ());
+        let asked = Asked::TakeOver {
+            game: session.game().id().to_string(),
+            house: house.to_string(),
+        };
         let action = Action::TakeOver {
             address: self.mail.from.clone(),
             house,
             lang: self.lang,
         };
+        self.consented(game, located, checked, asked, token, action)
+    }
+
+    /// A seat asked for: without a token, the token mailed to the asking address (once
+    /// while it is good); with the token that address was sent, the seat itself.
+    fn consented(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        checked: Result<(), GameError>,
+        asked: Asked,
+        token: Option<&str>,
+        action: Action,
+    ) -> Result<(), ServiceError> {
+        let from = self.mail.from.clone();
+        // The judge's own address would make it write to itself.
+        let checked = checked.and_then(|()| {
+            if self.config.judge.is_own(&from) {
+                Err(GameError::JudgeAddress(from.clone()))
+            } else {
+                Ok(())
+            }
+        });
+        if let Err(e) = checked {
+            let message = self.game_message(&e);
+            self.error(located, message);
+            return Ok(());
+        }
+        if let Some(message) = self.seats_bound()? {
+            self.error(located, message);
+            return Ok(());
+        }
+        let key = self.service.consent_key()?;
+        let Some(token) = token else {
+            return self.ask_consent(game, located, &key, &asked);
+        };
+        if let Err(e) = consent_valid(&key, &asked, &from, token, self.now) {
+            let message = self.game_message(&e);
+            self.error(located, message);
+            return Ok(());
+        }
         self.stranger_asks(game, located, action)
+    }
+
+    /// The token of a request, in the answer to the asking address: a forger who writes
+    /// in someone else's name never sees it. A repeat while the first token is good is
+    /// not mailed again.
+    fn ask_consent(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        key: &ConsentKey,
+        asked: &Asked,
+    ) -> Result<(), ServiceError> {
+        let Some(session) = game else {
+            return Ok(());
+        };
+        let from = self.mail.from.clone();
+        if session.game().consent_pending(&from, self.now) {
+            self.repeat_request += 1;
+            let message = say!(self.lang, "consent.already_sent");
+            self.section(located.line, &located.text, ReplySection::Seat { message });
+            return Ok(());
+        }
+        let Some((token, expires)) = consent_token(key, asked, &from, self.now) else {
+            return Ok(());
+        };
+        let action = Action::AskSeat {
+            address: from.clone(),
+            expires,
+        };
+        if let Err(e) = session.execute(&Actor::Stranger(from.clone()), action, self.now) {
+            let message = self.game_message(&e);
+            self.error(located, message);
+            return Ok(());
+        }
+        let zone = session.game().settings().schedule.time_zone;
+        let section = consent_section(self.lang, asked, &from, &token, expires, zone);
+        self.section(located.line, &located.text, section);
+        Ok(())
     }
 
     /// Refuses a seat to an address already holding `[judge] seats_per_day` seats it
@@ -110,10 +218,6 @@ impl Desk<'_> {
         located: &Located,
         action: Action,
     ) -> Result<(), ServiceError> {
-        if let Some(message) = self.seats_bound()? {
-            self.error(located, message);
-            return Ok(());
-        }
         if !self.spends_secret(located, Ok(())) {
             return Ok(());
         }
@@ -139,12 +243,14 @@ impl Desk<'_> {
         Ok(())
     }
 
-    /// `APPROVE house` (`approve`) or `REJECT house`, by the moderator.
+    /// `APPROVE house [address]` (`approve`) or `REJECT house [address]`, by the
+    /// moderator.
     pub(super) fn decide(
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
         house: &str,
+        address: Option<String>,
         approve: bool,
     ) -> Result<(), ServiceError> {
         if !self.require_moderator(located) {
@@ -154,9 +260,9 @@ impl Desk<'_> {
             return Ok(());
         };
         let action = if approve {
-            Action::Approve { house }
+            Action::Approve { house, address }
         } else {
-            Action::Reject { house }
+            Action::Reject { house, address }
         };
         if let Some(events) = self.act_events(game, located, action) {
             self.seat_events(game, located, &events)?;
@@ -222,5 +328,35 @@ impl Desk<'_> {
             self.section(located.line, &located.text, ReplySection::Seat { message });
         }
         Ok(())
+    }
+}
+
+/// The answer that carries a token: what was asked in the address's name, when the token
+/// expires, and the line to send back from the same address.
+pub(super) fn consent_section(
+    lang: Lang,
+    asked: &Asked,
+    address: &str,
+    token: &str,
+    expires: DateTime<Utc>,
+    zone: chrono_tz::Tz,
+) -> ReplySection {
+    let expires = crate::report::format_deadline(expires, zone, lang);
+    let (kind, game, words) = match asked {
+        Asked::Join { game, house } => ("join", game, house.clone().unwrap_or_default()),
+        Asked::TakeOver { game, house } => ("takeover", game, house.clone()),
+        Asked::Create {
+            game,
+            variant,
+            players,
+        } => {
+            let words = say!(lang, "consent.create_words", variant, players);
+            ("create", game, words)
+        }
+    };
+    ReplySection::Consent {
+        message: say!(lang, "consent.asked", kind, game, words, address, expires),
+        line: say!(lang, "consent.line", kind, game, words, token),
+        ignore: say!(lang, "consent.ignore"),
     }
 }

@@ -116,6 +116,9 @@ pub(crate) struct Desk<'a> {
     picture_key: Option<String>,
     /// The counter of this mail's text from its sender and where it stands (`caps`).
     pub(crate) same_text: Option<(String, Budget)>,
+    /// The sections of requests whose token was mailed already (`join`): a mail of
+    /// nothing else is not answered.
+    repeat_request: usize,
 }
 
 impl<'a> Desk<'a> {
@@ -158,6 +161,7 @@ impl<'a> Desk<'a> {
             map_wanted: false,
             picture_key: None,
             same_text: None,
+            repeat_request: 0,
         }
     }
 
@@ -225,6 +229,11 @@ impl<'a> Desk<'a> {
         if !self.mail.attachments.is_empty() {
             let names = self.mail.attachments.clone();
             self.section(0, "", ReplySection::Attachments { names });
+        }
+        // A repeat of a request whose token went to this address and is still good says
+        // nothing more: the forger of a victim's address mails it once, not each time.
+        if self.repeat_request > 0 && self.sections.len() == self.repeat_request {
+            return Ok(());
         }
         self.reply(game.as_ref().map(|s| (s.game(), s.variant())))
     }
@@ -407,18 +416,27 @@ impl<'a> Desk<'a> {
                 game: named,
                 variant,
                 players,
-            } => self.create(game, located, &named, variant, players)?,
+                token,
+            } => self.create(game, located, &named, variant, players, token)?,
             Command::WhoGame { game: named } => self.whogame(game, located, &named),
             Command::Summary { game: named } => self.summary(game, located, &named)?,
             Command::Alert { house, body } => self.alert(game, located, house, &body)?,
-            Command::Join { game: named, house } => {
-                self.join(game, located, &named, house.as_deref())?
+            Command::Join {
+                game: named,
+                house,
+                token,
+            } => self.join(game, located, &named, house.as_deref(), token.as_deref())?,
+            Command::TakeOver {
+                game: named,
+                house,
+                token,
+            } => self.take_over(game, located, &named, &house, token.as_deref())?,
+            Command::Approve { house, address } => {
+                self.decide(game, located, &house, address, true)?
             }
-            Command::TakeOver { game: named, house } => {
-                self.take_over(game, located, &named, &house)?
+            Command::Reject { house, address } => {
+                self.decide(game, located, &house, address, false)?
             }
-            Command::Approve(house) => self.decide(game, located, &house, true)?,
-            Command::Reject(house) => self.decide(game, located, &house, false)?,
         }
         Ok(())
     }

@@ -208,6 +208,13 @@ pub(super) enum ReplySection {
     Seat {
         message: String,
     },
+    /// A `JOIN`, `TAKEOVER` or `CREATE` waiting for its address to confirm: what was
+    /// asked, the line to send back (its token in it), what to do if nobody asked.
+    Consent {
+        message: String,
+        line: String,
+        ignore: String,
+    },
 }
 
 /// One refused order line, numbered in the mail.
@@ -433,6 +440,11 @@ mod tests {
             ReplySection::Seat {
                 message: s("Stark est à vous"),
             },
+            ReplySection::Consent {
+                message: s("demande"),
+                line: s("REJOINDRE w1 CONFIRMER t0ken"),
+                ignore: s("ignorez"),
+            },
         ]
     }
 
@@ -486,6 +498,7 @@ mod tests {
             ReplySection::WhoGame { .. } => 43,
             ReplySection::Summary { .. } => 44,
             ReplySection::Seat { .. } => 45,
+            ReplySection::Consent { .. } => 46,
         }
     }
 
@@ -520,7 +533,7 @@ mod tests {
         ranks.sort_unstable();
         let expected: Vec<usize> = (0..ranks.len()).collect();
         assert_eq!(ranks, expected, "one sample of every ReplySection variant");
-        assert_eq!(ranks.len(), 46);
+        assert_eq!(ranks.len(), 47);
     }
 
     #[test]

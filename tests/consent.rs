@@ -1,0 +1,349 @@
+//! Consent before a seat or a game, through the binary as a mail server drives it
+//! (`corbeau ingest`, the clock fixed): a `JOIN`, `TAKEOVER` or `CREATE` does nothing
+//! until the address it came from sends back the token mailed there. Each attack of a
+//! forged `From:` is tried, and the real person's path beside it: forged requests seat
+//! nobody, start nothing, spend no bound, mail their victim once, and never keep a real
+//! request out; a player the moderator removed does not take the seat back alone.
+
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use chrono::{DateTime, TimeDelta, Utc};
+use support::judge::{corbeau, mail, mails_to, root, run, said};
+
+const NOW: &str = "2026-03-23T08:00:00Z";
+const MODERATOR: &str = "mod@example.org";
+
+fn t0() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(NOW)
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+struct Judge {
+    dir: PathBuf,
+    at: DateTime<Utc>,
+    mails: usize,
+}
+
+impl Judge {
+    fn new(name: &str, config: &str) -> Judge {
+        let dir = root(&format!("consent-{name}"), "");
+        if !config.is_empty() {
+            let path = dir.join("corbeau.toml");
+            let text = std::fs::read_to_string(&path)
+                .unwrap()
+                .replace("[judge]\n", &format!("[judge]\n{config}"));
+            std::fs::write(&path, text).unwrap();
+        }
+        Judge {
+            dir,
+            at: t0(),
+            mails: 0,
+        }
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = corbeau(&self.dir);
+        c.args(args).env("CORBEAU_NOW", self.at.to_rfc3339());
+        c
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = run(&mut self.command(args), "");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", said(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn game(&self, id: &str, players: &str, options: &[&str]) {
+        let mut args = vec![
+            "game",
+            "new",
+            id,
+            "--players",
+            players,
+            "--moderator",
+            MODERATOR,
+            "--game-lang",
+            "en",
+        ];
+        args.extend_from_slice(options);
+        self.ok(&args);
+    }
+
+    fn show(&self, id: &str) -> serde_json::Value {
+        serde_json::from_str(&self.ok(&["game", "show", id, "--json"])).unwrap()
+    }
+
+    /// Sends a mail; the answers to it (none, or one).
+    fn post(&mut self, from: &str, body: &str) -> Vec<String> {
+        self.mails += 1;
+        let id = format!("m{}@example.net", self.mails);
+        let out = run(&mut self.command(&["ingest"]), &mail(from, &id, body));
+        assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+        mails_to(&self.dir, from)
+            .into_iter()
+            .filter(|m| m.contains(&format!("In-Reply-To: <{id}>")))
+            .map(|m| body_of(&m))
+            .collect()
+    }
+
+    /// Sends a mail and returns its one answer.
+    fn send(&mut self, from: &str, body: &str) -> String {
+        let mut replies = self.post(from, body);
+        assert_eq!(replies.len(), 1, "answers: {replies:?}");
+        replies.remove(0)
+    }
+
+    /// Sends a request, then the confirmation line its answer gives, from the same
+    /// address; the answer to the confirmation.
+    fn confirmed(&mut self, from: &str, request: &str) -> String {
+        let asked = self.send(from, request);
+        let line = confirmation(&asked).unwrap_or_else(|| panic!("no token in: {asked}"));
+        self.send(from, &line)
+    }
+}
+
+fn body_of(mail: &str) -> String {
+    let mail = mail.replace("\r\n", "\n");
+    let (_, body) = mail.split_once("\n\n").unwrap();
+    body.to_string()
+}
+
+/// The line `… CONFIRM <token>` an answer asks to send back.
+fn confirmation(reply: &str) -> Option<String> {
+    reply.lines().map(str::trim).find_map(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let n = words.len();
+        (n >= 4 && matches!(words[n - 2], "CONFIRM" | "CONFIRMER") && !line.starts_with('>'))
+            .then(|| line.to_string())
+    })
+}
+
+fn seated(game: &serde_json::Value) -> Vec<String> {
+    game["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["player"]["address"].as_str().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn forged_joins_seat_nobody_and_start_nothing_while_real_players_confirm_and_start_it() {
+    let mut j = Judge::new("ghosts", "");
+    j.game("ouverte", "3", &["--open"]);
+    // Three made-up addresses ask for every seat: each gets a token (at its own
+    // address, which nobody reads), nothing more.
+    for ghost in [
+        "ghost1@nowhere.invalid",
+        "ghost2@nowhere.invalid",
+        "ghost3@nowhere.invalid",
+    ] {
+        let reply = j.send(ghost, "JOIN ouverte\n");
+        assert!(confirmation(&reply).is_some(), "{reply}");
+    }
+    let game = j.show("ouverte");
+    assert!(seated(&game).is_empty(), "{game}");
+    assert_eq!(game["status"], "forming");
+    // Real players confirm, while the forgers go on.
+    let players = ["jon@mur.test", "sansa@nord.test", "davos@oignon.test"];
+    for (i, player) in players.iter().enumerate() {
+        let request = if i == 0 {
+            "REJOINDRE ouverte\n"
+        } else {
+            "JOIN ouverte\n"
+        };
+        let reply = j.confirmed(player, request);
+        assert!(reply.contains('✓'), "{reply}");
+        j.post("ghost1@nowhere.invalid", "JOIN ouverte\n");
+    }
+    let game = j.show("ouverte");
+    let mut seated = seated(&game);
+    seated.sort();
+    let mut expected: Vec<String> = players.iter().map(|s| s.to_string()).collect();
+    expected.sort();
+    assert_eq!(seated, expected);
+    assert_eq!(
+        game["status"], "running",
+        "full with real players, it starts"
+    );
+}
+
+#[test]
+fn a_forged_join_in_a_victims_name_mails_the_victim_once_and_the_victim_may_still_confirm() {
+    let mut j = Judge::new("victim", "");
+    j.game("ouverte", "3", &["--open"]);
+    let victim = "victim@example.org";
+    let mut answers = Vec::new();
+    for _ in 0..10 {
+        answers.extend(j.post(victim, "JOIN ouverte\n"));
+    }
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    assert_eq!(mails_to(&j.dir, victim).len(), 1);
+    assert!(seated(&j.show("ouverte")).is_empty());
+    // The token went to the victim only: had the victim wanted the seat, it confirms.
+    let line = confirmation(&answers[0]).unwrap();
+    let reply = j.send(victim, &line);
+    assert!(reply.contains('✓'), "{reply}");
+    assert_eq!(seated(&j.show("ouverte")), vec![victim.to_string()]);
+    // The token works from the address it was mailed to only.
+    let other = j.send("forger@example.net", &line);
+    assert!(!other.contains('✓'), "{other}");
+}
+
+#[test]
+fn a_token_confirms_its_own_request_until_it_expires() {
+    let mut j = Judge::new("expiry", "");
+    j.game("ouverte", "3", &["--open"]);
+    let asked = j.send("late@example.org", "JOIN ouverte\n");
+    let line = confirmation(&asked).unwrap();
+    // Another house than the one asked is another request.
+    let stark = j.send(
+        "late@example.org",
+        &line.replace("JOIN ouverte", "JOIN ouverte Stark"),
+    );
+    assert!(!stark.contains('✓'), "{stark}");
+    j.at = t0() + TimeDelta::days(4);
+    let late = j.send("late@example.org", &line);
+    assert!(!late.contains('✓'), "{late}");
+    assert!(seated(&j.show("ouverte")).is_empty());
+    // Once expired, a new request gets a new token.
+    let again = j.confirmed("late@example.org", "JOIN ouverte\n");
+    assert!(again.contains('✓'), "{again}");
+}
+
+#[test]
+fn forged_creates_spend_no_bound_and_a_real_create_goes_through() {
+    let mut j = Judge::new("creates", "creators = [\"anyone\"]\ngames_per_day = 20\n");
+    for i in 0..25 {
+        let reply = j.send(
+            &format!("ghost{i}@nowhere.invalid"),
+            &format!("CREATE jeu{i}\n"),
+        );
+        assert!(confirmation(&reply).is_some(), "{reply}");
+    }
+    let out = run(&mut j.command(&["game", "show", "jeu0"]), "");
+    assert!(
+        !out.status.success(),
+        "a forged CREATE made a game: {}",
+        said(&out)
+    );
+    let reply = j.confirmed("real@example.org", "CRÉER vraie JOUEURS 3\n");
+    assert!(reply.contains("secret"), "{reply}");
+    assert_eq!(j.show("vraie")["moderator"]["address"], "real@example.org");
+}
+
+#[test]
+fn an_ejected_player_does_not_take_the_seat_back_but_the_moderator_may_seat_it() {
+    let mut j = Judge::new("ejected", "");
+    j.game("ouverte", "3", &["--open"]);
+    let ejected = "pest@example.org";
+    j.ok(&["player", "add", "ouverte", "stark", ejected]);
+    j.ok(&["player", "remove", "ouverte", "stark"]);
+    for request in [
+        "TAKEOVER ouverte Stark\n",
+        "JOIN ouverte Stark\n",
+        "JOIN ouverte\n",
+    ] {
+        let reply = j.send(ejected, request);
+        assert!(confirmation(&reply).is_none(), "{reply}");
+        assert!(reply.contains("moderator"), "{reply}");
+    }
+    assert!(seated(&j.show("ouverte")).is_empty());
+    // Another address takes the vacant seat the usual way.
+    let reply = j.confirmed("newcomer@example.org", "TAKEOVER ouverte Stark\n");
+    assert!(reply.contains('✓'), "{reply}");
+    // The moderator may still seat the removed address.
+    j.ok(&["player", "add", "ouverte", "lannister", ejected]);
+    assert!(seated(&j.show("ouverte")).contains(&ejected.to_string()));
+}
+
+#[test]
+fn forged_takeovers_do_not_block_real_ones_and_the_moderator_picks_among_them() {
+    let mut j = Judge::new("takeover", "");
+    j.game("fermee", "3", &[]);
+    for (house, address) in [
+        ("stark", "a@example.org"),
+        ("lannister", "b@example.org"),
+        ("baratheon", "c@example.org"),
+    ] {
+        j.ok(&["player", "add", "fermee", house, address]);
+    }
+    j.ok(&["game", "start", "fermee"]);
+    // Forged requests for Stark: tokens to their own addresses, no request waits.
+    for i in 0..10 {
+        let reply = j.send(
+            &format!("ghost{i}@nowhere.invalid"),
+            "TAKEOVER fermee Stark\n",
+        );
+        assert!(confirmation(&reply).is_some(), "{reply}");
+    }
+    assert_eq!(
+        j.show("fermee")["seat_requests"]
+            .as_array()
+            .map_or(0, Vec::len),
+        0
+    );
+    // Two real addresses confirm: both wait, the second is not refused for the first.
+    for real in ["real1@example.org", "real2@example.org"] {
+        let reply = j.confirmed(real, "TAKEOVER fermee Stark\n");
+        assert!(reply.contains("moderator"), "{reply}");
+    }
+    let requests = j.show("fermee")["seat_requests"].clone();
+    assert_eq!(requests.as_array().unwrap().len(), 2, "{requests}");
+    // The moderator sees them with what the judge knows of each address.
+    let shown = j.ok(&["game", "show", "fermee"]);
+    assert!(shown.contains("real1@example.org") && shown.contains("real2@example.org"));
+    assert!(
+        shown.contains("never seen here") || shown.contains("jamais vu"),
+        "{shown}"
+    );
+    // Several ask: the house alone does not say which.
+    let out = run(
+        &mut j.command(&["player", "approve", "fermee", "stark"]),
+        "",
+    );
+    assert!(!out.status.success(), "{}", said(&out));
+    j.ok(&["player", "approve", "fermee", "stark", "real2@example.org"]);
+    let game = j.show("fermee");
+    assert!(seated(&game).contains(&"real2@example.org".to_string()));
+    assert_eq!(game["seat_requests"].as_array().map_or(0, Vec::len), 0);
+    // The other asker is told, by the notice the next pass sends.
+    j.ok(&["tick"]);
+    let told = mails_to(&j.dir, "real1@example.org");
+    assert!(told.iter().any(|m| m.contains("refused")), "{told:?}");
+}
+
+#[test]
+fn the_moderator_rejects_one_request_or_all() {
+    let mut j = Judge::new("reject", "");
+    j.game("fermee", "3", &[]);
+    for (house, address) in [
+        ("stark", "a@example.org"),
+        ("lannister", "b@example.org"),
+        ("baratheon", "c@example.org"),
+    ] {
+        j.ok(&["player", "add", "fermee", house, address]);
+    }
+    for real in ["r1@example.org", "r2@example.org", "r3@example.org"] {
+        j.confirmed(real, "TAKEOVER fermee Stark\n");
+    }
+    let waiting = |j: &Judge| {
+        j.show("fermee")["seat_requests"]
+            .as_array()
+            .map_or(0, Vec::len)
+    };
+    assert_eq!(waiting(&j), 3);
+    // One address asks once per house: its repeat, confirmed, is refused.
+    let again = j.confirmed("r1@example.org", "TAKEOVER fermee Stark\n");
+    assert!(!again.contains('✓'), "{again}");
+    j.ok(&["player", "reject", "fermee", "stark", "r1@example.org"]);
+    assert_eq!(waiting(&j), 2);
+    j.ok(&["player", "reject", "fermee", "stark"]);
+    assert_eq!(waiting(&j), 0);
+}
