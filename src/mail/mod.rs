@@ -22,6 +22,7 @@ pub mod compose;
 mod desk;
 pub mod dispatch;
 pub mod inbound;
+mod log;
 pub mod maildir;
 pub mod notify;
 pub mod outmail;

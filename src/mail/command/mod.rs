@@ -78,8 +78,9 @@ pub enum Command {
     Concede(String),
     /// `RESIGN` / `ABANDONNER`.
     Resign,
-    /// `ADDRESS new@example.org` / `ADRESSE …`.
-    Address(String),
+    /// `ADDRESS new@example.org` / `ADRESSE …`: asks for the change, which the code mailed
+    /// to the new address confirms (`ADDRESS new@example.org <code>`).
+    Address { address: String, code: Option<String> },
     /// `ABSENCE from to`: each a date and an optional time, as written (as
     /// `game player absence` takes them).
     Absence { from: String, to: String },
@@ -217,7 +218,7 @@ impl Command {
             | Command::Draw(_)
             | Command::Concede(_)
             | Command::Resign
-            | Command::Address(_)
+            | Command::Address { .. }
             | Command::Absence { .. }
             | Command::Language(_)
             | Command::Observers(_)
