@@ -111,7 +111,7 @@ impl Desk<'_> {
             );
             let data = json!({
                 "game": { "id": g.id(), "name": g.name() },
-                "subject": super::reply::masked_subject(&self.mail.subject, &self.hidden),
+                "subject": super::reply::quoted_subject(&self.mail.subject, Some(g)),
                 "sections": [{ "line": 0, "text": "", "kind": "note", "message": message }],
                 "orders": null,
                 "judge": self.config.judge.address,

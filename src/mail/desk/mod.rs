@@ -187,7 +187,6 @@ impl<'a> Desk<'a> {
             let message = refusal.message(self.lang);
             self.section(0, "", ReplySection::Error { message });
         }
-        self.hide_sieved(game, commands)?;
         self.first_sign_on = commands.iter().find_map(|c| match &c.command {
             Ok(Command::SignOn { .. } | Command::Moderator { .. }) => Some(c.line),
             _ => None,
@@ -232,30 +231,6 @@ impl<'a> Desk<'a> {
             self.section(0, "", ReplySection::Attachments { names });
         }
         self.reply(game.as_ref().map(|s| (s.game(), s.variant())))
-    }
-
-    /// Hides from every quote of the mail the words that may be a secret of its game
-    /// (the one a command names, else the first game id among its words), whatever the
-    /// shape of their line.
-    fn hide_sieved(
-        &mut self,
-        game: &Option<Session<'a>>,
-        commands: &[Located],
-    ) -> Result<(), ServiceError> {
-        let texts: Vec<&str> = commands
-            .iter()
-            .map(|c| c.text.as_str())
-            .chain([self.mail.subject.as_str()])
-            .collect();
-        let found = match game {
-            Some(session) => reply::sieved(session.game(), &texts),
-            None => match reply::game_in_words(self.service, &texts)? {
-                Some(named) => reply::sieved(&named, &texts),
-                None => Vec::new(),
-            },
-        };
-        self.hidden.extend(found);
-        Ok(())
     }
 
     /// Who the mail's sender is for the game, as far as this mail has shown.

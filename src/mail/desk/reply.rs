@@ -159,6 +159,7 @@ impl Desk<'_> {
             .map_err(ServiceError::Render)?;
             orders = Some(text);
         }
+        self.hide_sieved(game.map(|(g, _)| g))?;
         let game_ref = game.map(|(g, _)| json!({ "id": g.id(), "name": g.name() }));
         let subject = masked_subject(&self.mail.subject, &self.hidden);
         // Whatever shape a line had, the words that may be a secret are hidden wherever
@@ -223,6 +224,30 @@ impl Desk<'_> {
             self.effects.mails.push(copy.seal());
         }
         self.effects.mails.push(mail.seal());
+        Ok(())
+    }
+}
+
+impl Desk<'_> {
+    /// Hides from every quote of the mail the words that may be a secret of its game
+    /// (the one a command named, else the first game id among the quoted words),
+    /// whatever the shape of their line: the lines the answer quotes, and the subject.
+    fn hide_sieved(&mut self, game: Option<&Game>) -> Result<(), ServiceError> {
+        let mut quoted: Vec<&str> = vec![self.mail.subject.as_str()];
+        for placed in &self.sections {
+            quoted.push(&placed.text);
+            if let ReplySection::OrdersRefused { problems, .. } = &placed.section {
+                quoted.extend(problems.iter().map(|p| p.text.as_str()));
+            }
+        }
+        let found = match game {
+            Some(g) => sieved(g, &quoted),
+            None => match game_in_words(self.service, &quoted)? {
+                Some(named) => sieved(&named, &quoted),
+                None => Vec::new(),
+            },
+        };
+        self.hidden.extend(found);
         Ok(())
     }
 }
@@ -375,10 +400,10 @@ pub(super) fn masked_subject(subject: &str, hidden: &[String]) -> String {
     scrubbed(&subject, hidden)
 }
 
-/// The most distinct words of one mail checked against the sieves of its game's secrets
-/// (each check is a few microseconds per secret kept): words past them are hidden
-/// unchecked, which costs a mail of that size some readability, never a secret.
-const SIEVED_WORDS: usize = 128;
+/// The most sieve checks one mail may cost (a check is one word against one secret kept,
+/// tens of microseconds): past them the words left are hidden unchecked, which costs a
+/// mail quoting that much of itself some readability, never a secret.
+const SIEVE_CHECKS: usize = 160;
 
 /// The most words of a mail whose quotes name no game that are looked up as game ids:
 /// a sign-on in a shape the judge does not read (`GAME essai lannister <secret>`) still
@@ -400,22 +425,31 @@ fn stored_secrets(game: &Game) -> Vec<&str> {
 
 /// The words of `texts` (as written, and without the punctuation around them) that may
 /// be a secret of `game`: those that pass the sieve kept beside a secret's hash. A word
-/// of three letters or fewer is never taken for one (as in [`scrubbed`]).
+/// of three letters or fewer is never taken for one (as in [`scrubbed`]), nor the game's
+/// id or a house's; past [`SIEVE_CHECKS`] a word is taken for one unchecked.
 pub(crate) fn sieved(game: &Game, texts: &[&str]) -> Vec<String> {
     let stored = stored_secrets(game);
     if stored.is_empty() {
         return Vec::new();
     }
+    let known = |word: &str| {
+        let word = fold_id(word);
+        word == game.id() || game.seats().iter().any(|s| s.house().as_str() == word)
+    };
     let mut seen: Vec<&str> = Vec::new();
     let mut found = Vec::new();
     for word in texts.iter().flat_map(|t| t.split_whitespace()) {
         let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
         for candidate in [word, bare] {
-            if candidate.chars().count() <= 3 || seen.contains(&candidate) {
+            if candidate.chars().count() <= 3
+                || candidate.contains(SECRET_MASK)
+                || seen.contains(&candidate)
+                || known(candidate)
+            {
                 continue;
             }
             seen.push(candidate);
-            let unchecked = seen.len() > SIEVED_WORDS;
+            let unchecked = seen.len() * stored.len() > SIEVE_CHECKS;
             if unchecked || stored.iter().any(|s| sieve_passes(candidate, s)) {
                 found.push(candidate.to_string());
             }
