@@ -103,9 +103,7 @@ impl Judge {
 }
 
 fn mail(from: &str, id: &str, subject: &str, headers: &str, body: &str) -> String {
-    format!(
-        "From: {from}\r\nSubject: {subject}\r\nMessage-ID: <{id}>\r\n{headers}\r\n{body}\r\n"
-    )
+    format!("From: {from}\r\nSubject: {subject}\r\nMessage-ID: <{id}>\r\n{headers}\r\n{body}\r\n")
 }
 
 fn sign_on(house: &str, secret: &str) -> String {
@@ -206,7 +204,10 @@ fn a_mail_marked_spam_is_neither_answered_nor_carried_out_and_unmarked_it_is() {
     let text = format!("{}ADRESSE {STARK}\nPRET\n", sign_on("stark", STARK_SECRET));
     for (id, flag) in [
         ("s1@example.org", "X-Spam-Flag: YES\r\n"),
-        ("s2@example.org", "X-Spam-Status: Yes, score=7.1 required=5.0\r\n"),
+        (
+            "s2@example.org",
+            "X-Spam-Status: Yes, score=7.1 required=5.0\r\n",
+        ),
         ("s3@example.org", "x-spam-flag: yes\r\n"),
     ] {
         let answers = j.new_mails(STARK, || {
@@ -242,12 +243,24 @@ fn the_spam_headers_are_a_setting() {
     );
     let text = "AIDE\n";
     let answers = j.new_mails(STARK, || {
-        j.ingest(&mail(STARK, "f1@example.org", "aide", "X-Filter: Junk (7)\r\n", text));
+        j.ingest(&mail(
+            STARK,
+            "f1@example.org",
+            "aide",
+            "X-Filter: Junk (7)\r\n",
+            text,
+        ));
     });
     assert!(answers.is_empty(), "{:?}", subjects(&answers));
     // SpamAssassin's header is no longer read: the setting replaced it.
     let answers = j.new_mails(STARK, || {
-        j.ingest(&mail(STARK, "f2@example.org", "aide", "X-Spam-Flag: YES\r\n", text));
+        j.ingest(&mail(
+            STARK,
+            "f2@example.org",
+            "aide",
+            "X-Spam-Flag: YES\r\n",
+            text,
+        ));
     });
     assert_eq!(answers.len(), 1);
 }
@@ -316,16 +329,28 @@ fn each_mail_read_has_a_log_line_with_its_message_id_its_sender_and_its_fate() {
         .unwrap_or_else(|| panic!("no line for the duplicate in {log}"));
     assert_ne!(again, orders);
     let spam = line("log-spam@example.net");
-    assert!(spam.contains("forged@example.net") && spam.contains("X-Spam-Flag"), "{spam}");
+    assert!(
+        spam.contains("forged@example.net") && spam.contains("X-Spam-Flag"),
+        "{spam}"
+    );
     let auto = line("log-auto@example.net");
     assert!(auto.contains("away@example.net"), "{auto}");
     // The sender is given as the mail writes it, not as proven.
     assert!(spam.contains("selon le courriel"), "{spam}");
     // A file that is no mail has its line too, naming the file set aside.
-    assert!(log.lines().any(|l| l.contains("5.junk") && l.contains("INFO")), "{log}");
+    assert!(
+        log.lines()
+            .any(|l| l.contains("5.junk") && l.contains("INFO")),
+        "{log}"
+    );
     // The same in JSON, field by field.
     let j2 = Judge::new("log-json", "");
-    deliver(&j2.dir, "1.help", &mail(STARK, "json@example.org", "aide", "", "AIDE\n"), now);
+    deliver(
+        &j2.dir,
+        "1.help",
+        &mail(STARK, "json@example.org", "aide", "", "AIDE\n"),
+        now,
+    );
     let out = run(&mut j2.command(&["tick", "--log-format", "json"]), "");
     let log = String::from_utf8_lossy(&out.stderr).into_owned();
     let line: serde_json::Value = log
@@ -368,14 +393,24 @@ fn a_secret_in_a_line_of_any_shape_is_masked_in_the_reply_its_copy_and_its_subje
                 assert_eq!(copies.len(), m, "{shape}: {:?}", subjects(&copies));
             });
             assert_eq!(replies.len(), 1, "{shape}");
-            assert!(!replies[0].contains(LANNISTER_SECRET), "{shape}: {}", replies[0]);
+            assert!(
+                !replies[0].contains(LANNISTER_SECRET),
+                "{shape}: {}",
+                replies[0]
+            );
             assert!(replies[0].contains("********"), "{shape}: {}", replies[0]);
         }
     }
     // The owner's path: the secret still signs on.
     let text = format!("{}PRET\n", sign_on("lannister", LANNISTER_SECRET));
     let replies = j.new_mails(LANNISTER, || {
-        j.ingest(&mail(LANNISTER, "mask-owner@example.org", "pret", "", &text));
+        j.ingest(&mail(
+            LANNISTER,
+            "mask-owner@example.org",
+            "pret",
+            "",
+            &text,
+        ));
     });
     assert!(body(&replies[0]).contains("✓"), "{}", replies[0]);
 }
@@ -394,7 +429,11 @@ fn the_subject_of_a_mail_set_aside_shows_no_secret_to_the_moderator_or_the_admin
         j.command(&["ingest"]).env("CORBEAU_POISON", "panic:POISON"),
         &raw,
     );
-    assert!(out.status.success() || out.status.code() == Some(1), "{}", said(&out));
+    assert!(
+        out.status.success() || out.status.code() == Some(1),
+        "{}",
+        said(&out)
+    );
     for to in [MODERATOR, "admin@example.org"] {
         let told = mails_to(&j.dir, to);
         let told: Vec<&String> = told.iter().filter(|m| m.contains("poison")).collect();
@@ -435,7 +474,11 @@ fn checking_a_mail_s_words_against_every_sieve_of_a_game_costs_little() {
 fn past_the_checks_a_mail_may_cost_its_quoted_words_are_hidden_unchecked() {
     let j = Judge::new("mask-many", "");
     let many: Vec<String> = (0..60).map(|i| format!("mot{i:03}")).collect();
-    let text = format!("{}{}\n", sign_on("lannister", LANNISTER_SECRET), many.join(" "));
+    let text = format!(
+        "{}{}\n",
+        sign_on("lannister", LANNISTER_SECRET),
+        many.join(" ")
+    );
     let replies = j.new_mails(LANNISTER, || {
         let start = Instant::now();
         j.ingest(&mail(LANNISTER, "many@example.org", "mots", "", &text));

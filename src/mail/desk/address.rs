@@ -59,7 +59,9 @@ impl Desk<'_> {
             .seat(house.as_str())
             .and_then(|s| s.player())
             .map(|p| p.address().to_string());
-        let same = current.as_deref().is_some_and(|c| same_address(c, &address));
+        let same = current
+            .as_deref()
+            .is_some_and(|c| same_address(c, &address));
         match code {
             _ if same => self.move_address(session, located, house, address),
             None => self.send_code(session, located, &house, &address)?,

@@ -233,11 +233,16 @@ impl Desk<'_> {
     /// (the one a command named, else the first game id among the quoted words),
     /// whatever the shape of their line: the lines the answer quotes, and the subject.
     fn hide_sieved(&mut self, game: Option<&Game>) -> Result<(), ServiceError> {
+        // A line the judge read as a command quotes what the command takes (a sign-on is
+        // masked by its shape): the lines it could not read are where a secret hides.
         let mut quoted: Vec<&str> = vec![self.mail.subject.as_str()];
         for placed in &self.sections {
-            quoted.push(&placed.text);
-            if let ReplySection::OrdersRefused { problems, .. } = &placed.section {
-                quoted.extend(problems.iter().map(|p| p.text.as_str()));
+            match &placed.section {
+                ReplySection::Error { .. } | ReplySection::Ignored => quoted.push(&placed.text),
+                ReplySection::OrdersRefused { problems, .. } => {
+                    quoted.extend(problems.iter().map(|p| p.text.as_str()));
+                }
+                _ => {}
             }
         }
         let found = match game {
@@ -426,7 +431,7 @@ fn stored_secrets(game: &Game) -> Vec<&str> {
 /// The words of `texts` (as written, and without the punctuation around them) that may
 /// be a secret of `game`: those that pass the sieve kept beside a secret's hash. A word
 /// of three letters or fewer is never taken for one (as in [`scrubbed`]), nor the game's
-/// id or a house's; past [`SIEVE_CHECKS`] a word is taken for one unchecked.
+/// id, a house's or a command's keyword; past [`SIEVE_CHECKS`] a word is taken for one unchecked.
 pub(crate) fn sieved(game: &Game, texts: &[&str]) -> Vec<String> {
     let stored = stored_secrets(game);
     if stored.is_empty() {
@@ -445,6 +450,7 @@ pub(crate) fn sieved(game: &Game, texts: &[&str]) -> Vec<String> {
                 || candidate.contains(SECRET_MASK)
                 || seen.contains(&candidate)
                 || known(candidate)
+                || command::is_keyword(candidate)
             {
                 continue;
             }
