@@ -270,6 +270,47 @@ pub struct MailConfig {
     pub retention_days: u64,
     /// Whether the retention applies to the configured Maildir too (not only the spool).
     pub prune_maildir: bool,
+    /// The headers by which the mail server's filter marks a mail as spam: such a mail is
+    /// neither answered (its sender may be forged: an answer would be backscatter) nor
+    /// carried out. Empty: no mail is taken for spam.
+    pub spam_headers: Vec<SpamHeader>,
+}
+
+/// A header that marks a mail as spam: its name (any case), and how its value begins
+/// when it says spam (any case; empty: any value).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpamHeader {
+    pub header: String,
+    pub value: String,
+}
+
+impl SpamHeader {
+    fn new(header: &str, value: &str) -> SpamHeader {
+        SpamHeader {
+            header: header.to_string(),
+            value: value.to_string(),
+        }
+    }
+
+    /// Whether a header `name: value` of a mail says spam.
+    pub fn marks(&self, name: &str, value: &str) -> bool {
+        let (value, prefix) = (value.trim().as_bytes(), self.value.trim().as_bytes());
+        name.trim().eq_ignore_ascii_case(self.header.trim())
+            && value.len() >= prefix.len()
+            && value
+                .get(..prefix.len())
+                .is_some_and(|v| v.eq_ignore_ascii_case(prefix))
+    }
+
+    /// SpamAssassin's own marks (`X-Spam-Flag: YES`, `X-Spam-Status: Yes, score=…`),
+    /// which rspamd and most filters write too.
+    pub fn defaults() -> Vec<SpamHeader> {
+        vec![
+            SpamHeader::new("X-Spam-Flag", "yes"),
+            SpamHeader::new("X-Spam-Status", "yes"),
+        ]
+    }
 }
 
 /// `[mail.caps]`: bounds on what one mail, or one sender, may make the judge send, so
@@ -402,6 +443,7 @@ impl Default for MailConfig {
             retry: RetryConfig::default(),
             retention_days: 30,
             prune_maildir: true,
+            spam_headers: SpamHeader::defaults(),
         }
     }
 }

@@ -972,6 +972,23 @@ fn resign_puts_the_house_in_civil_disorder() {
 fn a_new_address_is_told_to_the_old_one() {
     let mut w = running("address", Press::Full);
     w.send(STARK, &format!("{}ADRESSE arya@braavos.test\n", stark()));
+    // The new address gets a code; the change waits for it.
+    let mails = w.take();
+    let asked = mails.iter().find(|m| m.to == "arya@braavos.test").unwrap();
+    let code = support::address_code(&asked.body, "arya@braavos.test");
+    assert_eq!(
+        w.game(GAME)
+            .seat("stark")
+            .unwrap()
+            .player()
+            .unwrap()
+            .address(),
+        STARK
+    );
+    w.send(
+        STARK,
+        &format!("{}ADRESSE arya@braavos.test {code}\n", stark()),
+    );
     let mails = w.take();
     let old = one_reply(&mails, STARK);
     assert!(
@@ -987,11 +1004,19 @@ fn a_new_address_is_told_to_the_old_one() {
         game.seat("stark").unwrap().player().unwrap().address(),
         "arya@braavos.test"
     );
-    // An address another house plays from is refused.
+    // An address another house plays from is answered as any other, and gets no code.
     w.send(STARK, &format!("{}ADRESSE {LANNISTER}\n", stark()));
     let mails = w.take();
-    let reply = mails.iter().find(|m| m.to == STARK).unwrap();
-    assert!(reply.body.contains("✗"), "{}", reply.body);
+    assert!(mails.iter().all(|m| m.to != LANNISTER), "{}", show(&mails));
+    assert_eq!(
+        w.game(GAME)
+            .seat("stark")
+            .unwrap()
+            .player()
+            .unwrap()
+            .address(),
+        "arya@braavos.test"
+    );
     assert!(
         w.audit(GAME)
             .contains("address arya@nord.test -> arya@braavos.test")

@@ -42,6 +42,7 @@ pub use rules::{
 };
 #[cfg(any(test, feature = "test-hooks"))]
 pub use secret::secret_checks;
+pub use secret::sieve_passes;
 pub use secret::{SecretFailure, hash_secret, new_secret, secret_matches, with_sieve};
 pub use setting::{MAX_GRACE, MAX_REMINDERS, Setting, SettingChanged, SettingKind};
 pub use victory::survivors;

@@ -16,6 +16,7 @@ use crate::service::{Service, ServiceError};
 use super::command;
 use super::desk::{Desk, Quota, fold_id, same_text};
 use super::inbound::Inbound;
+use super::log::Fate;
 
 pub use super::desk::MAX_COMMANDS;
 
@@ -26,6 +27,10 @@ pub enum Handled {
     Duplicate,
     /// An automatic message (bounce, auto-reply): marked as seen, not answered.
     Ignored,
+    /// Marked as spam by the mail server's filter: neither answered nor carried out, and
+    /// not marked as seen, so that the administrator may hand it in again without the
+    /// mark should it be a player's.
+    Spam,
     /// Carried out and answered; the game it was about, if any.
     Answered { game: Option<String> },
 }
@@ -51,19 +56,42 @@ pub fn handle_arrived(
     now: DateTime<Utc>,
     arrival: DateTime<Utc>,
 ) -> Result<Handled, ServiceError> {
+    let (handled, fate) = carry_out(service, config, mail, now, arrival)?;
+    super::log::mail_read(mail, &fate);
+    Ok(handled)
+}
+
+fn carry_out(
+    service: &Service,
+    config: &Config,
+    mail: &Inbound,
+    now: DateTime<Utc>,
+    arrival: DateTime<Utc>,
+) -> Result<(Handled, Fate), ServiceError> {
     let arrival = arrival.min(now);
     if service.already_seen(&mail.message_id)? {
-        return Ok(Handled::Duplicate);
+        return Ok((Handled::Duplicate, Fate::Duplicate));
+    }
+    // Before anything is done: a forged bounce or a forged sign-on that the filter caught
+    // changes nothing, and its forged sender hears nothing (backscatter).
+    if let Some(header) = &mail.spam {
+        return Ok((Handled::Spam, Fate::Spam(header.clone())));
     }
     if let Some(bounce) = &mail.bounce {
         super::bounces::record(service, config, mail, bounce, now)?;
-        return Ok(Handled::Ignored);
+        return Ok((Handled::Ignored, Fate::Bounce));
     }
     // Never answer a robot, nor the judge itself (a forged From or Reply-To): either
     // would start a loop (docs/email.md, "Mail that is never answered").
-    if mail.automatic || super::bounces::from_the_judge(config, mail) {
+    let from_the_judge = super::bounces::from_the_judge(config, mail);
+    if mail.automatic || from_the_judge {
         service.mark_seen(&mail.message_id)?;
-        return Ok(Handled::Ignored);
+        let fate = if from_the_judge {
+            Fate::FromTheJudge
+        } else {
+            Fate::Automatic
+        };
+        return Ok((Handled::Ignored, fate));
     }
     let mut script = if mail.too_large {
         command::Script::default()
@@ -123,5 +151,6 @@ pub fn handle_arrived(
     };
     // The last READY makes the phase due at once: the pass's tick, which follows the
     // reading of the mail, processes it.
-    Ok(Handled::Answered { game })
+    let fate = Fate::CarriedOut { game: game.clone() };
+    Ok((Handled::Answered { game }, fate))
 }

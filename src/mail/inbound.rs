@@ -10,6 +10,7 @@ pub mod bounce;
 mod clean;
 mod html;
 
+use crate::config::SpamHeader;
 use crate::say;
 use mail_parser::{Address, HeaderValue, Message, MessageParser, MimeHeaders, PartType};
 
@@ -44,6 +45,9 @@ pub struct Inbound {
     pub authors: Vec<String>,
     /// The delivery failure it reports, if it is a bounce (never answered).
     pub bounce: Option<bounce::Bounce>,
+    /// The header by which the mail server's filter marked it as spam (`[mail]
+    /// spam_headers`), as the mail writes its name: neither answered nor carried out.
+    pub spam: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -72,13 +76,18 @@ impl InboundError {
 /// whether it is automatic), which is enough to answer it that it was too large; its
 /// body and attachments stay empty.
 pub fn read(raw: &[u8], limit: usize) -> Result<Inbound, InboundError> {
-    read_sized(raw, raw.len(), limit)
+    read_sized(raw, raw.len(), limit, &SpamHeader::defaults())
 }
 
 /// [`read`] for a message of `size` bytes of which `raw` holds the beginning: a message
 /// over the limit is read no further than its headers need, so that its size costs no
-/// memory (see `maildir::read_capped`).
-pub fn read_sized(raw: &[u8], size: usize, limit: usize) -> Result<Inbound, InboundError> {
+/// memory (see `maildir::read_capped`). A header of `spam` marks it as spam.
+pub fn read_sized(
+    raw: &[u8],
+    size: usize,
+    limit: usize,
+    spam: &[SpamHeader],
+) -> Result<Inbound, InboundError> {
     let too_large = size.max(raw.len()) > limit;
     let message = parse(raw, too_large).ok_or(InboundError::Unreadable)?;
     // mail-parser makes a message of any bytes, taking a first line of text for a header
@@ -107,6 +116,7 @@ pub fn read_sized(raw: &[u8], size: usize, limit: usize) -> Result<Inbound, Inbo
         automatic: automatic || bounce.is_some(),
         authors: authors(&message),
         bounce,
+        spam: spam_mark(&message, raw, spam),
         from,
         name,
         subject: message.subject().map(one_line).unwrap_or_default(),
@@ -196,6 +206,21 @@ fn bare_address(address: &str) -> Option<String> {
 /// shown back to players and written into reply headers.
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The first header of the message that one of `rules` reads as spam, by its name.
+fn spam_mark(message: &Message<'_>, raw: &[u8], rules: &[SpamHeader]) -> Option<String> {
+    message.headers().iter().find_map(|header| {
+        let name = header.name.as_str();
+        let value = raw
+            .get(header.offset_start as usize..header.offset_end as usize)
+            .unwrap_or_default();
+        let value = String::from_utf8_lossy(value);
+        rules
+            .iter()
+            .any(|rule| rule.marks(name, &value))
+            .then(|| name.to_string())
+    })
 }
 
 /// Message-ids of a header, without brackets, in order.

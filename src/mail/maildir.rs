@@ -61,7 +61,7 @@ impl IngestReport {
         match handled {
             Handled::Answered { .. } => self.answered += 1,
             Handled::Duplicate => self.duplicates += 1,
-            Handled::Ignored => self.ignored += 1,
+            Handled::Ignored | Handled::Spam => self.ignored += 1,
         }
     }
 
@@ -114,7 +114,7 @@ pub fn ingest_arrived(
     arrival: DateTime<Utc>,
 ) -> Result<Result<Handled, super::inbound::InboundError>, ServiceError> {
     let limit = usize::try_from(config.mail.max_size).unwrap_or(usize::MAX);
-    match read_sized(raw, size, limit) {
+    match read_sized(raw, size, limit, &config.mail.spam_headers) {
         Ok(mail) => handle_arrived(service, config, &mail, now, arrival).map(Ok),
         Err(e) => Ok(Err(e)),
     }
@@ -250,6 +250,8 @@ pub fn carry_out_alone(
     };
     let told = String::from_utf8_lossy(&output.stdout);
     if let Some(fate) = told.lines().rev().find_map(MessageFate::from_line) {
+        // The child's log lines (the mail's own among them) are this pass's.
+        let _ = io::stderr().write_all(&output.stderr);
         return fate;
     }
     use std::os::unix::process::ExitStatusExt;
@@ -314,6 +316,7 @@ impl MessageFate {
         let value = match self {
             MessageFate::Done(Handled::Duplicate) => json!({"fate": "duplicate"}),
             MessageFate::Done(Handled::Ignored) => json!({"fate": "ignored"}),
+            MessageFate::Done(Handled::Spam) => json!({"fate": "spam"}),
             MessageFate::Done(Handled::Answered { game }) => {
                 json!({"fate": "answered", "game": game})
             }
@@ -331,6 +334,7 @@ impl MessageFate {
         Some(match value["fate"].as_str()? {
             "duplicate" => MessageFate::Done(Handled::Duplicate),
             "ignored" => MessageFate::Done(Handled::Ignored),
+            "spam" => MessageFate::Done(Handled::Spam),
             "answered" => MessageFate::Done(Handled::Answered {
                 game: value["game"].as_str().map(str::to_string),
             }),
@@ -375,7 +379,7 @@ fn carry_out_guarded(
         Ok(Ok(Err(e))) => quarantine(service, config, path, None, e.message(lang), now),
         Ok(Err(e)) if is_temporary(&e) => MessageFate::Left(e.message(lang)),
         Ok(Err(e)) => {
-            let mail = quietly(|| read_sized(&raw, size, limit))
+            let mail = quietly(|| read_sized(&raw, size, limit, &config.mail.spam_headers))
                 .ok()
                 .and_then(Result::ok);
             quarantine(service, config, path, mail.as_ref(), e.message(lang), now)
@@ -385,7 +389,7 @@ fn carry_out_guarded(
                 "{} {panic}",
                 say!(lang, "maildir.bug_in_corbeau_please_report")
             );
-            let mail = quietly(|| read_sized(&raw, size, limit))
+            let mail = quietly(|| read_sized(&raw, size, limit, &config.mail.spam_headers))
                 .ok()
                 .and_then(Result::ok);
             quarantine(service, config, path, mail.as_ref(), why, now)
@@ -477,6 +481,15 @@ fn quarantine(
     if let Err(e) = logged {
         why.push_str(&format!(" ({}: {e})", log.display()));
     }
+    let (id, from) = match mail {
+        Some(m) => (Some(m.message_id.clone()), Some(m.from.clone())),
+        None => scan_sender(&kept, config).map_or((None, None), |s| {
+            let id = (!s.message_id.is_empty()).then_some(s.message_id);
+            let from = (!s.address.is_empty()).then_some(s.address);
+            (id, from)
+        }),
+    };
+    super::log::mail_set_aside(id.as_deref(), from.as_deref(), &file_name(&kept), &why);
     // Telling is best effort: the mail is safe, flagged, whatever happens here.
     let _ = quietly(|| tell(service, config, &kept, mail, &reason, now));
     MessageFate::Quarantined(why)
@@ -520,7 +533,7 @@ fn tell(
             subject: m.subject.clone(),
             message_id: m.message_id.clone(),
             references: m.references.clone(),
-            automatic: m.automatic,
+            automatic: m.automatic || m.spam.is_some(),
         }),
         None => scan_sender(kept, config),
     };
@@ -542,7 +555,7 @@ fn tell(
             "file": kept.display().to_string(),
             "reason": reason,
             "from": scanned.as_ref().map(|m| m.address.clone()),
-            "subject": scanned.as_ref().map(|m| m.subject.clone()),
+            "subject": scanned.as_ref().map(|m| super::desk::quoted_subject(&m.subject, game.as_ref())),
             "retention": config.mail.retention_days,
             "sender": sender,
             "admin": config.judge.admin.is_some(),
@@ -665,7 +678,10 @@ fn scan_sender(path: &Path, config: &Config) -> Option<Sender> {
         .any(|n| field(n).is_some())
         || field("return-path").is_some_and(|v| v.replace(' ', "") == "<>")
         || ["mailer-daemon", "postmaster", "noreply", "no-reply"].contains(&local.as_str())
-        || is_the_judge(config, &from);
+        || is_the_judge(config, &from)
+        || fields
+            .iter()
+            .any(|(n, v)| config.mail.spam_headers.iter().any(|r| r.marks(n, v)));
     let message_id = field("message-id")
         .map(|v| {
             v.trim_matches(|c| c == '<' || c == '>' || c == ' ')

@@ -13,7 +13,9 @@
 //! - [`dispatch`]: carrying out one inbound mail's commands and writing its reply (the
 //!   work itself, split by job, in `desk`);
 //! - [`notify`]: turning queued notices (results, reminders, …) into mails;
-//! - [`maildir`]: reading every new message of a Maildir.
+//! - [`maildir`]: reading every new message of a Maildir;
+//! - `log`: the operator's log line of each mail read (its Message-ID, its sender as
+//!   written, what became of it).
 
 pub mod board;
 pub mod bounces;
@@ -22,6 +24,7 @@ pub mod compose;
 mod desk;
 pub mod dispatch;
 pub mod inbound;
+mod log;
 pub mod maildir;
 pub mod notify;
 pub mod outmail;

@@ -212,7 +212,7 @@ fn mail_from_the_judge_itself_or_from_robots_is_never_answered() {
 #[test]
 fn an_address_change_to_the_judge_or_to_another_player_is_refused() {
     let mut w = world("address");
-    for target in [JUDGE, "Juge@CORBEAU.test", ALIAS, LANNISTER] {
+    for target in [JUDGE, "Juge@CORBEAU.test", ALIAS] {
         w.send_at(STARK, &format!("{}ADRESSE {target}\n", stark()), now());
         let mails = w.take();
         assert_eq!(mails.len(), 1, "{target}: {mails:?}");
@@ -221,13 +221,31 @@ fn an_address_change_to_the_judge_or_to_another_player_is_refused() {
             body.contains("ne peut pas servir dans cette partie"),
             "{target}: {body}"
         );
-        assert!(!body.to_lowercase().contains("lannister"), "{body}");
         assert_eq!(address_of(&w, "stark"), STARK, "{target}");
     }
-    // A free address is still taken.
+    // Another player's address is answered as a stranger's would be, and gets no code:
+    // no mail from the judge there, nothing changed.
+    w.send_at(STARK, &format!("{}ADRESSE {LANNISTER}\n", stark()), now());
+    let mails = w.take();
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert!(
+        !mails[0].body.to_lowercase().contains("lannister"),
+        "{}",
+        mails[0].body
+    );
+    assert_eq!(address_of(&w, "stark"), STARK);
+    // A free address is still taken, with the code mailed to it.
     w.send_at(
         STARK,
         &format!("{}ADRESSE arya@braavos.test\n", stark()),
+        now(),
+    );
+    let mails = w.take();
+    let asked = mails.iter().find(|m| m.to == "arya@braavos.test").unwrap();
+    let code = crate::support::address_code(&asked.body, "arya@braavos.test");
+    w.send_at(
+        STARK,
+        &format!("{}ADRESSE arya@braavos.test {code}\n", stark()),
         now(),
     );
     assert_eq!(address_of(&w, "stark"), "arya@braavos.test");
@@ -558,6 +576,14 @@ fn a_bounce_for_a_player_flags_the_address_and_tells_the_moderator_once() {
     w.send_at(
         STARK,
         &format!("{}ADRESSE arya@braavos.test\n", stark()),
+        now(),
+    );
+    let mails = w.take();
+    let asked = mails.iter().find(|m| m.to == "arya@braavos.test").unwrap();
+    let code = crate::support::address_code(&asked.body, "arya@braavos.test");
+    w.send_at(
+        STARK,
+        &format!("{}ADRESSE arya@braavos.test {code}\n", stark()),
         now(),
     );
     let player = w

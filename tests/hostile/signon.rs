@@ -603,21 +603,34 @@ fn stark_address(w: &World) -> String {
 #[test]
 fn a_player_takes_neither_the_moderator_s_address_nor_any_of_the_judge_s() {
     let mut w = world("address-taken");
-    for address in [
-        MODERATOR,
-        "Mestre@Citadelle.test",
-        "juge+x@corbeau.test",
-        "JUGE+partie@corbeau.test",
-    ] {
+    // The judge's addresses, which everyone knows, are refused at once.
+    for address in ["juge+x@corbeau.test", "JUGE+partie@corbeau.test"] {
         let body = format!("{}ADRESSE {address}\n", sign_on("Stark", STARK_SECRET));
         send(&mut w, STARK, &body);
         let text = flat(&reply_to(&w, STARK).body);
         assert!(text.contains("✗"), "{address}: {text}");
         assert_eq!(stark_address(&w), STARK);
     }
-    // Another address of the player's own is taken.
+    // The moderator's is answered as any address (the answer must not tell whose it
+    // is), gets no code, and is never taken.
+    for address in [MODERATOR, "Mestre@Citadelle.test"] {
+        let body = format!("{}ADRESSE {address}\n", sign_on("Stark", STARK_SECRET));
+        send(&mut w, STARK, &body);
+        let mails = w.take();
+        assert!(mails.iter().all(|m| m.to != MODERATOR), "{mails:#?}");
+        assert_eq!(stark_address(&w), STARK);
+    }
+    // Another address of the player's own is taken, with the code mailed to it.
     let body = format!(
         "{}ADRESSE arya@braavos.test\n",
+        sign_on("Stark", STARK_SECRET)
+    );
+    send(&mut w, STARK, &body);
+    let mails = w.take();
+    let asked = mails.iter().find(|m| m.to == "arya@braavos.test").unwrap();
+    let code = crate::support::address_code(&asked.body, "arya@braavos.test");
+    let body = format!(
+        "{}ADRESSE arya@braavos.test {code}\n",
         sign_on("Stark", STARK_SECRET)
     );
     send(&mut w, STARK, &body);

@@ -143,3 +143,15 @@ pub fn audit_text(entries: &[AuditEntry]) -> String {
         })
         .collect()
 }
+
+/// The code a mail to a new address gives to confirm it (`ADRESSE <address> <code>`,
+/// `ADDRESS <address> <code>`).
+pub fn address_code(text: &str, address: &str) -> String {
+    let text = flat(text);
+    ["ADRESSE", "ADDRESS"]
+        .iter()
+        .find_map(|k| text.split(&format!("{k} {address} ")).nth(1))
+        .and_then(|rest| rest.split(['`', ' ']).next())
+        .unwrap_or_else(|| panic!("no code for {address} in {text}"))
+        .to_string()
+}

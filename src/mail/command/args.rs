@@ -45,7 +45,16 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
         Keyword::Resign => bare(Command::Resign),
         Keyword::Address => match words[..] {
             [address] => email(address)
-                .map(|a| Command::Address(a.to_string()))
+                .map(|a| Command::Address {
+                    address: a.to_string(),
+                    code: None,
+                })
+                .ok_or_else(bad),
+            [address, code] => email(address)
+                .map(|a| Command::Address {
+                    address: a.to_string(),
+                    code: Some(code.to_string()),
+                })
                 .ok_or_else(bad),
             _ => Err(bad()),
         },

@@ -78,8 +78,12 @@ pub enum Command {
     Concede(String),
     /// `RESIGN` / `ABANDONNER`.
     Resign,
-    /// `ADDRESS new@example.org` / `ADRESSE …`.
-    Address(String),
+    /// `ADDRESS new@example.org` / `ADRESSE …`: asks for the change, which the code mailed
+    /// to the new address confirms (`ADDRESS new@example.org <code>`).
+    Address {
+        address: String,
+        code: Option<String>,
+    },
     /// `ABSENCE from to`: each a date and an optional time, as written (as
     /// `game player absence` takes them).
     Absence { from: String, to: String },
@@ -236,7 +240,7 @@ impl Command {
             | Command::Draw(_)
             | Command::Concede(_)
             | Command::Resign
-            | Command::Address(_)
+            | Command::Address { .. }
             | Command::Absence { .. }
             | Command::Language(_)
             | Command::Observers(_)
@@ -354,6 +358,12 @@ pub struct SecretLine<'a> {
 
 /// What a hidden secret is quoted as.
 pub const SECRET_MASK: &str = "********";
+
+/// Whether `word` alone is a command's keyword (`PRET`, `ADDRESS`): a word of the
+/// command language, never a secret worth checking.
+pub fn is_keyword(word: &str) -> bool {
+    keywords::read_head(word.trim()).is_some()
+}
 
 /// The line `text` if it starts with a keyword that carries a secret.
 pub fn secret_line(text: &str) -> Option<SecretLine<'_>> {

@@ -25,6 +25,7 @@ use super::command::{Command, Located, SECRET_MASK};
 use super::inbound::Inbound;
 use super::refusal::Refusal;
 
+mod address;
 mod authority;
 mod caps;
 mod community;
@@ -38,7 +39,7 @@ mod reply;
 mod section;
 
 pub(crate) use caps::{Budget, same_text};
-pub(crate) use reply::Quota;
+pub(crate) use reply::{Quota, quoted_subject};
 use reply::{lacks_its_secret, masked, may_be_a_lone_secret, script_is_empty};
 use section::{Placed, ReplySection};
 // The moved code names its neighbours as `super::board`, `super::refusal`…
@@ -107,6 +108,8 @@ pub(crate) struct Desk<'a> {
     hidden: Vec<String>,
     /// The line being carried out had words after its secret (ignored, and said so).
     extra_words: bool,
+    /// A code to confirm a new address was asked for in this mail: one a mail.
+    address_code_sent: bool,
     /// The mail held this many commands, more than [`MAX_COMMANDS`]: none was read.
     pub(crate) too_many: Option<usize>,
     /// `CARTE` was granted: the reply carries the board's picture (drawn once, however
@@ -157,6 +160,7 @@ impl<'a> Desk<'a> {
             secret_spent: false,
             hidden: Vec::new(),
             extra_words: false,
+            address_code_sent: false,
             too_many: None,
             map_wanted: false,
             picture_key: None,
@@ -356,7 +360,9 @@ impl<'a> Desk<'a> {
                 }
             }
             Command::Resign => self.resign(game, located),
-            Command::Address(address) => self.change_address(game, located, &address),
+            Command::Address { address, code } => {
+                self.change_address(game, located, &address, code.as_deref())?
+            }
             Command::Absence { from, to } => self.absence(game, located, from, to),
             Command::Language(lang) => self.language(game, located, lang),
             Command::Observe { game: named } => self.observe(game, located, &named)?,

@@ -138,57 +138,6 @@ impl Desk<'_> {
         Ok(())
     }
 
-    pub(super) fn change_address(
-        &mut self,
-        game: &mut Option<Session<'_>>,
-        located: &Located,
-        address: &str,
-    ) {
-        let Some(house) = self.require_house(located) else {
-            return;
-        };
-        // The judge's own address would make it write to itself. Which address is taken
-        // is not said: the reply must not tell who plays what.
-        let action = match crate::game::check_address(address) {
-            Ok(a) if self.config.judge.is_own(&a) => Err(GameError::AddressUnavailable(a)),
-            _ => Ok(Action::Address {
-                house: house.clone(),
-                address: address.to_string(),
-            }),
-        };
-        let Some(session) = game else {
-            return;
-        };
-        let done = action.and_then(|action| session.execute(&self.actor(), action, self.arrival));
-        match done {
-            Ok(events) => {
-                for event in events {
-                    let Event::AddressChanged { old, new, .. } = event else {
-                        continue;
-                    };
-                    // The old address hears of the change too: a forger with the secret
-                    // cannot take a house away unnoticed.
-                    if old != self.mail.from {
-                        self.owner = Some(old);
-                    }
-                    let section = ReplySection::Address { address: new };
-                    self.section(located.line, &located.text, section);
-                }
-            }
-            Err(GameError::AddressUnavailable(address)) => {
-                session.note(AuditLine::AddressRefused {
-                    house,
-                    address: address.clone(),
-                });
-                self.refuse(located, Refusal::AddressUnavailable(address));
-            }
-            Err(e) => {
-                let message = self.game_message(&e);
-                self.error(located, message);
-            }
-        }
-    }
-
     /// `OBSERVER game`: nobody observes without consent, so the request only waits for
     /// its address to confirm it; the token goes in the answer, which goes to that very
     /// address (a forged sender never sees it).

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::game::{Game, GameError, GameStatus, Trigger};
+use crate::game::{Game, GameError, GameStatus, Trigger, sieve_passes};
 use crate::map::Variant;
 use crate::report::ORDERS_TEMPLATE;
 use crate::service::{Service, ServiceError};
@@ -159,12 +159,17 @@ impl Desk<'_> {
             .map_err(ServiceError::Render)?;
             orders = Some(text);
         }
+        self.hide_sieved(game.map(|(g, _)| g))?;
         let game_ref = game.map(|(g, _)| json!({ "id": g.id(), "name": g.name() }));
         let subject = masked_subject(&self.mail.subject, &self.hidden);
+        // Whatever shape a line had, the words that may be a secret are hidden wherever
+        // a section quotes it (the line, the refused orders, a message).
+        let mut sections = json!(self.sections);
+        scrub_all(&mut sections, &self.hidden);
         let mut data = json!({
             "game": game_ref,
             "subject": subject,
-            "sections": self.sections,
+            "sections": sections,
             "orders": orders,
             "judge": self.config.judge.address,
             "owner_copy": null,
@@ -219,6 +224,35 @@ impl Desk<'_> {
             self.effects.mails.push(copy.seal());
         }
         self.effects.mails.push(mail.seal());
+        Ok(())
+    }
+}
+
+impl Desk<'_> {
+    /// Hides from every quote of the mail the words that may be a secret of its game
+    /// (the one a command named, else the first game id among the quoted words),
+    /// whatever the shape of their line: the lines the answer quotes, and the subject.
+    fn hide_sieved(&mut self, game: Option<&Game>) -> Result<(), ServiceError> {
+        // A line the judge read as a command quotes what the command takes (a sign-on is
+        // masked by its shape): the lines it could not read are where a secret hides.
+        let mut quoted: Vec<&str> = vec![self.mail.subject.as_str()];
+        for placed in &self.sections {
+            match &placed.section {
+                ReplySection::Error { .. } | ReplySection::Ignored => quoted.push(&placed.text),
+                ReplySection::OrdersRefused { problems, .. } => {
+                    quoted.extend(problems.iter().map(|p| p.text.as_str()));
+                }
+                _ => {}
+            }
+        }
+        let found = match game {
+            Some(g) => sieved(g, &quoted),
+            None => match game_in_words(self.service, &quoted)? {
+                Some(named) => sieved(&named, &quoted),
+                None => Vec::new(),
+            },
+        };
+        self.hidden.extend(found);
         Ok(())
     }
 }
@@ -369,4 +403,108 @@ pub(super) fn masked_subject(subject: &str, hidden: &[String]) -> String {
         None => subject.to_string(),
     };
     scrubbed(&subject, hidden)
+}
+
+/// The most sieve checks one mail may cost (a check is one word against one secret kept,
+/// tens of microseconds): past them the words left are hidden unchecked, which costs a
+/// mail quoting that much of itself some readability, never a secret.
+const SIEVE_CHECKS: usize = 160;
+
+/// The most words of a mail whose quotes name no game that are looked up as game ids:
+/// a sign-on in a shape the judge does not read (`GAME essai lannister <secret>`) still
+/// names its game.
+const GAME_WORDS: usize = 16;
+
+/// The hashes of every secret `game` keeps: its players', its moderator's, its
+/// observers'.
+fn stored_secrets(game: &Game) -> Vec<&str> {
+    let players = game
+        .seats()
+        .iter()
+        .filter_map(|s| s.player())
+        .map(|p| p.secret());
+    let moderator = game.moderator().map(|m| m.secret.as_str());
+    let observers = game.observers().iter().map(|o| o.secret.as_str());
+    players.chain(moderator).chain(observers).collect()
+}
+
+/// The words of `texts` (as written, and without the punctuation around them) that may
+/// be a secret of `game`: those that pass the sieve kept beside a secret's hash. A word
+/// of three letters or fewer is never taken for one (as in [`scrubbed`]), nor the game's
+/// id, a house's or a command's keyword; past [`SIEVE_CHECKS`] a word is taken for one unchecked.
+pub(crate) fn sieved(game: &Game, texts: &[&str]) -> Vec<String> {
+    let stored = stored_secrets(game);
+    if stored.is_empty() {
+        return Vec::new();
+    }
+    let known = |word: &str| {
+        let word = fold_id(word);
+        word == game.id() || game.seats().iter().any(|s| s.house().as_str() == word)
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    let mut found = Vec::new();
+    for word in texts.iter().flat_map(|t| t.split_whitespace()) {
+        let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+        for candidate in [word, bare] {
+            if candidate.chars().count() <= 3
+                || candidate.contains(SECRET_MASK)
+                || seen.contains(&candidate)
+                || known(candidate)
+                || command::is_keyword(candidate)
+            {
+                continue;
+            }
+            seen.push(candidate);
+            let unchecked = seen.len() * stored.len() > SIEVE_CHECKS;
+            if unchecked || stored.iter().any(|s| sieve_passes(candidate, s)) {
+                found.push(candidate.to_string());
+            }
+        }
+    }
+    found
+}
+
+/// The game a mail's lines name, when no command the judge read names one: the first
+/// word that is the id of a game of the store.
+pub(crate) fn game_in_words(
+    service: &Service,
+    texts: &[&str],
+) -> Result<Option<Game>, ServiceError> {
+    let mut looked: Vec<String> = Vec::new();
+    for word in texts.iter().flat_map(|t| t.split_whitespace()) {
+        let id = fold_id(word.trim_matches(|c: char| !c.is_alphanumeric()));
+        let plausible = !id.is_empty()
+            && id.len() <= 64
+            && id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'));
+        if !plausible || looked.contains(&id) {
+            continue;
+        }
+        if looked.len() >= GAME_WORDS {
+            break;
+        }
+        if let Some(game) = service.find_game(&id)? {
+            return Ok(Some(game));
+        }
+        looked.push(id);
+    }
+    Ok(None)
+}
+
+/// Every text of `value` (a reply's data) with the words of `hidden` masked.
+pub(super) fn scrub_all(value: &mut serde_json::Value, hidden: &[String]) {
+    match value {
+        serde_json::Value::String(text) => *text = scrubbed(text, hidden),
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| scrub_all(v, hidden)),
+        serde_json::Value::Object(map) => map.values_mut().for_each(|v| scrub_all(v, hidden)),
+        _ => {}
+    }
+}
+
+/// A mail's subject as a notice about it quotes it (a mail set aside): what an answer's
+/// `Re:` would hide, and every word that may be a secret of `game`.
+pub(crate) fn quoted_subject(subject: &str, game: Option<&Game>) -> String {
+    let hidden = game.map(|g| sieved(g, &[subject])).unwrap_or_default();
+    masked_subject(subject, &hidden)
 }
