@@ -37,6 +37,7 @@ use sled::transaction::{ConflictableTransactionError, TransactionError, Transact
 use crate::game::{AuditEntry, Game, Notice, PhaseRecord};
 use crate::map::{PinnedVariant, Variant, VariantHash, parse_variant, scope};
 
+mod compact;
 pub mod envelope;
 pub mod guard;
 mod migrate;
@@ -215,7 +216,24 @@ impl Store {
         })
     }
 
+    /// Opens the store once, under its gate (`compact`): checks and migrates it, and
+    /// rewrites its files the first time this version opens a store of an earlier one, so
+    /// that no value it dropped stays in them.
     fn open_once(dir: &Path) -> Result<Store, StoreError> {
+        let _gate = compact::Gate::take(dir)?;
+        let store = Store::open_sled(dir)?;
+        if !store.migrate()? {
+            return Ok(store);
+        }
+        compact::copy(dir, &store.db, &[(migrate::SIEVES_KEYED, &[1])])?;
+        drop(store);
+        compact::finish(dir)?;
+        let store = Store::open_sled(dir)?;
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn open_sled(dir: &Path) -> Result<Store, StoreError> {
         let db = match sled::Config::new().path(dir).open() {
             // sled 0.34 writes a snapshot as `snap.<lsn>.generating`, synced, then renamed;
             // a process killed before the rename leaves that file behind, and the next open
@@ -254,7 +272,6 @@ impl Store {
             parsed: RefCell::new(HashMap::new()),
             db,
         };
-        store.migrate()?;
         Ok(store)
     }
 
@@ -262,7 +279,9 @@ impl Store {
         &self.path
     }
 
-    fn migrate(&self) -> Result<(), StoreError> {
+    /// Checks the schema and migrates the store to this version's; says whether its files
+    /// must then be rewritten (`compact`).
+    fn migrate(&self) -> Result<bool, StoreError> {
         let meta = self.db.open_tree("meta")?;
         let found = match meta.get("schema")? {
             Some(v) => u32::from_be_bytes(
@@ -281,11 +300,12 @@ impl Store {
         }
         if found < SCHEMA_VERSION {
             // Writes the new version in the migration's own transaction.
-            return migrate::migrate(self, &meta, found);
+            migrate::migrate(self, &meta, found)?;
+        } else {
+            meta.insert("schema", &SCHEMA_VERSION.to_be_bytes())?;
+            meta.flush()?;
         }
-        meta.insert("schema", &SCHEMA_VERSION.to_be_bytes())?;
-        meta.flush()?;
-        Ok(())
+        migrate::drop_unkeyed_sieves(self, &meta)
     }
 
     /// The text of a pinned variant (none: the store does not have it, which only a
