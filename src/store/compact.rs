@@ -63,6 +63,12 @@ impl Gate {
     }
 }
 
+/// Whether a rewrite of the store in `dir` was marked ready and is not finished: its files
+/// may be aside, in `compact.old/` and `compact.new/`, until the next opening.
+pub(super) fn pending(dir: &Path) -> bool {
+    dir.join(NEW).join(READY).is_file()
+}
+
 /// Whether `name`, an entry of the data directory, is one of sled's own files.
 fn sled_file(name: &str) -> bool {
     matches!(name, "conf" | "db" | "blobs") || name.starts_with("snap.")

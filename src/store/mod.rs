@@ -167,9 +167,9 @@ impl Store {
     }
 
     /// Whether `dir` holds a store: sled writes its `conf` and `db` files at the first
-    /// opening.
+    /// opening; a rewrite of its files a crash interrupted may have moved them aside.
     pub fn exists(dir: &Path) -> bool {
-        dir.join("conf").is_file() || dir.join("db").is_file()
+        dir.join("conf").is_file() || dir.join("db").is_file() || compact::pending(dir)
     }
 
     /// Opens the store, waiting at most `wait` for another process to let it go.
