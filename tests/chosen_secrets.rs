@@ -573,6 +573,10 @@ fn a_store_of_an_earlier_version_loses_its_unkeyed_sieves_from_every_file() {
         "c@example.org"
     ));
     assert!(no_sieve_without_the_key(&dir.join("data"), &key_bytes(&dir), &secrets) >= 2);
+    // The audit trail goes on after its old entries (their sequence is sled's counter).
+    ok(&dir, &["game", "pause", "ancienne"]);
+    let audit = ok(&dir, &["game", "audit", "ancienne", "--lang", "en"]);
+    assert!(audit.trim_end().ends_with("game paused"), "{audit}");
     // Only once: the store's files are not rewritten at every opening.
     use std::os::unix::fs::MetadataExt;
     let db_file = dir.join("data/db");

@@ -136,6 +136,12 @@ pub(super) fn copy(dir: &Path, db: &sled::Db, marks: &[(&str, &[u8])]) -> Result
         for (key, value) in marks {
             meta.insert(key, *value)?;
         }
+        // The sequences of the audit trail, the notices and the outbox come from sled's
+        // own counter, which is no tree: the copy's must go on from the old one's, or new
+        // entries would sort first and overwrite old ones. sled has no way to set it but
+        // to draw ids (an increment each, persisted once in a million).
+        let next = db.generate_id()?;
+        while copy.generate_id()? < next {}
         copy.flush()?;
     }
     crash_point("copied");
