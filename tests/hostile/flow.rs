@@ -1376,7 +1376,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    assert_eq!(checked, 11 + 47 + 9 + 26 + 4 + 7);
+    assert_eq!(checked, 11 + 48 + 9 + 26 + 4 + 7);
 }
 
 /// A game of three on a judge driven through the binary, created at `when`: its
