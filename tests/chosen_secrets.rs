@@ -591,7 +591,7 @@ fn the_rewrite_of_an_old_store_survives_a_crash_at_every_step() {
     for step in ["copied", "ready", "moved-old", "moving-new", "moved-new"] {
         let (dir, shown) = old_store(&format!("crash-{step}"), &secrets);
         let out = run(
-            &mut at_now(&dir, &["game", "list"]).env("CORBEAU_TEST_COMPACT_CRASH", step),
+            at_now(&dir, &["game", "list"]).env("CORBEAU_TEST_COMPACT_CRASH", step),
             "",
         );
         assert_ne!(out.status.code(), Some(0), "{step}: the crash happened");

@@ -416,30 +416,6 @@ fn is_message_id(id: &str) -> bool {
             .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>')
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn v1_orders_are_kept_parsed_and_those_that_no_longer_read_left_out() {
-        let variant = Rc::new(crate::map::load_variant("westeros").expect("built in"));
-        let mut orders = vec![
-            serde_json::json!({"unit": "win", "text": "A win -> cno"}),
-            serde_json::json!({"unit": "xyz", "text": "A xyz H"}),
-            serde_json::json!({"unit": null, "text": "renoncer"}),
-        ];
-        orders_v1_to_v2(&mut orders, &variant);
-        assert_eq!(orders.len(), 2, "{orders:?}");
-        assert_eq!(orders[0]["unit"], "win");
-        assert_eq!(orders[0]["order"]["text"], "A win -> cno");
-        assert_eq!(orders[0]["order"]["action"]["move"]["to"], "cno");
-        assert_eq!(orders[1]["order"]["action"], "waive");
-        let kept: crate::game::StoredOrder =
-            scope::within(&variant, || serde_json::from_value(orders[0].clone())).expect("reads");
-        assert_eq!(kept.unit, variant.province_by_id("win"));
-    }
-}
-
 /// The mark, in `meta`, of a store whose files hold no unkeyed sieve: set in the copy that
 /// replaces the files of a store of an earlier version ([`drop_unkeyed_sieves`]), or at
 /// once in a store that holds nothing yet.
@@ -517,5 +493,29 @@ fn strip_sieves(value: &mut Value) -> bool {
         Value::Array(items) => items.iter_mut().fold(false, |c, v| strip_sieves(v) | c),
         Value::Object(map) => map.values_mut().fold(false, |c, v| strip_sieves(v) | c),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn v1_orders_are_kept_parsed_and_those_that_no_longer_read_left_out() {
+        let variant = Rc::new(crate::map::load_variant("westeros").expect("built in"));
+        let mut orders = vec![
+            serde_json::json!({"unit": "win", "text": "A win -> cno"}),
+            serde_json::json!({"unit": "xyz", "text": "A xyz H"}),
+            serde_json::json!({"unit": null, "text": "renoncer"}),
+        ];
+        orders_v1_to_v2(&mut orders, &variant);
+        assert_eq!(orders.len(), 2, "{orders:?}");
+        assert_eq!(orders[0]["unit"], "win");
+        assert_eq!(orders[0]["order"]["text"], "A win -> cno");
+        assert_eq!(orders[0]["order"]["action"]["move"]["to"], "cno");
+        assert_eq!(orders[1]["order"]["action"], "waive");
+        let kept: crate::game::StoredOrder =
+            scope::within(&variant, || serde_json::from_value(orders[0].clone())).expect("reads");
+        assert_eq!(kept.unit, variant.province_by_id("win"));
     }
 }
