@@ -66,6 +66,10 @@ pub struct Judge {
     /// How many seats one address may hold in open games that it took in the last 24
     /// hours, by `JOIN` or `TAKEOVER` (docs/email.md, "Joining a game").
     pub seats_per_day: u32,
+    /// The judge's key for the sieves of the stored secrets (docs/configuration.md,
+    /// `key_file`): kept apart from the store, so that a copy of the store alone gives
+    /// nothing faster than the full hash per guess. None: see [`Config::key_file`].
+    pub key_file: Option<PathBuf>,
 }
 
 /// `corbeau serve`.
@@ -102,6 +106,7 @@ impl Default for Judge {
             creations_per_day: 3,
             games_per_day: 20,
             seats_per_day: 3,
+            key_file: None,
         }
     }
 }
@@ -226,8 +231,27 @@ impl Config {
         config.templates = config.templates.map(|t| base.join(t));
         config.mail.resolve_paths(base);
         config.publish.dir = config.publish.dir.map(|d| base.join(d));
+        config.judge.key_file = config.judge.key_file.map(|k| base.join(k));
         config.source = Some(path);
         Ok(config)
+    }
+
+    /// The judge's key file: `[judge] key_file`, else beside the data directory, outside
+    /// it, named after it with `.key` (`corbeau-data.key`): read here, not at load, so
+    /// that `--data` moves it along.
+    pub fn key_file(&self) -> PathBuf {
+        if let Some(file) = &self.judge.key_file {
+            return file.clone();
+        }
+        match self.data_dir.file_name() {
+            Some(name) => {
+                let mut name = name.to_os_string();
+                name.push(".key");
+                self.data_dir.with_file_name(name)
+            }
+            // `.` or `..`: a name beside it would be inside it.
+            None => self.data_dir.join("..").join("corbeau-data.key"),
+        }
     }
 
     /// The outbox folder: `[mail] outbox`, else `outbox/` in the data directory (read

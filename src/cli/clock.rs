@@ -18,7 +18,7 @@ use crate::lang::Lang;
 use crate::service::Service;
 
 use super::Error;
-use super::context::{StoreArgs, game_error, settings};
+use super::context::{StoreArgs, game_error, judge_key, settings};
 use super::ingest::{isolation, pass_error};
 use crate::report::game_text::phase_text;
 
@@ -33,6 +33,7 @@ pub struct ServeArgs {
 /// waits for it), never for the whole pass.
 pub fn run_tick(store: &StoreArgs) -> Result<(), Error> {
     let (config, lang, now) = settings(store)?;
+    judge_key(&config, lang)?;
     warn_default_address(&config, lang);
     let transport = configured_transport(&config, lang)?;
     let mut hold = Hold::dir(&config.data_dir, LOCK_WAIT);
@@ -286,6 +287,7 @@ impl Counts {
 /// finds it in use waits a little, then is skipped.
 pub fn run_serve(store: &StoreArgs, args: ServeArgs) -> Result<(), Error> {
     let (config, lang, _) = settings(store)?;
+    judge_key(&config, lang)?;
     let transport = configured_transport(&config, lang)?;
     // Refuse at once what would fail every pass (a store of a newer corbeau, say).
     drop(Service::open(&config.data_dir).map_err(|e| game_error(lang, e))?);

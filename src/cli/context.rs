@@ -92,6 +92,7 @@ impl Context {
                 config
             )));
         }
+        judge_key(&config, lang)?;
         let service = Service::open(&config.data_dir).map_err(|e| game_error(lang, e))?;
         Ok(Context::with(config, service, lang, args.json, now))
     }
@@ -174,6 +175,15 @@ pub fn settings(args: &StoreArgs) -> Result<(Config, Lang, DateTime<Utc>), Error
         None => Utc::now(),
     };
     Ok((config, lang, now))
+}
+
+/// Installs the judge's key, the key of the sieves of the stored secrets (read from
+/// `[judge] key_file`, created there at the first start), before the store is opened:
+/// every command that opens the store calls it first. A key file that cannot be read or
+/// holds no key stops the command with the reason.
+pub fn judge_key(config: &Config, lang: Lang) -> Result<(), Error> {
+    crate::service::auth::install_judge_key(&config.key_file())
+        .map_err(|e| Error::Input(e.message(lang)))
 }
 
 /// A service error as a command-line error in the moderator's language: a bug (a

@@ -26,7 +26,7 @@ use crate::service::Service;
 
 use super::Error;
 use super::clock::{configured_transport, print_report};
-use super::context::{StoreArgs, game_error, settings};
+use super::context::{StoreArgs, game_error, judge_key, settings};
 
 #[derive(Debug, clap::Args)]
 pub struct IngestArgs {
@@ -63,6 +63,7 @@ pub fn isolation(store: &StoreArgs) -> Option<Isolation> {
 /// `ingest --isolated FILE`: the child's side of a suspect mail tried alone.
 fn run_isolated(path: &std::path::Path, store: &StoreArgs) -> Result<(), Error> {
     let (config, lang, now) = settings(store).map_err(Error::temporary)?;
+    judge_key(&config, lang).map_err(Error::temporary)?;
     let service = Service::open_waiting(&config.data_dir, store_wait())
         .map_err(|e| Error::Temporary(game_error(lang, e).to_string()))?;
     maildir::carry_out_isolated(&service, &config, path, now);
@@ -91,6 +92,7 @@ pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
     // A configuration that cannot be read now may be fixed before the mail server gives
     // up: the mail waits in its queue.
     let (mut config, lang, now) = settings(store).map_err(Error::temporary)?;
+    judge_key(&config, lang).map_err(Error::temporary)?;
     let temporary = |e: maildir::MaildirError| Error::Temporary(e.message(lang));
     if let Some(dir) = &args.maildir
         && !dir.join("new").is_dir()

@@ -154,6 +154,9 @@ pub enum GameError {
     WeakSecret {
         min: usize,
     },
+    /// A secret chosen by its owner that is one of the common leaked passwords
+    /// ([`super::secret::is_common`]).
+    CommonSecret,
     // Issue 23, create/whogame/summary part.
     /// A value of `SET ADDRESSES` that is neither shown nor hidden.
     NotShownOrHidden {

@@ -43,6 +43,9 @@ pub use rules::{
 #[cfg(any(test, feature = "test-hooks"))]
 pub use secret::secret_checks;
 pub use secret::sieve_passes;
-pub use secret::{SecretFailure, hash_secret, new_secret, secret_matches, with_sieve};
+pub use secret::{
+    MIN_CHOSEN, SecretFailure, SieveKey, derived_key, hash_secret, install_sieve_key, is_common, new_secret, secret_matches,
+    with_sieve, without_unkeyed_sieve,
+};
 pub use setting::{MAX_GRACE, MAX_REMINDERS, Setting, SettingChanged, SettingKind};
 pub use victory::survivors;

@@ -168,6 +168,7 @@ impl GameError {
             }
             DrawWithout(house) => say!(lang, "habits.draw_without", house = name(house)),
             WeakSecret { min } => say!(lang, "habits.weak_secret", min),
+            CommonSecret => say!(lang, "habits.common_secret"),
             NotShownOrHidden { input } => say!(lang, "whogame.not_shown_or_hidden", input),
             NotYesNo { input } => say!(lang, "join.not_yes_no", input),
             GameClosed { game } => say!(lang, "join.game_closed", game),

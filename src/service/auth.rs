@@ -16,10 +16,14 @@
 //! a failure or a right secret does to it — is here. What a sign-on looks like in a mail
 //! (one secret a mail, the house as written, the answer's sections) is the mail desk's.
 
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
 use chrono::{DateTime, Utc};
 
-use crate::game::{Actor, AuditLine, NoticeKind, same_address};
+use crate::game::{Actor, AuditLine, NoticeKind, SieveKey, same_address};
 use crate::lang::Lang;
+use crate::say;
 
 use super::guard::Guard;
 use super::{ServiceError, Session};
@@ -195,6 +199,132 @@ impl Session<'_> {
         }
         self.guards.push((key, Some(guard)));
         Ok(())
+    }
+}
+
+/// Why the judge's key (the key of the sieves, `game::secret`) could not be had. Nothing
+/// was changed: a key file that is there is never replaced, since a new key would make
+/// every sieve of the store useless until each owner's next sign-on, and a lost one must
+/// be a decision of whoever runs the judge (docs/configuration.md, `key_file`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyFailure {
+    /// The file is there but cannot be read (permissions, a directory, a disk error).
+    Unreadable { path: PathBuf, reason: String },
+    /// The file is read but holds no key (64 hexadecimal digits).
+    Malformed { path: PathBuf },
+    /// There was no file and none could be written (its folder missing or not writable).
+    NotCreated { path: PathBuf, reason: String },
+}
+
+impl KeyFailure {
+    pub fn message(&self, lang: Lang) -> String {
+        match self {
+            KeyFailure::Unreadable { path, reason } => {
+                say!(
+                    lang,
+                    "log.key_unreadable",
+                    path = path.display().to_string(),
+                    reason
+                )
+            }
+            KeyFailure::Malformed { path } => {
+                say!(lang, "log.key_malformed", path = path.display().to_string())
+            }
+            KeyFailure::NotCreated { path, reason } => {
+                say!(
+                    lang,
+                    "log.key_not_created",
+                    path = path.display().to_string(),
+                    reason
+                )
+            }
+        }
+    }
+}
+
+/// More than a key file ever holds: a larger file is read this far, then found malformed.
+const KEY_FILE_READ: u64 = 4096;
+
+/// Reads the judge's key from `path`, or creates it there (32 random bytes, mode 0600)
+/// when there is no file, and installs it for the process's sieves.
+pub fn install_judge_key(path: &Path) -> Result<(), KeyFailure> {
+    let key = match read_key(path)? {
+        Some(key) => key,
+        None => create_key(path)?,
+    };
+    // A process installs one key; a second call (a test's second judge) keeps the first.
+    crate::game::install_sieve_key(key);
+    Ok(())
+}
+
+/// The key in `path`; none when there is no such file.
+fn read_key(path: &Path) -> Result<Option<SieveKey>, KeyFailure> {
+    let unreadable = |e: std::io::Error| KeyFailure::Unreadable {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    };
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(unreadable(e)),
+    };
+    let mut bytes = Vec::new();
+    file.take(KEY_FILE_READ)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    String::from_utf8(bytes)
+        .ok()
+        .and_then(|text| SieveKey::from_text(&text))
+        .map(Some)
+        .ok_or_else(|| KeyFailure::Malformed {
+            path: path.to_path_buf(),
+        })
+}
+
+/// A new key, written whole to a file of its own (mode 0600, synced) and then linked to
+/// `path`, which is never seen half written; when another process linked its own first,
+/// that one is read and used.
+fn create_key(path: &Path) -> Result<SieveKey, KeyFailure> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let failed = |reason: String| KeyFailure::NotCreated {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let key = SieveKey::random().map_err(|e| failed(e.to_string()))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let draft = path.with_file_name(format!(".{name}.{}.new", std::process::id()));
+    let _ = std::fs::remove_file(&draft);
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&draft)
+        .and_then(|mut file| {
+            file.write_all(key.to_text().as_bytes())?;
+            file.sync_all()
+        });
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&draft);
+        return Err(failed(e.to_string()));
+    }
+    let linked = std::fs::hard_link(&draft, path);
+    let _ = std::fs::remove_file(&draft);
+    match linked {
+        Ok(()) => {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                let _ = std::fs::File::open(dir).and_then(|d| d.sync_all());
+            }
+            Ok(key)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            read_key(path)?.ok_or_else(|| KeyFailure::Malformed {
+                path: path.to_path_buf(),
+            })
+        }
+        Err(e) => Err(failed(e.to_string())),
     }
 }
 

@@ -146,9 +146,17 @@ impl Service {
 
 /// The cap of answers per address and hour (`[mail] replies_per_hour`).
 impl Service {
-    /// The judge's key for consent tokens, made and kept the first time it is asked for.
+    /// The judge's key for consent tokens: derived from the judge's key file (installed
+    /// when the store is opened), so that a copy of the store cannot make tokens. A
+    /// process without that key (a library user's) keeps one in the store instead, made
+    /// the first time it is asked for.
     pub fn consent_key(&self) -> Result<crate::game::ConsentKey, ServiceError> {
         use crate::game::ConsentKey;
+        if let Some(key) = crate::game::derived_key("consent tokens")
+            .and_then(|bytes| ConsentKey::from_bytes(&bytes))
+        {
+            return Ok(key);
+        }
         if let Some(key) = self
             .store
             .consent_key()?

@@ -416,6 +416,86 @@ fn is_message_id(id: &str) -> bool {
             .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>')
 }
 
+/// The mark, in `meta`, of a store whose files hold no unkeyed sieve: set in the copy that
+/// replaces the files of a store of an earlier version ([`drop_unkeyed_sieves`]), or at
+/// once in a store that holds nothing yet.
+pub(super) const SIEVES_KEYED: &str = "sieves-keyed";
+
+/// Removes from every stored value the unkeyed sieves of earlier versions (`game::secret`:
+/// a cheap Argon2 of the secret, which a copy of the store would let anyone test guesses
+/// against), in one transaction; the hashes stay, and each gets a keyed sieve at its
+/// owner's next right sign-on. Says whether the store's files must then be rewritten,
+/// since sled keeps replaced values in them: so for a store that holds anything and has
+/// no [`SIEVES_KEYED`] mark. No schema change: an older corbeau reads the store as before.
+pub(super) fn drop_unkeyed_sieves(store: &Store, meta: &sled::Tree) -> Result<bool, StoreError> {
+    if meta.contains_key(SIEVES_KEYED)? {
+        return Ok(false);
+    }
+    let trees = [&store.games, &store.phases, &store.audit];
+    let mut changed: Vec<Vec<(sled::IVec, Vec<u8>)>> = vec![Vec::new(); trees.len()];
+    for (tree, changed) in trees.iter().zip(&mut changed) {
+        for entry in tree.iter() {
+            let (key, bytes) = entry?;
+            if !bytes.windows(ARGON.len()).any(|w| w == ARGON) {
+                continue;
+            }
+            let Ok(mut value) = serde_json::from_slice::<Value>(&bytes) else {
+                continue;
+            };
+            if strip_sieves(&mut value) {
+                changed.push((key, encode(&value)?));
+            }
+        }
+    }
+    let empty = trees.iter().all(|t| t.is_empty()) && store.outbox.is_empty();
+    let [games, phases, audit] = [&changed[0], &changed[1], &changed[2]];
+    (&store.games, &store.phases, &store.audit, meta)
+        .transaction(|(tg, tp, ta, tm)| {
+            for (tree, values) in [(tg, games), (tp, phases), (ta, audit)] {
+                for (key, value) in values {
+                    tree.insert(key, value.as_slice())?;
+                }
+            }
+            if empty {
+                tm.insert(SIEVES_KEYED, &[1])?;
+            }
+            Ok::<(), ConflictableTransactionError<StoreError>>(())
+        })
+        .map_err(|e| match e {
+            sled::transaction::TransactionError::Abort(e) => e,
+            sled::transaction::TransactionError::Storage(e) => StoreError::Io(e),
+        })?;
+    store.db.flush()?;
+    Ok(!empty)
+}
+
+/// What begins every Argon2 PHC string: a value without it holds no hash.
+const ARGON: &[u8] = b"$argon2";
+
+/// Removes the unkeyed sieves of every string of `value`, and of the JSON a string holds
+/// (an audit entry's `detail`); says whether anything changed.
+fn strip_sieves(value: &mut Value) -> bool {
+    match value {
+        Value::String(text) => {
+            if let Some(bare) = crate::game::without_unkeyed_sieve(text) {
+                *text = bare;
+                return true;
+            }
+            if text.contains("$argon2")
+                && let Ok(mut inner) = serde_json::from_str::<Value>(text)
+                && strip_sieves(&mut inner)
+            {
+                *text = inner.to_string();
+                return true;
+            }
+            false
+        }
+        Value::Array(items) => items.iter_mut().fold(false, |c, v| strip_sieves(v) | c),
+        Value::Object(map) => map.values_mut().fold(false, |c, v| strip_sieves(v) | c),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

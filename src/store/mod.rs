@@ -40,6 +40,7 @@ use sled::transaction::{ConflictableTransactionError, TransactionError, Transact
 use crate::game::{AuditEntry, Game, Notice, PhaseRecord};
 use crate::map::{PinnedVariant, Variant, VariantHash, parse_variant, scope};
 
+mod compact;
 pub mod envelope;
 pub mod guard;
 mod migrate;
@@ -198,9 +199,9 @@ impl Store {
     }
 
     /// Whether `dir` holds a store: sled writes its `conf` and `db` files at the first
-    /// opening.
+    /// opening; a rewrite of its files a crash interrupted may have moved them aside.
     pub fn exists(dir: &Path) -> bool {
-        dir.join("conf").is_file() || dir.join("db").is_file()
+        dir.join("conf").is_file() || dir.join("db").is_file() || compact::pending(dir)
     }
 
     /// Opens the store, waiting at most `wait` for another process to let it go.
@@ -247,7 +248,24 @@ impl Store {
         })
     }
 
+    /// Opens the store once, under its gate (`compact`): checks and migrates it, and
+    /// rewrites its files the first time this version opens a store of an earlier one, so
+    /// that no value it dropped stays in them.
     fn open_once(dir: &Path) -> Result<Store, StoreError> {
+        let _gate = compact::Gate::take(dir)?;
+        let store = Store::open_sled(dir)?;
+        if !store.migrate()? {
+            return Ok(store);
+        }
+        compact::copy(dir, &store.db, &[(migrate::SIEVES_KEYED, &[1])])?;
+        drop(store);
+        compact::finish(dir)?;
+        let store = Store::open_sled(dir)?;
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn open_sled(dir: &Path) -> Result<Store, StoreError> {
         let db = match sled::Config::new().path(dir).open() {
             // sled 0.34 writes a snapshot as `snap.<lsn>.generating`, synced, then renamed;
             // a process killed before the rename leaves that file behind, and the next open
@@ -287,7 +305,6 @@ impl Store {
             parsed: RefCell::new(HashMap::new()),
             db,
         };
-        store.migrate()?;
         Ok(store)
     }
 
@@ -308,7 +325,9 @@ impl Store {
         }
     }
 
-    fn migrate(&self) -> Result<(), StoreError> {
+    /// Checks the schema and migrates the store to this version's; says whether its files
+    /// must then be rewritten (`compact`).
+    fn migrate(&self) -> Result<bool, StoreError> {
         let meta = self.db.open_tree("meta")?;
         let found = match meta.get("schema")? {
             Some(v) => u32::from_be_bytes(
@@ -320,7 +339,7 @@ impl Store {
             None => {
                 meta.insert("schema", &SCHEMA_VERSION.to_be_bytes())?;
                 meta.flush()?;
-                return Ok(());
+                SCHEMA_VERSION
             }
         };
         if found > SCHEMA_VERSION {
@@ -331,11 +350,11 @@ impl Store {
         }
         if found < SCHEMA_VERSION {
             // Writes the new version in the migration's own transaction.
-            return migrate::migrate(self, &meta, found);
+            migrate::migrate(self, &meta, found)?;
         }
-        // Already written: an opening writes nothing (a nearly full disk opens as well
-        // as any).
-        Ok(())
+        // An opening of an up-to-date store writes nothing (a nearly full disk opens as
+        // well as any), once its old sieves are gone.
+        migrate::drop_unkeyed_sieves(self, &meta)
     }
 
     /// The text of a pinned variant (none: the store does not have it, which only a

@@ -1167,6 +1167,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         // Issue 23, the habits of njudge players.
         GameError::DrawWithout(HouseKey::from("greyjoy")),
         GameError::WeakSecret { min: 8 },
+        GameError::CommonSecret,
         GameError::NotShownOrHidden {
             input: "peut-être".into(),
         },
@@ -1237,7 +1238,8 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::GraceTooLong { .. }
             | GameError::TooManyReminders { .. }
             | GameError::DrawWithout(_)
-            | GameError::WeakSecret { .. } => {}
+            | GameError::WeakSecret { .. }
+            | GameError::CommonSecret => {}
             GameError::NotShownOrHidden { .. } => {}
             GameError::NotYesNo { .. }
             | GameError::GameClosed { .. }
@@ -1387,7 +1389,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    assert_eq!(checked, 11 + 52 + 9 + 26 + 4 + 7);
+    assert_eq!(checked, 11 + 53 + 9 + 26 + 4 + 7);
 }
 
 /// A game of three on a judge driven through the binary, created at `when`: its

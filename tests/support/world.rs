@@ -113,6 +113,9 @@ impl World {
         };
         config.judge.address = JUDGE.into();
         tweak(&mut config);
+        // As every command of the binary does before it opens the store: the sieves of
+        // the secrets need the judge's key.
+        corbeau::service::auth::install_judge_key(&config.key_file()).unwrap();
         World {
             service: Some(Service::open(&config.data_dir).unwrap()),
             config,

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::game::{Game, GameError, GameStatus, Trigger, sieve_passes};
+use crate::game::{Game, GameError, GameStatus, MIN_CHOSEN, Trigger, sieve_passes};
 use crate::map::Variant;
 use crate::report::ORDERS_TEMPLATE;
 use crate::service::{Service, ServiceError};
@@ -430,7 +430,7 @@ fn stored_secrets(game: &Game) -> Vec<&str> {
 
 /// The words of `texts` (as written, and without the punctuation around them) that may
 /// be a secret of `game`: those that pass the sieve kept beside a secret's hash. A word
-/// of three letters or fewer is never taken for one (as in [`scrubbed`]), nor the game's
+/// shorter than any secret ([`MIN_CHOSEN`] characters) is never taken for one, nor the game's
 /// id, a house's or a command's keyword; past [`SIEVE_CHECKS`] a word is taken for one unchecked.
 pub(crate) fn sieved(game: &Game, texts: &[&str]) -> Vec<String> {
     let stored = stored_secrets(game);
@@ -446,7 +446,7 @@ pub(crate) fn sieved(game: &Game, texts: &[&str]) -> Vec<String> {
     for word in texts.iter().flat_map(|t| t.split_whitespace()) {
         let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
         for candidate in [word, bare] {
-            if candidate.chars().count() <= 3
+            if candidate.chars().count() < MIN_CHOSEN
                 || candidate.contains(SECRET_MASK)
                 || seen.contains(&candidate)
                 || known(candidate)
