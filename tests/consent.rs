@@ -347,3 +347,54 @@ fn the_moderator_rejects_one_request_or_all() {
     j.ok(&["player", "reject", "fermee", "stark"]);
     assert_eq!(waiting(&j), 0);
 }
+
+/// The secret the welcome mail of `game` brought to `address`: the last word of its
+/// sign-on line (`SIGNON <game> <house> <secret>`).
+fn welcome_secret(j: &Judge, address: &str, game: &str) -> String {
+    mails_to(&j.dir, address)
+        .iter()
+        .flat_map(|m| m.lines().map(|l| l.trim().to_string()).collect::<Vec<_>>())
+        .find_map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            (words.len() == 4 && matches!(words[0], "SIGNON" | "PARTIE") && words[1] == game)
+                .then(|| words[3].to_string())
+        })
+        .unwrap_or_else(|| panic!("no sign-on line for {game} mailed to {address}"))
+}
+
+#[test]
+fn an_address_that_holds_a_secret_here_confirms_with_it_at_once() {
+    let mut j = Judge::new("holder", "creators = [\"anyone\"]\n");
+    j.game("premiere", "3", &["--open"]);
+    j.game("seconde", "3", &["--open"]);
+    let player = "arya@braavos.test";
+    let reply = j.confirmed(player, "JOIN premiere\n");
+    assert!(reply.contains('✓'), "{reply}");
+    let secret = welcome_secret(&j, player, "premiere");
+    // A forger who learnt the secret but writes from another address gets nothing: the
+    // secret is checked against what that address holds only.
+    let forged = j.send(
+        "forger@example.net",
+        &format!("JOIN seconde CONFIRM {secret}\n"),
+    );
+    assert!(!forged.contains('✓'), "{forged}");
+    // A wrong secret from the right address: refused, nothing done.
+    let wrong = j.send(player, "JOIN seconde CONFIRM notmysecret42\n");
+    assert!(!wrong.contains('✓'), "{wrong}");
+    assert!(seated(&j.show("seconde")).is_empty());
+    // The player's own secret, in the token's place: seated at once, no token mailed.
+    let before = mails_to(&j.dir, player).len();
+    let reply = j.send(player, &format!("JOIN seconde CONFIRM {secret}\n"));
+    assert!(reply.contains('✓'), "{reply}");
+    assert!(!reply.contains(&secret), "the secret quoted back: {reply}");
+    assert_eq!(seated(&j.show("seconde")), vec![player.to_string()]);
+    // The answer and the welcome mail of the new seat: no round trip.
+    assert_eq!(mails_to(&j.dir, player).len(), before + 2);
+    // And a game, the same way.
+    let created = j.send(
+        player,
+        &format!("CREATE troisieme PLAYERS 3 CONFIRM {secret}\n"),
+    );
+    assert!(created.contains("secret"), "{created}");
+    assert_eq!(j.show("troisieme")["moderator"]["address"], player);
+}

@@ -44,8 +44,8 @@ pub use rules::{
 pub use secret::secret_checks;
 pub use secret::sieve_passes;
 pub use secret::{
-    MIN_CHOSEN, SecretFailure, SieveKey, derived_key, hash_secret, install_sieve_key, is_common, new_secret, secret_matches,
-    with_sieve, without_unkeyed_sieve,
+    MIN_CHOSEN, SecretFailure, SieveKey, derived_key, has_keyed_sieve, hash_secret,
+    install_sieve_key, is_common, new_secret, secret_matches, with_sieve, without_unkeyed_sieve,
 };
 pub use setting::{MAX_GRACE, MAX_REMINDERS, Setting, SettingChanged, SettingKind};
 pub use victory::survivors;

@@ -470,6 +470,15 @@ fn matches_with(key: Option<&SieveKey>, secret: &str, stored: &str) -> bool {
         .is_ok()
 }
 
+/// Whether `stored` carries a sieve made with the installed key: a word that fails it is
+/// surely not the secret (see [`sieve_passes`]), with no full check.
+pub fn has_keyed_sieve(stored: &str) -> bool {
+    let Some(key) = installed_key() else {
+        return false;
+    };
+    matches!(parts(stored), (_, Some((Some(id), _))) if id == key.id())
+}
+
 /// Whether `word` passes the sieve kept beside `stored`: it may be that secret (a wrong
 /// word passes once in 2^12), at the cost of the sieve alone, never of the full check.
 /// False when the stored hash has no sieve made with the installed key (one written

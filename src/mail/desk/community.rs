@@ -169,7 +169,9 @@ impl<'a> Desk<'a> {
             }
             return Ok(());
         };
-        if let Err(e) = consent_valid(&key, &asked, &address, &token, self.now) {
+        if let Err(e) = consent_valid(&key, &asked, &address, &token, self.now)
+            && !self.holds_secret(&token)?
+        {
             let message = self.game_message(&e);
             self.error(located, message);
             return Ok(());

@@ -9,7 +9,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 
 use crate::game::{
     Action, Actor, Asked, ConsentKey, Event, GameError, HouseKey, Settings, consent_token,
-    consent_valid,
+    consent_valid, has_keyed_sieve, secret_matches, sieve_passes,
 };
 use crate::lang::Lang;
 use crate::say;
@@ -128,12 +128,67 @@ impl Desk<'_> {
         let Some(token) = token else {
             return self.ask_consent(game, located, &key, &asked);
         };
-        if let Err(e) = consent_valid(&key, &asked, &from, token, self.now) {
+        if let Err(e) = consent_valid(&key, &asked, &from, token, self.now)
+            && !self.holds_secret(token)?
+        {
             let message = self.game_message(&e);
             self.error(located, message);
             return Ok(());
         }
         self.stranger_asks(game, located, action)
+    }
+
+    /// Whether `word`, written in a token's place, is a secret the sender's address holds
+    /// on this judge (a house it plays, a game it moderates or observes, in any game):
+    /// that secret was mailed to this address, so its owner has shown that it reads its
+    /// mail there, and the request needs no token (docs/email.md, "Joining a game").
+    ///
+    /// The cost is bounded as a sign-on's: the keyed sieve kept beside each hash turns a
+    /// wrong word away for microseconds, and a mail gets one full check at most, whether
+    /// it matched or not. A wrong word is not counted as a failed sign-on: it names no
+    /// seat, and a token mistyped is the common case.
+    pub(super) fn holds_secret(&mut self, word: &str) -> Result<bool, ServiceError> {
+        /// The hashes of one address looked at, at most: more seats than anyone holds.
+        const MOST_HELD: usize = 64;
+        if self.holder_checked || word.trim().is_empty() {
+            return Ok(false);
+        }
+        let from = self.mail.from.clone();
+        let mut held: Vec<String> = Vec::new();
+        for g in self.service.games()?.iter() {
+            let players = g
+                .seats()
+                .iter()
+                .filter(|s| !s.resigned())
+                .filter_map(|s| s.player())
+                .filter(|p| same_address(p.address(), &from))
+                .map(|p| p.secret().to_string());
+            let moderator = g
+                .moderator()
+                .filter(|m| same_address(&m.address, &from))
+                .map(|m| m.secret.clone());
+            let observers = g
+                .observers()
+                .iter()
+                .filter(|o| same_address(&o.address, &from))
+                .map(|o| o.secret.clone());
+            held.extend(players.chain(moderator).chain(observers));
+            if held.len() >= MOST_HELD {
+                break;
+            }
+        }
+        held.truncate(MOST_HELD);
+        // A hash with the key's sieve is checked in full only when the word passes it; one
+        // without (written before the key) only as the mail's one full check.
+        let candidate = held
+            .iter()
+            .find(|h| has_keyed_sieve(h) && sieve_passes(word, h))
+            .or_else(|| held.iter().find(|h| !has_keyed_sieve(h)));
+        let Some(stored) = candidate else {
+            return Ok(false);
+        };
+        self.holder_checked = true;
+        Ok(secret_matches(word, stored))
     }
 
     /// The token of a request, in the answer to the asking address: a forger who writes

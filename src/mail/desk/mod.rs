@@ -122,6 +122,8 @@ pub(crate) struct Desk<'a> {
     /// The sections of requests whose token was mailed already (`join`): a mail of
     /// nothing else is not answered.
     repeat_request: usize,
+    /// Whether a secret written in a token's place was checked in full (one a mail).
+    holder_checked: bool,
 }
 
 impl<'a> Desk<'a> {
@@ -166,6 +168,7 @@ impl<'a> Desk<'a> {
             picture_key: None,
             same_text: None,
             repeat_request: 0,
+            holder_checked: false,
         }
     }
 
