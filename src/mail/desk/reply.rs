@@ -323,12 +323,19 @@ pub(super) fn masked(
     // order (`MODERATEUR <secret> <game>`), it may be the secret itself. A request to
     // observe (`OBSERVER <game>`, one word) holds no secret.
     let lone_request = matches!(located.command, Ok(Command::Observe { .. }));
+    // A request's confirmation holds its token (or the sender's secret) as its last word,
+    // after `CONFIRMER`, whatever game it names (a `CREATE` names one that does not
+    // exist yet): everything before it is shown.
+    let confirmation = matches!(
+        located.command,
+        Ok(Command::Join { .. } | Command::TakeOver { .. } | Command::Create { .. })
+    );
     let names_game = line
         .words
         .first()
         .is_some_and(|w| game.is_some_and(|(id, _)| fold_id(w) == id));
     let (shown, extra) = match (&located.command, game) {
-        _ if lone_request => (line.safe_words(), false),
+        _ if lone_request || confirmation => (line.safe_words(), false),
         _ if !names_game => (0, false),
         (Ok(Command::SignOn { house, secret, .. }), Some((_, variant))) => {
             let (_, house_words, extra) = shown_house(variant, house, secret);
