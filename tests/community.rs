@@ -10,11 +10,8 @@
 
 mod support;
 
-use std::path::PathBuf;
-use std::process::Command;
-
 use chrono::{DateTime, TimeDelta, Utc};
-use support::judge::{corbeau, mail, mails_to, root, run, said};
+use support::judge::{Clocked, body_of, root, run, said};
 use support::{assert_golden, secret_in};
 
 const NOW: &str = "2026-03-23T08:00:00Z";
@@ -27,31 +24,24 @@ fn t0() -> DateTime<Utc> {
 }
 
 /// A judge's folder: the corbeau of tests/support/judge.rs, its clock at `at`.
-struct Judge {
-    dir: PathBuf,
-    at: DateTime<Utc>,
-    mails: usize,
+struct Judge(Clocked);
+
+impl std::ops::Deref for Judge {
+    type Target = Clocked;
+    fn deref(&self) -> &Clocked {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Judge {
+    fn deref_mut(&mut self) -> &mut Clocked {
+        &mut self.0
+    }
 }
 
 impl Judge {
     fn new(name: &str) -> Judge {
-        Judge {
-            dir: root(&format!("community-{name}"), ""),
-            at: t0(),
-            mails: 0,
-        }
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut c = corbeau(&self.dir);
-        c.args(args).env("CORBEAU_NOW", self.at.to_rfc3339());
-        c
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let out = run(&mut self.command(args), "");
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", said(&out));
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        Judge(Clocked::new(root(&format!("community-{name}"), ""), t0()))
     }
 
     /// A game of `players` houses, moderated by [`MODERATOR`] in `lang`, with these
@@ -74,21 +64,10 @@ impl Judge {
         created["moderator_secret"].as_str().unwrap().to_string()
     }
 
-    fn show(&self, id: &str) -> serde_json::Value {
-        serde_json::from_str(&self.ok(&["game", "show", id, "--json"])).unwrap()
-    }
-
     /// Sends a mail to the judge and returns the body of its answer to `from`.
     fn send(&mut self, from: &str, body: &str) -> String {
-        self.mails += 1;
-        let id = format!("m{}@example.net", self.mails);
-        let out = run(&mut self.command(&["ingest"]), &mail(from, &id, body));
-        assert_eq!(out.status.code(), Some(0), "{}", said(&out));
-        let replies: Vec<String> = mails_to(&self.dir, from)
-            .into_iter()
-            .filter(|m| m.contains(&format!("In-Reply-To: <{id}>")))
-            .collect();
-        assert_eq!(replies.len(), 1, "answers to {id}: {replies:?}");
+        let replies = self.post(from, body);
+        assert_eq!(replies.len(), 1, "answers: {replies:?}");
         body_of(&replies[0])
     }
 
@@ -101,44 +80,11 @@ impl Judge {
         self.send(from, &line)
     }
 
-    /// The mails to `to` that answer no mail (welcomes, notices, results), oldest first,
-    /// each read once.
+    /// The bodies of the mails to `to` that answer no mail (welcomes, notices,
+    /// results), oldest first, each read once.
     fn news(&self, to: &str) -> Vec<String> {
-        let seen = self.dir.join(format!("seen-{to}"));
-        let before: Vec<String> = std::fs::read_to_string(&seen)
-            .map(|t| t.lines().map(str::to_string).collect())
-            .unwrap_or_default();
-        let mut all: Vec<(String, String)> = std::fs::read_dir(self.dir.join("data/outbox"))
-            .unwrap()
-            .filter_map(Result::ok)
-            .filter(|e| e.path().extension().is_some_and(|x| x == "eml"))
-            .map(|e| {
-                let name = e.file_name().to_string_lossy().into_owned();
-                (name, std::fs::read_to_string(e.path()).unwrap())
-            })
-            .filter(|(_, t)| t.contains(&format!("To: {to}\r\n")) && !t.contains("In-Reply-To:"))
-            .filter(|(name, _)| !before.contains(name))
-            .collect();
-        all.sort();
-        let names: Vec<String> = before
-            .into_iter()
-            .chain(all.iter().map(|(n, _)| n.clone()))
-            .collect();
-        std::fs::write(&seen, names.join("\n")).unwrap();
-        all.into_iter().map(|(_, t)| body_of(&t)).collect()
+        self.0.news(to).iter().map(|m| body_of(m)).collect()
     }
-
-    /// A pass of the judge's clock at `at`: notices are mailed, deadlines passed.
-    fn tick(&mut self, at: DateTime<Utc>) {
-        self.at = at;
-        self.ok(&["tick"]);
-    }
-}
-
-fn body_of(mail: &str) -> String {
-    let mail = mail.replace("\r\n", "\n");
-    let (_, body) = mail.split_once("\n\n").unwrap();
-    body.to_string()
 }
 
 /// The text of a mail that carries a picture too.

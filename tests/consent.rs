@@ -9,11 +9,8 @@
 
 mod support;
 
-use std::path::PathBuf;
-use std::process::Command;
-
 use chrono::{DateTime, TimeDelta, Utc};
-use support::judge::{corbeau, mail, mails_to, root, run, said};
+use support::judge::{Clocked, body_of, mails_to, root, run, said};
 
 const NOW: &str = "2026-03-23T08:00:00Z";
 const MODERATOR: &str = "mod@example.org";
@@ -24,10 +21,19 @@ fn t0() -> DateTime<Utc> {
         .with_timezone(&Utc)
 }
 
-struct Judge {
-    dir: PathBuf,
-    at: DateTime<Utc>,
-    mails: usize,
+struct Judge(Clocked);
+
+impl std::ops::Deref for Judge {
+    type Target = Clocked;
+    fn deref(&self) -> &Clocked {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Judge {
+    fn deref_mut(&mut self) -> &mut Clocked {
+        &mut self.0
+    }
 }
 
 impl Judge {
@@ -40,23 +46,7 @@ impl Judge {
                 .replace("[judge]\n", &format!("[judge]\n{config}"));
             std::fs::write(&path, text).unwrap();
         }
-        Judge {
-            dir,
-            at: t0(),
-            mails: 0,
-        }
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut c = corbeau(&self.dir);
-        c.args(args).env("CORBEAU_NOW", self.at.to_rfc3339());
-        c
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let out = run(&mut self.command(args), "");
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", said(&out));
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        Judge(Clocked::new(dir, t0()))
     }
 
     fn game(&self, id: &str, players: &str, options: &[&str]) {
@@ -75,21 +65,9 @@ impl Judge {
         self.ok(&args);
     }
 
-    fn show(&self, id: &str) -> serde_json::Value {
-        serde_json::from_str(&self.ok(&["game", "show", id, "--json"])).unwrap()
-    }
-
-    /// Sends a mail; the answers to it (none, or one).
+    /// Sends a mail; the bodies of the answers to it (none, or one).
     fn post(&mut self, from: &str, body: &str) -> Vec<String> {
-        self.mails += 1;
-        let id = format!("m{}@example.net", self.mails);
-        let out = run(&mut self.command(&["ingest"]), &mail(from, &id, body));
-        assert_eq!(out.status.code(), Some(0), "{}", said(&out));
-        mails_to(&self.dir, from)
-            .into_iter()
-            .filter(|m| m.contains(&format!("In-Reply-To: <{id}>")))
-            .map(|m| body_of(&m))
-            .collect()
+        self.0.post(from, body).iter().map(|m| body_of(m)).collect()
     }
 
     /// Sends a mail and returns its one answer.
@@ -108,20 +86,9 @@ impl Judge {
     }
 }
 
-fn body_of(mail: &str) -> String {
-    let mail = mail.replace("\r\n", "\n");
-    let (_, body) = mail.split_once("\n\n").unwrap();
-    body.to_string()
-}
-
 /// The line `… CONFIRM <token>` an answer asks to send back.
 fn confirmation(reply: &str) -> Option<String> {
-    reply.lines().map(str::trim).find_map(|line| {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let n = words.len();
-        (n >= 4 && matches!(words[n - 2], "CONFIRM" | "CONFIRMER") && !line.starts_with('>'))
-            .then(|| line.to_string())
-    })
+    support::world::confirmation_line(reply)
 }
 
 fn seated(game: &serde_json::Value) -> Vec<String> {

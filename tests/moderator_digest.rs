@@ -9,11 +9,8 @@
 
 mod support;
 
-use std::path::PathBuf;
-use std::process::Command;
-
-use chrono::{DateTime, TimeDelta, Utc};
-use support::judge::{corbeau, mail, mails_to, root, run, said};
+use chrono::{DateTime, TimeDelta};
+use support::judge::{Clocked, body_of, root};
 
 const NOW: &str = "2026-03-23T08:00:00Z";
 const MODERATOR: &str = "mod@example.org";
@@ -31,100 +28,36 @@ const HOUSES: [&str; 7] = [
 /// pass it.
 const CAP: usize = 3;
 
-struct Judge {
-    dir: PathBuf,
-    at: DateTime<Utc>,
-    mails: usize,
+struct Judge(Clocked);
+
+impl std::ops::Deref for Judge {
+    type Target = Clocked;
+    fn deref(&self) -> &Clocked {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Judge {
+    fn deref_mut(&mut self) -> &mut Clocked {
+        &mut self.0
+    }
 }
 
 impl Judge {
     fn new(name: &str, caps: &str) -> Judge {
-        Judge {
-            dir: root(&format!("digest-{name}"), caps),
-            at: DateTime::parse_from_rfc3339(NOW).unwrap().to_utc(),
-            mails: 0,
-        }
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut c = corbeau(&self.dir);
-        c.args(args).env("CORBEAU_NOW", self.at.to_rfc3339());
-        c
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let out = run(&mut self.command(args), "");
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", said(&out));
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    /// Sends a mail through `corbeau ingest`; the answers to it.
-    fn send(&mut self, from: &str, body: &str) -> Vec<String> {
-        self.mails += 1;
-        let id = format!("m{}@example.net", self.mails);
-        let out = run(&mut self.command(&["ingest"]), &mail(from, &id, body));
-        assert_eq!(out.status.code(), Some(0), "{}", said(&out));
-        mails_to(&self.dir, from)
-            .into_iter()
-            .filter(|m| m.contains(&format!("In-Reply-To: <{id}>")))
-            .collect()
+        let at = DateTime::parse_from_rfc3339(NOW).unwrap().to_utc();
+        Judge(Clocked::new(root(&format!("digest-{name}"), caps), at))
     }
 
     /// Sends a request (`TAKEOVER …`), then the confirmation line its answer carries, from
     /// the same address, as a real asker does (an unconfirmed request tells the moderator
     /// nothing); the answers to the confirmation.
     fn ask(&mut self, from: &str, request: &str) -> Vec<String> {
-        let asked = self.send(from, request);
+        let asked = self.post(from, request);
         assert_eq!(asked.len(), 1, "{from}: {asked:?}");
-        let line = asked[0]
-            .replace("\r\n", "\n")
-            .lines()
-            .map(str::trim)
-            .find(|l| {
-                !l.starts_with('>')
-                    && l.split_whitespace()
-                        .rev()
-                        .nth(1)
-                        .is_some_and(|w| matches!(w, "CONFIRM" | "CONFIRMER"))
-            })
-            .unwrap_or_else(|| panic!("no confirmation line in: {}", asked[0]))
-            .to_string();
-        self.send(from, &format!("{line}\n"))
-    }
-
-    /// The mails to `to` that answer no mail (notices, digests), each read once.
-    fn news(&self, to: &str) -> Vec<String> {
-        let seen = self.dir.join("seen");
-        let before = std::fs::read_to_string(&seen).unwrap_or_default();
-        let mut names: Vec<String> = Vec::new();
-        let mut news = Vec::new();
-        let Ok(dir) = std::fs::read_dir(self.dir.join("data/outbox")) else {
-            return news;
-        };
-        let mut entries: Vec<_> = dir
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "eml"))
-            .collect();
-        entries.sort();
-        for path in entries {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            names.push(name.clone());
-            if before.lines().any(|l| l == name) {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            if text.contains(&format!("To: {to}\r\n")) && !text.contains("In-Reply-To:") {
-                news.push(text.replace("\r\n", "\n"));
-            }
-        }
-        std::fs::write(&seen, names.join("\n")).unwrap();
-        news
-    }
-
-    fn tick(&mut self, at: DateTime<Utc>) {
-        self.at = at;
-        self.ok(&["tick"]);
+        let line = support::world::confirmation_line(&body_of(&asked[0]))
+            .unwrap_or_else(|| panic!("no confirmation line in: {}", asked[0]));
+        self.post(from, &format!("{line}\n"))
     }
 }
 
@@ -201,7 +134,7 @@ fn thirty_takeovers_in_an_hour_give_the_cap_then_one_digest() {
             // The owner's path under the flood: the moderator's own mail is answered,
             // whatever the cap (an answer is no notice).
             if n == 20 {
-                let answers = j.send(
+                let answers = j.post(
                     MODERATOR,
                     &format!("{moderator} {GAME} {secret}\n{status}\n"),
                 );
@@ -238,7 +171,7 @@ fn thirty_takeovers_in_an_hour_give_the_cap_then_one_digest() {
         // pest's requests for Stark, and Stark's own player asks for it from a new
         // address.
         j.at = t0 + TimeDelta::minutes(65);
-        let answers = j.send(
+        let answers = j.post(
             MODERATOR,
             &format!("{moderator} {GAME} {secret}\n{reject} stark\n"),
         );

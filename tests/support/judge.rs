@@ -109,3 +109,93 @@ pub fn deliver(dir: &Path, name: &str, raw: &str, modified: SystemTime) {
         .unwrap();
     fs::rename(&tmp, dir.join("inbox/new").join(name)).unwrap();
 }
+
+/// A judge's folder driven through the binary with its clock fixed at `at`: what the
+/// tests of mail commands share (a command, a mail handed in by `corbeau ingest` as a
+/// mail server does, the answers to it, the mails that answer none, a pass).
+pub struct Clocked {
+    pub dir: PathBuf,
+    pub at: chrono::DateTime<chrono::Utc>,
+    mails: usize,
+}
+
+impl Clocked {
+    pub fn new(dir: PathBuf, at: chrono::DateTime<chrono::Utc>) -> Clocked {
+        Clocked { dir, at, mails: 0 }
+    }
+
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut c = corbeau(&self.dir);
+        c.args(args).env("CORBEAU_NOW", self.at.to_rfc3339());
+        c
+    }
+
+    /// Runs a command that must succeed; its standard output.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let out = run(&mut self.command(args), "");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", said(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// `game show <id> --json`.
+    pub fn show(&self, id: &str) -> serde_json::Value {
+        serde_json::from_str(&self.ok(&["game", "show", id, "--json"])).unwrap()
+    }
+
+    /// Hands a mail in through `corbeau ingest`; the answers to it (none, or one), as
+    /// whole mails.
+    pub fn post(&mut self, from: &str, body: &str) -> Vec<String> {
+        self.mails += 1;
+        let id = format!("m{}@example.net", self.mails);
+        let out = run(&mut self.command(&["ingest"]), &mail(from, &id, body));
+        assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+        mails_to(&self.dir, from)
+            .into_iter()
+            .filter(|m| m.contains(&format!("In-Reply-To: <{id}>")))
+            .collect()
+    }
+
+    /// The mails to `to` that answer no mail (welcomes, notices, results, digests),
+    /// oldest first, line ends as `\n`, each given once.
+    pub fn news(&self, to: &str) -> Vec<String> {
+        let seen = self.dir.join(format!("seen-{to}"));
+        let before: Vec<String> = fs::read_to_string(&seen)
+            .map(|t| t.lines().map(str::to_string).collect())
+            .unwrap_or_default();
+        let mut new: Vec<(String, String)> = fs::read_dir(self.dir.join("data/outbox"))
+            .map(|d| d.filter_map(Result::ok).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "eml"))
+            .map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                (name, fs::read_to_string(e.path()).unwrap())
+            })
+            .filter(|(_, t)| t.contains(&format!("To: {to}\r\n")) && !t.contains("In-Reply-To:"))
+            .filter(|(name, _)| !before.contains(name))
+            .collect();
+        new.sort();
+        let names: Vec<String> = before
+            .into_iter()
+            .chain(new.iter().map(|(n, _)| n.clone()))
+            .collect();
+        fs::write(&seen, names.join("\n")).unwrap();
+        new.into_iter()
+            .map(|(_, t)| t.replace("\r\n", "\n"))
+            .collect()
+    }
+
+    /// A pass of the judge (`corbeau tick`) at `at`.
+    pub fn tick(&mut self, at: chrono::DateTime<chrono::Utc>) {
+        self.at = at;
+        self.ok(&["tick"]);
+    }
+}
+
+/// A mail's body (after its headers), line ends as `\n`.
+pub fn body_of(mail: &str) -> String {
+    let mail = mail.replace("\r\n", "\n");
+    mail.split_once("\n\n")
+        .map(|(_, body)| body.to_string())
+        .unwrap_or(mail)
+}
