@@ -23,21 +23,8 @@ fn t0() -> DateTime<Utc> {
         .with_timezone(&Utc)
 }
 
-/// A judge's folder: the corbeau of tests/support/judge.rs, its clock at `at`.
-struct Judge(Clocked);
-
-impl std::ops::Deref for Judge {
-    type Target = Clocked;
-    fn deref(&self) -> &Clocked {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for Judge {
-    fn deref_mut(&mut self) -> &mut Clocked {
-        &mut self.0
-    }
-}
+// A judge's folder: the corbeau of tests/support/judge.rs, its clock at `at`.
+support::judge::clocked_judge!(Judge);
 
 impl Judge {
     fn new(name: &str) -> Judge {

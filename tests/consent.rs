@@ -21,20 +21,7 @@ fn t0() -> DateTime<Utc> {
         .with_timezone(&Utc)
 }
 
-struct Judge(Clocked);
-
-impl std::ops::Deref for Judge {
-    type Target = Clocked;
-    fn deref(&self) -> &Clocked {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for Judge {
-    fn deref_mut(&mut self) -> &mut Clocked {
-        &mut self.0
-    }
-}
+support::judge::clocked_judge!(Judge);
 
 impl Judge {
     fn new(name: &str, config: &str) -> Judge {

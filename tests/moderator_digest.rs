@@ -28,20 +28,7 @@ const HOUSES: [&str; 7] = [
 /// pass it.
 const CAP: usize = 3;
 
-struct Judge(Clocked);
-
-impl std::ops::Deref for Judge {
-    type Target = Clocked;
-    fn deref(&self) -> &Clocked {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for Judge {
-    fn deref_mut(&mut self) -> &mut Clocked {
-        &mut self.0
-    }
-}
+support::judge::clocked_judge!(Judge);
 
 impl Judge {
     fn new(name: &str, caps: &str) -> Judge {

@@ -199,3 +199,25 @@ pub fn body_of(mail: &str) -> String {
         .map(|(_, body)| body.to_string())
         .unwrap_or(mail)
 }
+
+/// `struct $name(Clocked)`, which reads as the [`Clocked`] it wraps: a test file's judge
+/// adds its own methods (its games, its answers) to the shared ones.
+macro_rules! clocked_judge {
+    ($name:ident) => {
+        struct $name($crate::support::judge::Clocked);
+
+        impl std::ops::Deref for $name {
+            type Target = $crate::support::judge::Clocked;
+            fn deref(&self) -> &Self::Target {
+                &self.0
+            }
+        }
+
+        impl std::ops::DerefMut for $name {
+            fn deref_mut(&mut self) -> &mut Self::Target {
+                &mut self.0
+            }
+        }
+    };
+}
+pub(crate) use clocked_judge;
