@@ -17,7 +17,7 @@ use argon2::password_hash::PasswordHash;
 use argon2::{Algorithm, Argon2, Params, Version};
 use blake2::digest::{KeyInit, Mac};
 use blake2::{Blake2bMac512, Blake2s256, Digest};
-use support::judge::{corbeau, mail, mails_to, root, run, said};
+use support::judge::{mail, root, run, said};
 
 const NOW: &str = "2026-03-23T08:00:00Z";
 const STARK: &str = "stark@example.org";
@@ -65,29 +65,16 @@ fn judge(name: &str, game: &str) -> PathBuf {
 }
 
 fn at_now(dir: &Path, args: &[&str]) -> Command {
-    let mut c = corbeau(dir);
-    c.args(args).env("CORBEAU_NOW", NOW);
-    c
+    support::judge::at(dir, NOW, args)
 }
 
 fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = run(&mut at_now(dir, args), "");
-    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", said(&out));
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    support::judge::ok_at(dir, NOW, args)
 }
 
 /// Sends a mail to the judge and returns the body of its answer to `from`.
 fn send(dir: &Path, from: &str, id: &str, body: &str) -> String {
-    let out = run(&mut at_now(dir, &["ingest"]), &mail(from, id, body));
-    assert_eq!(out.status.code(), Some(0), "{}", said(&out));
-    let replies: Vec<String> = mails_to(dir, from)
-        .into_iter()
-        .filter(|m| m.contains(&format!("In-Reply-To: <{id}>")))
-        .collect();
-    assert_eq!(replies.len(), 1, "answers to {id}: {replies:?}");
-    let reply = replies[0].replace("\r\n", "\n");
-    let (_, body) = reply.split_once("\n\n").unwrap();
-    body.to_string()
+    support::judge::answer_at(dir, NOW, from, id, body)
 }
 
 /// Whether `secret` signs `house` on (answered in English).

@@ -9,10 +9,9 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use support::assert_golden;
-use support::judge::{corbeau, mail, mails_to, root, run, said};
+use support::judge::{mails_to, root};
 
 const GAME: &str = "habitudes";
 const NOW: &str = "2026-03-23T08:00:00Z";
@@ -65,30 +64,13 @@ fn judge(name: &str) -> (PathBuf, String) {
     (dir, moderator)
 }
 
-fn at_now(dir: &Path, args: &[&str]) -> Command {
-    let mut c = corbeau(dir);
-    c.args(args).env("CORBEAU_NOW", NOW);
-    c
-}
-
 fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = run(&mut at_now(dir, args), "");
-    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", said(&out));
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    support::judge::ok_at(dir, NOW, args)
 }
 
 /// Sends a mail to the judge and returns the body of its answer to `from`.
 fn send(dir: &Path, from: &str, id: &str, body: &str) -> String {
-    let out = run(&mut at_now(dir, &["ingest"]), &mail(from, id, body));
-    assert_eq!(out.status.code(), Some(0), "{}", said(&out));
-    let replies: Vec<String> = mails_to(dir, from)
-        .into_iter()
-        .filter(|m| m.contains(&format!("In-Reply-To: <{id}>")))
-        .collect();
-    assert_eq!(replies.len(), 1, "answers to {id}: {replies:?}");
-    let reply = replies[0].replace("\r\n", "\n");
-    let (_, body) = reply.split_once("\n\n").unwrap();
-    body.to_string()
+    support::judge::answer_at(dir, NOW, from, id, body)
 }
 
 fn show(dir: &Path) -> serde_json::Value {

@@ -202,6 +202,7 @@ pub fn body_of(mail: &str) -> String {
 
 /// `struct $name(Clocked)`, which reads as the [`Clocked`] it wraps: a test file's judge
 /// adds its own methods (its games, its answers) to the shared ones.
+#[allow(unused_macros)]
 macro_rules! clocked_judge {
     ($name:ident) => {
         struct $name($crate::support::judge::Clocked);
@@ -220,4 +221,31 @@ macro_rules! clocked_judge {
         }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use clocked_judge;
+
+/// A command of the judge in `dir` with its clock at `now` (RFC 3339).
+pub fn at(dir: &Path, now: &str, args: &[&str]) -> Command {
+    let mut c = corbeau(dir);
+    c.args(args).env("CORBEAU_NOW", now);
+    c
+}
+
+/// Runs a command at `now` that must succeed; its standard output.
+pub fn ok_at(dir: &Path, now: &str, args: &[&str]) -> String {
+    let out = run(&mut at(dir, now, args), "");
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", said(&out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Hands a mail (Message-ID `id`) in at `now` and returns the body of its one answer.
+pub fn answer_at(dir: &Path, now: &str, from: &str, id: &str, body: &str) -> String {
+    let out = run(&mut at(dir, now, &["ingest"]), &mail(from, id, body));
+    assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+    let replies: Vec<String> = mails_to(dir, from)
+        .into_iter()
+        .filter(|m| m.contains(&format!("In-Reply-To: <{id}>")))
+        .collect();
+    assert_eq!(replies.len(), 1, "answers to {id}: {replies:?}");
+    body_of(&replies[0])
+}
