@@ -54,7 +54,7 @@ pub struct Judge {
     /// Who runs the judge: told of a mail set aside (quarantined) that names no game with
     /// a moderator. None: such mails are only reported by `tick`/`serve`.
     pub admin: Option<String>,
-    // Issue 23, create part.
+    // Creating a game by mail.
     /// Who may create a game by mail (`CREATE`): addresses, domains (`@example.org`), or
     /// `anyone`. Empty (the default): nobody.
     pub creators: Vec<String>,

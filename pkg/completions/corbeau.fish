@@ -167,7 +167,7 @@ json\t'One JSON object per event and per line: time, level, target, message and 
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l no-observers -d 'Nobody may observe the game (`game observers GAME yes` allows it later)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l no-pictures -d 'Mails carry no picture of the board (`game pictures GAME yes` turns them on)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l open -d 'Free seats may be taken by mail (`JOIN`), vacant ones at once (`TAKEOVER`); docs/email.md, "Joining a game"'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l bots -d 'Issue 20: the built-in player plays houses in civil disorder and vacant seats (docs/bot.md, "Its place in games")'
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l bots -d 'The built-in player plays houses in civil disorder and vacant seats (docs/bot.md, "Its place in games")'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l json -d 'Output for tools, as JSON'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
@@ -340,7 +340,7 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l grey-authors -d 'Whether the mail that ends the game names the authors of grey press (`shown`, `hidden`)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l open -d 'Whether strangers may take free seats by mail (`yes`/`no`)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l start-when-full -d 'Whether an open game starts by itself when its last seat is taken (`yes`/`no`)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l bots -d 'Issue 20: whether the built-in player plays houses in civil disorder and vacant seats (`on`/`off`); docs/bot.md, "Its place in games"' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l bots -d 'Whether the built-in player plays houses in civil disorder and vacant seats (`on`/`off`); docs/bot.md, "Its place in games"' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r

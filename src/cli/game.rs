@@ -141,7 +141,7 @@ pub struct SetValues {
     /// Whether an open game starts by itself when its last seat is taken (`yes`/`no`).
     #[arg(long, group = "setting")]
     start_when_full: Option<String>,
-    /// Issue 20: whether the built-in player plays houses in civil disorder and vacant
+    /// Whether the built-in player plays houses in civil disorder and vacant
     /// seats (`on`/`off`); docs/bot.md, "Its place in games".
     #[arg(long, group = "setting")]
     bots: Option<String>,
@@ -193,7 +193,7 @@ pub struct NewArgs {
     /// Whether the game starts by itself when its last seat is taken (default: yes).
     #[arg(long, value_parser = parse_allowed, value_name = "YES|NO")]
     start_when_full: Option<bool>,
-    /// Issue 20: the built-in player plays houses in civil disorder and vacant seats
+    /// The built-in player plays houses in civil disorder and vacant seats
     /// (docs/bot.md, "Its place in games").
     #[arg(long)]
     bots: bool,
@@ -289,7 +289,7 @@ pub enum PlayerCommand {
         from: String,
         to: String,
     },
-    // Issue 23, joining.
+    // Joining a game.
     /// Give a house to the address that asked for it (`TAKEOVER`); its welcome, with
     /// the secret, is mailed to it.
     Approve {

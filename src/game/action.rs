@@ -196,13 +196,13 @@ pub enum Action {
         address: String,
         reason: String,
     },
-    // Issue 23, the habits of njudge players.
+    // The habits of njudge players.
     /// A house's player (or, `house` none, the moderator) chooses a new secret.
     ChangeSecret {
         house: Option<HouseKey>,
         secret: Revealed,
     },
-    // Issue 23, joining.
+    // Joining a game.
     /// An address takes a free seat of an open game (the house asked for, or the first
     /// free one), its welcome in `lang`.
     Join {

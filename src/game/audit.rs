@@ -161,13 +161,13 @@ pub enum AuditLine {
     SettingChanged {
         change: super::setting::SettingChanged,
     },
-    // Issue 23, the habits of njudge players.
+    // The habits of njudge players.
     /// A house's player (`house` none: the moderator) chose a new secret (never kept
     /// here, nor its hash).
     SecretChanged {
         house: Option<HouseKey>,
     },
-    // Issue 23, joining.
+    // Joining a game.
     /// An address asked for a house (`TAKEOVER`), waiting for the moderator.
     SeatAsked {
         house: HouseKey,

@@ -147,7 +147,7 @@ pub enum GameError {
         count: usize,
         max: usize,
     },
-    // Issue 23, the habits of njudge players.
+    // The habits of njudge players.
     /// A draw naming a house that is out of the game (no unit, no centre).
     DrawWithout(HouseKey),
     /// A secret chosen by its owner that is too easy to guess (the rule: [`super::secret::check_chosen`]).
@@ -157,12 +157,12 @@ pub enum GameError {
     /// A secret chosen by its owner that is one of the common leaked passwords
     /// ([`super::secret::is_common`]).
     CommonSecret,
-    // Issue 23, create/whogame/summary part.
+    // Creating a game, who plays, summary.
     /// A value of `SET ADDRESSES` that is neither shown nor hidden.
     NotShownOrHidden {
         input: String,
     },
-    // Issue 23, joining.
+    // Joining a game.
     /// A setting that takes yes or no got something else.
     NotYesNo {
         input: String,

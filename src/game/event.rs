@@ -174,12 +174,12 @@ pub enum Event {
         reason: String,
         told: bool,
     },
-    // Issue 23, the habits of njudge players.
+    // The habits of njudge players.
     /// A house's player (`house` none: the moderator) chose a new secret.
     SecretChanged {
         house: Option<HouseKey>,
     },
-    // Issue 23, joining.
+    // Joining a game.
     /// A stranger took a seat by mail (the `Seated` event that comes with it carries the
     /// secret); `left`: the seats still free; `started`: the game was full and started.
     Joined {

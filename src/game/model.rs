@@ -63,7 +63,7 @@ pub struct Settings {
     /// the moderator turns it off for players on slow links. The texts stay whole.
     #[serde(default = "allowed")]
     pub pictures: bool,
-    // Issue 23, create/whogame/summary part.
+    // Creating a game, who plays, summary.
     /// Whether `WHOGAME` and `SUMMARY` show the players' addresses to anyone who asks;
     /// hidden unless the moderator shows them (and in games stored before the setting).
     #[serde(default)]
@@ -72,14 +72,14 @@ pub struct Settings {
     /// unless the moderator turns it on (and in games stored before the setting).
     #[serde(default)]
     pub reveal_grey: bool,
-    /// Issue 23, joining: free seats may be taken by mail (`JOIN`), vacant ones at once
+    /// Joining: free seats may be taken by mail (`JOIN`), vacant ones at once
     /// (`TAKEOVER`); off in games stored before the setting existed.
     #[serde(default)]
     pub open: bool,
     /// An open game starts by itself when its last seat is taken.
     #[serde(default = "allowed")]
     pub start_when_full: bool,
-    /// Issue 20: houses in civil disorder and vacant seats are played by the built-in
+    /// Houses in civil disorder and vacant seats are played by the built-in
     /// player (`src/bot`) when they have no orders; off in games stored before it.
     #[serde(default)]
     pub bots: bool,
@@ -177,7 +177,7 @@ pub enum Vote<H = HouseKey> {
     Draw,
     /// Concede the game to this house.
     Concede(H),
-    // Issue 23, draws naming houses.
+    // Draws naming houses.
     /// A draw shared by these houses only; a voter left out of them concedes its place.
     #[serde(rename = "draw-with")]
     DrawWith(Vec<H>),
@@ -263,8 +263,8 @@ pub struct Seat {
     pub(in crate::game) absences: Vec<Absence>,
     /// The player resigned; the seat waits for a replacement.
     pub(in crate::game) resigned: bool,
-    /// The players who held the seat before, oldest first (kept since issue 23: a seat
-    /// stored before holds none, docs/storage.md).
+    /// The players who held the seat before, oldest first (kept since strangers may take seats by mail: a
+    /// seat stored before holds none, docs/storage.md).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(in crate::game) past: Vec<PastPlayer>,
 }
@@ -380,7 +380,7 @@ pub struct Game {
     /// Requests to observe, waiting for their address to confirm.
     #[serde(default)]
     pub(in crate::game) observer_requests: Vec<ObserverRequest>,
-    /// Issue 23, joining: requests to take a house (`TAKEOVER`) waiting for the
+    /// Joining: requests to take a house (`TAKEOVER`) waiting for the
     /// moderator's `APPROVE` or `REJECT`, one a house at most.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(in crate::game) seat_requests: Vec<SeatRequest>,
@@ -537,7 +537,7 @@ pub struct PhaseRecord {
     pub missed: Vec<HouseKey>,
     /// The game ended with this phase.
     pub ending: Option<Ending>,
-    /// Issue 20: the houses whose orders the built-in player gave (their orders are in
+    /// The houses whose orders the built-in player gave (their orders are in
     /// `orders`); none in records written before it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bots: Vec<HouseKey>,
@@ -648,7 +648,7 @@ pub enum NoticeKind {
         #[serde(alias = "until")]
         since: DateTime<Utc>,
     },
-    // Issue 23, joining.
+    // Joining a game.
     /// A stranger took a free seat by `JOIN` (or a vacant one by `TAKEOVER`): told to the
     /// moderator, with the seats still free, and whether the game started, full.
     Joined {

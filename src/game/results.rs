@@ -55,8 +55,8 @@ impl ResultsView {
     }
 
     /// The results as one house may read a trial of its own orders: its orders, units,
-    /// dislodgements and centres, nothing of any other house (issue 23, `PREVIEW` by a
-    /// player), and the counts of what is left.
+    /// dislodgements and centres, nothing of any other house (a player's
+    /// `PREVIEW`), and the counts of what is left.
     pub fn only_house(&mut self, house: &str) {
         let own = |h: &Option<HouseRef>| h.as_ref().is_some_and(|h| h.id == house);
         self.houses.retain(|h| own(&h.house));
@@ -130,7 +130,7 @@ pub struct UnitView {
 pub struct HouseOrders {
     pub house: Option<HouseRef>,
     pub orders: Vec<OrderLine>,
-    /// Issue 20: the built-in player gave this house's orders (absent when not, and in
+    /// The built-in player gave this house's orders (absent when not, and in
     /// results written before it).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bot: bool,

@@ -33,17 +33,17 @@ pub enum Setting {
     Days(Weekdays),
     /// The current phase's deadline, as a wall-clock time in the game's time zone.
     Deadline(NaiveDateTime),
-    // Issue 23, create/whogame/summary part.
+    // Creating a game, who plays, summary.
     /// Whether anyone asking (`WHOGAME`, `SUMMARY`) sees the players' addresses.
     Addresses(bool),
     /// Whether the game-over mail names the authors of grey press.
     GreyAuthors(bool),
-    // Issue 23, joining.
+    // Joining a game.
     /// Whether strangers may take free seats by mail (`JOIN`, `TAKEOVER`).
     Open(bool),
     /// Whether an open game starts by itself when its last seat is taken.
     StartWhenFull(bool),
-    // Issue 20.
+    // The built-in player.
     /// Whether the built-in player plays houses in civil disorder and vacant seats.
     Bots(bool),
 }
@@ -56,13 +56,13 @@ pub enum SettingKind {
     Reminders,
     Days,
     Deadline,
-    // Issue 23, create/whogame/summary part.
+    // Creating a game, who plays, summary.
     Addresses,
     GreyAuthors,
-    // Issue 23, joining.
+    // Joining a game.
     Open,
     StartWhenFull,
-    // Issue 20.
+    // The built-in player.
     Bots,
 }
 
@@ -176,7 +176,7 @@ pub enum SettingChanged {
         new: DateTime<Utc>,
         asked: DateTime<Utc>,
     },
-    // Issue 23, create/whogame/summary part.
+    // Creating a game, who plays, summary.
     Addresses {
         old: bool,
         new: bool,
@@ -185,7 +185,7 @@ pub enum SettingChanged {
         old: bool,
         new: bool,
     },
-    // Issue 23, joining.
+    // Joining a game.
     Open {
         old: bool,
         new: bool,
@@ -194,7 +194,7 @@ pub enum SettingChanged {
         old: bool,
         new: bool,
     },
-    // Issue 20.
+    // The built-in player.
     Bots {
         old: bool,
         new: bool,

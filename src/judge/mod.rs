@@ -65,7 +65,7 @@ pub fn adjudicate(variant: &Variant, position: &Position, orders: &[GivenOrder])
 
 /// Why `house` may not give this order at all, when it names a unit of the phase's pool
 /// that belongs to another house or to nobody (`NotYourUnit`, `NeutralUnit`): such an
-/// order is refused when it is submitted, before it could be stored (issue 9).
+/// order is refused when it is submitted, before it could be stored.
 pub fn not_yours(
     variant: &Variant,
     position: &Position,

@@ -377,7 +377,7 @@ fn mails_for(
     // One text per language and audience: a house reads its own rejected lines, the
     // moderator everyone's, the others none (`Audience`).
     let mut bodies: HashMap<(Lang, Audience), String> = HashMap::new();
-    // The end of a game tells its summary (issue 23, D13): the history, read once; its
+    // The end of a game tells its summary: the history, read once; its
     // replay is the game-over mail's picture.
     let history = match notice.kind {
         NoticeKind::GameOver => Some(service.history(game.id())?),
@@ -614,8 +614,7 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
     })
 }
 
-/// The sentence of a notice about a seat taken, asked for, lost or refused (issue 23,
-/// joining): worded here, from the message catalogue, and shown as it is by the template.
+/// The sentence of a notice about a seat taken, asked for, lost or refused: worded here, from the message catalogue, and shown as it is by the template.
 fn join_text(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) -> Option<String> {
     let name = |house: &str| {
         variant.house_by_name(house).map_or_else(

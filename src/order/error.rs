@@ -9,8 +9,8 @@ use crate::say;
 use super::ast::SourcePos;
 
 /// A province suggested for a misspelt name, as each reader is shown it: `Londres (Lon)`
-/// to a French reader, `London` to an English one (issue 23: the suggestion in the
-/// reader's language, whatever the map's own).
+/// to a French reader, `London` to an English one: the suggestion in the
+/// reader's language, whatever the map's own.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Suggestion {
     /// As the map names it.

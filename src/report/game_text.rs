@@ -253,7 +253,7 @@ pub fn seat_requests_text(
 }
 
 /// Who reads a phase's results, which decides the rejected and superseded lines shown:
-/// they reveal intentions, so only their author and the moderator see them (issue 9).
+/// they reveal intentions, so only their author and the moderator see them.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Audience {
     /// Everyone (the results mailed to all, observers): the orders the judge used only.

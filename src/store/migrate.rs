@@ -8,7 +8,7 @@
 //!
 //! Schema 1 → 2 converts each stored game (and each game kept in a phase record for
 //! rollback) one value at a time, in [`game_v1_to_v2`]: the later conversions of schema 2
-//! (issue 12: typed positions, orders and results) are added there, in the same pass.
+//! (typed positions, orders and results) are added there, in the same pass.
 //!
 //! The outbox's mails of schema 1 (the mail layer's own record of a mail: subject, text,
 //! threading, attachments) become [`Envelope`]s, headers and body bytes, in

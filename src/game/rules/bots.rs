@@ -1,4 +1,4 @@
-//! Issue 20: the built-in player in a game. With the game's `bots` setting on, a house in
+//! The built-in player in a game. With the game's `bots` setting on, a house in
 //! civil disorder or a vacant seat (never taken, resigned, removed) that has no orders
 //! when its phase is processed gets the bot's orders (`crate::bot::orders`); a house whose
 //! player is there, or that has orders, never does. The orders are a function of the

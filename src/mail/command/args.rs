@@ -456,19 +456,19 @@ const SETTINGS: &[(&str, SettingKind)] = &[
     ("echeance", SettingKind::Deadline),
     ("date limite", SettingKind::Deadline),
     ("deadline", SettingKind::Deadline),
-    // Issue 23, create/whogame/summary part.
+    // Creating a game, who plays, summary.
     ("adresses", SettingKind::Addresses),
     ("addresses", SettingKind::Addresses),
     ("auteurs gris", SettingKind::GreyAuthors),
     ("grey authors", SettingKind::GreyAuthors),
     ("gray authors", SettingKind::GreyAuthors),
-    // Issue 23, joining.
+    // Joining a game.
     ("ouverte", SettingKind::Open),
     ("ouverture", SettingKind::Open),
     ("open", SettingKind::Open),
     ("demarrage auto", SettingKind::StartWhenFull),
     ("start when full", SettingKind::StartWhenFull),
-    // Issue 20.
+    // The built-in player.
     ("robots", SettingKind::Bots),
     ("bots", SettingKind::Bots),
 ];

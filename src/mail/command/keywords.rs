@@ -55,10 +55,10 @@ pub enum Keyword {
     Pictures,
     /// The moderator changes a setting of the game (`RÉGLER GRÂCE 6h`, `SET GRACE 6h`).
     Set,
-    // Issue 23, the habits of njudge players.
+    // The habits of njudge players.
     /// A player or the moderator changes their own secret (`SET PASSWORD`).
     Password,
-    // Issue 23, create/whogame/summary/eject/alert part.
+    // Creating a game, who plays, summary, eject, alert.
     /// A new game, its sender its moderator (`CRÉER`, `CREATE`).
     Create,
     /// Who plays a game (`QUI JOUE`, `WHOGAME`).
@@ -67,7 +67,7 @@ pub enum Keyword {
     Summary,
     /// The moderator's press to one house (`ALERTER`, `ALERT`).
     Alert,
-    // Issue 23, joining.
+    // Joining a game.
     /// A stranger takes a free seat of an open game (`REJOINDRE`, `JOIN`).
     Join,
     /// A stranger asks for a given house (`RELEVER`, `TAKEOVER`).
@@ -212,12 +212,12 @@ pub const SPELLINGS: &[Spelling] = &[
     en("map", Keyword::Map),
     fr("images", Keyword::Pictures),
     en("pictures", Keyword::Pictures),
-    // The player's own pictures (issue 19), spelled as the other player settings.
+    // The player's own pictures, spelled as the other player settings.
     fr("regler images", Keyword::Pictures),
     en("set pictures", Keyword::Pictures),
     fr("regler", Keyword::Set),
     en("set", Keyword::Set),
-    // Issue 23, the habits of njudge players: their spellings of commands corbeau has.
+    // The habits of njudge players: their spellings of commands corbeau has.
     en("set password", Keyword::Password),
     fr("regler mot de passe", Keyword::Password),
     fr("regler secret", Keyword::Password),
@@ -229,7 +229,7 @@ pub const SPELLINGS: &[Spelling] = &[
     en("set draw", Keyword::Draw),
     en("set nodraw", Keyword::NoDraw),
     en("set no draw", Keyword::NoDraw),
-    // Issue 23, create/whogame/summary/eject/alert part.
+    // Creating a game, who plays, summary, eject, alert.
     fr("creer", Keyword::Create),
     en("create", Keyword::Create),
     fr("qui joue", Keyword::WhoGame),
@@ -240,7 +240,7 @@ pub const SPELLINGS: &[Spelling] = &[
     en("eject", Keyword::RemovePlayer),
     fr("alerter", Keyword::Alert),
     en("alert", Keyword::Alert),
-    // Issue 23, joining.
+    // Joining a game.
     fr("rejoindre", Keyword::Join),
     en("join", Keyword::Join),
     fr("relever", Keyword::TakeOver),

@@ -155,7 +155,7 @@ pub enum Command {
     /// `SET <setting> <value>` / `RÉGLER <réglage> <valeur>`: the setting named (`GRÂCE`,
     /// `PRESSE`, `RAPPELS`, `JOURS`, `ÉCHÉANCE`…), its value as written (the game reads it).
     Set { kind: SettingKind, value: String },
-    // Issue 23, the habits of njudge players.
+    // The habits of njudge players.
     /// `DRAW house house…` / `NUL maison maison…`: a vote for a draw shared by these
     /// houses only (as written; the dispatcher resolves them).
     DrawWith(Vec<String>),
@@ -167,7 +167,7 @@ pub enum Command {
         written: String,
         here: Option<Keyword>,
     },
-    // Issue 23, create/whogame/summary/alert part.
+    // Creating a game, who plays, summary, alert.
     /// `CREATE <game> [VARIANT <name>] [PLAYERS <n>]` / `CRÉER <partie> [VARIANTE <nom>]
     /// [JOUEURS <n>]`: a new game, moderated by the sender (`[judge] creators`).
     Create {
@@ -184,7 +184,7 @@ pub enum Command {
     /// `ALERT <house> [text]` / `ALERTER <maison> [texte]`: the moderator's press to that
     /// house, the rest of the line, or else the lines up to `END PRESS`.
     Alert { house: String, body: String },
-    // Issue 23, joining.
+    // Joining a game.
     /// `JOIN game [house]` / `REJOINDRE partie [maison]`: a free seat of an open game.
     /// With `CONFIRMER <jeton>` at the end, the confirmation from the address that asked.
     Join {

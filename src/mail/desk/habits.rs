@@ -1,4 +1,4 @@
-//! What players coming from other judges write (issue 23): a draw naming houses, a secret
+//! What players coming from other judges write: a draw naming houses, a secret
 //! of their own (`SET PASSWORD`), a player's `PREVIEW` of their own orders, and the
 //! commands of other judges that corbeau lacks, answered without holding up the orders.
 

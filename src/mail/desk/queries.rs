@@ -100,7 +100,7 @@ impl Desk<'_> {
         Ok(())
     }
 
-    /// Issue 23, joining: for an open game with free seats, which houses are free and
+    /// Joining: for an open game with free seats, which houses are free and
     /// the command that takes one (`JOIN` while it forms, `TAKEOVER` once it runs).
     fn how_to_join(&self, g: &Game, free: &[crate::game::HouseKey]) -> Option<String> {
         let open = g.settings().open && g.status() != crate::game::GameStatus::Finished;

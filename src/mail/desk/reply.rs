@@ -187,7 +187,7 @@ impl Desk<'_> {
                 })
             };
         // The registered address's copy says it is one, and when the mail came: its
-        // reader did not write it, and may have to act (issue 23, D8). It goes without
+        // reader did not write it, and may have to act. It goes without
         // the picture: one picture a mail.
         let copy = match (&self.owner, game) {
             (Some(owner), Some((g, _))) => {

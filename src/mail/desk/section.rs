@@ -184,14 +184,14 @@ pub(super) enum ReplySection {
         change: String,
         deadline: Option<String>,
     },
-    // Issue 23, the habits of njudge players.
+    // The habits of njudge players.
     /// A command done, worded by the desk (a draw naming houses voted, a new secret),
     /// and the game's ending if it made one.
     Done {
         message: String,
         ending: Option<String>,
     },
-    // Issue 23, create/whogame/summary part: each a text worded by the desk.
+    // Creating a game, who plays, summary: each a text worded by the desk.
     /// `CREATE`: the game made, with the moderator's secret.
     Created {
         said: String,
@@ -204,7 +204,7 @@ pub(super) enum ReplySection {
     Summary {
         said: String,
     },
-    /// Issue 23, joining: a seat taken, asked for, given or refused, in words.
+    /// Joining: a seat taken, asked for, given or refused, in words.
     Seat {
         message: String,
     },
@@ -251,7 +251,7 @@ pub(super) struct GameLine {
     pub deadline: String,
     /// Houses without a player.
     pub free: usize,
-    /// Issue 23, joining: for an open game, its free houses and how to take one.
+    /// Joining: for an open game, its free houses and how to take one.
     pub join: Option<String>,
 }
 
