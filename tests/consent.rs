@@ -352,3 +352,21 @@ fn an_address_that_holds_a_secret_here_confirms_with_it_at_once() {
     assert!(created.contains("secret"), "{created}");
     assert_eq!(j.show("troisieme")["moderator"]["address"], player);
 }
+
+#[test]
+fn an_owner_who_threw_away_a_forged_request_s_answer_asks_again_a_day_later() {
+    let mut j = Judge::new("thrown", "");
+    j.game("ouverte", "3", &["--open"]);
+    let owner = "owner@example.org";
+    // A forger's request in the owner's name: the owner is mailed its token, and throws
+    // it away.
+    assert_eq!(j.post(owner, "JOIN ouverte\n").len(), 1);
+    // The owner's own request the same day: silent (it may be the forger again).
+    j.at = t0() + TimeDelta::hours(20);
+    assert!(j.post(owner, "JOIN ouverte\n").is_empty());
+    // A day after the first token, the owner's request gets one again, which works.
+    j.at = t0() + TimeDelta::hours(25);
+    let reply = j.confirmed(owner, "JOIN ouverte\n");
+    assert!(reply.contains('✓'), "{reply}");
+    assert_eq!(seated(&j.show("ouverte")), vec![owner.to_string()]);
+}

@@ -22,6 +22,12 @@ use super::{Desk, house_name, same_address};
 /// The window of `[judge] seats_per_day`.
 const SEAT_WINDOW: TimeDelta = TimeDelta::hours(24);
 
+/// How long a token mailed for a seat keeps a repeat of the request from mailing the
+/// address again. Shorter than the token's life: the repeat may be the owner's own
+/// request, after a forger's answered first and was thrown away; the owner then waits a
+/// day at most, and a forger mails its victim once a day at most.
+const REPEAT_SILENCED: TimeDelta = TimeDelta::hours(24);
+
 impl Desk<'_> {
     /// `JOIN game [house]`, and its confirmation `JOIN game [house] CONFIRM token`.
     pub(super) fn join(
@@ -216,7 +222,7 @@ impl Desk<'_> {
         };
         let action = Action::AskSeat {
             address: from.clone(),
-            expires,
+            expires: expires.min(self.now + REPEAT_SILENCED),
         };
         if let Err(e) = session.execute(&Actor::Stranger(from.clone()), action, self.now) {
             let message = self.game_message(&e);
