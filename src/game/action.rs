@@ -13,7 +13,7 @@ use super::GameError;
 use super::HouseKey;
 use super::actor::Actor;
 use super::event::{Event, Revealed};
-use super::model::{Game, PhaseRecord, SubmitMode, Trigger, Vote};
+use super::model::{AheadBlock, Game, PhaseRecord, SubmitMode, Trigger, Vote};
 use super::orders::OrderLines;
 use super::rules::{ResultsMaker, same_address};
 use super::setting::Setting;
@@ -234,6 +234,20 @@ pub enum Action {
         address: String,
         expires: DateTime<Utc>,
     },
+    // Orders for later phases.
+    /// A house's orders for a later phase (a mail's `PHASE` block), kept as written until
+    /// that phase begins; `ready`: the readiness the block asks for then.
+    KeepAhead {
+        house: HouseKey,
+        phase: Phase,
+        lines: OrderLines,
+        ready: Option<bool>,
+        source: String,
+    },
+    /// Removes every block of orders for later phases of a house (`CLEAR`).
+    ClearAhead {
+        house: HouseKey,
+    },
 }
 
 impl Action {
@@ -273,6 +287,8 @@ impl Action {
             Action::Approve { .. } => "approve",
             Action::Reject { .. } => "reject",
             Action::AskSeat { .. } => "ask-seat",
+            Action::KeepAhead { .. } => "orders-ahead",
+            Action::ClearAhead { .. } => "clear-ahead",
         }
     }
 
@@ -280,6 +296,8 @@ impl Action {
     fn house(&self) -> Option<&HouseKey> {
         match self {
             Action::Submit { house, .. }
+            | Action::KeepAhead { house, .. }
+            | Action::ClearAhead { house }
             | Action::Ready { house, .. }
             | Action::WithdrawReady { house, .. }
             | Action::Vote { house, .. }
@@ -332,6 +350,8 @@ fn needs(action: &Action) -> Needs {
         | Action::Approve { .. }
         | Action::Reject { .. } => Needs::Moderator,
         Action::Submit { .. }
+        | Action::KeepAhead { .. }
+        | Action::ClearAhead { .. }
         | Action::Ready { .. }
         | Action::WithdrawReady { .. }
         | Action::Vote { .. }
@@ -412,7 +432,7 @@ impl Game {
                 Event::Extended { by, deadline }
             }
             Action::Process { expected, trigger } => {
-                self.process_guarded(variant, expected, trigger, results, now)?
+                return self.process_guarded(variant, expected, trigger, results, now);
             }
             Action::End(by) => self.end_by(variant, by, now)?,
             Action::Seat {
@@ -548,6 +568,35 @@ impl Game {
             }
             Action::Reject { house, address } => return self.reject(&house, address.as_deref()),
             Action::AskSeat { address, expires } => self.remember_consent(&address, expires, now),
+            Action::KeepAhead {
+                house,
+                phase,
+                lines,
+                ready,
+                source,
+            } => {
+                self.plays(&house)?;
+                let count = lines.len();
+                let block = AheadBlock {
+                    phase,
+                    lines: lines.lines().to_vec(),
+                    ready,
+                    source,
+                    at: now,
+                };
+                let replaced = self.keep_ahead(&house, block)?;
+                Event::AheadKept {
+                    house,
+                    phase,
+                    lines: count,
+                    replaced,
+                }
+            }
+            Action::ClearAhead { house } => {
+                self.plays(&house)?;
+                let phases = self.clear_ahead(&house)?;
+                Event::AheadCleared { house, phases }
+            }
         };
         Ok(vec![event])
     }

@@ -178,4 +178,24 @@ pub enum AuditLine {
         house: HouseKey,
         address: String,
     },
+    // Orders for later phases.
+    AheadKept {
+        house: HouseKey,
+        phase: Phase,
+        lines: usize,
+    },
+    AheadCleared {
+        house: HouseKey,
+        count: usize,
+    },
+    AheadActivated {
+        house: HouseKey,
+        phase: Phase,
+        refused: bool,
+    },
+    AheadDropped {
+        house: HouseKey,
+        phase: Phase,
+        why: super::model::AheadDrop,
+    },
 }

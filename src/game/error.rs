@@ -201,6 +201,26 @@ pub enum GameError {
     },
     /// So many confirmed requests wait in the game that no more are taken.
     TooManySeatRequests,
+    // Orders for later phases.
+    /// Orders written ahead for a phase already played, or being played.
+    AheadPast {
+        phase: crate::judge::Phase,
+        current: crate::judge::Phase,
+    },
+    /// Orders written ahead for a phase later than the last year allowed.
+    AheadTooFar {
+        phase: crate::judge::Phase,
+        last: i32,
+    },
+    /// A house holds as many blocks of orders ahead as allowed.
+    AheadTooMany {
+        max: usize,
+    },
+    /// A block of orders ahead longer than allowed.
+    AheadTooLong {
+        lines: usize,
+        max: usize,
+    },
 }
 
 impl From<CalendarError> for GameError {

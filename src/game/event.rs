@@ -12,7 +12,7 @@ use crate::lang::Lang;
 
 use super::HouseKey;
 use super::audit::AuditLine;
-use super::model::{Ending, NoticeKind, PhaseRecord, SubmitMode, Trigger, Vote};
+use super::model::{AheadDrop, Ending, NoticeKind, PhaseRecord, SubmitMode, Trigger, Vote};
 use super::setting::SettingChanged;
 use super::span::Span;
 
@@ -212,6 +212,35 @@ pub enum Event {
         address: String,
         lang: Lang,
     },
+    // Orders for later phases.
+    /// A block of orders for a later phase kept (`replaced`: the house had one for it).
+    AheadKept {
+        house: HouseKey,
+        phase: Phase,
+        lines: usize,
+        replaced: bool,
+    },
+    /// Every block of the house removed (`CLEAR`): the phases they were for.
+    AheadCleared {
+        house: HouseKey,
+        phases: Vec<Phase>,
+    },
+    /// The phase of a block began: the block became the house's orders (`refused`: the
+    /// judge refused them then, and the house has none; `ready`: the block made it ready).
+    AheadActivated {
+        house: HouseKey,
+        phase: Phase,
+        lines: Vec<(usize, String)>,
+        refused: bool,
+        ready: bool,
+    },
+    /// A block given back unused, and why.
+    AheadDropped {
+        house: HouseKey,
+        phase: Phase,
+        lines: Vec<(usize, String)>,
+        why: AheadDrop,
+    },
 }
 
 impl Event {
@@ -297,6 +326,33 @@ impl Event {
             }
             Event::SeatAsked { house, address } => AuditLine::SeatAsked { house, address },
             Event::SeatRefused { house, address, .. } => AuditLine::SeatRefused { house, address },
+            Event::AheadKept {
+                house,
+                phase,
+                lines,
+                ..
+            } => AuditLine::AheadKept {
+                house,
+                phase,
+                lines,
+            },
+            Event::AheadCleared { house, phases } => AuditLine::AheadCleared {
+                house,
+                count: phases.len(),
+            },
+            Event::AheadActivated {
+                house,
+                phase,
+                refused,
+                ..
+            } => AuditLine::AheadActivated {
+                house,
+                phase,
+                refused,
+            },
+            Event::AheadDropped {
+                house, phase, why, ..
+            } => AuditLine::AheadDropped { house, phase, why },
         })
     }
 
@@ -435,6 +491,36 @@ impl Event {
                     lang: *lang,
                 },
                 Vec::new(),
+            )],
+            Event::AheadActivated {
+                house,
+                phase,
+                lines,
+                refused,
+                ready,
+            } => vec![(
+                NoticeKind::AheadActivated {
+                    house: house.clone(),
+                    phase: *phase,
+                    lines: lines.clone(),
+                    refused: *refused,
+                    ready: *ready,
+                },
+                vec![house.clone()],
+            )],
+            Event::AheadDropped {
+                house,
+                phase,
+                lines,
+                why,
+            } => vec![(
+                NoticeKind::AheadDropped {
+                    house: house.clone(),
+                    phase: *phase,
+                    lines: lines.clone(),
+                    why: *why,
+                },
+                vec![house.clone()],
             )],
             _ => Vec::new(),
         }

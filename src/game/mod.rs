@@ -26,6 +26,7 @@ pub use error::GameError;
 pub use event::{Event, Missed, Revealed};
 pub use house::HouseKey;
 pub use model::Bounced;
+pub use model::{AheadBlock, AheadDrop};
 pub use model::{AskerHistory, ConsentAsked, Leaving, PastPlayer};
 pub use model::{
     AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, ObserverRequest,
@@ -40,6 +41,7 @@ pub use rules::{
 pub use rules::{
     Asked, CONSENT_TOKEN_LIFE, ConsentKey, MAX_CONSENT_ASKED, consent_token, consent_valid,
 };
+pub use rules::{MAX_AHEAD_BLOCKS, MAX_AHEAD_LINES, MAX_YEARS_AHEAD};
 #[cfg(any(test, feature = "test-hooks"))]
 pub use secret::secret_checks;
 pub use secret::sieve_passes;

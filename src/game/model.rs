@@ -267,6 +267,26 @@ pub struct Seat {
     /// seat stored before holds none, docs/storage.md).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(in crate::game) past: Vec<PastPlayer>,
+    /// Orders written ahead for later phases (`PHASE` blocks), one a phase, in the
+    /// order of their phases; none in seats stored before they existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(in crate::game) ahead: Vec<AheadBlock>,
+}
+
+/// Orders written ahead for a later phase (a mail's `PHASE` block): its lines kept as
+/// written, with their numbers in the mail, read as orders only when the phase begins,
+/// against the position then.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AheadBlock {
+    pub phase: Phase,
+    pub lines: Vec<(usize, String)>,
+    /// `READY` / `NOT READY` (`SET NOWAIT` / `SET WAIT`) written in the block: the
+    /// house's readiness once the block is its orders; none: not ready.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ready: Option<bool>,
+    /// Where it came from, as a submission says it (`mail <message-id>`).
+    pub source: String,
+    pub at: DateTime<Utc>,
 }
 
 /// A player who left a seat, for the game's summary (`SUMMARY`, the game-over mail).
@@ -304,6 +324,7 @@ impl Seat {
             absences: Vec::new(),
             resigned: false,
             past: Vec::new(),
+            ahead: Vec::new(),
         }
     }
 }
@@ -677,6 +698,40 @@ pub enum NoticeKind {
         address: String,
         lang: Lang,
     },
+    // Orders for later phases.
+    /// The house's orders written ahead for the phase that just began became its orders
+    /// (`refused`: the judge refused them then, and the house has none): told to its
+    /// player, with the lines as written.
+    AheadActivated {
+        house: HouseKey,
+        phase: Phase,
+        lines: Vec<(usize, String)>,
+        refused: bool,
+        /// The block said `READY` (`SET NOWAIT`), and the house is ready.
+        #[serde(default)]
+        ready: bool,
+    },
+    /// The house's orders written ahead for a phase were not used, and why: told to its
+    /// player, with the lines as written.
+    AheadDropped {
+        house: HouseKey,
+        phase: Phase,
+        lines: Vec<(usize, String)>,
+        why: AheadDrop,
+    },
+}
+
+/// Why orders written ahead were not used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AheadDrop {
+    /// The game went past the phase without playing it (no retreat because nothing was
+    /// dislodged, no adjustment because nothing changed).
+    NeverCame,
+    /// The phase began, but the house had nothing to decide in it.
+    NothingToDecide,
+    /// The game ended before the phase.
+    GameOver,
 }
 
 /// Read access: only the game changes a game (`Game::execute`).
@@ -846,6 +901,11 @@ impl Seat {
 
     pub fn resigned(&self) -> bool {
         self.resigned
+    }
+
+    /// The orders written ahead for later phases, in the order of their phases.
+    pub fn ahead(&self) -> &[AheadBlock] {
+        &self.ahead
     }
 }
 

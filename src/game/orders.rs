@@ -46,6 +46,11 @@ impl OrderLines {
     pub fn is_empty(&self) -> bool {
         self.lines.is_empty()
     }
+
+    /// The lines with their numbers, as received.
+    pub fn lines(&self) -> &[(usize, String)] {
+        &self.lines
+    }
 }
 
 /// Why one line of a submitted order set was refused, with the line as written and its

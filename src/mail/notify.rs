@@ -443,6 +443,21 @@ fn mails_for(
             }
             None => {
                 let mut data = notice_data(game, variant, &notice.kind, lang);
+                // What became of orders written ahead: worded with the orders as the
+                // judge reads them now, in the reader's templates.
+                if let (Some(text), Some(map)) = (
+                    crate::report::ahead::notice_text(
+                        game,
+                        variant,
+                        &notice.kind,
+                        lang,
+                        config.templates.as_deref(),
+                    )
+                    .map_err(render_error)?,
+                    data.as_object_mut(),
+                ) {
+                    map.insert("ahead".into(), Value::String(text));
+                }
                 if let (Some(records), Some(map)) = (&history, data.as_object_mut()) {
                     let summary = summary_body(game, variant, records, lang);
                     map.insert("summary".into(), Value::String(summary.trim().to_string()));
@@ -534,6 +549,8 @@ fn kind_word(kind: &NoticeKind) -> &'static str {
         NoticeKind::SeatAsked { .. } => "seat-asked",
         NoticeKind::SeatLost { .. } => "seat-lost",
         NoticeKind::SeatRefused { .. } => "seat-refused",
+        NoticeKind::AheadActivated { .. } => "ahead-activated",
+        NoticeKind::AheadDropped { .. } => "ahead-dropped",
     }
 }
 
@@ -611,6 +628,7 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
             NoticeKind::SeatRefused { .. } => Some(crate::say!(lang, "join.subject_refused")),
             _ => None,
         },
+        "ahead_subject": crate::report::ahead::notice_subject(kind, lang),
     })
 }
 

@@ -178,6 +178,30 @@ impl AuditLine {
             AuditLine::SeatRefused { house, address } => {
                 say!(lang, "join.audit_refused", house, address)
             }
+            AuditLine::AheadKept {
+                house,
+                phase,
+                lines,
+            } => {
+                let phase = phase_words(*phase, lang, "phase.plain");
+                say!(lang, "ahead.audit_kept", house, phase, lines)
+            }
+            AuditLine::AheadCleared { house, count } => {
+                say!(lang, "ahead.audit_cleared", house, count)
+            }
+            AuditLine::AheadActivated {
+                house,
+                phase,
+                refused,
+            } => {
+                let phase = phase_words(*phase, lang, "phase.plain");
+                say!(lang, "ahead.audit_activated", house, phase, refused)
+            }
+            AuditLine::AheadDropped { house, phase, why } => {
+                let phase = phase_words(*phase, lang, "phase.plain");
+                let why = super::ahead::drop_why(*why, lang);
+                say!(lang, "ahead.audit_dropped", house, phase, why)
+            }
         }
     }
 }

@@ -188,6 +188,21 @@ impl GameError {
                 addresses = addresses.join(", ")
             ),
             TooManySeatRequests => say!(lang, "consent.too_many_requests"),
+            AheadPast { phase, current } => say!(
+                lang,
+                "ahead.past",
+                phase = super::game_text::phase_text(*phase, lang),
+                current = super::game_text::phase_text(*current, lang)
+            ),
+            AheadTooFar { phase, last } => say!(
+                lang,
+                "ahead.too_far",
+                phase = super::game_text::phase_text(*phase, lang),
+                last,
+                years = crate::game::MAX_YEARS_AHEAD
+            ),
+            AheadTooMany { max } => say!(lang, "ahead.too_many", max),
+            AheadTooLong { lines, max } => say!(lang, "ahead.too_long", lines, max),
         }
     }
 }

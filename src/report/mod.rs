@@ -2,6 +2,7 @@
 //! the templates of `templates/`) and as tools read them (JSON). The formats are described
 //! in `docs/results-format.md`; what results contain is said there too.
 
+pub mod ahead;
 mod audit;
 mod build;
 mod calendar;

@@ -808,7 +808,7 @@ fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<corbeau::game::
         season: Season::Spring,
         kind: PhaseKind::Movement,
     };
-    let all = vec![
+    let mut all = vec![
         (NoticeKind::Started, vec![]),
         (
             NoticeKind::Reminder { deadline },
@@ -921,6 +921,30 @@ fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<corbeau::game::
             vec![],
         ),
     ];
+    // Orders written ahead: told to their own house only, one of each for each reader.
+    let phase = ahead_phase();
+    for house in ["stark", "lannister"] {
+        let lines = vec![(3, "A win -> cno".to_string())];
+        all.push((
+            NoticeKind::AheadActivated {
+                house: house.into(),
+                phase,
+                lines: lines.clone(),
+                refused: house == "lannister",
+                ready: false,
+            },
+            vec![house.into()],
+        ));
+        all.push((
+            NoticeKind::AheadDropped {
+                house: house.into(),
+                phase,
+                lines,
+                why: corbeau::game::AheadDrop::NeverCame,
+            },
+            vec![house.into()],
+        ));
+    }
     for (kind, _) in &all {
         match kind {
             NoticeKind::Started
@@ -941,7 +965,9 @@ fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<corbeau::game::
             | NoticeKind::Joined { .. }
             | NoticeKind::SeatAsked { .. }
             | NoticeKind::SeatLost { .. }
-            | NoticeKind::SeatRefused { .. } => {}
+            | NoticeKind::SeatRefused { .. }
+            | NoticeKind::AheadActivated { .. }
+            | NoticeKind::AheadDropped { .. } => {}
         }
     }
     all
@@ -960,7 +986,8 @@ fn every_notice_renders_in_both_languages() {
         // An undeliverable address and the moderator's throttled sign-ons are the
         // moderator's business alone, and so are a seat taken or asked for; a seat lost
         // or refused is told to its own address only.
-        assert_eq!(told.len(), count - 6, "{lang_of}");
+        // Each reader is told of the two blocks of its own house, not the other's two.
+        assert_eq!(told.len(), count - 8, "{lang_of}");
         for mail in told {
             check_text(&mail.subject, &format!("subject to {lang_of}"), None);
             check_text(&mail.body, &format!("notice to {lang_of}"), None);
@@ -1188,6 +1215,20 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             addresses: vec!["a@x.org".into(), "b@x.org".into()],
         },
         GameError::TooManySeatRequests,
+        // Orders for later phases.
+        GameError::AheadPast {
+            phase: ahead_phase(),
+            current: ahead_phase(),
+        },
+        GameError::AheadTooFar {
+            phase: ahead_phase(),
+            last: 303,
+        },
+        GameError::AheadTooMany { max: 12 },
+        GameError::AheadTooLong {
+            lines: 300,
+            max: 200,
+        },
     ];
     for e in &games {
         // No wildcard: a new error does not compile until it is listed above. (The map's
@@ -1252,7 +1293,11 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::ConsentTokenExpired
             | GameError::Ejected { .. }
             | GameError::WhichRequest { .. }
-            | GameError::TooManySeatRequests => {}
+            | GameError::TooManySeatRequests
+            | GameError::AheadPast { .. }
+            | GameError::AheadTooFar { .. }
+            | GameError::AheadTooMany { .. }
+            | GameError::AheadTooLong { .. } => {}
         }
         check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
     }
@@ -1505,4 +1550,13 @@ fn mails_of_one_second_are_carried_out_in_delivery_order() {
     let history = ok(&cli, now, &["history", "tied", "1", "--lang", "en"], "");
     let winterfell = history.lines().find(|l| l.contains("(win)")).unwrap();
     assert!(!winterfell.contains("no order"), "{history}");
+}
+
+/// A phase for the samples of orders written ahead.
+fn ahead_phase() -> corbeau::judge::Phase {
+    corbeau::judge::Phase {
+        year: 299,
+        season: corbeau::judge::Season::Autumn,
+        kind: corbeau::judge::PhaseKind::Movement,
+    }
 }

@@ -6,6 +6,7 @@
 //! changed game (and the phase record) in one transaction, so a refused action (an
 //! `Err`) changes nothing.
 
+mod ahead;
 mod bots;
 mod clock;
 mod consent;
@@ -16,6 +17,7 @@ mod play;
 mod process;
 mod seats;
 
+pub use ahead::{MAX_AHEAD_BLOCKS, MAX_AHEAD_LINES, MAX_YEARS_AHEAD};
 pub use consent::{
     Asked, CONSENT_TOKEN_LIFE, ConsentKey, MAX_CONSENT_ASKED, consent_token, consent_valid,
 };

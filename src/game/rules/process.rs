@@ -198,6 +198,7 @@ impl Game {
                 }
                 seat.player.clone_from(&current.player);
                 seat.absences.clone_from(&current.absences);
+                seat.ahead = super::ahead::blocks_after_rollback(&seat.ahead, &current.ahead);
                 seat.resigned = current.resigned;
                 if current.resigned {
                     seat.civil_disorder = true;
@@ -278,11 +279,14 @@ impl Game {
         trigger: Trigger,
         results: ResultsMaker<'_>,
         now: DateTime<Utc>,
-    ) -> Result<Event, GameError> {
+    ) -> Result<Vec<Event>, GameError> {
         if let Some(guard) = &expected {
             guard.check(self.phase)?;
         }
         let record = self.process(variant, now, trigger, results)?;
+        // After the phase's own record: the orders written ahead for the next phase are
+        // read against the position it opens with.
+        let ahead = self.activate_ahead(variant, now);
         let missed = record
             .missed
             .iter()
@@ -291,11 +295,13 @@ impl Game {
                 phases: self.seat(house).map_or(1, |s| s.missed),
             })
             .collect();
-        Ok(Event::Processed {
+        let mut events = vec![Event::Processed {
             record: Box::new(record),
             trigger,
             missed,
-        })
+        }];
+        events.extend(ahead);
+        Ok(events)
     }
 
     /// Undoes `last`, if the guard, when given, names it (the phase to undo, not the one

@@ -130,6 +130,11 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
             _ => Err(bad()),
         },
         Keyword::Create => create(&words).ok_or_else(bad),
+        Keyword::Phase => Ok(Command::Phase {
+            phase: ahead_phase(&words),
+            written: head.rest.to_string(),
+        }),
+        Keyword::ClearAhead => bare(Command::ClearAhead),
         Keyword::WhoGame => match words[..] {
             [game] if is_game_id(game) => Ok(Command::WhoGame {
                 game: game.to_string(),
@@ -482,4 +487,107 @@ fn setting(words: &[&str]) -> Option<Command> {
         let value = words.get(n..)?.join(" ");
         (!value.is_empty()).then_some(Command::Set { kind, value })
     })
+}
+
+/// The phase of a `PHASE` line as njudge's players and French ones write it: `Fall 1905
+/// Movement`, `F 1905 M`, `F1905M`, `W1905A`, `printemps 1902`, `A1901R`, `hiver 1901`.
+/// Only the first letters of the season and of the phase count (`s`/`p` spring, `f`/`a`
+/// autumn, `w`/`h` winter; `m` movement, `r` retreat, `a`/`b` adjustment). As in njudge,
+/// autumn and winter are one season: winter with no phase, or with adjustments, is the
+/// adjustment phase, and winter movement or retreat is autumn's; no phase written is the
+/// movement of spring or autumn.
+pub(super) fn ahead_phase(words: &[&str]) -> Option<crate::judge::Phase> {
+    use crate::judge::{Phase, PhaseKind, Season};
+    let (season, year, kind) = match words {
+        [one] => {
+            let folded = fold(one);
+            let letters_end = folded.find(|c: char| c.is_ascii_digit())?;
+            let (season, rest) = folded.split_at(letters_end);
+            let digits_end = rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            let (year, kind) = rest.split_at(digits_end);
+            (season.to_string(), year.to_string(), kind.to_string())
+        }
+        [season, year] => (fold(season), year.to_string(), String::new()),
+        [season, year, kind] => (fold(season), year.to_string(), fold(kind)),
+        _ => return None,
+    };
+    if year.is_empty() || year.len() > 9 || !year.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let year: i32 = year.parse().ok()?;
+    let season = match season.chars().next()? {
+        's' | 'p' => Season::Spring,
+        'f' | 'a' => Season::Autumn,
+        'w' | 'h' => Season::Winter,
+        _ => return None,
+    };
+    let kind = match kind.chars().next() {
+        None => None,
+        Some('m') => Some(PhaseKind::Movement),
+        Some('r') => Some(PhaseKind::Retreat),
+        Some('a' | 'b') => Some(PhaseKind::Adjustment),
+        Some(_) => return None,
+    };
+    let (season, kind) = match (season, kind) {
+        (Season::Winter, None | Some(PhaseKind::Adjustment)) => {
+            (Season::Winter, PhaseKind::Adjustment)
+        }
+        (Season::Winter, Some(kind)) => (Season::Autumn, kind),
+        (Season::Autumn, Some(PhaseKind::Adjustment)) => (Season::Winter, PhaseKind::Adjustment),
+        (Season::Spring, Some(PhaseKind::Adjustment)) => return None,
+        (season, kind) => (season, kind.unwrap_or(PhaseKind::Movement)),
+    };
+    Some(Phase { year, season, kind })
+}
+
+#[cfg(test)]
+mod ahead_tests {
+    use super::ahead_phase;
+    use crate::judge::{Phase, PhaseKind, Season};
+
+    fn read(text: &str) -> Option<Phase> {
+        ahead_phase(&text.split_whitespace().collect::<Vec<_>>())
+    }
+
+    fn phase(year: i32, season: Season, kind: PhaseKind) -> Option<Phase> {
+        Some(Phase { year, season, kind })
+    }
+
+    #[test]
+    fn njudge_and_french_spellings_of_a_phase() {
+        use PhaseKind::*;
+        use Season::*;
+        for (text, want) in [
+            ("Fall 1905 Movement", phase(1905, Autumn, Movement)),
+            ("F 1905 M", phase(1905, Autumn, Movement)),
+            ("F1905M", phase(1905, Autumn, Movement)),
+            ("f1905m", phase(1905, Autumn, Movement)),
+            ("S1906M", phase(1906, Spring, Movement)),
+            ("F1905R", phase(1905, Autumn, Retreat)),
+            ("W1905A", phase(1905, Winter, Adjustment)),
+            ("W1905", phase(1905, Winter, Adjustment)),
+            ("Winter 1905", phase(1905, Winter, Adjustment)),
+            ("Winter 1905 Retreat", phase(1905, Autumn, Retreat)),
+            ("Fall 1905 Builds", phase(1905, Winter, Adjustment)),
+            ("printemps 1902", phase(1902, Spring, Movement)),
+            ("Printemps 1902 retraites", phase(1902, Spring, Retreat)),
+            ("A1901R", phase(1901, Autumn, Retreat)),
+            ("automne 299 mouvements", phase(299, Autumn, Movement)),
+            ("hiver 1901", phase(1901, Winter, Adjustment)),
+            ("H1901", phase(1901, Winter, Adjustment)),
+            ("P300M", phase(300, Spring, Movement)),
+            ("Spring 1902 Adjustment", None),
+            ("Summer 1902", None),
+            ("Fall", None),
+            ("Fall 19x5", None),
+            ("Fall 1905 Movement extra", None),
+            ("F1905Q", None),
+            ("1905", None),
+            ("Fall -1905", None),
+        ] {
+            assert_eq!(read(text), want, "{text}");
+        }
+    }
 }

@@ -76,6 +76,11 @@ pub enum Keyword {
     Approve,
     /// The moderator refuses a request for a house.
     Reject,
+    // Orders for later phases.
+    /// The lines after it, up to the next, are orders for a later phase (`PHASE`).
+    Phase,
+    /// Removes every block of orders for later phases (`EFFACER`, `CLEAR`).
+    ClearAhead,
 }
 
 /// One way of writing a keyword: its words as [`fold`] gives them (lower case, no accents,
@@ -250,6 +255,13 @@ pub const SPELLINGS: &[Spelling] = &[
     en("approve", Keyword::Approve),
     fr("refuser", Keyword::Reject),
     en("reject", Keyword::Reject),
+    // Orders for later phases; readiness for a block's phase as njudge writes it
+    // (`SET WAIT`, `SET NOWAIT`), in French too.
+    both("phase", Keyword::Phase),
+    fr("effacer", Keyword::ClearAhead),
+    en("clear", Keyword::ClearAhead),
+    fr("regler attente", Keyword::NotReady),
+    fr("regler sans attente", Keyword::Ready),
 ];
 
 /// The first words of commands of other judges (njudge, DPjudge) that corbeau does not
@@ -264,8 +276,6 @@ pub const FOREIGN: &[(&str, Option<Keyword>)] = &[
     ("iamalso", Some(Keyword::Address)),
     ("i am also", Some(Keyword::Address)),
     ("register", None),
-    ("phase", None),
-    ("clear", None),
     ("become", None),
     ("force begin", Some(Keyword::Start)),
     ("official", Some(Keyword::Broadcast)),

@@ -82,6 +82,8 @@ impl Keyword {
             Keyword::TakeOver => say!(lang, "join.usage_takeover"),
             Keyword::Approve => say!(lang, "join.usage_approve"),
             Keyword::Reject => say!(lang, "join.usage_reject"),
+            Keyword::Phase => say!(lang, "ahead.usage_phase"),
+            Keyword::ClearAhead => say!(lang, "ahead.usage_clear"),
         }
     }
 }

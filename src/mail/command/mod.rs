@@ -210,6 +210,17 @@ pub enum Command {
         house: String,
         address: Option<String>,
     },
+    // Orders for later phases.
+    /// `PHASE <season> <year> [<phase>]`: the lines after it, up to the next `PHASE` line,
+    /// a sign-on or the end of the mail, are orders for that phase; none when the phase
+    /// could not be read (those lines are then no orders at all). `written`: what
+    /// followed the keyword.
+    Phase {
+        phase: Option<crate::judge::Phase>,
+        written: String,
+    },
+    /// `EFFACER` / `CLEAR`: every block of orders for later phases removed.
+    ClearAhead,
 }
 
 impl Command {
@@ -262,7 +273,9 @@ impl Command {
             | Command::Set { .. }
             | Command::DrawWith(_)
             | Command::Password(_)
-            | Command::Foreign { .. } => None,
+            | Command::Foreign { .. }
+            | Command::Phase { .. }
+            | Command::ClearAhead => None,
             Command::Alert { .. } | Command::Approve { .. } | Command::Reject { .. } => None,
         }
     }

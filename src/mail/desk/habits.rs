@@ -132,6 +132,8 @@ impl Desk<'_> {
                 self.error(located, message);
             }
         }
+        // The trial plays the current phase only: orders kept for later ones are said.
+        self.blocks_section(game);
         Ok(())
     }
 

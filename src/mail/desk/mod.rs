@@ -26,6 +26,7 @@ use super::inbound::Inbound;
 use super::refusal::Refusal;
 
 mod address;
+mod ahead;
 mod authority;
 mod caps;
 mod community;
@@ -124,6 +125,10 @@ pub(crate) struct Desk<'a> {
     repeat_request: usize,
     /// Whether a secret written in a token's place was checked in full (one a mail).
     holder_checked: bool,
+    /// The block of orders for a later phase being read (`PHASE`), if any.
+    block: Option<ahead::Block>,
+    /// The mail kept or removed blocks: the reply ends with those the house holds.
+    ahead_touched: bool,
 }
 
 impl<'a> Desk<'a> {
@@ -169,6 +174,8 @@ impl<'a> Desk<'a> {
             same_text: None,
             repeat_request: 0,
             holder_checked: false,
+            block: None,
+            ahead_touched: false,
         }
     }
 
@@ -214,9 +221,14 @@ impl<'a> Desk<'a> {
             self.extra_words = extra;
             self.hidden.extend(hidden);
             match &located.command {
+                Ok(Command::Order(text)) if self.in_block() => self.block_line(located.line, text),
                 Ok(Command::Order(text)) => self.order(located.line, text),
                 Ok(command) => {
                     self.flush_orders(game);
+                    // A sign-on ends the block of the sender before it.
+                    if matches!(command, Command::SignOn { .. } | Command::Moderator { .. }) {
+                        self.close_block(game);
+                    }
                     self.command(game, located, command.clone())?;
                 }
                 Err(e) => {
@@ -230,6 +242,8 @@ impl<'a> Desk<'a> {
             }
         }
         self.flush_orders(game);
+        self.close_block(game);
+        self.note_blocks(game);
         if script_is_empty(commands) && !self.mail.too_large && self.too_many.is_none() {
             self.section(0, "", ReplySection::Empty);
         }
@@ -349,7 +363,10 @@ impl<'a> Desk<'a> {
                 game: named,
                 secret,
             } => self.moderator_sign_on(game, located, &named, &secret)?,
+            // A block always replaces the orders of its phase.
+            Command::Orders { .. } if self.in_block() => {}
             Command::Orders { partial } => self.orders_mode(located, partial),
+            Command::Ready(ready) if self.in_block() => self.block_ready(located, ready),
             Command::Ready(ready) => self.ready(game, located, ready),
             Command::Status => self.status(game, located),
             Command::List => self.list(located)?,
@@ -446,6 +463,8 @@ impl<'a> Desk<'a> {
             Command::Reject { house, address } => {
                 self.decide(game, located, &house, address, false)?
             }
+            Command::Phase { phase, written } => self.phase_line(game, located, phase, &written),
+            Command::ClearAhead => self.clear_ahead(game, located),
         }
         Ok(())
     }

@@ -73,6 +73,7 @@ impl Desk<'_> {
             houses,
         };
         self.section(located.line, &located.text, data);
+        self.blocks_section(game);
     }
 
     pub(super) fn list(&mut self, located: &Located) -> Result<(), ServiceError> {
