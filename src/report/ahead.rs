@@ -10,7 +10,12 @@ use crate::map::Variant;
 use crate::say;
 
 use super::game_text::phase_text;
-use super::render::{ORDERS_TEMPLATE, RenderError, render_template};
+use super::render::{ORDERS_TEMPLATE, RenderError, render_template, wrap};
+
+/// A sentence of the mail, wrapped as the notices' sentences are.
+fn prose(text: String) -> String {
+    wrap(&text, Some(72), Some(0))
+}
 
 /// Why a block was not used, as a clause.
 pub fn drop_why(why: AheadDrop, lang: Lang) -> String {
@@ -116,12 +121,12 @@ pub fn notice_text(
                 && matches!(game.status(), GameStatus::Running | GameStatus::Paused);
             let mut parts = Vec::new();
             if *refused {
-                parts.push(say!(
+                parts.push(prose(say!(
                     lang,
                     "ahead.activated_refused",
                     phase = phase_text(*phase, lang),
                     deadline = game.deadline_text(lang)
-                ));
+                )));
                 if phase_now {
                     let problems: Vec<String> = game
                         .problems_now(variant, house, lines)
@@ -140,13 +145,13 @@ pub fn notice_text(
                     }
                 }
             } else {
-                parts.push(say!(
+                parts.push(prose(say!(
                     lang,
                     "ahead.activated",
                     phase = phase_text(*phase, lang),
                     ready,
                     deadline = game.deadline_text(lang)
-                ));
+                )));
                 if phase_now && game.deciding().contains(house) {
                     let view = super::orders_view(game, variant, house, lang).map_err(|e| {
                         RenderError::Template {
@@ -170,12 +175,12 @@ pub fn notice_text(
         NoticeKind::AheadDropped {
             phase, lines, why, ..
         } => [
-            say!(
+            prose(say!(
                 lang,
                 "ahead.dropped",
                 phase = phase_text(*phase, lang),
                 why = drop_why(*why, lang)
-            ),
+            )),
             say!(lang, "ahead.as_written"),
             written_lines(lines, lang),
         ]

@@ -489,6 +489,26 @@ fn setting(words: &[&str]) -> Option<Command> {
     })
 }
 
+const SEASON_WORDS: &[&str] = &[
+    "spring",
+    "printemps",
+    "fall",
+    "autumn",
+    "automne",
+    "winter",
+    "hiver",
+];
+const KIND_WORDS: &[&str] = &[
+    "movement",
+    "mouvement",
+    "moves",
+    "retreat",
+    "retraite",
+    "adjustment",
+    "ajustement",
+    "builds",
+];
+
 /// The phase of a `PHASE` line as njudge's players and French ones write it: `Fall 1905
 /// Movement`, `F 1905 M`, `F1905M`, `W1905A`, `printemps 1902`, `A1901R`, `hiver 1901`.
 /// Only the first letters of the season and of the phase count (`s`/`p` spring, `f`/`a`
@@ -517,6 +537,17 @@ pub(super) fn ahead_phase(words: &[&str]) -> Option<crate::judge::Phase> {
         return None;
     }
     let year: i32 = year.parse().ok()?;
+    // A word longer than a letter must start one of the words meant (`Fa`, `Automne`),
+    // so that `Summer` is no spring.
+    let known = |word: &str, words: &[&str]| {
+        word.chars().count() <= 1
+            || words
+                .iter()
+                .any(|w| w.starts_with(word) || word.starts_with(w))
+    };
+    if !known(&season, SEASON_WORDS) || !known(&kind, KIND_WORDS) {
+        return None;
+    }
     let season = match season.chars().next()? {
         's' | 'p' => Season::Spring,
         'f' | 'a' => Season::Autumn,
@@ -580,6 +611,8 @@ mod ahead_tests {
             ("P300M", phase(300, Spring, Movement)),
             ("Spring 1902 Adjustment", None),
             ("Summer 1902", None),
+            ("Spr 1902 Mov", phase(1902, Spring, Movement)),
+            ("Fall 1902 Mumble", None),
             ("Fall", None),
             ("Fall 19x5", None),
             ("Fall 1905 Movement extra", None),

@@ -204,7 +204,7 @@ impl Desk<'_> {
         if let Some(message) =
             crate::report::ahead::house_blocks(session.game(), house, None, self.lang)
         {
-            self.section(0, "", ReplySection::Note { message });
+            self.section(0, "", ReplySection::Ahead { said: message });
         }
     }
 
@@ -230,7 +230,7 @@ impl Desk<'_> {
             Role::Nobody => Vec::new(),
         };
         for message in messages {
-            self.section(0, "", ReplySection::Note { message });
+            self.section(0, "", ReplySection::Ahead { said: message });
         }
     }
 }

@@ -215,6 +215,11 @@ pub(super) enum ReplySection {
         line: String,
         ignore: String,
     },
+    // Orders for later phases.
+    /// The blocks of orders for later phases a house holds, one a line, worded.
+    Ahead {
+        said: String,
+    },
 }
 
 /// One refused order line, numbered in the mail.
@@ -445,6 +450,9 @@ mod tests {
                 line: s("REJOINDRE w1 CONFIRMER t0ken"),
                 ignore: s("ignorez"),
             },
+            ReplySection::Ahead {
+                said: s("automne 1901 : 3 lignes"),
+            },
         ]
     }
 
@@ -499,6 +507,7 @@ mod tests {
             ReplySection::Summary { .. } => 44,
             ReplySection::Seat { .. } => 45,
             ReplySection::Consent { .. } => 46,
+            ReplySection::Ahead { .. } => 47,
         }
     }
 

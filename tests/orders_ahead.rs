@@ -1,0 +1,243 @@
+//! Orders for later phases (`PHASE` blocks), through the binary as a mail server drives
+//! it (`corbeau ingest`, then `corbeau tick` at each deadline; the clock fixed): one
+//! spring mail carries the autumn moves and the winter builds, played phase by phase
+//! with no other mail, and the block for a retreat that never comes is mailed back; a
+//! house away with blocks for the next phases is neither missing nor in civil disorder;
+//! no line after a `PHASE` line ever reaches the current orders, whatever the block's
+//! fate. The mails are golden files in French and English (tests/golden/ahead/;
+//! CORBEAU_BLESS=1 rewrites them).
+
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use chrono::{DateTime, TimeDelta, Utc};
+use support::assert_golden;
+use support::judge::{Clocked, body_of, root};
+
+const NOW: &str = "2026-03-23T08:00:00Z";
+const GAME: &str = "avance";
+const MODERATOR: &str = "mod@example.org";
+const ENGLAND: &str = "england@example.org";
+const FRANCE: &str = "france@example.org";
+const GERMANY: &str = "germany@example.org";
+const ENGLAND_SECRET: &str = "brume-du-nord-7";
+const FRANCE_SECRET: &str = "coq-gaulois-42";
+
+fn t0() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(NOW)
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+support::judge::clocked_judge!(Judge);
+
+impl Judge {
+    /// A running classic game of seven, England read in English, France in French, the
+    /// others seated; no pictures, so that the mails are their text.
+    fn new(name: &str) -> Judge {
+        let j = Judge(Clocked::new(root(&format!("ahead-{name}"), ""), t0()));
+        j.ok(&[
+            "game",
+            "new",
+            GAME,
+            "--variant",
+            "classique",
+            "--players",
+            "7",
+            "--moderator",
+            MODERATOR,
+            "--movement",
+            "2d",
+            "--retreat",
+            "1d",
+            "--adjustment",
+            "1d",
+            "--at",
+            "none",
+            "--reminders",
+            "12h",
+        ]);
+        for (house, address, secret, lang) in [
+            ("england", ENGLAND, ENGLAND_SECRET, "en"),
+            ("france", FRANCE, FRANCE_SECRET, "fr"),
+            ("germany", GERMANY, "aigle-noir-33", "en"),
+            ("austria", "austria@example.org", "danube-bleu-8", "en"),
+            ("italy", "italy@example.org", "botte-verte-9", "en"),
+            ("russia", "russia@example.org", "ours-blanc-10", "en"),
+            ("turkey", "turkey@example.org", "croissant-11", "en"),
+        ] {
+            j.ok(&[
+                "player",
+                "add",
+                GAME,
+                house,
+                address,
+                "--secret",
+                secret,
+                "--player-lang",
+                lang,
+            ]);
+        }
+        j.ok(&["game", "pictures", GAME, "non"]);
+        j.ok(&["game", "start", GAME]);
+        j
+    }
+
+    /// Sends a mail; the body of its one answer.
+    fn send(&mut self, from: &str, body: &str) -> String {
+        let replies = self.post(from, body);
+        assert_eq!(replies.len(), 1, "answers: {replies:?}");
+        body_of(&replies[0])
+    }
+
+    /// The bodies of the mails to `to` that answer no mail, since last read.
+    fn news_bodies(&self, to: &str) -> Vec<String> {
+        self.0.news(to).iter().map(|m| body_of(m)).collect()
+    }
+
+    fn phase(&self) -> String {
+        self.show(GAME)["phase"].to_string()
+    }
+
+    /// A pass of the judge just after the current deadline: the phase is processed and
+    /// its notices mailed.
+    fn past_deadline(&mut self) {
+        let deadline = self.show(GAME)["deadline"]
+            .as_str()
+            .map(|d| DateTime::parse_from_rfc3339(d).unwrap().with_timezone(&Utc))
+            .unwrap_or_else(|| panic!("no deadline: {}", self.show(GAME)));
+        self.tick(deadline + TimeDelta::minutes(1));
+    }
+
+    fn seat(&self, house: &str) -> serde_json::Value {
+        self.show(GAME)["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["house"] == house)
+            .cloned()
+            .unwrap()
+    }
+}
+
+/// The subject of a mail, and its body.
+fn subject_of(mail: &str) -> String {
+    mail.lines()
+        .find_map(|l| l.strip_prefix("Subject: "))
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The mail among `mails` whose subject says `what`.
+fn with_subject<'m>(mails: &'m [String], what: &str) -> &'m String {
+    mails
+        .iter()
+        .find(|m| subject_of(m).contains(what))
+        .unwrap_or_else(|| {
+            let subjects: Vec<String> = mails.iter().map(|m| subject_of(m)).collect();
+            panic!("no mail about `{what}` among {subjects:?}")
+        })
+}
+
+fn england_spring() -> String {
+    format!(
+        "SIGNON {GAME} England {ENGLAND_SECRET}\n\
+         F lon - nth\nF edi - nwg\nA lvp - yor\n\
+         PHASE Spring 1901 Retreat\nA yor H\n\
+         PHASE Fall 1901 Movement\nF nth - bel\nF nwg - nwy\nA yor H\nSET NOWAIT\n\
+         PHASE W1901A\nBuild F lon\nBuild F edi\n"
+    )
+}
+
+fn france_spring() -> String {
+    format!(
+        "PARTIE {GAME} France {FRANCE_SECRET}\n\
+         A par - bur\nA mar - spa\nF bre - mao\n\
+         PHASE automne 1901\nF mao - por\nA spa tient\nA bur tient\n\
+         PHASE hiver 1901\nconstruire A par\nconstruire F bre\n"
+    )
+}
+
+#[test]
+fn one_spring_mail_is_played_phase_by_phase_and_the_retreat_that_never_came_is_told_back() {
+    let mut j = Judge::new("year");
+    let england = j.send(ENGLAND, &england_spring());
+    assert_golden("ahead/reply-en.txt", &england);
+    let france = j.send(FRANCE, &france_spring());
+    assert_golden("ahead/reply-fr.txt", &france);
+    // The spring orders are the three lines before the first PHASE line, and only them.
+    assert_eq!(j.seat("england")["orders"].as_array().unwrap().len(), 3);
+    assert_eq!(j.seat("england")["ahead"].as_array().unwrap().len(), 3);
+    assert_eq!(j.seat("france")["orders"].as_array().unwrap().len(), 3);
+
+    // Spring is played; nothing was dislodged, so autumn follows at once.
+    j.past_deadline();
+    assert_eq!(j.show(GAME)["phase"]["season"], "autumn", "{}", j.phase());
+    assert_eq!(j.show(GAME)["phase"]["kind"], "movement");
+    let news = j.0.news(ENGLAND);
+    let dropped = with_subject(&news, "not used");
+    assert_golden("ahead/dropped-en.txt", &body_of(dropped));
+    let pending = with_subject(&news, "Your orders for");
+    assert_golden("ahead/pending-en.txt", &body_of(pending));
+    // One mail for each block, besides the results.
+    assert_eq!(
+        news.iter()
+            .filter(|m| subject_of(m).contains("ahead"))
+            .count(),
+        2,
+        "{news:?}"
+    );
+    let england = j.seat("england");
+    assert_eq!(england["orders"].as_array().unwrap().len(), 3, "{england}");
+    assert_eq!(england["ready"], true, "SET NOWAIT of the block");
+    assert_eq!(england["ahead"].as_array().unwrap().len(), 1, "{england}");
+    let news = j.0.news(FRANCE);
+    let pending = with_subject(&news, "Vos ordres pour");
+    assert_golden("ahead/pending-fr.txt", &body_of(pending));
+
+    // France is away: its autumn orders came ahead, so it is not reminded; Germany is.
+    let deadline = j.show(GAME)["deadline"].as_str().unwrap().to_string();
+    let deadline = DateTime::parse_from_rfc3339(&deadline)
+        .unwrap()
+        .with_timezone(&Utc);
+    j.tick(deadline - TimeDelta::hours(11));
+    let reminded = |j: &Judge, to: &str| {
+        j.0.news(to)
+            .iter()
+            .any(|m| subject_of(m).contains("Rappel") || subject_of(m).contains("Reminder"))
+    };
+    assert!(!reminded(&j, FRANCE), "France has orders, written ahead");
+    assert!(reminded(&j, GERMANY), "Germany has none");
+
+    // Autumn is played: England takes Belgium and Norway, France Portugal and Spain.
+    j.past_deadline();
+    assert_eq!(j.show(GAME)["phase"]["season"], "winter", "{}", j.phase());
+    let france = j.seat("france");
+    assert_eq!(france["missed"], 0, "{france}");
+    assert_eq!(france["civil_disorder"], false, "{france}");
+    assert_eq!(j.seat("germany")["civil_disorder"], true);
+    let news = j.0.news(ENGLAND);
+    with_subject(&news, "Your orders for");
+    assert_eq!(j.seat("england")["orders"].as_array().unwrap().len(), 2);
+
+    // Winter is played: the builds stand on the board of spring 1902.
+    j.past_deadline();
+    assert_eq!(j.show(GAME)["phase"]["year"], 1902, "{}", j.phase());
+    let position = j.show(GAME)["position"].to_string().to_lowercase();
+    for unit in [
+        "f lon", "f edi", "f nwy", "f bel", "a par", "f bre", "f por", "a spa",
+    ] {
+        assert!(position.contains(unit), "{unit} in {position}");
+    }
+    assert!(j.seat("england")["ahead"].is_null());
+    assert!(j.seat("france")["ahead"].is_null());
+}
+
+#[test]
+fn show_the_game() {
+    let j = Judge::new("show");
+    let shown = j.show(GAME);
+    assert!(shown["deadline"].is_string(), "{shown}");
+    assert!(shown["seats"].is_array(), "{shown}");
+}
