@@ -235,9 +235,235 @@ fn one_spring_mail_is_played_phase_by_phase_and_the_retreat_that_never_came_is_t
 }
 
 #[test]
-fn show_the_game() {
-    let j = Judge::new("show");
-    let shown = j.show(GAME);
-    assert!(shown["deadline"].is_string(), "{shown}");
-    assert!(shown["seats"].is_array(), "{shown}");
+fn no_line_after_a_phase_line_reaches_the_current_orders_whatever_the_block() {
+    let mut j = Judge::new("damage");
+    let reply = j.send(
+        ENGLAND,
+        &format!(
+            "SIGNON {GAME} England {ENGLAND_SECRET}\n\
+             F lon H\n\
+             PHASE F1950M\nF edi - nth\n\
+             PHASE S1900M\nA lvp - wal\n\
+             PHASE Summer 1901\nF edi - nwg\n\
+             PHASE F1901M\nF edi - nwg\n\
+             PHASE Spring 1901 Movement\nA lvp - yor\n"
+        ),
+    );
+    assert_golden("ahead/refused-en.txt", &reply);
+    // The current orders: the hold before the blocks and the move after the PHASE line
+    // that names the current phase; none of the refused blocks' lines.
+    let orders: Vec<String> = j.seat("england")["orders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o.to_string().to_lowercase())
+        .collect();
+    assert_eq!(orders.len(), 2, "{orders:?}");
+    assert!(
+        orders
+            .iter()
+            .all(|o| !o.contains("nth") && !o.contains("wal")),
+        "{orders:?}"
+    );
+    // The block for autumn 1901 alone is kept.
+    let ahead = j.seat("england")["ahead"].clone();
+    assert_eq!(ahead.as_array().unwrap().len(), 1, "{ahead}");
+
+    // A second block for the same phase replaces the first, and says so.
+    let again = j.send(
+        ENGLAND,
+        &format!("SIGNON {GAME} England {ENGLAND_SECRET}\nPHASE F 1901 M\nF edi - nth\n"),
+    );
+    assert!(again.contains("replacing the block kept before"), "{again}");
+    let ahead = j.seat("england")["ahead"].to_string();
+    assert!(
+        ahead.contains("edi - nth") && !ahead.contains("nwg"),
+        "{ahead}"
+    );
+
+    // STATUS shows the house its own blocks, and the moderator every house's; never
+    // another house.
+    let status = j.send(
+        ENGLAND,
+        &format!("SIGNON {GAME} England {ENGLAND_SECRET}\nSTATUS\n"),
+    );
+    assert!(
+        status.contains("autumn 1901, movement: 1 line(s)"),
+        "{status}"
+    );
+    let other = j.send(
+        FRANCE,
+        &format!("PARTIE {GAME} France {FRANCE_SECRET}\nETAT\n"),
+    );
+    assert!(!other.contains("1901, mouvements : 1 ligne"), "{other}");
+    let preview = j.send(
+        ENGLAND,
+        &format!("SIGNON {GAME} England {ENGLAND_SECRET}\nPREVIEW\n"),
+    );
+    assert!(preview.contains("kept for later phases"), "{preview}");
+
+    // CLEAR removes the blocks and leaves the current orders.
+    let cleared = j.send(
+        ENGLAND,
+        &format!("SIGNON {GAME} England {ENGLAND_SECRET}\nCLEAR\n"),
+    );
+    assert!(
+        cleared.contains("removed: autumn 1901, movement"),
+        "{cleared}"
+    );
+    assert!(j.seat("england")["ahead"].is_null());
+    assert_eq!(j.seat("england")["orders"].as_array().unwrap().len(), 2);
+    let french = j.send(
+        FRANCE,
+        &format!("PARTIE {GAME} France {FRANCE_SECRET}\nEFFACER\n"),
+    );
+    assert!(french.contains("rien à retirer"), "{french}");
+}
+
+#[test]
+fn a_forger_keeps_no_block_and_the_owner_keeps_theirs() {
+    let mut j = Judge::new("forger");
+    j.send(ENGLAND, &england_spring());
+    // A forger with a wrong secret: its PHASE block is no orders and keeps nothing, and
+    // its CLEAR clears nothing.
+    let forged = j.send(
+        "forger@example.net",
+        &format!(
+            "SIGNON {GAME} England wrong-secret-1\nPHASE F1901M\nF nth - hol\nCLEAR\n\
+             PHASE W1901A\nBuild A lvp\n"
+        ),
+    );
+    assert!(!forged.contains("Kept for"), "{forged}");
+    let ahead = j.seat("england")["ahead"].to_string();
+    assert!(
+        ahead.contains("nth - bel") && !ahead.contains("hol"),
+        "{ahead}"
+    );
+    assert!(
+        ahead.contains("Build F lon") && !ahead.contains("Build A lvp"),
+        "{ahead}"
+    );
+    assert_eq!(j.seat("england")["orders"].as_array().unwrap().len(), 3);
+    // The owner, meanwhile, still keeps and replaces blocks.
+    let owner = j.send(
+        ENGLAND,
+        &format!("SIGNON {GAME} England {ENGLAND_SECRET}\nPHASE F1901M\nF nth - hol\n"),
+    );
+    assert!(owner.contains("Kept for autumn 1901"), "{owner}");
+    assert!(j.seat("england")["ahead"].to_string().contains("nth - hol"));
+}
+
+#[test]
+fn a_rollback_gives_back_the_blocks_its_phase_used_and_keeps_the_newer() {
+    let mut j = Judge::new("rollback");
+    j.send(ENGLAND, &england_spring());
+    j.past_deadline();
+    // Autumn: the autumn block is the orders now, the retreat block was given back.
+    assert_eq!(j.seat("england")["ahead"].as_array().unwrap().len(), 1);
+    // A block for spring 1902, kept during autumn.
+    j.send(
+        ENGLAND,
+        &format!("SIGNON {GAME} England {ENGLAND_SECRET}\nPHASE S1902M\nA yor - lon\n"),
+    );
+    let moderator = j.ok(&["game", "rollback", GAME]);
+    assert!(!moderator.is_empty());
+    assert_eq!(j.show(GAME)["phase"]["season"], "spring");
+    let ahead = j.seat("england")["ahead"].to_string();
+    // Back: the retreat and autumn blocks; kept: winter, and spring 1902 written since.
+    for line in ["A yor H", "nth - bel", "Build F lon", "yor - lon"] {
+        assert!(ahead.contains(line), "{line} in {ahead}");
+    }
+    // Played again, spring gives them out again: the autumn orders are the block's.
+    j.past_deadline();
+    assert_eq!(j.seat("england")["orders"].as_array().unwrap().len(), 3);
+    assert!(j.seat("england")["orders"].to_string().contains("bel"));
+    let audit = j.ok(&["game", "audit", GAME]);
+    assert!(
+        audit.contains("ordres écrits d'avance pour automne 1901"),
+        "{audit}"
+    );
+}
+
+mod never_the_current_orders {
+    use proptest::prelude::*;
+
+    use super::support::world::{GAME, STARK, STARK_SECRET, World, now};
+    use corbeau::game::Settings;
+
+    /// `PHASE` lines that name no phase being played (Westeros starts in spring 298):
+    /// later ones, past ones, too far, unreadable.
+    const PHASES: &[&str] = &[
+        "PHASE F298M",
+        "PHASE automne 298",
+        "PHASE W298A",
+        "PHASE hiver 298",
+        "PHASE S299M",
+        "PHASE Spring 298 Retreat",
+        "PHASE S297M",
+        "PHASE F320M",
+        "PHASE Summer 298",
+        "PHASE",
+        "phase: fall 299 movement",
+    ];
+
+    /// What may follow: orders good and bad, conditions, readiness, other commands that
+    /// do not sign on.
+    const LINES: &[&str] = &[
+        "A win -> cno",
+        "A win H",
+        "A win tient",
+        "A kl -> wf",
+        "IF A win",
+        "ELSE",
+        "ENDIF",
+        "ORDERS",
+        "PARTIAL ORDERS",
+        "ORDRES",
+        "READY",
+        "SET NOWAIT",
+        "SET WAIT",
+        "PRÊT",
+        "CLEAR",
+        "EFFACER",
+        "STATUS",
+        "Merci !",
+        "xyzzy plugh",
+        "Build A win",
+    ];
+
+    fn tail() -> impl Strategy<Value = Vec<String>> {
+        let line = prop_oneof![
+            prop::sample::select(PHASES).prop_map(str::to_string),
+            prop::sample::select(LINES).prop_map(str::to_string),
+        ];
+        (
+            prop::sample::select(PHASES),
+            prop::collection::vec(line, 0..10),
+        )
+            .prop_map(|(first, rest)| {
+                let mut lines = vec![first.to_string()];
+                lines.extend(rest);
+                lines
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// Whatever follows a `PHASE` line that does not name the current phase, the
+        /// house's current orders are those of the lines before it.
+        #[test]
+        fn text_after_a_phase_line_never_changes_the_current_orders(tail in tail()) {
+            let mut w = World::westeros("ahead", "props", Settings::default(), true);
+            let head = format!("PARTIE {GAME} Stark {STARK_SECRET}\nA win -> cno\n");
+            w.send(STARK, &head);
+            let before = w.game(GAME).seat("stark").unwrap().orders().to_vec();
+            let ready = w.game(GAME).seat("stark").unwrap().ready();
+            let mail = format!("{head}{}\n", tail.join("\n"));
+            w.send_at(STARK, &mail, now());
+            let seat = w.game(GAME).seat("stark").unwrap().clone();
+            prop_assert_eq!(seat.orders(), &before[..], "{}", mail);
+            prop_assert_eq!(seat.ready(), ready, "{}", mail);
+        }
+    }
 }
