@@ -229,6 +229,8 @@ fn action_words(action: &str, lang: Lang) -> String {
         "set the deadline" => say!(lang, "action.set_deadline"),
         "join" => say!(lang, "join.action_join"),
         "take over a house" => say!(lang, "join.action_takeover"),
+        "keep orders for a later phase" => say!(lang, "ahead.action_keep"),
+        "clear orders for later phases" => say!(lang, "ahead.action_clear"),
         other => other.to_string(),
     }
 }
