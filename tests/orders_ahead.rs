@@ -155,7 +155,8 @@ fn france_spring() -> String {
         "PARTIE {GAME} France {FRANCE_SECRET}\n\
          A par - bur\nA mar - spa\nF bre - mao\n\
          PHASE automne 1901\nF mao - por\nA spa tient\nA bur tient\n\
-         PHASE hiver 1901\nconstruire A par\nconstruire F bre\n"
+         PHASE hiver 1901\nconstruire A par\nconstruire F bre\n\
+         PHASE printemps 1901 retraites\nA bur tient\n"
     )
 }
 
@@ -195,6 +196,8 @@ fn one_spring_mail_is_played_phase_by_phase_and_the_retreat_that_never_came_is_t
     let news = j.0.news(FRANCE);
     let pending = with_subject(&news, "Vos ordres pour");
     assert_golden("ahead/pending-fr.txt", &body_of(pending));
+    let dropped = with_subject(&news, "pour printemps");
+    assert_golden("ahead/dropped-fr.txt", &body_of(dropped));
 
     // France is away: its autumn orders came ahead, so it is not reminded; Germany is.
     let deadline = j.show(GAME)["deadline"].as_str().unwrap().to_string();
