@@ -91,11 +91,6 @@ impl Judge {
         body_of(&replies[0])
     }
 
-    /// The bodies of the mails to `to` that answer no mail, since last read.
-    fn news_bodies(&self, to: &str) -> Vec<String> {
-        self.0.news(to).iter().map(|m| body_of(m)).collect()
-    }
-
     fn phase(&self) -> String {
         self.show(GAME)["phase"].to_string()
     }
