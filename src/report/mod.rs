@@ -5,6 +5,7 @@
 mod audit;
 mod build;
 mod calendar;
+pub mod conditional;
 mod describe;
 mod errors;
 pub mod game_text;

@@ -215,6 +215,10 @@ pub(super) enum ReplySection {
         line: String,
         ignore: String,
     },
+    /// An `IF` block of the orders read: each condition tested, up to the branch taken.
+    Conditional {
+        steps: Vec<String>,
+    },
 }
 
 /// One refused order line, numbered in the mail.
@@ -445,6 +449,9 @@ mod tests {
                 line: s("REJOINDRE w1 CONFIRMER t0ken"),
                 ignore: s("ignorez"),
             },
+            ReplySection::Conditional {
+                steps: vec![s("ligne 3, SI Stark Win : vrai")],
+            },
         ]
     }
 
@@ -499,6 +506,7 @@ mod tests {
             ReplySection::Summary { .. } => 44,
             ReplySection::Seat { .. } => 45,
             ReplySection::Consent { .. } => 46,
+            ReplySection::Conditional { .. } => 47,
         }
     }
 
