@@ -94,9 +94,12 @@ pub fn resolve(variant: &Variant, position: &Position, lines: &[(usize, String)]
         match head {
             BlockLine::If { .. } => {
                 let Some(end) = matching_end(lines, i) else {
-                    out.notes.push(refused(lines, i, lines.len() - 1, BlockProblem::NoEndIf {
-                        line: *number,
-                    }));
+                    out.notes.push(refused(
+                        lines,
+                        i,
+                        lines.len() - 1,
+                        BlockProblem::NoEndIf { line: *number },
+                    ));
                     break;
                 };
                 let block = lines.get(i..=end).unwrap_or_default();
@@ -142,7 +145,10 @@ fn refused(
     ConditionNote::Refused {
         first: number(first),
         last: number(last),
-        text: lines.get(first).map(|(_, t)| t.trim().to_string()).unwrap_or_default(),
+        text: lines
+            .get(first)
+            .map(|(_, t)| t.trim().to_string())
+            .unwrap_or_default(),
         problem,
     }
 }
@@ -407,12 +413,19 @@ mod tests {
         assert_eq!(steps.len(), 1);
         assert_eq!(steps[0].holds, Some(true));
         // Nothing holds and no ELSE: none of the block's lines.
-        let r = resolve(&v, &p, &lines("IF Ruh\nA Mun -> Ruh\nELSE IF Bur\nA Mun -> Bur\nENDIF"));
+        let r = resolve(
+            &v,
+            &p,
+            &lines("IF Ruh\nA Mun -> Ruh\nELSE IF Bur\nA Mun -> Bur\nENDIF"),
+        );
         assert!(r.lines.is_empty());
         let ConditionNote::Read { steps } = &r.notes[0] else {
             panic!("read");
         };
-        assert_eq!(steps.iter().map(|s| s.holds).collect::<Vec<_>>(), [Some(false), Some(false)]);
+        assert_eq!(
+            steps.iter().map(|s| s.holds).collect::<Vec<_>>(),
+            [Some(false), Some(false)]
+        );
         // Ownership.
         let r = resolve(&v, &p, &lines("IF France OWNS Par\nA Par H\nENDIF"));
         assert_eq!(kept(&r), vec![2]);
@@ -421,18 +434,32 @@ mod tests {
     #[test]
     fn a_bad_block_is_set_aside_and_the_rest_kept() {
         let (v, p) = classic();
-        let r = resolve(&v, &p, &lines("A Par H\nIF France A Rhur\nA Mar H\nENDIF\nA Mun H"));
+        let r = resolve(
+            &v,
+            &p,
+            &lines("A Par H\nIF France A Rhur\nA Mar H\nENDIF\nA Mun H"),
+        );
         assert_eq!(kept(&r), vec![1, 5]);
         assert!(matches!(
             &r.notes[0],
-            ConditionNote::Refused { first: 2, last: 4, problem: BlockProblem::Condition(_), .. }
+            ConditionNote::Refused {
+                first: 2,
+                last: 4,
+                problem: BlockProblem::Condition(_),
+                ..
+            }
         ));
         // No ENDIF: to the end of the set.
         let r = resolve(&v, &p, &lines("A Par H\nIF Ruh\nA Mar H\nA Mun H"));
         assert_eq!(kept(&r), vec![1]);
         assert!(matches!(
             &r.notes[0],
-            ConditionNote::Refused { first: 2, last: 4, problem: BlockProblem::NoEndIf { line: 2 }, .. }
+            ConditionNote::Refused {
+                first: 2,
+                last: 4,
+                problem: BlockProblem::NoEndIf { line: 2 },
+                ..
+            }
         ));
         // A stray ELSE takes the lines kept since the last block, up to its ENDIF.
         let r = resolve(
@@ -443,13 +470,25 @@ mod tests {
         assert_eq!(kept(&r), vec![2, 8]);
         assert!(matches!(
             &r.notes[1],
-            ConditionNote::Refused { first: 4, last: 7, problem: BlockProblem::Stray { line: 5, .. }, .. }
+            ConditionNote::Refused {
+                first: 4,
+                last: 7,
+                problem: BlockProblem::Stray { line: 5, .. },
+                ..
+            }
         ));
         // ELSE after ELSE, words after ENDIF, too deep.
         let r = resolve(&v, &p, &lines("IF Par\nELSE\nELSE\nENDIF"));
         assert!(matches!(
             &r.notes[0],
-            ConditionNote::Refused { problem: BlockProblem::AfterElse { line: 3, after: 2, .. }, .. }
+            ConditionNote::Refused {
+                problem: BlockProblem::AfterElse {
+                    line: 3,
+                    after: 2,
+                    ..
+                },
+                ..
+            }
         ));
         let r = resolve(&v, &p, &lines("IF Par\nENDIF A Par H"));
         assert!(r.lines.is_empty());
@@ -458,7 +497,10 @@ mod tests {
         assert!(r.lines.is_empty());
         assert!(matches!(
             &r.notes[0],
-            ConditionNote::Refused { problem: BlockProblem::TooDeep { .. }, .. }
+            ConditionNote::Refused {
+                problem: BlockProblem::TooDeep { .. },
+                ..
+            }
         ));
     }
 

@@ -23,6 +23,7 @@ mod victory;
 pub use action::{Action, EndBy, PhaseGuard};
 pub use actor::Actor;
 pub use audit::AuditLine;
+pub use conditional::{BlockProblem, ConditionNote, MAX_BLOCK_DEPTH, Step};
 pub use error::GameError;
 pub use event::{Event, Missed, Revealed};
 pub use house::HouseKey;
@@ -32,7 +33,6 @@ pub use model::{
     AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, ObserverRequest,
     PhaseRecord, Player, Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,
 };
-pub use conditional::{BlockProblem, ConditionNote, MAX_BLOCK_DEPTH, Step};
 pub use orders::{
     OrderLines, OrderProblem, OrderProblemKind, ReadOrders, looks_like_prose, read_submission,
     read_submission_noted,

@@ -41,9 +41,10 @@ impl BlockLine<'_> {
     /// Whether words follow an `ELSE` or an `ENDIF`, which take none.
     pub fn has_extra(&self) -> bool {
         match self {
-            BlockLine::Else { extra } | BlockLine::EndIf { extra } => {
-                extra.split('#').next().is_some_and(|e| e.chars().any(char::is_alphanumeric))
-            }
+            BlockLine::Else { extra } | BlockLine::EndIf { extra } => extra
+                .split('#')
+                .next()
+                .is_some_and(|e| e.chars().any(char::is_alphanumeric)),
             _ => false,
         }
     }
@@ -99,7 +100,10 @@ pub enum Condition {
         at: Location,
     },
     /// The house owns this supply centre.
-    Owns { house: HouseId, province: ProvinceId },
+    Owns {
+        house: HouseId,
+        province: ProvinceId,
+    },
     Not(Box<Condition>),
     /// Every one holds.
     All(Vec<Condition>),
@@ -313,9 +317,15 @@ impl Reader<'_> {
                 && matches!(fold(word).as_str(), "owns" | "own" | "possede")
             {
                 return match owner {
-                    Owner::House(house) => self
-                        .place(after)
-                        .map(|(i, at)| (i, Condition::Owns { house, province: at.province })),
+                    Owner::House(house) => self.place(after).map(|(i, at)| {
+                        (
+                            i,
+                            Condition::Owns {
+                                house,
+                                province: at.province,
+                            },
+                        )
+                    }),
                     Owner::Neutral => Err(self.expected(i, Wanted::Condition)),
                 };
             }
@@ -403,7 +413,9 @@ fn house<'a>(variant: &Variant, i: Input<'a>) -> Option<(Owner, Input<'a>)> {
     let (word, rest) = i.word()?;
     let folded = fold(word);
     if let Some((second, after)) = rest.word()
-        && let Some(h) = variant.names.house_folded(&format!("{folded} {}", fold(second)))
+        && let Some(h) = variant
+            .names
+            .house_folded(&format!("{folded} {}", fold(second)))
     {
         return Some((Owner::House(h), after));
     }
@@ -480,16 +492,24 @@ mod tests {
             block_line("Sinon si x"),
             Some(BlockLine::ElseIf { .. })
         ));
-        assert!(matches!(block_line("ELSEIF x"), Some(BlockLine::ElseIf { .. })));
+        assert!(matches!(
+            block_line("ELSEIF x"),
+            Some(BlockLine::ElseIf { .. })
+        ));
         assert!(matches!(block_line("else"), Some(BlockLine::Else { .. })));
         assert!(matches!(block_line("SINON"), Some(BlockLine::Else { .. })));
         for end in ["ENDIF", "end if", "FINSI", "Fin si", "ENDIF."] {
-            assert!(matches!(block_line(end), Some(BlockLine::EndIf { .. })), "{end}");
+            assert!(
+                matches!(block_line(end), Some(BlockLine::EndIf { .. })),
+                "{end}"
+            );
         }
         assert!(block_line("ELSE A Mun H").is_some_and(|b| b.has_extra()));
         assert!(!block_line("ENDIF # fin").is_some_and(|b| b.has_extra()));
         // Orders and commands are no block lines.
-        for other in ["Sil H", "Fin H", "Fin-Swe", "END", "FIN", "A Mun H", "Ifni H", "IF1"] {
+        for other in [
+            "Sil H", "Fin H", "Fin-Swe", "END", "FIN", "A Mun H", "Ifni H", "IF1",
+        ] {
             assert_eq!(block_line(other), None, "{other}");
         }
     }
@@ -539,7 +559,10 @@ mod tests {
                 province: province(&v, "swe")
             })
         );
-        assert!(matches!(read(&v, "Russie POSSÈDE Suède"), Ok(Condition::Owns { .. })));
+        assert!(matches!(
+            read(&v, "Russie POSSÈDE Suède"),
+            Ok(Condition::Owns { .. })
+        ));
         // `ENG` is England before a unit, the English Channel alone.
         assert!(matches!(
             read(&v, "ENG F Lon"),

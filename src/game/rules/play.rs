@@ -9,8 +9,8 @@ use crate::judge::{
 };
 use crate::map::{HouseId, Owner, Variant};
 
-use crate::game::model::{Ending, Game, GameStatus, Seat, Submission, SubmitMode, Vote};
 use crate::game::conditional::ConditionNote;
+use crate::game::model::{Ending, Game, GameStatus, Seat, Submission, SubmitMode, Vote};
 use crate::game::orders::{OrderLines, given_orders, merge, read_submission_noted};
 use crate::game::span::Span;
 use crate::game::victory::{survivors, vote_ending};

@@ -2,8 +2,8 @@
 //! when a set is refused, and the results of a phase (played, or tried by the moderator).
 
 use crate::game::{
-    Action, ConditionNote, Event, Game, OrderLines, OrderProblem, PhaseRecord, SubmitMode,
-    Trigger, looks_like_prose,
+    Action, ConditionNote, Event, Game, OrderLines, OrderProblem, PhaseRecord, SubmitMode, Trigger,
+    looks_like_prose,
 };
 use crate::map::Variant;
 use crate::report::game_text::{Audience, record_results_for};
