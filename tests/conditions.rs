@@ -368,7 +368,7 @@ proptest! {
         let read = read.unwrap();
         for order in &read.orders {
             let line = picks[usize::try_from(order.order.span.line).unwrap() - 1];
-            prop_assert!(line >= 5 && line <= 7, "{}", choices[line]);
+            prop_assert!((5..=7).contains(&line), "{}", choices[line]);
         }
     }
 }

@@ -541,7 +541,7 @@ mod tests {
         ranks.sort_unstable();
         let expected: Vec<usize> = (0..ranks.len()).collect();
         assert_eq!(ranks, expected, "one sample of every ReplySection variant");
-        assert_eq!(ranks.len(), 47);
+        assert_eq!(ranks.len(), 48);
     }
 
     #[test]
