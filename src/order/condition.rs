@@ -15,7 +15,7 @@ use crate::say;
 
 use super::ast::Location;
 use super::error::OrderError;
-use super::parse::{column_of, located, region, unit_kind};
+use super::parse::{column_of, located, region, span, unit_kind};
 use super::token::{Input, Lexicon, PError};
 
 /// At most this many unit or ownership tests in one condition: a mail is not a program.
@@ -129,7 +129,8 @@ pub enum Wanted {
 pub enum ConditionError {
     /// `IF` with no condition after it.
     Empty,
-    /// A place the map does not know, as the order parser words it.
+    /// A place the map does not know (or a line too long to read), as the order parser
+    /// words it.
     Place(OrderError),
     /// Something the condition language does not allow there.
     Expected {
@@ -180,8 +181,15 @@ pub fn parse_condition(
     line: &str,
     text: &str,
 ) -> Result<Condition, ConditionError> {
-    if line.chars().take(super::MAX_LINE_CHARS + 1).count() > super::MAX_LINE_CHARS {
-        return Err(ConditionError::TooLong { max: MAX_TERMS });
+    let length = line.chars().take(super::MAX_LINE_CHARS + 1).count();
+    if length > super::MAX_LINE_CHARS {
+        // Refused before reading, as an order line of that length is.
+        let source: Arc<str> = Arc::from("");
+        return Err(ConditionError::Place(OrderError::TooLong {
+            at: span(&source, line_no, 1),
+            length: line.chars().count(),
+            max: super::MAX_LINE_CHARS,
+        }));
     }
     let lexicon = Lexicon::new(variant);
     let input = Input::new(text, &lexicon);
@@ -616,6 +624,11 @@ mod tests {
             read(&v, &long),
             Err(ConditionError::TooLong { max: MAX_TERMS })
         );
+        let huge = vec!["Ruh"; 400].join(" OR ");
+        assert!(matches!(
+            read(&v, &huge),
+            Err(ConditionError::Place(OrderError::TooLong { .. }))
+        ));
     }
 
     #[test]
