@@ -39,6 +39,21 @@ pub enum OrdersCommand {
     Show { game: String, house: Option<String> },
 }
 
+/// Each block's conditions tested, or why it was set aside, on standard error (standard
+/// output holds the orders, as text or JSON).
+fn tell_conditions(notes: &[crate::game::ConditionNote], lang: crate::lang::Lang) {
+    use crate::report::conditional::{condition_steps, refused_note};
+    for note in notes {
+        if let Some(message) = refused_note(note, lang) {
+            eprintln!("✗ {message}");
+        } else if let crate::game::ConditionNote::Read { steps } = note {
+            for step in condition_steps(steps, lang) {
+                eprintln!("→ {step}");
+            }
+        }
+    }
+}
+
 pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
     match command {
         OrdersCommand::Submit {
@@ -70,6 +85,12 @@ pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
                 .service
                 .execute(&game, &Actor::Moderator, submit, ctx.now)
                 .map_err(|e| ctx.fail(e))?;
+            // What became of the set's IF blocks, apart from the orders shown.
+            for event in &outcome.events {
+                if let Event::OrdersTaken { conditions, .. } = event {
+                    tell_conditions(conditions, ctx.lang);
+                }
+            }
             let house = outcome.events.iter().find_map(|e| match e {
                 Event::OrdersTaken { house, .. } => Some(house),
                 _ => None,

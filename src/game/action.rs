@@ -490,12 +490,14 @@ impl Game {
                     guard.check(self.phase)?;
                 }
                 self.plays(&house)?;
-                let unready = self.submit(variant, &house, &lines, mode, &source, now)?;
+                let (unready, conditions) =
+                    self.submit(variant, &house, &lines, mode, &source, now)?;
                 Event::OrdersTaken {
                     lines: lines.len(),
                     house,
                     mode,
                     unready,
+                    conditions,
                 }
             }
             Action::Ready { house, ready } => {

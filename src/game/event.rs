@@ -78,6 +78,8 @@ pub enum Event {
         /// The house was ready and its orders now hold one the judge finds illegal: it is
         /// ready no more (docs/email.md, `READY`).
         unready: bool,
+        /// What became of the set's `IF` blocks, in order.
+        conditions: Vec<super::ConditionNote>,
     },
     Ready {
         house: HouseKey,

@@ -4,6 +4,7 @@ mod action;
 mod actor;
 mod audit;
 pub mod calendar;
+mod conditional;
 mod error;
 mod event;
 mod house;
@@ -22,6 +23,7 @@ mod victory;
 pub use action::{Action, EndBy, PhaseGuard};
 pub use actor::Actor;
 pub use audit::AuditLine;
+pub use conditional::{BlockProblem, ConditionNote, MAX_BLOCK_DEPTH, Step};
 pub use error::GameError;
 pub use event::{Event, Missed, Revealed};
 pub use house::HouseKey;
@@ -32,7 +34,10 @@ pub use model::{
     AuditEntry, Ending, Game, GameStatus, Moderator, Notice, NoticeKind, Observer, ObserverRequest,
     PhaseRecord, Player, Press, Seat, Settings, StoredOrder, Submission, SubmitMode, Trigger, Vote,
 };
-pub use orders::{OrderLines, OrderProblem, OrderProblemKind, looks_like_prose};
+pub use orders::{
+    OrderLines, OrderProblem, OrderProblemKind, ReadOrders, looks_like_prose, read_submission,
+    read_submission_noted,
+};
 pub use repin::{Incompatibility, move_to_variant};
 pub use rules::{
     Adjudicated, MAX_OBSERVER_REQUESTS, NewGame, OBSERVER_TOKEN_LIFE, ResultsMaker, check_address,

@@ -8,6 +8,7 @@ use crate::map::{HouseId, Owner, ProvinceId, Variant, fold, scope};
 use crate::order::{Expectation, Instruction, Order, OrderError, parse_order};
 
 use super::GameError;
+use super::conditional::{BlockProblem, ConditionNote};
 use super::model::{StoredOrder, SubmitMode};
 
 /// Order lines as received, each with its number in what the player sent (the mail's own
@@ -74,6 +75,8 @@ pub enum OrderProblemKind {
         owner: Option<String>,
         sender: String,
     },
+    /// An `IF` block set aside, its lines from `line` to `last`.
+    Block { last: usize, problem: BlockProblem },
 }
 
 impl OrderProblem {
@@ -81,23 +84,78 @@ impl OrderProblem {
     pub fn kind(&self) -> &OrderProblemKind {
         &self.kind
     }
+
+    /// The problem a block set aside makes, if the note is one.
+    fn of_block(note: &ConditionNote) -> Option<OrderProblem> {
+        match note {
+            ConditionNote::Refused {
+                first,
+                last,
+                text,
+                problem,
+            } => Some(OrderProblem {
+                line: *first,
+                text: text.clone(),
+                kind: OrderProblemKind::Block {
+                    last: *last,
+                    problem: problem.clone(),
+                },
+            }),
+            ConditionNote::Read { .. } => None,
+        }
+    }
 }
 
 /// Reads a submitted order set for `house`. Any line that is not an order, or that orders
 /// a unit the house does not own, refuses the whole set, so that a typo never leaves a
-/// house with half its orders and no order for another house's unit is ever stored.
+/// house with half its orders and no order for another house's unit is ever stored. The
+/// `IF` blocks of the set are resolved on `position` first; here, a block set aside
+/// refuses the set too (a caller that tells the player what became of each block reads
+/// the set with [`read_submission_noted`], which keeps the other orders).
 pub fn read_submission(
     variant: &Variant,
     position: &Position,
     house: HouseId,
     lines: &OrderLines,
 ) -> Result<Vec<StoredOrder>, GameError> {
+    let read = read_submission_noted(variant, position, house, lines)?;
+    let refused: Vec<OrderProblem> = read
+        .conditions
+        .iter()
+        .filter_map(OrderProblem::of_block)
+        .collect();
+    if refused.is_empty() {
+        Ok(read.orders)
+    } else {
+        Err(GameError::OrdersRefused(refused))
+    }
+}
+
+/// A set read: the orders kept, and what became of each of its `IF` blocks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadOrders {
+    pub orders: Vec<StoredOrder>,
+    pub conditions: Vec<ConditionNote>,
+}
+
+/// Reads a submitted order set as [`read_submission`] does, except that an `IF` block
+/// that cannot be read (a missing `ENDIF`, an unknown word in its condition) is set aside
+/// alone: its orders are not taken, the note says why, and the other orders are kept. An
+/// unreadable order in a branch taken refuses the set as any order does; the blocks set
+/// aside are then listed with the lines at fault.
+pub fn read_submission_noted(
+    variant: &Variant,
+    position: &Position,
+    house: HouseId,
+    lines: &OrderLines,
+) -> Result<ReadOrders, GameError> {
+    let resolved = super::conditional::resolve(variant, position, &lines.lines);
     // Unnamed, as an order read back from the store is: no message shows the source.
     let source: Arc<str> = Arc::from("");
     let sender = variant.house(house).name.clone();
     let mut orders = Vec::new();
     let mut problems = Vec::new();
-    for &(number, ref line) in &lines.lines {
+    for &(number, ref line) in &resolved.lines {
         let line_no = u32::try_from(number).unwrap_or(u32::MAX);
         if is_own_header(variant, house, line) {
             continue;
@@ -136,8 +194,13 @@ pub fn read_submission(
         }
     }
     if problems.is_empty() {
-        Ok(orders)
+        Ok(ReadOrders {
+            orders,
+            conditions: resolved.notes,
+        })
     } else {
+        problems.extend(resolved.notes.iter().filter_map(OrderProblem::of_block));
+        problems.sort_by_key(|p| p.line);
         Err(GameError::OrdersRefused(problems))
     }
 }
@@ -147,6 +210,10 @@ pub fn read_submission(
 /// reading a unit, and it has no arrow. A readable order is never prose.
 pub fn looks_like_prose(variant: &Variant, line: &str) -> bool {
     let source: Arc<str> = Arc::from("");
+    // `ENDIF` alone at the end of a set closes a block: no courtesy.
+    if super::conditional::is_block_line(line) {
+        return false;
+    }
     let error = match parse_order(variant, &source, 1, line) {
         Ok(_) => return false,
         Err(e) => e,

@@ -124,7 +124,7 @@ fn order_text(line: &str) -> String {
         .to_string()
 }
 
-fn span(source: &Arc<str>, line: u32, column: u32) -> SourcePos {
+pub(super) fn span(source: &Arc<str>, line: u32, column: u32) -> SourcePos {
     SourcePos {
         source: Arc::clone(source),
         line,
@@ -133,14 +133,14 @@ fn span(source: &Arc<str>, line: u32, column: u32) -> SourcePos {
 }
 
 /// The column (in characters, from 1) where `rest`, a suffix of `line`, starts.
-fn column_of(line: &str, rest: &str) -> u32 {
+pub(super) fn column_of(line: &str, rest: &str) -> u32 {
     let offset = line.len().saturating_sub(rest.len());
     let chars = line.get(..offset).map_or(0, |s| s.chars().count());
     u32::try_from(chars + 1).unwrap_or(u32::MAX)
 }
 
 /// Turns the parser's error into an `OrderError`, with its place and suggestions.
-fn located(
+pub(super) fn located(
     e: nom::Err<PError<'_>>,
     lexicon: &Lexicon<'_>,
     source: &Arc<str>,
@@ -549,7 +549,7 @@ fn named_unit(i: Input<'_>) -> PResult<'_, UnitSpec> {
 }
 
 /// `unit_kind = kind_letter , [ number ] | kind_word ;` (one word: `A1`).
-fn unit_kind(i: Input<'_>) -> PResult<'_, (UnitKind, Option<u32>)> {
+pub(super) fn unit_kind(i: Input<'_>) -> PResult<'_, (UnitKind, Option<u32>)> {
     let Some((word, rest)) = i.word() else {
         return expected(i, Expectation::Unit);
     };
@@ -661,7 +661,7 @@ fn verb(i: Input<'_>) -> PResult<'_, ()> {
 // 4. Provinces and coasts
 
 /// `region = province , [ coast ] ;`
-fn region(i: Input<'_>) -> PResult<'_, Location> {
+pub(super) fn region(i: Input<'_>) -> PResult<'_, Location> {
     let (i, province) = province(i)?;
     let (i, coast) = opt(|i| coast(i, province)).parse(i)?;
     Ok((i, Location { province, coast }))

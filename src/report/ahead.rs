@@ -166,6 +166,10 @@ pub fn notice_text(
                         templates,
                     )?;
                     parts.push(orders.trim_end().to_string());
+                    let conditions = conditions_text(game, variant, house, lines, lang);
+                    if !conditions.is_empty() {
+                        parts.push(conditions);
+                    }
                 }
             }
             parts.push(say!(lang, "ahead.as_written"));
@@ -188,4 +192,29 @@ pub fn notice_text(
         _ => return Ok(None),
     };
     Ok(Some(text))
+}
+
+/// The conditions of a block's `IF`s as they were tested when its phase began, or why
+/// one was set aside: the same lines as the answer to orders gives.
+fn conditions_text(
+    game: &Game,
+    variant: &Variant,
+    house: &HouseKey,
+    lines: &[(usize, String)],
+    lang: Lang,
+) -> String {
+    use super::conditional::{condition_steps, refused_note};
+    let mut words = Vec::new();
+    for note in game.conditions_now(variant, house, lines) {
+        if let Some(message) = refused_note(&note, lang) {
+            words.push(format!("✗ {message}"));
+        } else if let crate::game::ConditionNote::Read { steps } = note {
+            words.extend(
+                condition_steps(&steps, lang)
+                    .into_iter()
+                    .map(|s| format!("→ {s}")),
+            );
+        }
+    }
+    words.join("\n")
 }

@@ -343,6 +343,9 @@ impl OrderProblem {
             (OrderProblemKind::NotYourUnit { owner: None, .. }, _) => {
                 say!(lang, "order_problem.neutral_unit", line)
             }
+            (OrderProblemKind::Block { last, problem }, _) => {
+                super::conditional::block_refused(line, *last, problem, lang)
+            }
         }
     }
 }

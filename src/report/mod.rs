@@ -6,6 +6,7 @@ pub mod ahead;
 mod audit;
 mod build;
 mod calendar;
+pub mod conditional;
 mod describe;
 mod errors;
 pub mod game_text;

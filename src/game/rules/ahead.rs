@@ -172,4 +172,21 @@ impl Game {
             _ => Vec::new(),
         }
     }
+
+    /// What became of the `IF` blocks of the house's orders `lines` read against the
+    /// position now: the branch a block's conditions chose when its phase began.
+    pub fn conditions_now(
+        &self,
+        variant: &Variant,
+        house: &HouseKey,
+        lines: &[(usize, String)],
+    ) -> Vec<crate::game::ConditionNote> {
+        let Some(h) = variant.house_by_name(house) else {
+            return Vec::new();
+        };
+        let lines = OrderLines::picked(lines.to_vec());
+        crate::game::orders::read_submission_noted(variant, &self.position, h, &lines)
+            .map(|read| read.conditions)
+            .unwrap_or_default()
+    }
 }

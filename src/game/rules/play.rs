@@ -9,8 +9,9 @@ use crate::judge::{
 };
 use crate::map::{HouseId, Owner, Variant};
 
+use crate::game::conditional::ConditionNote;
 use crate::game::model::{Ending, Game, GameStatus, Seat, Submission, SubmitMode, Vote};
-use crate::game::orders::{OrderLines, given_orders, merge, read_submission};
+use crate::game::orders::{OrderLines, given_orders, merge, read_submission_noted};
 use crate::game::span::Span;
 use crate::game::victory::{survivors, vote_ending};
 use crate::game::{GameError, HouseKey};
@@ -120,7 +121,7 @@ impl Game {
     /// Takes a house's orders (all of them, or those of the units named). Orders are
     /// taken while the game runs or is paused, up to the end of the grace period. Whether
     /// the house, ready before, is ready no more: its orders now hold an illegal one
-    /// ([`Game::holds_illegal_orders`]).
+    /// ([`Game::holds_illegal_orders`]), and what became of the set's `IF` blocks.
     pub fn submit(
         &mut self,
         variant: &Variant,
@@ -129,7 +130,7 @@ impl Game {
         mode: SubmitMode,
         source: &str,
         now: DateTime<Utc>,
-    ) -> Result<bool, GameError> {
+    ) -> Result<(bool, Vec<ConditionNote>), GameError> {
         self.require("submit orders", IN_PLAY)?;
         if self.status == GameStatus::Running
             && self.past_grace(now)
@@ -146,9 +147,9 @@ impl Game {
                 house: house.clone(),
             });
         }
-        let new = read_submission(variant, &self.position, h, lines)?;
+        let read = read_submission_noted(variant, &self.position, h, lines)?;
         let seat = self.seat_in(house)?;
-        let orders = merge(&seat.orders, new, mode);
+        let orders = merge(&seat.orders, read.orders, mode);
         if orders.len() > MAX_ORDERS {
             return Err(GameError::TooManyOrders {
                 count: orders.len(),
@@ -173,7 +174,7 @@ impl Game {
             self.seat_in(house)?.ready = false;
         }
         self.update_wake(now);
-        Ok(unready)
+        Ok((unready, read.conditions))
     }
 
     /// Whether the judge finds one of the house's orders illegal when it reads them alone

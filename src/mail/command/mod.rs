@@ -327,6 +327,14 @@ pub fn parse(body: &str) -> Script {
             text: text.to_string(),
             command,
         };
+        // `END IF` (and every block line of a conditional) belongs to the orders: the
+        // `END` of it does not end the mail.
+        if crate::order::block_line(text).is_some() {
+            script
+                .commands
+                .push(located(Ok(Command::Order(text.to_string()))));
+            continue;
+        }
         if let Some((written, here)) = keywords::read_foreign(text) {
             let written = written.to_string();
             script

@@ -2,7 +2,7 @@
 //! when a set is refused, and the results of a phase (played, or tried by the moderator).
 
 use crate::game::{
-    Action, Event, Game, OrderLines, OrderProblem, PhaseRecord, SubmitMode, Trigger,
+    Action, ConditionNote, Event, Game, OrderLines, OrderProblem, PhaseRecord, SubmitMode, Trigger,
     looks_like_prose,
 };
 use crate::map::Variant;
@@ -84,9 +84,39 @@ impl Desk<'_> {
             if unready {
                 self.unready(first);
             }
+            let conditions = events.into_iter().find_map(|e| match e {
+                Event::OrdersTaken { conditions, .. } => Some(conditions),
+                _ => None,
+            });
+            if self.conditions(conditions.unwrap_or_default()) && !refused_before {
+                self.withdraw_ready(game);
+            }
         } else if self.orders_refused && !refused_before {
             self.withdraw_ready(game);
         }
+    }
+
+    /// What became of the set's `IF` blocks: the conditions tested and the branch taken,
+    /// or the lines set aside and why. A block set aside counts as refused orders for the
+    /// mail's `PRÊT`: the house meant orders that were not taken. Says whether one was.
+    fn conditions(&mut self, notes: Vec<ConditionNote>) -> bool {
+        let mut refused = false;
+        for note in notes {
+            if let Some(message) = crate::report::conditional::refused_note(&note, self.lang) {
+                refused = true;
+                if let ConditionNote::Refused { first, text, .. } = note {
+                    self.section(first, &text, ReplySection::Error { message });
+                }
+            } else if let ConditionNote::Read { steps } = note {
+                let line = steps.first().map_or(0, |s| s.line);
+                let steps = crate::report::conditional::condition_steps(&steps, self.lang);
+                self.section(line, "", ReplySection::Conditional { steps });
+            }
+        }
+        if refused {
+            self.orders_refused = true;
+        }
+        refused
     }
 
     /// The game took the house's readiness back: its orders now hold an illegal one. A

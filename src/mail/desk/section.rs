@@ -220,6 +220,10 @@ pub(super) enum ReplySection {
     Ahead {
         said: String,
     },
+    /// An `IF` block of the orders read: each condition tested, up to the branch taken.
+    Conditional {
+        steps: Vec<String>,
+    },
 }
 
 /// One refused order line, numbered in the mail.
@@ -453,6 +457,9 @@ mod tests {
             ReplySection::Ahead {
                 said: s("automne 1901 : 3 lignes"),
             },
+            ReplySection::Conditional {
+                steps: vec![s("ligne 3, SI Stark Win : vrai")],
+            },
         ]
     }
 
@@ -508,6 +515,7 @@ mod tests {
             ReplySection::Seat { .. } => 45,
             ReplySection::Consent { .. } => 46,
             ReplySection::Ahead { .. } => 47,
+            ReplySection::Conditional { .. } => 48,
         }
     }
 
@@ -542,7 +550,7 @@ mod tests {
         ranks.sort_unstable();
         let expected: Vec<usize> = (0..ranks.len()).collect();
         assert_eq!(ranks, expected, "one sample of every ReplySection variant");
-        assert_eq!(ranks.len(), 48);
+        assert_eq!(ranks.len(), 49);
     }
 
     #[test]
