@@ -37,9 +37,11 @@ mod press;
 mod queries;
 mod reply;
 mod section;
+mod shorthand;
 
 pub(crate) use caps::{Budget, same_text};
 pub(crate) use reply::{Quota, quoted_subject};
+pub(crate) use shorthand::read_sign_ons;
 use reply::{lacks_its_secret, masked, may_be_a_lone_secret, script_is_empty};
 use section::{Placed, ReplySection};
 // The moved code names its neighbours as `super::board`, `super::refusal`…
