@@ -76,6 +76,11 @@ pub enum Keyword {
     Approve,
     /// The moderator refuses a request for a house.
     Reject,
+    // njudge's shorthand.
+    /// A player's private notes, to `ENDDIARY` (`JOURNAL` … `FIN JOURNAL`).
+    Diary,
+    /// The line that ends a diary block.
+    DiaryEnd,
 }
 
 /// One way of writing a keyword: its words as [`fold`] gives them (lower case, no accents,
@@ -250,6 +255,12 @@ pub const SPELLINGS: &[Spelling] = &[
     en("approve", Keyword::Approve),
     fr("refuser", Keyword::Reject),
     en("reject", Keyword::Reject),
+    fr("journal", Keyword::Diary),
+    en("diary", Keyword::Diary),
+    fr("fin journal", Keyword::DiaryEnd),
+    fr("fin de journal", Keyword::DiaryEnd),
+    en("enddiary", Keyword::DiaryEnd),
+    en("end diary", Keyword::DiaryEnd),
 ];
 
 /// The first words of commands of other judges (njudge, DPjudge) that corbeau does not

@@ -25,6 +25,12 @@ impl CommandError {
             CommandError::PressEndWithoutPress { command } => {
                 say!(lang, "command.press_end_without_press", command)
             }
+            CommandError::DiaryWithoutEnd { lines } => {
+                say!(lang, "shorthand.diary_without_end", lines)
+            }
+            CommandError::DiaryEndWithoutDiary { command } => {
+                say!(lang, "shorthand.diary_end_without_diary", command)
+            }
         }
     }
 }
@@ -82,6 +88,8 @@ impl Keyword {
             Keyword::TakeOver => say!(lang, "join.usage_takeover"),
             Keyword::Approve => say!(lang, "join.usage_approve"),
             Keyword::Reject => say!(lang, "join.usage_reject"),
+            Keyword::Diary => say!(lang, "shorthand.usage_diary"),
+            Keyword::DiaryEnd => say!(lang, "shorthand.usage_diary_end"),
         }
     }
 }

@@ -350,7 +350,9 @@ pub(super) fn masked(
         _ if lone_request || confirmation => (line.safe_words(), false),
         _ if glued => (1, line.words.len() > 2),
         // `SIGNON game M secret`: the moderator's sign-on in njudge's form.
-        (Ok(Command::Moderator { .. }), _) if names_game && line.keyword == command::Keyword::SignOn => {
+        (Ok(Command::Moderator { .. }), _)
+            if names_game && line.keyword == command::Keyword::SignOn =>
+        {
             (2, line.words.len() > 3)
         }
         _ if !names_game => (0, false),

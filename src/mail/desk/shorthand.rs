@@ -61,7 +61,11 @@ pub(crate) fn read_sign_ons(
                         .map(|reading| (reading, secret.clone()))
                 } else {
                     // `SIGNON Fgame secret merci`: the word after the game is the secret.
-                    let secret = house.split_whitespace().next().unwrap_or(secret).to_string();
+                    let secret = house
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or(secret)
+                        .to_string();
                     games.prefixed(game)?.map(|reading| (reading, secret))
                 }
             }
@@ -150,4 +154,42 @@ fn reading(variant: &Variant, game: &str, letter: char) -> Option<Reading> {
         game,
         house: variant.house(house).id.clone(),
     })
+}
+
+/// njudge's convoy path (`A Yor-Nth-Nwy`) checked against the house's own convoy orders:
+/// one note for each sea of a path where none of its fleets is ordered to convoy that
+/// army there. Only the house's own orders are read, so that the reply tells nothing of
+/// another house's; the judge itself never reads the path (docs/email.md).
+pub(super) fn convoy_path_notes(
+    variant: &Variant,
+    orders: &[crate::game::StoredOrder],
+    lang: crate::lang::Lang,
+) -> Vec<String> {
+    use crate::order::Instruction;
+    let name = |p: crate::map::ProvinceId| variant.province(p).name_in(lang).to_string();
+    let mut notes = Vec::new();
+    for stored in orders {
+        let (Instruction::Move { to, path, .. }, Some(from)) = (&stored.order.action, stored.unit)
+        else {
+            continue;
+        };
+        for sea in path {
+            let convoyed = orders.iter().any(|other| {
+                other.unit == Some(sea.province)
+                    && matches!(&other.order.action, Instruction::Convoy { unit, to: there }
+                        if there.province == to.province
+                            && unit.at.is_none_or(|at| at.province == from))
+            });
+            if !convoyed {
+                notes.push(crate::say!(
+                    lang,
+                    "shorthand.path_unconvoyed",
+                    order = stored.order.text,
+                    sea = name(sea.province),
+                    to = name(to.province),
+                ));
+            }
+        }
+    }
+    notes
 }
