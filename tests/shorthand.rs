@@ -326,3 +326,30 @@ fn a_convoy_path_through_a_sea_without_a_convoy_of_ours_is_noted_not_refused() {
     assert!(reply.contains("no fleet of yours in North Sea"), "{reply}");
     assert!(orders_of(&dir, "mer", "england").contains("nwy"), "{reply}");
 }
+
+// ================================================================= the variant's letters
+
+#[test]
+fn the_loader_refuses_m_a_repeated_letter_and_more_than_one_letter() {
+    let dir = root("shorthand-letters", "");
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/games/westeros.toml"))
+        .unwrap()
+        .replace("letter = \"D\"", "letter = \"M\"")
+        .replace("letter = \"G\"", "letter = \"s\"")
+        .replace("letter = \"T\"", "letter = \"Ty\"");
+    let file = dir.join("lettres.toml");
+    std::fs::write(&file, text).unwrap();
+    let out = run(
+        &mut at(&dir, NOW, &["map", "check", file.to_str().unwrap()]),
+        "",
+    );
+    let said = said(&out);
+    assert_ne!(out.status.code(), Some(0), "{said}");
+    for key in [
+        "[house martell] letter",
+        "[house greyjoy] letter",
+        "[house tyrell] letter",
+    ] {
+        assert!(said.contains(key), "{key}: {said}");
+    }
+}
