@@ -437,7 +437,7 @@ fn summary(v: &Variant, order: &Order) -> String {
     };
     let action = match &order.action {
         Instruction::Hold => "hold".to_string(),
-        Instruction::Move { to, via_convoy } => {
+        Instruction::Move { to, via_convoy, .. } => {
             let via = if *via_convoy { " via convoy" } else { "" };
             format!("-> {}{via}", location(to))
         }
@@ -548,6 +548,7 @@ fn seed_lines_give_the_obvious_orders(v: &Variant) {
         let want = Instruction::Move {
             to,
             via_convoy: false,
+            path: Vec::new(),
         };
         assert_eq!(order.action, want, "{line}");
     }
@@ -572,6 +573,7 @@ fn seed_lines_give_the_obvious_orders(v: &Variant) {
     let want = Instruction::Move {
         to,
         via_convoy: false,
+        path: Vec::new(),
     };
     assert_eq!(order.action, want);
 
@@ -663,6 +665,7 @@ fn hyphenated_names_win_over_arrows() {
     let want = Instruction::Move {
         to,
         via_convoy: false,
+        path: Vec::new(),
     };
     assert_eq!(order.action, want);
     let order = parse(&v, "A Bois-du-Roi-Port-Réal");
@@ -688,6 +691,7 @@ fn bracketed_names_read_as_the_replies_write_them() {
         let want = Instruction::Move {
             to: location(&v, "win"),
             via_convoy: false,
+            path: Vec::new(),
         };
         assert_eq!(order.action, want, "{line}");
     }

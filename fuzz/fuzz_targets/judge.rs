@@ -123,6 +123,7 @@ fn movement_orders(
             1 | 2 => Instruction::Move {
                 to: location(variant, to),
                 via_convoy: bytes.next() % 4 == 0,
+                path: Vec::new(),
             },
             3 => Instruction::Support {
                 unit: spec(variant, other.0, other.1),

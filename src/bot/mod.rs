@@ -207,7 +207,7 @@ impl<'a> Orders<'a> {
         };
         let what = match &action {
             Instruction::Hold => format!("{who} hold"),
-            Instruction::Move { to, via_convoy } => format!(
+            Instruction::Move { to, via_convoy, .. } => format!(
                 "{who} -> {}{}",
                 label(to),
                 if *via_convoy { " via convoy" } else { "" }

@@ -152,6 +152,7 @@ pub(super) fn plan(
             Plan::Move { to, via_convoy } => Instruction::Move {
                 to: location(variant, to),
                 via_convoy,
+                path: Vec::new(),
             },
             Plan::SupportHold { unit: o } => Instruction::Support {
                 unit: out.other(&position.units[o]).0,
@@ -352,6 +353,7 @@ pub(super) fn random(
             options.push(Instruction::Move {
                 to: location(variant, to),
                 via_convoy: false,
+                path: Vec::new(),
             });
         }
         for p in reach(variant, unit.kind, unit.region) {

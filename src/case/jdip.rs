@@ -191,7 +191,9 @@ fn apply_results(
         else {
             continue;
         };
-        if let (Instruction::Move { to, via_convoy }, Some(from)) = (&order.action, order.unit.at) {
+        if let (Instruction::Move { to, via_convoy, .. }, Some(from)) =
+            (&order.action, order.unit.at)
+        {
             // A unit dislodged by a convoyed army may retreat where the army came from.
             let by_land = !via_convoy
                 && (variant.army_adjacency[usize::from(from.province.0)].contains(&to.province)

@@ -595,7 +595,7 @@ fn as_written(variant: &Variant, text: &str) -> Option<CheckedOrder> {
         Instruction::Hold | Instruction::Waive | Instruction::Build | Instruction::Disband => {
             return None;
         }
-        Instruction::Move { to, via_convoy } => CheckedOrder::Move {
+        Instruction::Move { to, via_convoy, .. } => CheckedOrder::Move {
             to: region(&to),
             via_convoy,
         },

@@ -166,7 +166,7 @@ fn movement_command(
 ) -> Result<CheckedOrder, Illegal> {
     match action {
         Instruction::Hold => Ok(CheckedOrder::Hold),
-        Instruction::Move { to, via_convoy } => {
+        Instruction::Move { to, via_convoy, .. } => {
             let command = move_command(variant, unit, *to, *via_convoy)?;
             // DATC v3.0 6.D.32: beyond its neighbours an army needs fleets on some sea
             // route, whatever their orders; otherwise the order is illegal and it holds.
@@ -510,6 +510,7 @@ pub(super) fn retreat_command(
         Instruction::Move {
             to,
             via_convoy: false,
+            ..
         }
         | Instruction::Retreat { to } => *to,
         Instruction::Move {

@@ -14,7 +14,7 @@ use crate::config::Config;
 use crate::service::{Service, ServiceError};
 
 use super::command;
-use super::desk::{Desk, Quota, fold_id, same_text};
+use super::desk::{Desk, Quota, fold_id, read_sign_ons, same_text};
 use super::inbound::Inbound;
 use super::log::Fate;
 
@@ -106,6 +106,8 @@ fn carry_out(
     if too_many.is_some() {
         script.commands.clear();
     }
+    // `SIGNON Fgame secret`: which game is named depends on the games of this judge.
+    read_sign_ons(service, &mut script.commands)?;
     let named = script
         .commands
         .iter()

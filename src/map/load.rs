@@ -157,6 +157,9 @@ struct FileHouse {
     builds: Vec<UnitKind>,
     #[serde(default)]
     dragon_names: Vec<String>,
+    /// The one-letter code of njudge's shorthand (`SIGNON Fgame …`, `PRESS TO FG`).
+    #[serde(default)]
+    letter: Option<String>,
 }
 
 fn default_builds() -> Vec<UnitKind> {
@@ -640,6 +643,7 @@ impl Builder {
 
     fn houses(&mut self, raw: &[FileHouse], variant: &mut Variant) {
         let mut seen = HashSet::new();
+        let mut letters = HashSet::new();
         if raw.is_empty() {
             self.problem("[house]", "a variant needs at least one house");
         }
@@ -689,7 +693,9 @@ impl Builder {
                     "a house that may build dragons needs names for them",
                 );
             }
+            let letter = self.letter(&key, h, &mut letters);
             variant.houses.push(House {
+                letter,
                 id: h.id.clone(),
                 name: h.name.clone(),
                 names: h.names.iter().map(|(l, n)| (*l, n.clone())).collect(),
@@ -704,6 +710,38 @@ impl Builder {
         if raw.len() > 200 {
             self.problem("[house]", "too many houses");
         }
+    }
+
+    /// A house's shorthand letter: one ASCII letter, kept in upper case, unique in the
+    /// variant, and not `M`, which a sign-on or a press header reads as the moderator.
+    fn letter(&mut self, key: &str, h: &FileHouse, seen: &mut HashSet<char>) -> Option<char> {
+        let written = h.letter.as_deref()?;
+        let mut chars = written.chars();
+        let letter = match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
+            _ => {
+                self.problem(
+                    format!("{key} letter"),
+                    format!("`{written}` is not one letter (A to Z)"),
+                );
+                return None;
+            }
+        };
+        if letter == 'M' {
+            self.problem(
+                format!("{key} letter"),
+                "`M` stands for the moderator: choose another letter",
+            );
+            return None;
+        }
+        if !seen.insert(letter) {
+            self.problem(
+                format!("{key} letter"),
+                format!("`{letter}` is already the letter of another house"),
+            );
+            return None;
+        }
+        Some(letter)
     }
 
     fn owner(&mut self, variant: &Variant, key: &str, name: &str) -> Option<Owner> {

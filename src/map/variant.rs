@@ -111,6 +111,9 @@ pub struct House {
     pub builds: Vec<UnitKind>,
     /// Names given, in order, to the dragons this house builds.
     pub dragon_names: Vec<String>,
+    /// The house's one-letter code in njudge's shorthand (`F` for France), upper case;
+    /// never `M`, which stands for the moderator.
+    pub letter: Option<char>,
 }
 
 impl House {
@@ -232,6 +235,16 @@ impl Variant {
     }
 
     /// Looks a house up by id, name or adjective, ignoring case and accents.
+    /// The house whose one-letter code is `letter`, in any case (`f` is France).
+    pub fn house_by_letter(&self, letter: char) -> Option<HouseId> {
+        let letter = letter.to_ascii_uppercase();
+        self.houses
+            .iter()
+            .position(|h| h.letter == Some(letter))
+            .and_then(|i| u8::try_from(i).ok())
+            .map(HouseId)
+    }
+
     pub fn house_by_name(&self, name: &str) -> Option<HouseId> {
         // The names are folded once, at load (`NameIndex::add_houses_and_dragons`).
         self.names.house_folded(&super::names::fold(name))

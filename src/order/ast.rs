@@ -116,6 +116,11 @@ pub enum Instruction {
         to: Location,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         via_convoy: bool,
+        /// The seas of njudge's convoy path (`A Yor-Nth-Nwy`), in order: said by the
+        /// player, checked against their own convoys for the reply, never by the judge
+        /// (the army goes by whatever convoys carry it). Empty for any other move.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        path: Vec<Location>,
     },
     /// `soutient A Ner` (to hold) or `soutient Balerion Gos -> Som` (a move).
     Support {

@@ -426,19 +426,25 @@ fn hold(i: Input<'_>) -> PResult<'_, Instruction> {
     Ok((i, Instruction::Hold))
 }
 
-/// `move_tail = arrow , region , [ via_convoy ] ;`
+/// `move_tail = arrow , region , { arrow , region } , [ via_convoy ] ;`: with more than
+/// one place, njudge's convoy path (`A Yor-Nth-Nwy`): the seas, then the destination.
 fn move_tail(i: Input<'_>) -> PResult<'_, Instruction> {
-    let (i, (_, to, via)) = (
-        arrow,
-        cut(expecting(Expectation::Province, region)),
-        opt(via_convoy),
-    )
-        .parse(i)?;
+    let (mut i, (_, mut to)) = (arrow, cut(expecting(Expectation::Province, region))).parse(i)?;
+    let mut path = Vec::new();
+    // A path is bounded by the line's length (`check_length`); an arrow not followed by a
+    // place is left for the end of the order to refuse.
+    while let Ok((after, next)) = (arrow, region).map(|(_, r)| r).parse(i) {
+        path.push(to);
+        to = next;
+        i = after;
+    }
+    let (i, via) = opt(via_convoy).parse(i)?;
     Ok((
         i,
         Instruction::Move {
             to,
-            via_convoy: via.is_some(),
+            via_convoy: via.is_some() || !path.is_empty(),
+            path,
         },
     ))
 }

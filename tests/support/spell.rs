@@ -188,7 +188,11 @@ pub fn spell(c: &mut Choices<'_>, variant: &Variant) -> Spelled {
             let arrow = c.keyword(ARROW);
             (
                 spec,
-                Instruction::Move { to, via_convoy },
+                Instruction::Move {
+                    to,
+                    via_convoy,
+                    path: Vec::new(),
+                },
                 format!("{who}{arrow}{place}{via}"),
             )
         }

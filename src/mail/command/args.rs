@@ -189,6 +189,11 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
         Keyword::PressEnd => Err(CommandError::PressEndWithoutPress {
             command: head.written.to_string(),
         }),
+        // The block's lines are counted by the reader of blocks (`diary`).
+        Keyword::Diary => bare(Command::Diary { lines: 0 }),
+        Keyword::DiaryEnd => Err(CommandError::DiaryEndWithoutDiary {
+            command: head.written.to_string(),
+        }),
         Keyword::Press | Keyword::GreyPress | Keyword::Broadcast | Keyword::GreyBroadcast => {
             press_to(head).map(|to| Command::Press {
                 to,

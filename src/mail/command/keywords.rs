@@ -81,6 +81,11 @@ pub enum Keyword {
     Phase,
     /// Removes every block of orders for later phases (`EFFACER`, `CLEAR`).
     ClearAhead,
+    // njudge's shorthand.
+    /// A player's private notes, to `ENDDIARY` (`JOURNAL` … `FIN JOURNAL`).
+    Diary,
+    /// The line that ends a diary block.
+    DiaryEnd,
 }
 
 /// One way of writing a keyword: its words as [`fold`] gives them (lower case, no accents,
@@ -262,6 +267,12 @@ pub const SPELLINGS: &[Spelling] = &[
     en("clear", Keyword::ClearAhead),
     fr("regler attente", Keyword::NotReady),
     fr("regler sans attente", Keyword::Ready),
+    fr("journal", Keyword::Diary),
+    en("diary", Keyword::Diary),
+    fr("fin journal", Keyword::DiaryEnd),
+    fr("fin de journal", Keyword::DiaryEnd),
+    en("enddiary", Keyword::DiaryEnd),
+    en("end diary", Keyword::DiaryEnd),
 ];
 
 /// The first words of commands of other judges (njudge, DPjudge) that corbeau does not

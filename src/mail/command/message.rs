@@ -25,6 +25,12 @@ impl CommandError {
             CommandError::PressEndWithoutPress { command } => {
                 say!(lang, "command.press_end_without_press", command)
             }
+            CommandError::DiaryWithoutEnd { lines } => {
+                say!(lang, "shorthand.diary_without_end", lines)
+            }
+            CommandError::DiaryEndWithoutDiary { command } => {
+                say!(lang, "shorthand.diary_end_without_diary", command)
+            }
         }
     }
 }
@@ -84,6 +90,8 @@ impl Keyword {
             Keyword::Reject => say!(lang, "join.usage_reject"),
             Keyword::Phase => say!(lang, "ahead.usage_phase"),
             Keyword::ClearAhead => say!(lang, "ahead.usage_clear"),
+            Keyword::Diary => say!(lang, "shorthand.usage_diary"),
+            Keyword::DiaryEnd => say!(lang, "shorthand.usage_diary_end"),
         }
     }
 }

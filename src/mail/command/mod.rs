@@ -221,6 +221,10 @@ pub enum Command {
     },
     /// `EFFACER` / `CLEAR`: every block of orders for later phases removed.
     ClearAhead,
+    /// njudge's `DIARY` … `ENDDIARY` / `JOURNAL` … `FIN JOURNAL`: a player's private
+    /// notes, which this judge sets aside unread and does not keep (docs/email.md), so
+    /// that they never count as orders; how many lines they held.
+    Diary { lines: usize },
 }
 
 impl Command {
@@ -277,6 +281,7 @@ impl Command {
             | Command::Phase { .. }
             | Command::ClearAhead => None,
             Command::Alert { .. } | Command::Approve { .. } | Command::Reject { .. } => None,
+            Command::Diary { .. } => None,
         }
     }
 }
@@ -303,6 +308,12 @@ pub enum CommandError {
     /// An end marker (`FIN PRESSE`) with no press message open.
     #[error("`{command}` ends no press message")]
     PressEndWithoutPress { command: String },
+    /// A diary with no end marker: the rest of the mail, `lines` lines, was taken as it.
+    #[error("the diary has no end marker (`ENDDIARY`)")]
+    DiaryWithoutEnd { lines: usize },
+    /// A diary's end marker with no diary open.
+    #[error("`{command}` ends no diary")]
+    DiaryEndWithoutDiary { command: String },
 }
 
 /// Reads a cleaned body as commands, one a line. Blank lines, comment lines (`# …`) and
@@ -351,6 +362,10 @@ pub fn parse(body: &str) -> Script {
         script.lang = script.lang.or(head.spelling.lang);
         let command = if is_press(head.keyword()) || is_alert_header(&head) {
             let (command, after) = press(&head, &lines, next);
+            next = after;
+            command
+        } else if head.keyword() == Keyword::Diary && head.bare() {
+            let (command, after) = diary(&lines, next);
             next = after;
             command
         } else {
@@ -515,6 +530,26 @@ fn press(
 /// words on the line, those words are the whole message.
 fn is_alert_header(head: &Head<'_>) -> bool {
     head.keyword() == Keyword::Alert && head.rest.split_whitespace().count() == 1
+}
+
+/// A diary whose header was read at `lines[body_start - 1]`: its lines run to the end
+/// marker, or, without one, to the end of the mail (as a press message's do). Returns the
+/// command and where reading goes on.
+fn diary(lines: &[&str], body_start: usize) -> (Result<Command, CommandError>, usize) {
+    let rest = lines.get(body_start..).unwrap_or_default();
+    let is_end = |l: &&str| {
+        keywords::read_head(l.trim()).is_some_and(|h| h.keyword() == Keyword::DiaryEnd && h.bare())
+    };
+    let end = rest.iter().position(is_end);
+    let text = rest.get(..end.unwrap_or(rest.len())).unwrap_or_default();
+    let count = text.iter().filter(|l| !l.trim().is_empty()).count();
+    match end {
+        Some(end) => (Ok(Command::Diary { lines: count }), body_start + end + 1),
+        None => (
+            Err(CommandError::DiaryWithoutEnd { lines: count }),
+            lines.len(),
+        ),
+    }
 }
 
 fn is_press_end(line: &str) -> bool {

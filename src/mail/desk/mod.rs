@@ -38,11 +38,13 @@ mod press;
 mod queries;
 mod reply;
 mod section;
+mod shorthand;
 
 pub(crate) use caps::{Budget, same_text};
 pub(crate) use reply::{Quota, quoted_subject};
 use reply::{lacks_its_secret, masked, may_be_a_lone_secret, script_is_empty};
 use section::{Placed, ReplySection};
+pub(crate) use shorthand::read_sign_ons;
 // The moved code names its neighbours as `super::board`, `super::refusal`…
 use super::{board, outmail, refusal};
 
@@ -354,6 +356,10 @@ impl<'a> Desk<'a> {
     ) -> Result<(), ServiceError> {
         match command {
             Command::Order(_) => {}
+            Command::Diary { lines } => {
+                let message = crate::say!(self.lang, "shorthand.diary_set_aside", lines);
+                self.section(located.line, &located.text, ReplySection::Note { message });
+            }
             Command::SignOn {
                 game: named,
                 house,

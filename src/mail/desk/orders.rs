@@ -78,6 +78,7 @@ impl Desk<'_> {
         let refused_before = self.orders_refused;
         if let Some(events) = self.act_events(game, &located, action) {
             self.section(first, "", ReplySection::Orders { count });
+            self.convoy_paths(game, first);
             let unready = events
                 .iter()
                 .any(|e| matches!(e, Event::OrdersTaken { unready: true, .. }));
@@ -117,6 +118,21 @@ impl Desk<'_> {
             self.orders_refused = true;
         }
         refused
+    }
+
+    /// Notes on the convoy paths of the house's orders that its own convoys do not match.
+    fn convoy_paths(&mut self, game: &Option<Session<'_>>, line: usize) {
+        let (Some(session), Role::House(house)) = (game, &self.role) else {
+            return;
+        };
+        let Some(seat) = session.game().seat(house) else {
+            return;
+        };
+        let notes =
+            super::shorthand::convoy_path_notes(session.variant(), seat.orders(), self.lang);
+        for message in notes {
+            self.section(line, "", ReplySection::Note { message });
+        }
     }
 
     /// The game took the house's readiness back: its orders now hold an illegal one. A

@@ -37,6 +37,7 @@ impl Desk<'_> {
             return Ok(());
         };
         let (g, variant) = (session.game(), session.variant());
+        let to = with_letters(variant, to);
         // The moderator may always write, and anyone may write to the moderator.
         if sender.is_some() && to != PressTo::Moderator {
             let setting = g.settings().press;
@@ -210,5 +211,51 @@ impl Desk<'_> {
         lang: Lang,
     ) -> Result<OutMail, ServiceError> {
         compose(self.config, template, kind, data, to, lang, self.now).map_err(ServiceError::Render)
+    }
+}
+
+/// njudge's `PRESS TO FG` (France and Germany) and `PRESS TO M` (the moderator): a word
+/// that is no house's name, alias or near misspelling, made only of the variant's house
+/// letters and `M`, stands for those houses. Any other word is left for the game to read
+/// (and refuse, so that a header mixing letters with garbage sends nothing).
+fn with_letters(variant: &crate::map::Variant, to: PressTo) -> PressTo {
+    let PressTo::Houses(names) = to else {
+        return to;
+    };
+    let mut houses = Vec::new();
+    let mut moderator = false;
+    for name in names {
+        let letters: Option<Vec<Option<String>>> = (crate::position::house_named(variant, &name)
+            .is_none()
+            && name.chars().count() <= variant.houses.len() + 1)
+            .then(|| {
+                name.chars()
+                    .map(|c| match c {
+                        'M' | 'm' => Some(None),
+                        _ if c.is_ascii_alphabetic() => variant
+                            .house_by_letter(c)
+                            .map(|h| Some(variant.house(h).id.clone())),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .flatten();
+        match letters {
+            Some(letters) => {
+                for letter in letters {
+                    match letter {
+                        Some(house) => houses.push(house),
+                        None => moderator = true,
+                    }
+                }
+            }
+            None => houses.push(name),
+        }
+    }
+    // The moderator reads every press between houses: `M` beside houses adds nothing.
+    if houses.is_empty() && moderator {
+        PressTo::Moderator
+    } else {
+        PressTo::Houses(houses)
     }
 }

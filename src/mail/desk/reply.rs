@@ -334,8 +334,27 @@ pub(super) fn masked(
         .words
         .first()
         .is_some_and(|w| game.is_some_and(|(id, _)| fold_id(w) == id));
+    // njudge's `SIGNON Fgame secret`: the house's letter glued to the game, read so only
+    // where the dispatcher found that game (`read_sign_ons`).
+    let glued = !names_game
+        && line.keyword == command::Keyword::SignOn
+        && matches!(
+            (&located.command, game),
+            (Ok(Command::SignOn { game: named, .. } | Command::Moderator { game: named, .. }), Some((id, _)))
+                if fold_id(named) == id
+                    && line.words.first().is_some_and(|w| {
+                        fold_id(w).get(1..) == Some(id)
+                    })
+        );
     let (shown, extra) = match (&located.command, game) {
         _ if lone_request || confirmation => (line.safe_words(), false),
+        _ if glued => (1, line.words.len() > 2),
+        // `SIGNON game M secret`: the moderator's sign-on in njudge's form.
+        (Ok(Command::Moderator { .. }), _)
+            if names_game && line.keyword == command::Keyword::SignOn =>
+        {
+            (2, line.words.len() > 3)
+        }
         _ if !names_game => (0, false),
         (Ok(Command::SignOn { house, secret, .. }), Some((_, variant))) => {
             let (_, house_words, extra) = shown_house(variant, house, secret);
