@@ -124,6 +124,9 @@ pub(crate) struct Desk<'a> {
     repeat_request: usize,
     /// Whether a secret written in a token's place was checked in full (one a mail).
     holder_checked: bool,
+    /// An `ORDRES` / `PARTIAL ORDERS` line no order line has followed yet: said so if
+    /// none comes before the next command or the end of the mail.
+    orders_header: Option<Located>,
 }
 
 impl<'a> Desk<'a> {
@@ -169,6 +172,7 @@ impl<'a> Desk<'a> {
             same_text: None,
             repeat_request: 0,
             holder_checked: false,
+            orders_header: None,
         }
     }
 
@@ -214,12 +218,17 @@ impl<'a> Desk<'a> {
             self.extra_words = extra;
             self.hidden.extend(hidden);
             match &located.command {
-                Ok(Command::Order(text)) => self.order(located.line, text),
+                Ok(Command::Order(text)) => {
+                    self.orders_header = None;
+                    self.order(located.line, text)
+                }
                 Ok(command) => {
+                    self.no_order_followed();
                     self.flush_orders(game);
                     self.command(game, located, command.clone())?;
                 }
                 Err(e) => {
+                    self.no_order_followed();
                     self.flush_orders(game);
                     let message = e.message(self.lang);
                     self.error(located, message);
@@ -229,6 +238,7 @@ impl<'a> Desk<'a> {
                 break;
             }
         }
+        self.no_order_followed();
         self.flush_orders(game);
         if script_is_empty(commands) && !self.mail.too_large && self.too_many.is_none() {
             self.section(0, "", ReplySection::Empty);
@@ -349,11 +359,21 @@ impl<'a> Desk<'a> {
                 game: named,
                 secret,
             } => self.moderator_sign_on(game, located, &named, &secret)?,
-            Command::Orders { partial } => self.orders_mode(located, partial),
-            Command::Ready(ready) => self.ready(game, located, ready),
+            Command::Orders { partial } => {
+                self.orders_mode(located, partial);
+                self.orders_opened(located);
+            }
+            Command::Ready(ready) => {
+                self.ready(game, located, ready);
+                if ready {
+                    self.spare_waives(game, located);
+                }
+            }
             Command::Status => self.status(game, located),
-            Command::List => self.list(located)?,
-            Command::History(phase) => self.history(game, located, phase)?,
+            Command::List { game: named } => self.list(game, located, named.as_deref())?,
+            Command::History { game: named, phase } => {
+                self.history(game, located, named.as_deref(), phase)?
+            }
             Command::Draw(on) => self.vote(game, located, on.then_some(Vote::Draw)),
             Command::Concede(to) => {
                 if self.require_house(located).is_some()
@@ -428,7 +448,9 @@ impl<'a> Desk<'a> {
                 token,
             } => self.create(game, located, &named, variant, players, token)?,
             Command::WhoGame { game: named } => self.whogame(game, located, &named),
-            Command::Summary { game: named } => self.summary(game, located, &named)?,
+            Command::Summary { game: named } => self.summary(game, located, named.as_deref())?,
+            Command::Get { map } => self.get(game, located, map)?,
+            Command::WhoIs => self.whois(located),
             Command::Alert { house, body } => self.alert(game, located, house, &body)?,
             Command::Join {
                 game: named,
