@@ -113,8 +113,9 @@ impl Desk<'_> {
         Ok(())
     }
 
-    /// Joining: for an open game with free seats, which houses are free and
-    /// the command that takes one (`JOIN` while it forms, `TAKEOVER` once it runs).
+    /// Joining: for a game with free seats, which houses are free and the command that
+    /// takes one (`JOIN` while an open game forms, `TAKEOVER` once it runs), or, for a
+    /// game that is not open, the one that asks its moderator for one.
     pub(super) fn how_to_join(&self, g: &Game, free: &[crate::game::HouseKey]) -> Option<String> {
         if free.is_empty() || g.status() == crate::game::GameStatus::Finished {
             return None;
