@@ -187,11 +187,26 @@ impl Game {
             adjudication
                 .reports
                 .iter()
+                .filter(|(index, r)| !spare_waive(&checked, *index, &r.outcome))
                 .any(|(index, r)| index.is_some() && matches!(r.outcome, Outcome::Illegal(_)))
                 || adjudication
                     .rejected
                     .iter()
                     .any(|r| r.illegal != Illegal::Replaced)
+        })
+    }
+
+    /// How many of the house's waives find no build left to waive (more builds and
+    /// waives than the house may make): as on njudge, they are ignored, and do not keep
+    /// `PRÊT` from counting (docs/email.md, "Builds and waives").
+    pub fn spare_waives(&self, variant: &Variant, house: &HouseKey) -> usize {
+        self.check_orders(variant, house).map_or(0, |checked| {
+            checked
+                .adjudication
+                .reports
+                .iter()
+                .filter(|(index, r)| spare_waive(&checked, *index, &r.outcome))
+                .count()
         })
     }
 
@@ -340,4 +355,12 @@ fn house_index(variant: &Variant, house: &HouseKey) -> Result<HouseId, GameError
     variant
         .house_by_name(house)
         .ok_or_else(|| GameError::HouseNotInGame(house.clone()))
+}
+
+/// Whether the report of the order at `index` is a waive beyond the house's builds.
+fn spare_waive(checked: &Adjudicated, index: Option<usize>, outcome: &Outcome) -> bool {
+    matches!(outcome, Outcome::Illegal(Illegal::NoBuildAllowed))
+        && index
+            .and_then(|i| checked.orders.get(i))
+            .is_some_and(|o| matches!(o.order.action, crate::order::Instruction::Waive))
 }

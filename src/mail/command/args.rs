@@ -31,8 +31,15 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
         Keyword::Ready => bare(Command::Ready(true)),
         Keyword::NotReady => bare(Command::Ready(false)),
         Keyword::Status => bare(Command::Status),
-        Keyword::List => bare(Command::List),
-        Keyword::History => Ok(Command::History(rest())),
+        // njudge's `LIST <game>`: that game's line alone.
+        Keyword::List => match words[..] {
+            [] => Ok(Command::List { game: None }),
+            [game] if is_game_id(game) => Ok(Command::List {
+                game: Some(game.to_string()),
+            }),
+            _ => Err(bad()),
+        },
+        Keyword::History => Ok(history(&words)),
         Keyword::Draw if head.bare() => Ok(Command::Draw(true)),
         Keyword::Draw => {
             let houses = house_list(&words);
@@ -142,11 +149,19 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
             _ => Err(bad()),
         },
         Keyword::Summary => match words[..] {
+            [] => Ok(Command::Summary { game: None }),
             [game] if is_game_id(game) => Ok(Command::Summary {
-                game: game.to_string(),
+                game: Some(game.to_string()),
             }),
             _ => Err(bad()),
         },
+        // Whatever njudge file is named, only the map has a counterpart of its own here.
+        Keyword::Get => Ok(Command::Get {
+            map: words
+                .first()
+                .is_some_and(|w| matches!(fold(w).as_str(), "map" | "maps" | "carte")),
+        }),
+        Keyword::WhoIs => Ok(Command::WhoIs),
         // One word: the header of a message that runs to `END PRESS` (its body put in by
         // the reader of press); more: a one-line message.
         Keyword::Alert => {
@@ -327,6 +342,36 @@ fn yes_no(word: &str) -> Option<bool> {
 
 /// Games are named with ASCII letters, digits, `-` and `_` (docs/games.md); the case is
 /// left for the dispatcher to fold.
+/// `HISTORY [<game>] [<phase>]`: a first word that reads as no phase (`S298M`, `spring`)
+/// is the game, as njudge's `HISTORY <game>`; the rest, if any, the phase.
+fn history(words: &[&str]) -> Command {
+    let phase = |words: &[&str]| Some(words.join(" ")).filter(|p| !p.is_empty());
+    match words.split_first() {
+        Some((first, rest))
+            if is_game_id(first)
+                && crate::position::parse_phase(first).is_none()
+                && !is_phase_word(first) =>
+        {
+            Command::History {
+                game: Some(first.to_string()),
+                phase: phase(rest),
+            }
+        }
+        _ => Command::History {
+            game: None,
+            phase: phase(words),
+        },
+    }
+}
+
+/// The first word of a phase written out (`spring 298 movement`, `automne 298 …`).
+fn is_phase_word(word: &str) -> bool {
+    matches!(
+        fold(word).as_str(),
+        "spring" | "printemps" | "autumn" | "fall" | "automne" | "winter" | "hiver"
+    )
+}
+
 fn is_game_id(word: &str) -> bool {
     word.chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))

@@ -86,6 +86,11 @@ pub enum Keyword {
     Diary,
     /// The line that ends a diary block.
     DiaryEnd,
+    // What njudge's veterans ask for that this judge answers its own way.
+    /// njudge's files (`GET rules`, `GET map`): the help, or the board's picture.
+    Get,
+    /// njudge's look-up of an address: answered, never with an address.
+    WhoIs,
 }
 
 /// One way of writing a keyword: its words as [`fold`] gives them (lower case, no accents,
@@ -273,6 +278,9 @@ pub const SPELLINGS: &[Spelling] = &[
     fr("fin de journal", Keyword::DiaryEnd),
     en("enddiary", Keyword::DiaryEnd),
     en("end diary", Keyword::DiaryEnd),
+    // njudge's requests, answered with what this judge has instead.
+    en("get", Keyword::Get),
+    en("whois", Keyword::WhoIs),
 ];
 
 /// The first words of commands of other judges (njudge, DPjudge) that corbeau does not
@@ -281,9 +289,7 @@ pub const SPELLINGS: &[Spelling] = &[
 /// "Commands of other judges"); tests/mail_commands.rs checks that none of them starts
 /// an order on the shipped maps.
 pub const FOREIGN: &[(&str, Option<Keyword>)] = &[
-    ("get", Some(Keyword::Help)),
     ("manual", Some(Keyword::Help)),
-    ("whois", None),
     ("iamalso", Some(Keyword::Address)),
     ("i am also", Some(Keyword::Address)),
     ("register", None),
@@ -447,8 +453,11 @@ mod tests {
             read_foreign("Set Preference: stark"),
             Some(("Set Preference", None))
         );
-        assert_eq!(read_foreign("GET info"), Some(("GET", Some(Keyword::Help))));
-        assert_eq!(read_foreign("Getty"), None);
+        assert_eq!(
+            read_foreign("MANUAL"),
+            Some(("MANUAL", Some(Keyword::Help)))
+        );
+        assert_eq!(read_foreign("Manually"), None);
     }
 
     #[test]

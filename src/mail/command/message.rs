@@ -84,6 +84,8 @@ impl Keyword {
             Keyword::WhoGame => say!(lang, "whogame.usage"),
             Keyword::Summary => say!(lang, "summary.usage"),
             Keyword::Alert => say!(lang, "alert.usage"),
+            Keyword::Get => say!(lang, "habits.usage_get"),
+            Keyword::WhoIs => say!(lang, "habits.usage_whois"),
             Keyword::Join => say!(lang, "join.usage_join"),
             Keyword::TakeOver => say!(lang, "join.usage_takeover"),
             Keyword::Approve => say!(lang, "join.usage_approve"),

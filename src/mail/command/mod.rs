@@ -68,10 +68,14 @@ pub enum Command {
     Ready(bool),
     /// `STATUS` / `ETAT`.
     Status,
-    /// `LIST` / `LISTE`: the games of this judge.
-    List,
-    /// `HISTORY [phase]` / `HISTORIQUE [phase]`: the results of a phase (the last if none).
-    History(Option<String>),
+    /// `LIST [game]` / `LISTE [partie]`: the games of this judge, or the one named.
+    List { game: Option<String> },
+    /// `HISTORY [game] [phase]` / `HISTORIQUE [partie] [phase]`: the results of a phase
+    /// (the last if none), of the game named or signed on to.
+    History {
+        game: Option<String>,
+        phase: Option<String>,
+    },
     /// `DRAW` / `NUL` (true), `NO DRAW` / `PAS NUL` (false: the vote withdrawn).
     Draw(bool),
     /// `CONCEDE house` / `CONCEDER maison`.
@@ -179,8 +183,13 @@ pub enum Command {
     },
     /// `WHOGAME <game>` / `QUI JOUE <partie>`: the game's seats, for anyone.
     WhoGame { game: String },
-    /// `SUMMARY <game>` / `BILAN <partie>`: centres by year, players, result, for anyone.
-    Summary { game: String },
+    /// `SUMMARY [game]` / `BILAN [partie]`: centres by year, players, result, for anyone;
+    /// without a game, the one signed on to.
+    Summary { game: Option<String> },
+    /// njudge's `GET <file>`: the board's picture for `GET map`, else the help.
+    Get { map: bool },
+    /// njudge's `WHOIS <address>`: answered without any address.
+    WhoIs,
     /// `ALERT <house> [text]` / `ALERTER <maison> [texte]`: the moderator's press to that
     /// house, the rest of the line, or else the lines up to `END PRESS`.
     Alert { house: String, body: String },
@@ -243,15 +252,22 @@ impl Command {
             }
             | Command::Create { game, .. }
             | Command::WhoGame { game }
-            | Command::Summary { game } => Some(game),
+            | Command::Summary { game: Some(game) }
+            | Command::List { game: Some(game) }
+            | Command::History {
+                game: Some(game), ..
+            } => Some(game),
             Command::Join { game, .. } | Command::TakeOver { game, .. } => Some(game),
             Command::Map { game: None }
             | Command::Orders { .. }
             | Command::Order(_)
             | Command::Ready(_)
             | Command::Status
-            | Command::List
-            | Command::History(_)
+            | Command::List { game: None }
+            | Command::History { game: None, .. }
+            | Command::Summary { game: None }
+            | Command::Get { .. }
+            | Command::WhoIs
             | Command::Draw(_)
             | Command::Concede(_)
             | Command::Resign

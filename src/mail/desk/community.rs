@@ -14,6 +14,7 @@ use crate::say;
 use crate::service::{ServiceError, Session};
 
 use super::super::command::{Located, PressTo};
+use super::super::refusal::Refusal;
 use super::section::ReplySection;
 use super::{Desk, Role, fold_id, house_name, same_address};
 
@@ -256,17 +257,21 @@ impl<'a> Desk<'a> {
         );
     }
 
-    /// `SUMMARY <game>`: centres by year, players, result, for anyone.
+    /// `SUMMARY [game]`: centres by year, players, result, for anyone; without a game,
+    /// the one the mail signed on to (as njudge's `SUMMARY` after `SIGNON`).
     pub(super) fn summary(
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
-        named: &str,
+        named: Option<&str>,
     ) -> Result<(), ServiceError> {
-        if !self.same_game(game, located, named) {
+        if let Some(named) = named
+            && !self.same_game(game, located, named)
+        {
             return Ok(());
         }
         let Some(session) = game else {
+            self.refuse(located, Refusal::NoGame);
             return Ok(());
         };
         let records = self.service.history(session.game().id())?;

@@ -125,7 +125,9 @@ impl Desk<'_> {
         match trial {
             Ok((trial, record)) => {
                 let preview = |results| ReplySection::Preview { results };
-                self.results_section(located, preview, &trial, variant, &record, true)?;
+                // The trial's next phase is never opened: the deadline it would have is
+                // not shown, only the real one, with the house's orders.
+                self.results_section(located, preview, &trial, variant, &record, false)?;
             }
             Err(e) => {
                 let message = self.game_message(&e);
@@ -135,6 +137,58 @@ impl Desk<'_> {
         // The trial plays the current phase only: orders kept for later ones are said.
         self.blocks_section(game);
         Ok(())
+    }
+
+    /// After `PRÊT`: the waives beyond the house's builds, ignored, are said.
+    pub(super) fn spare_waives(&mut self, game: &Option<Session<'_>>, located: &Located) {
+        let (Some(house), Some(session)) = (self.own_house(), game.as_ref()) else {
+            return;
+        };
+        let count = session.game().spare_waives(session.variant(), &house);
+        if count > 0 {
+            let message = say!(self.lang, "habits.spare_waives", count);
+            self.section(located.line, &located.text, ReplySection::Note { message });
+        }
+    }
+
+    /// `ORDRES` / `PARTIAL ORDERS` taken: remembered until an order line follows it.
+    pub(super) fn orders_opened(&mut self, located: &Located) {
+        if matches!(self.role, Role::House(_)) {
+            self.orders_header = Some(located.clone());
+        }
+    }
+
+    /// An `ORDRES` / `PARTIAL ORDERS` line with no order line after it: said, so that the
+    /// player knows nothing was changed (the orders they meant may have gone astray).
+    pub(super) fn no_order_followed(&mut self) {
+        let Some(located) = self.orders_header.take() else {
+            return;
+        };
+        let message = say!(self.lang, "habits.no_order_followed");
+        self.section(located.line, &located.text, ReplySection::Note { message });
+    }
+
+    /// njudge's `GET <file>`: its files are not kept here. `GET map` gets the board's
+    /// picture as `MAP` does; any other file, the help, with where to find the rest.
+    pub(super) fn get(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        map: bool,
+    ) -> Result<(), ServiceError> {
+        if map && game.is_some() {
+            return self.map(game, located, None);
+        }
+        let message = say!(self.lang, "habits.get", map);
+        self.section(located.line, &located.text, ReplySection::Note { message });
+        self.section(0, "", ReplySection::Help);
+        Ok(())
+    }
+
+    /// njudge's `WHOIS <address>`: this judge tells no one's address; what it has instead.
+    pub(super) fn whois(&mut self, located: &Located) {
+        let message = say!(self.lang, "habits.whois");
+        self.section(located.line, &located.text, ReplySection::Note { message });
     }
 
     /// A command of another judge: said unknown, with ours when there is one; the

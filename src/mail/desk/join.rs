@@ -101,6 +101,20 @@ impl Desk<'_> {
         self.consented(game, located, checked, asked, token, action)
     }
 
+    /// A request's refusal; for a house already played, with the houses still free and
+    /// the command that asks for one, as `LISTE` says them.
+    fn seat_refusal(&self, game: &Option<Session<'_>>, e: &GameError) -> String {
+        let message = self.game_message(e);
+        let (GameError::HousePlayed(_), Some(session)) = (e, game.as_ref()) else {
+            return message;
+        };
+        let g = session.game();
+        match self.how_to_join(g, &g.free_houses()) {
+            Some(free) => say!(self.lang, "join.played_then_free", refusal = message, free),
+            None => message,
+        }
+    }
+
     /// A seat asked for: without a token, the token mailed to the asking address (once
     /// while it is good); with the token that address was sent, the seat itself.
     fn consented(
@@ -122,7 +136,7 @@ impl Desk<'_> {
             }
         });
         if let Err(e) = checked {
-            let message = self.game_message(&e);
+            let message = self.seat_refusal(game, &e);
             self.error(located, message);
             return Ok(());
         }
@@ -297,7 +311,7 @@ impl Desk<'_> {
         match done {
             Ok(events) => self.seat_events(game, located, &events)?,
             Err(e) => {
-                let message = self.game_message(&e);
+                let message = self.seat_refusal(game, &e);
                 self.error(located, message);
             }
         }

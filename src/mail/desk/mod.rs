@@ -131,6 +131,9 @@ pub(crate) struct Desk<'a> {
     block: Option<ahead::Block>,
     /// The mail kept or removed blocks: the reply ends with those the house holds.
     ahead_touched: bool,
+    /// An `ORDRES` / `PARTIAL ORDERS` line no order line has followed yet: said so if
+    /// none comes before the next command or the end of the mail.
+    orders_header: Option<Located>,
 }
 
 impl<'a> Desk<'a> {
@@ -178,6 +181,7 @@ impl<'a> Desk<'a> {
             holder_checked: false,
             block: None,
             ahead_touched: false,
+            orders_header: None,
         }
     }
 
@@ -223,9 +227,16 @@ impl<'a> Desk<'a> {
             self.extra_words = extra;
             self.hidden.extend(hidden);
             match &located.command {
-                Ok(Command::Order(text)) if self.in_block() => self.block_line(located.line, text),
-                Ok(Command::Order(text)) => self.order(located.line, text),
+                Ok(Command::Order(text)) if self.in_block() => {
+                    self.orders_header = None;
+                    self.block_line(located.line, text)
+                }
+                Ok(Command::Order(text)) => {
+                    self.orders_header = None;
+                    self.order(located.line, text)
+                }
                 Ok(command) => {
+                    self.no_order_followed();
                     self.flush_orders(game);
                     // A sign-on ends the block of the sender before it.
                     if matches!(command, Command::SignOn { .. } | Command::Moderator { .. }) {
@@ -234,6 +245,7 @@ impl<'a> Desk<'a> {
                     self.command(game, located, command.clone())?;
                 }
                 Err(e) => {
+                    self.no_order_followed();
                     self.flush_orders(game);
                     let message = e.message(self.lang);
                     self.error(located, message);
@@ -243,6 +255,7 @@ impl<'a> Desk<'a> {
                 break;
             }
         }
+        self.no_order_followed();
         self.flush_orders(game);
         self.close_block(game);
         self.note_blocks(game);
@@ -371,12 +384,22 @@ impl<'a> Desk<'a> {
             } => self.moderator_sign_on(game, located, &named, &secret)?,
             // A block always replaces the orders of its phase.
             Command::Orders { .. } if self.in_block() => {}
-            Command::Orders { partial } => self.orders_mode(located, partial),
             Command::Ready(ready) if self.in_block() => self.block_ready(located, ready),
-            Command::Ready(ready) => self.ready(game, located, ready),
+            Command::Orders { partial } => {
+                self.orders_mode(located, partial);
+                self.orders_opened(located);
+            }
+            Command::Ready(ready) => {
+                self.ready(game, located, ready);
+                if ready {
+                    self.spare_waives(game, located);
+                }
+            }
             Command::Status => self.status(game, located),
-            Command::List => self.list(located)?,
-            Command::History(phase) => self.history(game, located, phase)?,
+            Command::List { game: named } => self.list(game, located, named.as_deref())?,
+            Command::History { game: named, phase } => {
+                self.history(game, located, named.as_deref(), phase)?
+            }
             Command::Draw(on) => self.vote(game, located, on.then_some(Vote::Draw)),
             Command::Concede(to) => {
                 if self.require_house(located).is_some()
@@ -451,7 +474,9 @@ impl<'a> Desk<'a> {
                 token,
             } => self.create(game, located, &named, variant, players, token)?,
             Command::WhoGame { game: named } => self.whogame(game, located, &named),
-            Command::Summary { game: named } => self.summary(game, located, &named)?,
+            Command::Summary { game: named } => self.summary(game, located, named.as_deref())?,
+            Command::Get { map } => self.get(game, located, map)?,
+            Command::WhoIs => self.whois(located),
             Command::Alert { house, body } => self.alert(game, located, house, &body)?,
             Command::Join {
                 game: named,

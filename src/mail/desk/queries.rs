@@ -76,11 +76,24 @@ impl Desk<'_> {
         self.blocks_section(game);
     }
 
-    pub(super) fn list(&mut self, located: &Located) -> Result<(), ServiceError> {
+    /// `LISTE [partie]`: every game of the judge, or only the one named (njudge's `LIST
+    /// <game>`), as the full list shows it.
+    pub(super) fn list(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        named: Option<&str>,
+    ) -> Result<(), ServiceError> {
+        let only = match named {
+            Some(named) if !self.same_game(game, located, named) => return Ok(()),
+            Some(_) => game.as_ref().map(|s| s.game().id().to_string()),
+            None => None,
+        };
         let games: Vec<GameLine> = self
             .service
             .games()?
             .iter()
+            .filter(|g| only.as_deref().is_none_or(|id| g.id() == id))
             .map(|g| {
                 let free_houses = g.free_houses();
                 let free = free_houses.len();
@@ -101,13 +114,15 @@ impl Desk<'_> {
         Ok(())
     }
 
-    /// Joining: for an open game with free seats, which houses are free and
-    /// the command that takes one (`JOIN` while it forms, `TAKEOVER` once it runs).
-    fn how_to_join(&self, g: &Game, free: &[crate::game::HouseKey]) -> Option<String> {
-        let open = g.settings().open && g.status() != crate::game::GameStatus::Finished;
-        if !open || free.is_empty() {
+    /// Joining: for a game with free seats, which houses are free and the command that
+    /// takes one (`JOIN` while an open game forms, `TAKEOVER` once it runs), or, for a
+    /// game that is not open, the one that asks its moderator for one.
+    pub(super) fn how_to_join(&self, g: &Game, free: &[crate::game::HouseKey]) -> Option<String> {
+        if free.is_empty() || g.status() == crate::game::GameStatus::Finished {
             return None;
         }
+        // A closed game's seats are the moderator's to give: TAKEOVER asks for one.
+        let open = g.settings().open;
         let variant = self.service.variant(g.variant()).ok();
         let houses: Vec<String> = free
             .iter()
@@ -122,7 +137,8 @@ impl Desk<'_> {
             "join.list_open",
             houses,
             game = g.id(),
-            forming
+            forming,
+            open
         ))
     }
 
@@ -178,20 +194,29 @@ impl Desk<'_> {
         Ok(())
     }
 
+    /// `HISTORIQUE [partie] [phase]`: a phase's results. Anyone may ask, as on njudge:
+    /// a stranger reads what the results mailed to everyone and the published site say,
+    /// the phases already played; a player, their own rejected lines too.
     pub(super) fn history(
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
+        named: Option<&str>,
         phase: Option<String>,
     ) -> Result<(), ServiceError> {
+        if let Some(named) = named
+            && !self.same_game(game, located, named)
+        {
+            return Ok(());
+        }
         let Some(session) = game else {
             self.refuse(located, Refusal::NoGame);
             return Ok(());
         };
         let (g, variant) = (session.game(), session.variant());
-        // A player's or the moderator's command: after a refused sign-on, nothing more is
-        // done for the game.
-        if self.role == Role::Nobody {
+        // After a refused sign-on, nothing more is done for the game: not even what a
+        // stranger may read, lest a guesser learn whether the game is the one they aimed at.
+        if self.role == Role::Nobody && self.locked_out {
             self.require_house(located);
             return Ok(());
         }
