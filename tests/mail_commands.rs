@@ -390,13 +390,15 @@ fn is_filler(text: &str) -> bool {
     text.starts_with('#') || !text.chars().any(char::is_alphanumeric)
 }
 
-/// Whether a command may be followed by lines it took (a press text) or that it left
-/// unread (after the end of the mail).
+/// Whether a command may be followed by lines it took (a press text, a diary) or that it
+/// left unread (after the end of the mail).
 fn swallows(command: &Result<Command, CommandError>) -> bool {
     matches!(
         command,
-        Ok(Command::Press { .. } | Command::Alert { .. } | Command::Stop)
-            | Err(CommandError::PressWithoutEnd | CommandError::EmptyPress)
+        Ok(Command::Press { .. } | Command::Alert { .. } | Command::Stop | Command::Diary { .. })
+            | Err(CommandError::PressWithoutEnd
+                | CommandError::EmptyPress
+                | CommandError::DiaryWithoutEnd { .. })
             | Err(CommandError::Arguments {
                 keyword: Keyword::Press
                     | Keyword::GreyPress

@@ -77,8 +77,17 @@ impl Veteran {
         let replies = self.post(from, body);
         assert_eq!(replies.len(), 1, "{body}: {replies:?}");
         let text = body_of(&replies[0]);
-        for french in ["PARTIE ", "MODERATEUR ", "RÉGLER ", "REJOINDRE ", "RELEVER "] {
-            assert!(!text.contains(french), "{french} in an English reply:\n{text}");
+        for french in [
+            "PARTIE ",
+            "MODERATEUR ",
+            "RÉGLER ",
+            "REJOINDRE ",
+            "RELEVER ",
+        ] {
+            assert!(
+                !text.contains(french),
+                "{french} in an English reply:\n{text}"
+            );
         }
         text
     }
@@ -188,7 +197,11 @@ fn clear_removes_the_pending_blocks_only() {
     understood(&reply);
     assert_eq!(judge.orders("france"), ["A MAR H"]);
     judge.tick(time(AFTER_SPRING));
-    assert!(judge.orders("france").is_empty(), "{:?}", judge.orders("france"));
+    assert!(
+        judge.orders("france").is_empty(),
+        "{:?}",
+        judge.orders("france")
+    );
 }
 
 #[test]
@@ -439,7 +452,15 @@ fn a_players_preview_shows_one_deadline() {
 
 /// An open classic game of seven waiting for players, France taken.
 fn open_game(judge: &mut Veteran) {
-    judge.ok(&["game", "new", "open", "--variant", "classique", "--moderator", MODERATOR]);
+    judge.ok(&[
+        "game",
+        "new",
+        "open",
+        "--variant",
+        "classique",
+        "--moderator",
+        MODERATOR,
+    ]);
     judge.ok(&["game", "set", "open", "--open", "yes"]);
     judge.ok(&["player", "add", "open", "france", "taken@example.org"]);
 }
@@ -449,7 +470,10 @@ fn a_join_of_a_taken_house_lists_the_free_ones() {
     let (mut judge, _) = Veteran::new("join-taken");
     open_game(&mut judge);
     let reply = judge.answer("newcomer@example.net", "JOIN open france\n");
-    assert!(reply.contains("Austria") && reply.contains("Turkey"), "{reply}");
+    assert!(
+        reply.contains("Austria") && reply.contains("Turkey"),
+        "{reply}"
+    );
 }
 
 #[test]

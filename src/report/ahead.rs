@@ -165,11 +165,11 @@ pub fn notice_text(
                         lang,
                         templates,
                     )?;
-                    parts.push(orders.trim_end().to_string());
                     let conditions = conditions_text(game, variant, house, lines, lang);
                     if !conditions.is_empty() {
                         parts.push(conditions);
                     }
+                    parts.push(orders.trim_end().to_string());
                 }
             }
             parts.push(say!(lang, "ahead.as_written"));
