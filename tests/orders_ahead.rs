@@ -58,27 +58,18 @@ impl Judge {
             "--reminders",
             "12h",
         ]);
-        for (house, address, secret, lang) in [
-            ("england", ENGLAND, ENGLAND_SECRET, "en"),
-            ("france", FRANCE, FRANCE_SECRET, "fr"),
-            ("germany", GERMANY, "aigle-noir-33", "en"),
-            ("austria", "austria@example.org", "danube-bleu-8", "en"),
-            ("italy", "italy@example.org", "botte-verte-9", "en"),
-            ("russia", "russia@example.org", "ours-blanc-10", "en"),
-            ("turkey", "turkey@example.org", "croissant-11", "en"),
-        ] {
-            j.ok(&[
-                "player",
-                "add",
-                GAME,
-                house,
-                address,
-                "--secret",
-                secret,
-                "--player-lang",
-                lang,
-            ]);
-        }
+        j.seat_players(
+            GAME,
+            &[
+                ("england", ENGLAND, ENGLAND_SECRET, "en"),
+                ("france", FRANCE, FRANCE_SECRET, "fr"),
+                ("germany", GERMANY, "aigle-noir-33", "en"),
+                ("austria", "austria@example.org", "danube-bleu-8", "en"),
+                ("italy", "italy@example.org", "botte-verte-9", "en"),
+                ("russia", "russia@example.org", "ours-blanc-10", "en"),
+                ("turkey", "turkey@example.org", "croissant-11", "en"),
+            ],
+        );
         j.ok(&["game", "pictures", GAME, "non"]);
         j.ok(&["game", "start", GAME]);
         j

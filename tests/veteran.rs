@@ -52,19 +52,14 @@ impl Veteran {
         ]);
         let created: serde_json::Value = serde_json::from_str(&created).unwrap();
         let moderator = created["moderator_secret"].as_str().unwrap().to_string();
-        for house in HOUSES {
-            judge.ok(&[
-                "player",
-                "add",
-                GAME,
-                house,
-                &address(house),
-                "--secret",
-                &secret(house),
-                "--player-lang",
-                "en",
-            ]);
-        }
+        let players: Vec<(String, String)> =
+            HOUSES.iter().map(|h| (address(h), secret(h))).collect();
+        let players: Vec<(&str, &str, &str, &str)> = HOUSES
+            .iter()
+            .zip(&players)
+            .map(|(h, (a, s))| (*h, a.as_str(), s.as_str(), "en"))
+            .collect();
+        judge.seat_players(GAME, &players);
         judge.ok(&["game", "start", GAME]);
         let mut judge = judge;
         judge.at = time("2026-03-23T09:00:00Z");

@@ -137,6 +137,23 @@ impl Clocked {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// Seats each player of `players`, (house, address, secret, language), in `game`.
+    pub fn seat_players(&self, game: &str, players: &[(&str, &str, &str, &str)]) {
+        for (house, address, secret, lang) in players {
+            self.ok(&[
+                "player",
+                "add",
+                game,
+                house,
+                address,
+                "--secret",
+                secret,
+                "--player-lang",
+                lang,
+            ]);
+        }
+    }
+
     /// `game show <id> --json`.
     pub fn show(&self, id: &str) -> serde_json::Value {
         serde_json::from_str(&self.ok(&["game", "show", id, "--json"])).unwrap()

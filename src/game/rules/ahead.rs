@@ -163,12 +163,8 @@ impl Game {
         house: &HouseKey,
         lines: &[(usize, String)],
     ) -> Vec<crate::game::OrderProblem> {
-        let Some(h) = variant.house_by_name(house) else {
-            return Vec::new();
-        };
-        let lines = OrderLines::picked(lines.to_vec());
-        match crate::game::orders::read_submission(variant, &self.position, h, &lines) {
-            Err(GameError::OrdersRefused(problems)) => problems,
+        match self.read_now(variant, house, lines) {
+            Some(Err(GameError::OrdersRefused(problems))) => problems,
             _ => Vec::new(),
         }
     }
@@ -181,12 +177,26 @@ impl Game {
         house: &HouseKey,
         lines: &[(usize, String)],
     ) -> Vec<crate::game::ConditionNote> {
-        let Some(h) = variant.house_by_name(house) else {
-            return Vec::new();
-        };
-        let lines = OrderLines::picked(lines.to_vec());
-        crate::game::orders::read_submission_noted(variant, &self.position, h, &lines)
+        self.read_now(variant, house, lines)
+            .and_then(Result::ok)
             .map(|read| read.conditions)
             .unwrap_or_default()
+    }
+
+    /// The house's orders `lines` read as a mail's are, against the position now.
+    fn read_now(
+        &self,
+        variant: &Variant,
+        house: &HouseKey,
+        lines: &[(usize, String)],
+    ) -> Option<Result<crate::game::orders::ReadOrders, GameError>> {
+        let h = variant.house_by_name(house)?;
+        let lines = OrderLines::picked(lines.to_vec());
+        Some(crate::game::orders::read_submission_noted(
+            variant,
+            &self.position,
+            h,
+            &lines,
+        ))
     }
 }
