@@ -10,6 +10,7 @@ mod support;
 
 use chrono::{DateTime, Utc};
 
+use support::assert_golden;
 use support::judge::{Clocked, body_of, clocked_judge, root};
 
 const GAME: &str = "vet";
@@ -231,7 +232,15 @@ fn one_spring_mail_plays_a_whole_year() {
     assert!(news.contains("A BUR-PIC"), "{news}");
     judge.tick(time("2026-03-27T19:01:00Z"));
     assert_eq!(judge.orders("france"), ["BUILD A PAR", "BUILD F BRE"]);
+    judge.news(&address("france"));
     judge.tick(time("2026-03-28T19:01:00Z"));
+    // The mail of the spring block: the condition as tested when spring began.
+    let spring = judge.news(&address("france"));
+    let pending = spring
+        .iter()
+        .find(|m| m.contains("Subject: [vet] Your orders for spring 1902"))
+        .unwrap();
+    assert_golden("veteran/pending-conditional-en.txt", &body_of(pending));
     let position = judge.position();
     assert!(position.contains("France: A par"), "{position}");
     assert!(position.contains("France: F bre"), "{position}");

@@ -207,12 +207,12 @@ fn conditions_text(
     let mut words = Vec::new();
     for note in game.conditions_now(variant, house, lines) {
         if let Some(message) = refused_note(&note, lang) {
-            words.push(format!("✗ {message}"));
+            words.push(prose(format!("✗ {message}")));
         } else if let crate::game::ConditionNote::Read { steps } = note {
             words.extend(
                 condition_steps(&steps, lang)
                     .into_iter()
-                    .map(|s| format!("→ {s}")),
+                    .map(|s| prose(format!("→ {s}"))),
             );
         }
     }
