@@ -369,6 +369,22 @@ fn a_convoy_path_is_a_move_by_convoy_and_ready_takes_it() {
     assert!(judge.position().contains("A nwy"), "{}", judge.position());
 }
 
+/// A path is checked against the mail's every convoy, once: a convoy given after a
+/// command matches it, and a mismatch is told once, however many sets the mail holds.
+#[test]
+fn a_convoy_path_is_checked_once_against_the_whole_mail() {
+    let (mut judge, _) = Veteran::new("convoy-path-once");
+    judge.edit(CONVOY);
+    let unconvoyed = "no fleet of yours in";
+    let reply = judge.as_house("england", "A YOR-NTH-NWY\nREADY\nF NTH C A YOR-NWY\n");
+    assert!(!reply.contains(unconvoyed), "{reply}");
+    let reply = judge.as_house(
+        "england",
+        "A YOR-NTH-NWY\nSTATUS\nF LON H\nREADY\nF NTH H\n",
+    );
+    assert_eq!(reply.matches(unconvoyed).count(), 1, "{reply}");
+}
+
 #[test]
 fn get_and_whois_are_answered_with_what_this_judge_has() {
     let (mut judge, _) = Veteran::new("get-whois");

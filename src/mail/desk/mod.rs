@@ -257,6 +257,15 @@ impl<'a> Desk<'a> {
         }
         self.no_order_followed();
         self.flush_orders(game);
+        // Paths are checked once the mail's every order is in: a convoy given in a later
+        // block of the mail matches a path given before it.
+        let first_orders = self
+            .sections
+            .iter()
+            .find_map(|p| matches!(p.section, ReplySection::Orders { .. }).then_some(p.line));
+        if let Some(line) = first_orders {
+            self.convoy_paths(game, line);
+        }
         self.close_block(game);
         self.note_blocks(game);
         if script_is_empty(commands) && !self.mail.too_large && self.too_many.is_none() {

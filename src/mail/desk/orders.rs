@@ -78,7 +78,6 @@ impl Desk<'_> {
         let refused_before = self.orders_refused;
         if let Some(events) = self.act_events(game, &located, action) {
             self.section(first, "", ReplySection::Orders { count });
-            self.convoy_paths(game, first);
             let unready = events
                 .iter()
                 .any(|e| matches!(e, Event::OrdersTaken { unready: true, .. }));
@@ -121,7 +120,7 @@ impl Desk<'_> {
     }
 
     /// Notes on the convoy paths of the house's orders that its own convoys do not match.
-    fn convoy_paths(&mut self, game: &Option<Session<'_>>, line: usize) {
+    pub(super) fn convoy_paths(&mut self, game: &Option<Session<'_>>, line: usize) {
         let (Some(session), Role::House(house)) = (game, &self.role) else {
             return;
         };
