@@ -146,8 +146,9 @@ impl Desk<'_> {
         };
         let count = session.game().spare_waives(session.variant(), &house);
         if count > 0 {
+            // Under the `READY` it answers, which is quoted there already.
             let message = say!(self.lang, "habits.spare_waives", count);
-            self.section(located.line, &located.text, ReplySection::Note { message });
+            self.section(located.line, "", ReplySection::Note { message });
         }
     }
 
