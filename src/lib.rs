@@ -1,5 +1,8 @@
 //! corbeau: a play-by-email judge for Diplomacy-style games, with the Westeros variant.
 
+// A `pub` item says who reads it: one the crate's users cannot reach is `pub(crate)`.
+#![warn(unreachable_pub)]
+
 pub mod bot;
 pub mod case;
 pub mod cli;

@@ -80,7 +80,7 @@ fn neighbours(variant: &Variant, kind: UnitKind, p: ProvinceId) -> Vec<ProvinceI
 }
 
 impl Values {
-    pub fn new(variant: &Variant, position: &Position, house: HouseId) -> Values {
+    pub(super) fn new(variant: &Variant, position: &Position, house: HouseId) -> Values {
         let n = variant.provinces.len();
         let mut occupant = vec![None; n];
         let mut threat = vec![0u32; n];
@@ -136,7 +136,7 @@ impl Values {
     }
 
     /// What a unit of `kind` standing in `p` is worth there.
-    pub fn of(&self, kind: UnitKind, p: ProvinceId) -> f64 {
+    pub(super) fn of(&self, kind: UnitKind, p: ProvinceId) -> f64 {
         self.by_kind[kind_index(kind)][usize::from(p.0)]
     }
 }

@@ -20,7 +20,7 @@ const EXAMPLE_ORDERS: &str = include_str!("../../games/examples/westeros-printem
 const EXAMPLE_NAME: &str = "games/examples/westeros-printemps-298.txt";
 
 #[derive(Debug, clap::Args)]
-pub struct AdjudicateArgs {
+pub(super) struct AdjudicateArgs {
     /// Order files (`-` for standard input). A file may also hold its own position (a turn
     /// file: `phase`, `unit`, `owner` … lines, then orders). None: the bundled example.
     files: Vec<PathBuf>,
@@ -67,7 +67,7 @@ enum Output {
     Line(String),
 }
 
-pub fn run(args: AdjudicateArgs) -> Result<(), Error> {
+pub(super) fn run(args: AdjudicateArgs) -> Result<(), Error> {
     let lang = language(args.lang);
     let variant = load_variant(&args.variant).map_err(|e| Error::Input(e.message(lang)))?;
     let base = match &args.position {

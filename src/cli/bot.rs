@@ -15,14 +15,14 @@ use crate::say;
 use super::{Error, language};
 
 #[derive(Debug, clap::Subcommand)]
-pub enum BotCommand {
+pub(super) enum BotCommand {
     /// Play whole games between the bot, a holder and a random player; print each kind's
     /// centres at the end (95 % interval), wins, survivals, and the bot's time per decision.
     Arena(ArenaArgs),
 }
 
 #[derive(Debug, clap::Args)]
-pub struct ArenaArgs {
+pub(super) struct ArenaArgs {
     /// A built-in variant (`westeros`, `classique`) or a variant file.
     #[arg(long, default_value = "westeros")]
     variant: String,
@@ -40,7 +40,7 @@ pub struct ArenaArgs {
     pub(super) lang: Option<Lang>,
 }
 
-pub fn run(command: BotCommand) -> Result<(), Error> {
+pub(super) fn run(command: BotCommand) -> Result<(), Error> {
     match command {
         BotCommand::Arena(args) => arena(&args),
     }

@@ -23,7 +23,7 @@ use super::ingest::{isolation, pass_error};
 use crate::report::game_text::phase_text;
 
 #[derive(Debug, clap::Args)]
-pub struct ServeArgs {
+pub(super) struct ServeArgs {
     /// Seconds between two passes (default: the configuration's `serve.interval`, 60).
     #[arg(long)]
     interval: Option<u64>,
@@ -31,7 +31,7 @@ pub struct ServeArgs {
 
 /// One pass; the store is opened for each step (and let go between mails when someone
 /// waits for it), never for the whole pass.
-pub fn run_tick(store: &StoreArgs) -> Result<(), Error> {
+pub(super) fn run_tick(store: &StoreArgs) -> Result<(), Error> {
     let (config, lang, now) = settings(store)?;
     judge_key(&config, lang)?;
     warn_default_address(&config, lang);
@@ -62,7 +62,7 @@ pub fn run_tick(store: &StoreArgs) -> Result<(), Error> {
 
 /// Warns when the judge still answers from the default address, which no player can
 /// write back to.
-pub fn warn_default_address(config: &Config, lang: Lang) {
+pub(super) fn warn_default_address(config: &Config, lang: Lang) {
     if config.judge.address != crate::config::Judge::default().address {
         return;
     }
@@ -78,7 +78,7 @@ pub fn warn_default_address(config: &Config, lang: Lang) {
 const LOCK_WAIT: Duration = Duration::from_secs(5);
 
 /// The transport of the configuration, or a clear word about what is wrong with it.
-pub fn configured_transport(config: &Config, lang: Lang) -> Result<Transport, Error> {
+pub(super) fn configured_transport(config: &Config, lang: Lang) -> Result<Transport, Error> {
     transport_from(config)
         .map_err(|e| Error::Input(format!("{} {e}", say!(lang, "clock.mail_configuration"))))
 }
@@ -88,7 +88,7 @@ pub fn configured_transport(config: &Config, lang: Lang) -> Result<Transport, Er
 /// something, debug when it found nothing to do, so that cron, which mails whatever a job
 /// prints, stays quiet), and with `--json` as one JSON object on one line of standard
 /// output for tools.
-pub fn print_report(lang: Lang, json: bool, report: &PassReport) -> Result<(), Error> {
+pub(super) fn print_report(lang: Lang, json: bool, report: &PassReport) -> Result<(), Error> {
     let tick = &report.tick;
     let ingest = &report.ingest;
     let drain = &report.drain;
@@ -285,7 +285,7 @@ impl Counts {
 /// mails as soon as another process waits for it, so that the moderator's commands
 /// (`corbeau game …`) and a piped `corbeau ingest` wait for one mail at most; a pass that
 /// finds it in use waits a little, then is skipped.
-pub fn run_serve(store: &StoreArgs, args: ServeArgs) -> Result<(), Error> {
+pub(super) fn run_serve(store: &StoreArgs, args: ServeArgs) -> Result<(), Error> {
     let (config, lang, _) = settings(store)?;
     judge_key(&config, lang)?;
     let transport = configured_transport(&config, lang)?;

@@ -19,7 +19,7 @@ use crate::say;
 /// variable, read there) keeps the order of precedence of `hand_shared` in cli/mod.rs.
 #[derive(Debug, Clone, Default, clap::Args)]
 #[command(next_help_heading = "Shared options (before or after the command's name)")]
-pub struct SharedArgs {
+pub(super) struct SharedArgs {
     /// The configuration file, for the commands that use the store (docs/configuration.md).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -39,7 +39,7 @@ pub struct SharedArgs {
 
 /// Options shared by the commands that use the store.
 #[derive(Debug, Clone, clap::Args)]
-pub struct StoreArgs {
+pub(super) struct StoreArgs {
     /// The configuration file (default: ./corbeau.toml if present; docs/configuration.md).
     #[arg(long, global = true, env = "CORBEAU_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -57,7 +57,7 @@ pub struct StoreArgs {
     pub now: Option<String>,
 }
 
-pub struct Context {
+pub(super) struct Context {
     pub config: Config,
     pub service: Service,
     pub lang: Lang,
@@ -67,14 +67,14 @@ pub struct Context {
 
 impl Context {
     /// The store of the data directory, created if there is none: for `game new`.
-    pub fn open(args: &StoreArgs) -> Result<Context, Error> {
+    pub(super) fn open(args: &StoreArgs) -> Result<Context, Error> {
         Context::open_as(args, true)
     }
 
     /// The store of the data directory, which must be there: a command run from the wrong
     /// folder, or with the wrong `--config`, says where it looked instead of leaving an
     /// empty store behind.
-    pub fn existing(args: &StoreArgs) -> Result<Context, Error> {
+    pub(super) fn existing(args: &StoreArgs) -> Result<Context, Error> {
         Context::open_as(args, false)
     }
 
@@ -97,7 +97,7 @@ impl Context {
         Ok(Context::with(config, service, lang, args.json, now))
     }
 
-    pub fn with(
+    pub(super) fn with(
         config: Config,
         service: Service,
         lang: Lang,
@@ -115,12 +115,12 @@ impl Context {
 
     /// A service error (or the game's refusal) as a command-line error in the moderator's
     /// language.
-    pub fn fail(&self, e: impl Into<ServiceError>) -> Error {
+    pub(super) fn fail(&self, e: impl Into<ServiceError>) -> Error {
         game_error(self.lang, e)
     }
 
     /// Prints a value as JSON (with `--json`) or the text made by `text`.
-    pub fn print<T: Serialize>(
+    pub(super) fn print<T: Serialize>(
         &self,
         value: &T,
         text: impl FnOnce() -> String,
@@ -130,7 +130,7 @@ impl Context {
 }
 
 /// Prints a value as JSON (`json`) or the text made by `text`, ended by a new line.
-pub fn print_as<T: Serialize>(
+pub(super) fn print_as<T: Serialize>(
     json: bool,
     value: &T,
     text: impl FnOnce() -> String,
@@ -151,7 +151,7 @@ pub fn print_as<T: Serialize>(
 
 /// The configuration (with `--data` applied), the language and the time, without opening
 /// the store.
-pub fn settings(args: &StoreArgs) -> Result<(Config, Lang, DateTime<Utc>), Error> {
+pub(super) fn settings(args: &StoreArgs) -> Result<(Config, Lang, DateTime<Utc>), Error> {
     let mut config =
         Config::load(args.config.as_deref()).map_err(|e| Error::Input(e.to_string()))?;
     if let Some(dir) = &args.data {
@@ -181,7 +181,7 @@ pub fn settings(args: &StoreArgs) -> Result<(Config, Lang, DateTime<Utc>), Error
 /// `[judge] key_file`, created there at the first start), before the store is opened:
 /// every command that opens the store calls it first. A key file that cannot be read or
 /// holds no key stops the command with the reason.
-pub fn judge_key(config: &Config, lang: Lang) -> Result<(), Error> {
+pub(super) fn judge_key(config: &Config, lang: Lang) -> Result<(), Error> {
     crate::service::auth::install_judge_key(&config.key_file())
         .map_err(|e| Error::Input(e.message(lang)))
 }
@@ -189,7 +189,7 @@ pub fn judge_key(config: &Config, lang: Lang) -> Result<(), Error> {
 /// A service error as a command-line error in the moderator's language: a bug (a
 /// template that does not render, a secret that could not be made, a damaged store) exits
 /// 2, anything else 1; the callers that must retry say so themselves ([`Error::temporary`]).
-pub fn game_error(lang: Lang, e: impl Into<ServiceError>) -> Error {
+pub(super) fn game_error(lang: Lang, e: impl Into<ServiceError>) -> Error {
     let e = e.into();
     match e {
         ServiceError::Bug(_)

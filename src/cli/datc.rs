@@ -16,7 +16,7 @@ use crate::map::Variant;
 use super::{Error, read_input};
 
 #[derive(Debug, clap::Args)]
-pub struct DatcArgs {
+pub(super) struct DatcArgs {
     /// Case files: the jDip DATC text format or the project's .case format.
     #[arg(required = true)]
     files: Vec<PathBuf>,
@@ -32,7 +32,7 @@ pub struct DatcArgs {
 }
 
 #[derive(Debug, clap::Args)]
-pub struct ConvertArgs {
+pub(super) struct ConvertArgs {
     /// The DATC v2.4 file in the jDip text format.
     #[arg(long)]
     v24: PathBuf,
@@ -61,7 +61,7 @@ fn load_cases(cache: &mut VariantCache, path: &std::path::Path) -> Result<Vec<Ca
     cases.map_err(Error::Input)
 }
 
-pub fn run(args: DatcArgs) -> Result<(), Error> {
+pub(super) fn run(args: DatcArgs) -> Result<(), Error> {
     let mut cache = VariantCache::default();
     let mut cases = Vec::new();
     for path in &args.files {
@@ -190,7 +190,7 @@ fn benchmark(prepared: &[(Arc<Variant>, CaseStep)], times: u32) {
     );
 }
 
-pub fn convert(args: ConvertArgs) -> Result<(), Error> {
+pub(super) fn convert(args: ConvertArgs) -> Result<(), Error> {
     let mut cache = VariantCache::default();
     let v24_text = read_input(&args.v24, super::language(None))?;
     let mut v24 = read_jdip(&mut cache, "datc_v2.4.txt", &v24_text).map_err(Error::Input)?;

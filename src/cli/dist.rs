@@ -15,12 +15,12 @@ use clap_mangen::roff::{Roff, bold, roman};
 use super::Error;
 
 #[derive(Debug, clap::Args)]
-pub struct PackageFilesArgs {
+pub(super) struct PackageFilesArgs {
     /// The folder to write man/ and completions/ into (pkg/ of the source tree).
     dir: PathBuf,
 }
 
-pub fn run(root: Command, args: PackageFilesArgs) -> Result<(), Error> {
+pub(super) fn run(root: Command, args: PackageFilesArgs) -> Result<(), Error> {
     let man = args.dir.join("man");
     let completions = args.dir.join("completions");
     fs::create_dir_all(&man)?;

@@ -13,7 +13,7 @@ use crate::say;
 use super::{Error, language, read_input};
 
 #[derive(Debug, clap::Args)]
-pub struct DrawArgs {
+pub(super) struct DrawArgs {
     /// Order files (`-` for standard input), `House:` lines naming the house of the orders
     /// after them. With orders, the phase is adjudicated and the picture shows the position
     /// after it, with every order drawn (failed ones in red, crossed).
@@ -46,14 +46,14 @@ pub struct DrawArgs {
 
 /// The picture's format, from the output file's extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FileFormat {
+pub(super) enum FileFormat {
     Svg,
     Png,
 }
 
 impl FileFormat {
     /// `.svg` or `.png`, else a clear refusal before any work.
-    pub fn of(path: &Path, lang: Lang) -> Result<FileFormat, Error> {
+    pub(super) fn of(path: &Path, lang: Lang) -> Result<FileFormat, Error> {
         match path
             .extension()
             .and_then(|e| e.to_str())
@@ -71,7 +71,7 @@ impl FileFormat {
     }
 }
 
-pub fn run(args: DrawArgs) -> Result<(), Error> {
+pub(super) fn run(args: DrawArgs) -> Result<(), Error> {
     let lang = language(args.lang);
     let format = FileFormat::of(&args.out, lang)?;
     let variant = load_variant(&args.variant).map_err(|e| Error::Input(e.message(lang)))?;
@@ -115,7 +115,7 @@ pub fn run(args: DrawArgs) -> Result<(), Error> {
 }
 
 /// Draws and writes the picture; nothing is written if drawing fails.
-pub fn write_picture(
+pub(super) fn write_picture(
     picture: &Picture<'_>,
     format: FileFormat,
     out: &Path,
@@ -131,7 +131,7 @@ pub fn write_picture(
 
 /// A drawing error as the command line reports it: a variant without drawing data is the
 /// user's input; a failed rasterisation is ours.
-pub fn draw_error(e: crate::draw::DrawError) -> Error {
+pub(super) fn draw_error(e: crate::draw::DrawError) -> Error {
     match e {
         crate::draw::DrawError::NoDrawing(m) => Error::Input(m),
         other => Error::Internal(other.to_string()),
@@ -140,7 +140,7 @@ pub fn draw_error(e: crate::draw::DrawError) -> Error {
 
 /// Parses order lines; a line `House:` alone gives the house of the lines after it.
 /// Every unreadable line is reported, and then nothing is drawn.
-pub fn read_orders(
+pub(super) fn read_orders(
     variant: &Variant,
     name: &str,
     text: &str,

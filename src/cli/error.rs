@@ -6,7 +6,7 @@
 use crate::map::MapError;
 
 /// "Temporary failure; user is invited to retry" (sysexits.h).
-pub const EX_TEMPFAIL: u8 = 75;
+pub(super) const EX_TEMPFAIL: u8 = 75;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

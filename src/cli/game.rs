@@ -24,7 +24,7 @@ use crate::report::game_text::{
 use crate::report::summary::{centres_by_year, summary_text};
 
 #[derive(Debug, clap::Subcommand)]
-pub enum GameCommand {
+pub(super) enum GameCommand {
     /// Create a game (forming: add its players, then start it).
     New(Box<NewArgs>),
     /// List the games.
@@ -101,7 +101,7 @@ pub enum GameCommand {
 }
 
 #[derive(Debug, clap::Args)]
-pub struct SetArgs {
+pub(super) struct SetArgs {
     game: String,
     #[command(flatten)]
     values: SetValues,
@@ -111,7 +111,7 @@ pub struct SetArgs {
 /// on `SetArgs` the game would be one of its members, and `game set GAME` would pass.)
 #[derive(Debug, clap::Args)]
 #[group(id = "setting", required = true, multiple = true)]
-pub struct SetValues {
+pub(super) struct SetValues {
     /// How long to wait past the deadline for missing orders (`6h`, `0`), at most 7 days.
     #[arg(long, group = "setting")]
     grace: Option<String>,
@@ -148,7 +148,7 @@ pub struct SetValues {
 }
 
 #[derive(Debug, clap::Args)]
-pub struct NewArgs {
+pub(super) struct NewArgs {
     /// Short name: lowercase letters, digits, dashes (`westeros-1`).
     game: String,
     /// A built-in variant (`westeros`, `classique`) or a variant file.
@@ -201,7 +201,7 @@ pub struct NewArgs {
 
 /// When deadlines fall (docs/deadlines.md).
 #[derive(Debug, clap::Args)]
-pub struct ScheduleArgs {
+pub(super) struct ScheduleArgs {
     /// Time zone of the deadlines (`Europe/Paris`).
     #[arg(long)]
     zone: Option<String>,
@@ -233,7 +233,7 @@ pub struct ScheduleArgs {
 }
 
 #[derive(Debug, clap::Args)]
-pub struct EndArgs {
+pub(super) struct EndArgs {
     game: String,
     #[command(flatten)]
     result: EndResult,
@@ -244,7 +244,7 @@ pub struct EndArgs {
 /// end GAME` alone abandoned the game.)
 #[derive(Debug, clap::Args)]
 #[group(required = true, multiple = false, id = "result")]
-pub struct EndResult {
+pub(super) struct EndResult {
     /// These houses win (several: a shared victory).
     #[arg(long, num_args = 1.., group = "result")]
     win: Vec<String>,
@@ -260,7 +260,7 @@ pub struct EndResult {
 }
 
 #[derive(Debug, clap::Subcommand)]
-pub enum PlayerCommand {
+pub(super) enum PlayerCommand {
     /// Seat a player in a house (a secret is made unless given).
     Add(SeatArgs),
     /// Give a house to a new player (the old secret stops working).
@@ -308,7 +308,7 @@ pub enum PlayerCommand {
 }
 
 #[derive(Debug, clap::Args)]
-pub struct SeatArgs {
+pub(super) struct SeatArgs {
     game: String,
     house: String,
     address: String,
@@ -339,7 +339,7 @@ fn parse_allowed(s: &str) -> Result<bool, String> {
     }
 }
 
-pub fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
+pub(super) fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error> {
     let now = ctx.now;
     match command {
         GameCommand::New(args) => new_game(ctx, *args),
@@ -754,7 +754,7 @@ fn end_game(ctx: &Context, args: EndArgs) -> Result<(), Error> {
     done(ctx, &g, &text)
 }
 
-pub fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
+pub(super) fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Error> {
     match command {
         PlayerCommand::Add(args) => seat(ctx, args, false),
         PlayerCommand::Replace(args) => seat(ctx, args, true),
@@ -1087,7 +1087,7 @@ fn print_record(
 }
 
 /// The warning when a moderator's template failed and the built-in one was used instead.
-pub fn template_fallback(ctx: &Context, e: &crate::report::RenderError) -> String {
+pub(super) fn template_fallback(ctx: &Context, e: &crate::report::RenderError) -> String {
     say!(
         ctx.lang,
         "cli_game_more.template_fallback",
@@ -1151,7 +1151,7 @@ fn summary_json(
 }
 
 /// A game without its secrets' hashes, for `show --json` and `export`.
-pub fn public_game(g: &Game, variant: &Rc<Variant>) -> serde_json::Value {
+pub(super) fn public_game(g: &Game, variant: &Rc<Variant>) -> serde_json::Value {
     let g = g.without_secrets();
     // Places and houses written as the variant's ids, as the store keeps them.
     scope::within(variant, || serde_json::to_value(&g)).unwrap_or_default()

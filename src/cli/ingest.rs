@@ -29,7 +29,7 @@ use super::clock::{configured_transport, print_report};
 use super::context::{StoreArgs, game_error, judge_key, settings};
 
 #[derive(Debug, clap::Args)]
-pub struct IngestArgs {
+pub(super) struct IngestArgs {
     /// Read every new message of this Maildir (moved to cur/ once carried out) instead of
     /// one message on stdin.
     #[arg(long, value_name = "DIR")]
@@ -42,7 +42,7 @@ pub struct IngestArgs {
 
 /// How a pass of this process runs itself again to try a suspect mail alone: this
 /// program, with the options that chose its configuration, data and clock.
-pub fn isolation(store: &StoreArgs) -> Option<Isolation> {
+pub(super) fn isolation(store: &StoreArgs) -> Option<Isolation> {
     let program = std::env::current_exe().ok()?;
     let mut args: Vec<std::ffi::OsString> = Vec::new();
     if let Some(config) = &store.config {
@@ -85,7 +85,7 @@ fn seconds_from_env(name: &str) -> Option<Duration> {
         .and_then(|s| Duration::try_from_secs_f64(s).ok())
 }
 
-pub fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
+pub(super) fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
     if let Some(path) = &args.isolated {
         return run_isolated(path, store);
     }
@@ -215,7 +215,7 @@ impl Watchdog {
 }
 
 /// A pass's failure as the command's error: temporary (75) unless retrying cannot help.
-pub fn pass_error(lang: Lang, e: PassError) -> Error {
+pub(super) fn pass_error(lang: Lang, e: PassError) -> Error {
     let temporary = e.is_temporary();
     let error = match e {
         PassError::Service(e) => game_error(lang, e),

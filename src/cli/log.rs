@@ -29,7 +29,7 @@ use crate::say;
 
 /// The form of the log lines.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum LogFormat {
+pub(super) enum LogFormat {
     /// A time, a level and a sentence per line.
     #[default]
     Text,
@@ -41,7 +41,7 @@ pub enum LogFormat {
 /// The log options, before or after the command's name.
 #[derive(Debug, Clone, Default, clap::Args)]
 #[command(next_help_heading = "Log (before or after the command's name)")]
-pub struct LogArgs {
+pub(super) struct LogArgs {
     /// More log lines on standard error: -v the debug ones, -vv the trace ones
     /// (CORBEAU_LOG wins over it).
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
@@ -62,7 +62,7 @@ pub struct LogArgs {
 }
 
 /// Starts the log for this process, as the options and `CORBEAU_LOG` say.
-pub fn install(args: &LogArgs) {
+pub(super) fn install(args: &LogArgs) {
     let level = match i16::from(args.verbose) - i16::from(args.quiet) {
         2.. => LevelFilter::TRACE,
         1 => LevelFilter::DEBUG,
@@ -106,7 +106,7 @@ pub fn install(args: &LogArgs) {
 
 /// The message that ends a command, on standard error, as the journal reads an error
 /// when it is the journal's stream.
-pub fn final_error(text: &str) {
+pub(super) fn final_error(text: &str) {
     let line = if journal() {
         prefixed(3, text)
     } else {

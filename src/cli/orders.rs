@@ -20,7 +20,7 @@ use super::game::public_game;
 use crate::report::game_text::{Audience, phase_text, record_results_or_builtin};
 
 #[derive(Debug, clap::Subcommand)]
-pub enum OrdersCommand {
+pub(super) enum OrdersCommand {
     /// Give a house's orders (from a file, or standard input): they replace its orders,
     /// or with --partial only those of the units they name.
     Submit {
@@ -54,7 +54,7 @@ fn tell_conditions(notes: &[crate::game::ConditionNote], lang: crate::lang::Lang
     }
 }
 
-pub fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
+pub(super) fn run_orders(ctx: &Context, command: OrdersCommand) -> Result<(), Error> {
     match command {
         OrdersCommand::Submit {
             game,
@@ -191,7 +191,7 @@ fn show_orders(ctx: &Context, g: &crate::game::Game, house: &HouseKey) -> Result
 }
 
 #[derive(Debug, clap::Args)]
-pub struct HistoryArgs {
+pub(super) struct HistoryArgs {
     game: String,
     /// One phase: its number in the history (1 is the first) or its name.
     phase: Option<String>,
@@ -200,7 +200,7 @@ pub struct HistoryArgs {
     map: Option<std::path::PathBuf>,
 }
 
-pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
+pub(super) fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
     let g = ctx.service.load(&args.game).map_err(|e| ctx.fail(e))?;
     let records = ctx.service.history(g.id()).map_err(|e| ctx.fail(e))?;
     let Some(wanted) = args.phase else {
@@ -282,12 +282,12 @@ pub fn run_history(ctx: &Context, args: HistoryArgs) -> Result<(), Error> {
 }
 
 #[derive(Debug, clap::Args)]
-pub struct ExportArgs {
+pub(super) struct ExportArgs {
     game: String,
 }
 
 /// The whole game as JSON: settings, players (without secrets), position, history, audit.
-pub fn run_export(ctx: &Context, args: ExportArgs) -> Result<(), Error> {
+pub(super) fn run_export(ctx: &Context, args: ExportArgs) -> Result<(), Error> {
     let g = ctx.service.load(&args.game).map_err(|e| ctx.fail(e))?;
     let phases = ctx.service.history(g.id()).map_err(|e| ctx.fail(e))?;
     let audit = ctx.service.audit_trail(g.id()).map_err(|e| ctx.fail(e))?;
@@ -313,7 +313,10 @@ pub fn run_export(ctx: &Context, args: ExportArgs) -> Result<(), Error> {
 
 /// A phase record as JSON without the snapshot kept for rollback (it repeats the position
 /// and orders, and holds the secrets' hashes).
-pub fn record_json(record: &crate::game::PhaseRecord, variant: &Rc<Variant>) -> serde_json::Value {
+pub(super) fn record_json(
+    record: &crate::game::PhaseRecord,
+    variant: &Rc<Variant>,
+) -> serde_json::Value {
     let mut value = scope::within(variant, || serde_json::to_value(record)).unwrap_or_default();
     if let Some(map) = value.as_object_mut() {
         map.remove("game_before");

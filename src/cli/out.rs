@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 static CLOSED: AtomicBool = AtomicBool::new(false);
 
 /// Writes to standard output, unless an earlier write failed.
-pub fn write(args: fmt::Arguments<'_>, newline: bool) {
+pub(super) fn write(args: fmt::Arguments<'_>, newline: bool) {
     if CLOSED.load(Ordering::Relaxed) {
         return;
     }

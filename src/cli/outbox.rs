@@ -11,13 +11,13 @@ use super::context::Context;
 use crate::service::Envelope;
 
 #[derive(Debug, clap::Args)]
-pub struct OutboxArgs {
+pub(super) struct OutboxArgs {
     /// Try every waiting mail again at the next pass, without waiting for its back-off.
     #[arg(long)]
     retry: bool,
 }
 
-pub fn run(ctx: &Context, args: OutboxArgs) -> Result<(), Error> {
+pub(super) fn run(ctx: &Context, args: OutboxArgs) -> Result<(), Error> {
     let service = &ctx.service;
     let mut waiting = service.outbox().map_err(|e| ctx.fail(e))?;
     if args.retry {

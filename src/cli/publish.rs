@@ -13,14 +13,14 @@ use super::Error;
 use super::context::Context;
 
 #[derive(Debug, clap::Args)]
-pub struct PublishArgs {
+pub(super) struct PublishArgs {
     /// The site's folder (new, empty, or written by corbeau before); default: the
     /// configuration's `[publish] dir`.
     dir: Option<PathBuf>,
 }
 
 /// The site the configuration names, with the judge's language and templates.
-pub fn configured_site(config: &Config, lang: Lang, dir: Option<PathBuf>) -> Option<Site> {
+pub(super) fn configured_site(config: &Config, lang: Lang, dir: Option<PathBuf>) -> Option<Site> {
     Some(Site {
         dir: dir.or_else(|| config.publish.dir.clone())?,
         lang,
@@ -31,7 +31,7 @@ pub fn configured_site(config: &Config, lang: Lang, dir: Option<PathBuf>) -> Opt
     })
 }
 
-pub fn run(ctx: &Context, args: PublishArgs) -> Result<(), Error> {
+pub(super) fn run(ctx: &Context, args: PublishArgs) -> Result<(), Error> {
     let site = configured_site(&ctx.config, ctx.lang, args.dir)
         .ok_or_else(|| Error::Input(say!(ctx.lang, "publish.publish_where_give_a_folder")))?;
     let report = crate::publish::publish(&ctx.service, &site, Mode::All)
@@ -70,7 +70,7 @@ fn summary(lang: Lang, report: &PublishReport, site: &Site) -> String {
 /// Reads what the publication after a pass needs ([`Mode::Changed`] unless `all`); none
 /// when no site is configured. A failure is said on standard error and the judge goes on:
 /// the games are already changed and stored, whatever their pages.
-pub fn prepare_after_pass(
+pub(super) fn prepare_after_pass(
     config: &Config,
     lang: Lang,
     service: &Service,
@@ -89,7 +89,7 @@ pub fn prepare_after_pass(
 
 /// Writes what [`prepare_after_pass`] read (the store let go meanwhile); says what was
 /// written, if anything, and what failed.
-pub fn write_after_pass(lang: Lang, work: Option<Work>) {
+pub(super) fn write_after_pass(lang: Lang, work: Option<Work>) {
     let Some(work) = work else {
         return;
     };

@@ -67,19 +67,23 @@ pub enum BlockProblem {
 /// A set's lines once its blocks are resolved: the lines kept, in order, and what became
 /// of each block.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Resolved {
+pub(super) struct Resolved {
     pub lines: Vec<(usize, String)>,
     pub notes: Vec<ConditionNote>,
 }
 
 /// Whether a line is a block line (`IF …`, `ELSE`, `ENDIF`…): never an order, never prose.
-pub fn is_block_line(line: &str) -> bool {
+pub(super) fn is_block_line(line: &str) -> bool {
     block_line(line).is_some()
 }
 
 /// Resolves the blocks of a set's lines on `position`. Lines outside any block are kept
 /// as they are; a set without blocks comes back unchanged.
-pub fn resolve(variant: &Variant, position: &Position, lines: &[(usize, String)]) -> Resolved {
+pub(super) fn resolve(
+    variant: &Variant,
+    position: &Position,
+    lines: &[(usize, String)],
+) -> Resolved {
     let mut out = Resolved::default();
     // Where the lines kept since the last block began, in `out.lines`: a stray `ELSE` or
     // `ENDIF` sets them aside too, as the branch of an `IF` that was lost.
@@ -350,7 +354,7 @@ fn condition_of(
 
 /// Whether a condition holds on the board: units standing there (not those dislodged and
 /// waiting to retreat), and the owners of supply centres.
-pub fn holds(variant: &Variant, position: &Position, condition: &Condition) -> bool {
+pub(super) fn holds(variant: &Variant, position: &Position, condition: &Condition) -> bool {
     match condition {
         Condition::Unit { owner, kind, at } => position.units.iter().any(|u| {
             variant.province_of(u.region) == at.province

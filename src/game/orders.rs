@@ -281,7 +281,11 @@ pub(super) fn unit_key(
 
 /// The house's orders after a submission: all replaced, or only those of the units named
 /// (orders without a unit, such as waives, are then added).
-pub fn merge(current: &[StoredOrder], new: Vec<StoredOrder>, mode: SubmitMode) -> Vec<StoredOrder> {
+pub(super) fn merge(
+    current: &[StoredOrder],
+    new: Vec<StoredOrder>,
+    mode: SubmitMode,
+) -> Vec<StoredOrder> {
     match mode {
         SubmitMode::Replace => new,
         SubmitMode::Partial => {
@@ -300,7 +304,7 @@ pub fn merge(current: &[StoredOrder], new: Vec<StoredOrder>, mode: SubmitMode) -
 }
 
 /// The stored orders of a house, for the judge: as they were parsed when received.
-pub fn given_orders(house: HouseId, orders: &[StoredOrder]) -> Vec<GivenOrder> {
+pub(super) fn given_orders(house: HouseId, orders: &[StoredOrder]) -> Vec<GivenOrder> {
     orders
         .iter()
         .map(|o| GivenOrder {

@@ -246,7 +246,7 @@ pub fn is_common(secret: &str) -> bool {
 /// passwords ([`is_common`]), or holding the game's or the house's own name
 /// (`westeros-1`, `stark`), which anyone reading the results knows. A name shorter than
 /// four characters refuses only a secret that is that name, not every secret holding it.
-pub fn check_chosen(secret: &str, known: &[&str]) -> Result<(), GameError> {
+pub(super) fn check_chosen(secret: &str, known: &[&str]) -> Result<(), GameError> {
     let secret = secret.trim();
     let mut distinct: Vec<char> = secret.chars().collect();
     distinct.sort_unstable();

@@ -19,7 +19,7 @@ pub const MAX_GRACE: Span = Span::days(7);
 /// The most reminders before one deadline: more would be spam, not reminders.
 pub const MAX_REMINDERS: usize = 5;
 /// How far ahead a deadline may be set: as far as any span reaches (365 days).
-pub const MAX_AHEAD: Span = Span::MAX;
+pub(super) const MAX_AHEAD: Span = Span::MAX;
 
 /// One setting changed, with its new value.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,7 +100,7 @@ fn read_shown(value: &str) -> Result<bool, GameError> {
 }
 
 /// `oui`/`yes`/`on`, `non`/`no`/`off`, in any case.
-pub fn read_yes_no(value: &str) -> Result<bool, GameError> {
+pub(super) fn read_yes_no(value: &str) -> Result<bool, GameError> {
     match crate::map::fold(value).as_str() {
         "oui" | "yes" | "on" | "true" => Ok(true),
         "non" | "no" | "off" | "false" => Ok(false),

@@ -9,7 +9,7 @@ use super::model::{Ending, Game, Vote};
 
 /// The ending the board decides after a phase, if any. Centres change only when autumn
 /// ends, so the check runs when the game enters a winter or a new year.
-pub fn board_ending(
+pub(super) fn board_ending(
     variant: &Variant,
     game: &Game,
     before: &Position,
@@ -107,7 +107,7 @@ pub fn survivors(variant: &Variant, game: &Game, position: &Position) -> Vec<Hou
 /// The ending the votes decide: a draw when every surviving house that is not in civil
 /// disorder voted for the same one (a bare `DRAW` is the draw of every survivor); a
 /// concession when every such house but one conceded to it.
-pub fn vote_ending(survivors: &[HouseKey], game: &Game) -> Option<Ending> {
+pub(super) fn vote_ending(survivors: &[HouseKey], game: &Game) -> Option<Ending> {
     let voters: Vec<&super::model::Seat> = game
         .seats
         .iter()

@@ -11,7 +11,7 @@ use super::position::{Position, Unit};
 
 /// One adjustment order after legality: the unit (for a disband) and the command.
 #[derive(Debug, Clone)]
-pub struct AdjustmentOrder {
+pub(super) struct AdjustmentOrder {
     /// The house that gave the order (for builds without a house: the centre's house).
     pub house: Option<HouseId>,
     /// The unit to disband, by index in the position.
@@ -21,7 +21,7 @@ pub struct AdjustmentOrder {
 
 /// What the adjustments decided.
 #[derive(Debug, Clone, Default)]
-pub struct AdjustmentResult {
+pub(super) struct AdjustmentResult {
     /// One outcome per order, in order.
     pub outcomes: Vec<Outcome>,
     /// Units removed, by index in the position, with whether it was civil disorder.
@@ -70,7 +70,7 @@ pub fn free_home_centres(
 }
 
 /// Decides every build, waive and disband, then civil disorder.
-pub fn resolve_adjustments(
+pub(super) fn resolve_adjustments(
     variant: &Variant,
     position: &Position,
     orders: &[AdjustmentOrder],

@@ -10,7 +10,7 @@ use super::position::{PhaseKind, Position, Unit};
 
 /// Which list of units an order speaks of: those on the board, or those dislodged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UnitPool {
+pub(super) enum UnitPool {
     Board,
     Dislodged,
 }
@@ -34,13 +34,13 @@ impl<'a> Board<'a> {
 }
 
 /// The board and the dislodged units of a position, indexed.
-pub struct Boards<'a> {
+pub(super) struct Boards<'a> {
     pub board: Board<'a>,
     pub dislodged: Board<'a>,
 }
 
 impl<'a> Boards<'a> {
-    pub fn new(variant: &Variant, position: &'a Position) -> Boards<'a> {
+    pub(super) fn new(variant: &Variant, position: &'a Position) -> Boards<'a> {
         Boards {
             board: Board::new(variant, position.units.iter()),
             dislodged: Board::new(variant, position.dislodged.iter().map(|d| &d.unit)),
@@ -77,7 +77,7 @@ pub fn find_unit(board: &Board<'_>, spec: &UnitSpec) -> Result<usize, Illegal> {
 }
 
 /// Checks that `house` (None: anybody, as in a stateless batch) may order this unit.
-pub fn check_owner(unit: &Unit, house: Option<HouseId>) -> Result<(), Illegal> {
+pub(super) fn check_owner(unit: &Unit, house: Option<HouseId>) -> Result<(), Illegal> {
     match (unit.owner, house) {
         (Owner::Neutral, _) => Err(Illegal::NeutralUnit),
         (_, None) => Ok(()),
@@ -89,7 +89,7 @@ pub fn check_owner(unit: &Unit, house: Option<HouseId>) -> Result<(), Illegal> {
 /// An order refused: the unit it was for, when that unit was found (its pool and its
 /// index there), and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RefusedOrder {
+pub(super) struct RefusedOrder {
     pub unit: Option<(UnitPool, usize)>,
     pub why: Illegal,
 }
@@ -103,7 +103,7 @@ impl RefusedOrder {
 
 /// The unit an order is for, in the pool the phase uses (none for a build or a waive,
 /// which name no unit on the board), with the command it stands for.
-pub fn resolve_order(
+pub(super) fn resolve_order(
     variant: &Variant,
     position: &Position,
     boards: &Boards<'_>,
@@ -264,7 +264,11 @@ pub fn move_command(
 }
 
 /// The region a fleet in `from` reaches when told to go to `to` (DATC 6.B.1–6.B.3).
-pub fn fleet_target(variant: &Variant, from: RegionId, to: Location) -> Result<RegionId, Illegal> {
+pub(super) fn fleet_target(
+    variant: &Variant,
+    from: RegionId,
+    to: Location,
+) -> Result<RegionId, Illegal> {
     let reachable: Vec<RegionId> = variant.fleet_adjacency[usize::from(from.0)]
         .iter()
         .copied()
@@ -287,7 +291,12 @@ pub fn fleet_target(variant: &Variant, from: RegionId, to: Location) -> Result<R
 /// that no such chain passes through would make an unnecessary convoy (DATC v3.0 6.G.19:
 /// the Western Mediterranean, behind the Gulf of Lyon that touches Spain, on the way from
 /// Marseilles).
-pub fn sea_on_route(variant: &Variant, from: ProvinceId, to: ProvinceId, sea: ProvinceId) -> bool {
+pub(super) fn sea_on_route(
+    variant: &Variant,
+    from: ProvinceId,
+    to: ProvinceId,
+    sea: ProvinceId,
+) -> bool {
     let index = usize::from(sea.0);
     let reachable = seas_reachable(variant, from, |_| true)[index]
         && seas_reachable(variant, to, |_| true)[index];

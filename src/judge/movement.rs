@@ -21,7 +21,7 @@ enum State {
 
 /// What the movement phase decided for each unit of the position.
 #[derive(Debug, Clone)]
-pub struct MovementResult {
+pub(super) struct MovementResult {
     /// Outcome of each unit's command, by unit index.
     pub outcomes: Vec<Outcome>,
     /// The command each unit followed (an unmatched convoyed move becomes a hold).
@@ -36,7 +36,7 @@ pub struct MovementResult {
 }
 
 /// Adjudicates a movement phase; `commands` holds one legal command per unit.
-pub fn resolve_movement(
+pub(super) fn resolve_movement(
     variant: &Variant,
     position: &Position,
     commands: Vec<CheckedOrder>,

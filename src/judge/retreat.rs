@@ -8,7 +8,7 @@ use super::outcome::{CheckedOrder, Failure, Outcome};
 use super::position::{Position, Unit};
 
 /// Where each dislodged unit ends: `Some(unit)` if it retreated, `None` if disbanded.
-pub fn resolve_retreats(
+pub(super) fn resolve_retreats(
     variant: &Variant,
     position: &Position,
     commands: &[CheckedOrder],

@@ -26,11 +26,11 @@ impl fmt::Display for SourcePos {
 mod line_only {
     use super::*;
 
-    pub fn serialize<S: Serializer>(span: &SourcePos, s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: Serializer>(span: &SourcePos, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_u32(span.line)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<SourcePos, D::Error> {
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<SourcePos, D::Error> {
         Ok(SourcePos {
             source: Arc::from(""),
             line: u32::deserialize(d)?,

@@ -27,7 +27,7 @@ pub(super) struct Lexicon<'v> {
 }
 
 impl<'v> Lexicon<'v> {
-    pub fn new(variant: &'v Variant) -> Lexicon<'v> {
+    pub(super) fn new(variant: &'v Variant) -> Lexicon<'v> {
         Lexicon {
             variant,
             has_dragons: variant.names.has_dragons(),
@@ -36,7 +36,7 @@ impl<'v> Lexicon<'v> {
     }
 
     /// Whether this word is the name of a dragon of the variant.
-    pub fn is_dragon(&self, word: &str) -> bool {
+    pub(super) fn is_dragon(&self, word: &str) -> bool {
         self.variant.names.is_dragon_folded(&fold(word))
     }
 }
@@ -50,12 +50,12 @@ pub(super) struct Input<'a> {
 }
 
 impl<'a> Input<'a> {
-    pub fn new(line: &'a str, lex: &'a Lexicon<'a>) -> Input<'a> {
+    pub(super) fn new(line: &'a str, lex: &'a Lexicon<'a>) -> Input<'a> {
         Input { rest: line, lex }
     }
 
     /// The same lexicon, on other text (a suffix of this one).
-    pub fn with(self, rest: &'a str) -> Input<'a> {
+    pub(super) fn with(self, rest: &'a str) -> Input<'a> {
         Input {
             rest,
             lex: self.lex,
@@ -63,12 +63,12 @@ impl<'a> Input<'a> {
     }
 
     /// Skips `len` bytes (never past the end, never inside a character).
-    pub fn advance(self, len: usize) -> Input<'a> {
+    pub(super) fn advance(self, len: usize) -> Input<'a> {
         self.with(self.rest.get(len..).unwrap_or(""))
     }
 
     /// Skips blanks (spaces, tabs, any Unicode white space).
-    pub fn skip_blanks(self) -> Input<'a> {
+    pub(super) fn skip_blanks(self) -> Input<'a> {
         let rest = self.rest.trim_ascii_start();
         // Other blanks (a no-break space, a vertical tab) are rare: look them up only then.
         if rest
@@ -82,7 +82,7 @@ impl<'a> Input<'a> {
     }
 
     /// The next word (a run of letters and digits) after blanks, and what follows it.
-    pub fn word(self) -> Option<(&'a str, Input<'a>)> {
+    pub(super) fn word(self) -> Option<(&'a str, Input<'a>)> {
         let i = self.skip_blanks();
         let ascii = i
             .rest

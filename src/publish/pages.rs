@@ -22,7 +22,7 @@ pub const GAME_JSON_FORMAT: u32 = 1;
 /// The results of a phase as everyone may read them, names in `lang`: the results mail's
 /// public audience, so no rejected line (a house's own mistakes and superseded sets stay
 /// between it and the moderator). None: results stored in a form this corbeau cannot read.
-pub fn public_results(record: &PhaseRecord, variant: &Variant, lang: Lang) -> Option<Json> {
+pub(super) fn public_results(record: &PhaseRecord, variant: &Variant, lang: Lang) -> Option<Json> {
     let mut view = record.results.view()?.clone();
     view.rejected.clear();
     view.counts.rejected = 0;
@@ -44,7 +44,7 @@ const MAX_X_LABELS: usize = 7;
 /// The supply centres of each house over the years, for the chart and its table: a point
 /// at the start of the game (before its first phase) and one at the end of each year
 /// played (after its last phase). None before any phase is played.
-pub fn centre_chart(variant: &Variant, records: &[PhaseRecord], lang: Lang) -> Option<Json> {
+pub(super) fn centre_chart(variant: &Variant, records: &[PhaseRecord], lang: Lang) -> Option<Json> {
     let first = records.first()?;
     // (label, counts): the year's label is its number, the start's is the template's.
     let mut points: Vec<(Option<i32>, Vec<usize>)> =
@@ -142,7 +142,12 @@ fn phase_json(phase: Phase) -> Json {
 
 /// `game.json`: the game's public data (docs/game-json.schema.json). The same things the
 /// pages show, for programs: no address, no secret, no press, no rejected line.
-pub fn game_json(game: &Game, variant: &Variant, records: &[PhaseRecord], lang: Lang) -> Json {
+pub(super) fn game_json(
+    game: &Game,
+    variant: &Variant,
+    records: &[PhaseRecord],
+    lang: Lang,
+) -> Json {
     let centres = game.position().centre_counts(variant);
     let houses: Vec<Json> = game
         .seats()
@@ -223,7 +228,7 @@ fn feed_id(game: &Game, entry: Option<u32>) -> String {
 }
 
 /// One entry of the feed: a played phase, its page and its public results.
-pub struct FeedEntry {
+pub(super) struct FeedEntry {
     pub index: u32,
     pub title: String,
     pub updated: String,
@@ -233,7 +238,7 @@ pub struct FeedEntry {
 /// `feed.xml`: an Atom feed (RFC 4287) of the game's played phases, newest first, each
 /// linking to its page and holding its public results as text. Links are relative to the
 /// feed, which sits beside the pages.
-pub fn feed(game: &Game, entries: &[FeedEntry]) -> String {
+pub(super) fn feed(game: &Game, entries: &[FeedEntry]) -> String {
     let updated = entries
         .iter()
         .map(|e| e.updated.clone())

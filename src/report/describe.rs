@@ -24,7 +24,7 @@ pub fn province_place(variant: &Variant, province: ProvinceId) -> Place {
 }
 
 /// A house by id and name.
-pub fn house_ref(variant: &Variant, house: HouseId) -> HouseRef {
+pub(super) fn house_ref(variant: &Variant, house: HouseId) -> HouseRef {
     let h = variant.house(house);
     HouseRef {
         id: h.id.clone(),
@@ -33,7 +33,7 @@ pub fn house_ref(variant: &Variant, house: HouseId) -> HouseRef {
 }
 
 /// The house of an owner; none for neutral units.
-pub fn owner_ref(variant: &Variant, owner: Owner) -> Option<HouseRef> {
+pub(super) fn owner_ref(variant: &Variant, owner: Owner) -> Option<HouseRef> {
     match owner {
         Owner::House(h) => Some(house_ref(variant, h)),
         Owner::Neutral => None,
@@ -51,7 +51,7 @@ pub fn unit_view(variant: &Variant, unit: &Unit) -> UnitView {
 }
 
 /// A unit known only by kind and region (a dragon's name looked up by the caller).
-pub fn unit_at(
+pub(super) fn unit_at(
     variant: &Variant,
     kind: UnitKind,
     region: RegionId,
@@ -67,7 +67,11 @@ pub fn unit_at(
 
 /// The unit in a province before the phase (the one a support or convoy names); an army
 /// in the province itself if none is found, which a legal order never leaves.
-pub fn unit_in_province(variant: &Variant, before: &Position, province: ProvinceId) -> UnitView {
+pub(super) fn unit_in_province(
+    variant: &Variant,
+    before: &Position,
+    province: ProvinceId,
+) -> UnitView {
     match before.unit_in(variant, province) {
         Some(u) => unit_view(variant, &before.units[u]),
         None => unit_at(
@@ -80,7 +84,7 @@ pub fn unit_in_province(variant: &Variant, before: &Position, province: Province
 }
 
 /// The command as data, with the units it names looked up in the position before.
-pub fn command_view(
+pub(super) fn command_view(
     variant: &Variant,
     before: &Position,
     command: &CheckedOrder,

@@ -24,7 +24,7 @@ pub use crate::store::{HeldNotice, REPLY_WINDOW, Replied, ReplyWindow};
 
 /// Opening the store.
 /// A game by id, read or with the reason it could not be.
-pub type GameRead = (String, Result<Game, ServiceError>);
+pub(super) type GameRead = (String, Result<Game, ServiceError>);
 
 impl Service {
     /// The service on the store of `dir`, waiting at most `wait` for another process

@@ -808,13 +808,6 @@ impl Store {
         Ok(())
     }
 
-    /// Removes a sent notice.
-    pub fn drop_notice(&self, key: u64) -> Result<(), StoreError> {
-        self.notices.remove(key.to_be_bytes())?;
-        self.db.flush()?;
-        Ok(())
-    }
-
     /// The sign-on counter under `key` (`service::auth::Subject::key`), if any.
     pub fn guard(&self, key: &str) -> Result<Option<Guard>, StoreError> {
         self.guards

@@ -18,7 +18,7 @@ use super::seats::{check_address, same_address};
 /// The most requests for houses that may wait in one game. Only confirmed requests wait
 /// (each one an address that reads its mail), one per address and house: a forger can
 /// only fill it with addresses of its own, and the moderator may `REJECT` them all.
-pub const MAX_SEAT_REQUESTS: usize = 100;
+pub(super) const MAX_SEAT_REQUESTS: usize = 100;
 
 impl Game {
     /// Whether the moderator removed `address` from a seat of this game.

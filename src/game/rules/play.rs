@@ -21,7 +21,7 @@ use super::process::Adjudicated;
 
 /// The most orders a house keeps for one phase: far more than any house of any variant
 /// has units and builds, repeated orders for one unit counted too.
-pub const MAX_ORDERS: usize = 200;
+pub(super) const MAX_ORDERS: usize = 200;
 
 impl Game {
     /// Starts the game: every seat must have a player; the first deadline is set.

@@ -320,12 +320,12 @@ pub(super) struct Head<'a> {
 }
 
 impl Head<'_> {
-    pub fn keyword(&self) -> Keyword {
+    pub(super) fn keyword(&self) -> Keyword {
         self.spelling.keyword
     }
 
     /// Whether nothing but punctuation follows the keyword (`PRÊT.`, `FIN !`).
-    pub fn bare(&self) -> bool {
+    pub(super) fn bare(&self) -> bool {
         !self.rest.chars().any(char::is_alphanumeric)
     }
 }
