@@ -59,6 +59,11 @@ impl Service {
         Ok(self.store.game(id)?)
     }
 
+    /// Whether a game of this id is stored, without reading it.
+    pub fn has_game(&self, id: &str) -> Result<bool, ServiceError> {
+        Ok(self.store.has_game(id)?)
+    }
+
     /// Every game that can be read, by id (a game whose variant's content is damaged is
     /// left out: see [`Service::each_game`]).
     pub fn games(&self) -> Result<Vec<Game>, ServiceError> {

@@ -429,6 +429,11 @@ impl Store {
             .transpose()
     }
 
+    /// Whether a game of this id is stored, without reading it.
+    pub fn has_game(&self, id: &str) -> Result<bool, StoreError> {
+        Ok(self.games.contains_key(id)?)
+    }
+
     /// Every game, in id order, each read on its own: a game that cannot be read (the
     /// content of its variant damaged) is given with the reason, and stops no other.
     pub fn games(&self) -> Result<Vec<StoredGame>, StoreError> {

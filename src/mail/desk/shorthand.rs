@@ -108,8 +108,14 @@ impl Games<'_> {
         Ok(variant)
     }
 
+    /// Whether the game is stored: a key looked up, the game not read, so that a plain
+    /// sign-on costs nothing more than before.
     fn exists(&mut self, id: &str) -> Result<bool, ServiceError> {
-        Ok(self.variant(id)?.is_some())
+        let id = fold_id(id);
+        if let Some(known) = self.known.get(&id) {
+            return Ok(known.is_some());
+        }
+        self.service.has_game(&id)
     }
 
     /// `Fgame`: the game `game` and its house `F`, when `fgame` is no game here.
