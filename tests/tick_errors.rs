@@ -18,15 +18,31 @@ const BEFORE: &str = support::cli::NOW;
 /// After the first deadline of a game started at `BEFORE`.
 const AFTER: &str = "2026-03-27T08:00:00Z";
 
+/// The store, opened by the test: sled's background flusher may hold the lock of a handle
+/// just dropped for a moment, on a loaded machine.
+fn open_db(j: &CliJudge) -> sled::Db {
+    let mut tries = 0;
+    loop {
+        match sled::open(j.data()) {
+            Ok(db) => return db,
+            Err(_) if tries < 100 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+}
+
 /// The keys of the store's variant contents.
 fn variant_keys(j: &CliJudge) -> BTreeSet<Vec<u8>> {
-    let db = sled::open(j.data()).unwrap();
+    let db = open_db(j);
     let tree = db.open_tree("variants").unwrap();
     tree.iter().keys().map(|k| k.unwrap().to_vec()).collect()
 }
 
 fn forget_variants(j: &CliJudge, keys: &BTreeSet<Vec<u8>>) {
-    let db = sled::open(j.data()).unwrap();
+    let db = open_db(j);
     let tree = db.open_tree("variants").unwrap();
     for key in keys {
         tree.remove(key).unwrap();
@@ -36,7 +52,7 @@ fn forget_variants(j: &CliJudge, keys: &BTreeSet<Vec<u8>>) {
 
 /// The game as the store keeps it (bytes): it cannot be exported without its variant.
 fn stored(j: &CliJudge, game: &str) -> Vec<u8> {
-    let db = sled::open(j.data()).unwrap();
+    let db = open_db(j);
     let tree = db.open_tree("games").unwrap();
     tree.get(game).unwrap().unwrap().to_vec()
 }

@@ -81,7 +81,8 @@ impl EndBy<String> {
 
 /// One change of a game. Its houses are keys, read at the edge from what a person wrote
 /// (`Game::house_id`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, strum::EnumDiscriminants)]
+#[strum_discriminants(name(ActionKind), vis(pub))]
 pub enum Action {
     Start,
     Pause,
@@ -318,11 +319,17 @@ impl Action {
     }
 }
 
-/// Who may ask for an action.
-enum Needs {
+/// Who may ask for an action: the permission table, by the action's kind alone, so that
+/// an edge (the mail desk) reads what a command needs before it can build the action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
     Moderator,
-    /// The house's player, or the moderator on its behalf (the command line).
+    /// The house's player, or the moderator on its behalf (the command line names the
+    /// house; a mail's moderator has none to name).
     Player,
+    /// Whoever is signed on, for themselves: a player for its house, the moderator for
+    /// the game (a language, the pictures, a secret).
+    Own,
     /// The address itself (an observer's or a stranger's own request).
     Address,
     /// The judge's clock, or the moderator forcing it.
@@ -331,65 +338,81 @@ enum Needs {
     Judge,
 }
 
-fn needs(action: &Action) -> Needs {
-    match action {
-        Action::Start
-        | Action::Pause
-        | Action::Resume
-        | Action::Extend(_)
-        | Action::End(_)
-        | Action::Seat { .. }
-        | Action::Remove { .. }
-        | Action::Edit { .. }
-        | Action::Rollback { .. }
-        | Action::Observers { .. }
-        | Action::Pictures { house: None, .. }
-        | Action::Set(_)
-        | Action::Language { house: None, .. }
-        | Action::ChangeSecret { house: None, .. }
-        | Action::Approve { .. }
-        | Action::Reject { .. } => Needs::Moderator,
-        Action::Submit { .. }
-        | Action::KeepAhead { .. }
-        | Action::ClearAhead { .. }
-        | Action::Ready { .. }
-        | Action::WithdrawReady { .. }
-        | Action::Vote { .. }
-        | Action::Absence { .. }
-        | Action::Resign { .. }
-        | Action::Address { .. }
-        | Action::Language { .. }
-        | Action::Pictures { .. }
-        | Action::ChangeSecret { .. } => Needs::Player,
-        Action::AskObserve { .. }
-        | Action::ConfirmObserve { .. }
-        | Action::Unobserve { .. }
-        | Action::Join { .. }
-        | Action::TakeOver { .. }
-        | Action::AskSeat { .. } => Needs::Address,
-        Action::Process { .. } | Action::Remind => Needs::Clock,
-        Action::Bounced { .. } | Action::Undeliverable { .. } => Needs::Judge,
+impl ActionKind {
+    /// What the sender of an action of this kind must be.
+    pub fn needs(self) -> Needs {
+        match self {
+            ActionKind::Start
+            | ActionKind::Pause
+            | ActionKind::Resume
+            | ActionKind::Extend
+            | ActionKind::End
+            | ActionKind::Seat
+            | ActionKind::Remove
+            | ActionKind::Edit
+            | ActionKind::Rollback
+            | ActionKind::Observers
+            | ActionKind::Set
+            | ActionKind::Approve
+            | ActionKind::Reject => Needs::Moderator,
+            ActionKind::Submit
+            | ActionKind::KeepAhead
+            | ActionKind::ClearAhead
+            | ActionKind::Ready
+            | ActionKind::WithdrawReady
+            | ActionKind::Vote
+            | ActionKind::Absence
+            | ActionKind::Resign
+            | ActionKind::Address => Needs::Player,
+            ActionKind::Language | ActionKind::Pictures | ActionKind::ChangeSecret => Needs::Own,
+            ActionKind::AskObserve
+            | ActionKind::ConfirmObserve
+            | ActionKind::Unobserve
+            | ActionKind::Join
+            | ActionKind::TakeOver
+            | ActionKind::AskSeat => Needs::Address,
+            ActionKind::Process | ActionKind::Remind => Needs::Clock,
+            ActionKind::Bounced | ActionKind::Undeliverable => Needs::Judge,
+        }
     }
+}
+
+impl Needs {
+    /// Whether `who` is of a kind these needs admit, before the action's own house or
+    /// address is compared.
+    pub fn admits(self, who: &Actor) -> bool {
+        matches!(
+            (self, who),
+            (_, Actor::Judge)
+                | (
+                    Needs::Moderator | Needs::Player | Needs::Own | Needs::Clock,
+                    Actor::Moderator
+                )
+                | (Needs::Player | Needs::Own, Actor::House(_))
+                | (Needs::Address, Actor::Observer(_) | Actor::Stranger(_))
+        )
+    }
+
 }
 
 impl Game {
     /// Whether `who` may ask for `what`: the permission table of every action.
     pub fn may(&self, who: &Actor, what: &Action) -> Result<(), GameError> {
-        let allowed = match (needs(what), who) {
-            (_, Actor::Judge) => true,
-            (Needs::Moderator | Needs::Player | Needs::Clock, Actor::Moderator) => true,
-            (Needs::Player, Actor::House(own)) => what.house().is_some_and(|h| h == own),
-            (Needs::Address, Actor::Observer(own) | Actor::Stranger(own)) => match what {
-                Action::AskObserve { address, .. }
-                | Action::ConfirmObserve { address, .. }
-                | Action::Unobserve { address, .. }
-                | Action::Join { address, .. }
-                | Action::TakeOver { address, .. }
-                | Action::AskSeat { address, .. } => same_address(address, own),
-                _ => false,
-            },
-            _ => false,
-        };
+        // The kind admits the sender; a house asks for itself, an address for itself.
+        let allowed = ActionKind::from(what).needs().admits(who)
+            && match who {
+                Actor::Judge | Actor::Moderator => true,
+                Actor::House(own) => what.house() == Some(own),
+                Actor::Observer(own) | Actor::Stranger(own) => match what {
+                    Action::AskObserve { address, .. }
+                    | Action::ConfirmObserve { address, .. }
+                    | Action::Unobserve { address, .. }
+                    | Action::Join { address, .. }
+                    | Action::TakeOver { address, .. }
+                    | Action::AskSeat { address, .. } => same_address(address, own),
+                    _ => false,
+                },
+            };
         if allowed {
             Ok(())
         } else {

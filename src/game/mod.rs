@@ -20,7 +20,7 @@ pub mod span;
 mod testing;
 mod victory;
 
-pub use action::{Action, EndBy, PhaseGuard};
+pub use action::{Action, ActionKind, EndBy, Needs, PhaseGuard};
 pub use actor::Actor;
 pub use audit::AuditLine;
 pub use conditional::{BlockProblem, ConditionNote, MAX_BLOCK_DEPTH, Step};

@@ -225,10 +225,11 @@ impl<'de> Deserialize<'de> for StoredOrder {
 }
 
 /// How a set of orders was given.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SubmitMode {
     /// The set replaces every order of the house.
+    #[default]
     Replace,
     /// The set replaces only the orders of the units it names.
     Partial,

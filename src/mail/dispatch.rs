@@ -131,10 +131,10 @@ fn carry_out(
     let same_text = same_text(service, config, &mail.from, &mail.body, now)?;
     let mut session = game.map(|read| service.session_of(read)).transpose()?;
     let mut desk = Desk::new(service, config, mail, lang, now);
-    desk.quota = quota;
-    desk.same_text = Some(same_text);
+    desk.answer.quota = quota;
+    desk.answer.same_text = Some(same_text);
     desk.arrival = arrival;
-    desk.too_many = too_many;
+    desk.answer.too_many = too_many;
     // A command naming a game that does not exist says so at its own line, with the
     // nearest id (`same_game`).
     desk.run(&mut session, &script.commands)?;

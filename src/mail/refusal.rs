@@ -10,6 +10,9 @@ use crate::say;
 pub enum Refusal {
     /// An order or a player's command with no sign-on before it.
     NotSignedOn,
+    /// A house's command (orders, readiness, votes…) from the moderator, who has no house
+    /// to give it for by mail.
+    HouseCommand,
     /// A moderator's command without `MODERATOR game secret` before it.
     NotModerator,
     /// Wrong house or secret (never says which, so as not to help a guesser).
@@ -91,6 +94,7 @@ impl Refusal {
         match self {
             NotSignedOn => say!(lang, "refusal.not_signed_on"),
             NotModerator => say!(lang, "refusal.not_moderator"),
+            HouseCommand => say!(lang, "refusal.house_command"),
             BadSignOn { game } => say!(lang, "refusal.bad_sign_on", game),
             BadModeratorSecret { game } => say!(lang, "refusal.bad_moderator_secret", game),
             NoModerator { game } => say!(lang, "refusal.no_moderator", game),

@@ -1380,6 +1380,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         Refusal::MapForStrangers {
             game: "bataille".into(),
         },
+        Refusal::HouseCommand,
     ];
     for r in &refusals {
         // No wildcard: a new refusal does not compile until it is listed above.
@@ -1409,7 +1410,8 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | Refusal::BadObserverToken
             | Refusal::TooManyObserverRequests
             | Refusal::TooManyCommands { .. }
-            | Refusal::MapForStrangers { .. } => {}
+            | Refusal::MapForStrangers { .. }
+            | Refusal::HouseCommand => {}
         }
         check(r.message(Lang::Fr), r.message(Lang::En), format!("{r:?}"));
     }
@@ -1435,7 +1437,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         }
     }
     // The last 4: the refusals of orders for later phases.
-    assert_eq!(checked, 11 + 53 + 9 + 26 + 4 + 7 + 4);
+    assert_eq!(checked, 11 + 53 + 9 + 27 + 4 + 7 + 4);
 }
 
 /// A game of three on a judge driven through the binary, created at `when`: its

@@ -31,12 +31,10 @@ impl Desk<'_> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
+        house: HouseKey,
         address: &str,
         code: Option<&str>,
     ) -> Result<(), ServiceError> {
-        let Some(house) = self.require_house(located) else {
-            return Ok(());
-        };
         let Some(session) = game else {
             return Ok(());
         };
@@ -89,12 +87,12 @@ impl Desk<'_> {
     ) -> Result<(), ServiceError> {
         // One code a mail: a sender with a secret cannot make the judge write to a list
         // of strangers.
-        if self.address_code_sent {
+        if self.answer.address_code_sent {
             let message = crate::say!(self.lang, "address_code.one_a_mail");
             self.error(located, message);
             return Ok(());
         }
-        self.address_code_sent = true;
+        self.answer.address_code_sent = true;
         let g = session.game();
         if in_the_game(g, house, address) {
             // The moderator reads the audit trail; the player hears nothing of it.
@@ -149,7 +147,7 @@ impl Desk<'_> {
                     // The old address hears of the change too: a forger with the secret
                     // cannot take a house away unnoticed.
                     if old != self.mail.from {
-                        self.owner = Some(old);
+                        self.gate.owner = Some(old);
                     }
                     let section = ReplySection::Address { address: new };
                     self.section(located.line, &located.text, section);

@@ -4,7 +4,7 @@
 //! `READY` / `NOT READY` (`SET NOWAIT` / `SET WAIT`) inside a block are for its phase;
 //! `CLEAR` removes every block of the house.
 
-use crate::game::{Action, Event, OrderLines, looks_like_prose};
+use crate::game::{Action, ActionKind, Event, HouseKey, OrderLines, looks_like_prose};
 use crate::judge::Phase;
 use crate::report::game_text::phase_text;
 use crate::say;
@@ -12,8 +12,9 @@ use crate::service::Session;
 
 use super::super::command::Located;
 use super::super::refusal::Refusal;
+use super::Desk;
+use super::gate::Role;
 use super::section::ReplySection;
-use super::{Desk, Role};
 
 /// A block being read: its `PHASE` line, the phase it is for (or why it is refused
 /// whole), its lines and the readiness it asks for.
@@ -28,7 +29,7 @@ pub(super) struct Block {
 impl Desk<'_> {
     /// Whether a block is being read: order lines and readiness go to it.
     pub(super) fn in_block(&self) -> bool {
-        self.block.is_some()
+        self.draft.block.is_some()
     }
 
     /// A `PHASE` line: the block before it ends, and one for the phase named begins (the
@@ -41,13 +42,18 @@ impl Desk<'_> {
         written: &str,
     ) {
         self.close_block(game);
-        self.ahead_touched = true;
-        let target = match (&self.role, game.as_ref(), phase) {
-            (_, None, _) => Err(Refusal::NoGame.message(self.lang)),
-            (Role::Nobody, _, _) => Err(self.not_signed_on().message(self.lang)),
-            (Role::Moderator, _, _) => Err(say!(self.lang, "ahead.not_a_player")),
-            (Role::House(_), _, None) => Err(say!(self.lang, "ahead.unreadable", written)),
-            (Role::House(_), Some(session), Some(phase)) if phase == session.game().phase() => {
+        self.draft.ahead_touched = true;
+        // A block is opened whoever writes: the lines after a `PHASE` line never reach
+        // the current orders, and a block its sender may not keep is refused whole.
+        let target = match (
+            self.caller_for(ActionKind::KeepAhead.needs()),
+            game.as_ref(),
+            phase,
+        ) {
+            (Err(refusal), _, _) => Err(refusal.message(self.lang)),
+            (Ok(_), None, _) => Err(Refusal::NoGame.message(self.lang)),
+            (Ok(_), _, None) => Err(say!(self.lang, "ahead.unreadable", written)),
+            (Ok(_), Some(session), Some(phase)) if phase == session.game().phase() => {
                 let message = say!(
                     self.lang,
                     "ahead.current",
@@ -56,9 +62,9 @@ impl Desk<'_> {
                 self.section(located.line, &located.text, ReplySection::Note { message });
                 return;
             }
-            (Role::House(_), _, Some(phase)) => Ok(phase),
+            (Ok(_), _, Some(phase)) => Ok(phase),
         };
-        self.block = Some(Block {
+        self.draft.block = Some(Block {
             line: located.line,
             text: located.text.clone(),
             target,
@@ -69,7 +75,7 @@ impl Desk<'_> {
 
     /// An order line inside a block.
     pub(super) fn block_line(&mut self, line: usize, text: &str) {
-        if let Some(block) = &mut self.block {
+        if let Some(block) = &mut self.draft.block {
             block.lines.push((line, text.to_string()));
         }
     }
@@ -77,7 +83,7 @@ impl Desk<'_> {
     /// `READY` / `NOT READY` inside a block: the house's readiness once the block is its
     /// orders.
     pub(super) fn block_ready(&mut self, located: &Located, ready: bool) {
-        let Some(block) = &mut self.block else {
+        let Some(block) = &mut self.draft.block else {
             return;
         };
         block.ready = Some(ready);
@@ -94,7 +100,7 @@ impl Desk<'_> {
 
     /// Ends the block being read, if any: the game keeps it, or the reply says why not.
     pub(super) fn close_block(&mut self, game: &mut Option<Session<'_>>) {
-        let Some(mut block) = self.block.take() else {
+        let Some(mut block) = self.draft.block.take() else {
             return;
         };
         // Prose after the last order ("Merci !") is a courtesy, as after plain orders.
@@ -121,7 +127,7 @@ impl Desk<'_> {
                 return;
             }
         };
-        let (Role::House(house), Some(session)) = (&self.role, game.as_mut()) else {
+        let (Role::House(house), Some(session)) = (&self.gate.role, game.as_mut()) else {
             return;
         };
         if block.lines.is_empty() {
@@ -167,11 +173,13 @@ impl Desk<'_> {
     }
 
     /// `EFFACER` / `CLEAR`: every block of the house removed.
-    pub(super) fn clear_ahead(&mut self, game: &mut Option<Session<'_>>, located: &Located) {
-        let Some(house) = self.require_house(located) else {
-            return;
-        };
-        self.ahead_touched = true;
+    pub(super) fn clear_ahead(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        house: HouseKey,
+    ) {
+        self.draft.ahead_touched = true;
         let action = Action::ClearAhead { house };
         let Some(events) = self.act_events(game, located, action) else {
             return;
@@ -195,10 +203,10 @@ impl Desk<'_> {
     /// The blocks the house holds, after the mail's own: a note at the end of a reply that
     /// kept or removed some.
     pub(super) fn note_blocks(&mut self, game: &Option<Session<'_>>) {
-        if !self.ahead_touched {
+        if !self.draft.ahead_touched {
             return;
         }
-        let (Role::House(house), Some(session)) = (&self.role, game.as_ref()) else {
+        let (Role::House(house), Some(session)) = (&self.gate.role, game.as_ref()) else {
             return;
         };
         if let Some(message) =
@@ -215,7 +223,7 @@ impl Desk<'_> {
             return;
         };
         let g = session.game();
-        let messages: Vec<String> = match &self.role {
+        let messages: Vec<String> = match &self.gate.role {
             Role::House(house) => crate::report::ahead::house_blocks(g, house, None, self.lang)
                 .into_iter()
                 .collect(),

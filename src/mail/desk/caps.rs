@@ -105,13 +105,13 @@ impl Desk<'_> {
     /// Whether the `CARTE` of this mail may draw a picture of `game`: none when the hourly
     /// cap of its counter is spent, with the sentence that says when pictures come again.
     pub(super) fn picture_allowed(&mut self, game: &Game) -> Result<Option<String>, ServiceError> {
-        let key = picture_key(game.id(), &self.role);
+        let key = picture_key(game.id(), &self.gate.role);
         let cap = self.config.mail.caps.map_pictures_per_hour;
         match budget(self.service, &key, cap, self.now)? {
             Budget::Spent { until } => {
                 let zone = game.settings().schedule.time_zone;
                 let until = crate::report::format_deadline(until, zone, self.lang);
-                let signed = self.role != Role::Nobody;
+                let signed = self.gate.role != Role::Nobody;
                 let lang = self.lang;
                 let game = game.id().to_string();
                 Ok(Some(if signed {
@@ -121,7 +121,7 @@ impl Desk<'_> {
                 }))
             }
             Budget::Open | Budget::Last { .. } => {
-                self.picture_key = Some(key);
+                self.answer.picture_key = Some(key);
                 Ok(None)
             }
         }
@@ -132,7 +132,7 @@ impl Desk<'_> {
     pub(super) fn mails_left(&self, game: &Game) -> usize {
         let caps = &self.config.mail.caps;
         let cap = caps.mails_per_mail(game.seats().len(), game.observers().len());
-        let reply = 1 + usize::from(self.owner.is_some());
+        let reply = 1 + usize::from(self.gate.owner.is_some());
         cap.saturating_sub(self.effects.mails.len() + reply)
     }
 
@@ -140,10 +140,10 @@ impl Desk<'_> {
     /// warns on the last one of the hour, and counts it. A mail signed on with the right
     /// secret is its owner's, never a responder's: it is neither held nor counted.
     pub(super) fn same_text_allows(&mut self) -> bool {
-        let Some((key, budget)) = self.same_text.clone() else {
+        let Some((key, budget)) = self.answer.same_text.clone() else {
             return true;
         };
-        if self.role != Role::Nobody {
+        if self.gate.role != Role::Nobody {
             return true;
         }
         match budget {
@@ -157,7 +157,7 @@ impl Desk<'_> {
                     text: String::new(),
                     section: ReplySection::Error { message },
                 };
-                self.sections.insert(0, warning);
+                self.answer.sections.insert(0, warning);
             }
             Budget::Open => {}
         }
@@ -170,7 +170,7 @@ impl Desk<'_> {
 
     /// Counts the picture the answer carries against its hourly cap.
     pub(super) fn picture_sent(&mut self) {
-        if let Some(key) = self.picture_key.take() {
+        if let Some(key) = self.answer.picture_key.take() {
             self.effects.counted.push(Replied {
                 address: key,
                 at: self.now,

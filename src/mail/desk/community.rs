@@ -13,10 +13,9 @@ use crate::report::summary::{summary_text, whogame_text};
 use crate::say;
 use crate::service::{ServiceError, Session};
 
-use super::super::command::{Located, PressTo};
-use super::super::refusal::Refusal;
+use super::super::command::Located;
 use super::section::ReplySection;
-use super::{Desk, Role, fold_id, house_name, same_address};
+use super::{Desk, fold_id, house_name, same_address};
 
 /// The window of `[judge] creations_per_day`.
 const CREATION_WINDOW: TimeDelta = TimeDelta::hours(24);
@@ -55,7 +54,7 @@ impl<'a> Desk<'a> {
         let first = game
             .as_ref()
             .map(|s| s.game().id().to_string())
-            .or_else(|| self.game_id.clone());
+            .or_else(|| self.gate.game_id.clone());
         match first {
             Some(first) if first == id => {
                 let message = self.game_message(&GameError::GameExists(id));
@@ -224,7 +223,7 @@ impl<'a> Desk<'a> {
             houses = houses.join(", "),
             secret
         );
-        self.game_id = Some(id);
+        self.gate.game_id = Some(id);
         *game = Some(session);
         self.section(
             located.line,
@@ -235,15 +234,7 @@ impl<'a> Desk<'a> {
     }
 
     /// `WHOGAME <game>`: the seats of the game, for anyone.
-    pub(super) fn whogame(
-        &mut self,
-        game: &mut Option<Session<'_>>,
-        located: &Located,
-        named: &str,
-    ) {
-        if !self.same_game(game, located, named) {
-            return;
-        }
+    pub(super) fn whogame(&mut self, game: &mut Option<Session<'_>>, located: &Located) {
         let Some(session) = game else {
             return;
         };
@@ -263,15 +254,8 @@ impl<'a> Desk<'a> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
-        named: Option<&str>,
     ) -> Result<(), ServiceError> {
-        if let Some(named) = named
-            && !self.same_game(game, located, named)
-        {
-            return Ok(());
-        }
         let Some(session) = game else {
-            self.refuse(located, Refusal::NoGame);
             return Ok(());
         };
         let records = self.service.history(session.game().id())?;
@@ -284,20 +268,5 @@ impl<'a> Desk<'a> {
             },
         );
         Ok(())
-    }
-
-    /// `ALERT <house> …`: the moderator's press to that house alone.
-    pub(super) fn alert(
-        &mut self,
-        game: &mut Option<Session<'_>>,
-        located: &Located,
-        house: String,
-        body: &str,
-    ) -> Result<(), ServiceError> {
-        if self.role != Role::Moderator {
-            self.require_moderator(located);
-            return Ok(());
-        }
-        self.press(game, located, PressTo::Houses(vec![house]), false, body)
     }
 }

@@ -8,8 +8,9 @@ use crate::say;
 use crate::service::{ServiceError, Session};
 
 use super::super::command::{Keyword, Located};
+use super::gate::Role;
 use super::section::ReplySection;
-use super::{Desk, Role, house_name};
+use super::{Desk, house_name};
 
 impl Desk<'_> {
     /// `DRAW <house> <house>…`: a vote for a draw shared by these houses only.
@@ -17,11 +18,9 @@ impl Desk<'_> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
+        house: HouseKey,
         written: &[String],
     ) {
-        let Some(house) = self.require_house(located) else {
-            return;
-        };
         let Some(houses) = self.read_houses(game, located, |read| {
             written
                 .iter()
@@ -31,7 +30,11 @@ impl Desk<'_> {
             return;
         };
         let vote = Some(Vote::DrawWith(houses));
-        if !self.act(game, located, Action::Vote { house, vote }) {
+        let action = Action::Vote {
+            house: house.clone(),
+            vote,
+        };
+        if !self.act(game, located, action) {
             return;
         }
         let Some(session) = game.as_ref() else {
@@ -39,11 +42,11 @@ impl Desk<'_> {
         };
         let (g, variant) = (session.game(), session.variant());
         // The game keeps the plain draw when the houses named are every survivor.
-        let names: Vec<String> = match g.seats().iter().find_map(|s| {
-            (Some(s.house()) == self.own_house().as_ref())
-                .then(|| s.vote().cloned())
-                .flatten()
-        }) {
+        let names: Vec<String> = match g
+            .seats()
+            .iter()
+            .find_map(|s| (s.house() == &house).then(|| s.vote().cloned()).flatten())
+        {
             Some(Vote::DrawWith(houses)) => houses
                 .iter()
                 .map(|h| house_name(variant, h, self.lang))
@@ -64,29 +67,15 @@ impl Desk<'_> {
         );
     }
 
-    fn own_house(&self) -> Option<HouseKey> {
-        match &self.role {
-            Role::House(house) => Some(house.clone()),
-            _ => None,
-        }
-    }
-
     /// `SET PASSWORD <new>`: the signed-on player's secret, or the moderator's. The new
     /// secret is hidden from the reply's quotes (`reply::masked`) and never repeated.
     pub(super) fn password(
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
+        house: Option<HouseKey>,
         secret: String,
     ) {
-        let house = match &self.role {
-            Role::House(house) => Some(house.clone()),
-            Role::Moderator => None,
-            Role::Nobody => {
-                self.require_house(located);
-                return;
-            }
-        };
         let moderator = house.is_none();
         let action = Action::ChangeSecret {
             house,
@@ -111,14 +100,15 @@ impl Desk<'_> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
+        house: &HouseKey,
     ) -> Result<(), ServiceError> {
-        let (Some(house), Some(session)) = (self.own_house(), game.as_ref()) else {
+        let Some(session) = game.as_ref() else {
             return Ok(());
         };
         let variant = session.variant();
         let trial = session.game().trial(
             variant,
-            Some(&house),
+            Some(house),
             self.now,
             &crate::report::results_record,
         );
@@ -140,11 +130,16 @@ impl Desk<'_> {
     }
 
     /// After `PRÊT`: the waives beyond the house's builds, ignored, are said.
-    pub(super) fn spare_waives(&mut self, game: &Option<Session<'_>>, located: &Located) {
-        let (Some(house), Some(session)) = (self.own_house(), game.as_ref()) else {
+    pub(super) fn spare_waives(
+        &mut self,
+        game: &Option<Session<'_>>,
+        located: &Located,
+        house: &HouseKey,
+    ) {
+        let Some(session) = game.as_ref() else {
             return;
         };
-        let count = session.game().spare_waives(session.variant(), &house);
+        let count = session.game().spare_waives(session.variant(), house);
         if count > 0 {
             // Under the `READY` it answers, which is quoted there already.
             let message = say!(self.lang, "habits.spare_waives", count);
@@ -154,15 +149,15 @@ impl Desk<'_> {
 
     /// `ORDRES` / `PARTIAL ORDERS` taken: remembered until an order line follows it.
     pub(super) fn orders_opened(&mut self, located: &Located) {
-        if matches!(self.role, Role::House(_)) {
-            self.orders_header = Some(located.clone());
+        if matches!(self.gate.role, Role::House(_)) {
+            self.draft.orders_header = Some(located.clone());
         }
     }
 
     /// An `ORDRES` / `PARTIAL ORDERS` line with no order line after it: said, so that the
     /// player knows nothing was changed (the orders they meant may have gone astray).
     pub(super) fn no_order_followed(&mut self) {
-        let Some(located) = self.orders_header.take() else {
+        let Some(located) = self.draft.orders_header.take() else {
             return;
         };
         let message = say!(self.lang, "habits.no_order_followed");
@@ -178,7 +173,10 @@ impl Desk<'_> {
         map: bool,
     ) -> Result<(), ServiceError> {
         if map && game.is_some() {
-            return self.map(game, located, None);
+            if self.open_to_sender(located) {
+                self.map(game, located)?;
+            }
+            return Ok(());
         }
         let message = say!(self.lang, "habits.get", map);
         self.section(located.line, &located.text, ReplySection::Note { message });

@@ -34,13 +34,9 @@ impl Desk<'_> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
-        named: &str,
         house: Option<&str>,
         token: Option<&str>,
     ) -> Result<(), ServiceError> {
-        if !self.same_game(game, located, named) {
-            return Ok(());
-        }
         let house = match house {
             Some(written) => match self.house_named(game, located, written) {
                 Some(house) => Some(house),
@@ -72,13 +68,9 @@ impl Desk<'_> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
-        named: &str,
         house: &str,
         token: Option<&str>,
     ) -> Result<(), ServiceError> {
-        if !self.same_game(game, located, named) {
-            return Ok(());
-        }
         let Some(house) = self.house_named(game, located, house) else {
             return Ok(());
         };
@@ -170,7 +162,7 @@ impl Desk<'_> {
     pub(super) fn holds_secret(&mut self, word: &str) -> Result<bool, ServiceError> {
         /// The hashes of one address looked at, at most: more seats than anyone holds.
         const MOST_HELD: usize = 64;
-        if self.holder_checked || word.trim().is_empty() {
+        if self.gate.holder_checked || word.trim().is_empty() {
             return Ok(false);
         }
         let from = self.mail.from.clone();
@@ -207,7 +199,7 @@ impl Desk<'_> {
         let Some(stored) = candidate else {
             return Ok(false);
         };
-        self.holder_checked = true;
+        self.gate.holder_checked = true;
         Ok(secret_matches(word, stored))
     }
 
@@ -226,7 +218,7 @@ impl Desk<'_> {
         };
         let from = self.mail.from.clone();
         if session.game().consent_pending(&from, self.now) {
-            self.repeat_request += 1;
+            self.answer.repeat_request += 1;
             let message = say!(self.lang, "consent.already_sent");
             self.section(located.line, &located.text, ReplySection::Seat { message });
             return Ok(());
@@ -328,9 +320,6 @@ impl Desk<'_> {
         address: Option<String>,
         approve: bool,
     ) -> Result<(), ServiceError> {
-        if !self.require_moderator(located) {
-            return Ok(());
-        }
         let Some(house) = self.house_named(game, located, house) else {
             return Ok(());
         };
@@ -358,7 +347,7 @@ impl Desk<'_> {
         let (g, variant) = (session.game(), session.variant());
         let lang = self.lang;
         let name = |house: &HouseKey| house_name(variant, house, lang);
-        let moderator = self.role == super::Role::Moderator;
+        let moderator = self.gate.role == super::Role::Moderator;
         let mut messages = Vec::new();
         for event in events {
             let message = match event {

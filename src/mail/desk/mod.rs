@@ -19,17 +19,16 @@ use crate::game::{Action, Actor, AuditLine, Event, GameError, HouseKey, SubmitMo
 use crate::lang::Lang;
 use crate::map::Variant;
 use crate::service::{Effects, Service, ServiceError, Session};
-use std::rc::Rc;
 
-use super::command::{Command, Located, SECRET_MASK};
+use super::command::{Command, Located, PressTo, SECRET_MASK};
 use super::inbound::Inbound;
 use super::refusal::Refusal;
 
 mod address;
 mod ahead;
-mod authority;
 mod caps;
 mod community;
+mod gate;
 mod habits;
 mod join;
 mod moderation;
@@ -40,10 +39,11 @@ mod reply;
 mod section;
 mod shorthand;
 
-pub(crate) use caps::{Budget, same_text};
+pub(crate) use caps::same_text;
+use gate::{Gate, Role};
+use reply::{Answer, lacks_its_secret, masked, may_be_a_lone_secret, script_is_empty};
 pub(crate) use reply::{Quota, quoted_subject};
-use reply::{lacks_its_secret, masked, may_be_a_lone_secret, script_is_empty};
-use section::{Placed, ReplySection};
+use section::ReplySection;
 pub(crate) use shorthand::read_sign_ons;
 // The moved code names its neighbours as `super::board`, `super::refusal`…
 use super::{board, outmail, refusal};
@@ -59,15 +59,6 @@ pub(crate) fn fold_id(id: &str) -> String {
     id.trim().to_lowercase()
 }
 
-/// Who the sender turned out to be.
-#[derive(Debug, Clone, PartialEq)]
-enum Role {
-    Nobody,
-    /// Signed on as this house.
-    House(HouseKey),
-    Moderator,
-}
-
 /// The work on one mail: the sections of the reply as they are made.
 pub(crate) struct Desk<'a> {
     service: &'a Service,
@@ -80,53 +71,25 @@ pub(crate) struct Desk<'a> {
     /// What the mail commits besides its game's change: the reply and other mails, the
     /// mark that it was acted on, counters.
     pub(crate) effects: Effects,
-    role: Role,
-    /// The game the mail is about, once named (even when the sign-on failed).
-    game_id: Option<String>,
-    /// The variant of the mail's game: refusals name its houses in the reader's words.
-    names: Option<Rc<Variant>>,
-    /// A sign-on failed: the rest of the mail is refused for that game.
-    locked_out: bool,
-    sections: Vec<Placed>,
+    /// Which game, and who writes (`gate`).
+    gate: Gate,
+    /// The reply as it is made (`reply`).
+    pub(crate) answer: Answer,
+    /// Order lines and blocks being read (`orders`, `ahead`).
+    draft: Draft,
+}
+
+/// Order lines and blocks of the mail as they are read.
+#[derive(Default)]
+struct Draft {
     /// Order lines waiting to be submitted as one set.
     orders: Vec<(usize, String)>,
     mode: SubmitMode,
-    /// The address registered for the house, when it is not the sender's.
-    owner: Option<String>,
-    stopped: bool,
-    /// The line of the first sign-on (player or moderator), if any: what comes before it
-    /// is a greeting, not orders.
-    first_sign_on: Option<usize>,
     /// An order set of this mail was refused: a `PRÊT` of the same mail does not count.
     orders_refused: bool,
     /// A `PRÊT` of this mail that took effect: its section, the house, and the flag before,
     /// to withdraw it if an order set of the mail is refused after it.
     made_ready: Option<(usize, HouseKey, bool)>,
-    pub(crate) quota: Quota,
-    /// A secret was checked in this mail: one mail buys one guess, so every later one is
-    /// refused unchecked.
-    secret_spent: bool,
-    /// The words hidden from the quotes of this mail's lines (secrets, and what followed
-    /// them): the reply's subject hides them too.
-    hidden: Vec<String>,
-    /// The line being carried out had words after its secret (ignored, and said so).
-    extra_words: bool,
-    /// A code to confirm a new address was asked for in this mail: one a mail.
-    address_code_sent: bool,
-    /// The mail held this many commands, more than [`MAX_COMMANDS`]: none was read.
-    pub(crate) too_many: Option<usize>,
-    /// `CARTE` was granted: the reply carries the board's picture (drawn once, however
-    /// many times the mail asks, and only if the reply is sent at all).
-    map_wanted: bool,
-    /// The counter of the picture `CARTE` may draw (`caps`), counted if it is sent.
-    picture_key: Option<String>,
-    /// The counter of this mail's text from its sender and where it stands (`caps`).
-    pub(crate) same_text: Option<(String, Budget)>,
-    /// The sections of requests whose token was mailed already (`join`): a mail of
-    /// nothing else is not answered.
-    repeat_request: usize,
-    /// Whether a secret written in a token's place was checked in full (one a mail).
-    holder_checked: bool,
     /// The block of orders for a later phase being read (`PHASE`), if any.
     block: Option<ahead::Block>,
     /// The mail kept or removed blocks: the reply ends with those the house holds.
@@ -134,6 +97,8 @@ pub(crate) struct Desk<'a> {
     /// An `ORDRES` / `PARTIAL ORDERS` line no order line has followed yet: said so if
     /// none comes before the next command or the end of the mail.
     orders_header: Option<Located>,
+    /// `STOP`: nothing after it is read.
+    stopped: bool,
 }
 
 impl<'a> Desk<'a> {
@@ -156,32 +121,9 @@ impl<'a> Desk<'a> {
             now,
             arrival: now,
             effects,
-            role: Role::Nobody,
-            game_id: None,
-            names: None,
-            locked_out: false,
-            sections: Vec::new(),
-            orders: Vec::new(),
-            mode: SubmitMode::Replace,
-            owner: None,
-            stopped: false,
-            first_sign_on: None,
-            orders_refused: false,
-            made_ready: None,
-            quota: Quota::Open,
-            secret_spent: false,
-            hidden: Vec::new(),
-            extra_words: false,
-            address_code_sent: false,
-            too_many: None,
-            map_wanted: false,
-            picture_key: None,
-            same_text: None,
-            repeat_request: 0,
-            holder_checked: false,
-            block: None,
-            ahead_touched: false,
-            orders_header: None,
+            gate: Gate::new(),
+            answer: Answer::default(),
+            draft: Draft::default(),
         }
     }
 
@@ -190,7 +132,7 @@ impl<'a> Desk<'a> {
         game: &mut Option<Session<'a>>,
         commands: &[Located],
     ) -> Result<(), ServiceError> {
-        self.names = game.as_ref().map(Session::shared_variant);
+        self.gate.names = game.as_ref().map(Session::shared_variant);
         if self.mail.too_large {
             let refusal = Refusal::TooLarge {
                 size: self.mail.size,
@@ -199,7 +141,7 @@ impl<'a> Desk<'a> {
             let message = refusal.message(self.lang);
             self.section(0, "", ReplySection::Error { message });
         }
-        if let Some(count) = self.too_many {
+        if let Some(count) = self.answer.too_many {
             let refusal = Refusal::TooManyCommands {
                 count,
                 limit: MAX_COMMANDS,
@@ -207,14 +149,15 @@ impl<'a> Desk<'a> {
             let message = refusal.message(self.lang);
             self.section(0, "", ReplySection::Error { message });
         }
-        self.first_sign_on = commands.iter().find_map(|c| match &c.command {
+        self.gate.first_sign_on = commands.iter().find_map(|c| match &c.command {
             Ok(Command::SignOn { .. } | Command::Moderator { .. }) => Some(c.line),
             _ => None,
         });
         let mut secret_may_follow = false;
         for located in commands {
             if std::mem::take(&mut secret_may_follow) && may_be_a_lone_secret(located) {
-                self.hidden
+                self.answer
+                    .hidden
                     .extend(located.text.split_whitespace().map(str::to_string));
                 let message = Refusal::SecretOnItsOwnLine.message(self.lang);
                 self.section(located.line, SECRET_MASK, ReplySection::Error { message });
@@ -224,15 +167,15 @@ impl<'a> Desk<'a> {
             let known = game.as_ref().map(|s| (s.game().id(), s.variant()));
             let (located, hidden, extra) = masked(located, known);
             let located = &located;
-            self.extra_words = extra;
-            self.hidden.extend(hidden);
+            self.answer.extra_words = extra;
+            self.answer.hidden.extend(hidden);
             match &located.command {
                 Ok(Command::Order(text)) if self.in_block() => {
-                    self.orders_header = None;
+                    self.draft.orders_header = None;
                     self.block_line(located.line, text)
                 }
                 Ok(Command::Order(text)) => {
-                    self.orders_header = None;
+                    self.draft.orders_header = None;
                     self.order(located.line, text)
                 }
                 Ok(command) => {
@@ -251,7 +194,7 @@ impl<'a> Desk<'a> {
                     self.error(located, message);
                 }
             }
-            if self.stopped {
+            if self.draft.stopped {
                 break;
             }
         }
@@ -260,6 +203,7 @@ impl<'a> Desk<'a> {
         // Paths are checked once the mail's every order is in: a convoy given in a later
         // block of the mail matches a path given before it.
         let first_orders = self
+            .answer
             .sections
             .iter()
             .find_map(|p| matches!(p.section, ReplySection::Orders { .. }).then_some(p.line));
@@ -268,7 +212,7 @@ impl<'a> Desk<'a> {
         }
         self.close_block(game);
         self.note_blocks(game);
-        if script_is_empty(commands) && !self.mail.too_large && self.too_many.is_none() {
+        if script_is_empty(commands) && !self.mail.too_large && self.answer.too_many.is_none() {
             self.section(0, "", ReplySection::Empty);
         }
         if !self.mail.attachments.is_empty() {
@@ -277,7 +221,9 @@ impl<'a> Desk<'a> {
         }
         // A repeat of a request whose token went to this address and is still good says
         // nothing more: the forger of a victim's address mails it once, not each time.
-        if self.repeat_request > 0 && self.sections.len() == self.repeat_request {
+        if self.answer.repeat_request > 0
+            && self.answer.sections.len() == self.answer.repeat_request
+        {
             return Ok(());
         }
         self.reply(game.as_ref().map(|s| (s.game(), s.variant())))
@@ -285,7 +231,7 @@ impl<'a> Desk<'a> {
 
     /// Who the mail's sender is for the game, as far as this mail has shown.
     fn actor(&self) -> Actor {
-        match &self.role {
+        match &self.gate.role {
             Role::House(house) => Actor::House(house.clone()),
             Role::Moderator => Actor::Moderator,
             Role::Nobody => Actor::Stranger(self.mail.from.clone()),
@@ -369,84 +315,102 @@ impl<'a> Desk<'a> {
         }
     }
 
-    /// Hands one command to the method of its job.
+    /// Hands one command, once through the gate, to its family.
     fn command(
         &mut self,
         game: &mut Option<Session<'a>>,
         located: &Located,
         command: Command,
     ) -> Result<(), ServiceError> {
+        let Some(caller) = self.admit(game, located, &command) else {
+            return Ok(());
+        };
+        // The gate hands a player's command only to a signed-on house.
+        let house = caller.house();
         match command {
-            Command::Order(_) => {}
-            Command::Diary { lines } => {
-                let message = crate::say!(self.lang, "shorthand.diary_set_aside", lines);
-                self.section(located.line, &located.text, ReplySection::Note { message });
+            // Who writes (`gate`).
+            Command::SignOn { house, secret, .. } => {
+                self.sign_on(game, located, &house, &secret)?
             }
-            Command::SignOn {
-                game: named,
-                house,
-                secret,
-            } => self.sign_on(game, located, &named, &house, &secret)?,
-            Command::Moderator {
-                game: named,
-                secret,
-            } => self.moderator_sign_on(game, located, &named, &secret)?,
+            Command::Moderator { secret, .. } => self.moderator_sign_on(game, located, &secret)?,
+            // Orders and readiness (`orders`, `ahead`).
+            Command::Order(_) => {}
             // A block always replaces the orders of its phase.
             Command::Orders { .. } if self.in_block() => {}
-            Command::Ready(ready) if self.in_block() => self.block_ready(located, ready),
             Command::Orders { partial } => {
-                self.orders_mode(located, partial);
+                self.orders_mode(partial);
                 self.orders_opened(located);
             }
+            Command::Ready(ready) if self.in_block() => self.block_ready(located, ready),
             Command::Ready(ready) => {
-                self.ready(game, located, ready);
-                if ready {
-                    self.spare_waives(game, located);
+                if let Some(house) = house {
+                    self.ready(game, located, house.clone(), ready);
+                    if ready {
+                        self.spare_waives(game, located, &house);
+                    }
                 }
             }
-            Command::Status => self.status(game, located),
-            Command::List { game: named } => self.list(game, located, named.as_deref())?,
-            Command::History { game: named, phase } => {
-                self.history(game, located, named.as_deref(), phase)?
+            Command::Phase { phase, written } => self.phase_line(game, located, phase, &written),
+            Command::ClearAhead => {
+                if let Some(house) = house {
+                    self.clear_ahead(game, located, house)
+                }
             }
-            Command::Draw(on) => self.vote(game, located, on.then_some(Vote::Draw)),
+            Command::Preview => self.preview(game, located, &caller)?,
+            // Votes (`votes`).
+            Command::Draw(on) => {
+                if let Some(house) = house {
+                    self.vote(game, located, house, on.then_some(Vote::Draw))
+                }
+            }
             Command::Concede(to) => {
-                if self.require_house(located).is_some()
-                    && let Some(to) = self.house_named(game, located, &to)
-                {
-                    self.vote(game, located, Some(Vote::Concede(to)))
+                if let (Some(house), Some(to)) = (house, self.house_named(game, located, &to)) {
+                    self.vote(game, located, house, Some(Vote::Concede(to)))
                 }
             }
-            Command::Resign => self.resign(game, located),
-            Command::Address { address, code } => {
-                self.change_address(game, located, &address, code.as_deref())?
+            Command::DrawWith(houses) => {
+                if let Some(house) = house {
+                    self.draw_with(game, located, house, &houses)
+                }
             }
-            Command::Absence { from, to } => self.absence(game, located, from, to),
-            Command::Language(lang) => self.language(game, located, lang),
-            Command::Observe { game: named } => self.observe(game, located, &named)?,
-            Command::ConfirmObserve { game: named, token } => {
-                self.confirm_observe(game, located, &named, &token)?
+            // Press (`press`).
+            Command::Press { to, grey, body } => {
+                self.press(game, located, house, to, grey, &body)?
             }
+            Command::Alert { house: to, body } => {
+                self.press(game, located, None, PressTo::Houses(vec![to]), false, &body)?
+            }
+            // A player's or the moderator's own settings (`settings`).
+            Command::Language(lang) => self.language(game, located, house, lang),
+            Command::Pictures(on) => self.pictures(game, located, house, on),
+            Command::Password(secret) => self.password(game, located, house, secret),
+            Command::Absence { from, to } => {
+                if let Some(house) = house {
+                    self.absence(game, located, house, from, to)
+                }
+            }
+            Command::Set { kind, value } => self.set(game, located, kind, &value),
             Command::Observers(allowed) => self.observers(game, located, allowed),
-            Command::Unobserve {
-                game: named,
-                secret,
-            } => self.unobserve(game, located, &named, &secret)?,
-            Command::Press { to, grey, body } => self.press(game, located, to, grey, &body)?,
-            Command::Map { game: named } => self.map(game, located, named.as_deref())?,
-            Command::Pictures(on) => self.pictures(game, located, on),
-            Command::Help => self.section(located.line, &located.text, ReplySection::Help),
-            Command::Stop => self.stopped = true,
-            Command::Start => self.moderate(game, located, Action::Start, ReplySection::Started),
-            Command::Process(phase) => self.process(game, located, phase),
-            Command::Preview if matches!(self.role, Role::House(_)) => {
-                self.player_preview(game, located)?
+            // Seats and joining (`seats`, `join`, `address`, `community`).
+            Command::Resign => {
+                if let Some(house) = house {
+                    self.resign(game, located, house)
+                }
             }
-            Command::Preview => self.preview(game, located)?,
-            Command::Pause => self.moderate(game, located, Action::Pause, ReplySection::Paused),
-            Command::Resume => self.moderate(game, located, Action::Resume, ReplySection::Resumed),
-            Command::Extend(span) => self.extend(game, located, &span),
-            Command::Rollback(phase) => self.rollback(game, located, phase)?,
+            Command::Address { address, code } => {
+                if let Some(house) = house {
+                    self.change_address(game, located, house, &address, code.as_deref())?
+                }
+            }
+            Command::Observe { .. } => self.observe(game, located)?,
+            Command::ConfirmObserve { token, .. } => self.confirm_observe(game, located, &token)?,
+            Command::Unobserve { secret, .. } => self.unobserve(game, located, &secret)?,
+            Command::Join { house, token, .. } => {
+                self.join(game, located, house.as_deref(), token.as_deref())?
+            }
+            Command::TakeOver { house, token, .. } => {
+                self.take_over(game, located, &house, token.as_deref())?
+            }
             Command::AddPlayer {
                 house,
                 address,
@@ -458,53 +422,51 @@ impl<'a> Desk<'a> {
                 lang,
             } => self.seat(game, located, house, &address, lang, true)?,
             Command::RemovePlayer(house) => {
-                if self.require_moderator(located)
-                    && let Some(house) = self.house_named(game, located, &house)
-                {
+                if let Some(house) = self.house_named(game, located, &house) {
                     let action = Action::Remove { house };
                     self.moderate(game, located, action, ReplySection::Removed)
                 }
             }
-            Command::EndGame(by) => {
-                if self.require_moderator(located)
-                    && let Some(by) = self.read_houses(game, located, |h| by.read(h))
-                {
-                    self.moderate(game, located, Action::End(by), ReplySection::Ended)
-                }
-            }
-            Command::Set { kind, value } => self.set(game, located, kind, &value),
-            Command::DrawWith(houses) => self.draw_with(game, located, &houses),
-            Command::Password(secret) => self.password(game, located, secret),
-            Command::Foreign { written, here } => self.foreign(located, &written, here),
-            Command::Create {
-                game: named,
-                variant,
-                players,
-                token,
-            } => self.create(game, located, &named, variant, players, token)?,
-            Command::WhoGame { game: named } => self.whogame(game, located, &named),
-            Command::Summary { game: named } => self.summary(game, located, named.as_deref())?,
-            Command::Get { map } => self.get(game, located, map)?,
-            Command::WhoIs => self.whois(located),
-            Command::Alert { house, body } => self.alert(game, located, house, &body)?,
-            Command::Join {
-                game: named,
-                house,
-                token,
-            } => self.join(game, located, &named, house.as_deref(), token.as_deref())?,
-            Command::TakeOver {
-                game: named,
-                house,
-                token,
-            } => self.take_over(game, located, &named, &house, token.as_deref())?,
             Command::Approve { house, address } => {
                 self.decide(game, located, &house, address, true)?
             }
             Command::Reject { house, address } => {
                 self.decide(game, located, &house, address, false)?
             }
-            Command::Phase { phase, written } => self.phase_line(game, located, phase, &written),
-            Command::ClearAhead => self.clear_ahead(game, located),
+            Command::Create {
+                game: named,
+                variant,
+                players,
+                token,
+            } => self.create(game, located, &named, variant, players, token)?,
+            // The moderator's running of the game (`moderation`).
+            Command::Start => self.moderate(game, located, Action::Start, ReplySection::Started),
+            Command::Pause => self.moderate(game, located, Action::Pause, ReplySection::Paused),
+            Command::Resume => self.moderate(game, located, Action::Resume, ReplySection::Resumed),
+            Command::Extend(span) => self.extend(game, located, &span),
+            Command::Process(phase) => self.process(game, located, phase),
+            Command::Rollback(phase) => self.rollback(game, located, phase)?,
+            Command::EndGame(by) => {
+                if let Some(by) = self.read_houses(game, located, |h| by.read(h)) {
+                    self.moderate(game, located, Action::End(by), ReplySection::Ended)
+                }
+            }
+            // What a command only reads (`queries`).
+            Command::Status => self.status(game, located, &caller),
+            Command::List { game: named } => self.list(game, located, named.is_some())?,
+            Command::History { phase, .. } => self.history(game, located, phase)?,
+            Command::Map { .. } => self.map(game, located)?,
+            Command::WhoGame { .. } => self.whogame(game, located),
+            Command::Summary { .. } => self.summary(game, located)?,
+            Command::Get { map } => self.get(game, located, map)?,
+            Command::WhoIs => self.whois(located),
+            Command::Help => self.section(located.line, &located.text, ReplySection::Help),
+            Command::Foreign { written, here } => self.foreign(located, &written, here),
+            Command::Diary { lines } => {
+                let message = crate::say!(self.lang, "shorthand.diary_set_aside", lines);
+                self.section(located.line, &located.text, ReplySection::Note { message });
+            }
+            Command::Stop => self.draft.stopped = true,
         }
         Ok(())
     }

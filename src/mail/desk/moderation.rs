@@ -4,7 +4,8 @@
 
 use crate::game::span::Span;
 use crate::game::{
-    Action, Actor, AuditLine, Event, GameError, PhaseGuard, Setting, SettingKind, Trigger, Vote,
+    Action, Actor, AuditLine, Event, GameError, HouseKey, PhaseGuard, Setting, SettingKind,
+    Trigger, Vote,
 };
 use crate::lang::Lang;
 use crate::report::format_deadline;
@@ -13,8 +14,9 @@ use crate::service::{ServiceError, Session};
 
 use super::super::command::Located;
 use super::super::refusal::Refusal;
+use super::gate::Role;
 use super::section::{Moderated, ReplySection};
-use super::{Desk, Role, house_name};
+use super::{Desk, house_name};
 
 impl Desk<'_> {
     pub(super) fn moderate(
@@ -24,9 +26,7 @@ impl Desk<'_> {
         action: Action,
         kind: fn(Moderated) -> ReplySection,
     ) {
-        // An action is only done on a game (`act` refuses it without one).
-        if self.require_moderator(located)
-            && self.act(game, located, action)
+        if self.act(game, located, action)
             && let Some(session) = game
         {
             let (g, variant) = (session.game(), session.variant());
@@ -47,18 +47,17 @@ impl Desk<'_> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
+        house: HouseKey,
         vote: Option<Vote>,
     ) {
-        if let Some(house) = self.require_house(located)
-            && self.act(
-                game,
-                located,
-                Action::Vote {
-                    house,
-                    vote: vote.clone(),
-                },
-            )
-        {
+        if self.act(
+            game,
+            located,
+            Action::Vote {
+                house,
+                vote: vote.clone(),
+            },
+        ) {
             let ending = game.as_ref().and_then(|s| {
                 let (g, v) = (s.game(), s.variant());
                 g.ending().map(|e| ending_text(e, v, self.lang))
@@ -87,9 +86,6 @@ impl Desk<'_> {
         lang: Option<Lang>,
         replace: bool,
     ) -> Result<(), ServiceError> {
-        if !self.require_moderator(located) {
-            return Ok(());
-        }
         if self.config.judge.is_own(address) {
             let message = self.game_message(&GameError::JudgeAddress(address.trim().into()));
             self.error(located, message);
@@ -145,11 +141,7 @@ impl Desk<'_> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
-        named: &str,
     ) -> Result<(), ServiceError> {
-        if !self.same_game(game, located, named) {
-            return Ok(());
-        }
         let Some(session) = game else {
             return Ok(());
         };
@@ -173,12 +165,8 @@ impl Desk<'_> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
-        named: &str,
         token: &str,
     ) -> Result<(), ServiceError> {
-        if !self.same_game(game, located, named) {
-            return Ok(());
-        }
         let Some(session) = game else {
             return Ok(());
         };
@@ -205,12 +193,8 @@ impl Desk<'_> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
-        named: &str,
         secret: &str,
     ) -> Result<(), ServiceError> {
-        if !self.same_game(game, located, named) {
-            return Ok(());
-        }
         let Some(session) = game else {
             return Ok(());
         };
@@ -225,26 +209,6 @@ impl Desk<'_> {
             self.observer_answer(session, located, left);
         }
         Ok(())
-    }
-
-    /// Whether a command that checks or makes a secret may: the game would look at it,
-    /// and this mail has not spent its one hash yet (then it is spent).
-    pub(super) fn spends_secret(
-        &mut self,
-        located: &Located,
-        checked: Result<(), GameError>,
-    ) -> bool {
-        if let Err(e) = checked {
-            let message = self.game_message(&e);
-            self.error(located, message);
-            return false;
-        }
-        if self.secret_spent {
-            self.refuse(located, Refusal::OneSecretPerMail);
-            return false;
-        }
-        self.secret_spent = true;
-        true
     }
 
     /// The answer to a request to observe, its confirmation or its end.
@@ -293,12 +257,15 @@ impl Desk<'_> {
 
 impl Desk<'_> {
     /// `ABANDONNER`: the house's player leaves the game.
-    pub(super) fn resign(&mut self, game: &mut Option<Session<'_>>, located: &Located) {
-        if let Some(house) = self.require_house(located)
-            && self.act(game, located, Action::Resign { house })
-        {
+    pub(super) fn resign(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        house: HouseKey,
+    ) {
+        if self.act(game, located, Action::Resign { house }) {
             self.section(located.line, &located.text, ReplySection::Resigned);
-            self.role = Role::Nobody;
+            self.gate.role = Role::Nobody;
         }
     }
 
@@ -307,12 +274,11 @@ impl Desk<'_> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
+        house: HouseKey,
         from: String,
         to: String,
     ) {
-        if let Some(house) = self.require_house(located)
-            && self.act(game, located, Action::Absence { house, from, to })
-        {
+        if self.act(game, located, Action::Absence { house, from, to }) {
             self.section(located.line, &located.text, ReplySection::Absence);
         }
     }
@@ -322,15 +288,9 @@ impl Desk<'_> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
+        house: Option<HouseKey>,
         lang: Lang,
     ) {
-        let house = match self.role {
-            Role::Moderator if game.is_some() => None,
-            _ => match self.require_house(located) {
-                Some(house) => Some(house),
-                None => return,
-            },
-        };
         if self.act(game, located, Action::Language { house, lang }) {
             // The moderator's results, notices and answers, or the player's.
             self.lang = lang;
@@ -347,7 +307,7 @@ impl Desk<'_> {
     ) {
         let action = Action::Observers { allowed };
         let removed = game.as_ref().map_or(0, |s| s.game().observers().len());
-        if self.require_moderator(located) && self.act(game, located, action) {
+        if self.act(game, located, action) {
             let removed = if allowed { 0 } else { removed };
             let section = ReplySection::Observers { allowed, removed };
             self.section(located.line, &located.text, section);
@@ -356,14 +316,13 @@ impl Desk<'_> {
 
     /// `IMAGES oui|non`, `RÉGLER IMAGES oui|non`: the moderator's turns the game's
     /// pictures on or off, a player's their own mails' (as `LANGUE`).
-    pub(super) fn pictures(&mut self, game: &mut Option<Session<'_>>, located: &Located, on: bool) {
-        let house = match self.role {
-            Role::Moderator if game.is_some() => None,
-            _ => match self.require_house(located) {
-                Some(house) => Some(house),
-                None => return,
-            },
-        };
+    pub(super) fn pictures(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        house: Option<HouseKey>,
+        on: bool,
+    ) {
         let own = house.is_some();
         if self.act(game, located, Action::Pictures { house, on }) {
             let section = ReplySection::Pictures { on, own };
@@ -390,11 +349,10 @@ impl Desk<'_> {
                 };
                 self.moderate(game, located, action, ReplySection::Processed);
             }
-            Err(e) if self.require_moderator(located) => {
+            Err(e) => {
                 let message = self.game_message(&e);
                 self.error(located, message);
             }
-            Err(_) => {}
         }
     }
 
@@ -418,9 +376,6 @@ impl Desk<'_> {
         kind: SettingKind,
         value: &str,
     ) {
-        if !self.require_moderator(located) {
-            return;
-        }
         let setting = match Setting::read(kind, value) {
             Ok(setting) => setting,
             Err(e) => {
@@ -458,9 +413,6 @@ impl Desk<'_> {
         located: &Located,
         phase: String,
     ) -> Result<(), ServiceError> {
-        if !self.require_moderator(located) {
-            return Ok(());
-        }
         // The last phase is read from the store, which does not hold yet what
         // this mail processed or undid.
         if Self::phase_changed(game) {

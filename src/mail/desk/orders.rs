@@ -2,14 +2,15 @@
 //! when a set is refused, and the results of a phase (played, or tried by the moderator).
 
 use crate::game::{
-    Action, ConditionNote, Event, Game, OrderLines, OrderProblem, PhaseRecord, SubmitMode, Trigger,
-    looks_like_prose,
+    Action, ConditionNote, Event, Game, HouseKey, OrderLines, OrderProblem, PhaseRecord,
+    SubmitMode, Trigger, looks_like_prose,
 };
 use crate::map::Variant;
 use crate::report::game_text::{Audience, record_results_for};
 use crate::service::{ServiceError, Session};
 
 use super::super::command::{Command, Located};
+use super::gate::Caller;
 use super::section::{RefusedLine, ReplySection};
 use super::{Desk, Role};
 
@@ -18,19 +19,19 @@ pub(super) const MAX_PROBLEMS_SHOWN: usize = 20;
 
 impl Desk<'_> {
     pub(super) fn order(&mut self, line: usize, text: &str) {
-        if self.first_sign_on.is_some_and(|first| line < first) {
+        if self.gate.first_sign_on.is_some_and(|first| line < first) {
             self.section(line, text, ReplySection::Ignored);
             return;
         }
-        self.orders.push((line, text.to_string()));
+        self.draft.orders.push((line, text.to_string()));
     }
 
     /// Submits the order lines gathered so far as one set.
     pub(super) fn flush_orders(&mut self, game: &mut Option<Session<'_>>) {
-        if self.orders.is_empty() {
+        if self.draft.orders.is_empty() {
             return;
         }
-        let mut lines = std::mem::take(&mut self.orders);
+        let mut lines = std::mem::take(&mut self.draft.orders);
         if let Some(session) = game {
             let variant = session.variant();
             // "Merci !" after the orders (or after `PRÊT`) is a courtesy, not a typo: lines
@@ -54,7 +55,7 @@ impl Desk<'_> {
             text: lines[0].1.clone(),
             command: Ok(Command::Order(String::new())),
         };
-        let house = match &self.role {
+        let house = match &self.gate.role {
             Role::House(h) => h.clone(),
             _ => {
                 let refusal = self.not_signed_on();
@@ -68,14 +69,14 @@ impl Desk<'_> {
         let action = Action::Submit {
             house,
             lines: OrderLines::picked(lines),
-            mode: self.mode,
+            mode: self.draft.mode,
             source: format!("mail {} <{}>", self.mail.from, self.mail.message_id),
             expected: None,
         };
         // Order lines after a command (`PRET`, press) belong to the same set: the next
         // block of this mail adds to this one unless `ORDRES` starts a new set.
-        self.mode = SubmitMode::Partial;
-        let refused_before = self.orders_refused;
+        self.draft.mode = SubmitMode::Partial;
+        let refused_before = self.draft.orders_refused;
         if let Some(events) = self.act_events(game, &located, action) {
             self.section(first, "", ReplySection::Orders { count });
             let unready = events
@@ -91,7 +92,7 @@ impl Desk<'_> {
             if self.conditions(conditions.unwrap_or_default()) && !refused_before {
                 self.withdraw_ready(game);
             }
-        } else if self.orders_refused && !refused_before {
+        } else if self.draft.orders_refused && !refused_before {
             self.withdraw_ready(game);
         }
     }
@@ -114,14 +115,14 @@ impl Desk<'_> {
             }
         }
         if refused {
-            self.orders_refused = true;
+            self.draft.orders_refused = true;
         }
         refused
     }
 
     /// Notes on the convoy paths of the house's orders that its own convoys do not match.
     pub(super) fn convoy_paths(&mut self, game: &Option<Session<'_>>, line: usize) {
-        let (Some(session), Role::House(house)) = (game, &self.role) else {
+        let (Some(session), Role::House(house)) = (game, &self.gate.role) else {
             return;
         };
         let Some(seat) = session.game().seat(house) else {
@@ -138,9 +139,9 @@ impl Desk<'_> {
     /// `PRÊT` of this mail says so where it was acknowledged; one of an earlier mail, here.
     fn unready(&mut self, line: usize) {
         let message = crate::say!(self.lang, "flow.unready");
-        match self.made_ready.take() {
-            Some((index, _, _)) if index < self.sections.len() => {
-                self.sections[index].section = ReplySection::Note { message };
+        match self.draft.made_ready.take() {
+            Some((index, _, _)) if index < self.answer.sections.len() => {
+                self.answer.sections[index].section = ReplySection::Note { message };
             }
             _ => self.section(line, "", ReplySection::Note { message }),
         }
@@ -149,7 +150,8 @@ impl Desk<'_> {
     /// Orders of this mail were refused after its `PRÊT` took effect: the house is put
     /// back as it was, and the reply says so where it acknowledged the `PRÊT`.
     pub(super) fn withdraw_ready(&mut self, game: &mut Option<Session<'_>>) {
-        let (Some((index, house, before)), Some(session)) = (self.made_ready.take(), game) else {
+        let (Some((index, house, before)), Some(session)) = (self.draft.made_ready.take(), game)
+        else {
             return;
         };
         let withdraw = Action::WithdrawReady {
@@ -157,7 +159,7 @@ impl Desk<'_> {
             ready: before,
         };
         if session.execute(&self.actor(), withdraw, self.now).is_ok()
-            && let Some(section) = self.sections.get_mut(index)
+            && let Some(section) = self.answer.sections.get_mut(index)
         {
             section.section = ReplySection::ReadyRefused;
         }
@@ -168,7 +170,7 @@ impl Desk<'_> {
         located: &Located,
         problems: Vec<OrderProblem>,
     ) -> bool {
-        self.orders_refused = true;
+        self.draft.orders_refused = true;
         // A mail of thousands of bad lines gets a reply of a readable size.
         let more = problems.len().saturating_sub(MAX_PROBLEMS_SHOWN);
         // Numbered in the mail, as the player sees it (the lines were given with their
@@ -194,9 +196,10 @@ impl Desk<'_> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
+        caller: &Caller,
     ) -> Result<(), ServiceError> {
-        if !self.require_moderator(located) {
-            return Ok(());
+        if let Caller::House(house) = caller {
+            return self.player_preview(game, located, house);
         }
         let Some(session) = game else {
             return Ok(());
@@ -234,7 +237,7 @@ impl Desk<'_> {
     ) -> Result<(), ServiceError> {
         let templates = self.config.templates.as_deref();
         // A house reads its own rejected lines, the moderator everyone's.
-        let audience = match &self.role {
+        let audience = match &self.gate.role {
             Role::House(house) => Audience::House(house.clone()),
             Role::Moderator => Audience::Moderator,
             Role::Nobody => Audience::Public,
@@ -250,26 +253,27 @@ impl Desk<'_> {
 
 impl Desk<'_> {
     /// `ORDRES [partiel]`: the next order lines replace the house's set, or add to it.
-    pub(super) fn orders_mode(&mut self, located: &Located, partial: bool) {
-        if self.require_house(located).is_some() {
-            self.mode = if partial {
-                SubmitMode::Partial
-            } else {
-                SubmitMode::Replace
-            };
-        }
+    pub(super) fn orders_mode(&mut self, partial: bool) {
+        self.draft.mode = if partial {
+            SubmitMode::Partial
+        } else {
+            SubmitMode::Replace
+        };
     }
 
     /// `PRÊT` / `PAS PRÊT`.
-    pub(super) fn ready(&mut self, game: &mut Option<Session<'_>>, located: &Located, ready: bool) {
+    pub(super) fn ready(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        house: HouseKey,
+        ready: bool,
+    ) {
         let line = located.line;
         let text = located.text.as_str();
-        let Some(house) = self.require_house(located) else {
-            return;
-        };
         // Refused orders never make a house ready: it would be processed with
         // orders it did not mean (its units holding).
-        if ready && self.orders_refused {
+        if ready && self.draft.orders_refused {
             self.section(line, text, ReplySection::ReadyRefused);
             return;
         }
@@ -283,7 +287,7 @@ impl Desk<'_> {
         };
         if self.act(game, located, action) {
             if ready {
-                self.made_ready = Some((self.sections.len(), house, before));
+                self.draft.made_ready = Some((self.answer.sections.len(), house, before));
             }
             self.section(line, text, ReplySection::Ready { ready });
         }

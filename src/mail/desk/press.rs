@@ -14,25 +14,18 @@ use super::super::compose::compose;
 use super::super::outmail::OutMail;
 use super::super::refusal::Refusal;
 use super::section::ReplySection;
-use super::{Desk, Role, house_name};
+use super::{Desk, house_name};
 
 impl Desk<'_> {
     pub(super) fn press(
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
+        sender: Option<HouseKey>,
         to: PressTo,
         grey: bool,
         body: &str,
     ) -> Result<(), ServiceError> {
-        let sender = match &self.role {
-            Role::House(h) => Some(h.clone()),
-            Role::Moderator => None,
-            Role::Nobody => {
-                self.require_house(located);
-                return Ok(());
-            }
-        };
         let Some(session) = game else {
             return Ok(());
         };

@@ -7,8 +7,10 @@ use crate::service::{ServiceError, Session};
 
 use super::super::command::Located;
 use super::super::refusal::Refusal;
+use super::gate::Caller;
+use super::gate::Role;
 use super::section::{GameLine, HouseState, ReplySection};
-use super::{Desk, Role, house_name, same_address};
+use super::{Desk, house_name, same_address};
 
 /// Whether the game already writes to `address`: a house's player (not resigned), the
 /// moderator, an observer — the addresses its results go to.
@@ -31,18 +33,17 @@ pub(super) fn knows(game: &Game, address: &str) -> bool {
 }
 
 impl Desk<'_> {
-    pub(super) fn status(&mut self, game: &mut Option<Session<'_>>, located: &Located) {
+    pub(super) fn status(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        caller: &Caller,
+    ) {
         let Some(session) = game else {
-            self.refuse(located, Refusal::NoGame);
             return;
         };
         let (g, variant) = (session.game(), session.variant());
-        if self.role == Role::Nobody {
-            self.require_house(located);
-            return;
-        }
-        if let Role::House(_) = self.role {}
-        let moderator = self.role == Role::Moderator;
+        let moderator = *caller == Caller::Moderator;
         let houses: Vec<HouseState> = g
             .seats()
             .iter()
@@ -82,13 +83,12 @@ impl Desk<'_> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
-        named: Option<&str>,
+        named: bool,
     ) -> Result<(), ServiceError> {
-        let only = match named {
-            Some(named) if !self.same_game(game, located, named) => return Ok(()),
-            Some(_) => game.as_ref().map(|s| s.game().id().to_string()),
-            None => None,
-        };
+        let only = game
+            .as_ref()
+            .filter(|_| named)
+            .map(|s| s.game().id().to_string());
         let games: Vec<GameLine> = self
             .service
             .games()?
@@ -152,30 +152,18 @@ impl Desk<'_> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
-        named: Option<&str>,
     ) -> Result<(), ServiceError> {
-        if let Some(named) = named
-            && !self.same_game(game, located, named)
-        {
-            return Ok(());
-        }
         let Some(session) = game else {
-            self.refuse(located, Refusal::NoGame);
             return Ok(());
         };
         let g = session.game();
-        let known = self.role != Role::Nobody || (!self.locked_out && knows(g, &self.mail.from));
-        if !known {
-            if self.locked_out {
-                self.require_house(located);
-            } else {
-                let game = g.id().to_string();
-                self.refuse(located, Refusal::MapForStrangers { game });
-            }
+        if self.gate.role == Role::Nobody && !knows(g, &self.mail.from) {
+            let game = g.id().to_string();
+            self.refuse(located, Refusal::MapForStrangers { game });
             return Ok(());
         }
         // One picture a mail, and a few an hour for each seat (`caps`).
-        let held = match g.settings().pictures && !self.map_wanted {
+        let held = match g.settings().pictures && !self.answer.map_wanted {
             true => self.picture_allowed(g)?,
             false => None,
         };
@@ -186,10 +174,10 @@ impl Desk<'_> {
             deadline: g.deadline_text(self.lang),
             status: status_word(g.status(), self.lang),
             pictures,
-            again: self.map_wanted,
+            again: self.answer.map_wanted,
             held,
         };
-        self.map_wanted |= pictures;
+        self.answer.map_wanted |= pictures;
         self.section(located.line, &located.text, data);
         Ok(())
     }
@@ -201,25 +189,12 @@ impl Desk<'_> {
         &mut self,
         game: &mut Option<Session<'_>>,
         located: &Located,
-        named: Option<&str>,
         phase: Option<String>,
     ) -> Result<(), ServiceError> {
-        if let Some(named) = named
-            && !self.same_game(game, located, named)
-        {
-            return Ok(());
-        }
         let Some(session) = game else {
-            self.refuse(located, Refusal::NoGame);
             return Ok(());
         };
         let (g, variant) = (session.game(), session.variant());
-        // After a refused sign-on, nothing more is done for the game: not even what a
-        // stranger may read, lest a guesser learn whether the game is the one they aimed at.
-        if self.role == Role::Nobody && self.locked_out {
-            self.require_house(located);
-            return Ok(());
-        }
         let records = self.service.history(g.id())?;
         let record = match &phase {
             None => records.last(),

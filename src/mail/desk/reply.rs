@@ -11,13 +11,15 @@ use crate::service::{Service, ServiceError};
 
 use super::super::command::{self, Command, CommandError, Located, SECRET_MASK};
 use super::super::refusal::Refusal;
-use super::authority::shown_house;
+use super::caps::Budget;
+use super::gate::Role;
+use super::gate::shown_house;
 use super::section::{Placed, ReplySection};
-use super::{Desk, Role, fold_id};
+use super::{Desk, fold_id};
 
 impl Desk<'_> {
     pub(super) fn section(&mut self, line: usize, text: &str, section: ReplySection) {
-        self.sections.push(Placed {
+        self.answer.sections.push(Placed {
             line,
             text: text.to_string(),
             section,
@@ -28,7 +30,7 @@ impl Desk<'_> {
     /// A word hidden from the mail's quotes is hidden from the message too (an unknown
     /// game named by the secret's word, say).
     pub(super) fn error(&mut self, located: &Located, message: String) {
-        let message = scrubbed(&message, &self.hidden);
+        let message = scrubbed(&message, &self.answer.hidden);
         self.section(located.line, &located.text, ReplySection::Error { message });
     }
 
@@ -39,7 +41,7 @@ impl Desk<'_> {
 
     /// A game's refusal, in the reader's language and in mail words.
     pub(super) fn game_message(&self, e: &GameError) -> String {
-        super::refusal::game_error(e, self.lang, self.names.as_deref())
+        super::refusal::game_error(e, self.lang, self.gate.names.as_deref())
     }
 
     /// The service's failure in the reader's language: the game's refusal in mail words.
@@ -62,15 +64,17 @@ impl Desk<'_> {
             _ => crate::say!(self.lang, "flow.processed_now_ready"),
         };
         let ready = self
+            .answer
             .sections
             .iter()
             .rposition(|p| p.section == ReplySection::Ready { ready: true });
         let orders = self
+            .answer
             .sections
             .iter()
             .any(|p| matches!(p.section, ReplySection::Orders { .. }));
         match ready {
-            Some(index) => self.sections[index].section = ReplySection::Note { message },
+            Some(index) => self.answer.sections[index].section = ReplySection::Note { message },
             None if orders => self.section(0, "", ReplySection::Note { message }),
             None => {}
         }
@@ -103,7 +107,7 @@ impl Desk<'_> {
     pub(super) fn reply(&mut self, game: Option<(&Game, &Variant)>) -> Result<(), ServiceError> {
         // The answer to a failed sign-on is counted apart: a forger who writes in the
         // owner's name with wrong secrets must not use up the owner's answers.
-        let failed = self.locked_out && self.role == Role::Nobody;
+        let failed = self.gate.locked_out && self.gate.role == Role::Nobody;
         let (quota, counted, cap) = if failed {
             let counted = failed_sign_on_key(&self.mail.from);
             let cap = self.config.mail.failed_sign_on_replies_per_hour;
@@ -114,7 +118,7 @@ impl Desk<'_> {
             )
         } else {
             let cap = self.config.mail.replies_per_hour;
-            (self.quota, self.mail.from.clone(), cap)
+            (self.answer.quota, self.mail.from.clone(), cap)
         };
         match quota {
             Quota::Open => {}
@@ -126,7 +130,7 @@ impl Desk<'_> {
                     text: String::new(),
                     section: ReplySection::Quiet { cap, until, failed },
                 };
-                self.sections.insert(0, warning);
+                self.answer.sections.insert(0, warning);
             }
         }
         if !self.same_text_allows() {
@@ -136,11 +140,11 @@ impl Desk<'_> {
             address: counted,
             at: self.now,
         });
-        if let (Role::House(_), Some((g, _))) = (&self.role, game) {
+        if let (Role::House(_), Some((g, _))) = (&self.gate.role, game) {
             self.note_course(g);
         }
         let mut orders = None;
-        if let (Role::House(house), Some((g, variant))) = (&self.role, game)
+        if let (Role::House(house), Some((g, variant))) = (&self.gate.role, game)
             && matches!(g.status(), GameStatus::Running | GameStatus::Paused)
             && g.deciding().contains(house)
         {
@@ -161,11 +165,11 @@ impl Desk<'_> {
         }
         self.hide_sieved(game.map(|(g, _)| g))?;
         let game_ref = game.map(|(g, _)| json!({ "id": g.id(), "name": g.name() }));
-        let subject = masked_subject(&self.mail.subject, &self.hidden);
+        let subject = masked_subject(&self.mail.subject, &self.answer.hidden);
         // Whatever shape a line had, the words that may be a secret are hidden wherever
         // a section quotes it (the line, the refused orders, a message).
-        let mut sections = json!(self.sections);
-        scrub_all(&mut sections, &self.hidden);
+        let mut sections = json!(self.answer.sections);
+        scrub_all(&mut sections, &self.answer.hidden);
         let mut data = json!({
             "game": game_ref,
             "subject": subject,
@@ -189,7 +193,7 @@ impl Desk<'_> {
         // The registered address's copy says it is one, and when the mail came: its
         // reader did not write it, and may have to act. It goes without
         // the picture: one picture a mail.
-        let copy = match (&self.owner, game) {
+        let copy = match (&self.gate.owner, game) {
             (Some(owner), Some((g, _))) => {
                 let mut data = data.clone();
                 let zone = g.settings().schedule.time_zone;
@@ -206,6 +210,7 @@ impl Desk<'_> {
                 // Drawn here, once the reply is known to go: a silenced sender costs
                 // no drawing.
                 let picture = self
+                    .answer
                     .map_wanted
                     .then(|| super::board::current_attachment(variant, g, self.lang))
                     .flatten();
@@ -236,7 +241,7 @@ impl Desk<'_> {
         // A line the judge read as a command quotes what the command takes (a sign-on is
         // masked by its shape): the lines it could not read are where a secret hides.
         let mut quoted: Vec<&str> = vec![self.mail.subject.as_str()];
-        for placed in &self.sections {
+        for placed in &self.answer.sections {
             match &placed.section {
                 ReplySection::Error { .. } | ReplySection::Ignored => quoted.push(&placed.text),
                 ReplySection::OrdersRefused { problems, .. } => {
@@ -252,17 +257,44 @@ impl Desk<'_> {
                 None => Vec::new(),
             },
         };
-        self.hidden.extend(found);
+        self.answer.hidden.extend(found);
         Ok(())
     }
+}
+
+/// The reply as it is made, and what it must hide or hold back.
+#[derive(Default)]
+pub(crate) struct Answer {
+    pub(super) sections: Vec<Placed>,
+    pub(crate) quota: Quota,
+    /// The words hidden from the quotes of this mail's lines (secrets, and what followed
+    /// them): the reply's subject hides them too.
+    pub(super) hidden: Vec<String>,
+    /// The line being carried out had words after its secret (ignored, and said so).
+    pub(super) extra_words: bool,
+    /// A code to confirm a new address was asked for in this mail: one a mail.
+    pub(super) address_code_sent: bool,
+    /// The mail held this many commands, more than [`super::MAX_COMMANDS`]: none was read.
+    pub(crate) too_many: Option<usize>,
+    /// `CARTE` was granted: the reply carries the board's picture (drawn once, however
+    /// many times the mail asks, and only if the reply is sent at all).
+    pub(super) map_wanted: bool,
+    /// The counter of the picture `CARTE` may draw (`caps`), counted if it is sent.
+    pub(super) picture_key: Option<String>,
+    /// The counter of this mail's text from its sender and where it stands (`caps`).
+    pub(crate) same_text: Option<(String, Budget)>,
+    /// The sections of requests whose token was mailed already (`join`): a mail of
+    /// nothing else is not answered.
+    pub(super) repeat_request: usize,
 }
 
 /// Where the sender stands against the cap of answers per hour (`[mail]
 /// replies_per_hour`): a robot that answers every mail, unmarked, would otherwise keep the
 /// judge writing to it for ever.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) enum Quota {
     /// Answered as usual.
+    #[default]
     Open,
     /// The last answer of the hour, with a warning; silence follows until `until`.
     Last { until: DateTime<Utc> },
