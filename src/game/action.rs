@@ -392,7 +392,6 @@ impl Needs {
                 | (Needs::Address, Actor::Observer(_) | Actor::Stranger(_))
         )
     }
-
 }
 
 impl Game {

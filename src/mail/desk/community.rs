@@ -9,7 +9,6 @@ use crate::game::{
     hash_secret, new_secret,
 };
 use crate::map::{EMBEDDED, MapError};
-use crate::report::summary::{summary_text, whogame_text};
 use crate::say;
 use crate::service::{ServiceError, Session};
 
@@ -229,43 +228,6 @@ impl<'a> Desk<'a> {
             located.line,
             &located.text,
             ReplySection::Created { said: text },
-        );
-        Ok(())
-    }
-
-    /// `WHOGAME <game>`: the seats of the game, for anyone.
-    pub(super) fn whogame(&mut self, game: &mut Option<Session<'_>>, located: &Located) {
-        let Some(session) = game else {
-            return;
-        };
-        let text = whogame_text(session.game(), session.variant(), self.lang);
-        self.section(
-            located.line,
-            &located.text,
-            ReplySection::WhoGame {
-                said: text.trim_end().to_string(),
-            },
-        );
-    }
-
-    /// `SUMMARY [game]`: centres by year, players, result, for anyone; without a game,
-    /// the one the mail signed on to (as njudge's `SUMMARY` after `SIGNON`).
-    pub(super) fn summary(
-        &mut self,
-        game: &mut Option<Session<'_>>,
-        located: &Located,
-    ) -> Result<(), ServiceError> {
-        let Some(session) = game else {
-            return Ok(());
-        };
-        let records = self.service.history(session.game().id())?;
-        let text = summary_text(session.game(), session.variant(), &records, self.lang);
-        self.section(
-            located.line,
-            &located.text,
-            ReplySection::Summary {
-                said: text.trim_end().to_string(),
-            },
         );
         Ok(())
     }

@@ -1,16 +1,24 @@
-//! The work on one received mail, split by job: the [`Desk`] reads the mail's commands in
-//! order and hands each to the method of its job, which makes the reply's sections as it
-//! goes.
+//! The work on one received mail: the [`Desk`] reads the mail's commands in order, passes
+//! each through the one [`gate`] (which game, who writes, whether the sender may ask it,
+//! from the game's permission table), and hands it to its family, which asks the game
+//! for an action and puts the answer in the reply. One file a family:
 //!
-//! - [`authority`]: who writes — sign-ons (player, moderator), the count of failed ones,
-//!   what a command needs the sender to be;
-//! - [`orders`]: order lines gathered into sets and submitted, `PRÊT`, the trial
-//!   adjudication and the results of a phase;
+//! - [`orders`], [`ahead`]: order lines gathered into sets and submitted, `PRÊT`, the trial
+//!   adjudication, orders for later phases;
+//! - [`votes`]: draws and concessions;
 //! - [`press`]: press between houses and to the moderator;
-//! - [`moderation`]: the moderator's commands, votes, seats, addresses, observers;
-//! - [`queries`]: what a command only reads (status, list, map, history);
-//! - [`reply`]: the reply's typed sections, their assembly into the answer, and what the
-//!   quotes must hide.
+//! - [`settings`]: the moderator's settings, and each sender's own (language, pictures,
+//!   secret, absence);
+//! - [`seats`], [`join`], [`address`], [`community`]: seats given, resigned, asked for,
+//!   taken over; a player's new address; a new game;
+//! - [`moderation`]: the moderator's running of the game;
+//! - [`queries`]: what a command only reads (status, list, map, history, summary);
+//! - [`reply`], [`section`]: the reply's typed sections, their assembly into the answer,
+//!   and what the quotes must hide; [`caps`]: the bounds on what one sender costs.
+//!
+//! Adding a command: its variant (`mail::command`), its line in the gate's table
+//! ([`gate::asks`]), its arm in [`Desk::command`], its family's method, its templates and
+//! its test.
 
 use chrono::{DateTime, Utc};
 
@@ -29,15 +37,17 @@ mod ahead;
 mod caps;
 mod community;
 mod gate;
-mod habits;
 mod join;
 mod moderation;
 mod orders;
 mod press;
 mod queries;
 mod reply;
+mod seats;
 mod section;
+mod settings;
 mod shorthand;
+mod votes;
 
 pub(crate) use caps::same_text;
 use gate::{Gate, Role};

@@ -7,6 +7,7 @@ use crate::game::{
 };
 use crate::map::Variant;
 use crate::report::game_text::{Audience, record_results_for};
+use crate::say;
 use crate::service::{ServiceError, Session};
 
 use super::super::command::{Command, Located};
@@ -291,5 +292,79 @@ impl Desk<'_> {
             }
             self.section(line, text, ReplySection::Ready { ready });
         }
+    }
+}
+
+impl Desk<'_> {
+    /// `PREVIEW` by a player: the house's orders adjudicated now against every other
+    /// house holding, on a copy; only the house's own results are shown.
+    pub(super) fn player_preview(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        house: &HouseKey,
+    ) -> Result<(), ServiceError> {
+        let Some(session) = game.as_ref() else {
+            return Ok(());
+        };
+        let variant = session.variant();
+        let trial = session.game().trial(
+            variant,
+            Some(house),
+            self.now,
+            &crate::report::results_record,
+        );
+        match trial {
+            Ok((trial, record)) => {
+                let preview = |results| ReplySection::Preview { results };
+                // The trial's next phase is never opened: the deadline it would have is
+                // not shown, only the real one, with the house's orders.
+                self.results_section(located, preview, &trial, variant, &record, false)?;
+            }
+            Err(e) => {
+                let message = self.game_message(&e);
+                self.error(located, message);
+            }
+        }
+        // The trial plays the current phase only: orders kept for later ones are said.
+        self.blocks_section(game);
+        Ok(())
+    }
+
+    /// After `PRÊT`: the waives beyond the house's builds, ignored, are said.
+    pub(super) fn spare_waives(
+        &mut self,
+        game: &Option<Session<'_>>,
+        located: &Located,
+        house: &HouseKey,
+    ) {
+        let Some(session) = game.as_ref() else {
+            return;
+        };
+        let count = session.game().spare_waives(session.variant(), house);
+        if count > 0 {
+            // Under the `READY` it answers, which is quoted there already.
+            let message = say!(self.lang, "habits.spare_waives", count);
+            self.section(located.line, "", ReplySection::Note { message });
+        }
+    }
+
+    /// `ORDRES` / `PARTIAL ORDERS` taken: remembered until an order line follows it.
+    pub(super) fn orders_opened(&mut self, located: &Located) {
+        if matches!(self.gate.role, Role::House(_)) {
+            self.draft.orders_header = Some(located.clone());
+        }
+    }
+}
+
+impl Desk<'_> {
+    /// An `ORDRES` / `PARTIAL ORDERS` line with no order line after it: said, so that the
+    /// player knows nothing was changed (the orders they meant may have gone astray).
+    pub(super) fn no_order_followed(&mut self) {
+        let Some(located) = self.draft.orders_header.take() else {
+            return;
+        };
+        let message = say!(self.lang, "habits.no_order_followed");
+        self.section(located.line, &located.text, ReplySection::Note { message });
     }
 }

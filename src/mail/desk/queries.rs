@@ -3,9 +3,11 @@
 
 use crate::game::Game;
 use crate::report::game_text::{phase_text, status_word, vote_text};
+use crate::report::summary::{summary_text, whogame_text};
+use crate::say;
 use crate::service::{ServiceError, Session};
 
-use super::super::command::Located;
+use super::super::command::{Keyword, Located};
 use super::super::refusal::Refusal;
 use super::gate::Caller;
 use super::gate::Role;
@@ -215,5 +217,78 @@ impl Desk<'_> {
         let history = |results| ReplySection::History { results };
         self.results_section(located, history, g, variant, record, current)?;
         Ok(())
+    }
+}
+
+impl Desk<'_> {
+    /// `WHOGAME <game>`: the seats of the game, for anyone.
+    pub(super) fn whogame(&mut self, game: &mut Option<Session<'_>>, located: &Located) {
+        let Some(session) = game else {
+            return;
+        };
+        let text = whogame_text(session.game(), session.variant(), self.lang);
+        self.section(
+            located.line,
+            &located.text,
+            ReplySection::WhoGame {
+                said: text.trim_end().to_string(),
+            },
+        );
+    }
+
+    /// `SUMMARY [game]`: centres by year, players, result, for anyone; without a game,
+    /// the one the mail signed on to (as njudge's `SUMMARY` after `SIGNON`).
+    pub(super) fn summary(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+    ) -> Result<(), ServiceError> {
+        let Some(session) = game else {
+            return Ok(());
+        };
+        let records = self.service.history(session.game().id())?;
+        let text = summary_text(session.game(), session.variant(), &records, self.lang);
+        self.section(
+            located.line,
+            &located.text,
+            ReplySection::Summary {
+                said: text.trim_end().to_string(),
+            },
+        );
+        Ok(())
+    }
+
+    /// njudge's `GET <file>`: its files are not kept here. `GET map` gets the board's
+    /// picture as `MAP` does; any other file, the help, with where to find the rest.
+    pub(super) fn get(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        map: bool,
+    ) -> Result<(), ServiceError> {
+        if map && game.is_some() {
+            if self.open_to_sender(located) {
+                self.map(game, located)?;
+            }
+            return Ok(());
+        }
+        let message = say!(self.lang, "habits.get", map);
+        self.section(located.line, &located.text, ReplySection::Note { message });
+        self.section(0, "", ReplySection::Help);
+        Ok(())
+    }
+
+    /// njudge's `WHOIS <address>`: this judge tells no one's address; what it has instead.
+    pub(super) fn whois(&mut self, located: &Located) {
+        let message = say!(self.lang, "habits.whois");
+        self.section(located.line, &located.text, ReplySection::Note { message });
+    }
+
+    /// A command of another judge: said unknown, with ours when there is one; the
+    /// orders around it are read as if it were not there.
+    pub(super) fn foreign(&mut self, located: &Located, written: &str, here: Option<Keyword>) {
+        let here = here.map(|k| k.usage(self.lang));
+        let message = say!(self.lang, "habits.foreign", command = written, here);
+        self.error(located, message);
     }
 }
