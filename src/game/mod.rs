@@ -25,7 +25,7 @@ pub use actor::Actor;
 pub use audit::AuditLine;
 pub use conditional::{BlockProblem, ConditionNote, MAX_BLOCK_DEPTH, Step};
 pub use error::GameError;
-pub use event::{Event, Missed, Revealed};
+pub use event::{Event, Missed, Revealed, Trace};
 pub use house::HouseKey;
 pub use model::Bounced;
 pub use model::{AheadBlock, AheadDrop};

@@ -10,7 +10,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::game::{Action, AuditLine, Event, Game, GameError, HouseKey, same_address};
+use crate::game::{Action, Event, Game, GameError, HouseKey, same_address};
 use crate::service::{ServiceError, Session};
 
 use super::super::command::Located;
@@ -98,7 +98,7 @@ impl Desk<'_> {
         let g = session.game();
         if in_the_game(g, house, address) {
             // The moderator reads the audit trail; the player hears nothing of it.
-            session.note(AuditLine::AddressRefused {
+            session.note(Event::AddressRefused {
                 house: house.clone(),
                 address: address.to_string(),
             });
@@ -156,7 +156,7 @@ impl Desk<'_> {
                 }
             }
             Err(GameError::AddressUnavailable(address)) => {
-                session.note(AuditLine::AddressRefused {
+                session.note(Event::AddressRefused {
                     house,
                     address: address.clone(),
                 });

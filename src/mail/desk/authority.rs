@@ -2,7 +2,7 @@
 //! mail; failures counted per seat and told, never a lock), and what a command needs its
 //! sender to be.
 
-use crate::game::{AuditLine, GameError, HouseKey, SubmitMode};
+use crate::game::{Event, GameError, HouseKey, SubmitMode};
 use crate::lang::Lang;
 use crate::map::Variant;
 use crate::report::format_deadline;
@@ -192,10 +192,9 @@ impl Desk<'_> {
             }
             Err(_) => {
                 self.lock_out();
-                session.note(AuditLine::SignOnRefused {
+                session.note(Event::SignOnRefused {
                     claimed: Some(shown),
                     from: self.mail.from.clone(),
-                    throttled: false,
                 });
                 self.refuse(located, Refusal::BadSignOn { game: id });
             }
@@ -246,10 +245,9 @@ impl Desk<'_> {
             }
             Err(_) => {
                 self.lock_out();
-                session.note(AuditLine::SignOnRefused {
+                session.note(Event::SignOnRefused {
                     claimed: None,
                     from: self.mail.from.clone(),
-                    throttled: false,
                 });
                 self.refuse(located, Refusal::BadModeratorSecret { game: id });
             }

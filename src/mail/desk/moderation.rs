@@ -4,7 +4,7 @@
 
 use crate::game::span::Span;
 use crate::game::{
-    Action, Actor, AuditLine, Event, GameError, PhaseGuard, Setting, SettingKind, Trigger, Vote,
+    Action, Actor, Event, GameError, PhaseGuard, Setting, SettingKind, Trigger, Vote,
 };
 use crate::lang::Lang;
 use crate::report::format_deadline;
@@ -193,7 +193,7 @@ impl Desk<'_> {
             };
             let joined = session.execute(&Actor::Stranger(from.clone()), action, self.now);
             if matches!(joined, Err(GameError::BadObserverToken)) {
-                session.note(AuditLine::ObserverBadToken { from });
+                session.note(Event::ObserverBadToken { address: from });
             }
             self.observer_answer(session, located, joined);
         }

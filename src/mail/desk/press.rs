@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::game::AuditLine;
+use crate::game::Event;
 use crate::game::{HouseKey, Press};
 use crate::lang::Lang;
 use crate::say;
@@ -186,7 +186,7 @@ impl Desk<'_> {
         }
         Self::note(
             game,
-            AuditLine::Press {
+            Event::Press {
                 from: sender.clone(),
                 recipients: recipients.len(),
                 grey,
