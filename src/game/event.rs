@@ -12,11 +12,11 @@ use chrono::{DateTime, Utc};
 use crate::judge::Phase;
 use crate::lang::Lang;
 
-use super::HouseKey;
 use super::audit::AuditLine;
 use super::model::{AheadDrop, Ending, NoticeKind, PhaseRecord, SubmitMode, Trigger, Vote};
 use super::setting::SettingChanged;
 use super::span::Span;
+use super::{Address, HouseKey};
 
 /// A secret or token in clear, made for one answer and never stored (the store keeps its
 /// hash): it does not show in debugging output.
@@ -76,14 +76,14 @@ pub enum Event {
     /// the secret their welcome carries.
     Seated {
         house: HouseKey,
-        address: String,
+        address: Address,
         lang: Lang,
         replaced: bool,
         secret: Revealed,
     },
     Removed {
         house: HouseKey,
-        address: String,
+        address: Address,
     },
     OrdersTaken {
         house: HouseKey,
@@ -149,31 +149,31 @@ pub enum Event {
     },
     AddressChanged {
         house: HouseKey,
-        old: String,
-        new: String,
+        old: Address,
+        new: Address,
     },
     /// A player asked for an address another house's player has: refused, told to the
     /// moderator's trail only.
     AddressRefused {
         house: HouseKey,
-        address: String,
+        address: Address,
     },
     /// An address asked to observe; the token goes to that very address.
     ObserverAsked {
-        address: String,
+        address: Address,
         token: Revealed,
         expires: DateTime<Utc>,
     },
     ObserverJoined {
-        address: String,
+        address: Address,
         secret: Revealed,
     },
     /// An address confirmed to observe with a wrong or stale token.
     ObserverBadToken {
-        address: String,
+        address: Address,
     },
     ObserverLeft {
-        address: String,
+        address: Address,
     },
     /// Houses without orders reminded of the deadline.
     Reminded {
@@ -189,14 +189,14 @@ pub enum Event {
     /// Mail to a player's address came back.
     Bounced {
         house: HouseKey,
-        address: String,
+        address: Address,
         reason: String,
     },
     /// A mail to this address (a player's, if `house`) was refused for good; the
     /// moderator is `told` unless it was theirs or the player was flagged already.
     Undeliverable {
         house: Option<HouseKey>,
-        address: String,
+        address: Address,
         reason: String,
         told: bool,
     },
@@ -204,7 +204,7 @@ pub enum Event {
     /// held the secret), else as the moderator.
     SignOnRefused {
         claimed: Option<String>,
-        from: String,
+        from: Address,
     },
     /// Sign-ons as a house (none: as the moderator) failed this many times since
     /// `since`: the owner and the moderator are told.
@@ -229,32 +229,32 @@ pub enum Event {
     /// secret); `left`: the seats still free; `started`: the game was full and started.
     Joined {
         house: HouseKey,
-        address: String,
+        address: Address,
         left: usize,
         started: bool,
     },
     /// An address asked for a house; the moderator decides.
     SeatAsked {
         house: HouseKey,
-        address: String,
+        address: Address,
     },
     /// A player lost the house: given to someone else, or removed (`removed`).
     SeatLost {
         house: HouseKey,
-        address: String,
+        address: Address,
         lang: Lang,
         removed: bool,
     },
     /// A token to confirm a seat went to `address`; `again`: one was mailed already and
     /// is still good, so this request is not mailed.
     ConsentAsked {
-        address: String,
+        address: Address,
         again: bool,
     },
     /// The moderator refused the request of `address` for the house.
     SeatRefused {
         house: HouseKey,
-        address: String,
+        address: Address,
         lang: Lang,
     },
     // Orders for later phases.
@@ -455,10 +455,8 @@ impl Event {
             .tell_all(NoticeKind::Resigned {
                 house: house.clone(),
             }),
-            Event::RolledBack { phase, .. } => {
-                Trace::line(AuditLine::RolledBack { phase: *phase })
-                    .tell_all(NoticeKind::RolledBack { phase: *phase })
-            }
+            Event::RolledBack { phase, .. } => Trace::line(AuditLine::RolledBack { phase: *phase })
+                .tell_all(NoticeKind::RolledBack { phase: *phase }),
             Event::ObserversAllowed => Trace::line(AuditLine::ObserversAllowed),
             Event::ObserversForbidden { ended } => {
                 Trace::line(AuditLine::ObserversForbidden { ended: *ended })

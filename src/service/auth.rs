@@ -130,7 +130,7 @@ impl Session<'_> {
             Claim::Moderator => game
                 .moderator()
                 .as_ref()
-                .map(|m| (None, m.address.clone(), game.settings().lang)),
+                .map(|m| (None, m.address.to_string(), game.settings().lang)),
         };
         let Some((house, owner, lang)) = seat else {
             return Ok(Err(AuthFailure::Vacant));

@@ -223,7 +223,13 @@ impl Service {
         self.store.commit(Commit {
             before: None,
             game: Some(&game),
-            audit: vec![audit(now, actor, "create", lines.into_iter().collect(), String::new())],
+            audit: vec![audit(
+                now,
+                actor,
+                "create",
+                lines.into_iter().collect(),
+                String::new(),
+            )],
             ..Commit::default()
         })?;
         Ok(game)

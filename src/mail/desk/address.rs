@@ -51,7 +51,7 @@ impl Desk<'_> {
         // The judge's own address would make it write to itself; everyone knows it, so
         // refusing it at once tells nothing.
         if self.config.judge.is_own(&address) {
-            self.refuse(located, Refusal::AddressUnavailable(address));
+            self.refuse(located, Refusal::AddressUnavailable(address.into()));
             return Ok(());
         }
         let current = session
@@ -100,7 +100,7 @@ impl Desk<'_> {
             // The moderator reads the audit trail; the player hears nothing of it.
             session.note(Event::AddressRefused {
                 house: house.clone(),
-                address: address.to_string(),
+                address: address.into(),
             });
         } else if let Some(code) = address_code(g, house, address, self.now) {
             let message = crate::say!(
@@ -134,7 +134,7 @@ impl Desk<'_> {
         session: &mut Session<'_>,
         located: &Located,
         house: HouseKey,
-        address: String,
+        address: crate::game::Address,
     ) {
         let action = Action::Address {
             house: house.clone(),
@@ -149,9 +149,11 @@ impl Desk<'_> {
                     // The old address hears of the change too: a forger with the secret
                     // cannot take a house away unnoticed.
                     if old != self.mail.from {
-                        self.owner = Some(old);
+                        self.owner = Some(old.into());
                     }
-                    let section = ReplySection::Address { address: new };
+                    let section = ReplySection::Address {
+                        address: new.into(),
+                    };
                     self.section(located.line, &located.text, section);
                 }
             }
@@ -160,7 +162,7 @@ impl Desk<'_> {
                     house,
                     address: address.clone(),
                 });
-                self.refuse(located, Refusal::AddressUnavailable(address));
+                self.refuse(located, Refusal::AddressUnavailable(address.into()));
             }
             Err(e) => {
                 let message = self.game_message(&e);

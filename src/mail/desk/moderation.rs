@@ -100,7 +100,7 @@ impl Desk<'_> {
         };
         let action = Action::Seat {
             house,
-            address: address.to_string(),
+            address: address.into(),
             secret: None,
             lang,
             replace,
@@ -129,9 +129,15 @@ impl Desk<'_> {
             let house = house_name(session.variant(), house, self.lang);
             let address = address.clone();
             let section = if replace {
-                ReplySection::Replaced { house, address }
+                ReplySection::Replaced {
+                    house,
+                    address: address.into(),
+                }
             } else {
-                ReplySection::Added { house, address }
+                ReplySection::Added {
+                    house,
+                    address: address.into(),
+                }
             };
             self.section(located.line, &located.text, section);
         }
@@ -273,7 +279,7 @@ impl Desk<'_> {
                     let zone = g.settings().schedule.time_zone;
                     ReplySection::ObserveAsked {
                         game: g.id().to_string(),
-                        address,
+                        address: address.into(),
                         asked: format_deadline(self.now, zone, self.lang),
                         expires: format_deadline(expires, zone, self.lang),
                         token: token.0,

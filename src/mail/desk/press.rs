@@ -107,7 +107,7 @@ impl Desk<'_> {
             recipients.extend(
                 g.observers()
                     .iter()
-                    .map(|o| (o.address.clone(), o.lang, false)),
+                    .map(|o| (o.address.to_string(), o.lang, false)),
             );
         }
         recipients.retain(|(a, _, _)| *a != self.mail.from);
@@ -123,7 +123,7 @@ impl Desk<'_> {
             && sender.is_some()
             && m.address != self.mail.from
         {
-            recipients.push((m.address.clone(), g.settings().lang, true));
+            recipients.push((m.address.to_string(), g.settings().lang, true));
         }
         let mut seen = std::collections::HashSet::new();
         recipients.retain(|(a, _, _)| seen.insert(a.clone()));

@@ -114,7 +114,7 @@ impl Desk<'_> {
             )
         } else {
             let cap = self.config.mail.replies_per_hour;
-            (self.quota, self.mail.from.clone(), cap)
+            (self.quota, self.mail.from.to_string(), cap)
         };
         match quota {
             Quota::Open => {}
