@@ -31,9 +31,12 @@ fn at(text: &str) -> DateTime<Utc> {
     text.parse().unwrap()
 }
 
+/// Notices as stored, each with the houses it concerns.
+type Told = Vec<(Value, Vec<String>)>;
+
 /// The line an event leaves in the trail, as stored, and its notices: each one's stored
 /// form and the houses it concerns.
-fn traced(event: &Event) -> (Value, Vec<(Value, Vec<String>)>) {
+fn traced(event: &Event) -> (Value, Told) {
     let trace = event.trace();
     let line = serde_json::to_value(&trace.line).unwrap();
     let notices = trace
@@ -54,8 +57,8 @@ fn every_kind_of_event_maps_to_its_line_and_its_notices() {
     let deadline = at("2026-03-25T19:00:00Z");
     let since = at("2026-03-23T08:00:00Z");
     let stark = house("stark");
-    let no_one: Vec<(Value, Vec<String>)> = Vec::new();
-    let table: Vec<(Event, Value, Vec<(Value, Vec<String>)>)> = vec![
+    let no_one: Told = Vec::new();
+    let table: Vec<(Event, Value, Told)> = vec![
         (
             Event::Created {
                 players: 3,

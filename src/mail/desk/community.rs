@@ -196,7 +196,7 @@ impl<'a> Desk<'a> {
             players,
             settings,
             moderator: Some(Moderator {
-                address: address.into(),
+                address: address.clone(),
                 secret: hash,
             }),
         };
