@@ -11,7 +11,7 @@ use crate::game::{
 use crate::service::{Bug, ServiceError};
 use std::rc::Rc;
 
-use crate::game::{Action, Actor, EndBy, Event, HouseKey, PhaseGuard};
+use crate::game::{Action, Actor, Address, EndBy, Event, HouseKey, PhaseGuard};
 use crate::lang::Lang;
 use crate::map::{Variant, scope};
 use crate::say;
@@ -818,7 +818,14 @@ pub(super) fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Er
             address,
         } => {
             let house = self::house(ctx, &game, &house)?;
-            let g = moderate(ctx, &game, Action::Reject { house, address })?;
+            let g = moderate(
+                ctx,
+                &game,
+                Action::Reject {
+                    house,
+                    address: address.map(Address::from),
+                },
+            )?;
             done(ctx, &g, &say!(ctx.lang, "join.cli_rejected"))
         }
     }
@@ -862,7 +869,7 @@ fn seat(ctx: &Context, args: SeatArgs, replace: bool) -> Result<(), Error> {
     }
     let action = Action::Seat {
         house: house(ctx, &args.game, &args.house)?,
-        address: args.address.clone(),
+        address: args.address.as_str().into(),
         secret: Some(secret.clone()),
         lang: args.player_lang,
         replace,
@@ -935,7 +942,10 @@ fn approve(ctx: &Context, game: &str, house: &str, address: Option<String>) -> R
     let events = session
         .execute(
             &Actor::Moderator,
-            Action::Approve { house, address },
+            Action::Approve {
+                house,
+                address: address.map(Address::from),
+            },
             ctx.now,
         )
         .map_err(|e| ctx.fail(e))?;

@@ -9,6 +9,7 @@ use crate::judge::Phase;
 use crate::lang::Lang;
 use crate::map::Variant;
 
+use super::Address;
 use super::GameError;
 use super::HouseKey;
 use super::actor::Actor;
@@ -98,7 +99,7 @@ pub enum Action {
     /// a new one, in the language given or the game's.
     Seat {
         house: HouseKey,
-        address: String,
+        address: Address,
         secret: Option<String>,
         lang: Option<Lang>,
         replace: bool,
@@ -165,36 +166,36 @@ pub enum Action {
     /// A player's new address.
     Address {
         house: HouseKey,
-        address: String,
+        address: Address,
     },
     /// An address asks to observe: it gets a token to confirm with.
     AskObserve {
-        address: String,
+        address: Address,
         lang: Lang,
     },
     /// The address that asked confirms with its token; at most `cap` observers.
     ConfirmObserve {
-        address: String,
+        address: Address,
         token: String,
         cap: usize,
     },
     /// An observer stops, with its secret.
     Unobserve {
-        address: String,
+        address: Address,
         secret: String,
     },
     /// The clock's reminders and grace notices due now (and the wake time moved on).
     Remind,
     /// Mail to these addresses came back: their players are flagged.
     Bounced {
-        addresses: Vec<String>,
+        addresses: Vec<Address>,
         reason: String,
     },
     /// Changes a setting (the game's rules: [`Game::change_setting`]).
     Set(Setting),
     /// The mail system refused for good a mail to this address (set aside unsent).
     Undeliverable {
-        address: String,
+        address: Address,
         reason: String,
     },
     // The habits of njudge players.
@@ -207,14 +208,14 @@ pub enum Action {
     /// An address takes a free seat of an open game (the house asked for, or the first
     /// free one), its welcome in `lang`.
     Join {
-        address: String,
+        address: Address,
         house: Option<HouseKey>,
         lang: Lang,
     },
     /// An address asks for a house: at once if vacant in an open game, else on the
     /// moderator's word.
     TakeOver {
-        address: String,
+        address: Address,
         house: HouseKey,
         lang: Lang,
     },
@@ -222,17 +223,17 @@ pub enum Action {
     /// one, needed when several ask).
     Approve {
         house: HouseKey,
-        address: Option<String>,
+        address: Option<Address>,
     },
     /// The moderator refuses the request of `address` for the house, or every request
     /// for it (`address` none).
     Reject {
         house: HouseKey,
-        address: Option<String>,
+        address: Option<Address>,
     },
     /// A token to confirm a seat was mailed to the address, good until `expires`.
     AskSeat {
-        address: String,
+        address: Address,
         expires: DateTime<Utc>,
     },
     // Orders for later phases.

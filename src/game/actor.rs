@@ -9,9 +9,9 @@ pub enum Actor {
     /// The player of this house (its id), signed on.
     House(super::HouseKey),
     /// Someone who observes the game, at this address.
-    Observer(String),
+    Observer(super::Address),
     /// An address that is none of the above: it may only ask to observe.
-    Stranger(String),
+    Stranger(super::Address),
     /// The judge itself: deadlines, reminders, delivery failures.
     Judge,
 }
@@ -23,7 +23,7 @@ impl Actor {
         match self {
             Actor::Moderator => "moderator".into(),
             Actor::House(house) => format!("house:{house}"),
-            Actor::Observer(address) | Actor::Stranger(address) => address.clone(),
+            Actor::Observer(address) | Actor::Stranger(address) => address.to_string(),
             Actor::Judge => "judge".into(),
         }
     }

@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use crate::judge::Phase;
 use crate::lang::Lang;
 
-use super::HouseKey;
 use super::model::{Ending, SubmitMode, Trigger, Vote};
 use super::span::Span;
+use super::{Address, HouseKey};
 
 /// One line of an audit entry. Houses are ids, addresses and reasons as received: the
 /// trail is the moderator's record, not a message to a player.
@@ -47,11 +47,11 @@ pub enum AuditLine {
     },
     Seated {
         house: HouseKey,
-        address: String,
+        address: Address,
     },
     Removed {
         house: HouseKey,
-        address: String,
+        address: Address,
     },
     Orders {
         house: HouseKey,
@@ -95,34 +95,34 @@ pub enum AuditLine {
     },
     Bounced {
         house: HouseKey,
-        address: String,
+        address: Address,
         reason: String,
     },
     Undeliverable {
         house: Option<HouseKey>,
-        address: String,
+        address: Address,
         reason: String,
     },
     AddressRefused {
         house: HouseKey,
-        address: String,
+        address: Address,
     },
     AddressChanged {
         house: HouseKey,
-        old: String,
-        new: String,
+        old: Address,
+        new: Address,
     },
     ObserverAsked {
-        from: String,
+        from: Address,
     },
     ObserverBadToken {
-        from: String,
+        from: Address,
     },
     ObserverJoined {
-        from: String,
+        from: Address,
     },
     ObserverLeft {
-        from: String,
+        from: Address,
     },
     /// The moderator's language (`house` none) or a player's.
     Language {
@@ -135,7 +135,7 @@ pub enum AuditLine {
     SignOnRefused {
         #[serde(rename = "house")]
         claimed: Option<String>,
-        from: String,
+        from: Address,
         throttled: bool,
     },
     /// Sign-ons locked until then (earlier versions locked; kept to show their lines).
@@ -171,12 +171,12 @@ pub enum AuditLine {
     /// An address asked for a house (`TAKEOVER`), waiting for the moderator.
     SeatAsked {
         house: HouseKey,
-        address: String,
+        address: Address,
     },
     /// The moderator refused the request.
     SeatRefused {
         house: HouseKey,
-        address: String,
+        address: Address,
     },
     // Orders for later phases.
     AheadKept {

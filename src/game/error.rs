@@ -35,12 +35,12 @@ pub enum GameError {
     HouseNotInGame(HouseKey),
     SeatTaken {
         house: HouseKey,
-        address: String,
+        address: super::Address,
     },
     NoPlayer(HouseKey),
     BadAddress(String),
     AddressTaken {
-        address: String,
+        address: super::Address,
         house: HouseKey,
     },
     /// The action needs another status.
@@ -88,7 +88,7 @@ pub enum GameError {
     Secret(SecretFailure),
     /// The judge's own address (or an alias) given for a player or the moderator: the
     /// judge would write to itself.
-    JudgeAddress(String),
+    JudgeAddress(super::Address),
     /// `game variant`: the new version cannot read what the game holds.
     VariantIncompatible {
         file: String,
@@ -103,7 +103,7 @@ pub enum GameError {
         action: &'static str,
     },
     /// A player's new address is another player's or the moderator's (which, not said).
-    AddressUnavailable(String),
+    AddressUnavailable(super::Address),
     ObserversForbidden,
     AlreadyObserving,
     TooManyObserverRequests,
@@ -197,7 +197,7 @@ pub enum GameError {
     /// Several addresses ask for the house: the moderator's answer must name one.
     WhichRequest {
         house: HouseKey,
-        addresses: Vec<String>,
+        addresses: Vec<super::Address>,
     },
     /// So many confirmed requests wait in the game that no more are taken.
     TooManySeatRequests,

@@ -1,7 +1,9 @@
 //! What happened to a game: [`super::Game::execute`] returns events, and the service turns
 //! them into what the store keeps (the audit trail's lines, the phase record) and into
-//! notices (what players and the moderator must be told). Both mappings are the game's
-//! rules, written here once for the mail desk, the command line and the clock alike.
+//! notices (what players and the moderator must be told), by one mapping,
+//! [`Event::trace`], written here once for the mail desk, the command line and the clock
+//! alike. What happened beside the game's rules (a refused sign-on, press sent, a game
+//! made) is an event too, so that no line of the trail is written another way.
 
 use std::fmt;
 
@@ -10,11 +12,11 @@ use chrono::{DateTime, Utc};
 use crate::judge::Phase;
 use crate::lang::Lang;
 
-use super::HouseKey;
 use super::audit::AuditLine;
 use super::model::{AheadDrop, Ending, NoticeKind, PhaseRecord, SubmitMode, Trigger, Vote};
 use super::setting::SettingChanged;
 use super::span::Span;
+use super::{Address, HouseKey};
 
 /// A secret or token in clear, made for one answer and never stored (the store keeps its
 /// hash): it does not show in debugging output.
@@ -37,6 +39,18 @@ pub struct Missed {
 /// One thing that happened to a game. Houses are the variant's ids.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
+    /// The game was made (by the moderator at the shell, or by mail).
+    Created {
+        players: u8,
+        variant: String,
+    },
+    /// The game moved to another version of its variant (`corbeau game variant`).
+    VariantChanged {
+        from: String,
+        from_hash: String,
+        to: String,
+        to_hash: String,
+    },
     Started {
         deadline: Option<DateTime<Utc>>,
     },
@@ -62,14 +76,14 @@ pub enum Event {
     /// the secret their welcome carries.
     Seated {
         house: HouseKey,
-        address: String,
+        address: Address,
         lang: Lang,
         replaced: bool,
         secret: Revealed,
     },
     Removed {
         house: HouseKey,
-        address: String,
+        address: Address,
     },
     OrdersTaken {
         house: HouseKey,
@@ -135,21 +149,31 @@ pub enum Event {
     },
     AddressChanged {
         house: HouseKey,
-        old: String,
-        new: String,
+        old: Address,
+        new: Address,
+    },
+    /// A player asked for an address another house's player has: refused, told to the
+    /// moderator's trail only.
+    AddressRefused {
+        house: HouseKey,
+        address: Address,
     },
     /// An address asked to observe; the token goes to that very address.
     ObserverAsked {
-        address: String,
+        address: Address,
         token: Revealed,
         expires: DateTime<Utc>,
     },
     ObserverJoined {
-        address: String,
+        address: Address,
         secret: Revealed,
     },
+    /// An address confirmed to observe with a wrong or stale token.
+    ObserverBadToken {
+        address: Address,
+    },
     ObserverLeft {
-        address: String,
+        address: Address,
     },
     /// Houses without orders reminded of the deadline.
     Reminded {
@@ -165,16 +189,35 @@ pub enum Event {
     /// Mail to a player's address came back.
     Bounced {
         house: HouseKey,
-        address: String,
+        address: Address,
         reason: String,
     },
     /// A mail to this address (a player's, if `house`) was refused for good; the
     /// moderator is `told` unless it was theirs or the player was flagged already.
     Undeliverable {
         house: Option<HouseKey>,
-        address: String,
+        address: Address,
         reason: String,
         told: bool,
+    },
+    /// A sign-on refused: as a house (`claimed`, as the sender wrote it, masked if it
+    /// held the secret), else as the moderator.
+    SignOnRefused {
+        claimed: Option<String>,
+        from: Address,
+    },
+    /// Sign-ons as a house (none: as the moderator) failed this many times since
+    /// `since`: the owner and the moderator are told.
+    SignOnFailures {
+        house: Option<HouseKey>,
+        failures: u32,
+        since: DateTime<Utc>,
+    },
+    /// Press went out: from a house (none: the moderator), to this many.
+    Press {
+        from: Option<HouseKey>,
+        recipients: usize,
+        grey: bool,
     },
     // The habits of njudge players.
     /// A house's player (`house` none: the moderator) chose a new secret.
@@ -186,32 +229,32 @@ pub enum Event {
     /// secret); `left`: the seats still free; `started`: the game was full and started.
     Joined {
         house: HouseKey,
-        address: String,
+        address: Address,
         left: usize,
         started: bool,
     },
     /// An address asked for a house; the moderator decides.
     SeatAsked {
         house: HouseKey,
-        address: String,
+        address: Address,
     },
     /// A player lost the house: given to someone else, or removed (`removed`).
     SeatLost {
         house: HouseKey,
-        address: String,
+        address: Address,
         lang: Lang,
         removed: bool,
     },
     /// A token to confirm a seat went to `address`; `again`: one was mailed already and
     /// is still good, so this request is not mailed.
     ConsentAsked {
-        address: String,
+        address: Address,
         again: bool,
     },
     /// The moderator refused the request of `address` for the house.
     SeatRefused {
         house: HouseKey,
-        address: String,
+        address: Address,
         lang: Lang,
     },
     // Orders for later phases.
@@ -245,193 +288,245 @@ pub enum Event {
     },
 }
 
+/// What one event leaves behind: the trail's line (and the data kept beside it, not a
+/// sentence), and who must be told, each notice's kind with the houses it concerns (none:
+/// every player and the moderator, or the address the notice names).
+#[derive(Debug, Default, PartialEq)]
+pub struct Trace {
+    pub line: Option<AuditLine>,
+    pub data: Option<String>,
+    pub notices: Vec<(NoticeKind, Vec<HouseKey>)>,
+}
+
+impl Trace {
+    fn line(line: AuditLine) -> Trace {
+        Trace {
+            line: Some(line),
+            ..Trace::default()
+        }
+    }
+
+    fn tell(mut self, kind: NoticeKind, houses: Vec<HouseKey>) -> Trace {
+        self.notices.push((kind, houses));
+        self
+    }
+
+    fn tell_all(self, kind: NoticeKind) -> Trace {
+        self.tell(kind, Vec::new())
+    }
+}
+
 impl Event {
-    /// The audit trail's line for the event, if the trail keeps one.
-    pub fn audit(&self) -> Option<AuditLine> {
-        // A processed phase is read in place: its record holds the whole game before it.
-        if let Event::Processed {
-            record, trigger, ..
-        } = self
-        {
-            return Some(AuditLine::Processed {
-                phase: record.phase,
-                trigger: *trigger,
-            });
-        }
-        Some(match self.clone() {
-            Event::Started { deadline } => AuditLine::Started { deadline },
-            Event::Paused => AuditLine::Paused,
-            Event::Resumed { deadline } => AuditLine::Resumed { deadline },
-            Event::Extended { by, deadline } => AuditLine::Extended { by, deadline },
-            // Read above, without the copy.
-            Event::Processed { .. } => return None,
-            Event::Ended { ending } => AuditLine::Ended { ending },
-            Event::Seated { house, address, .. } => AuditLine::Seated { house, address },
-            Event::Removed { house, address } => AuditLine::Removed { house, address },
-            Event::OrdersTaken {
-                house, lines, mode, ..
-            } => AuditLine::Orders { house, lines, mode },
-            Event::Ready { house, ready } => AuditLine::Ready { house, ready },
-            Event::ReadyWithdrawn { house } => AuditLine::ReadyWithdrawn { house },
-            Event::Voted { house, vote, .. } => AuditLine::Vote { house, vote },
-            Event::Absent {
-                house,
-                from,
-                to,
-                deadline,
-            } => AuditLine::Absence {
-                house,
-                from,
-                to,
-                deadline,
-            },
-            Event::Edited { reason, .. } => AuditLine::Edited { reason },
-            Event::Resigned { house } => AuditLine::Resigned { house },
-            Event::RolledBack { phase, .. } => AuditLine::RolledBack { phase },
-            Event::ObserversAllowed => AuditLine::ObserversAllowed,
-            Event::ObserversForbidden { ended } => AuditLine::ObserversForbidden { ended },
-            Event::Pictures { house, on } => AuditLine::Pictures { house, on },
-            Event::SettingChanged { change } => AuditLine::SettingChanged { change },
-            Event::LanguageChanged { house, lang } => AuditLine::Language { house, lang },
-            Event::AddressChanged { house, old, new } => {
-                AuditLine::AddressChanged { house, old, new }
-            }
-            Event::ObserverAsked { address, .. } => AuditLine::ObserverAsked { from: address },
-            Event::ObserverJoined { address, .. } => AuditLine::ObserverJoined { from: address },
-            Event::ObserverLeft { address } => AuditLine::ObserverLeft { from: address },
-            Event::Bounced {
-                house,
-                address,
-                reason,
-            } => AuditLine::Bounced {
-                house,
-                address,
-                reason,
-            },
-            Event::Undeliverable {
-                house,
-                address,
-                reason,
-                ..
-            } => AuditLine::Undeliverable {
-                house,
-                address,
-                reason,
-            },
-            Event::Reminded { .. } | Event::GraceRuns { .. } => return None,
-            Event::SecretChanged { house } => AuditLine::SecretChanged { house },
-            // The seat's own lines (`Seated`, `Removed`) say the rest.
-            // Anyone may write a request in anyone's name: forged ones must not fill the
-            // trail; the confirmed request is what it keeps.
-            Event::Joined { .. } | Event::SeatLost { .. } | Event::ConsentAsked { .. } => {
-                return None;
-            }
-            Event::SeatAsked { house, address } => AuditLine::SeatAsked { house, address },
-            Event::SeatRefused { house, address, .. } => AuditLine::SeatRefused { house, address },
-            Event::AheadKept {
-                house,
-                phase,
-                lines,
-                ..
-            } => AuditLine::AheadKept {
-                house,
-                phase,
-                lines,
-            },
-            Event::AheadCleared { house, phases } => AuditLine::AheadCleared {
-                house,
-                count: phases.len(),
-            },
-            Event::AheadActivated {
-                house,
-                phase,
-                refused,
-                ..
-            } => AuditLine::AheadActivated {
-                house,
-                phase,
-                refused,
-            },
-            Event::AheadDropped {
-                house, phase, why, ..
-            } => AuditLine::AheadDropped { house, phase, why },
-        })
-    }
-
-    /// Data the trail keeps beside the line, not a sentence: the positions of an edit.
-    pub fn audit_data(&self) -> Option<String> {
+    /// The one mapping from what happened to what is kept and told. The match names every
+    /// event, with no catch-all: a new event does not compile until it says its line and
+    /// its notices.
+    pub fn trace(&self) -> Trace {
+        let nothing = Trace::default;
         match self {
-            Event::Edited { before, after, .. } => {
-                Some(format!("--- before\n{before}--- after\n{after}"))
-            }
-            _ => None,
-        }
-    }
-
-    /// Who must be told of the event: each notice's kind and the houses it concerns
-    /// (none: every player and the moderator).
-    pub fn notices(&self) -> Vec<(NoticeKind, Vec<HouseKey>)> {
-        let everyone = |kind| vec![(kind, Vec::new())];
-        match self {
-            Event::Started { .. } => everyone(NoticeKind::Started),
-            Event::Paused => everyone(NoticeKind::Paused),
-            Event::Resumed { .. } => everyone(NoticeKind::Resumed),
-            Event::Extended { deadline, .. } => everyone(NoticeKind::DeadlineChanged {
+            Event::Created { players, variant } => Trace::line(AuditLine::Created {
+                players: *players,
+                variant: variant.clone(),
+            }),
+            Event::VariantChanged {
+                from,
+                from_hash,
+                to,
+                to_hash,
+            } => Trace::line(AuditLine::VariantChanged {
+                from: from.clone(),
+                from_hash: from_hash.clone(),
+                to: to.clone(),
+                to_hash: to_hash.clone(),
+            }),
+            Event::Started { deadline } => Trace::line(AuditLine::Started {
+                deadline: *deadline,
+            })
+            .tell_all(NoticeKind::Started),
+            Event::Paused => Trace::line(AuditLine::Paused).tell_all(NoticeKind::Paused),
+            Event::Resumed { deadline } => Trace::line(AuditLine::Resumed {
+                deadline: *deadline,
+            })
+            .tell_all(NoticeKind::Resumed),
+            Event::Extended { by, deadline } => Trace::line(AuditLine::Extended {
+                by: *by,
+                deadline: *deadline,
+            })
+            .tell_all(NoticeKind::DeadlineChanged {
                 deadline: *deadline,
             }),
-            // Everyone plays to the deadline: all are told when the moderator or an
-            // absence moves it.
-            Event::SettingChanged { change } => match change.moved_deadline() {
-                Some(deadline) => everyone(NoticeKind::DeadlineChanged { deadline }),
-                None => Vec::new(),
-            },
-            Event::Absent {
-                deadline: Some(deadline),
-                ..
-            } => everyone(NoticeKind::DeadlineChanged {
-                deadline: *deadline,
-            }),
+            // The record holds the whole game before the phase: the trail names it only.
             Event::Processed {
                 record,
                 trigger,
                 missed,
-            } => processed_notices(record, *trigger, missed),
-            Event::Ended { .. } | Event::Voted { ended: true, .. } => {
-                everyone(NoticeKind::GameOver)
-            }
+            } => Trace {
+                line: Some(AuditLine::Processed {
+                    phase: record.phase,
+                    trigger: *trigger,
+                }),
+                data: None,
+                notices: processed_notices(record, *trigger, missed),
+            },
+            Event::Ended { ending } => Trace::line(AuditLine::Ended {
+                ending: ending.clone(),
+            })
+            .tell_all(NoticeKind::GameOver),
             Event::Seated {
                 house,
-                replaced: true,
+                address,
+                replaced,
                 ..
-            } => everyone(NoticeKind::PlayerReplaced {
+            } => {
+                let trace = Trace::line(AuditLine::Seated {
+                    house: house.clone(),
+                    address: address.clone(),
+                });
+                if *replaced {
+                    trace.tell_all(NoticeKind::PlayerReplaced {
+                        house: house.clone(),
+                    })
+                } else {
+                    trace
+                }
+            }
+            Event::Removed { house, address } => Trace::line(AuditLine::Removed {
+                house: house.clone(),
+                address: address.clone(),
+            }),
+            Event::OrdersTaken {
+                house, lines, mode, ..
+            } => Trace::line(AuditLine::Orders {
+                house: house.clone(),
+                lines: *lines,
+                mode: *mode,
+            }),
+            Event::Ready { house, ready } => Trace::line(AuditLine::Ready {
+                house: house.clone(),
+                ready: *ready,
+            }),
+            Event::ReadyWithdrawn { house } => Trace::line(AuditLine::ReadyWithdrawn {
                 house: house.clone(),
             }),
-            Event::Resigned { house } => everyone(NoticeKind::Resigned {
+            Event::Voted { house, vote, ended } => {
+                let trace = Trace::line(AuditLine::Vote {
+                    house: house.clone(),
+                    vote: vote.clone(),
+                });
+                if *ended {
+                    trace.tell_all(NoticeKind::GameOver)
+                } else {
+                    trace
+                }
+            }
+            // Everyone plays to the deadline: all are told when an absence moves it.
+            Event::Absent {
+                house,
+                from,
+                to,
+                deadline,
+            } => {
+                let trace = Trace::line(AuditLine::Absence {
+                    house: house.clone(),
+                    from: *from,
+                    to: *to,
+                    deadline: *deadline,
+                });
+                match deadline {
+                    Some(deadline) => trace.tell_all(NoticeKind::DeadlineChanged {
+                        deadline: *deadline,
+                    }),
+                    None => trace,
+                }
+            }
+            Event::Edited {
+                reason,
+                before,
+                after,
+            } => Trace {
+                line: Some(AuditLine::Edited {
+                    reason: reason.clone(),
+                }),
+                data: Some(format!("--- before\n{before}--- after\n{after}")),
+                notices: Vec::new(),
+            },
+            Event::Resigned { house } => Trace::line(AuditLine::Resigned {
+                house: house.clone(),
+            })
+            .tell_all(NoticeKind::Resigned {
                 house: house.clone(),
             }),
-            Event::RolledBack { phase, .. } => everyone(NoticeKind::RolledBack { phase: *phase }),
-            Event::Reminded { houses, deadline } => vec![(
+            Event::RolledBack { phase, .. } => Trace::line(AuditLine::RolledBack { phase: *phase })
+                .tell_all(NoticeKind::RolledBack { phase: *phase }),
+            Event::ObserversAllowed => Trace::line(AuditLine::ObserversAllowed),
+            Event::ObserversForbidden { ended } => {
+                Trace::line(AuditLine::ObserversForbidden { ended: *ended })
+            }
+            Event::Pictures { house, on } => Trace::line(AuditLine::Pictures {
+                house: house.clone(),
+                on: *on,
+            }),
+            // Everyone plays to the deadline: all are told when the moderator moves it.
+            Event::SettingChanged { change } => {
+                let trace = Trace::line(AuditLine::SettingChanged {
+                    change: change.clone(),
+                });
+                match change.moved_deadline() {
+                    Some(deadline) => trace.tell_all(NoticeKind::DeadlineChanged { deadline }),
+                    None => trace,
+                }
+            }
+            Event::LanguageChanged { house, lang } => Trace::line(AuditLine::Language {
+                house: house.clone(),
+                lang: *lang,
+            }),
+            Event::AddressChanged { house, old, new } => Trace::line(AuditLine::AddressChanged {
+                house: house.clone(),
+                old: old.clone(),
+                new: new.clone(),
+            }),
+            Event::AddressRefused { house, address } => Trace::line(AuditLine::AddressRefused {
+                house: house.clone(),
+                address: address.clone(),
+            }),
+            Event::ObserverAsked { address, .. } => Trace::line(AuditLine::ObserverAsked {
+                from: address.clone(),
+            }),
+            Event::ObserverBadToken { address } => Trace::line(AuditLine::ObserverBadToken {
+                from: address.clone(),
+            }),
+            Event::ObserverJoined { address, .. } => Trace::line(AuditLine::ObserverJoined {
+                from: address.clone(),
+            }),
+            Event::ObserverLeft { address } => Trace::line(AuditLine::ObserverLeft {
+                from: address.clone(),
+            }),
+            Event::Reminded { houses, deadline } => nothing().tell(
                 NoticeKind::Reminder {
                     deadline: *deadline,
                 },
                 houses.clone(),
-            )],
+            ),
             Event::GraceRuns {
                 houses,
                 deadline,
                 until,
-            } => vec![(
+            } => nothing().tell(
                 NoticeKind::Grace {
                     deadline: *deadline,
                     until: *until,
                 },
                 houses.clone(),
-            )],
+            ),
             Event::Bounced {
                 house,
                 address,
                 reason,
-            } => everyone(NoticeKind::Undeliverable {
+            } => Trace::line(AuditLine::Bounced {
+                house: house.clone(),
+                address: address.clone(),
+                reason: reason.clone(),
+            })
+            .tell_all(NoticeKind::Undeliverable {
                 house: Some(house.clone()),
                 address: address.clone(),
                 reason: reason.clone(),
@@ -440,19 +535,65 @@ impl Event {
                 house,
                 address,
                 reason,
-                told: true,
-            } => everyone(NoticeKind::Undeliverable {
-                house: house.clone(),
-                address: address.clone(),
-                reason: reason.clone(),
+                told,
+            } => {
+                let trace = Trace::line(AuditLine::Undeliverable {
+                    house: house.clone(),
+                    address: address.clone(),
+                    reason: reason.clone(),
+                });
+                if *told {
+                    trace.tell_all(NoticeKind::Undeliverable {
+                        house: house.clone(),
+                        address: address.clone(),
+                        reason: reason.clone(),
+                    })
+                } else {
+                    trace
+                }
+            }
+            Event::SignOnRefused { claimed, from } => Trace::line(AuditLine::SignOnRefused {
+                claimed: claimed.clone(),
+                from: from.clone(),
+                throttled: false,
             }),
-            // The houses the notice concerns are none: its address is in the notice.
+            Event::SignOnFailures {
+                house,
+                failures,
+                since,
+            } => Trace::line(AuditLine::SignOnFailures {
+                house: house.clone(),
+                failures: *failures,
+            })
+            .tell(
+                NoticeKind::SignOnFailures {
+                    house: house.clone(),
+                    failures: *failures,
+                    since: *since,
+                },
+                house.iter().cloned().collect(),
+            ),
+            Event::Press {
+                from,
+                recipients,
+                grey,
+            } => Trace::line(AuditLine::Press {
+                from: from.clone(),
+                recipients: *recipients,
+                grey: *grey,
+            }),
+            Event::SecretChanged { house } => Trace::line(AuditLine::SecretChanged {
+                house: house.clone(),
+            }),
+            // The seat's own lines (`Seated`, `Removed`) say the rest. Anyone may write a
+            // request in anyone's name: forged ones must not fill the trail; the confirmed
+            // request is what it keeps.
             Event::Joined {
                 house,
                 address,
                 left,
                 started,
-            } => vec![(
+            } => nothing().tell(
                 NoticeKind::Joined {
                     house: house.clone(),
                     address: address.clone(),
@@ -460,20 +601,13 @@ impl Event {
                     started: *started,
                 },
                 Vec::new(),
-            )],
-            Event::SeatAsked { house, address } => vec![(
-                NoticeKind::SeatAsked {
-                    house: house.clone(),
-                    address: address.clone(),
-                },
-                Vec::new(),
-            )],
+            ),
             Event::SeatLost {
                 house,
                 address,
                 lang,
                 removed,
-            } => vec![(
+            } => nothing().tell(
                 NoticeKind::SeatLost {
                     house: house.clone(),
                     address: address.clone(),
@@ -481,26 +615,61 @@ impl Event {
                     removed: *removed,
                 },
                 Vec::new(),
-            )],
+            ),
+            Event::ConsentAsked { .. } => nothing(),
+            Event::SeatAsked { house, address } => Trace::line(AuditLine::SeatAsked {
+                house: house.clone(),
+                address: address.clone(),
+            })
+            .tell(
+                NoticeKind::SeatAsked {
+                    house: house.clone(),
+                    address: address.clone(),
+                },
+                Vec::new(),
+            ),
             Event::SeatRefused {
                 house,
                 address,
                 lang,
-            } => vec![(
+            } => Trace::line(AuditLine::SeatRefused {
+                house: house.clone(),
+                address: address.clone(),
+            })
+            .tell(
                 NoticeKind::SeatRefused {
                     house: house.clone(),
                     address: address.clone(),
                     lang: *lang,
                 },
                 Vec::new(),
-            )],
+            ),
+            Event::AheadKept {
+                house,
+                phase,
+                lines,
+                ..
+            } => Trace::line(AuditLine::AheadKept {
+                house: house.clone(),
+                phase: *phase,
+                lines: *lines,
+            }),
+            Event::AheadCleared { house, phases } => Trace::line(AuditLine::AheadCleared {
+                house: house.clone(),
+                count: phases.len(),
+            }),
             Event::AheadActivated {
                 house,
                 phase,
                 lines,
                 refused,
                 ready,
-            } => vec![(
+            } => Trace::line(AuditLine::AheadActivated {
+                house: house.clone(),
+                phase: *phase,
+                refused: *refused,
+            })
+            .tell(
                 NoticeKind::AheadActivated {
                     house: house.clone(),
                     phase: *phase,
@@ -509,13 +678,18 @@ impl Event {
                     ready: *ready,
                 },
                 vec![house.clone()],
-            )],
+            ),
             Event::AheadDropped {
                 house,
                 phase,
                 lines,
                 why,
-            } => vec![(
+            } => Trace::line(AuditLine::AheadDropped {
+                house: house.clone(),
+                phase: *phase,
+                why: *why,
+            })
+            .tell(
                 NoticeKind::AheadDropped {
                     house: house.clone(),
                     phase: *phase,
@@ -523,8 +697,7 @@ impl Event {
                     why: *why,
                 },
                 vec![house.clone()],
-            )],
-            _ => Vec::new(),
+            ),
         }
     }
 }

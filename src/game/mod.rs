@@ -2,6 +2,7 @@
 
 mod action;
 mod actor;
+mod address;
 mod audit;
 pub mod calendar;
 mod conditional;
@@ -22,10 +23,11 @@ mod victory;
 
 pub use action::{Action, ActionKind, EndBy, Needs, PhaseGuard};
 pub use actor::Actor;
+pub use address::{Address, same_address};
 pub use audit::AuditLine;
 pub use conditional::{BlockProblem, ConditionNote, MAX_BLOCK_DEPTH, Step};
 pub use error::GameError;
-pub use event::{Event, Missed, Revealed};
+pub use event::{Event, Missed, Revealed, Trace};
 pub use house::HouseKey;
 pub use model::Bounced;
 pub use model::{AheadBlock, AheadDrop};
@@ -41,7 +43,7 @@ pub use orders::{
 pub use repin::{Incompatibility, move_to_variant};
 pub use rules::{
     Adjudicated, MAX_OBSERVER_REQUESTS, NewGame, OBSERVER_TOKEN_LIFE, ResultsMaker, check_address,
-    check_game_id, create, same_address,
+    check_game_id, create,
 };
 pub use rules::{
     Asked, CONSENT_TOKEN_LIFE, ConsentKey, MAX_CONSENT_ASKED, consent_token, consent_valid,

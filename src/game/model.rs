@@ -10,9 +10,9 @@ use crate::lang::Lang;
 use crate::map::ProvinceId;
 use crate::order::Order;
 
-use super::HouseKey;
 use super::calendar::{Absence, Schedule};
 use super::span::Span;
+use super::{Address, HouseKey, same_address};
 
 /// Where a game stands in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,7 +114,7 @@ impl Default for Settings {
 /// The person playing a house.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Player {
-    pub(in crate::game) address: String,
+    pub(in crate::game) address: Address,
     /// The player's secret, salted and hashed (PHC string); never the secret itself.
     pub(in crate::game) secret: String,
     pub(in crate::game) lang: Lang,
@@ -141,7 +141,7 @@ pub struct Bounced {
 /// The game's moderator, who may act by mail with their own secret.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Moderator {
-    pub address: String,
+    pub address: Address,
     pub secret: String,
 }
 
@@ -149,7 +149,7 @@ pub struct Moderator {
 /// lets them stop.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Observer {
-    pub address: String,
+    pub address: Address,
     pub secret: String,
     pub lang: Lang,
     pub since: DateTime<Utc>,
@@ -159,7 +159,7 @@ pub struct Observer {
 /// the judge mailed there: nobody is subscribed without their consent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ObserverRequest {
-    pub address: String,
+    pub address: Address,
     /// The token, salted and hashed (PHC string).
     pub token: String,
     pub lang: Lang,
@@ -293,7 +293,7 @@ pub struct AheadBlock {
 /// A player who left a seat, for the game's summary (`SUMMARY`, the game-over mail).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PastPlayer {
-    pub address: String,
+    pub address: Address,
     pub joined: DateTime<Utc>,
     pub left: DateTime<Utc>,
     pub how: Leaving,
@@ -415,7 +415,7 @@ pub struct Game {
 /// A token to confirm a seat was mailed to this address; it is good until `expires`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ConsentAsked {
-    pub address: String,
+    pub address: Address,
     pub expires: DateTime<Utc>,
 }
 
@@ -438,7 +438,6 @@ pub struct AskerHistory {
 impl AskerHistory {
     /// The history of `address` in `games`.
     pub fn of<'g>(games: impl IntoIterator<Item = &'g Game>, address: &str) -> AskerHistory {
-        use super::rules::same_address;
         let mut h = AskerHistory::default();
         let seen = |t: DateTime<Utc>, h: &mut AskerHistory| {
             h.first_seen = Some(h.first_seen.map_or(t, |f| f.min(t)));
@@ -492,7 +491,7 @@ impl AskerHistory {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SeatRequest {
     pub house: HouseKey,
-    pub address: String,
+    pub address: Address,
     /// The language the address wrote in: its welcome, or its refusal, is in it.
     pub lang: Lang,
     pub asked: DateTime<Utc>,
@@ -655,7 +654,7 @@ pub enum NoticeKind {
     Undeliverable {
         /// The house whose player's address failed, if it is a player's.
         house: Option<HouseKey>,
-        address: String,
+        address: Address,
         reason: String,
     },
     /// Sign-ons as this house (none: as the moderator) failed again and again, since
@@ -675,7 +674,7 @@ pub enum NoticeKind {
     /// moderator, with the seats still free, and whether the game started, full.
     Joined {
         house: HouseKey,
-        address: String,
+        address: Address,
         left: usize,
         started: bool,
     },
@@ -683,20 +682,20 @@ pub enum NoticeKind {
     /// `APPROVE` or `REJECT`.
     SeatAsked {
         house: HouseKey,
-        address: String,
+        address: Address,
     },
     /// The house was given to someone else, or its player removed: told to the outgoing
     /// player's address only, in their language.
     SeatLost {
         house: HouseKey,
-        address: String,
+        address: Address,
         lang: Lang,
         removed: bool,
     },
     /// The moderator refused a request for the house: told to the address that asked.
     SeatRefused {
         house: HouseKey,
-        address: String,
+        address: Address,
         lang: Lang,
     },
     // Orders for later phases.
@@ -912,7 +911,7 @@ impl Seat {
 
 /// Read access: only the game changes a player (`Game::execute`).
 impl Player {
-    pub fn address(&self) -> &str {
+    pub fn address(&self) -> &Address {
         &self.address
     }
 

@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::config::{Config, Judge};
-use crate::game::{Action, Actor, Game};
+use crate::game::{Action, Actor, Address, Game};
 use crate::service::{Effects, Service, ServiceError};
 
 use super::inbound::Inbound;
@@ -81,7 +81,7 @@ pub fn record(
     {
         let mut session = service.session_of(game.clone())?;
         let bounced = Action::Bounced {
-            addresses: bounce.recipients.clone(),
+            addresses: bounce.recipients.iter().map(Address::from).collect(),
             reason: bounce.reason.clone(),
         };
         session.execute(&Actor::Judge, bounced, now)?;
@@ -109,7 +109,7 @@ pub fn set_aside(
         None => None,
     };
     let undeliverable = Action::Undeliverable {
-        address: mail.to.clone(),
+        address: mail.to.as_str().into(),
         reason: reason.to_string(),
     };
     service.outbox_set_aside(key, mail, before.map(|g| (g, undeliverable)), now)

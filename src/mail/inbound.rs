@@ -21,7 +21,7 @@ pub struct Inbound {
     /// a hash of its bytes, so that the same bytes delivered twice still count once.
     pub message_id: String,
     /// The sender's address (Reply-To if present, else From), lower-cased.
-    pub from: String,
+    pub from: crate::game::Address,
     /// The sender's display name, if any.
     pub name: Option<String>,
     pub subject: String,
@@ -117,7 +117,7 @@ pub fn read_sized(
         authors: authors(&message),
         bounce,
         spam: spam_mark(&message, raw, spam),
-        from,
+        from: from.into(),
         name,
         subject: message.subject().map(one_line).unwrap_or_default(),
         references: references(&message),

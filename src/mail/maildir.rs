@@ -482,7 +482,7 @@ fn quarantine(
         why.push_str(&format!(" ({}: {e})", log.display()));
     }
     let (id, from) = match mail {
-        Some(m) => (Some(m.message_id.clone()), Some(m.from.clone())),
+        Some(m) => (Some(m.message_id.clone()), Some(m.from.to_string())),
         None => scan_sender(&kept, config).map_or((None, None), |s| {
             let id = (!s.message_id.is_empty()).then_some(s.message_id);
             let from = (!s.address.is_empty()).then_some(s.address);
@@ -529,7 +529,7 @@ fn tell(
     // alone are read, by the plain scan below.
     let scanned = match mail {
         Some(m) => Some(Sender {
-            address: m.from.clone(),
+            address: m.from.to_string(),
             subject: m.subject.clone(),
             message_id: m.message_id.clone(),
             references: m.references.clone(),
@@ -543,11 +543,9 @@ fn tell(
     }
     let moderator = game.as_ref().and_then(|g| g.moderator().map(|m| (g, m)));
     if let Some((g, m)) = moderator
-        && !notified
-            .iter()
-            .any(|(a, _)| a.eq_ignore_ascii_case(&m.address))
+        && !notified.iter().any(|(a, _)| *a == m.address)
     {
-        notified.push((m.address.clone(), g.settings().lang));
+        notified.push((m.address.to_string(), g.settings().lang));
     }
     let data = |sender: bool| {
         json!({

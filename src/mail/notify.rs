@@ -146,7 +146,7 @@ fn cap_moderator(
         Some(window) if window.count >= cap => {
             mails.retain(|m| m.to != moderator.address);
             let held = HeldNotice {
-                address: moderator.address.clone(),
+                address: moderator.address.to_string(),
                 family: family.to_string(),
                 until: window.since + REPLY_WINDOW,
                 notice: notice.clone(),
@@ -286,7 +286,7 @@ fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
             .moderator()
             .iter()
             .filter(|m| m.address != *address)
-            .map(|m| (m.address.clone(), game.settings().lang))
+            .map(|m| (m.address.to_string(), game.settings().lang))
             .collect();
     }
     if let NoticeKind::SignOnFailures { house, .. } = &notice.kind {
@@ -298,14 +298,14 @@ fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
             return game
                 .moderator()
                 .iter()
-                .map(|m| (m.address.clone(), game.settings().lang))
+                .map(|m| (m.address.to_string(), game.settings().lang))
                 .collect();
         }
         // The outgoing player, or the address that asked, is in the game no more (or
         // not yet): the notice names it.
         NoticeKind::SeatLost { address, lang, .. }
         | NoticeKind::SeatRefused { address, lang, .. } => {
-            return vec![(address.clone(), *lang)];
+            return vec![(address.to_string(), *lang)];
         }
         _ => {}
     }
@@ -320,10 +320,14 @@ fn recipients(game: &Game, notice: &Notice) -> Vec<(String, Lang)> {
         && let Some(m) = &game.moderator()
     {
         // `settings.lang`: the language of the moderator's results and notices.
-        to.push((m.address.clone(), game.settings().lang));
+        to.push((m.address.to_string(), game.settings().lang));
     }
     if notice.houses.is_empty() {
-        to.extend(game.observers().iter().map(|o| (o.address.clone(), o.lang)));
+        to.extend(
+            game.observers()
+                .iter()
+                .map(|o| (o.address.to_string(), o.lang)),
+        );
     }
     let mut seen = std::collections::HashSet::new();
     to.retain(|(a, _)| seen.insert(a.clone()));
@@ -343,7 +347,7 @@ fn throttle_recipients(game: &Game, house: Option<&str>) -> Vec<(String, Lang)> 
     if let Some(m) = &game.moderator()
         && to.iter().all(|(a, _)| *a != m.address)
     {
-        to.push((m.address.clone(), game.settings().lang));
+        to.push((m.address.to_string(), game.settings().lang));
     }
     to
 }

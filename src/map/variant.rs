@@ -48,11 +48,6 @@ impl UnitKind {
             UnitKind::Dragon => 'D',
         }
     }
-
-    /// Armies and dragons stand on a whole province; fleets on a coast of a multi-coast one.
-    pub fn needs_coast(self) -> bool {
-        self == UnitKind::Fleet
-    }
 }
 
 impl fmt::Display for UnitKind {

@@ -185,7 +185,11 @@ impl GameError {
                 "consent.which_request",
                 house = name(house),
                 id = house.to_string(),
-                addresses = addresses.join(", ")
+                addresses = addresses
+                    .iter()
+                    .map(|a| a.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             TooManySeatRequests => say!(lang, "consent.too_many_requests"),
             AheadPast { phase, current } => say!(

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
-use crate::game::{Actor, AuditLine, NoticeKind, SieveKey, same_address};
+use crate::game::{Actor, Event, SieveKey, same_address};
 use crate::lang::Lang;
 use crate::say;
 
@@ -130,7 +130,7 @@ impl Session<'_> {
             Claim::Moderator => game
                 .moderator()
                 .as_ref()
-                .map(|m| (None, m.address.clone(), game.settings().lang)),
+                .map(|m| (None, m.address.to_string(), game.settings().lang)),
         };
         let Some((house, owner, lang)) = seat else {
             return Ok(Err(AuthFailure::Vacant));
@@ -182,15 +182,11 @@ impl Session<'_> {
         let key = subject.key();
         let mut guard = self.service.guard(&key)?.unwrap_or_else(|| Guard::new(now));
         if guard.fail(now) {
-            let failures = guard.failures;
-            let houses = house.iter().cloned().collect();
-            let kind = NoticeKind::SignOnFailures {
-                house: house.clone(),
-                failures,
+            self.note(Event::SignOnFailures {
+                house,
+                failures: guard.failures,
                 since: guard.first,
-            };
-            self.notify(kind, houses);
-            self.note(AuditLine::SignOnFailures { house, failures });
+            });
         }
         for forgotten in self.service.guards_to_forget(now)? {
             if forgotten != key {

@@ -214,14 +214,22 @@ impl Service {
         let (pin, variant, text) = self.read_variant(&new.variant)?;
         let game = create(new, &variant, pin, now)?;
         self.store.keep_variant(&game.variant().hash, &text)?;
-        let line = AuditLine::Created {
+        let lines = Event::Created {
             players: game.players(),
             variant: game.variant().to_string(),
-        };
+        }
+        .trace()
+        .line;
         self.store.commit(Commit {
             before: None,
             game: Some(&game),
-            audit: vec![audit(now, actor, "create", vec![line], String::new())],
+            audit: vec![audit(
+                now,
+                actor,
+                "create",
+                lines.into_iter().collect(),
+                String::new(),
+            )],
             ..Commit::default()
         })?;
         Ok(game)
@@ -254,16 +262,24 @@ impl Service {
             },
         )?;
         self.store.keep_variant(&game.variant().hash, &text)?;
-        let line = AuditLine::VariantChanged {
+        let lines = Event::VariantChanged {
             from: before.variant().name.clone(),
             from_hash: before.variant().hash.short().to_string(),
             to: game.variant().name.clone(),
             to_hash: game.variant().hash.short().to_string(),
-        };
+        }
+        .trace()
+        .line;
         self.store.commit(Commit {
             before: Some(&before),
             game: Some(&game),
-            audit: vec![audit(now, actor, "set-variant", vec![line], String::new())],
+            audit: vec![audit(
+                now,
+                actor,
+                "set-variant",
+                lines.into_iter().collect(),
+                String::new(),
+            )],
             ..Commit::default()
         })?;
         Ok((game, before.variant().clone()))

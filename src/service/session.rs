@@ -87,13 +87,13 @@ impl Service {
         // Content-addressed and harmless if the commit fails: a variant text kept twice is
         // one entry.
         self.store.keep_variant(&game.variant().hash, &text)?;
-        let line = AuditLine::Created {
+        let created = Event::Created {
             players: game.players(),
             variant: game.variant().to_string(),
         };
         let mut session = self.session_of(game)?;
         session.fresh = true;
-        session.lines.push(line);
+        session.note(created);
         Ok(session)
     }
 
@@ -180,14 +180,7 @@ impl Session<'_> {
     /// What the events call for at the commit: audit lines, notices, the phase record.
     fn record_events(&mut self, events: &[Event]) {
         for event in events {
-            self.lines.extend(event.audit());
-            if let Some(data) = event.audit_data() {
-                if !self.detail.is_empty() {
-                    self.detail.push('\n');
-                }
-                self.detail.push_str(&data);
-            }
-            self.notices.extend(event.notices());
+            self.trace(event);
             match event {
                 Event::Processed { record, .. } => self.record = Some((**record).clone()),
                 Event::RolledBack { index, .. } => self.drop_record = Some(*index),
@@ -201,15 +194,22 @@ impl Session<'_> {
         self.game.signs_on(house, secret)
     }
 
-    /// A line the trail keeps of what was asked and refused, or done outside the game
-    /// (a refused sign-on, press sent).
-    pub fn note(&mut self, line: AuditLine) {
-        self.lines.push(line);
+    /// What was asked and refused, or done beside the game's rules (a refused sign-on,
+    /// press sent): its line and notices, as any event's.
+    pub fn note(&mut self, event: Event) {
+        self.trace(&event);
     }
 
-    /// A notice that is no game's event (repeated failed sign-ons).
-    pub fn notify(&mut self, kind: NoticeKind, houses: Vec<HouseKey>) {
-        self.notices.push((kind, houses));
+    fn trace(&mut self, event: &Event) {
+        let trace = event.trace();
+        self.lines.extend(trace.line);
+        if let Some(data) = trace.data {
+            if !self.detail.is_empty() {
+                self.detail.push('\n');
+            }
+            self.detail.push_str(&data);
+        }
+        self.notices.extend(trace.notices);
     }
 
     /// This session processed or rolled back a phase already.

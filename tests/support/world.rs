@@ -263,7 +263,7 @@ impl World {
             .shape_for_tests(id, "test", "seed", at, |game, _, _| {
                 for address in addresses {
                     game.observers_mut_for_tests().push(Observer {
-                        address: address.clone(),
+                        address: address.into(),
                         secret: "(unused)".into(),
                         lang: Lang::Fr,
                         since: at,

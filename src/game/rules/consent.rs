@@ -17,6 +17,7 @@ use crate::game::model::{ConsentAsked, Game};
 use crate::game::secret::SecretFailure;
 
 use super::same_address;
+use crate::game::Address;
 
 /// How long a token is good for: as long as an observer's.
 pub const CONSENT_TOKEN_LIFE: TimeDelta = TimeDelta::days(3);
@@ -173,12 +174,12 @@ impl Game {
         let again = self.consent_pending(address, now);
         if !again && self.consent_asked.len() < MAX_CONSENT_ASKED {
             self.consent_asked.push(ConsentAsked {
-                address: address.trim().to_lowercase(),
+                address: Address::new(address),
                 expires,
             });
         }
         Event::ConsentAsked {
-            address: address.to_string(),
+            address: Address::new(address),
             again,
         }
     }

@@ -13,7 +13,9 @@ use crate::game::model::{Game, GameStatus, Leaving, SeatRequest};
 use crate::game::{GameError, HouseKey};
 
 use super::NOT_OVER;
-use super::seats::{check_address, same_address};
+use super::same_address;
+use super::seats::check_address;
+use crate::game::Address;
 
 /// The most requests for houses that may wait in one game. Only confirmed requests wait
 /// (each one an address that reads its mail), one per address and house: a forger can
@@ -32,7 +34,7 @@ impl Game {
 
     /// Refuses to a stranger's own request an address the moderator removed: only the
     /// moderator seats it again.
-    fn check_stranger(&self, address: &str) -> Result<String, GameError> {
+    fn check_stranger(&self, address: &str) -> Result<Address, GameError> {
         let address = self.check_newcomer(address)?;
         if self.ejected(&address) {
             return Err(GameError::Ejected {
@@ -44,7 +46,7 @@ impl Game {
 
     /// Refuses an address that already plays a house of the game (resigned players
     /// aside: they left) or moderates it: one address, one seat.
-    fn check_newcomer(&self, address: &str) -> Result<String, GameError> {
+    fn check_newcomer(&self, address: &str) -> Result<Address, GameError> {
         let address = check_address(address)?;
         let plays = self.seats.iter().any(|s| {
             !s.resigned
@@ -70,7 +72,7 @@ impl Game {
         &self,
         address: &str,
         house: Option<&HouseKey>,
-    ) -> Result<(String, HouseKey), GameError> {
+    ) -> Result<(Address, HouseKey), GameError> {
         if !self.settings.open {
             return Err(GameError::GameClosed {
                 game: self.id.clone(),
@@ -128,7 +130,7 @@ impl Game {
         variant: &Variant,
         mut events: Vec<Event>,
         house: HouseKey,
-        address: String,
+        address: Address,
         now: DateTime<Utc>,
     ) -> Result<Vec<Event>, GameError> {
         let left = self.free_houses().len();
@@ -151,7 +153,7 @@ impl Game {
 
     /// Whether a `TAKEOVER` of `house` from `address` would be looked at: what the mail
     /// desk asks before it mails a token, and again when it comes back.
-    pub fn may_take_over(&self, address: &str, house: &HouseKey) -> Result<String, GameError> {
+    pub fn may_take_over(&self, address: &str, house: &HouseKey) -> Result<Address, GameError> {
         self.require("take over a house", NOT_OVER)?;
         self.plays(house)?;
         let address = self.check_stranger(address)?;
@@ -298,7 +300,7 @@ impl Game {
     fn give_seat(
         &mut self,
         house: &HouseKey,
-        address: String,
+        address: Address,
         lang: Lang,
         now: DateTime<Utc>,
     ) -> Result<Vec<Event>, GameError> {

@@ -17,6 +17,7 @@ mod play;
 mod process;
 mod seats;
 
+pub(crate) use super::address::same_address;
 pub use ahead::{MAX_AHEAD_BLOCKS, MAX_AHEAD_LINES, MAX_YEARS_AHEAD};
 pub use consent::{
     Asked, CONSENT_TOKEN_LIFE, ConsentKey, MAX_CONSENT_ASKED, consent_token, consent_valid,
@@ -24,7 +25,7 @@ pub use consent::{
 pub use create::{NewGame, check_game_id, create};
 pub use observers::{MAX_OBSERVER_REQUESTS, OBSERVER_TOKEN_LIFE};
 pub use process::{Adjudicated, ResultsMaker};
-pub use seats::{check_address, same_address};
+pub use seats::check_address;
 
 use crate::map::Variant;
 

@@ -12,6 +12,7 @@ use crate::game::model::{Game, Observer, ObserverRequest};
 use crate::game::secret::{hash_secret, new_secret, secret_matches};
 
 use super::same_address;
+use crate::game::Address;
 
 /// Requests to observe a game waiting for confirmation, at most.
 pub const MAX_OBSERVER_REQUESTS: usize = 20;
@@ -79,14 +80,14 @@ impl Game {
         let token = new_secret()?;
         let expires = now + OBSERVER_TOKEN_LIFE;
         self.observer_requests.push(ObserverRequest {
-            address: from.to_string(),
+            address: Address::new(from),
             token: hash_secret(&token)?,
             lang,
             asked: now,
             expires,
         });
         Ok(Event::ObserverAsked {
-            address: from.to_string(),
+            address: Address::new(from),
             token: Revealed(token),
             expires,
         })
@@ -141,7 +142,7 @@ impl Game {
             since: now,
         });
         Ok(Event::ObserverJoined {
-            address: from.to_string(),
+            address: Address::new(from),
             secret: Revealed(secret),
         })
     }
@@ -167,7 +168,7 @@ impl Game {
         }
         self.observers.remove(at);
         Ok(Event::ObserverLeft {
-            address: from.to_string(),
+            address: Address::new(from),
         })
     }
 }

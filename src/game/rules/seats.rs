@@ -12,11 +12,13 @@ use crate::game::model::{Bounced, Game, Leaving, PastPlayer, Player};
 use crate::game::secret::{hash_secret, new_secret, secret_matches};
 
 use super::NOT_OVER;
-use crate::game::HouseKey;
+use crate::game::{Address, HouseKey, same_address};
 
-/// A valid-looking email address: one `@`, something on each side, no spaces.
-pub fn check_address(address: &str) -> Result<String, GameError> {
-    let address = address.trim();
+/// A valid-looking email address, once [`Address::new`] set aside a display name, the
+/// spaces around and case: one `@`, something on each side, no spaces.
+pub fn check_address(written: &str) -> Result<Address, GameError> {
+    let checked = Address::new(written);
+    let address = checked.as_str();
     let ok = match address.split_once('@') {
         Some((local, domain)) => {
             !local.is_empty()
@@ -31,15 +33,15 @@ pub fn check_address(address: &str) -> Result<String, GameError> {
         None => false,
     };
     if ok {
-        Ok(address.to_lowercase())
+        Ok(checked)
     } else {
-        Err(GameError::BadAddress(address.to_string()))
+        Err(GameError::BadAddress(written.trim().to_string()))
     }
 }
 
 impl Game {
     /// `address` made canonical, if it is a mail address no other house's player has.
-    pub fn free_address(&self, house: &HouseKey, address: &str) -> Result<String, GameError> {
+    pub fn free_address(&self, house: &HouseKey, address: &str) -> Result<Address, GameError> {
         let address = check_address(address)?;
         let taken = self
             .seats
@@ -169,7 +171,7 @@ impl Game {
     pub(in crate::game) fn seat_player(
         &mut self,
         house: HouseKey,
-        address: String,
+        address: Address,
         secret: Option<String>,
         lang: Option<Lang>,
         replace: bool,
@@ -288,7 +290,7 @@ impl Game {
     /// Mail to `addresses` came back: their players not flagged yet are.
     pub(in crate::game) fn mail_bounced(
         &mut self,
-        addresses: &[String],
+        addresses: &[Address],
         reason: &str,
         now: DateTime<Utc>,
     ) -> Vec<Event> {
@@ -310,7 +312,7 @@ impl Game {
         reason: String,
         now: DateTime<Utc>,
     ) -> Event {
-        let address = address.trim().to_lowercase();
+        let address = Address::new(address);
         let flagged = self.flag_bounced(std::slice::from_ref(&address), &reason, now);
         let house = self
             .seats
@@ -336,10 +338,10 @@ impl Game {
     /// address.
     fn flag_bounced(
         &mut self,
-        addresses: &[String],
+        addresses: &[Address],
         reason: &str,
         now: DateTime<Utc>,
-    ) -> Vec<(HouseKey, String)> {
+    ) -> Vec<(HouseKey, Address)> {
         let mut flagged = Vec::new();
         for seat in &mut self.seats {
             if let Some(p) = &mut seat.player
@@ -373,10 +375,4 @@ impl Game {
         }
         right
     }
-}
-
-/// Whether two addresses are the same mailbox, as far as the judge can tell (domains
-/// ignore case, and so do the local parts of every mail system players use).
-pub fn same_address(a: &str, b: &str) -> bool {
-    a.trim().eq_ignore_ascii_case(b.trim())
 }

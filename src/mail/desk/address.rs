@@ -10,7 +10,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::game::{Action, AuditLine, Event, Game, GameError, HouseKey, same_address};
+use crate::game::{Action, Event, Game, GameError, HouseKey, same_address};
 use crate::service::{ServiceError, Session};
 
 use super::super::command::Located;
@@ -49,7 +49,7 @@ impl Desk<'_> {
         // The judge's own address would make it write to itself; everyone knows it, so
         // refusing it at once tells nothing.
         if self.config.judge.is_own(&address) {
-            self.refuse(located, Refusal::AddressUnavailable(address));
+            self.refuse(located, Refusal::AddressUnavailable(address.into()));
             return Ok(());
         }
         let current = session
@@ -96,9 +96,9 @@ impl Desk<'_> {
         let g = session.game();
         if in_the_game(g, house, address) {
             // The moderator reads the audit trail; the player hears nothing of it.
-            session.note(AuditLine::AddressRefused {
+            session.note(Event::AddressRefused {
                 house: house.clone(),
-                address: address.to_string(),
+                address: address.into(),
             });
         } else if let Some(code) = address_code(g, house, address, self.now) {
             let message = crate::say!(
@@ -132,7 +132,7 @@ impl Desk<'_> {
         session: &mut Session<'_>,
         located: &Located,
         house: HouseKey,
-        address: String,
+        address: crate::game::Address,
     ) {
         let action = Action::Address {
             house: house.clone(),
@@ -147,18 +147,20 @@ impl Desk<'_> {
                     // The old address hears of the change too: a forger with the secret
                     // cannot take a house away unnoticed.
                     if old != self.mail.from {
-                        self.gate.owner = Some(old);
+                        self.gate.owner = Some(old.into());
                     }
-                    let section = ReplySection::Address { address: new };
+                    let section = ReplySection::Address {
+                        address: new.into(),
+                    };
                     self.section(located.line, &located.text, section);
                 }
             }
             Err(GameError::AddressUnavailable(address)) => {
-                session.note(AuditLine::AddressRefused {
+                session.note(Event::AddressRefused {
                     house,
                     address: address.clone(),
                 });
-                self.refuse(located, Refusal::AddressUnavailable(address));
+                self.refuse(located, Refusal::AddressUnavailable(address.into()));
             }
             Err(e) => {
                 let message = self.game_message(&e);

@@ -194,7 +194,7 @@ impl<'a> Desk<'a> {
             players,
             settings,
             moderator: Some(Moderator {
-                address: address.to_lowercase(),
+                address: address.clone(),
                 secret: hash,
             }),
         };

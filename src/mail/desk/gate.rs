@@ -4,7 +4,7 @@
 //! read from the game's own permission table ([`Needs`]). A command's family is handed
 //! the command only once it passed; no family checks a role itself.
 
-use crate::game::{ActionKind, Actor, AuditLine, GameError, HouseKey, Needs, SubmitMode};
+use crate::game::{ActionKind, Actor, Event, GameError, HouseKey, Needs, SubmitMode};
 use crate::lang::Lang;
 use crate::map::Variant;
 use crate::report::format_deadline;
@@ -380,10 +380,9 @@ impl Desk<'_> {
             }
             Err(_) => {
                 self.lock_out();
-                session.note(AuditLine::SignOnRefused {
+                session.note(Event::SignOnRefused {
                     claimed: Some(shown),
                     from: self.mail.from.clone(),
-                    throttled: false,
                 });
                 self.refuse(located, Refusal::BadSignOn { game: id });
             }
@@ -430,10 +429,9 @@ impl Desk<'_> {
             }
             Err(_) => {
                 self.lock_out();
-                session.note(AuditLine::SignOnRefused {
+                session.note(Event::SignOnRefused {
                     claimed: None,
                     from: self.mail.from.clone(),
-                    throttled: false,
                 });
                 self.refuse(located, Refusal::BadModeratorSecret { game: id });
             }

@@ -324,9 +324,15 @@ impl Desk<'_> {
             return Ok(());
         };
         let action = if approve {
-            Action::Approve { house, address }
+            Action::Approve {
+                house,
+                address: address.map(crate::game::Address::from),
+            }
         } else {
-            Action::Reject { house, address }
+            Action::Reject {
+                house,
+                address: address.map(crate::game::Address::from),
+            }
         };
         if let Some(events) = self.act_events(game, located, action) {
             self.seat_events(game, located, &events)?;

@@ -23,7 +23,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::config::Config;
-use crate::game::{Action, Actor, AuditLine, Event, GameError, HouseKey, SubmitMode, Vote};
+use crate::game::{Action, Actor, Event, GameError, HouseKey, SubmitMode, Vote};
 use crate::lang::Lang;
 use crate::map::Variant;
 use crate::service::{Effects, Service, ServiceError, Session};
@@ -488,7 +488,7 @@ impl<'a> Desk<'a> {
 
     /// An audit line of what was asked and refused, or done outside the game (a refused
     /// sign-on, press sent).
-    fn note(game: &mut Option<Session<'_>>, line: AuditLine) {
+    fn note(game: &mut Option<Session<'_>>, line: Event) {
         if let Some(session) = game {
             session.note(line);
         }

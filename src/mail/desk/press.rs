@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::game::AuditLine;
+use crate::game::Event;
 use crate::game::{HouseKey, Press};
 use crate::lang::Lang;
 use crate::say;
@@ -100,7 +100,7 @@ impl Desk<'_> {
             recipients.extend(
                 g.observers()
                     .iter()
-                    .map(|o| (o.address.clone(), o.lang, false)),
+                    .map(|o| (o.address.to_string(), o.lang, false)),
             );
         }
         recipients.retain(|(a, _, _)| *a != self.mail.from);
@@ -116,7 +116,7 @@ impl Desk<'_> {
             && sender.is_some()
             && m.address != self.mail.from
         {
-            recipients.push((m.address.clone(), g.settings().lang, true));
+            recipients.push((m.address.to_string(), g.settings().lang, true));
         }
         let mut seen = std::collections::HashSet::new();
         recipients.retain(|(a, _, _)| seen.insert(a.clone()));
@@ -179,7 +179,7 @@ impl Desk<'_> {
         }
         Self::note(
             game,
-            AuditLine::Press {
+            Event::Press {
                 from: sender.clone(),
                 recipients: recipients.len(),
                 grey,

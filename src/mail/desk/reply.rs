@@ -118,7 +118,7 @@ impl Desk<'_> {
             )
         } else {
             let cap = self.config.mail.replies_per_hour;
-            (self.answer.quota, self.mail.from.clone(), cap)
+            (self.answer.quota, self.mail.from.to_string(), cap)
         };
         match quota {
             Quota::Open => {}

@@ -2,7 +2,7 @@
 //! own request to observe (asked, confirmed, ended). Joining and taking over by consent
 //! are `join`; a player's new address, `address`; a new game, `community`.
 
-use crate::game::{Action, Actor, AuditLine, Event, GameError, HouseKey};
+use crate::game::{Action, Actor, Event, GameError, HouseKey};
 use crate::lang::Lang;
 use crate::service::{ServiceError, Session};
 
@@ -32,7 +32,7 @@ impl Desk<'_> {
         };
         let action = Action::Seat {
             house,
-            address: address.to_string(),
+            address: address.into(),
             secret: None,
             lang,
             replace,
@@ -61,9 +61,15 @@ impl Desk<'_> {
             let house = house_name(session.variant(), house, self.lang);
             let address = address.clone();
             let section = if replace {
-                ReplySection::Replaced { house, address }
+                ReplySection::Replaced {
+                    house,
+                    address: address.into(),
+                }
             } else {
-                ReplySection::Added { house, address }
+                ReplySection::Added {
+                    house,
+                    address: address.into(),
+                }
             };
             self.section(located.line, &located.text, section);
         }
@@ -130,7 +136,7 @@ impl Desk<'_> {
             };
             let joined = session.execute(&Actor::Stranger(from.clone()), action, self.now);
             if matches!(joined, Err(GameError::BadObserverToken)) {
-                session.note(AuditLine::ObserverBadToken { from });
+                session.note(Event::ObserverBadToken { address: from });
             }
             self.observer_answer(session, located, joined);
         }
@@ -186,7 +192,7 @@ impl Desk<'_> {
                     let zone = g.settings().schedule.time_zone;
                     ReplySection::ObserveAsked {
                         game: g.id().to_string(),
-                        address,
+                        address: address.into(),
                         asked: format_deadline(self.now, zone, self.lang),
                         expires: format_deadline(expires, zone, self.lang),
                         token: token.0,
