@@ -204,13 +204,9 @@ impl Desk<'_> {
         let variant = session.variant();
         // A trial on a copy, never stored.
         let mut trial = session.game().clone();
-        match trial.process(
-            variant,
-            self.now,
-            Trigger::Moderator,
-            &crate::report::results_record,
-        ) {
+        match trial.process(variant, self.now, Trigger::Moderator) {
             Ok(record) => {
+                let record = crate::report::phase_record(variant, record);
                 let preview = |results| ReplySection::Preview { results };
                 self.results_section(located, preview, &trial, variant, &record, true)?;
             }
