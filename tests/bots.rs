@@ -169,7 +169,7 @@ APERÇU
     // The phase's picture draws the bot's moves, read back from the record.
     let variant = w.variant(GAME);
     let stark = corbeau::map::Owner::House(variant.house_by_name("stark").unwrap());
-    let (_, reports) = record.played(&variant);
+    let reports = corbeau::service::picture::drawn_orders(&variant, &record);
     assert!(
         reports
             .iter()

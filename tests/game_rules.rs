@@ -207,25 +207,11 @@ fn missed_phases_lead_to_civil_disorder_and_orders_end_it() {
     for (house, orders) in [("stark", "A win H"), ("lannister", "A pie H")] {
         submit(&mut game, &variant, house, orders, t0());
     }
-    let record = game
-        .process(
-            &variant,
-            now,
-            Trigger::Deadline,
-            &corbeau::report::results_record,
-        )
-        .unwrap();
+    let record = game.process(&variant, now, Trigger::Deadline).unwrap();
     assert!(record.civil_disorder.is_empty());
     assert_eq!(game.seat("baratheon").unwrap().missed(), 1);
     now = game.deadline().unwrap();
-    let record = game
-        .process(
-            &variant,
-            now,
-            Trigger::Deadline,
-            &corbeau::report::results_record,
-        )
-        .unwrap();
+    let record = game.process(&variant, now, Trigger::Deadline).unwrap();
     assert_eq!(record.civil_disorder, vec!["baratheon"]);
     assert!(game.seat("baratheon").unwrap().civil_disorder());
     assert_eq!(game.seat("stark").unwrap().missed(), 1);
@@ -243,7 +229,6 @@ fn the_next_deadline_keeps_the_cadence_unless_the_judge_was_away() {
         &variant,
         deadline + TimeDelta::seconds(30),
         Trigger::Deadline,
-        &corbeau::report::results_record,
     )
     .unwrap();
     assert_eq!(
@@ -253,13 +238,7 @@ fn the_next_deadline_keeps_the_cadence_unless_the_judge_was_away() {
     );
     let deadline = game.deadline().unwrap();
     let late = deadline + TimeDelta::days(2);
-    game.process(
-        &variant,
-        late,
-        Trigger::Deadline,
-        &corbeau::report::results_record,
-    )
-    .unwrap();
+    game.process(&variant, late, Trigger::Deadline).unwrap();
     assert!(
         game.deadline().unwrap() >= late + TimeDelta::days(1),
         "a full phase after a long stop"
@@ -373,14 +352,7 @@ fn a_house_reaching_the_victory_count_after_autumn_wins() {
     game.edit_position(&variant, &position, t0()).unwrap();
     let deadline = game.deadline().unwrap();
     submit(&mut game, &variant, "stark", "A sal -> viv", t0());
-    let record = game
-        .process(
-            &variant,
-            deadline,
-            Trigger::Deadline,
-            &corbeau::report::results_record,
-        )
-        .unwrap();
+    let record = game.process(&variant, deadline, Trigger::Deadline).unwrap();
     let ending = record.ending.clone();
     assert!(
         matches!(ending, Some(Ending::Win { ref houses, ref reason }) if houses == &["stark"] && reason == "centres:4"),

@@ -16,7 +16,7 @@ use super::actor::Actor;
 use super::event::{Event, Revealed};
 use super::model::{AheadBlock, Game, PhaseRecord, SubmitMode, Trigger, Vote};
 use super::orders::OrderLines;
-use super::rules::{ResultsMaker, same_address};
+use super::rules::same_address;
 use super::setting::Setting;
 use super::span::Span;
 
@@ -427,7 +427,6 @@ impl Game {
     pub fn execute(
         &mut self,
         variant: &Variant,
-        results: ResultsMaker<'_>,
         who: &Actor,
         what: Action,
         now: DateTime<Utc>,
@@ -455,7 +454,7 @@ impl Game {
                 Event::Extended { by, deadline }
             }
             Action::Process { expected, trigger } => {
-                return self.process_guarded(variant, expected, trigger, results, now);
+                return self.process_guarded(variant, expected, trigger, now);
             }
             Action::End(by) => self.end_by(variant, by, now)?,
             Action::Seat {

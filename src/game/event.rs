@@ -64,7 +64,7 @@ pub enum Event {
     },
     /// A phase was processed: its record is kept in the history.
     Processed {
-        record: Box<PhaseRecord>,
+        record: Box<PhaseRecord<super::Adjudicated>>,
         trigger: Trigger,
         /// The houses that gave no orders (civil disorder aside), with their count.
         missed: Vec<Missed>,
@@ -705,8 +705,8 @@ impl Event {
 /// The results for everyone; the player and the moderator hear of a house's silence at a
 /// deadline, one notice each, civil disorder saying the miss too. (A moderator's early
 /// `process` is no deadline missed; civil disorder is told whatever the trigger.)
-fn processed_notices(
-    record: &PhaseRecord,
+fn processed_notices<R>(
+    record: &PhaseRecord<R>,
     trigger: Trigger,
     missed: &[Missed],
 ) -> Vec<(NoticeKind, Vec<HouseKey>)> {

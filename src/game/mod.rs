@@ -42,8 +42,8 @@ pub use orders::{
 };
 pub use repin::{Incompatibility, move_to_variant};
 pub use rules::{
-    Adjudicated, MAX_OBSERVER_REQUESTS, NewGame, OBSERVER_TOKEN_LIFE, ResultsMaker, check_address,
-    check_game_id, create,
+    Adjudicated, MAX_OBSERVER_REQUESTS, NewGame, OBSERVER_TOKEN_LIFE, check_address, check_game_id,
+    create,
 };
 pub use rules::{
     Asked, CONSENT_TOKEN_LIFE, ConsentKey, MAX_CONSENT_ASKED, consent_token, consent_valid,

@@ -531,9 +531,11 @@ pub enum Trigger {
 }
 
 /// One processed phase, kept for ever: what it started from, what was received, what the
-/// judge decided.
+/// judge decided. The game makes it with the judge's decision (`R` =
+/// [`crate::game::Adjudicated`]); the report layer puts that in the results format
+/// (`report::phase_record`), once, and the store keeps that form.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PhaseRecord {
+pub struct PhaseRecord<R = super::results::PhaseResults> {
     /// Its place in the game's history, from 0.
     pub index: u32,
     pub phase: Phase,
@@ -547,7 +549,7 @@ pub struct PhaseRecord {
     /// The orders adjudicated, per house.
     pub orders: Vec<(HouseKey, Vec<String>)>,
     /// The results (docs/results-format.md).
-    pub results: super::results::PhaseResults,
+    pub results: R,
     #[serde(with = "crate::position::stored")]
     pub position_after: Position,
     /// Houses that fell into civil disorder at this phase.
@@ -566,11 +568,34 @@ pub struct PhaseRecord {
     pub game_before: Box<Game>,
 }
 
-impl PhaseRecord {
+impl<R> PhaseRecord<R> {
     /// Its number as people read it, from 1: the same in `game show` (the phase being
     /// played is the next number), `history`, the results and the page.
     pub fn number(&self) -> u32 {
         self.index + 1
+    }
+
+    /// The same record with its results in another form: the judge's decision put in
+    /// the results format by the report layer.
+    pub fn with_results<S>(self, results: S) -> PhaseRecord<S> {
+        PhaseRecord {
+            index: self.index,
+            phase: self.phase,
+            opened: self.opened,
+            deadline: self.deadline,
+            processed: self.processed,
+            trigger: self.trigger,
+            position_before: self.position_before,
+            submissions: self.submissions,
+            orders: self.orders,
+            results,
+            position_after: self.position_after,
+            civil_disorder: self.civil_disorder,
+            missed: self.missed,
+            ending: self.ending,
+            bots: self.bots,
+            game_before: self.game_before,
+        }
     }
 }
 

@@ -24,7 +24,7 @@ use legality::{Boards, RefusedOrder, UnitPool, resolve_order};
 
 /// An order with the house that gave it (None: a batch file without house names, where
 /// any house's unit may be ordered).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct GivenOrder {
     pub house: Option<HouseId>,
     pub order: Order,
@@ -39,7 +39,7 @@ pub struct Rejected {
 }
 
 /// Everything a phase decided.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Adjudication {
     /// The phase adjudicated.
     pub phase: Phase,

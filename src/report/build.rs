@@ -1,6 +1,7 @@
 //! From an [`Adjudication`] to a [`ResultsView`]: a pure function of the variant, the
 //! position before the phase and what the judge decided.
 
+use crate::game::PhaseRecord;
 use crate::judge::{
     Adjudication, CheckedOrder, Failure, GivenOrder, Outcome, PhaseKind, Position, Report, Season,
     Unit, adjustment_counts, free_home_centres, retreat_options,
@@ -27,15 +28,25 @@ pub fn results_view(
     build(variant, before, adjudication, None)
 }
 
-/// The results of a phase the game played, as its record keeps them
-/// ([`results_view_with_orders`]): what `Game::process` is given to make them.
-pub fn results_record(variant: &Variant, played: &crate::game::Adjudicated) -> ResultsView {
-    results_view_with_orders(
+/// The record of a phase the game played, with its results put in the results format
+/// ([`results_view_with_orders`]), once: the form the store keeps and every reader reads.
+/// The houses the bot played are marked; a player's trial keeps that house's part only.
+pub fn phase_record(
+    variant: &Variant,
+    record: PhaseRecord<crate::game::Adjudicated>,
+) -> PhaseRecord {
+    let played = &record.results;
+    let mut view = results_view_with_orders(
         variant,
         &played.before,
         &played.adjudication,
         &played.orders,
-    )
+    );
+    view.mark_bots(&record.bots);
+    if let Some(house) = &played.shown_to {
+        view.only_house(house.as_str());
+    }
+    record.with_results(view.into())
 }
 
 /// The results of one adjudicated phase, with the orders given, so that rejected orders are

@@ -23,7 +23,7 @@ pub use crate::game::results::{
     OrderLine, OutcomeView, OwnedUnit, PhaseResults, Place, RESULTS_FORMAT, RejectedView,
     ResultsProblem, ResultsView, Status, UnitView, UnreadableResults, VariantRef,
 };
-pub use build::{results_record, results_view, results_view_with_orders};
+pub use build::{phase_record, results_view, results_view_with_orders};
 pub use calendar::format_deadline;
 pub use describe::{order_text, province_place, region_place, unit_view};
 pub use game_text::phase_words;

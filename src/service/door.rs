@@ -66,6 +66,42 @@ impl Service {
 
     /// Every game that can be read, by id (a game whose variant's content is damaged is
     /// left out: see [`Service::each_game`]).
+    /// When `address` took each seat it holds in an open game, of those it took after
+    /// `since` (resigned seats, and games closed since, left out): the seats the store's
+    /// index names for the address, each checked in its game. No other game is read.
+    pub fn seats_held_since(
+        &self,
+        address: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<DateTime<Utc>>, ServiceError> {
+        let mut named: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+        for seat in self.store.seats_taken(address, since)? {
+            let houses = named.entry(seat.game).or_default();
+            if !houses.contains(&seat.house) {
+                houses.push(seat.house);
+            }
+        }
+        let mut held = Vec::new();
+        for (id, houses) in named {
+            let Some(game) = self.store.game(&id)? else {
+                continue;
+            };
+            if !game.settings().open {
+                continue;
+            }
+            held.extend(
+                game.seats()
+                    .iter()
+                    .filter(|s| !s.resigned() && houses.iter().any(|h| h == s.house().as_str()))
+                    .filter_map(|s| s.player())
+                    .filter(|p| crate::game::same_address(p.address(), address))
+                    .map(|p| p.joined())
+                    .filter(|joined| *joined > since),
+            );
+        }
+        Ok(held)
+    }
+
     pub fn games(&self) -> Result<Vec<Game>, ServiceError> {
         Ok(self
             .store
@@ -338,10 +374,25 @@ impl Service {
             .collect();
         // As a trail line with nothing to say, none is written.
         let _ = (actor, action);
+        // Seats shaped here are indexed as a seat taken by an action would be.
+        let seats = game
+            .seats()
+            .iter()
+            .filter_map(|s| {
+                let player = s.player()?;
+                Some(crate::store::SeatTaken {
+                    address: player.address().to_string(),
+                    at: player.joined(),
+                    game: game.id().to_string(),
+                    house: s.house().to_string(),
+                })
+            })
+            .collect();
         self.store.commit(Commit {
             before: Some(&before),
             game: Some(&game),
             notices,
+            seats,
             ..Commit::default()
         })?;
         Ok(value)

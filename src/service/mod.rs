@@ -308,14 +308,8 @@ impl Service {
         now: DateTime<Utc>,
     ) -> Result<(Game, PhaseRecord), ServiceError> {
         let mut session = self.session_of(before)?;
-        let events = session.execute_alone(who, Action::Process { expected, trigger }, now)?;
-        let record = events
-            .into_iter()
-            .find_map(|e| match e {
-                Event::Processed { record, .. } => Some(*record),
-                _ => None,
-            })
-            .ok_or(Bug::NoPhaseRecord)?;
+        session.execute_alone(who, Action::Process { expected, trigger }, now)?;
+        let record = session.record().cloned().ok_or(Bug::NoPhaseRecord)?;
         let game = session.commit(&who.audit_name(), "process", Effects::default(), now)?;
         Ok((game, record))
     }
@@ -324,12 +318,8 @@ impl Service {
     pub fn preview(&self, id: &str, now: DateTime<Utc>) -> Result<PhaseRecord, ServiceError> {
         let mut game = self.load(id)?;
         let variant = self.variant(game.variant())?;
-        Ok(game.process(
-            &variant,
-            now,
-            Trigger::Moderator,
-            &crate::report::results_record,
-        )?)
+        let record = game.process(&variant, now, Trigger::Moderator)?;
+        Ok(crate::report::phase_record(&variant, record))
     }
 
     /// Undoes the last processed phase; `expected` must name it, when given.

@@ -13,7 +13,7 @@ use crate::game::{
     NoticeKind, PhaseRecord,
 };
 use crate::map::Variant;
-use crate::store::Commit;
+use crate::store::{Commit, SeatTaken};
 
 use super::guard::Guard;
 use super::{BROADCAST, Bug, Effects, PRESS, Service, ServiceError, audit};
@@ -30,6 +30,9 @@ pub struct Session<'s> {
     notices: Vec<(NoticeKind, Vec<HouseKey>)>,
     record: Option<PhaseRecord>,
     drop_record: Option<u32>,
+    /// Houses given a player or a player's new address: written to the store's index of
+    /// the seats each address took.
+    seated: Vec<HouseKey>,
     /// Sign-on counters to write or forget (`store::Commit::guards`).
     pub(super) guards: Vec<(String, Option<Guard>)>,
     /// An action carried out without a copy failed: the game may be half changed, and
@@ -68,6 +71,7 @@ impl Service {
             notices: Vec::new(),
             record: None,
             drop_record: None,
+            seated: Vec::new(),
             guards: Vec::new(),
             spoiled: false,
             fresh: false,
@@ -137,13 +141,7 @@ impl Session<'_> {
         now: DateTime<Utc>,
     ) -> Result<Vec<Event>, GameError> {
         let mut changed = self.game.clone();
-        let events = changed.execute(
-            &self.variant,
-            &crate::report::results_record,
-            who,
-            what,
-            now,
-        )?;
+        let events = changed.execute(&self.variant, who, what, now)?;
         self.game = changed;
         self.record_events(&events);
         Ok(events)
@@ -158,13 +156,7 @@ impl Session<'_> {
         what: Action,
         now: DateTime<Utc>,
     ) -> Result<Vec<Event>, GameError> {
-        let done = self.game.execute(
-            &self.variant,
-            &crate::report::results_record,
-            who,
-            what,
-            now,
-        );
+        let done = self.game.execute(&self.variant, who, what, now);
         match done {
             Ok(events) => {
                 self.record_events(&events);
@@ -182,8 +174,17 @@ impl Session<'_> {
         for event in events {
             self.trace(event);
             match event {
-                Event::Processed { record, .. } => self.record = Some((**record).clone()),
+                // Put in the results format here, once: the store keeps that form.
+                Event::Processed { record, .. } => {
+                    self.record = Some(crate::report::phase_record(
+                        &self.variant,
+                        (**record).clone(),
+                    ));
+                }
                 Event::RolledBack { index, .. } => self.drop_record = Some(*index),
+                Event::Seated { house, .. } | Event::AddressChanged { house, .. } => {
+                    self.seated.push(house.clone());
+                }
                 _ => {}
             }
         }
@@ -210,6 +211,11 @@ impl Session<'_> {
             self.detail.push_str(&data);
         }
         self.notices.extend(trace.notices);
+    }
+
+    /// The phase this session processed, as the store will keep it.
+    pub(super) fn record(&self) -> Option<&PhaseRecord> {
+        self.record.as_ref()
     }
 
     /// This session processed or rolled back a phase already.
@@ -277,7 +283,21 @@ impl Session<'_> {
         let drop_record = self.drop_record;
         let guards = std::mem::take(&mut self.guards);
         let fresh = self.fresh;
+        let seated = std::mem::take(&mut self.seated);
         let (before, game, notices, mut entries) = self.into_parts(actor, action, now);
+        // As the game holds them at the end: the address and the time of each seat.
+        let seats = seated
+            .iter()
+            .filter_map(|house| {
+                let player = game.seat(house)?.player()?;
+                Some(SeatTaken {
+                    address: player.address().to_string(),
+                    at: player.joined(),
+                    game: game.id().to_string(),
+                    house: house.to_string(),
+                })
+            })
+            .collect();
         let author = |house: &Option<HouseKey>| {
             house
                 .as_ref()
@@ -310,6 +330,7 @@ impl Session<'_> {
             replied: extra.replied,
             counted: extra.counted,
             guards,
+            seats,
             ..Commit::default()
         })?;
         Ok(game)

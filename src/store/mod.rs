@@ -23,6 +23,9 @@
 //! - `held`: sequence (u64 BE) → [`HeldNotice`]: notices to a game's moderator held back
 //!   by the hourly cap of `[mail.caps] moderator_notices_per_hour`, told in one digest
 //!   once the hour is over (an older store simply has none);
+//! - `seats`: normalised address, 0, time taken (time key), game id, 0, house id →
+//!   nothing: the seats an address took, read by the address and a time, for the
+//!   per-address bound of `[judge] seats_per_day` ([`SeatTaken`]);
 //! - `variants`: [`VariantHash`] → the variant's TOML text (UTF-8, not JSON): the content
 //!   each game is pinned to, kept once however many games play it (schema 2).
 
@@ -126,6 +129,7 @@ pub struct Store {
     guards: sled::Tree,
     variants: sled::Tree,
     held: sled::Tree,
+    seats: sled::Tree,
     /// The variants read from `variants` so far, parsed: a game's places and houses are
     /// read and written with its own ([`scope`]).
     parsed: RefCell<HashMap<VariantHash, Rc<Variant>>>,
@@ -188,6 +192,36 @@ pub struct Commit<'a> {
     pub outbox_update: Option<(u64, &'a Envelope)>,
     /// Sign-on counters to write (`None`: to forget), by key.
     pub guards: Vec<(String, Option<Guard>)>,
+    /// Seats taken by an address (`seats`), written with the game that seats it.
+    pub seats: Vec<SeatTaken>,
+}
+
+/// A seat an address took: what the `seats` tree keeps, so that the seats an address
+/// took lately are read by its key, not by reading every game. A hint, not the truth:
+/// the reader checks each seat in its game (the player may have left it since).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatTaken {
+    pub address: String,
+    pub at: DateTime<Utc>,
+    pub game: String,
+    pub house: String,
+}
+
+/// The key of an address in `seats`: the address as the judge compares addresses
+/// (`game::same_address`: trimmed, ASCII case folded), then 0.
+fn seat_prefix(address: &str) -> Vec<u8> {
+    let mut k = address.trim().to_ascii_lowercase().into_bytes();
+    k.push(0);
+    k
+}
+
+fn seat_key(seat: &SeatTaken) -> Vec<u8> {
+    let mut k = seat_prefix(&seat.address);
+    k.extend_from_slice(&time_key(seat.at));
+    k.extend_from_slice(seat.game.as_bytes());
+    k.push(0);
+    k.extend_from_slice(seat.house.as_bytes());
+    k
 }
 
 impl Store {
@@ -302,6 +336,7 @@ impl Store {
             guards: db.open_tree("guards")?,
             variants: db.open_tree("variants")?,
             held: db.open_tree("held")?,
+            seats: db.open_tree("seats")?,
             parsed: RefCell::new(HashMap::new()),
             db,
         };
@@ -353,7 +388,8 @@ impl Store {
             migrate::migrate(self, &meta, found)?;
         }
         // An opening of an up-to-date store writes nothing (a nearly full disk opens as
-        // well as any), once its old sieves are gone.
+        // well as any), once its old sieves are gone and its seats indexed.
+        self.index_seats(&meta)?;
         migrate::drop_unkeyed_sieves(self, &meta)
     }
 
@@ -369,9 +405,9 @@ impl Store {
     }
 
     /// Keeps a variant's text under its hash, before the commit of the game that names
-    /// it. Written outside that commit's transaction (sled joins at most nine trees, and
-    /// the commit's nine are taken): a text is keyed by its own hash, so writing it again
-    /// changes nothing, and a text left without a game (the commit failed) is never read.
+    /// it. Written outside that commit's transaction: a text is keyed by its own hash, so
+    /// writing it again changes nothing, and a text left without a game (the commit
+    /// failed) is never read.
     pub fn keep_variant(&self, hash: &VariantHash, text: &str) -> Result<(), StoreError> {
         self.room()?;
         if !self.variants.contains_key(hash.as_str())? {
@@ -592,7 +628,9 @@ impl Store {
             .iter()
             .map(|(key, guard)| Ok((key.as_bytes(), guard.as_ref().map(encode).transpose()?)))
             .collect::<Result<Vec<_>, StoreError>>()?;
-        let result = (
+        let seat_keys: Vec<Vec<u8>> = commit.seats.iter().map(seat_key).collect();
+        // A slice, not a tuple: sled joins at most nine trees in a tuple.
+        let trees = [
             &self.games,
             &self.phases,
             &self.audit,
@@ -602,57 +640,76 @@ impl Store {
             &self.seen,
             &self.replies,
             &self.guards,
-        )
-            .transaction(
-                |(games, phases, audit, wake, notices, outbox, seen, replies, guards)| {
-                    if touches_game {
-                        if commit.before.is_none() && games.get(id.as_bytes())?.is_some() {
-                            return Err(ConflictableTransactionError::Abort(StoreError::Exists(
-                                id.clone(),
-                            )));
+            &self.seats,
+        ];
+        let result = trees[..].transaction(|trees| {
+            let [
+                games,
+                phases,
+                audit,
+                wake,
+                notices,
+                outbox,
+                seen,
+                replies,
+                guards,
+                seats,
+            ] = trees.as_slice()
+            else {
+                return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
+                    "the trees of a commit".into(),
+                )));
+            };
+            for key in &seat_keys {
+                seats.insert(key.as_slice(), &[])?;
+            }
+            if touches_game {
+                if commit.before.is_none() && games.get(id.as_bytes())?.is_some() {
+                    return Err(ConflictableTransactionError::Abort(StoreError::Exists(
+                        id.clone(),
+                    )));
+                }
+                if let Some(old) = commit.before.and_then(|g| g.wake()) {
+                    wake.remove(wake_key(old, &id))?;
+                }
+                match (commit.game, &game_json) {
+                    (Some(game), Some(json)) => {
+                        games.insert(id.as_bytes(), json.as_slice())?;
+                        if let Some(at) = game.wake() {
+                            wake.insert(wake_key(at, &id), id.as_bytes())?;
                         }
-                        if let Some(old) = commit.before.and_then(|g| g.wake()) {
-                            wake.remove(wake_key(old, &id))?;
-                        }
-                        match (commit.game, &game_json) {
-                            (Some(game), Some(json)) => {
-                                games.insert(id.as_bytes(), json.as_slice())?;
-                                if let Some(at) = game.wake() {
-                                    wake.insert(wake_key(at, &id), id.as_bytes())?;
-                                }
-                            }
-                            _ => {
-                                games.remove(id.as_bytes())?;
-                            }
-                        }
                     }
-                    if let (Some(record), Some(json)) = (commit.record, &record_json) {
-                        phases.insert(phase_key(&id, record.index), json.as_slice())?;
+                    _ => {
+                        games.remove(id.as_bytes())?;
                     }
-                    if let Some(index) = commit.drop_record {
-                        phases.remove(phase_key(&id, index))?;
-                    }
-                    put_all(audit, &id, &audit_keys, &audit_json)?;
-                    put_sequenced(notices, &notice_keys, &notice_json)?;
-                    put_sequenced(outbox, &mail_keys, &mail_json)?;
-                    if let Some((key, json)) = &update_json {
-                        outbox.insert(&key.to_be_bytes(), json.as_slice())?;
-                    }
-                    if let Some(message_id) = &commit.seen {
-                        seen.insert(message_id.as_bytes(), &seen_at)?;
-                    }
-                    for (key, json) in &guard_json {
-                        match json {
-                            Some(json) => guards.insert(*key, json.as_slice())?,
-                            None => guards.remove(*key)?,
-                        };
-                    }
-                    for replied in commit.replied.iter().chain(&commit.counted) {
-                        count_reply(replies, replied)?;
-                    }
-                    Ok(())
-                },
-            );
+                }
+            }
+            if let (Some(record), Some(json)) = (commit.record, &record_json) {
+                phases.insert(phase_key(&id, record.index), json.as_slice())?;
+            }
+            if let Some(index) = commit.drop_record {
+                phases.remove(phase_key(&id, index))?;
+            }
+            put_all(audit, &id, &audit_keys, &audit_json)?;
+            put_sequenced(notices, &notice_keys, &notice_json)?;
+            put_sequenced(outbox, &mail_keys, &mail_json)?;
+            if let Some((key, json)) = &update_json {
+                outbox.insert(&key.to_be_bytes(), json.as_slice())?;
+            }
+            if let Some(message_id) = &commit.seen {
+                seen.insert(message_id.as_bytes(), &seen_at)?;
+            }
+            for (key, json) in &guard_json {
+                match json {
+                    Some(json) => guards.insert(*key, json.as_slice())?,
+                    None => guards.remove(*key)?,
+                };
+            }
+            for replied in commit.replied.iter().chain(&commit.counted) {
+                count_reply(replies, replied)?;
+            }
+            Ok(())
+        });
         self.finish(result)
     }
 
@@ -674,6 +731,76 @@ impl Store {
     }
 
     /// Whether a mail with this Message-ID was already acted on.
+    /// The seats `address` took at `since` or later, as `seats` keeps them: read by the
+    /// address's key, oldest first.
+    pub fn seats_taken(
+        &self,
+        address: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<SeatTaken>, StoreError> {
+        let prefix = seat_prefix(address);
+        let mut from = prefix.clone();
+        from.extend_from_slice(&time_key(since));
+        let mut to = prefix.clone();
+        if let Some(last) = to.last_mut() {
+            *last = 1;
+        }
+        let mut taken = Vec::new();
+        for item in self.seats.range(from..to) {
+            let (key, _) = item?;
+            let Some(rest) = key.get(prefix.len()..) else {
+                continue;
+            };
+            let (Some(time), Some(names)) = (rest.get(..8), rest.get(8..)) else {
+                continue;
+            };
+            let Ok(time) = <[u8; 8]>::try_from(time) else {
+                continue;
+            };
+            let seconds = (u64::from_be_bytes(time) ^ (1 << 63)) as i64;
+            let names = String::from_utf8_lossy(names);
+            let (Some(at), Some((game, house))) =
+                (DateTime::from_timestamp(seconds, 0), names.split_once('\0'))
+            else {
+                continue;
+            };
+            taken.push(SeatTaken {
+                address: address.to_string(),
+                at,
+                game: game.to_string(),
+                house: house.to_string(),
+            });
+        }
+        Ok(taken)
+    }
+
+    /// Fills `seats` from the games, once (a store of an earlier version has the tree
+    /// empty): every seat a player holds, when they took it. Marked done in `meta`.
+    fn index_seats(&self, meta: &sled::Tree) -> Result<(), StoreError> {
+        if meta.contains_key(SEATS_INDEXED)? {
+            return Ok(());
+        }
+        for (id, game) in self.games()? {
+            let Ok(game) = game else {
+                continue;
+            };
+            for seat in game.seats() {
+                if let Some(player) = seat.player() {
+                    let key = seat_key(&SeatTaken {
+                        address: player.address().to_string(),
+                        at: player.joined(),
+                        game: id.clone(),
+                        house: seat.house().to_string(),
+                    });
+                    self.seats.insert(key, &[])?;
+                }
+            }
+        }
+        meta.insert(SEATS_INDEXED, &[1])?;
+        meta.flush()?;
+        Ok(())
+    }
+
     pub fn seen(&self, message_id: &str) -> Result<bool, StoreError> {
         Ok(self.seen.contains_key(message_id.as_bytes())?)
     }
@@ -1071,6 +1198,9 @@ fn phase_key(id: &str, index: u32) -> Vec<u8> {
     k.extend_from_slice(&index.to_be_bytes());
     k
 }
+
+/// The `meta` key that says `seats` was filled from the games.
+const SEATS_INDEXED: &str = "seats-indexed";
 
 /// A time as bytes that sort like the times (the sign bit flipped).
 fn time_key(at: DateTime<Utc>) -> [u8; 8] {

@@ -5,14 +5,11 @@
 //! position and a seed drawn from the game's id and the phase's number, so a phase played
 //! again after a rollback gets the same ones.
 
-use std::sync::Arc;
-
-use crate::judge::{GivenOrder, Position};
+use crate::judge::Position;
 use crate::map::Variant;
-use crate::order::parse_order;
 
 use crate::game::HouseKey;
-use crate::game::model::{Game, PhaseRecord, StoredOrder};
+use crate::game::model::{Game, StoredOrder};
 use crate::game::orders::unit_key;
 
 impl Game {
@@ -66,28 +63,5 @@ impl Game {
                 seat.orders = orders;
             }
         }
-    }
-}
-
-impl PhaseRecord {
-    /// The orders the bot gave in this phase, read back from their text as the record
-    /// keeps them (not played again: a later version of the bot may choose otherwise).
-    pub(in crate::game) fn bot_given(&self, variant: &Variant) -> Vec<GivenOrder> {
-        let source: Arc<str> = Arc::from("bot");
-        self.orders
-            .iter()
-            .filter(|(house, _)| self.bots.contains(house))
-            .filter_map(|(house, texts)| house.in_variant(variant).map(|h| (h, texts)))
-            .flat_map(|(h, texts)| {
-                let source = Arc::clone(&source);
-                texts.iter().filter_map(move |text| {
-                    let order = parse_order(variant, &source, 1, text).ok()??;
-                    Some(GivenOrder {
-                        house: Some(h),
-                        order,
-                    })
-                })
-            })
-            .collect()
     }
 }

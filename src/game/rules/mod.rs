@@ -24,7 +24,7 @@ pub use consent::{
 };
 pub use create::{NewGame, check_game_id, create};
 pub use observers::{MAX_OBSERVER_REQUESTS, OBSERVER_TOKEN_LIFE};
-pub use process::{Adjudicated, ResultsMaker};
+pub use process::Adjudicated;
 pub use seats::check_address;
 
 use crate::map::Variant;

@@ -237,6 +237,7 @@ impl Game {
             before: self.position.clone(),
             orders,
             adjudication,
+            shown_to: None,
         })
     }
 

@@ -3,15 +3,15 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::judge::{Adjudication, GivenOrder, Position, Report, adjudicate};
+use crate::judge::{Adjudication, GivenOrder, Position, adjudicate};
 use crate::map::Variant;
 use crate::position::{read_position, write_position};
 
+use crate::game::GameError;
 use crate::game::action::{EndBy, PhaseGuard};
 use crate::game::event::{Event, Missed};
 use crate::game::model::{Ending, Game, GameStatus, PhaseRecord, Trigger};
 use crate::game::victory::{board_ending, survivors, vote_ending};
-use crate::game::{GameError, results::ResultsView};
 
 use super::clock::next_base;
 use super::{IN_PLAY, NOT_OVER};
@@ -20,33 +20,27 @@ use crate::game::HouseKey;
 /// A phase as the judge decided it: the position before, the orders given and the
 /// adjudication. The game does not word it: the report layer makes its views (the results,
 /// the answer to a house's orders) from it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Adjudicated {
     pub before: Position,
     pub orders: Vec<GivenOrder>,
     pub adjudication: Adjudication,
+    /// A player's trial of its own orders: what is shown of it is that house's only.
+    pub shown_to: Option<HouseKey>,
 }
 
-/// What makes the stored results of a phase (`PhaseRecord::results`, docs/results-format.md)
-/// from its adjudication: given by the caller (the report layer's), so that the game words
-/// nothing; the game keeps the typed results it returns.
-pub type ResultsMaker<'a> = &'a dyn Fn(&Variant, &Adjudicated) -> ResultsView;
-
 impl Game {
-    /// Adjudicates the current phase with the orders received (missing orders hold), and
-    /// moves the game to the next phase. Returns the record to keep in the history, its
-    /// results made by `results` (the report layer's `results_record`).
     /// The current phase adjudicated on a copy, nothing kept (`PREVIEW`). For a house
     /// (a player's preview), only its orders are given, every other house's units
-    /// holding as if without orders, and the results keep only what is that house's: a
-    /// player learns nothing of the orders the others sent.
+    /// holding as if without orders, and the record says that only that house's part
+    /// of the results may be shown: a player learns nothing of the orders the others
+    /// sent.
     pub fn trial(
         &self,
         variant: &Variant,
         house: Option<&HouseKey>,
         now: DateTime<Utc>,
-        results: ResultsMaker<'_>,
-    ) -> Result<(Game, PhaseRecord), GameError> {
+    ) -> Result<(Game, PhaseRecord<Adjudicated>), GameError> {
         let mut trial = self.clone();
         if let Some(house) = house {
             trial.plays(house)?;
@@ -57,23 +51,23 @@ impl Game {
                 seat.orders.clear();
             }
         }
-        let mut record = trial.process(variant, now, Trigger::Moderator, results)?;
+        let mut record = trial.process(variant, now, Trigger::Moderator)?;
         if let Some(house) = house {
-            if let crate::game::results::PhaseResults::Read(view) = &mut record.results {
-                view.only_house(house.as_str());
-            }
+            record.results.shown_to = Some(house.clone());
             record.ending = None;
         }
         Ok((trial, record))
     }
 
+    /// Adjudicates the current phase with the orders received (missing orders hold), and
+    /// moves the game to the next phase. Returns the record to keep in the history, with
+    /// the judge's decision, which the report layer puts in the results format.
     pub fn process(
         &mut self,
         variant: &Variant,
         now: DateTime<Utc>,
         trigger: Trigger,
-        results: ResultsMaker<'_>,
-    ) -> Result<PhaseRecord, GameError> {
+    ) -> Result<PhaseRecord<Adjudicated>, GameError> {
         self.require("process", IN_PLAY)?;
         let before_game = self.clone();
         let position = self.position.clone();
@@ -83,19 +77,6 @@ impl Game {
         self.give_bot_orders(variant, &position, &bots);
         let given = self.given_orders(variant);
         let adjudication = adjudicate(variant, &position, &given);
-        let played = Adjudicated {
-            before: position,
-            orders: given,
-            adjudication,
-        };
-        let mut results = results(variant, &played);
-        results.mark_bots(&bots);
-        let results = results.into();
-        let Adjudicated {
-            before: position,
-            adjudication,
-            ..
-        } = played;
         let (missed, civil_disorder) = self.count_missed(&deciding);
         let orders = self.written_orders();
         let after = &adjudication.after;
@@ -104,6 +85,12 @@ impl Game {
         self.played += 1;
         let ending = board_ending(variant, self, &position, after)
             .or_else(|| vote_ending(&survivors(variant, self, after), self));
+        let results = Adjudicated {
+            before: position.clone(),
+            orders: given,
+            adjudication,
+            shown_to: None,
+        };
         let record = PhaseRecord {
             index: before_game.played,
             phase: position.phase,
@@ -277,13 +264,12 @@ impl Game {
         variant: &Variant,
         expected: Option<PhaseGuard>,
         trigger: Trigger,
-        results: ResultsMaker<'_>,
         now: DateTime<Utc>,
     ) -> Result<Vec<Event>, GameError> {
         if let Some(guard) = &expected {
             guard.check(self.phase)?;
         }
-        let record = self.process(variant, now, trigger, results)?;
+        let record = self.process(variant, now, trigger)?;
         // After the phase's own record: the orders written ahead for the next phase are
         // read against the position it opens with.
         let ahead = self.activate_ahead(variant, now);
@@ -367,22 +353,5 @@ impl Game {
             before,
             after,
         })
-    }
-}
-
-impl PhaseRecord {
-    /// The position after this phase and the reports of its orders, as a map draws them.
-    /// The outcomes come from adjudicating the position before the phase again with the
-    /// orders it had, the bot's included (the judge is deterministic); the units are the
-    /// ones after it.
-    pub fn played(&self, variant: &Variant) -> (Position, Vec<Report>) {
-        let mut given = self.game_before.given_orders(variant);
-        given.extend(self.bot_given(variant));
-        let reports = adjudicate(variant, &self.position_before, &given)
-            .reports
-            .into_iter()
-            .map(|(_, r)| r)
-            .collect();
-        (self.position_after.clone(), reports)
     }
 }

@@ -251,18 +251,9 @@ impl Desk<'_> {
     fn seats_bound(&self) -> Result<Option<String>, ServiceError> {
         let address = &self.mail.from;
         let cap = usize::try_from(self.config.judge.seats_per_day).unwrap_or(usize::MAX);
-        let mut taken: Vec<DateTime<Utc>> = Vec::new();
-        for g in self.service.games()?.iter().filter(|g| g.settings().open) {
-            taken.extend(
-                g.seats()
-                    .iter()
-                    .filter(|s| !s.resigned())
-                    .filter_map(|s| s.player())
-                    .filter(|p| same_address(p.address(), address))
-                    .map(|p| p.joined())
-                    .filter(|joined| *joined + SEAT_WINDOW > self.now),
-            );
-        }
+        let taken = self
+            .service
+            .seats_held_since(address, self.now - SEAT_WINDOW)?;
         if taken.len() < cap {
             return Ok(None);
         }

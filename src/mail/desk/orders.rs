@@ -208,13 +208,9 @@ impl Desk<'_> {
         let variant = session.variant();
         // A trial on a copy, never stored.
         let mut trial = session.game().clone();
-        match trial.process(
-            variant,
-            self.now,
-            Trigger::Moderator,
-            &crate::report::results_record,
-        ) {
+        match trial.process(variant, self.now, Trigger::Moderator) {
             Ok(record) => {
+                let record = crate::report::phase_record(variant, record);
                 let preview = |results| ReplySection::Preview { results };
                 self.results_section(located, preview, &trial, variant, &record, true)?;
             }
@@ -308,14 +304,10 @@ impl Desk<'_> {
             return Ok(());
         };
         let variant = session.variant();
-        let trial = session.game().trial(
-            variant,
-            Some(house),
-            self.now,
-            &crate::report::results_record,
-        );
+        let trial = session.game().trial(variant, Some(house), self.now);
         match trial {
             Ok((trial, record)) => {
+                let record = crate::report::phase_record(variant, record);
                 let preview = |results| ReplySection::Preview { results };
                 // The trial's next phase is never opened: the deadline it would have is
                 // not shown, only the real one, with the house's orders.
