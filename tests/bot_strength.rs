@@ -172,6 +172,10 @@ fn the_arena_seats_the_kinds_named() {
             number(&kinds["dumb"]["ms_per_decision"], "ms") < ms,
             "{json}"
         );
+        assert!(
+            number(&kinds["bot"]["ms_longest_decision"], "longest") >= ms,
+            "{json}"
+        );
         assert_eq!(json["ms_per_decision"], kinds["bot"]["ms_per_decision"]);
     }
     let json = arena(&["--kinds", "dumb,hold,random,dumb", "--games", "3"]);

@@ -25,8 +25,8 @@ pub struct Played {
     /// Bot decisions taken (one per house and phase), and the time they took.
     pub decisions: u64,
     pub thinking: Duration,
-    /// The same for every kind of player, by [`Player::index`].
-    pub timing: [(u64, Duration); Player::ALL.len()],
+    /// The same for every kind of player, by [`Player::index`], with the longest decision.
+    pub timing: [(u64, Duration, Duration); Player::ALL.len()],
     /// Orders of any player the judge refused or found illegal (none, if the players are
     /// right).
     pub illegal: u64,
@@ -54,7 +54,7 @@ pub fn play(variant: &Variant, seats: &[(HouseId, Player)], seed: u64) -> Option
         winners: Vec::new(),
         decisions: 0,
         thinking: Duration::ZERO,
-        timing: [(0, Duration::ZERO); Player::ALL.len()],
+        timing: [(0, Duration::ZERO, Duration::ZERO); Player::ALL.len()],
         illegal: 0,
         phases: 0,
     };
@@ -70,6 +70,7 @@ pub fn play(variant: &Variant, seats: &[(HouseId, Player)], seed: u64) -> Option
             let timing = &mut played.timing[player.index()];
             timing.0 += 1;
             timing.1 += took;
+            timing.2 = timing.2.max(took);
             if player == Player::Bot {
                 played.thinking += took;
                 played.decisions += 1;

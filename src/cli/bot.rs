@@ -159,7 +159,7 @@ fn arena(args: &ArenaArgs) -> Result<(), Error> {
     let seconds = start.elapsed().as_secs_f64();
     let mut tallies: Vec<Tally> = kinds.iter().map(|_| Tally::default()).collect();
     let (mut decisions, mut thinking, mut illegal) = (0u64, Duration::ZERO, 0u64);
-    let mut timing = [(0u64, Duration::ZERO); Player::ALL.len()];
+    let mut timing = [(0u64, Duration::ZERO, Duration::ZERO); Player::ALL.len()];
     for (g, played) in &games {
         decisions += played.decisions;
         thinking += played.thinking;
@@ -167,6 +167,7 @@ fn arena(args: &ArenaArgs) -> Result<(), Error> {
         for (total, one) in timing.iter_mut().zip(&played.timing) {
             total.0 += one.0;
             total.1 += one.1;
+            total.2 = total.2.max(one.2);
         }
         for (k, &h) in houses.iter().enumerate() {
             let kind = kind_of(&kinds, *g, k);
@@ -192,7 +193,7 @@ fn arena(args: &ArenaArgs) -> Result<(), Error> {
             .zip(&tallies)
             .map(|(p, t)| {
                 let (low, high) = t.interval();
-                let (n, took) = timing[p.index()];
+                let (n, took, longest) = timing[p.index()];
                 let ms = took.as_secs_f64() * 1000.0 / n.max(1) as f64;
                 (
                     p.code().to_string(),
@@ -203,6 +204,7 @@ fn arena(args: &ArenaArgs) -> Result<(), Error> {
                         "wins": t.wins,
                         "survivals": t.survived,
                         "ms_per_decision": round(ms, 4),
+                        "ms_longest_decision": round(longest.as_secs_f64() * 1000.0, 3),
                     }),
                 )
             })
