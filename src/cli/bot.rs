@@ -193,8 +193,6 @@ fn arena(args: &ArenaArgs) -> Result<(), Error> {
             .zip(&tallies)
             .map(|(p, t)| {
                 let (low, high) = t.interval();
-                let (n, took, longest) = timing[p.index()];
-                let ms = took.as_secs_f64() * 1000.0 / n.max(1) as f64;
                 (
                     p.code().to_string(),
                     json!({
@@ -203,6 +201,20 @@ fn arena(args: &ArenaArgs) -> Result<(), Error> {
                         "seats": t.centres.len(),
                         "wins": t.wins,
                         "survivals": t.survived,
+                    }),
+                )
+            })
+            .collect();
+        // Apart from the figures of play, which depend only on the seed.
+        let times: serde_json::Map<String, serde_json::Value> = kinds
+            .iter()
+            .map(|p| {
+                let (n, took, longest) = timing[p.index()];
+                let ms = took.as_secs_f64() * 1000.0 / n.max(1) as f64;
+                (
+                    p.code().to_string(),
+                    json!({
+                        "decisions": n,
                         "ms_per_decision": round(ms, 4),
                         "ms_longest_decision": round(longest.as_secs_f64() * 1000.0, 3),
                     }),
@@ -215,6 +227,7 @@ fn arena(args: &ArenaArgs) -> Result<(), Error> {
             "seed": args.seed,
             "last_year": last_year(&variant),
             "kinds": by_kind,
+            "times": times,
             "seconds": round(seconds, 3),
             "games_per_second": round(rate, 2),
             "decisions": decisions,
