@@ -48,10 +48,12 @@ fn mid_game(variant: &Variant, years: i32) -> Position {
     position
 }
 
+/// One player's decision for a house.
+type Decide = fn(&Variant, &Position, HouseId, u64) -> Vec<Order>;
+
 fn decisions(budget: Duration, name: &str, variant: &Variant, position: &Position) {
     let houses = variant.full_setup().expect("a full setup").houses.clone();
-    let players: [(&str, fn(&Variant, &Position, HouseId, u64) -> Vec<Order>); 2] =
-        [("bot", orders), ("dumb", dumb_orders)];
+    let players: [(&str, Decide); 2] = [("bot", orders), ("dumb", dumb_orders)];
     for (player, decide) in players {
         let mut seed = 0u64;
         let (runs, secs) = time(budget, || {

@@ -303,13 +303,13 @@ impl Search<'_> {
             });
         }
         let writer = Orders::new(v);
-        for j in 0..self.own.len() {
+        for (j, given) in plan.iter().enumerate() {
             if j == k {
                 continue;
             }
             let other = self.unit(j);
             let spec = writer.other(other).0;
-            match &plan[j].action {
+            match &given.action {
                 Instruction::Move {
                     to,
                     via_convoy: false,
