@@ -1,14 +1,15 @@
-//! Speed of the built-in player, printed as figures (no pass/fail): `cargo bench --bench
-//! bot`. The time of one house's decision on a seven-house position: the classic map in
-//! spring 1901, and a mid-game position (the bots' own game, after five years), on the
-//! classic map and on Westeros.
+//! Speed of the built-in players, printed as figures (no pass/fail): `cargo bench --bench
+//! bot`. The time of one house's decision, for the bot and for the yardstick, on a
+//! seven-house position: the classic map in spring 1901, and a mid-game position (the
+//! yardstick's own game, after five years on the classic map, four on Westeros).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use corbeau::bot::{Player, orders};
+use corbeau::bot::{Player, dumb_orders, orders};
 use corbeau::judge::{GivenOrder, PhaseKind, Position, adjudicate};
-use corbeau::map::{Variant, load_variant};
+use corbeau::map::{HouseId, Variant, load_variant};
+use corbeau::order::Order;
 
 /// Runs `f` repeatedly for about `budget`; returns (runs, seconds).
 fn time(budget: Duration, mut f: impl FnMut()) -> (u64, f64) {
@@ -32,7 +33,7 @@ fn mid_game(variant: &Variant, years: i32) -> Position {
         let given: Vec<GivenOrder> = houses
             .iter()
             .flat_map(|&h| {
-                Player::Bot
+                Player::Dumb
                     .orders(variant, &position, h, step)
                     .into_iter()
                     .map(move |order| GivenOrder {
@@ -47,22 +48,28 @@ fn mid_game(variant: &Variant, years: i32) -> Position {
     position
 }
 
+/// One player's decision for a house.
+type Decide = fn(&Variant, &Position, HouseId, u64) -> Vec<Order>;
+
 fn decisions(budget: Duration, name: &str, variant: &Variant, position: &Position) {
     let houses = variant.full_setup().expect("a full setup").houses.clone();
-    let mut seed = 0u64;
-    let (runs, secs) = time(budget, || {
-        for &h in &houses {
-            seed += 1;
-            black_box(orders(variant, position, h, seed));
-        }
-    });
-    let per = secs * 1000.0 / (runs as f64 * houses.len() as f64);
-    println!(
-        "bot {name} ({}, {} houses, {} units): {per:.3} ms per house decision ({runs} runs)",
-        position.phase,
-        houses.len(),
-        position.units.len()
-    );
+    let players: [(&str, Decide); 2] = [("bot", orders), ("dumb", dumb_orders)];
+    for (player, decide) in players {
+        let mut seed = 0u64;
+        let (runs, secs) = time(budget, || {
+            for &h in &houses {
+                seed += 1;
+                black_box(decide(variant, position, h, seed));
+            }
+        });
+        let per = secs * 1000.0 / (runs as f64 * houses.len() as f64);
+        println!(
+            "{player} {name} ({}, {} houses, {} units): {per:.3} ms per house decision ({runs} runs)",
+            position.phase,
+            houses.len(),
+            position.units.len()
+        );
+    }
 }
 
 fn main() {

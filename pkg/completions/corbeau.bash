@@ -265,7 +265,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__bot__subcmd__arena)
-            opts="-v -q -h --variant --games --seed --json --lang --verbose --quiet --log-format --help"
+            opts="-v -q -h --variant --games --kinds --seed --json --lang --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -277,6 +277,10 @@ _corbeau() {
                     ;;
                 --games)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kinds)
+                    COMPREPLY=($(compgen -W "bot dumb hold random" -- "${cur}"))
                     return 0
                     ;;
                 --seed)

@@ -570,9 +570,13 @@ json\t'One JSON object per event and per line: time, level, target, message and 
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen_subcommand_from arena" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen_subcommand_from arena" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen_subcommand_from arena" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen_subcommand_from arena" -f -a "arena" -d 'Play whole games between the bot, a holder and a random player; print each kind\'s centres at the end (95 % interval), wins, survivals, and the bot\'s time per decision'
+complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen_subcommand_from arena" -f -a "arena" -d 'Play whole games between kinds of player (the bot, the yardstick, a holder, a random player); print each kind\'s centres at the end (95 % interval), wins, survivals, and the bot\'s time per decision'
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -l variant -d 'A built-in variant (`westeros`, `classique`) or a variant file' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -l games -d 'Number of games' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -l kinds -d 'The kinds of player to seat, turned over the houses from one game to the next (a kind named twice counts once)' -r -f -a "bot\t'The built-in player, which looks ahead with the judge'
+dumb\t'The yardstick: the DumbBot-like player the bot must beat'
+hold\t'Holds every unit, never builds'
+random\t'Random legal orders'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -l seed -d 'The seed of the first game; the same seed plays the same games' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -l lang -d 'Language of the text: fr (default) or en; also CORBEAU_LANG' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'

@@ -25,7 +25,10 @@ pub struct Played {
     /// Bot decisions taken (one per house and phase), and the time they took.
     pub decisions: u64,
     pub thinking: Duration,
-    /// Bot orders the judge refused or found illegal (none, if the bot is right).
+    /// The same for every kind of player, by [`Player::index`], with the longest decision.
+    pub timing: [(u64, Duration, Duration); Player::ALL.len()],
+    /// Orders of any player the judge refused or found illegal (none, if the players are
+    /// right).
     pub illegal: u64,
     pub phases: u64,
 }
@@ -51,24 +54,28 @@ pub fn play(variant: &Variant, seats: &[(HouseId, Player)], seed: u64) -> Option
         winners: Vec::new(),
         decisions: 0,
         thinking: Duration::ZERO,
+        timing: [(0, Duration::ZERO, Duration::ZERO); Player::ALL.len()],
         illegal: 0,
         phases: 0,
     };
     loop {
         let mut given = Vec::new();
-        let mut by_bot = Vec::new();
         for &(house, player) in seats {
             let s = seed
                 .wrapping_mul(0x2545_F491_4F6C_DD1D)
                 .wrapping_add(played.phases);
             let start = Instant::now();
             let orders = player.orders(variant, &position, house, s);
+            let took = start.elapsed();
+            let timing = &mut played.timing[player.index()];
+            timing.0 += 1;
+            timing.1 += took;
+            timing.2 = timing.2.max(took);
             if player == Player::Bot {
-                played.thinking += start.elapsed();
+                played.thinking += took;
                 played.decisions += 1;
             }
             for order in orders {
-                by_bot.push(player == Player::Bot);
                 given.push(GivenOrder {
                     house: Some(house),
                     order,
@@ -76,13 +83,11 @@ pub fn play(variant: &Variant, seats: &[(HouseId, Player)], seed: u64) -> Option
             }
         }
         let done = adjudicate(variant, &position, &given);
-        played.illegal += done.rejected.iter().filter(|r| by_bot[r.order]).count() as u64;
+        played.illegal += done.rejected.len() as u64;
         played.illegal += done
             .reports
             .iter()
-            .filter(|(i, r)| {
-                matches!(r.outcome, Outcome::Illegal(_)) && i.is_some_and(|i| by_bot[i])
-            })
+            .filter(|(i, r)| matches!(r.outcome, Outcome::Illegal(_)) && i.is_some())
             .count() as u64;
         played.phases += 1;
         let before = position.phase;

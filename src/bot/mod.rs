@@ -1,16 +1,22 @@
 //! A built-in player: a pure function of the variant, the position, a house and a seed,
 //! which returns that house's orders for the phase (movement, retreat or adjustment), as
-//! the judge reads them. Two plain players sit beside it for comparison (`corbeau bot
-//! arena`, docs/bot.md): one that always holds, and one that picks random legal orders.
+//! the judge reads them. Three plain players sit beside it for comparison (`corbeau bot
+//! arena`, docs/bot.md): the yardstick it must beat, one that always holds, and one that
+//! picks random legal orders.
 //!
-//! The bot follows the idea of the published DumbBot: each province gets a value (supply
-//! centres, their owner, who threatens them), the values spread over the map by a few
-//! passes of blurring to neighbours, and each unit takes its best-valued order; then the
-//! units are coordinated (no two into one province, supports for moves that would bounce,
-//! convoys). Written here from that idea.
+//! The yardstick (`dumb`) follows the idea of the published DumbBot: each province gets a
+//! value (supply centres, their owner, who threatens them), the values spread over the map
+//! by a few passes of blurring to neighbours, and each unit takes its best-valued order;
+//! then the units are coordinated (no two into one province, supports for moves that would
+//! bounce, convoys). Written here from that idea.
+//!
+//! The bot (`lookahead`) starts from the yardstick's plans and improves them with the judge
+//! itself: each candidate is adjudicated against predictions of the other houses' orders,
+//! and the one with the best expected position after the phase is kept.
 
 mod adjust;
 pub mod arena;
+mod lookahead;
 mod movement;
 mod value;
 
@@ -23,8 +29,10 @@ use crate::order::{Instruction, Location, Order, SourcePos, UnitSpec};
 /// The kinds of player the arena seats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Player {
-    /// The built-in player of this module.
+    /// The built-in player: the yardstick's plans, improved by looking ahead with the judge.
     Bot,
+    /// The yardstick: values spread over the map, each unit to its best-valued order.
+    Dumb,
     /// Holds every unit, disbands every dislodged one, never builds and leaves disbands
     /// to civil disorder.
     Hold,
@@ -33,15 +41,31 @@ pub enum Player {
 }
 
 impl Player {
-    pub const ALL: [Player; 3] = [Player::Bot, Player::Hold, Player::Random];
+    pub const ALL: [Player; 4] = [Player::Bot, Player::Dumb, Player::Hold, Player::Random];
 
-    /// A stable code for output and JSON keys.
+    /// A stable code for output, the arena's `--kinds` and JSON keys.
     pub fn code(self) -> &'static str {
         match self {
             Player::Bot => "bot",
+            Player::Dumb => "dumb",
             Player::Hold => "hold",
             Player::Random => "random",
         }
+    }
+
+    /// Where the player stands in [`Player::ALL`].
+    pub fn index(self) -> usize {
+        match self {
+            Player::Bot => 0,
+            Player::Dumb => 1,
+            Player::Hold => 2,
+            Player::Random => 3,
+        }
+    }
+
+    /// The player of a code of [`Player::code`].
+    pub fn from_code(code: &str) -> Option<Player> {
+        Player::ALL.into_iter().find(|p| p.code() == code)
     }
 
     /// This player's orders for `house` in the position's phase.
@@ -54,6 +78,7 @@ impl Player {
     ) -> Vec<Order> {
         match self {
             Player::Bot => orders(variant, position, house, seed),
+            Player::Dumb => dumb_orders(variant, position, house, seed),
             Player::Hold => hold_orders(variant, position, house),
             Player::Random => random_orders(variant, position, house, seed),
         }
@@ -64,6 +89,21 @@ impl Player {
 /// phase; its builds or disbands in an adjustment phase. The same arguments always give
 /// the same orders.
 pub fn orders(variant: &Variant, position: &Position, house: HouseId, seed: u64) -> Vec<Order> {
+    match position.phase.kind {
+        PhaseKind::Movement => lookahead::movement(variant, position, house, seed),
+        // Retreats and builds keep the yardstick's choices: see docs/bot.md for why.
+        PhaseKind::Retreat | PhaseKind::Adjustment => dumb_orders(variant, position, house, seed),
+    }
+}
+
+/// The yardstick's orders for `house`, as [`orders`] gives them: the same arguments always
+/// give the same orders.
+pub fn dumb_orders(
+    variant: &Variant,
+    position: &Position,
+    house: HouseId,
+    seed: u64,
+) -> Vec<Order> {
     let mut rng = Rng::new(seed, house);
     let values = value::Values::new(variant, position, house);
     match position.phase.kind {
@@ -199,6 +239,13 @@ impl<'a> Orders<'a> {
     }
 
     fn push(&mut self, unit: &Unit, action: Instruction) {
+        let line = u32::try_from(self.list.len() + 1).unwrap_or(u32::MAX);
+        let order = self.make(unit, action, line);
+        self.list.push(order);
+    }
+
+    /// One order for `unit`, on line `line` of the bot's orders.
+    fn make(&self, unit: &Unit, action: Instruction, line: u32) -> Order {
         let (spec, who) = self.spec(unit.kind, unit.region);
         let v = self.variant;
         let label = |l: &Location| match l.coast {
@@ -227,8 +274,7 @@ impl<'a> Orders<'a> {
             Instruction::Build => format!("build {who}"),
             Instruction::Waive => "waive".to_string(),
         };
-        let line = u32::try_from(self.list.len() + 1).unwrap_or(u32::MAX);
-        self.list.push(Order {
+        Order {
             house: None,
             unit: spec,
             action,
@@ -238,7 +284,7 @@ impl<'a> Orders<'a> {
                 column: 1,
             },
             text: what,
-        });
+        }
     }
 
     fn build(&mut self, kind: UnitKind, region: RegionId) {

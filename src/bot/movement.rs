@@ -27,7 +27,7 @@ enum Plan {
 }
 
 /// The regions a unit may be told to move to, without a convoy: every legal one.
-fn moves(variant: &Variant, unit: &Unit) -> Vec<RegionId> {
+pub(super) fn moves(variant: &Variant, unit: &Unit) -> Vec<RegionId> {
     match unit.kind {
         UnitKind::Fleet => variant.fleet_adjacency[usize::from(unit.region.0)].clone(),
         kind => reach(variant, kind, unit.region)
