@@ -145,6 +145,10 @@ pub(super) struct SetValues {
     /// seats (`on`/`off`); docs/bot.md, "Its place in games".
     #[arg(long, group = "setting")]
     bots: Option<String>,
+    /// The rulebook edition (`2023`, `1982`, `1971`, `dptg`); only before the start
+    /// (docs/rules.md, "Rule editions").
+    #[arg(long, group = "setting")]
+    rules: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -197,6 +201,10 @@ pub(super) struct NewArgs {
     /// (docs/bot.md, "Its place in games").
     #[arg(long)]
     bots: bool,
+    /// The rulebook edition: 2023 (the default), 1982, 1971 or dptg (docs/rules.md,
+    /// "Rule editions").
+    #[arg(long)]
+    rules: Option<String>,
 }
 
 /// When deadlines fall (docs/deadlines.md).
@@ -580,6 +588,9 @@ fn new_game(ctx: &Context, args: NewArgs) -> Result<(), Error> {
         settings.start_when_full = on;
     }
     settings.bots = args.bots;
+    if let Some(rules) = &args.rules {
+        settings.rules = crate::game::read_rules(rules).map_err(|e| ctx.fail(e))?;
+    }
     let (moderator, secret) = match &args.moderator {
         Some(address) => {
             let address = crate::game::check_address(address).map_err(|e| ctx.fail(e))?;
@@ -688,6 +699,7 @@ fn set(ctx: &Context, args: SetArgs) -> Result<(), Error> {
         (SettingKind::Open, &values.open),
         (SettingKind::StartWhenFull, &values.start_when_full),
         (SettingKind::Bots, &values.bots),
+        (SettingKind::Rules, &values.rules),
     ];
     let settings = given
         .into_iter()

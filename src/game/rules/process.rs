@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::judge::{Adjudication, GivenOrder, Position, Report, adjudicate};
+use crate::judge::{Adjudication, GivenOrder, Position, Report, adjudicate_under};
 use crate::map::Variant;
 use crate::position::{read_position, write_position};
 
@@ -82,7 +82,7 @@ impl Game {
         let bots = self.bot_houses(&deciding);
         self.give_bot_orders(variant, &position, &bots);
         let given = self.given_orders(variant);
-        let adjudication = adjudicate(variant, &position, &given);
+        let adjudication = adjudicate_under(variant, &position, &given, self.settings.rules);
         let played = Adjudicated {
             before: position,
             orders: given,
@@ -378,7 +378,12 @@ impl PhaseRecord {
     pub fn played(&self, variant: &Variant) -> (Position, Vec<Report>) {
         let mut given = self.game_before.given_orders(variant);
         given.extend(self.bot_given(variant));
-        let reports = adjudicate(variant, &self.position_before, &given)
+        let reports = adjudicate_under(
+            variant,
+            &self.position_before,
+            &given,
+            self.game_before.settings.rules,
+        )
             .reports
             .into_iter()
             .map(|(_, r)| r)
