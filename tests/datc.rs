@@ -81,10 +81,17 @@ fn the_v3_copy_runs_every_case() {
         ("6.G.19-1971", "1971"),
         ("6.J.11-1971", "1971"),
     ] {
-        let case = cases.iter().find(|c| c.id == id).expect("edition case present");
+        let case = cases
+            .iter()
+            .find(|c| c.id == id)
+            .expect("edition case present");
         assert_eq!(case.rules.code(), rules, "{id}");
         let mut cache = VariantCache::default();
-        assert_eq!(run_case(&mut cache, case).status, CaseStatus::Passed, "{id}");
+        assert_eq!(
+            run_case(&mut cache, case).status,
+            CaseStatus::Passed,
+            "{id}"
+        );
     }
     for id in ["6.H.1", "6.H.2", "6.H.3"] {
         let case = cases.iter().find(|c| c.id == id).expect("case present");

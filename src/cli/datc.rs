@@ -76,10 +76,13 @@ pub(super) fn run(args: DatcArgs) -> Result<(), Error> {
             let status = match case_steps(&mut cache, case) {
                 Ok((variant, steps)) => {
                     for (position, given) in &steps {
-                        std::hint::black_box(adjudicate_under(&variant, position, given, case.rules));
+                        std::hint::black_box(adjudicate_under(
+                            &variant, position, given, case.rules,
+                        ));
                     }
                     if args.repeat.is_some() && case.skip.is_none() {
-                        prepared.extend(steps.into_iter().map(|s| (variant.clone(), case.rules, s)));
+                        prepared
+                            .extend(steps.into_iter().map(|s| (variant.clone(), case.rules, s)));
                     }
                     CaseStatus::Passed
                 }

@@ -346,7 +346,8 @@ fn adjudicate_adjustments(
             }),
         }
     }
-    let decided = adjust::resolve_adjustments(variant, position, &list, edition.disorder_distance());
+    let decided =
+        adjust::resolve_adjustments(variant, position, &list, edition.disorder_distance());
     let mut reports = Vec::new();
     for ((order, outcome), &index) in list.iter().zip(decided.outcomes).zip(&indices) {
         // A waive is about no unit.

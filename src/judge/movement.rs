@@ -61,10 +61,7 @@ pub(super) fn resolve_movement(
                 } = commands[i]
                 && unit.kind == crate::map::UnitKind::Army
                 && variant.can_move(unit.kind, unit.region, to)
-                && matches!(
-                    result.outcomes[i],
-                    Outcome::Failed(Failure::NoConvoyRoute)
-                )
+                && matches!(result.outcomes[i], Outcome::Failed(Failure::NoConvoyRoute))
             {
                 by_land[i] = true;
                 fell_back = true;

@@ -384,10 +384,10 @@ impl PhaseRecord {
             &given,
             self.game_before.settings.rules,
         )
-            .reports
-            .into_iter()
-            .map(|(_, r)| r)
-            .collect();
+        .reports
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect();
         (self.position_after.clone(), reports)
     }
 }
