@@ -97,7 +97,7 @@ pub(super) enum GameCommand {
     },
     /// Change settings of a game already created: all the options given, or none if one
     /// is refused (docs/deadlines.md, "Changing the settings of a game").
-    Set(SetArgs),
+    Set(Box<SetArgs>),
 }
 
 #[derive(Debug, clap::Args)]
@@ -523,7 +523,7 @@ pub(super) fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error>
             };
             done(ctx, &g, &message)
         }
-        GameCommand::Set(args) => set(ctx, args),
+        GameCommand::Set(args) => set(ctx, *args),
         GameCommand::Summary { game } => {
             let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
             let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
