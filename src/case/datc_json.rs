@@ -182,9 +182,9 @@ pub fn convert_datc_json(variant: &Variant, json: &str) -> Result<Vec<Case>, Str
             None | Some("2023") => {}
             Some(edition) => {
                 case.id = format!("{id}-{edition}");
-                case.skip = Some(format!(
-                    "{edition} edition rules; corbeau follows the 2023 rules, the DATC v3.0 preference"
-                ));
+                case.rules = edition
+                    .parse()
+                    .map_err(|_| format!("{id}: unknown rule edition `{edition}`"))?;
             }
         }
         let phase = match c.phase.as_str() {

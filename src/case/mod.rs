@@ -20,7 +20,7 @@ pub use run::{
 };
 pub use text::{read_cases, write_cases};
 
-use crate::judge::Phase;
+use crate::judge::{Edition, Phase};
 
 /// What an order is expected to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,6 +48,8 @@ pub struct Case {
     /// Where the facts come from (`DATC v3.0 6.A.5`).
     pub sources: Vec<String>,
     pub variant: String,
+    /// The rule edition the case is adjudicated under (`rules 1971`; the default: 2023).
+    pub rules: Edition,
     pub phase: Option<Phase>,
     /// Supply-centre owners (`England: lon edi`); none given: each house owns its homes.
     pub owners: Option<Vec<String>>,

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::judge::{Adjudication, GivenOrder, Outcome, Phase, Position, adjudicate};
+use crate::judge::{Adjudication, GivenOrder, Outcome, Phase, Position, adjudicate_under};
 use crate::map::{Owner, Variant, load_variant};
 use crate::order::parse_order;
 
@@ -125,7 +125,7 @@ fn check_case(cache: &mut VariantCache, case: &Case) -> Result<Vec<String>, Stri
     let mut last: Option<Adjudication> = None;
     for step in &case.steps {
         let (given, unreadable) = read_orders(&variant, case, step, &mut problems);
-        let adjudication = adjudicate(&variant, &position, &given);
+        let adjudication = adjudicate_under(&variant, &position, &given, case.rules);
         check_outcomes(
             case,
             step,
@@ -331,7 +331,7 @@ pub fn case_steps(
         };
         let (given, _) = read_orders(&variant, case, step, &mut problems);
         if n + 1 < case.steps.len() {
-            position = Some(adjudicate(&variant, &current, &given).after);
+            position = Some(adjudicate_under(&variant, &current, &given, case.rules).after);
         }
         steps.push((current, given));
     }

@@ -43,6 +43,11 @@ pub fn read_cases(file: &str, text: &str) -> Result<Vec<Case>, String> {
         match keyword {
             "source" => case.sources.push(rest.to_string()),
             "variant" => case.variant = rest.to_string(),
+            "rules" => {
+                case.rules = rest
+                    .parse()
+                    .map_err(|_| at(&format!("unknown rule edition `{rest}`")))?
+            }
             "phase" => {
                 case.phase =
                     Some(parse_phase(rest).ok_or_else(|| at(&format!("unknown phase `{rest}`")))?)
@@ -134,6 +139,9 @@ pub fn write_cases(cases: &[Case]) -> String {
             let _ = writeln!(out, "source {source}");
         }
         let _ = writeln!(out, "variant {}", case.variant);
+        if !case.rules.is_default() {
+            let _ = writeln!(out, "rules {}", case.rules);
+        }
         if let Some(phase) = case.phase {
             let _ = writeln!(out, "phase {}", format_phase(phase));
         }

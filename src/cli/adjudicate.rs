@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::judge::{GivenOrder, Position, adjudicate};
+use crate::judge::{Edition, GivenOrder, Position, adjudicate_under};
 use crate::lang::Lang;
 use crate::map::{Owner, Variant, load_variant};
 use crate::order::parse_order;
@@ -48,6 +48,15 @@ pub(super) struct AdjudicateArgs {
     /// Write the position of the next phase to this file.
     #[arg(long, value_name = "FILE")]
     next: Option<PathBuf>,
+    /// The rulebook edition: 2023 (default), 1982, 1971 or dptg (docs/rules.md, "Rule
+    /// editions").
+    #[arg(long, value_parser = parse_rules, default_value = "2023")]
+    rules: Edition,
+}
+
+fn parse_rules(text: &str) -> Result<Edition, String> {
+    text.parse()
+        .map_err(|_| say!(language(None), "game_error.unknown_rules", input = text))
 }
 
 /// One job: a name for messages and the text of its orders (and maybe its position).
@@ -250,7 +259,7 @@ fn adjudicate_job(
         &job.name,
         &order_lines,
     )?;
-    let adjudication = adjudicate(variant, &position, &given);
+    let adjudication = adjudicate_under(variant, &position, &given, args.rules);
     if let Some(path) = &args.next {
         std::fs::write(path, write_position(variant, &adjudication.after))
             .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;

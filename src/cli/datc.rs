@@ -10,7 +10,7 @@ use crate::case::{
     Case, CaseStatus, CaseStep, V3_DIFFERENCES, VariantCache, case_steps, convert_datc_json,
     read_cases, read_jdip, run_case, write_cases,
 };
-use crate::judge::adjudicate;
+use crate::judge::{Edition, adjudicate_under};
 use crate::map::Variant;
 
 use super::{Error, read_input};
@@ -70,16 +70,19 @@ pub(super) fn run(args: DatcArgs) -> Result<(), Error> {
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     // Without checks, each case is read once: the steps adjudicated for the verdict are
     // the ones the benchmark times again (as the peer harness does).
-    let mut prepared: Vec<(Arc<Variant>, CaseStep)> = Vec::new();
+    let mut prepared: Vec<(Arc<Variant>, Edition, CaseStep)> = Vec::new();
     for case in &cases {
         let verdict = if args.no_check {
             let status = match case_steps(&mut cache, case) {
                 Ok((variant, steps)) => {
                     for (position, given) in &steps {
-                        std::hint::black_box(adjudicate(&variant, position, given));
+                        std::hint::black_box(adjudicate_under(
+                            &variant, position, given, case.rules,
+                        ));
                     }
                     if args.repeat.is_some() && case.skip.is_none() {
-                        prepared.extend(steps.into_iter().map(|s| (variant.clone(), s)));
+                        prepared
+                            .extend(steps.into_iter().map(|s| (variant.clone(), case.rules, s)));
                     }
                     CaseStatus::Passed
                 }
@@ -150,12 +153,12 @@ pub(super) fn run(args: DatcArgs) -> Result<(), Error> {
 }
 
 /// Every phase of every case that is run, parsed, with its variant.
-fn prepare(cache: &mut VariantCache, cases: &[Case]) -> Vec<(Arc<Variant>, CaseStep)> {
+fn prepare(cache: &mut VariantCache, cases: &[Case]) -> Vec<(Arc<Variant>, Edition, CaseStep)> {
     let mut prepared = Vec::new();
     for case in cases.iter().filter(|c| c.skip.is_none()) {
         if let Ok((variant, steps)) = case_steps(cache, case) {
             for step in steps {
-                prepared.push((variant.clone(), step));
+                prepared.push((variant.clone(), case.rules, step));
             }
         }
     }
@@ -164,16 +167,16 @@ fn prepare(cache: &mut VariantCache, cases: &[Case]) -> Vec<(Arc<Variant>, CaseS
 
 /// Adjudicates every prepared phase `times` times; parsing is done once, outside the
 /// timing.
-fn benchmark(prepared: &[(Arc<Variant>, CaseStep)], times: u32) {
-    let orders: usize = prepared.iter().map(|(_, (_, o))| o.len()).sum();
+fn benchmark(prepared: &[(Arc<Variant>, Edition, CaseStep)], times: u32) {
+    let orders: usize = prepared.iter().map(|(_, _, (_, o))| o.len()).sum();
     let units: usize = prepared
         .iter()
-        .map(|(_, (p, _))| p.units.len() + p.dislodged.len())
+        .map(|(_, _, (p, _))| p.units.len() + p.dislodged.len())
         .sum();
     let start = Instant::now();
     for _ in 0..times {
-        for (variant, (position, given)) in prepared {
-            std::hint::black_box(adjudicate(variant, position, given));
+        for (variant, rules, (position, given)) in prepared {
+            std::hint::black_box(adjudicate_under(variant, position, given, *rules));
         }
     }
     let seconds = start.elapsed().as_secs_f64();

@@ -97,7 +97,7 @@ pub(super) enum GameCommand {
     },
     /// Change settings of a game already created: all the options given, or none if one
     /// is refused (docs/deadlines.md, "Changing the settings of a game").
-    Set(SetArgs),
+    Set(Box<SetArgs>),
 }
 
 #[derive(Debug, clap::Args)]
@@ -145,6 +145,10 @@ pub(super) struct SetValues {
     /// seats (`on`/`off`); docs/bot.md, "Its place in games".
     #[arg(long, group = "setting")]
     bots: Option<String>,
+    /// The rulebook edition (`2023`, `1982`, `1971`, `dptg`); only before the start
+    /// (docs/rules.md, "Rule editions").
+    #[arg(long, group = "setting")]
+    rules: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -197,6 +201,10 @@ pub(super) struct NewArgs {
     /// (docs/bot.md, "Its place in games").
     #[arg(long)]
     bots: bool,
+    /// The rulebook edition: 2023 (the default), 1982, 1971 or dptg (docs/rules.md,
+    /// "Rule editions").
+    #[arg(long)]
+    rules: Option<String>,
 }
 
 /// When deadlines fall (docs/deadlines.md).
@@ -515,7 +523,7 @@ pub(super) fn run_game(ctx: &Context, command: GameCommand) -> Result<(), Error>
             };
             done(ctx, &g, &message)
         }
-        GameCommand::Set(args) => set(ctx, args),
+        GameCommand::Set(args) => set(ctx, *args),
         GameCommand::Summary { game } => {
             let g = ctx.service.load(&game).map_err(|e| ctx.fail(e))?;
             let variant = ctx.service.variant(g.variant()).map_err(|e| ctx.fail(e))?;
@@ -580,6 +588,9 @@ fn new_game(ctx: &Context, args: NewArgs) -> Result<(), Error> {
         settings.start_when_full = on;
     }
     settings.bots = args.bots;
+    if let Some(rules) = &args.rules {
+        settings.rules = crate::game::read_rules(rules).map_err(|e| ctx.fail(e))?;
+    }
     let (moderator, secret) = match &args.moderator {
         Some(address) => {
             let address = crate::game::check_address(address).map_err(|e| ctx.fail(e))?;
@@ -688,6 +699,7 @@ fn set(ctx: &Context, args: SetArgs) -> Result<(), Error> {
         (SettingKind::Open, &values.open),
         (SettingKind::StartWhenFull, &values.start_when_full),
         (SettingKind::Bots, &values.bots),
+        (SettingKind::Rules, &values.rules),
     ];
     let settings = given
         .into_iter()

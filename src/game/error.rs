@@ -137,6 +137,14 @@ pub enum GameError {
     },
     /// A deadline set while the game is paused, whose resume gives the deadline back.
     DeadlineWhilePaused,
+    /// A rule edition that is none of those the judge knows.
+    UnknownRules {
+        input: String,
+    },
+    /// The rules changed after the start: the game keeps those it began with.
+    RulesAfterStart {
+        rules: crate::judge::Edition,
+    },
     /// A grace period beyond the longest allowed.
     GraceTooLong {
         grace: Span,

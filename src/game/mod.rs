@@ -56,5 +56,5 @@ pub use secret::{
     MIN_CHOSEN, SecretFailure, SieveKey, derived_key, has_keyed_sieve, hash_secret,
     install_sieve_key, is_common, new_secret, secret_matches, with_sieve, without_unkeyed_sieve,
 };
-pub use setting::{MAX_GRACE, MAX_REMINDERS, Setting, SettingChanged, SettingKind};
+pub use setting::{MAX_GRACE, MAX_REMINDERS, Setting, SettingChanged, SettingKind, read_rules};
 pub use victory::survivors;

@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use serde::de::Error as _;
 use serde::{Deserialize, Serialize};
 
-use crate::judge::{Phase, Position};
+use crate::judge::{Edition, Phase, Position};
 use crate::lang::Lang;
 use crate::map::ProvinceId;
 use crate::order::Order;
@@ -83,6 +83,10 @@ pub struct Settings {
     /// player (`src/bot`) when they have no orders; off in games stored before it.
     #[serde(default)]
     pub bots: bool,
+    /// The rulebook edition the game is adjudicated under; stored only when it is not
+    /// the default (2023), so games stored before the setting read as they were.
+    #[serde(default, skip_serializing_if = "Edition::is_default")]
+    pub rules: Edition,
 }
 
 /// Observers are allowed unless the moderator said otherwise (and in games stored before
@@ -107,6 +111,7 @@ impl Default for Settings {
             open: false,
             start_when_full: true,
             bots: false,
+            rules: Edition::default(),
         }
     }
 }

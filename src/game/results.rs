@@ -22,6 +22,10 @@ pub struct ResultsView {
     /// [`RESULTS_FORMAT`].
     pub format: u32,
     pub variant: VariantRef,
+    /// The rule edition, when it is not the default (2023): named so that readers of an
+    /// old-school game know why a convoy carried an army its owner did not ask for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<crate::judge::Edition>,
     /// The phase adjudicated.
     pub phase: Phase,
     /// The next phase with something to decide.

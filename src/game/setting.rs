@@ -1,12 +1,14 @@
 //! The moderator's changes of a game's settings after its creation: the grace period, the
-//! press allowed, the reminders, the days deadlines fall on, and the current deadline set
-//! to a date. Every rule is here, for the mail and the command line alike; the rules for
+//! press allowed, the reminders, the days deadlines fall on, the current deadline set
+//! to a date, and (before the start) the rulebook edition. Every rule is here, for the mail and the command line alike; the rules for
 //! people are in docs/deadlines.md ("Changing the settings of a game").
 
 use std::str::FromStr;
 
 use chrono::{DateTime, NaiveDateTime, Utc};
 use serde::{Deserialize, Serialize};
+
+use crate::judge::Edition;
 
 use super::GameError;
 use super::calendar::{CalendarError, Weekdays};
@@ -46,6 +48,9 @@ pub enum Setting {
     // The built-in player.
     /// Whether the built-in player plays houses in civil disorder and vacant seats.
     Bots(bool),
+    // The rules.
+    /// The rulebook edition the game is adjudicated under; only before the start.
+    Rules(Edition),
 }
 
 /// Which setting a moderator names (`GRÂCE`, `--grace`…), before its value is read.
@@ -64,6 +69,8 @@ pub enum SettingKind {
     StartWhenFull,
     // The built-in player.
     Bots,
+    // The rules.
+    Rules,
 }
 
 impl Setting {
@@ -82,8 +89,16 @@ impl Setting {
             SettingKind::Open => Setting::Open(read_yes_no(value)?),
             SettingKind::StartWhenFull => Setting::StartWhenFull(read_yes_no(value)?),
             SettingKind::Bots => Setting::Bots(read_yes_no(value)?),
+            SettingKind::Rules => Setting::Rules(read_rules(value)?),
         })
     }
+}
+
+/// A rule edition as a moderator writes it: `2023`, `1982`, `1971`, `dptg`.
+pub fn read_rules(value: &str) -> Result<Edition, GameError> {
+    value.parse().map_err(|_| GameError::UnknownRules {
+        input: value.trim().to_string(),
+    })
 }
 
 /// `visibles`/`shown`/`oui`/`yes` or `cachées`/`hidden`/`non`/`no`.
@@ -199,6 +214,11 @@ pub enum SettingChanged {
         old: bool,
         new: bool,
     },
+    // The rules.
+    Rules {
+        old: Edition,
+        new: Edition,
+    },
 }
 
 impl SettingChanged {
@@ -264,6 +284,17 @@ impl Game {
             Setting::Bots(new) => {
                 let old = std::mem::replace(&mut self.settings.bots, new);
                 return Ok(SettingChanged::Bots { old, new });
+            }
+            Setting::Rules(new) => {
+                // The players agreed to the rules when they joined, and a phase already
+                // played was judged by them: they change only before the first phase.
+                if self.status != GameStatus::Forming {
+                    return Err(GameError::RulesAfterStart {
+                        rules: self.settings.rules,
+                    });
+                }
+                let old = std::mem::replace(&mut self.settings.rules, new);
+                return Ok(SettingChanged::Rules { old, new });
             }
             Setting::Grace(new) => {
                 if new > MAX_GRACE {

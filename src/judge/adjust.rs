@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 
 use crate::map::{HouseId, Owner, ProvinceId, UnitKind, Variant, fold};
 
+use super::edition::DisorderDistance;
 use super::outcome::{CheckedOrder, Failure, Illegal, Outcome};
 use super::position::{Position, Unit};
 
@@ -74,6 +75,7 @@ pub(super) fn resolve_adjustments(
     variant: &Variant,
     position: &Position,
     orders: &[AdjustmentOrder],
+    distance_from: DisorderDistance,
 ) -> AdjustmentResult {
     let counts = adjustment_counts(variant, position);
     let mut result = AdjustmentResult::default();
@@ -161,7 +163,14 @@ pub(super) fn resolve_adjustments(
         let h = usize::from(house.0);
         let missing = used[h] - counts[h];
         if counts[h] < 0 && missing > 0 {
-            for u in civil_disorder(variant, position, house, &disbanded, missing as usize) {
+            for u in civil_disorder(
+                variant,
+                position,
+                house,
+                &disbanded,
+                missing as usize,
+                distance_from,
+            ) {
                 result.removed.push((u, true));
             }
         }
@@ -217,8 +226,9 @@ fn civil_disorder(
     house: HouseId,
     already: &[usize],
     count: usize,
+    distance_from: DisorderDistance,
 ) -> Vec<usize> {
-    let distances = distance_to_owned_centres(variant, position, house);
+    let distances = distance_to_centres(variant, position, house, distance_from);
     let mut candidates: Vec<(usize, u32)> = position
         .units
         .iter()
@@ -243,12 +253,24 @@ fn civil_disorder(
     candidates.into_iter().take(count).map(|(i, _)| i).collect()
 }
 
-/// Breadth-first distance from every province to the nearest centre the house owns.
-fn distance_to_owned_centres(variant: &Variant, position: &Position, house: HouseId) -> Vec<u32> {
+/// Breadth-first distance from every province to the nearest centre the house owns, or
+/// to the nearest of its home centres (the 1971 rule).
+fn distance_to_centres(
+    variant: &Variant,
+    position: &Position,
+    house: HouseId,
+    from: DisorderDistance,
+) -> Vec<u32> {
     let mut distance = vec![u32::MAX; variant.provinces.len()];
     let mut queue = VecDeque::new();
     for p in variant.province_ids() {
-        if variant.province(p).supply && position.owners[usize::from(p.0)] == Some(house) {
+        let counted = match from {
+            DisorderDistance::OwnedCentres => {
+                variant.province(p).supply && position.owners[usize::from(p.0)] == Some(house)
+            }
+            DisorderDistance::HomeCentres => variant.house(house).home.contains(&p),
+        };
+        if counted {
             distance[usize::from(p.0)] = 0;
             queue.push_back(p);
         }

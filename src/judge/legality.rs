@@ -323,6 +323,18 @@ pub(super) fn sea_on_route(
     false
 }
 
+/// Whether sea province `sea` can be reached by seas from the coasts of both `from` and
+/// `to`: a fleet there could take part in a convoy between them, needed or not.
+pub(super) fn sea_between(
+    variant: &Variant,
+    from: ProvinceId,
+    to: ProvinceId,
+    sea: ProvinceId,
+) -> bool {
+    let index = usize::from(sea.0);
+    seas_reachable(variant, from, |_| true)[index] && seas_reachable(variant, to, |_| true)[index]
+}
+
 /// The search of a chain of needed seas through one sea.
 struct NeededRoute<'a> {
     variant: &'a Variant,

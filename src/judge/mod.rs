@@ -2,6 +2,7 @@
 //! returns every order's outcome with its reason and the position of the next phase.
 
 mod adjust;
+mod edition;
 mod legality;
 mod movement;
 mod outcome;
@@ -9,6 +10,7 @@ mod position;
 mod retreat;
 
 pub use adjust::{adjustment_counts, free_home_centres, has_adjustments};
+pub use edition::{ConvoyUse, DisorderDistance, Edition, UnknownEdition};
 pub use legality::{
     Board, find_unit, fleet_touches, move_command, sea_route_exists, seas_touching,
 };
@@ -43,6 +45,8 @@ pub struct Rejected {
 pub struct Adjudication {
     /// The phase adjudicated.
     pub phase: Phase,
+    /// The rule edition it was adjudicated under.
+    pub rules: Edition,
     /// One report per unit (movement, retreat) or per adjustment order, with the index of
     /// the order it answers, if any.
     pub reports: Vec<(Option<usize>, Report)>,
@@ -54,13 +58,25 @@ pub struct Adjudication {
     pub after: Position,
 }
 
-/// Adjudicates one phase.
+/// Adjudicates one phase under the default rules (the 2023 edition).
 pub fn adjudicate(variant: &Variant, position: &Position, orders: &[GivenOrder]) -> Adjudication {
-    match position.phase.kind {
-        PhaseKind::Movement => adjudicate_movement(variant, position, orders),
+    adjudicate_under(variant, position, orders, Edition::default())
+}
+
+/// Adjudicates one phase under the rules of `edition`.
+pub fn adjudicate_under(
+    variant: &Variant,
+    position: &Position,
+    orders: &[GivenOrder],
+    edition: Edition,
+) -> Adjudication {
+    let mut adjudication = match position.phase.kind {
+        PhaseKind::Movement => adjudicate_movement(variant, position, orders, edition),
         PhaseKind::Retreat => adjudicate_retreats(variant, position, orders),
-        PhaseKind::Adjustment => adjudicate_adjustments(variant, position, orders),
-    }
+        PhaseKind::Adjustment => adjudicate_adjustments(variant, position, orders, edition),
+    };
+    adjudication.rules = edition;
+    adjudication
 }
 
 /// Why `house` may not give this order at all, when it names a unit of the phase's pool
@@ -189,10 +205,11 @@ fn adjudicate_movement(
     variant: &Variant,
     position: &Position,
     orders: &[GivenOrder],
+    edition: Edition,
 ) -> Adjudication {
     let a = assign(variant, position, orders, position.units.len());
     let commands = a.commands_or(CheckedOrder::Hold);
-    let moved = movement::resolve_movement(variant, position, commands);
+    let moved = movement::resolve_movement(variant, position, commands, edition.convoy_use());
     let mut after = Position {
         phase: position.phase.next(),
         units: Vec::with_capacity(position.units.len()),
@@ -230,6 +247,7 @@ fn adjudicate_movement(
     skip_idle_phases(variant, &mut after);
     Adjudication {
         phase: position.phase,
+        rules: Edition::default(),
         reports,
         rejected: a.rejected,
         disbanded,
@@ -291,6 +309,7 @@ fn adjudicate_retreats(
     skip_idle_phases(variant, &mut after);
     Adjudication {
         phase: position.phase,
+        rules: Edition::default(),
         reports,
         rejected: a.rejected,
         disbanded,
@@ -302,6 +321,7 @@ fn adjudicate_adjustments(
     variant: &Variant,
     position: &Position,
     orders: &[GivenOrder],
+    edition: Edition,
 ) -> Adjudication {
     let mut list = Vec::new();
     let mut indices = Vec::new();
@@ -326,7 +346,8 @@ fn adjudicate_adjustments(
             }),
         }
     }
-    let decided = adjust::resolve_adjustments(variant, position, &list);
+    let decided =
+        adjust::resolve_adjustments(variant, position, &list, edition.disorder_distance());
     let mut reports = Vec::new();
     for ((order, outcome), &index) in list.iter().zip(decided.outcomes).zip(&indices) {
         // A waive is about no unit.
@@ -392,6 +413,7 @@ fn adjudicate_adjustments(
     skip_idle_phases(variant, &mut after);
     Adjudication {
         phase: position.phase,
+        rules: Edition::default(),
         reports,
         rejected,
         disbanded,

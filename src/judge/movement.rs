@@ -8,7 +8,8 @@
 
 use crate::map::{Owner, ProvinceId, RegionId, Variant};
 
-use super::legality::{fleet_touches, sea_on_route, seas_touching};
+use super::edition::ConvoyUse;
+use super::legality::{fleet_touches, sea_between, sea_on_route, seas_touching};
 use super::outcome::{CheckedOrder, Failure, Outcome};
 use super::position::{Position, Unit};
 
@@ -40,6 +41,44 @@ pub(super) fn resolve_movement(
     variant: &Variant,
     position: &Position,
     commands: Vec<CheckedOrder>,
+    convoy_use: ConvoyUse,
+) -> MovementResult {
+    if convoy_use != ConvoyUse::AnyConvoy {
+        return resolve_once(variant, position, commands, convoy_use, &[]);
+    }
+    // Under any-convoy rules an army a convoy was ordered for goes by sea, but by land
+    // when that convoy is disrupted: decide again with those armies on land, until no
+    // more of them falls back (each pass moves at least one more, so it ends).
+    let mut by_land = vec![false; position.units.len()];
+    loop {
+        let result = resolve_once(variant, position, commands.clone(), convoy_use, &by_land);
+        let mut fell_back = false;
+        for (i, unit) in position.units.iter().enumerate() {
+            if !by_land[i]
+                && let CheckedOrder::Move {
+                    to,
+                    via_convoy: false,
+                } = commands[i]
+                && unit.kind == crate::map::UnitKind::Army
+                && variant.can_move(unit.kind, unit.region, to)
+                && matches!(result.outcomes[i], Outcome::Failed(Failure::NoConvoyRoute))
+            {
+                by_land[i] = true;
+                fell_back = true;
+            }
+        }
+        if !fell_back {
+            return result;
+        }
+    }
+}
+
+fn resolve_once(
+    variant: &Variant,
+    position: &Position,
+    commands: Vec<CheckedOrder>,
+    convoy_use: ConvoyUse,
+    by_land: &[bool],
 ) -> MovementResult {
     // Long chains of moves recurse deeply: give big boards a thread with room for it.
     if position.units.len() > 1_500 {
@@ -48,7 +87,7 @@ pub(super) fn resolve_movement(
             std::thread::Builder::new()
                 .stack_size(stack)
                 .spawn_scoped(scope, || {
-                    Resolver::new(variant, &position.units, commands).run()
+                    Resolver::new(variant, &position.units, commands, convoy_use, by_land).run()
                 })
                 .map(|handle| handle.join())
         });
@@ -58,7 +97,7 @@ pub(super) fn resolve_movement(
             Err(e) => panic!("cannot start the adjudication thread: {e}"),
         }
     }
-    Resolver::new(variant, &position.units, commands).run()
+    Resolver::new(variant, &position.units, commands, convoy_use, by_land).run()
 }
 
 /// Lists by index, stored flat (one allocation, not one per list): the items of list `k`
@@ -125,7 +164,13 @@ struct Resolver<'a> {
 }
 
 impl<'a> Resolver<'a> {
-    fn new(variant: &'a Variant, units: &'a [Unit], commands: Vec<CheckedOrder>) -> Self {
+    fn new(
+        variant: &'a Variant,
+        units: &'a [Unit],
+        commands: Vec<CheckedOrder>,
+        convoy_use: ConvoyUse,
+        by_land: &[bool],
+    ) -> Self {
         let n = units.len();
         let province: Vec<ProvinceId> = units
             .iter()
@@ -151,11 +196,11 @@ impl<'a> Resolver<'a> {
             commands,
             province,
         };
-        resolver.index_orders();
+        resolver.index_orders(convoy_use, by_land);
         resolver
     }
 
-    fn index_orders(&mut self) {
+    fn index_orders(&mut self, convoy_use: ConvoyUse, by_land: &[bool]) {
         for i in 0..self.units.len() {
             if let CheckedOrder::Move { to, via_convoy } = self.commands[i] {
                 self.target[i] = Some(self.variant.province_of(to));
@@ -174,11 +219,14 @@ impl<'a> Resolver<'a> {
             }
         }
         self.convoyers = Lists::build(n, &convoys);
-        // An army told to go to a neighbour goes by land, unless told `via convoy` or its
-        // own house orders a fleet on a convoy route for it (the intent to convoy).
+        // An army told to go to a neighbour goes by land, unless told `via convoy` or the
+        // edition's convoy rule says a convoy ordered for it carries it.
         for a in 0..self.units.len() {
-            if self.target[a].is_some() && !self.convoyed[a] {
-                self.convoyed[a] = self.own_fleet_on_route(a);
+            if self.target[a].is_some()
+                && !self.convoyed[a]
+                && !by_land.get(a).copied().unwrap_or(false)
+            {
+                self.convoyed[a] = self.convoy_carries(a, convoy_use);
             }
         }
         convoys.retain(|&(a, _)| self.convoyed[a]);
@@ -503,18 +551,32 @@ impl<'a> Resolver<'a> {
         self.support_count(k, None)
     }
 
-    /// The intent to convoy (DATC v3.0 6.G): the army's own house ordered a fleet to convoy
-    /// it from a sea that some route could use, and ordered fleets form a whole route.
-    fn own_fleet_on_route(&self, a: usize) -> bool {
+    /// Whether convoys ordered for an army moving to a neighbour carry it: under the 2023
+    /// rules, the intent to convoy (DATC v3.0 6.G: the army's own house ordered a fleet to
+    /// convoy it from a sea a route needs); under the 1982 rules and the DPTG, a fleet of
+    /// its own house on some route; under the 1971 rules, any convoy. Ordered fleets must
+    /// form a whole route in every case.
+    fn convoy_carries(&self, a: usize, convoy_use: ConvoyUse) -> bool {
         let Some(to) = self.target[a] else {
             return false;
         };
         let from = self.province[a];
         let owner = self.units[a].owner;
         let fleets = &self.convoyers[a];
-        let intent = fleets.iter().any(|&f| {
-            self.units[f].owner == owner && sea_on_route(self.variant, from, to, self.province[f])
-        });
+        if fleets.is_empty() {
+            return false;
+        }
+        let intent = match convoy_use {
+            ConvoyUse::OwnNeededFleet => fleets.iter().any(|&f| {
+                self.units[f].owner == owner
+                    && sea_on_route(self.variant, from, to, self.province[f])
+            }),
+            ConvoyUse::OwnFleet => fleets.iter().any(|&f| {
+                self.units[f].owner == owner
+                    && sea_between(self.variant, from, to, self.province[f])
+            }),
+            ConvoyUse::AnyConvoy => true,
+        };
         if !intent {
             return false;
         }

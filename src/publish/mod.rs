@@ -732,6 +732,9 @@ fn render_game(
         "deadline": (playing && game.deadline().is_some()).then(|| game.deadline_text(lang)),
         "ending": game.ending().map(|e| ending_text(e, variant, lang)),
         "played": game.played(),
+        // Named only when it is not the default edition, which goes without saying.
+        "rules": (!game.settings().rules.is_default())
+            .then(|| say!(lang, "rules.named", rules = game.settings().rules.code())),
     });
     let first = records.first().map(|r| phase_page(r.index));
     let last = records.last().map(|r| phase_page(r.index));

@@ -110,6 +110,7 @@ fn build(
             id: variant.id.clone(),
             name: variant.name.clone(),
         },
+        rules: (!adjudication.rules.is_default()).then_some(adjudication.rules),
         phase: adjudication.phase,
         next: adjudication.after.phase,
         houses,

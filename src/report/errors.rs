@@ -157,6 +157,10 @@ impl GameError {
                 max = max.text(lang)
             ),
             DeadlineWhilePaused => say!(lang, "game_error.deadline_while_paused"),
+            UnknownRules { input } => say!(lang, "game_error.unknown_rules", input),
+            RulesAfterStart { rules } => {
+                say!(lang, "game_error.rules_after_start", rules = rules.code())
+            }
             GraceTooLong { grace, max } => say!(
                 lang,
                 "game_error.grace_too_long",

@@ -139,6 +139,11 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
         status = status_word(g.status(), lang)
     );
     t.push('\n');
+    let rules = g.settings().rules;
+    if !rules.is_default() {
+        t.push_str(&say!(lang, "rules.show", rules = rules.code()));
+        t.push('\n');
+    }
     if let Some(ending) = &g.ending() {
         t.push_str(&ending_text(ending, variant, lang));
         t.push('\n');

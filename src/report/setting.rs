@@ -88,6 +88,9 @@ impl SettingChanged {
                 old = yes_no(*old, lang),
                 new = yes_no(*new, lang)
             ),
+            SettingChanged::Rules { old, new } => {
+                say!(lang, "rules.setting", old = old.code(), new = new.code())
+            }
         }
     }
 }

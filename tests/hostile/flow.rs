@@ -1229,6 +1229,13 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             lines: 300,
             max: 200,
         },
+        // Rule editions.
+        GameError::UnknownRules {
+            input: "2000".into(),
+        },
+        GameError::RulesAfterStart {
+            rules: corbeau::judge::Edition::Rules1971,
+        },
     ];
     for e in &games {
         // No wildcard: a new error does not compile until it is listed above. (The map's
@@ -1297,7 +1304,9 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::AheadPast { .. }
             | GameError::AheadTooFar { .. }
             | GameError::AheadTooMany { .. }
-            | GameError::AheadTooLong { .. } => {}
+            | GameError::AheadTooLong { .. }
+            | GameError::UnknownRules { .. }
+            | GameError::RulesAfterStart { .. } => {}
         }
         check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
     }
@@ -1436,8 +1445,9 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    // The last 4: the refusals of orders for later phases.
-    assert_eq!(checked, 11 + 53 + 9 + 27 + 4 + 7 + 4);
+    // The 4 after the 7: the refusals of orders for later phases; the last 2: the rule
+    // editions'.
+    assert_eq!(checked, 11 + 53 + 9 + 27 + 4 + 7 + 4 + 2);
 }
 
 /// A game of three on a judge driven through the binary, created at `when`: its

@@ -4,7 +4,7 @@
 use chrono::{DateTime, TimeDelta, Utc};
 
 use crate::judge::{
-    GivenOrder, Illegal, Outcome, PhaseKind, Position, adjudicate, adjustment_counts,
+    GivenOrder, Illegal, Outcome, PhaseKind, Position, adjudicate_under, adjustment_counts,
     free_home_centres,
 };
 use crate::map::{HouseId, Owner, Variant};
@@ -232,7 +232,7 @@ impl Game {
             .seat(house)
             .map(|s| given_orders(h, &s.orders))
             .unwrap_or_default();
-        let adjudication = adjudicate(variant, &self.position, &orders);
+        let adjudication = adjudicate_under(variant, &self.position, &orders, self.settings.rules);
         Ok(Adjudicated {
             before: self.position.clone(),
             orders,

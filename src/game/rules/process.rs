@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::judge::{Adjudication, GivenOrder, Position, adjudicate};
+use crate::judge::{Adjudication, GivenOrder, Position, adjudicate_under};
 use crate::map::Variant;
 use crate::position::{read_position, write_position};
 
@@ -76,7 +76,7 @@ impl Game {
         let bots = self.bot_houses(&deciding);
         self.give_bot_orders(variant, &position, &bots);
         let given = self.given_orders(variant);
-        let adjudication = adjudicate(variant, &position, &given);
+        let adjudication = adjudicate_under(variant, &position, &given, self.settings.rules);
         let (missed, civil_disorder) = self.count_missed(&deciding);
         let orders = self.written_orders();
         let after = &adjudication.after;
