@@ -526,6 +526,11 @@ const SETTINGS: &[(&str, SettingKind)] = &[
     // The built-in player.
     ("robots", SettingKind::Bots),
     ("bots", SettingKind::Bots),
+    // The rules.
+    ("regles", SettingKind::Rules),
+    ("edition", SettingKind::Rules),
+    ("rules", SettingKind::Rules),
+    ("rulebook", SettingKind::Rules),
 ];
 
 /// `GRÂCE 6h`, `DATE LIMITE 2026-12-01 20:00`: the setting's name (the longest that fits,
