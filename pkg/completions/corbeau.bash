@@ -201,7 +201,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__adjudicate)
-            opts="-v -q -h --variant --position --players --house --json --lang --templates --next --verbose --quiet --log-format --help"
+            opts="-v -q -h --variant --position --players --house --json --lang --templates --next --rules --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -232,6 +232,10 @@ _corbeau() {
                     return 0
                     ;;
                 --next)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rules)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -623,7 +627,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__new)
-            opts="-v -q -h --variant --players --name --moderator --zone --movement --retreat --adjustment --at --days --grace --reminders --max-absence --max-extension --press --civil-disorder-after --victory-centres --last-year --game-lang --no-observers --no-pictures --open --start-when-full --bots --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --variant --players --name --moderator --zone --movement --retreat --adjustment --at --days --grace --reminders --max-absence --max-extension --press --civil-disorder-after --victory-centres --last-year --game-lang --no-observers --no-pictures --open --start-when-full --bots --rules --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -706,6 +710,10 @@ _corbeau() {
                     return 0
                     ;;
                 --start-when-full)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rules)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -953,7 +961,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__set)
-            opts="-v -q -h --grace --press --reminders --days --deadline --addresses --grey-authors --open --start-when-full --bots --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --grace --press --reminders --days --deadline --addresses --grey-authors --open --start-when-full --bots --rules --civil-disorder-after --config --data --lang --json --now --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -996,6 +1004,14 @@ _corbeau() {
                     return 0
                     ;;
                 --bots)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rules)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --civil-disorder-after)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -59,6 +59,7 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l house -d 
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l lang -d 'Language of the results: fr (default) or en; also CORBEAU_LANG' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l templates -d 'A directory of templates (fr/results.txt, en/results.txt) replacing the built-in ones' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l next -d 'Write the position of the next phase to this file' -r -F
+complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l rules -d 'The rulebook edition: 2023 (default), 1982, 1971 or dptg (docs/rules.md, "Rule editions")' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l json -d 'Results as JSON (docs/results-format.md)'
@@ -158,6 +159,7 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l last-year -d 'After the winter of this year the leader wins (default: the variant\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l game-lang -d 'Language of the game\'s results and notices (fr, en)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l start-when-full -d 'Whether the game starts by itself when its last seat is taken (default: yes)' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l rules -d 'The rulebook edition: 2023 (the default), 1982, 1971 or dptg (docs/rules.md, "Rule editions")' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
@@ -341,6 +343,8 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l open -d 'Whether strangers may take free seats by mail (`yes`/`no`)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l start-when-full -d 'Whether an open game starts by itself when its last seat is taken (`yes`/`no`)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l bots -d 'Whether the built-in player plays houses in civil disorder and vacant seats (`on`/`off`); docs/bot.md, "Its place in games"' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l rules -d 'The rulebook edition (`2023`, `1982`, `1971`, `dptg`); only before the start (docs/rules.md, "Rule editions")' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l civil-disorder-after -d 'Phases a house may miss in a row before it is in civil disorder (`0`: never; at most 12), from the next deadline on' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r

@@ -149,6 +149,10 @@ pub(super) struct SetValues {
     /// (docs/rules.md, "Rule editions").
     #[arg(long, group = "setting")]
     rules: Option<String>,
+    /// Phases a house may miss in a row before it is in civil disorder (`0`: never;
+    /// at most 12), from the next deadline on.
+    #[arg(long, group = "setting")]
+    civil_disorder_after: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -700,6 +704,7 @@ fn set(ctx: &Context, args: SetArgs) -> Result<(), Error> {
         (SettingKind::StartWhenFull, &values.start_when_full),
         (SettingKind::Bots, &values.bots),
         (SettingKind::Rules, &values.rules),
+        (SettingKind::CivilDisorder, &values.civil_disorder_after),
     ];
     let settings = given
         .into_iter()

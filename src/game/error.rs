@@ -175,6 +175,11 @@ pub enum GameError {
     NotYesNo {
         input: String,
     },
+    /// A number of missed phases before civil disorder that is no number, or too many.
+    BadMissedCount {
+        input: String,
+        max: u32,
+    },
     /// `JOIN` to a game whose moderator gives the seats.
     GameClosed {
         game: String,

@@ -51,6 +51,8 @@ pub enum Setting {
     // The rules.
     /// The rulebook edition the game is adjudicated under; only before the start.
     Rules(Edition),
+    /// Phases a house may miss in a row before it is in civil disorder (0: never).
+    CivilDisorder(u32),
 }
 
 /// Which setting a moderator names (`GRÂCE`, `--grace`…), before its value is read.
@@ -71,6 +73,7 @@ pub enum SettingKind {
     Bots,
     // The rules.
     Rules,
+    CivilDisorder,
 }
 
 impl Setting {
@@ -90,6 +93,7 @@ impl Setting {
             SettingKind::StartWhenFull => Setting::StartWhenFull(read_yes_no(value)?),
             SettingKind::Bots => Setting::Bots(read_yes_no(value)?),
             SettingKind::Rules => Setting::Rules(read_rules(value)?),
+            SettingKind::CivilDisorder => Setting::CivilDisorder(read_missed(value)?),
         })
     }
 }
@@ -99,6 +103,24 @@ pub fn read_rules(value: &str) -> Result<Edition, GameError> {
     value.parse().map_err(|_| GameError::UnknownRules {
         input: value.trim().to_string(),
     })
+}
+
+/// The most phases missed in a row before civil disorder a moderator may set: a house
+/// silent for a game year of phases is not coming back by itself.
+const MAX_MISSED: u32 = 12;
+
+/// A number of missed phases, `0` (`jamais`/`never`) to [`MAX_MISSED`].
+fn read_missed(value: &str) -> Result<u32, GameError> {
+    let folded = crate::map::fold(value);
+    let n = match folded.as_str() {
+        "jamais" | "never" => Some(0),
+        _ => folded.parse::<u32>().ok(),
+    };
+    n.filter(|n| *n <= MAX_MISSED)
+        .ok_or_else(|| GameError::BadMissedCount {
+            input: value.trim().to_string(),
+            max: MAX_MISSED,
+        })
 }
 
 /// `visibles`/`shown`/`oui`/`yes` or `cachées`/`hidden`/`non`/`no`.
@@ -219,6 +241,10 @@ pub enum SettingChanged {
         old: Edition,
         new: Edition,
     },
+    CivilDisorder {
+        old: u32,
+        new: u32,
+    },
 }
 
 impl SettingChanged {
@@ -295,6 +321,12 @@ impl Game {
                 }
                 let old = std::mem::replace(&mut self.settings.rules, new);
                 return Ok(SettingChanged::Rules { old, new });
+            }
+            // From the next deadline on: a house already in civil disorder stays so until
+            // its player sends orders.
+            Setting::CivilDisorder(new) => {
+                let old = std::mem::replace(&mut self.settings.civil_disorder_after, new);
+                return Ok(SettingChanged::CivilDisorder { old, new });
             }
             Setting::Grace(new) => {
                 if new > MAX_GRACE {

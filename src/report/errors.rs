@@ -175,6 +175,7 @@ impl GameError {
             CommonSecret => say!(lang, "habits.common_secret"),
             NotShownOrHidden { input } => say!(lang, "whogame.not_shown_or_hidden", input),
             NotYesNo { input } => say!(lang, "join.not_yes_no", input),
+            BadMissedCount { input, max } => say!(lang, "civil_disorder.bad_count", input, max),
             GameClosed { game } => say!(lang, "join.game_closed", game),
             NoFreeSeat { game } => say!(lang, "join.no_free_seat", game),
             HousePlayed(house) => say!(lang, "join.house_played", house = name(house)),

@@ -91,6 +91,9 @@ impl SettingChanged {
             SettingChanged::Rules { old, new } => {
                 say!(lang, "rules.setting", old = old.code(), new = new.code())
             }
+            SettingChanged::CivilDisorder { old, new } => {
+                say!(lang, "civil_disorder.setting", old, new)
+            }
         }
     }
 }

@@ -1201,6 +1201,10 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         GameError::NotYesNo {
             input: "peut-être".into(),
         },
+        GameError::BadMissedCount {
+            input: "99".into(),
+            max: 12,
+        },
         GameError::GameClosed { game: "g".into() },
         GameError::NoFreeSeat { game: "g".into() },
         GameError::HousePlayed("stark".into()),
@@ -1290,6 +1294,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::CommonSecret => {}
             GameError::NotShownOrHidden { .. } => {}
             GameError::NotYesNo { .. }
+            | GameError::BadMissedCount { .. }
             | GameError::GameClosed { .. }
             | GameError::NoFreeSeat { .. }
             | GameError::HousePlayed(_)
@@ -1445,9 +1450,9 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             );
         }
     }
-    // The 4 after the 7: the refusals of orders for later phases; the last 2: the rule
-    // editions'.
-    assert_eq!(checked, 11 + 53 + 9 + 27 + 4 + 7 + 4 + 2);
+    // The 4 after the 7: the refusals of orders for later phases; the 2 after: the rule
+    // editions'; the last: a number of missed phases.
+    assert_eq!(checked, 11 + 53 + 9 + 27 + 4 + 7 + 4 + 2 + 1);
 }
 
 /// A game of three on a judge driven through the binary, created at `when`: its

@@ -531,6 +531,9 @@ const SETTINGS: &[(&str, SettingKind)] = &[
     ("edition", SettingKind::Rules),
     ("rules", SettingKind::Rules),
     ("rulebook", SettingKind::Rules),
+    // Civil disorder.
+    ("desordre civil", SettingKind::CivilDisorder),
+    ("civil disorder", SettingKind::CivilDisorder),
 ];
 
 /// `GRÂCE 6h`, `DATE LIMITE 2026-12-01 20:00`: the setting's name (the longest that fits,
