@@ -1,0 +1,35 @@
+#!/bin/bash
+# One turn through the binary, for two builds side by side (docs/performance.md):
+#   benches/turn.sh setup BIN DIR     a store in DIR with a running game of three
+#   benches/turn.sh run BIN DIR [N]   a copy of it, N mails of the three players (orders,
+#                                     ETAT, press to all) read by one `tick`; with PASS=1
+#                                     the deadline is past, and the same tick processes the
+#                                     phase and writes its results.
+set -e
+BIN=$(realpath "$2"); DIR=$3
+case $1 in
+setup)
+  rm -rf "$DIR"; mkdir -p "$DIR"; cd "$DIR"
+  export CORBEAU_NOW="2026-03-23T08:00:00Z"
+  "$BIN" game new essai --players 3 --moderator moi@example.org >/dev/null
+  for h in stark lannister baratheon; do
+    "$BIN" player add essai $h "$h@example.org" --secret "secret-$h-2026" >/dev/null
+  done
+  "$BIN" game start essai >/dev/null
+  "$BIN" tick >/dev/null 2>&1; rm -f corbeau-data/outbox/*.eml ;;
+run)
+  T=$(realpath "$DIR"); N=${4:-30}; W=$(mktemp -d); cp -a "$T/." "$W/"; cd "$W"
+  i=0
+  while [ $i -lt "$N" ]; do
+    for h in stark lannister baratheon; do
+      case $h in stark) o="A win -> cno";; lannister) o="A pie -> viv";; *) o="A boi -> prt";; esac
+      printf 'From: %s@example.org\nSubject: ordres\nMessage-ID: <%s.%s@example.org>\n\nPARTIE essai %s secret-%s-2026\n%s\nETAT\nPRESSE A TOUS\nbonjour %s\nFIN PRESSE\n' \
+        $h $i $h $h $h "$o" $i > corbeau-data/incoming/new/m$i.$h.eml
+    done
+    i=$((i+3))
+  done
+  if [ -n "$PASS" ]; then export CORBEAU_NOW="2026-05-01T08:00:00Z"; else export CORBEAU_NOW="2026-03-23T09:00:00Z"; fi
+  "$BIN" tick >/dev/null 2>&1
+  echo "$(ls corbeau-data/outbox/*.eml | wc -l) mails written" >&2
+  cd /; rm -rf "$W" ;;
+esac
