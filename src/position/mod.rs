@@ -98,7 +98,7 @@ pub fn house_named(variant: &Variant, name: &str) -> Option<Owner> {
     if folded == "neutral" || folded == "neutre" {
         return Some(Owner::Neutral);
     }
-    if let Some(h) = variant.house_by_name(name) {
+    if let Some(h) = variant.names.house_folded(&folded) {
         return Some(Owner::House(h));
     }
     let folded_names: Vec<(String, HouseId)> = variant
@@ -125,7 +125,8 @@ pub fn unit_from_line(variant: &Variant, text: &str) -> Result<Unit, String> {
     // `Italy F gol`: a house without its colon, as some DATC lines have it.
     let fixed;
     let text = match text.split_once(char::is_whitespace) {
-        Some((house, rest)) if !text.contains(':') && house_named(variant, house).is_some() => {
+        _ if text.contains(':') => text,
+        Some((house, rest)) if house_named(variant, house).is_some() => {
             fixed = format!("{house}: {rest}");
             fixed.as_str()
         }
