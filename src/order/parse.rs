@@ -170,7 +170,7 @@ fn quick_order(lex: &Lexicon<'_>, line: &str) -> Option<(Option<String>, UnitSpe
 fn quick_words<'t>(lex: &Lexicon<'_>, text: &'t str) -> Option<std::str::SplitAsciiWhitespace<'t>> {
     let plain = text
         .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b' ' | b'\t' | b':' | b'-'));
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b' ' | b'\t' | b':' | b'-' | b'/'));
     (plain && !lex.has_dragons && text.len() <= MAX_LINE_CHARS)
         .then(|| text.split_ascii_whitespace())
 }
@@ -213,23 +213,35 @@ fn quick_typed_unit(lex: &Lexicon<'_>, kind: &str, place: &str) -> Option<UnitSp
 }
 
 /// A province written as one word of ASCII letters that no longer name starts with and
-/// that is no keyword.
+/// that is no keyword, with its coast after a slash if any (`stp/nc`).
 fn quick_place(lex: &Lexicon<'_>, word: &str) -> Option<Location> {
+    let (name, coast) = match word.split_once('/') {
+        Some((name, coast)) => (name, Some(coast)),
+        None => (word, None),
+    };
     let mut buf = [0u8; 24];
-    let folded = buf.get_mut(..word.len())?;
-    folded.copy_from_slice(word.as_bytes());
+    let folded = buf.get_mut(..name.len())?;
+    folded.copy_from_slice(name.as_bytes());
     if !folded.iter().all(u8::is_ascii_alphabetic) {
         return None;
     }
     folded.make_ascii_lowercase();
     let folded = std::str::from_utf8(folded).ok()?;
     let entry = lex.variant.names.province_folded(folded);
-    match entry.found {
-        Some(province) if !entry.longer && !is_reserved(folded) => {
-            Some(Location::province(province))
+    let province = entry
+        .found
+        .filter(|_| !entry.longer && !is_reserved(folded))?;
+    let coast = match coast {
+        None => None,
+        Some(coast) if !coast.is_empty() && coast.bytes().all(|b| b.is_ascii_alphabetic()) => {
+            match coast_name(Input::new(coast, lex), province) {
+                Ok((rest, region)) if rest.rest.is_empty() => Some(region),
+                _ => return None,
+            }
         }
-        _ => None,
-    }
+        Some(_) => return None,
+    };
+    Some(Location { province, coast })
 }
 
 fn check_length(source: &Arc<str>, line_no: u32, line: &str) -> Result<(), OrderError> {

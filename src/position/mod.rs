@@ -94,6 +94,23 @@ pub fn format_phase(phase: Phase) -> String {
 /// The house a name stands for: `neutral`/`neutre`, an id, name or alias, or, for a
 /// misspelling (`Germnay`), the one house whose name is clearly nearest.
 pub fn house_named(variant: &Variant, name: &str) -> Option<Owner> {
+    // A name of ASCII letters and digits folds to its lower case: looked up with no
+    // allocation (every line of a batch file names its house).
+    let mut buf = [0u8; 32];
+    if let Some(lower) = buf
+        .get_mut(..name.len())
+        .filter(|_| name.bytes().all(|b| b.is_ascii_alphanumeric()))
+    {
+        lower.copy_from_slice(name.as_bytes());
+        lower.make_ascii_lowercase();
+        if let Ok(folded) = std::str::from_utf8(lower)
+            && folded != "neutral"
+            && folded != "neutre"
+            && let Some(h) = variant.names.house_folded(folded)
+        {
+            return Some(Owner::House(h));
+        }
+    }
     let folded = fold(name);
     if folded == "neutral" || folded == "neutre" {
         return Some(Owner::Neutral);
