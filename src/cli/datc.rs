@@ -80,15 +80,12 @@ pub(super) fn run(args: DatcArgs) -> Result<(), Error> {
         let verdict = if args.no_check {
             let status = match case_steps(&mut cache, case) {
                 Ok((variant, steps)) => {
-                    // With `--repeat`, the benchmark adjudicates these steps: doing it
-                    // here as well would count each position once more than the peer.
-                    let timed = args.repeat.is_some() && case.skip.is_none();
-                    for (position, given) in steps.iter().filter(|_| !timed) {
+                    for (position, given) in &steps {
                         std::hint::black_box(adjudicate_under(
                             &variant, position, given, case.rules,
                         ));
                     }
-                    if timed {
+                    if args.repeat.is_some() && case.skip.is_none() {
                         prepared
                             .extend(steps.into_iter().map(|s| (variant.clone(), case.rules, s)));
                     }
