@@ -44,13 +44,23 @@ pub fn read_text(path: &Path) -> Result<String, ReadError> {
         file: file.clone(),
         reason: e.to_string(),
     })?;
-    read_text_from(opened, &file)
+    // Sized once from the file's length: growing the buffer while reading a batch file of
+    // megabytes would copy it over and over.
+    let length = opened
+        .metadata()
+        .map_or(0, |m| m.len())
+        .min(MAX_FILE_BYTES + 1);
+    read_text_sized(opened, &file, usize::try_from(length).unwrap_or(0))
 }
 
 /// The text `reader` gives (standard input, a file), named `file` in errors, if it is at
 /// most [`MAX_FILE_BYTES`] of UTF-8.
 pub fn read_text_from(reader: impl Read, file: &str) -> Result<String, ReadError> {
-    let mut bytes = Vec::new();
+    read_text_sized(reader, file, 0)
+}
+
+fn read_text_sized(reader: impl Read, file: &str, expected: usize) -> Result<String, ReadError> {
+    let mut bytes = Vec::with_capacity(expected.saturating_add(1));
     // One byte past the cap tells a file of exactly the cap from a longer one.
     reader
         .take(MAX_FILE_BYTES + 1)

@@ -76,14 +76,23 @@ pub fn read_jdip(cache: &mut VariantCache, file: &str, text: &str) -> Result<Vec
                     Some(jdip_phase(rest).ok_or_else(|| at(format!("unknown phase `{rest}`")))?);
                 continue;
             }
-            "PRESTATE" => Section::Prestate,
+            "PRESTATE" => {
+                // Sized for a full board at once: a batch file lists thousands of them.
+                current.units.reserve(34);
+                Section::Prestate
+            }
             "PRESTATE_DISLODGED" => Section::Dislodged,
             "PRESTATE_RESULTS" => Section::Results,
             "PRESTATE_SUPPLYCENTER_OWNERS" => {
                 current.owners = Some(Vec::new());
                 Section::Owners
             }
-            "ORDERS" => Section::Orders,
+            "ORDERS" => {
+                if let Some(step) = current.steps.last_mut() {
+                    step.reserve(34);
+                }
+                Section::Orders
+            }
             "POSTSTATE" => {
                 current.after = Some(Vec::new());
                 Section::Poststate

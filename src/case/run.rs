@@ -90,6 +90,7 @@ pub fn case_position(variant: &Variant, case: &Case) -> Result<Position, String>
             owners
         }
     };
+    position.units.reserve(case.units.len());
     for line in &case.units {
         let unit = unit_from_line(variant, line)?;
         let province = variant.province_of(unit.region);
@@ -188,8 +189,8 @@ fn read_orders(
     problems: &mut Vec<String>,
 ) -> (Vec<GivenOrder>, Vec<Option<String>>) {
     let source: Arc<str> = Arc::from(case.file.as_str());
-    let mut given = Vec::new();
-    let mut unreadable = Vec::new();
+    let mut given = Vec::with_capacity(step.len());
+    let mut unreadable = Vec::with_capacity(step.len());
     for order in step {
         match parse_order(variant, &source, order.line, &order.text) {
             Ok(Some(parsed)) => {

@@ -70,7 +70,12 @@ pub(super) fn run(args: DatcArgs) -> Result<(), Error> {
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     // Without checks, each case is read once: the steps adjudicated for the verdict are
     // the ones the benchmark times again (as the peer harness does).
-    let mut prepared: Vec<(Arc<Variant>, Edition, CaseStep)> = Vec::new();
+    let mut prepared: Vec<(Arc<Variant>, Edition, CaseStep)> =
+        Vec::with_capacity(if args.repeat.is_some() {
+            cases.len()
+        } else {
+            0
+        });
     for case in &cases {
         let verdict = if args.no_check {
             let status = match case_steps(&mut cache, case) {

@@ -52,6 +52,9 @@ pub fn parse_unit_line(
     text: &str,
 ) -> Result<(Option<String>, UnitSpec), OrderError> {
     let lexicon = Lexicon::new(variant);
+    if let Some(found) = quick_unit_line(&lexicon, text) {
+        return Ok(found);
+    }
     let source: Arc<str> = Arc::from("position");
     check_length(&source, 1, text)?;
     let input = Input::new(text, &lexicon);
@@ -89,8 +92,12 @@ fn read_order(
     if trimmed.is_empty() || trimmed.starts_with('#') {
         return Ok(None);
     }
-    match order_line(Input::new(line, lexicon)) {
-        Ok((_, (house, unit, action))) => Ok(Some(Order {
+    let read = match quick_order(lexicon, trimmed) {
+        Some(found) => Ok(found),
+        None => order_line(Input::new(line, lexicon)).map(|(_, found)| found),
+    };
+    match read {
+        Ok((house, unit, action)) => Ok(Some(Order {
             house,
             unit,
             action,
@@ -99,6 +106,142 @@ fn read_order(
         })),
         Err(e) => Err(located(e, lexicon, source, line_no, line)),
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// The usual shapes, read in one pass
+
+// Batch files are almost all written as `England: F nth - nwy`: those lines are read word
+// by word here, with no allocation but the house's name, and give exactly what the grammar
+// below would. Anything else (another spelling, a coast, a comment, a dragon, a name of
+// several words, any doubt) returns `None` and goes to the grammar, which also gives the
+// errors with their line and column.
+
+/// `House: K prov` (the house optional): a unit line of a position.
+fn quick_unit_line(lex: &Lexicon<'_>, text: &str) -> Option<(Option<String>, UnitSpec)> {
+    let mut words = quick_words(lex, text)?;
+    let (house, unit) = quick_house_and_unit(lex, &mut words)?;
+    if words.next().is_some() {
+        return None;
+    }
+    Some((house.map(str::to_string), unit))
+}
+
+/// `[House:] K prov` then `H`, `- prov`, `S K prov [- prov]` or `C K prov - prov`.
+fn quick_order(lex: &Lexicon<'_>, line: &str) -> Option<(Option<String>, UnitSpec, Instruction)> {
+    let mut words = quick_words(lex, line)?;
+    let (house, unit) = quick_house_and_unit(lex, &mut words)?;
+    let action = match words.next()? {
+        "H" | "h" => Instruction::Hold,
+        "-" => Instruction::Move {
+            to: quick_place(lex, words.next()?)?,
+            via_convoy: false,
+            path: Vec::new(),
+        },
+        "S" | "s" => {
+            let unit = quick_unit(lex, &mut words)?;
+            let to = match words.next() {
+                None => None,
+                Some("-") => Some(quick_place(lex, words.next()?)?),
+                Some(_) => return None,
+            };
+            Instruction::Support { unit, to }
+        }
+        "C" | "c" => {
+            let unit = quick_unit(lex, &mut words)?;
+            if words.next()? != "-" {
+                return None;
+            }
+            Instruction::Convoy {
+                unit,
+                to: quick_place(lex, words.next()?)?,
+            }
+        }
+        _ => return None,
+    };
+    if words.next().is_some() {
+        return None;
+    }
+    Some((house.map(str::to_string), unit, action))
+}
+
+/// The words of a line made only of ASCII letters, digits, blanks, colons and hyphens, on
+/// a variant without dragons (whose names the grammar weighs against provinces).
+fn quick_words<'t>(lex: &Lexicon<'_>, text: &'t str) -> Option<std::str::SplitAsciiWhitespace<'t>> {
+    let plain = text
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b' ' | b'\t' | b':' | b'-' | b'/'));
+    (plain && !lex.has_dragons && text.len() <= MAX_LINE_CHARS)
+        .then(|| text.split_ascii_whitespace())
+}
+
+fn quick_house_and_unit<'t>(
+    lex: &Lexicon<'_>,
+    words: &mut std::str::SplitAsciiWhitespace<'t>,
+) -> Option<(Option<&'t str>, UnitSpec)> {
+    let first = words.next()?;
+    match first.strip_suffix(':') {
+        Some(house) if !house.is_empty() && house.bytes().all(|b| b.is_ascii_alphanumeric()) => {
+            Some((Some(house), quick_unit(lex, words)?))
+        }
+        Some(_) => None,
+        None => Some((None, quick_typed_unit(lex, first, words.next()?)?)),
+    }
+}
+
+fn quick_unit(
+    lex: &Lexicon<'_>,
+    words: &mut std::str::SplitAsciiWhitespace<'_>,
+) -> Option<UnitSpec> {
+    let kind = words.next()?;
+    quick_typed_unit(lex, kind, words.next()?)
+}
+
+/// `A lon`, `F nth`: the kind's letter alone and a province of one word.
+fn quick_typed_unit(lex: &Lexicon<'_>, kind: &str, place: &str) -> Option<UnitSpec> {
+    let kind = match kind {
+        "A" | "a" => UnitKind::Army,
+        "F" | "f" => UnitKind::Fleet,
+        _ => return None,
+    };
+    Some(UnitSpec {
+        kind: Some(kind),
+        number: None,
+        name: None,
+        at: Some(quick_place(lex, place)?),
+    })
+}
+
+/// A province written as one word of ASCII letters that no longer name starts with and
+/// that is no keyword, with its coast after a slash if any (`stp/nc`).
+fn quick_place(lex: &Lexicon<'_>, word: &str) -> Option<Location> {
+    let (name, coast) = match word.split_once('/') {
+        Some((name, coast)) => (name, Some(coast)),
+        None => (word, None),
+    };
+    let mut buf = [0u8; 24];
+    let folded = buf.get_mut(..name.len())?;
+    folded.copy_from_slice(name.as_bytes());
+    if !folded.iter().all(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    folded.make_ascii_lowercase();
+    let folded = std::str::from_utf8(folded).ok()?;
+    let entry = lex.variant.names.province_folded(folded);
+    let province = entry
+        .found
+        .filter(|_| !entry.longer && !is_reserved(folded))?;
+    let coast = match coast {
+        None => None,
+        Some(coast) if !coast.is_empty() && coast.bytes().all(|b| b.is_ascii_alphabetic()) => {
+            match coast_name(Input::new(coast, lex), province) {
+                Ok((rest, region)) if rest.rest.is_empty() => Some(region),
+                _ => return None,
+            }
+        }
+        Some(_) => return None,
+    };
+    Some(Location { province, coast })
 }
 
 fn check_length(source: &Arc<str>, line_no: u32, line: &str) -> Result<(), OrderError> {

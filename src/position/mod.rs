@@ -94,11 +94,28 @@ pub fn format_phase(phase: Phase) -> String {
 /// The house a name stands for: `neutral`/`neutre`, an id, name or alias, or, for a
 /// misspelling (`Germnay`), the one house whose name is clearly nearest.
 pub fn house_named(variant: &Variant, name: &str) -> Option<Owner> {
+    // A name of ASCII letters and digits folds to its lower case: looked up with no
+    // allocation (every line of a batch file names its house).
+    let mut buf = [0u8; 32];
+    if let Some(lower) = buf
+        .get_mut(..name.len())
+        .filter(|_| name.bytes().all(|b| b.is_ascii_alphanumeric()))
+    {
+        lower.copy_from_slice(name.as_bytes());
+        lower.make_ascii_lowercase();
+        if let Ok(folded) = std::str::from_utf8(lower)
+            && folded != "neutral"
+            && folded != "neutre"
+            && let Some(h) = variant.names.house_folded(folded)
+        {
+            return Some(Owner::House(h));
+        }
+    }
     let folded = fold(name);
     if folded == "neutral" || folded == "neutre" {
         return Some(Owner::Neutral);
     }
-    if let Some(h) = variant.house_by_name(name) {
+    if let Some(h) = variant.names.house_folded(&folded) {
         return Some(Owner::House(h));
     }
     let folded_names: Vec<(String, HouseId)> = variant
@@ -125,7 +142,8 @@ pub fn unit_from_line(variant: &Variant, text: &str) -> Result<Unit, String> {
     // `Italy F gol`: a house without its colon, as some DATC lines have it.
     let fixed;
     let text = match text.split_once(char::is_whitespace) {
-        Some((house, rest)) if !text.contains(':') && house_named(variant, house).is_some() => {
+        _ if text.contains(':') => text,
+        Some((house, rest)) if house_named(variant, house).is_some() => {
             fixed = format!("{house}: {rest}");
             fixed.as_str()
         }
