@@ -217,7 +217,10 @@ impl Desk<'_> {
     ) -> Option<Caller> {
         let asks = asks(command);
         // A game is named to be created, not read.
-        if let (Some(named), false) = (command.game(), matches!(command, Command::Create { .. }))
+        let read = command
+            .game()
+            .filter(|_| !matches!(command, Command::Create { .. }));
+        if let Some(named) = read
             && !self.same_game(game, located, named)
         {
             return None;
@@ -270,23 +273,36 @@ impl Desk<'_> {
         if needs == Needs::Address {
             return Ok(Caller::Sender);
         }
-        let (caller, actor) = match &self.gate.role {
-            Role::House(house) => (Caller::House(house.clone()), Actor::House(house.clone())),
-            Role::Moderator => (Caller::Moderator, Actor::Moderator),
-            Role::Nobody => (Caller::Sender, Actor::Stranger(self.mail.from.clone())),
+        let actor = match &self.gate.role {
+            Role::House(house) => Actor::House(house.clone()),
+            Role::Moderator => Actor::Moderator,
+            // A stranger asks only for itself (above).
+            Role::Nobody => return Err(self.refusal(needs)),
         };
-        match (needs, &caller) {
-            // By mail, a house's action is its player's: the moderator has no house to
-            // name (the command line acts for a house).
-            (Needs::Player, Caller::Moderator) => Err(Refusal::HouseCommand),
-            _ if needs.admits(&actor) => Ok(caller),
-            (Needs::Moderator | Needs::Clock, _) if self.gate.locked_out => {
-                Err(Refusal::BadModeratorSecret {
+        // By mail, a house's action is its player's: the moderator has no house to name
+        // (the command line acts for a house).
+        if needs == Needs::Player && matches!(actor, Actor::Moderator) {
+            return Err(Refusal::HouseCommand);
+        }
+        if !needs.admits(&actor) {
+            return Err(self.refusal(needs));
+        }
+        Ok(match actor {
+            Actor::House(house) => Caller::House(house),
+            _ => Caller::Moderator,
+        })
+    }
+
+    /// What a sender who may not ask for `needs` is told to send first.
+    fn refusal(&self, needs: Needs) -> Refusal {
+        match needs {
+            Needs::Moderator | Needs::Clock | Needs::Judge if self.gate.locked_out => {
+                Refusal::BadModeratorSecret {
                     game: self.gate.game_id.clone().unwrap_or_default(),
-                })
+                }
             }
-            (Needs::Moderator | Needs::Clock | Needs::Judge, _) => Err(Refusal::NotModerator),
-            _ => Err(self.not_signed_on()),
+            Needs::Moderator | Needs::Clock | Needs::Judge => Refusal::NotModerator,
+            _ => self.not_signed_on(),
         }
     }
 
