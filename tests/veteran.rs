@@ -505,6 +505,34 @@ fn list_says_how_to_ask_for_a_free_seat() {
     assert!(reply.contains("TAKEOVER"), "{reply}");
 }
 
+#[test]
+fn moves_written_m_or_move_and_a_stand() {
+    let (mut judge, _) = Veteran::new("move-words");
+    let reply = judge.as_house("france", "A PAR M BUR\nA MAR MOVE SPA\nF BRE STAND\n");
+    understood(&reply);
+    assert!(reply.contains("A Paris (par) -> Burgundy (bur)"), "{reply}");
+    assert!(reply.contains("A Marseilles (mar) -> Spain (spa)"), "{reply}");
+    assert!(reply.contains("F Brest (bre) holds"), "{reply}");
+}
+
+#[test]
+fn press_inside_a_block_is_answered_in_its_place() {
+    let (mut judge, _) = Veteran::new("press-in-block");
+    let reply = judge.as_house(
+        "france",
+        "PHASE F1901M\nA PAR-BUR\nPRESS TO G\nHello.\nENDPRESS\nPHASE W1901A\nBUILD A PAR\n",
+    );
+    understood(&reply);
+    // The answers follow the mail: the autumn block, the press, the winter block.
+    let autumn = reply.find("> PHASE F1901M").unwrap();
+    let press = reply.find("> PRESS TO G").unwrap();
+    let winter = reply.find("> PHASE W1901A").unwrap();
+    assert!(autumn < press && press < winter, "{reply}");
+    // Press is not delayed: Germany has it now.
+    let news = judge.news(&address("germany")).join("\n");
+    assert!(news.contains("Hello."), "{news}");
+}
+
 // What was right before stays right.
 
 #[test]

@@ -850,7 +850,8 @@ fn bare_coast(i: Input<'_>, province: ProvinceId) -> PResult<'_, crate::map::Reg
 // ---------------------------------------------------------------------------------------
 // 5. Keywords
 
-/// `hold_verb = "tient sa position" | "tient" | "tenir" | "tiens" | "H" | "hold" | "holds" ;`
+/// `hold_verb = "tient sa position" | "tient" | "tenir" | "tiens" | "H" | "hold" | "holds"
+///           | "stand" | "stands" ;`
 fn hold_verb(i: Input<'_>) -> PResult<'_, ()> {
     keyword(
         i,
@@ -862,13 +863,15 @@ fn hold_verb(i: Input<'_>) -> PResult<'_, ()> {
             "h",
             "hold",
             "holds",
+            "stand",
+            "stands",
         ],
         Expectation::Verb,
     )
 }
 
 /// `arrow = "->" | "→" | "–" | "—" | "-" | "se déplace vers" | "va vers" | "va"
-///       | "moves to" | "move to" | "to" ;`
+///       | "moves to" | "move to" | "moves" | "move" | "M" | "to" ;`
 fn arrow(i: Input<'_>) -> PResult<'_, ()> {
     if let Ok(found) = symbol(i, &["->", "→", "–", "—", "-"], Expectation::Arrow) {
         return Ok(found);
@@ -881,6 +884,9 @@ fn arrow(i: Input<'_>) -> PResult<'_, ()> {
             "va",
             "moves to",
             "move to",
+            "moves",
+            "move",
+            "m",
             "to",
         ],
         Expectation::Arrow,
@@ -922,11 +928,18 @@ fn retreat_verb(i: Input<'_>) -> PResult<'_, ()> {
     )
 }
 
-/// `disband_verb = "dissoudre" | "dissous" | "disband" | "disbands" | "remove" ;`
+/// `disband_verb = "dissoudre" | "dissous" | "disband" | "disbands" | "remove" | "removes" ;`
 fn disband_verb(i: Input<'_>) -> PResult<'_, ()> {
     keyword(
         i,
-        &["dissoudre", "dissous", "disband", "disbands", "remove"],
+        &[
+            "dissoudre",
+            "dissous",
+            "disband",
+            "disbands",
+            "remove",
+            "removes",
+        ],
         Expectation::Verb,
     )
 }

@@ -20,6 +20,9 @@ use super::section::ReplySection;
 /// whole), its lines and the readiness it asks for.
 pub(super) struct Block {
     line: usize,
+    /// Where the block's answer goes in the reply: at its `PHASE` line, before the
+    /// answers to what came after it (press is sent at once, inside a block too).
+    at: usize,
     text: String,
     target: Result<Phase, String>,
     lines: Vec<(usize, String)>,
@@ -66,6 +69,7 @@ impl Desk<'_> {
         };
         self.draft.block = Some(Block {
             line: located.line,
+            at: self.answer.sections.len(),
             text: located.text.clone(),
             target,
             lines: Vec::new(),
@@ -98,11 +102,21 @@ impl Desk<'_> {
         }
     }
 
-    /// Ends the block being read, if any: the game keeps it, or the reply says why not.
+    /// Ends the block being read, if any: the game keeps it, or the reply says why not,
+    /// in the reply where the block began.
     pub(super) fn close_block(&mut self, game: &mut Option<Session<'_>>) {
-        let Some(mut block) = self.draft.block.take() else {
+        let Some(block) = self.draft.block.take() else {
             return;
         };
+        let (at, from) = (block.at, self.answer.sections.len());
+        self.keep_block(game, block);
+        let mut made: Vec<_> = self.answer.sections.drain(from..).collect();
+        made.sort_by_key(|placed| placed.line);
+        let at = at.min(self.answer.sections.len());
+        self.answer.sections.splice(at..at, made);
+    }
+
+    fn keep_block(&mut self, game: &mut Option<Session<'_>>, mut block: Block) {
         // Prose after the last order ("Merci !") is a courtesy, as after plain orders.
         if let Some(session) = game.as_ref() {
             let variant = session.variant();
