@@ -134,6 +134,8 @@ fn adjudicate_takes_the_rules_and_names_them_in_the_results() {
     let (code, refused) = adjudicate(&["--rules", "2000"]);
     assert_ne!(code, Some(0), "{refused}");
     assert!(refused.contains("2023, 1982, 1971"), "{refused}");
+    // In the language asked for with `--lang`, not the environment's default.
+    assert!(refused.contains("unknown rules"), "{refused}");
 }
 
 support::judge::clocked_judge!(Judge);

@@ -511,7 +511,10 @@ fn moves_written_m_or_move_and_a_stand() {
     let reply = judge.as_house("france", "A PAR M BUR\nA MAR MOVE SPA\nF BRE STAND\n");
     understood(&reply);
     assert!(reply.contains("A Paris (par) -> Burgundy (bur)"), "{reply}");
-    assert!(reply.contains("A Marseilles (mar) -> Spain (spa)"), "{reply}");
+    assert!(
+        reply.contains("A Marseilles (mar) -> Spain (spa)"),
+        "{reply}"
+    );
     assert!(reply.contains("F Brest (bre) holds"), "{reply}");
 }
 

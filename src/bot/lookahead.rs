@@ -9,7 +9,7 @@
 //! number of adjudications: a fixed count, not a clock, so that the same seed gives the
 //! same orders on every machine.
 
-use crate::judge::{GivenOrder, Position, Season, Unit, adjudicate};
+use crate::judge::{Edition, GivenOrder, Position, Season, Unit, adjudicate_under};
 use crate::map::{HouseId, Owner, RegionId, Variant};
 use crate::order::{Instruction, Order};
 
@@ -46,6 +46,7 @@ pub(super) fn movement(
     position: &Position,
     house: HouseId,
     seed: u64,
+    edition: Edition,
 ) -> Vec<Order> {
     let own: Vec<usize> = (0..position.units.len())
         .filter(|&i| position.units[i].owner == Owner::House(house))
@@ -62,6 +63,7 @@ pub(super) fn movement(
         own: &own,
         samples: predictions(variant, position, house, seed),
         spent: 0,
+        edition,
     };
     // The starts: the yardstick's plans for the house, with the seed given and others.
     let mut best: Vec<Order> = Vec::new();
@@ -145,6 +147,8 @@ struct Search<'a> {
     samples: Vec<Vec<GivenOrder>>,
     /// Adjudications done so far.
     spent: usize,
+    /// The rules the game is played under.
+    edition: Edition,
 }
 
 impl Search<'_> {
@@ -166,7 +170,7 @@ impl Search<'_> {
                 house: Some(self.house),
                 order: order.clone(),
             }));
-            let done = adjudicate(self.variant, self.position, &given);
+            let done = adjudicate_under(self.variant, self.position, &given, self.edition);
             self.spent += 1;
             total += self.worth(&done.after);
         }

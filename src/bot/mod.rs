@@ -22,7 +22,7 @@ mod value;
 
 use std::sync::Arc;
 
-use crate::judge::{PhaseKind, Position, Unit};
+use crate::judge::{Edition, PhaseKind, Position, Unit};
 use crate::map::{HouseId, Owner, RegionId, UnitKind, Variant};
 use crate::order::{Instruction, Location, Order, SourcePos, UnitSpec};
 
@@ -89,8 +89,20 @@ impl Player {
 /// phase; its builds or disbands in an adjustment phase. The same arguments always give
 /// the same orders.
 pub fn orders(variant: &Variant, position: &Position, house: HouseId, seed: u64) -> Vec<Order> {
+    orders_under(variant, position, house, seed, Edition::default())
+}
+
+/// The bot's orders as [`orders`] gives them, looking ahead under the game's rule edition
+/// (under 1971 rules a convoy may carry another house's army: the bot foresees it).
+pub fn orders_under(
+    variant: &Variant,
+    position: &Position,
+    house: HouseId,
+    seed: u64,
+    edition: Edition,
+) -> Vec<Order> {
     match position.phase.kind {
-        PhaseKind::Movement => lookahead::movement(variant, position, house, seed),
+        PhaseKind::Movement => lookahead::movement(variant, position, house, seed, edition),
         // Retreats and builds keep the yardstick's choices: see docs/bot.md for why.
         PhaseKind::Retreat | PhaseKind::Adjustment => dumb_orders(variant, position, house, seed),
     }

@@ -50,13 +50,11 @@ pub(super) struct AdjudicateArgs {
     next: Option<PathBuf>,
     /// The rulebook edition: 2023 (default), 1982, 1971 or dptg (docs/rules.md, "Rule
     /// editions").
-    #[arg(long, value_parser = parse_rules, default_value = "2023")]
+    #[arg(long = "rules", value_name = "EDITION", default_value = "2023")]
+    rules_written: String,
+    /// The edition read from `--rules`, once the language of its refusal is known.
+    #[arg(skip)]
     rules: Edition,
-}
-
-fn parse_rules(text: &str) -> Result<Edition, String> {
-    text.parse()
-        .map_err(|_| say!(language(None), "game_error.unknown_rules", input = text))
 }
 
 /// One job: a name for messages and the text of its orders (and maybe its position).
@@ -76,8 +74,15 @@ enum Output {
     Line(String),
 }
 
-pub(super) fn run(args: AdjudicateArgs) -> Result<(), Error> {
+pub(super) fn run(mut args: AdjudicateArgs) -> Result<(), Error> {
     let lang = language(args.lang);
+    args.rules = args.rules_written.parse().map_err(|_| {
+        Error::Input(say!(
+            lang,
+            "game_error.unknown_rules",
+            input = args.rules_written.as_str()
+        ))
+    })?;
     let variant = load_variant(&args.variant).map_err(|e| Error::Input(e.message(lang)))?;
     let base = match &args.position {
         Some(path) => Some(

@@ -52,7 +52,7 @@ impl Game {
             let Some(h) = house.in_variant(variant) else {
                 continue;
             };
-            let orders = crate::bot::orders(variant, position, h, seed)
+            let orders = crate::bot::orders_under(variant, position, h, seed, self.settings.rules)
                 .into_iter()
                 .map(|order| StoredOrder {
                     unit: unit_key(variant, position, &order),
