@@ -2,11 +2,14 @@
 //! words, keywords, symbols, and province and coast names matched longest first.
 
 use std::cell::RefCell;
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+use std::sync::LazyLock;
 
 use nom::error::{ErrorKind, ParseError};
 use nom::{IResult, Parser};
 
-use crate::map::names::NameEntry;
+use crate::map::names::{FxHasher, NameEntry};
 use crate::map::{NameIndex, ProvinceId, RegionId, Variant, fold, fold_into};
 
 use super::error::Expectation;
@@ -433,6 +436,8 @@ const RESERVED: &[&str] = &[
     "h",
     "hold",
     "holds",
+    "stand",
+    "stands",
     // arrow, via_convoy
     "se",
     "deplace",
@@ -440,6 +445,7 @@ const RESERVED: &[&str] = &[
     "va",
     "moves",
     "move",
+    "m",
     "to",
     "via",
     "par",
@@ -469,6 +475,7 @@ const RESERVED: &[&str] = &[
     "disband",
     "disbands",
     "remove",
+    "removes",
     "construire",
     "construit",
     "build",
@@ -484,6 +491,10 @@ const RESERVED: &[&str] = &[
     "fleet",
     "dragon",
 ];
+
+/// [`RESERVED`] as a set: every word of an order line is looked up.
+static RESERVED_SET: LazyLock<HashSet<&'static str, BuildHasherDefault<FxHasher>>> =
+    LazyLock::new(|| RESERVED.iter().copied().collect());
 
 /// Whether a word is a keyword of the grammar, or a unit letter with a number (`A1`).
 pub(super) fn is_reserved(word: &str) -> bool {
@@ -502,9 +513,9 @@ pub(super) fn is_reserved(word: &str) -> bool {
         };
         dst.copy_from_slice(word.as_bytes());
         dst.make_ascii_lowercase();
-        return std::str::from_utf8(dst).is_ok_and(|w| RESERVED.contains(&w));
+        return std::str::from_utf8(dst).is_ok_and(|w| RESERVED_SET.contains(w));
     }
-    RESERVED.contains(&fold(word).as_str())
+    RESERVED_SET.contains(fold(word).as_str())
 }
 
 /// The single-word verbs worth suggesting for a misspelt one (`tien` → `tient`).
@@ -523,6 +534,7 @@ const SUGGESTED_VERBS: &[&str] = &[
     "dissoudre",
     "disband",
     "remove",
+    "removes",
     "construire",
     "build",
     "renoncer",
