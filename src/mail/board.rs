@@ -15,8 +15,9 @@ use crate::game::{Game, PhaseRecord};
 use crate::judge::{PhaseKind, Position};
 use crate::lang::Lang;
 use crate::map::{HouseId, Owner, ProvinceKind, RegionId, UnitKind, Variant};
+pub use crate::report::DislodgedBrief;
 use crate::report::game_text::{Audience, phase_text, record_results_for, status_word};
-use crate::report::{Place, UnitView, province_place, unit_view};
+use crate::report::{PhaseAsk, Place, UnitView, province_place, unit_view};
 use crate::service::picture::{Format, current_picture, phase_picture};
 use crate::service::{Service, ServiceError};
 
@@ -191,13 +192,9 @@ pub struct HouseBrief {
     /// Its units dislodged, waiting to retreat (a retreat phase), with where each may
     /// go: a player seated then has these to order, and nothing else.
     pub dislodged: Vec<DislodgedBrief>,
-}
-
-/// A dislodged unit of a house, and the places it may retreat to (none: it disbands).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DislodgedBrief {
-    pub unit: UnitView,
-    pub retreats: Vec<Place>,
+    /// What the position's phase asks of the house (its dislodged units are the ones
+    /// above).
+    pub asks: PhaseAsk,
 }
 
 /// The brief of `house` (an id or name of the variant) on `position`; none for a house
@@ -224,6 +221,7 @@ pub fn house_brief(
                 .to_string(),
         )
     });
+    let asks = PhaseAsk::of(variant, position, id);
     let homes = variant
         .house(id)
         .home
@@ -239,19 +237,8 @@ pub fn house_brief(
         example: (position.phase.kind == PhaseKind::Movement)
             .then(|| example_order(variant, position, id, lang))
             .flatten(),
-        dislodged: position
-            .dislodged
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| d.unit.owner == Owner::House(id))
-            .map(|(i, d)| DislodgedBrief {
-                unit: unit_view(variant, &d.unit),
-                retreats: crate::judge::retreat_options(variant, position, i)
-                    .into_iter()
-                    .map(|r| crate::report::region_place(variant, r))
-                    .collect(),
-            })
-            .collect(),
+        dislodged: asks.retreats().to_vec(),
+        asks,
     })
 }
 

@@ -9,12 +9,12 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use crate::config::Config;
-use crate::game::{Game, Notice, NoticeKind};
+use crate::game::{Game, HouseKey, Notice, NoticeKind};
 use crate::lang::Lang;
 use crate::map::Variant;
-use crate::report::format_deadline;
-use crate::report::game_text::{Audience, ending_text, phase_text, record_results_for};
+use crate::report::game_text::{Audience, Reader, ending_text, phase_text, record_results_for};
 use crate::report::summary::{grey_authors_text, summary_body};
+use crate::report::{PhaseAsk, format_deadline};
 use crate::service::{HeldNotice, REPLY_WINDOW, Replied, Service, ServiceError};
 
 use super::board;
@@ -378,9 +378,10 @@ fn mails_for(
         },
         _ => None,
     };
-    // One text per language and audience: a house reads its own rejected lines, the
-    // moderator everyone's, the others none (`Audience`).
-    let mut bodies: HashMap<(Lang, Audience), String> = HashMap::new();
+    // One text per language, audience and house asked: a house reads its own rejected
+    // lines, the moderator everyone's, the others none (`Audience`); a player reads at the
+    // top what the coming phase asks of their house.
+    let mut bodies: HashMap<(Lang, Audience, Option<HouseKey>), String> = HashMap::new();
     // The end of a game tells its summary: the history, read once; its
     // replay is the game-over mail's picture.
     let history = match notice.kind {
@@ -420,15 +421,30 @@ fn mails_for(
     for (address, lang) in to {
         let mail = match &results {
             Some((record, is_last)) => {
-                let audience = audience_of(game, &address).narrowed(record);
-                let key = (lang, audience);
+                let reader = audience_of(game, &address);
+                // The phase the results open, told only while it is the one being played
+                // (not for a phase played since, nor after the game's end).
+                let asked = match &reader {
+                    Audience::House(house) if *is_last && record.ending.is_none() => {
+                        Some(house.clone())
+                    }
+                    _ => None,
+                };
+                let key = (lang, reader.narrowed(record), asked);
                 if let Entry::Vacant(slot) = bodies.entry(key.clone()) {
+                    let asks = key.2.as_ref().and_then(|house| {
+                        PhaseAsk::of_named(variant, &record.position_after, house)
+                    });
+                    let reader = Reader {
+                        audience: &key.1,
+                        asks: asks.as_ref(),
+                    };
                     let text = record_results_for(
                         game,
                         variant,
                         record,
                         *is_last,
-                        &key.1,
+                        reader,
                         lang,
                         config.templates.as_deref(),
                     )
@@ -470,6 +486,19 @@ fn mails_for(
                     && let Some(grey) = grey_authors_text(game, variant, trail, lang)
                 {
                     map.insert("grey".into(), Value::String(grey.trim_end().to_string()));
+                }
+                // A reminder: the player reads what the phase asks of their house.
+                if let (
+                    NoticeKind::Reminder { .. } | NoticeKind::Grace { .. },
+                    Audience::House(house),
+                ) = (&notice.kind, audience_of(game, &address))
+                    && let Some(map) = data.as_object_mut()
+                    && let Some(asks) = PhaseAsk::of_named(variant, game.position(), &house)
+                {
+                    map.insert(
+                        "asks".into(),
+                        crate::report::localized(&asks, variant, lang),
+                    );
                 }
                 // "The game begins": each player reads what their own house commands.
                 if let (Some(position), Audience::House(house)) =

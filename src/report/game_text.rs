@@ -298,6 +298,23 @@ impl Audience {
     }
 }
 
+/// Who reads a phase's results: the rejected lines they see (`audience`), and what the
+/// coming phase asks of their house, when the text tells it (a results mail to a player).
+#[derive(Debug, Clone, Copy)]
+pub struct Reader<'a> {
+    pub audience: &'a Audience,
+    pub asks: Option<&'a super::PhaseAsk>,
+}
+
+impl<'a> From<&'a Audience> for Reader<'a> {
+    fn from(audience: &'a Audience) -> Reader<'a> {
+        Reader {
+            audience,
+            asks: None,
+        }
+    }
+}
+
 fn rejected_lines(record: &PhaseRecord) -> impl Iterator<Item = &RejectedView> {
     record.results.view().into_iter().flat_map(|v| &v.rejected)
 }
@@ -314,6 +331,9 @@ struct RecordData<'a> {
     results: &'a ResultsView,
     game: serde_json::Value,
     audience: &'static str,
+    /// What the coming phase asks of the reader's house, for a reader who plays one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    asks: Option<&'a super::PhaseAsk>,
 }
 
 /// The public results of a processed phase (see [`record_results_for`]).
@@ -338,17 +358,19 @@ pub fn record_results(
 
 /// The results of a processed phase through the results template, with the game's name
 /// and (when `current`) its next deadline or ending, showing the rejected and superseded
-/// lines `audience` may see. Results stored in a form this corbeau cannot read
+/// lines its reader may see, and at their top what the coming phase asks of the reader's
+/// house when the reader says it. Results stored in a form this corbeau cannot read
 /// (docs/results-format.md, "Decisions") give a sentence saying so, with what is wrong.
-pub fn record_results_for(
+pub fn record_results_for<'a>(
     g: &Game,
     variant: &Variant,
     record: &PhaseRecord,
     current: bool,
-    audience: &Audience,
+    reader: impl Into<Reader<'a>>,
     lang: Lang,
     templates: Option<&Path>,
 ) -> Result<String, RenderError> {
+    let Reader { audience, asks } = reader.into();
     let game = json!({
         "id": g.id(),
         "name": g.name(),
@@ -384,6 +406,7 @@ pub fn record_results_for(
         results: &results,
         game,
         audience: audience.word(),
+        asks,
     };
     render_template(
         RESULTS_TEMPLATE,

@@ -3,6 +3,7 @@
 //! in `docs/results-format.md`; what results contain is said there too.
 
 pub mod ahead;
+mod asks;
 mod audit;
 mod build;
 mod calendar;
@@ -23,6 +24,7 @@ pub use crate::game::results::{
     OrderLine, OutcomeView, OwnedUnit, PhaseResults, Place, RESULTS_FORMAT, RejectedView,
     ResultsProblem, ResultsView, Status, UnitView, UnreadableResults, VariantRef,
 };
+pub use asks::{Ask, DislodgedBrief, PhaseAsk};
 pub use build::{phase_record, results_view, results_view_with_orders};
 pub use calendar::format_deadline;
 pub use describe::{order_text, province_place, region_place, unit_view};

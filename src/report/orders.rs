@@ -49,7 +49,7 @@ pub struct Allowance {
 }
 
 impl Allowance {
-    fn of(variant: &Variant, position: &Position, house: HouseId) -> Allowance {
+    pub(super) fn of(variant: &Variant, position: &Position, house: HouseId) -> Allowance {
         let delta = adjustment_counts(variant, position)[usize::from(house.0)];
         let free = free_home_centres(variant, position, house);
         let builds = u32::try_from(delta.max(0)).unwrap_or(0);

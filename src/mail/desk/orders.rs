@@ -6,7 +6,8 @@ use crate::game::{
     SubmitMode, Trigger, looks_like_prose,
 };
 use crate::map::Variant;
-use crate::report::game_text::{Audience, record_results_for};
+use crate::report::PhaseAsk;
+use crate::report::game_text::{Audience, Reader, record_results_for};
 use crate::say;
 use crate::service::{ServiceError, Session};
 
@@ -305,13 +306,34 @@ impl Desk<'_> {
         };
         let variant = session.variant();
         let trial = session.game().trial(variant, Some(house), self.now);
+        // What the phase being tried asks of the house: the phase the player orders for
+        // now, not the one the trial would open.
+        let asks = PhaseAsk::of_named(variant, session.game().position(), house);
         match trial {
             Ok((trial, record)) => {
                 let record = crate::report::phase_record(variant, record);
-                let preview = |results| ReplySection::Preview { results };
+                let audience = Audience::House(house.clone());
+                let reader = Reader {
+                    audience: &audience,
+                    asks: asks.as_ref(),
+                };
                 // The trial's next phase is never opened: the deadline it would have is
                 // not shown, only the real one, with the house's orders.
-                self.results_section(located, preview, &trial, variant, &record, false)?;
+                let results = record_results_for(
+                    &trial,
+                    variant,
+                    &record,
+                    false,
+                    reader,
+                    self.lang,
+                    self.config.templates.as_deref(),
+                )
+                .map_err(ServiceError::Render)?;
+                self.section(
+                    located.line,
+                    &located.text,
+                    ReplySection::Preview { results },
+                );
             }
             Err(e) => {
                 let message = self.game_message(&e);
