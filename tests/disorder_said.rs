@@ -213,3 +213,100 @@ fn whogame_summary_and_the_end_name_the_bot_and_the_phases_it_played() {
     let who = j.send(stranger, "WHOGAME fermee\n");
     assert!(!who.contains("bot"), "{who}");
 }
+
+/// The outbox mails to `to` that answer no mail, their bodies.
+fn announcements(j: &Judge, to: &str) -> Vec<String> {
+    j.0.news(to)
+        .iter()
+        .filter(|m| m.contains("Subject: Free houses") || m.contains("Subject: Maisons libres"))
+        .map(|m| body_of(m))
+        .collect()
+}
+
+/// Joins the standby list from `from`: the request, then the line its answer gives.
+fn join_standby(j: &mut Judge, from: &str, line: &str) -> String {
+    let asked = j.send(from, line);
+    let confirm = asked
+        .lines()
+        .map(str::trim)
+        .find(|l| l.contains(" CONFIRM") && !l.starts_with('>'))
+        .unwrap_or_else(|| panic!("no confirmation line in: {asked}"))
+        .to_string();
+    j.send(from, &confirm)
+}
+
+#[test]
+fn the_standby_list_is_joined_with_consent_and_told_of_free_houses() {
+    let mut j = Judge::new("standby");
+    let secret = j.closed("en", true);
+    j.nobody_orders(0);
+    let owner = "willing@veille.test";
+    let forger = "forger@ailleurs.test";
+    // A forger's flood in the owner's name: each asks, none confirms (the tokens go to
+    // the owner's address); a made-up token does nothing.
+    let mut flooded = String::new();
+    for _ in 0..3 {
+        flooded = j.send(owner, "STANDBY ON\n");
+        assert!(flooded.contains("STANDBY ON CONFIRM"), "{flooded}");
+    }
+    assert!(!j.0.news(owner).iter().any(|m| m.contains("standby list:")));
+    let forged = j.send(
+        "victim@veille.test",
+        "STANDBY ON CONFIRM 0000000aaaaaaaaaaaaaaaaaaaa\n",
+    );
+    assert!(!support::flat(&forged).contains("is on the standby list"), "{forged}");
+    // A token mailed to one address does not confirm another's.
+    let asked = j.send(forger, "STANDBY ON\n");
+    let token_line = asked
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("STANDBY ON CONFIRM"))
+        .unwrap()
+        .to_string();
+    let stolen = j.send("victim@veille.test", &token_line);
+    assert!(!support::flat(&stolen).contains("is on the standby list"), "{stolen}");
+    // The owner's own confirmation works under the flood (with the line any of those
+    // answers gave it), in either language.
+    let confirm = flooded
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("STANDBY ON CONFIRM"))
+        .unwrap()
+        .to_string();
+    let done = j.send(owner, &confirm);
+    assert!(support::flat(&done).contains("is on the standby list"), "{done}");
+    let done = join_standby(&mut j, "volontaire@veille.test", "REMPLAÇANT OUI\n");
+    assert!(support::flat(&done).contains("est sur la liste des remplaçants"), "{done}");
+    // The moderator announces: one mail to each address that consented, in its own
+    // language, naming the game, the free houses and the line to send; no address but
+    // its own in it.
+    let reply = j.send(MODERATOR, &format!("MODERATOR fermee {secret}\nANNOUNCE\n"));
+    assert!(support::flat(&reply).contains("2 mail(s)"), "{reply}");
+    assert!(!reply.contains(owner), "{reply}");
+    let to_owner = announcements(&j, owner);
+    assert_eq!(to_owner.len(), 1, "{to_owner:?}");
+    assert_golden("disorder/standby-announce-en.txt", &to_owner[0]);
+    assert!(to_owner[0].contains("TAKEOVER fermee stark"), "{}", to_owner[0]);
+    let to_french = announcements(&j, "volontaire@veille.test");
+    assert_eq!(to_french.len(), 1);
+    assert_golden("disorder/standby-announce-fr.txt", &to_french[0]);
+    for mail in [&to_owner[0], &to_french[0]] {
+        assert!(!mail.contains("@veille.test"), "{mail}");
+    }
+    assert!(announcements(&j, "victim@veille.test").is_empty());
+    assert!(announcements(&j, forger).is_empty());
+    // Once a day a game.
+    let again = j.send(MODERATOR, &format!("MODERATOR fermee {secret}\nANNOUNCE\n"));
+    assert!(support::flat(&again).contains("less than 24 hours"), "{again}");
+    assert!(announcements(&j, owner).is_empty());
+    // A stranger cannot announce.
+    let stranger = j.send(forger, "ANNOUNCE\n");
+    assert!(!stranger.contains("mail(s)"), "{stranger}");
+    // Leaving takes the same consent; then no more announcements.
+    let left = join_standby(&mut j, owner, "STANDBY OFF\n");
+    assert!(support::flat(&left).contains("off the standby list"), "{left}");
+    j.at += TimeDelta::days(2);
+    let reply = j.send(MODERATOR, &format!("MODERATOR fermee {secret}\nANNOUNCE\n"));
+    assert!(support::flat(&reply).contains("1 mail(s)"), "{reply}");
+    assert!(announcements(&j, owner).is_empty());
+}
