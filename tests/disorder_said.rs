@@ -130,7 +130,11 @@ fn the_civil_disorder_notice_names_the_bot_when_it_plays_and_the_holding_units_w
             let said = &support::flat(&to_player[0]);
             let (bot, hold, takeover) = match lang {
                 "fr" => ("le robot du juge joue", "tiennent", "RELEVER fermee stark"),
-                _ => ("the judge's bot plays", "units hold", "TAKEOVER fermee stark"),
+                _ => (
+                    "the judge's bot plays",
+                    "units hold",
+                    "TAKEOVER fermee stark",
+                ),
             };
             // As it is, never both.
             assert_eq!(said.contains(bot), bots, "{said}");
@@ -189,7 +193,11 @@ fn whogame_summary_and_the_end_name_the_bot_and_the_phases_it_played() {
     j.nobody_orders(2);
     let stranger = "curieux@ailleurs.test";
     let who = j.send(stranger, "WHOGAME fermee\n");
-    let stark = who.lines().find(|l| l.contains("Stark")).unwrap().to_string();
+    let stark = who
+        .lines()
+        .find(|l| l.contains("Stark"))
+        .unwrap()
+        .to_string();
     assert!(stark.contains("played by the bot"), "{who}");
     assert!(!stark.contains("seated"), "{who}");
     assert!(stark.contains("the bot played 2 phase(s)"), "{who}");
@@ -254,7 +262,10 @@ fn the_standby_list_is_joined_with_consent_and_told_of_free_houses() {
         "victim@veille.test",
         "STANDBY ON CONFIRM 0000000aaaaaaaaaaaaaaaaaaaa\n",
     );
-    assert!(!support::flat(&forged).contains("is on the standby list"), "{forged}");
+    assert!(
+        !support::flat(&forged).contains("is on the standby list"),
+        "{forged}"
+    );
     // A token mailed to one address does not confirm another's.
     let asked = j.send(forger, "STANDBY ON\n");
     let token_line = asked
@@ -264,7 +275,10 @@ fn the_standby_list_is_joined_with_consent_and_told_of_free_houses() {
         .unwrap()
         .to_string();
     let stolen = j.send("victim@veille.test", &token_line);
-    assert!(!support::flat(&stolen).contains("is on the standby list"), "{stolen}");
+    assert!(
+        !support::flat(&stolen).contains("is on the standby list"),
+        "{stolen}"
+    );
     // The owner's own confirmation works under the flood (with the line any of those
     // answers gave it), in either language.
     let confirm = flooded
@@ -274,9 +288,15 @@ fn the_standby_list_is_joined_with_consent_and_told_of_free_houses() {
         .unwrap()
         .to_string();
     let done = j.send(owner, &confirm);
-    assert!(support::flat(&done).contains("is on the standby list"), "{done}");
+    assert!(
+        support::flat(&done).contains("is on the standby list"),
+        "{done}"
+    );
     let done = join_standby(&mut j, "volontaire@veille.test", "REMPLAÇANT OUI\n");
-    assert!(support::flat(&done).contains("est sur la liste des remplaçants"), "{done}");
+    assert!(
+        support::flat(&done).contains("est sur la liste des remplaçants"),
+        "{done}"
+    );
     // The moderator announces: one mail to each address that consented, in its own
     // language, naming the game, the free houses and the line to send; no address but
     // its own in it.
@@ -286,7 +306,11 @@ fn the_standby_list_is_joined_with_consent_and_told_of_free_houses() {
     let to_owner = announcements(&j, owner);
     assert_eq!(to_owner.len(), 1, "{to_owner:?}");
     assert_golden("disorder/standby-announce-en.txt", &to_owner[0]);
-    assert!(to_owner[0].contains("TAKEOVER fermee stark"), "{}", to_owner[0]);
+    assert!(
+        to_owner[0].contains("TAKEOVER fermee stark"),
+        "{}",
+        to_owner[0]
+    );
     let to_french = announcements(&j, "volontaire@veille.test");
     assert_eq!(to_french.len(), 1);
     assert_golden("disorder/standby-announce-fr.txt", &to_french[0]);
@@ -297,14 +321,20 @@ fn the_standby_list_is_joined_with_consent_and_told_of_free_houses() {
     assert!(announcements(&j, forger).is_empty());
     // Once a day a game.
     let again = j.send(MODERATOR, &format!("MODERATOR fermee {secret}\nANNOUNCE\n"));
-    assert!(support::flat(&again).contains("less than 24 hours"), "{again}");
+    assert!(
+        support::flat(&again).contains("less than 24 hours"),
+        "{again}"
+    );
     assert!(announcements(&j, owner).is_empty());
     // A stranger cannot announce.
     let stranger = j.send(forger, "ANNOUNCE\n");
     assert!(!stranger.contains("mail(s)"), "{stranger}");
     // Leaving takes the same consent; then no more announcements.
     let left = join_standby(&mut j, owner, "STANDBY OFF\n");
-    assert!(support::flat(&left).contains("off the standby list"), "{left}");
+    assert!(
+        support::flat(&left).contains("off the standby list"),
+        "{left}"
+    );
     j.at += TimeDelta::days(2);
     let reply = j.send(MODERATOR, &format!("MODERATOR fermee {secret}\nANNOUNCE\n"));
     assert!(support::flat(&reply).contains("1 mail(s)"), "{reply}");

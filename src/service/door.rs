@@ -417,7 +417,11 @@ impl Service {
     }
 
     /// Remembers that the list was told of the game's free houses at `at`.
-    pub fn keep_standby_announced(&self, game: &str, at: DateTime<Utc>) -> Result<(), ServiceError> {
+    pub fn keep_standby_announced(
+        &self,
+        game: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), ServiceError> {
         Ok(self.store.keep_standby_announced(game, at)?)
     }
 }

@@ -211,8 +211,7 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
                 },
                 _ => None,
             };
-            on.map(|on| Command::Standby { on, token })
-                .ok_or_else(bad)
+            on.map(|on| Command::Standby { on, token }).ok_or_else(bad)
         }
         Keyword::Announce => bare(Command::Announce),
         Keyword::PressEnd => Err(CommandError::PressEndWithoutPress {

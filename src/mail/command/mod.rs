@@ -442,8 +442,7 @@ pub fn secret_line(text: &str) -> Option<SecretLine<'_>> {
         || (matches!(
             keyword,
             Keyword::Join | Keyword::TakeOver | Keyword::Create | Keyword::Standby
-        )
-            && confirmation_at(head.rest).is_some());
+        ) && confirmation_at(head.rest).is_some());
     (carries && !is_finland(&head)).then(|| SecretLine {
         keyword,
         written: head.written,

@@ -415,9 +415,11 @@ pub(super) fn consent_section(
             ("create", game, words)
         }
         // The standby list words its own request (`standby`).
-        Asked::Standby { .. } => return ReplySection::Note {
-            message: say!(lang, "standby.usage"),
-        },
+        Asked::Standby { .. } => {
+            return ReplySection::Note {
+                message: say!(lang, "standby.usage"),
+            };
+        }
     };
     ReplySection::Consent {
         message: say!(lang, "consent.asked", kind, game, words, address, expires),

@@ -67,8 +67,7 @@ impl Desk<'_> {
             lang: self.lang,
             since: self.now,
         };
-        self.service
-            .keep_standby(&address, on.then_some(&entry))?;
+        self.service.keep_standby(&address, on.then_some(&entry))?;
         let message = say!(self.lang, "standby.done", on);
         self.section(located.line, &located.text, ReplySection::Note { message });
         Ok(())
@@ -127,13 +126,8 @@ impl Desk<'_> {
                 ids,
                 open = g.settings().open
             );
-            let mail = super::super::compose::mail(
-                self.config,
-                &entry.address,
-                subject,
-                body,
-                self.now,
-            );
+            let mail =
+                super::super::compose::mail(self.config, &entry.address, subject, body, self.now);
             self.effects.mails.push(mail.about(g.id()).seal());
             told += 1;
         }
