@@ -717,17 +717,14 @@ fn join_text(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) -> O
             phase = phase_text(game.phase(), lang),
             deadline = game.deadline_text(lang)
         ),
-        NoticeKind::SeatAsked { house, address } => {
-            let asked = crate::say!(
-                lang,
-                "join.notice_asked",
-                house = name(house),
-                id = house.to_string(),
-                address,
-                game = id
-            );
-            asked
-        }
+        NoticeKind::SeatAsked { house, address } => crate::say!(
+            lang,
+            "join.notice_asked",
+            house = name(house),
+            id = house.to_string(),
+            address,
+            game = id
+        ),
         NoticeKind::SeatLost { house, removed, .. } => crate::say!(
             lang,
             "join.notice_lost",
