@@ -277,6 +277,14 @@ pub struct Seat {
     /// order of their phases; none in seats stored before they existed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(in crate::game) ahead: Vec<AheadBlock>,
+    /// The phase the house fell into civil disorder at (missed deadlines, or its player
+    /// left); none while it is not, and in seats stored before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(in crate::game) disorder_since: Option<Phase>,
+    /// The phases whose orders the built-in player gave this house, oldest first; none in
+    /// seats stored before it was kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(in crate::game) bot_phases: Vec<Phase>,
 }
 
 /// Orders written ahead for a later phase (a mail's `PHASE` block): its lines kept as
@@ -331,7 +339,18 @@ impl Seat {
             resigned: false,
             past: Vec::new(),
             ahead: Vec::new(),
+            disorder_since: None,
+            bot_phases: Vec::new(),
         }
+    }
+
+    /// Puts the house in civil disorder at `phase`, or takes it out (`None`): the flag
+    /// and the phase it began at move together.
+    pub(in crate::game) fn set_disorder(&mut self, phase: Option<Phase>) {
+        if phase.is_none() || !self.civil_disorder {
+            self.disorder_since = phase;
+        }
+        self.civil_disorder = phase.is_some();
     }
 }
 
@@ -914,6 +933,17 @@ impl Seat {
 
     pub fn civil_disorder(&self) -> bool {
         self.civil_disorder
+    }
+
+    /// The phase the house fell into civil disorder at, when it is in it and the game
+    /// kept it.
+    pub fn disorder_since(&self) -> Option<Phase> {
+        self.disorder_since.filter(|_| self.civil_disorder)
+    }
+
+    /// The phases the built-in player gave this house's orders for, oldest first.
+    pub fn bot_phases(&self) -> &[Phase] {
+        &self.bot_phases
     }
 
     pub fn vote(&self) -> Option<&Vote> {

@@ -662,7 +662,63 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
             _ => None,
         },
         "ahead_subject": crate::report::ahead::notice_subject(kind, lang),
+        "disorder": disorder_text(game, variant, kind, lang),
+        "state": match kind {
+            NoticeKind::SeatAsked { house, .. } => game.seat(house).map(|seat| {
+                let name = variant.house_by_name(house).map_or_else(
+                    || house.to_string(),
+                    |h| variant.house(h).name_in(lang).to_string(),
+                );
+                seat_state(game, seat, &name, lang)
+            }),
+            _ => None,
+        },
     })
+}
+
+/// What becomes of a house that fell into civil disorder or whose player left: who
+/// plays it from now on, as the game's bot setting really has it, and the line that
+/// takes it over.
+fn disorder_text(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) -> Option<Value> {
+    let (NoticeKind::CivilDisorder { house, .. } | NoticeKind::Resigned { house }) = kind else {
+        return None;
+    };
+    let name = variant.house_by_name(house).map_or_else(
+        || house.to_string(),
+        |h| variant.house(h).name_in(lang).to_string(),
+    );
+    let resigned = matches!(kind, NoticeKind::Resigned { .. });
+    let bot = game.settings().bots;
+    let who = crate::say!(lang, "disorder.who_plays", house = name, bot, resigned);
+    // A vacant seat of an open game is taken at once; any other, the moderator gives.
+    let at_once = game.settings().open && resigned;
+    let take = crate::say!(
+        lang,
+        "disorder.take_over",
+        game = game.id(),
+        id = house.to_string(),
+        at_once
+    );
+    Some(json!({ "who": who, "take": take }))
+}
+
+/// A house's state as the moderator weighs a request for it: in civil disorder since
+/// when, phases missed, whether the bot plays it.
+fn seat_state(game: &Game, seat: &crate::game::Seat, house: &str, lang: Lang) -> String {
+    let vacant = seat.player().is_none() || seat.resigned();
+    let bot = game.settings().bots && (seat.civil_disorder() || vacant);
+    crate::say!(
+        lang,
+        "disorder.state",
+        house,
+        disorder = seat.civil_disorder(),
+        since = seat.disorder_since().map(|p| phase_text(p, lang)),
+        vacant,
+        resigned = seat.resigned(),
+        missed = seat.missed(),
+        bot,
+        bot_count = seat.bot_phases().len()
+    )
 }
 
 /// The sentence of a notice about a seat taken, asked for, lost or refused: worded here, from the message catalogue, and shown as it is by the template.

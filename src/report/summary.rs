@@ -38,9 +38,20 @@ fn heading(game: &Game, lang: Lang) -> String {
     )
 }
 
-/// The seat's player as anyone may read it: the address if shown, else only whether
-/// someone holds the seat.
+/// Whether the built-in player gives this house's orders while the game runs: the
+/// game's bot setting on, the house in civil disorder or without a player.
+fn bot_plays(game: &Game, seat: &Seat) -> bool {
+    let playing = matches!(game.status(), GameStatus::Running | GameStatus::Paused);
+    let unplayed = seat.civil_disorder() || seat.player().is_none() || seat.resigned();
+    playing && game.settings().bots && unplayed
+}
+
+/// The seat's player as anyone may read it: the bot when it plays the house, the
+/// address if shown, else only whether someone holds the seat.
 fn holder(game: &Game, seat: &Seat, lang: Lang) -> String {
+    if bot_plays(game, seat) {
+        return say!(lang, "disorder.bot_plays");
+    }
     match seat.player() {
         Some(_) if seat.resigned() => say!(lang, "whogame.resigned"),
         Some(p) if game.settings().show_addresses => {
@@ -75,6 +86,10 @@ pub fn whogame_text(game: &Game, variant: &Variant, lang: Lang) -> String {
         }
         if seat.civil_disorder() {
             states.push(say!(lang, "whogame.civil_disorder"));
+        }
+        let count = seat.bot_phases().len();
+        if count > 0 {
+            states.push(say!(lang, "disorder.bot_played", count));
         }
         let name = house_name(variant, seat.house(), lang);
         text.push_str(&format!("  {name:<width$}  {}\n", states.join(", ")));
@@ -194,6 +209,17 @@ pub fn summary_body(game: &Game, variant: &Variant, records: &[PhaseRecord], lan
         }
         text.push_str(&line);
         text.push('\n');
+        if !seat.bot_phases().is_empty() {
+            let phases: Vec<String> = seat
+                .bot_phases()
+                .iter()
+                .map(|p| phase_text(*p, lang))
+                .collect();
+            let said = say!(lang, "disorder.bot_phases", phases);
+            let line = format!("  {:<width$}  {said}", "");
+            text.push_str(&super::render::wrap(&line, Some(78), Some(width + 4)));
+            text.push('\n');
+        }
         for past in seat.past() {
             let how = match past.how {
                 Leaving::Replaced => say!(lang, "summary.replaced"),

@@ -20,7 +20,7 @@ use crate::store::{Commit, Store};
 
 /// A queued mail as the outbox keeps it: the mail layer seals its mails into envelopes.
 pub use crate::store::envelope::{BodyBytes, Envelope};
-pub use crate::store::{HeldNotice, REPLY_WINDOW, Replied, ReplyWindow};
+pub use crate::store::{HeldNotice, REPLY_WINDOW, Replied, ReplyWindow, Standby};
 
 /// Opening the store.
 /// A game by id, read or with the reason it could not be.
@@ -396,5 +396,32 @@ impl Service {
             ..Commit::default()
         })?;
         Ok(value)
+    }
+}
+
+/// The judge's standby list (`mail::desk::standby`).
+impl Service {
+    /// The addresses on the list, in the order they joined it.
+    pub fn standby(&self) -> Result<Vec<Standby>, ServiceError> {
+        Ok(self.store.standby()?)
+    }
+
+    /// Puts an address on the list (`Some`), or takes it off (`None`).
+    pub fn keep_standby(&self, address: &str, entry: Option<&Standby>) -> Result<(), ServiceError> {
+        Ok(self.store.keep_standby(address, entry)?)
+    }
+
+    /// When the list was last told of the game's free houses, if ever.
+    pub fn standby_announced(&self, game: &str) -> Result<Option<DateTime<Utc>>, ServiceError> {
+        Ok(self.store.standby_announced(game)?)
+    }
+
+    /// Remembers that the list was told of the game's free houses at `at`.
+    pub fn keep_standby_announced(
+        &self,
+        game: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), ServiceError> {
+        Ok(self.store.keep_standby_announced(game, at)?)
     }
 }

@@ -24,7 +24,7 @@ use crate::store::{Commit, Store};
 /// The sign-on counter the store keeps, counted by `auth`.
 pub use crate::store::guard;
 pub use auth::{AuthFailure, Claim, SignedOn};
-pub use door::{BodyBytes, Envelope, HeldNotice, REPLY_WINDOW, Replied, ReplyWindow};
+pub use door::{BodyBytes, Envelope, HeldNotice, REPLY_WINDOW, Replied, ReplyWindow, Standby};
 pub use error::{Bug, ServiceError, StorageFailure};
 pub use session::{Outcome, Session};
 

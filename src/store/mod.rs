@@ -135,6 +135,15 @@ pub struct Store {
     parsed: RefCell<HashMap<VariantHash, Rc<Variant>>>,
 }
 
+/// An address on the judge's standby list: people willing to take a house over in any
+/// game, told when a moderator announces free houses (docs/email.md, "Standby list").
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Standby {
+    pub address: String,
+    pub lang: crate::lang::Lang,
+    pub since: DateTime<Utc>,
+}
+
 /// A stored game by id, read or with the reason it could not be.
 pub type StoredGame = (String, Result<Game, StoreError>);
 
@@ -989,6 +998,55 @@ impl Store {
         };
         meta.flush()?;
         Ok(kept)
+    }
+
+    /// The judge's standby list, in the order addresses joined it.
+    pub fn standby(&self) -> Result<Vec<Standby>, StoreError> {
+        let tree = self.db.open_tree("standby")?;
+        let mut list: Vec<Standby> = tree
+            .iter()
+            .map(|item| {
+                let (_, value) = item?;
+                decode(&value, "standby")
+            })
+            .collect::<Result<_, StoreError>>()?;
+        list.sort_by_key(|s| s.since);
+        Ok(list)
+    }
+
+    /// Puts an address on the standby list (`Some`), or takes it off (`None`): keyed by
+    /// the address as the judge compares addresses.
+    pub fn keep_standby(&self, address: &str, entry: Option<&Standby>) -> Result<(), StoreError> {
+        self.room()?;
+        let tree = self.db.open_tree("standby")?;
+        let key = address.trim().to_ascii_lowercase();
+        match entry {
+            Some(entry) => {
+                tree.insert(key.as_bytes(), encode(entry)?)?;
+            }
+            None => {
+                tree.remove(key.as_bytes())?;
+            }
+        }
+        tree.flush()?;
+        Ok(())
+    }
+
+    /// When the standby list was last told of a game's free houses, if ever.
+    pub fn standby_announced(&self, game: &str) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let meta = self.db.open_tree("meta")?;
+        meta.get(format!("standby-announced\0{game}"))?
+            .map(|v| decode(&v, "standby announcement"))
+            .transpose()
+    }
+
+    /// Remembers that the standby list was told of a game's free houses at `at`.
+    pub fn keep_standby_announced(&self, game: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
+        self.room()?;
+        let meta = self.db.open_tree("meta")?;
+        meta.insert(format!("standby-announced\0{game}"), encode(&at)?)?;
+        meta.flush()?;
+        Ok(())
     }
 
     /// Bytes the store takes on disk.

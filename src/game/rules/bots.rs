@@ -48,6 +48,7 @@ impl Game {
         houses: &[HouseKey],
     ) {
         let seed = self.bot_seed();
+        let phase = self.phase;
         for house in houses {
             let Some(h) = house.in_variant(variant) else {
                 continue;
@@ -61,6 +62,7 @@ impl Game {
                 .collect();
             if let Some(seat) = self.seat_mut(house) {
                 seat.orders = orders;
+                seat.bot_phases.push(phase);
             }
         }
     }

@@ -68,6 +68,8 @@ pub enum Asked {
         variant: String,
         players: u8,
     },
+    /// `STANDBY ON` / `STANDBY OFF`: the address on the judge's standby list, or off it.
+    Standby { on: bool },
 }
 
 impl Asked {
@@ -83,6 +85,7 @@ impl Asked {
                 variant,
                 players,
             } => format!("create\0{game}\0{variant}\0{players}"),
+            Asked::Standby { on } => format!("standby\0{on}"),
         }
     }
 }

@@ -158,7 +158,7 @@ impl Game {
         }
         seat.orders = orders;
         seat.ordered = Some(now);
-        seat.civil_disorder = false;
+        seat.set_disorder(None);
         let was_ready = seat.ready;
         self.submissions.push(Submission {
             house: house.clone(),

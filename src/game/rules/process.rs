@@ -146,7 +146,7 @@ impl Game {
                 }
                 seat.missed += 1;
                 if limit > 0 && seat.missed >= limit && !seat.civil_disorder {
-                    seat.civil_disorder = true;
+                    seat.set_disorder(Some(self.phase));
                     civil_disorder.push(seat.house.clone());
                 }
             }
@@ -181,6 +181,7 @@ impl Game {
                 if seat.player != current.player {
                     // Someone new since: their seat's standing is theirs, not the old one's.
                     seat.civil_disorder = current.civil_disorder;
+                    seat.disorder_since = current.disorder_since;
                     seat.missed = current.missed;
                 }
                 seat.player.clone_from(&current.player);
@@ -189,6 +190,7 @@ impl Game {
                 seat.resigned = current.resigned;
                 if current.resigned {
                     seat.civil_disorder = true;
+                    seat.disorder_since = seat.disorder_since.or(current.disorder_since);
                 }
             }
         }

@@ -93,7 +93,7 @@ impl Game {
             no_pictures: false,
         });
         seat.resigned = false;
-        seat.civil_disorder = false;
+        seat.set_disorder(None);
         seat.missed = 0;
         Ok(())
     }
@@ -158,8 +158,10 @@ impl Game {
         if seat.player.is_none() || seat.resigned {
             return Err(GameError::NoPlayer(house.clone()));
         }
+        let phase = self.phase;
+        let seat = self.seat_in(house)?;
         seat.resigned = true;
-        seat.civil_disorder = true;
+        seat.set_disorder(Some(phase));
         seat.ready = false;
         seat.vote = None;
         self.update_wake(now);

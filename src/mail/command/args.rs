@@ -201,6 +201,19 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
         Keyword::Reject => answer(&words)
             .map(|(house, address)| Command::Reject { house, address })
             .ok_or_else(bad),
+        Keyword::Standby => {
+            let (rest, token) = confirmed(&words);
+            let on = match rest {
+                [word] => match fold(word).as_str() {
+                    "on" | "oui" | "yes" => Some(true),
+                    "off" | "non" | "no" => Some(false),
+                    _ => None,
+                },
+                _ => None,
+            };
+            on.map(|on| Command::Standby { on, token }).ok_or_else(bad)
+        }
+        Keyword::Announce => bare(Command::Announce),
         Keyword::PressEnd => Err(CommandError::PressEndWithoutPress {
             command: head.written.to_string(),
         }),

@@ -76,6 +76,11 @@ pub enum Keyword {
     Approve,
     /// The moderator refuses a request for a house.
     Reject,
+    /// An address on the judge's standby list or off it (`REMPLAÇANT`, `STANDBY`).
+    Standby,
+    /// The moderator mails the game's free houses to the standby list (`ANNONCER`,
+    /// `ANNOUNCE`).
+    Announce,
     // Orders for later phases.
     /// The lines after it, up to the next, are orders for a later phase (`PHASE`).
     Phase,
@@ -265,6 +270,10 @@ pub const SPELLINGS: &[Spelling] = &[
     en("approve", Keyword::Approve),
     fr("refuser", Keyword::Reject),
     en("reject", Keyword::Reject),
+    fr("remplacant", Keyword::Standby),
+    en("standby", Keyword::Standby),
+    fr("annoncer", Keyword::Announce),
+    en("announce", Keyword::Announce),
     // Orders for later phases; readiness for a block's phase as njudge writes it
     // (`SET WAIT`, `SET NOWAIT`), in French too.
     both("phase", Keyword::Phase),

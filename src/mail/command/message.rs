@@ -90,6 +90,8 @@ impl Keyword {
             Keyword::TakeOver => say!(lang, "join.usage_takeover"),
             Keyword::Approve => say!(lang, "join.usage_approve"),
             Keyword::Reject => say!(lang, "join.usage_reject"),
+            Keyword::Standby => say!(lang, "standby.usage"),
+            Keyword::Announce => say!(lang, "standby.usage_announce"),
             Keyword::Phase => say!(lang, "ahead.usage_phase"),
             Keyword::ClearAhead => say!(lang, "ahead.usage_clear"),
             Keyword::Diary => say!(lang, "shorthand.usage_diary"),

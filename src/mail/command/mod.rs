@@ -207,6 +207,13 @@ pub enum Command {
         house: String,
         token: Option<String>,
     },
+    /// `STANDBY ON|OFF` / `REMPLAÇANT OUI|NON`: the sender's address on the judge's
+    /// standby list, or off it; with `CONFIRM <token>` at the end, the confirmation
+    /// from the address.
+    Standby { on: bool, token: Option<String> },
+    /// `ANNOUNCE` / `ANNONCER`: the moderator signed on mails the game's free houses to
+    /// the standby list.
+    Announce,
     /// `APPROVE house [address]` / `APPROUVER maison [adresse]`: the moderator gives the
     /// house to the address that asked for it (named when several ask).
     Approve {
@@ -297,6 +304,7 @@ impl Command {
             | Command::Phase { .. }
             | Command::ClearAhead => None,
             Command::Alert { .. } | Command::Approve { .. } | Command::Reject { .. } => None,
+            Command::Standby { .. } | Command::Announce => None,
             Command::Diary { .. } => None,
         }
     }
@@ -431,8 +439,10 @@ pub fn secret_line(text: &str) -> Option<SecretLine<'_>> {
     );
     // A request's confirmation carries its token as its last word.
     let carries = carries
-        || (matches!(keyword, Keyword::Join | Keyword::TakeOver | Keyword::Create)
-            && confirmation_at(head.rest).is_some());
+        || (matches!(
+            keyword,
+            Keyword::Join | Keyword::TakeOver | Keyword::Create | Keyword::Standby
+        ) && confirmation_at(head.rest).is_some());
     (carries && !is_finland(&head)).then(|| SecretLine {
         keyword,
         written: head.written,
@@ -456,7 +466,7 @@ impl SecretLine<'_> {
         let shown = match self.keyword {
             Keyword::Observe if self.words.get(1).is_some_and(|w| args::is_confirm(w)) => 2,
             // Everything up to `CONFIRMER`, not the token after it.
-            Keyword::Join | Keyword::TakeOver | Keyword::Create => {
+            Keyword::Join | Keyword::TakeOver | Keyword::Create | Keyword::Standby => {
                 self.words.len().saturating_sub(1)
             }
             // Nothing but the new secret follows `SET PASSWORD`.

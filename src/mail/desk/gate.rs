@@ -116,7 +116,7 @@ pub(super) fn asks(command: &Command) -> Asks {
         Command::Approve { .. } => Asks::Act(K::Approve),
         Command::Reject { .. } => Asks::Act(K::Reject),
         Command::Status | Command::Preview | Command::Press { .. } => Asks::Read(Needs::Own),
-        Command::Alert { .. } => Asks::Read(Needs::Moderator),
+        Command::Alert { .. } | Command::Announce => Asks::Read(Needs::Moderator),
         Command::History { .. }
         | Command::Summary { .. }
         | Command::WhoGame { .. }
@@ -128,7 +128,8 @@ pub(super) fn asks(command: &Command) -> Asks {
         | Command::Help
         | Command::Stop
         | Command::Foreign { .. }
-        | Command::Diary { .. } => Asks::Nothing,
+        | Command::Diary { .. }
+        | Command::Standby { .. } => Asks::Nothing,
     }
 }
 

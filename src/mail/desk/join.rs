@@ -414,6 +414,12 @@ pub(super) fn consent_section(
             let words = say!(lang, "consent.create_words", variant, players);
             ("create", game, words)
         }
+        // The standby list words its own request (`standby`).
+        Asked::Standby { .. } => {
+            return ReplySection::Note {
+                message: say!(lang, "standby.usage"),
+            };
+        }
     };
     ReplySection::Consent {
         message: say!(lang, "consent.asked", kind, game, words, address, expires),

@@ -47,6 +47,7 @@ mod seats;
 mod section;
 mod settings;
 mod shorthand;
+mod standby;
 mod votes;
 
 pub(crate) use caps::same_text;
@@ -421,6 +422,8 @@ impl<'a> Desk<'a> {
             Command::TakeOver { house, token, .. } => {
                 self.take_over(game, located, &house, token.as_deref())?
             }
+            Command::Standby { on, token } => self.standby(located, on, token.as_deref())?,
+            Command::Announce => self.announce(game, located)?,
             Command::AddPlayer {
                 house,
                 address,
