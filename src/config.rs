@@ -31,6 +31,10 @@ pub struct Config {
     /// The file this configuration was read from; none for the built-in defaults.
     #[serde(skip)]
     pub source: Option<PathBuf>,
+    /// Whether the file writes `lang`: only then does it beat the user's locale for the
+    /// command line's own language.
+    #[serde(skip)]
+    pub lang_written: bool,
 }
 
 /// `[publish]`: the static site of the games (`corbeau publish`, docs/publish.md).
@@ -91,6 +95,7 @@ impl Default for Config {
             mail: MailConfig::default(),
             publish: PublishConfig::default(),
             source: None,
+            lang_written: false,
         }
     }
 }
@@ -233,6 +238,9 @@ impl Config {
         config.publish.dir = config.publish.dir.map(|d| base.join(d));
         config.judge.key_file = config.judge.key_file.map(|k| base.join(k));
         config.source = Some(path);
+        config.lang_written = text
+            .parse::<toml::Table>()
+            .is_ok_and(|t| t.contains_key("lang"));
         Ok(config)
     }
 

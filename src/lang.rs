@@ -34,6 +34,24 @@ impl Lang {
     }
 }
 
+impl Lang {
+    /// The language a POSIX locale names (`LC_ALL`, `LC_MESSAGES`, `LANG`): `fr_FR.UTF-8`
+    /// or `fr` French, `en_GB.UTF-8` or `en` English; `C`, `POSIX`, an empty value or
+    /// any other language says nothing, so that the next source decides.
+    pub fn of_locale(locale: &str) -> Option<Lang> {
+        let language = locale
+            .split(['_', '.', '@'])
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        match language.as_str() {
+            "fr" => Some(Lang::Fr),
+            "en" => Some(Lang::En),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for Lang {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
@@ -53,8 +71,8 @@ impl FromStr for Lang {
 }
 
 /// The operator's language, for the log (set by the command line once it knows it: the
-/// `--lang` option, `CORBEAU_LANG`, then the configuration's `lang`). Process-wide like
-/// the log itself, so that the layers below the command line say their log lines in it
+/// `--lang` option, `CORBEAU_LANG`, the configuration's `lang`, then the locale).
+/// Process-wide like the log itself, so that the layers below the command line say their log lines in it
 /// without carrying it everywhere.
 static OPERATOR: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
 

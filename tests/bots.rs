@@ -1,4 +1,4 @@
-//! Issue 20: the built-in player in games. With the game's `bots` setting on, a house in
+//! The built-in player in games. With the game's `bots` setting on, a house in
 //! civil disorder or a vacant seat is played by the bot when its phase is processed: its
 //! units move, its orders are marked as the bot's in the results every reader gets (in
 //! both languages), the judge finds them legal in movement, retreat and adjustment

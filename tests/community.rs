@@ -1,4 +1,4 @@
-//! A judge a community runs by mail (issue 23), through the binary as a mail server drives
+//! A judge a community runs by mail, through the binary as a mail server drives
 //! it (`corbeau ingest`, then `corbeau tick` for the notices; the clock fixed): an open
 //! game fills itself by `JOIN` and starts; a resigned seat is taken by `TAKEOVER`; a
 //! house in civil disorder after the moderator's `APPROVE`; anyone asks `WHOGAME` and

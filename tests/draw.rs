@@ -575,7 +575,7 @@ fn map_check_says_the_drawing_was_checked() {
     );
 }
 
-// ------------------------------------------------------------------ issue 19: the map says more
+// ------------------------------------------------------------------ the map says more
 
 /// A turn with an illegal support (Pie cannot reach Winterfell) beside legal moves: the
 /// judge makes it a hold, the picture draws it as written, red and crossed.
@@ -690,7 +690,7 @@ fn owned_land_is_tinted_and_straits_are_not_supports() {
     }
 }
 
-/// The replay (issue 19): an animated PNG, one frame per played phase, each with its
+/// The replay: an animated PNG, one frame per played phase, each with its
 /// orders drawn; within the bound docs/drawing.md states.
 #[test]
 fn a_replay_is_an_animated_png_of_one_frame_per_phase_within_its_bound() {

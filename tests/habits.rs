@@ -1,4 +1,4 @@
-//! The habits of players coming from other judges (issue 23), through the binary as a
+//! The habits of players coming from other judges, through the binary as a
 //! mail server drives it (`corbeau ingest`, the clock fixed): a draw naming houses, a
 //! secret chosen with `SET PASSWORD`, a player's `PREVIEW`, and the commands of other
 //! judges in an otherwise good order mail. The answers are golden files in French and

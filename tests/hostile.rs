@@ -1,4 +1,4 @@
-//! Attacks on the judge (issue 9), one module per area: tests/hostile/<area>.rs.
+//! Attacks on the judge, one module per area: tests/hostile/<area>.rs.
 
 #![allow(clippy::unwrap_used)]
 

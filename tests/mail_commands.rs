@@ -271,7 +271,7 @@ fn no_keyword_starts_an_order_on_the_shipped_maps() {
                 format!(" S {id}"),
             ]);
         }
-        // The commands of other judges are read as such too (issue 23).
+        // The commands of other judges are read as such too.
         let words = SPELLINGS
             .iter()
             .map(|s| s.words)

@@ -707,7 +707,7 @@ fn sign_on_from_another_address_answers_the_sender_and_copies_the_registered_add
     let mails = w.take();
     let here = one_reply(&mails, "arya@voyage.test");
     let home = one_reply(&mails, STARK);
-    // The same answer, but the registered address's copy says it is one (issue 23, D8).
+    // The same answer, but the registered address's copy says it is one.
     let copy = "Ceci est une copie pour l'adresse enregistrée";
     assert!(flat(&home.body).contains(copy), "{}", home.body);
     assert!(!flat(&here.body).contains(copy), "{}", here.body);

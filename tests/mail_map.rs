@@ -1,4 +1,4 @@
-//! The board in the mails (issue 11, item 4): the results mail carries the picture after
+//! The board in the mails: the results mail carries the picture after
 //! its text, as a real MIME message parsed back with mail-parser; the welcome mail's
 //! example order belongs to the house (every house of Westeros); `CARTE`/`MAP` answered
 //! with the map, never for a stranger or an automatic mail; the game setting that turns
@@ -600,7 +600,7 @@ fn a_westeros_results_mail_with_its_picture_weighs_at_most_120_kb_as_sent() {
     }
 }
 
-/// Issue 19: a player turns the pictures of their own mails off (`RÉGLER IMAGES non`,
+/// A player turns the pictures of their own mails off (`RÉGLER IMAGES non`,
 /// `SET PICTURES off`) and on again; their results then come without the board, everyone
 /// else's with it. A player cannot turn them off for the game.
 #[test]
@@ -709,7 +709,7 @@ fn the_moderator_turns_one_player_s_pictures_off_on_the_command_line() {
     }
 }
 
-/// Issue 19: the game-over mail carries the replay, an animated PNG of every played phase.
+/// The game-over mail carries the replay, an animated PNG of every played phase.
 #[test]
 fn the_game_over_mail_carries_the_replay_of_the_game() {
     let w = world("replay", Settings::default(), true);

@@ -146,7 +146,7 @@ fn mails_to<'a>(sent: &'a [String], address: &str, mark: &str) -> Vec<&'a String
         .collect()
 }
 
-/// Issue 23, D2: on the classic map the powers and the variant are named in French in the
+/// On the classic map the powers and the variant are named in French in the
 /// file and the provinces in English; each reader gets all of them in their own language,
 /// in the welcome, the results and `game show`.
 #[test]

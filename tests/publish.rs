@@ -882,7 +882,7 @@ fn assert_reads_on_a_phone(w: &World, browser: &Path, page: &Path) {
     );
 }
 
-/// Issue 19: at 412 pixels wide (a phone) no text of any page renders under 12 CSS pixels
+/// At 412 pixels wide (a phone) no text of any page renders under 12 CSS pixels
 /// and no page scrolls sideways: the site's index, the game's page, every phase's page, and
 /// the page of a game not begun.
 #[test]
@@ -995,7 +995,7 @@ fn a_game_whose_variant_cannot_be_read_stops_only_its_game() {
 
 /// A link in the site (a game's folder, the games folder, a file of a game's folder, a
 /// deleted game's folder) is removed, never followed: what it points to outside the site
-/// is neither written nor cleaned (issue 17: a symlinked game folder had its target's
+/// is neither written nor cleaned (a symlinked game folder had its target's
 /// files deleted).
 #[test]
 fn links_in_the_site_are_removed_never_followed() {
@@ -1080,7 +1080,7 @@ fn the_last_broadcasts_of_a_game_ended_mid_phase_stay_on_its_page() {
     );
 }
 
-/// Issue 19, item 4: a finished game's page links its replay, an animated PNG of one
+/// A finished game's page links its replay, an animated PNG of one
 /// frame per played phase, drawn once; a game still played has none.
 #[test]
 fn a_finished_game_s_page_links_its_replay() {
@@ -1115,7 +1115,7 @@ fn a_finished_game_s_page_links_its_replay() {
     assert!(folder.join("replay.png").is_file());
 }
 
-/// Issue 23, item 9: the press archive. Every press message is kept with its author
+/// The press archive. Every press message is kept with its author
 /// (a grey one's too) and audience, and `corbeau export` — the moderator's — carries it
 /// whole; the site still shows only the signed broadcasts.
 #[test]
@@ -1210,7 +1210,7 @@ fn stepper(html: &str) -> Vec<(String, Option<String>)> {
         .collect()
 }
 
-/// Issue 19: a game of several years has a page per played phase with a stepper (first,
+/// A game of several years has a page per played phase with a stepper (first,
 /// previous, next, last) across all of them, each phase's orders as a table per house with
 /// their outcomes, and a supply-centre chart over the years with its figures as a table.
 #[test]
@@ -1412,7 +1412,7 @@ fn game_json_schema() -> serde_json::Value {
     serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// Issue 19: each game's `game.json` holds its public data (every phase with its position
+/// Each game's `game.json` holds its public data (every phase with its position
 /// and public results) in the form docs/game-json.schema.json gives, and nothing private;
 /// a game not begun has one too. The check finds what is wrong in a damaged copy.
 #[test]
@@ -1492,7 +1492,7 @@ fn game_json_follows_its_schema_and_holds_only_public_data() {
     }
 }
 
-/// Issue 19: each game's `feed.xml` is an Atom feed (RFC 4287) of its played phases: the
+/// Each game's `feed.xml` is an Atom feed (RFC 4287) of its played phases: the
 /// feed's id, title, updated, author and links, and per phase an entry with its own id,
 /// title, updated time and a link to the phase's page, its public results as content.
 #[test]

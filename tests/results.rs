@@ -407,7 +407,7 @@ fn trapped_unit_is_reported_dislodged_and_disbanded() {
     assert!(text.contains(expected), "{text}");
 }
 
-/// Issue 23, D3: a move that loses to a stronger, supported move into the same province was
+/// A move that loses to a stronger, supported move into the same province was
 /// beaten, not held in a standoff; the results say who beat it, in both languages, and a
 /// true standoff keeps its words.
 #[test]
@@ -457,7 +457,7 @@ France: A par -> bur
     assert!(!fr.contains("standoff avec Vienne"), "{fr}");
 }
 
-/// Issue 23, D14: the centre table lists the houses in the game only (a three-player game
+/// The centre table lists the houses in the game only (a three-player game
 /// leaves four houses out, not at zero), and a winter table says it is the position before
 /// that winter's builds and disbands.
 #[test]

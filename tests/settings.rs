@@ -520,7 +520,7 @@ fn the_game_rules_grace_at_once_and_no_deadline_outside_play() {
     ));
 }
 
-/// Issue 23, joining: `game new --open` opens a game (start when full by default),
+/// Joining: `game new --open` opens a game (start when full by default),
 /// `game set --open --start-when-full` changes both, and `RÉGLER OUVERTE` /
 /// `SET START WHEN FULL` by mail too, each answered with the value before and after.
 #[test]
@@ -568,7 +568,7 @@ fn a_game_is_opened_by_the_command_line_and_by_mail() {
     assert!(settings.open && !settings.start_when_full);
 }
 
-/// Issue 23, joining: `player approve` and `player reject` answer a `RELEVER` mailed to
+/// Joining: `player approve` and `player reject` answer a `RELEVER` mailed to
 /// the judge (read by `corbeau ingest`), through the binary.
 #[test]
 fn requests_for_a_house_are_answered_by_the_command_line() {

@@ -369,7 +369,7 @@ fn every_corbeau_command_line_of_the_deploy_guide_is_accepted_as_written() {
     assert!(commands.len() >= 6, "{commands:?}");
 }
 
-/// The README's walk-through by mail, pasted in one go (issue 23): its block runs as
+/// The README's walk-through by mail, pasted in one go: its block runs as
 /// written — but for its first line, the build, which the test has done — in a scratch
 /// folder, prints each house's secret with its house, and ends with the results mailed.
 #[test]

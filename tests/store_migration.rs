@@ -3,7 +3,7 @@
 //! on: processing the next phase of each running game gives what the v1 release gave
 //! (`tests/fixtures/store-v1/golden/`, written by v1 itself: never blessed from here).
 //!
-//! This guards every step of the typed-core redesign (issue 12): whatever the store's
+//! This guards every step of the typed-core redesign: whatever the store's
 //! schema becomes, a v1 store must migrate and play on.
 
 #![allow(clippy::unwrap_used)]
@@ -42,20 +42,20 @@ fn v1_view(game: &Value) -> Value {
     // Settings added since v1 take their default: a v1 game's mails carry pictures.
     let settings = game["settings"].as_object_mut().unwrap();
     assert_eq!(settings.remove("pictures"), Some(Value::Bool(true)));
-    // Issue 23: addresses hidden and grey press authors unsaid, as v1 games read.
+    // Addresses hidden and grey press authors unsaid, as v1 games read.
     assert_eq!(settings.remove("show_addresses"), Some(Value::Bool(false)));
     assert_eq!(settings.remove("reveal_grey"), Some(Value::Bool(false)));
-    // Issue 23, joining: a v1 game is closed, and would start when full if opened.
+    // Joining: a v1 game is closed, and would start when full if opened.
     assert_eq!(settings.remove("open"), Some(Value::Bool(false)));
     assert_eq!(settings.remove("start_when_full"), Some(Value::Bool(true)));
-    // Issue 20: a v1 game plays without the bot.
+    // A v1 game plays without the bot.
     assert_eq!(settings.remove("bots"), Some(Value::Bool(false)));
     game
 }
 
 /// A results text as v1 wrote it, less what has changed since on purpose: the centre table
-/// no longer lists at zero the houses holding neither centre nor unit (issue 23, D14;
-/// docs/results-format.md), and a winter table says it is before the adjustments.
+/// no longer lists at zero the houses holding neither centre nor unit (docs/results-format.md),
+/// and a winter table says it is before the adjustments.
 fn v1_text(text: &str) -> String {
     let zeros = |l: &str| {
         let words: Vec<&str> = l.split_whitespace().collect();
@@ -85,7 +85,7 @@ fn v1_text(text: &str) -> String {
     out
 }
 
-/// A v1 `history` list as this judge prints it (issue 23, D16): phases numbered from 1
+/// A v1 `history` list as this judge prints it: phases numbered from 1
 /// as `game show` and the page number them, times in the game's zone as its deadlines.
 fn v1_history(text: &str, zone: chrono_tz::Tz) -> String {
     text.lines()

@@ -28,9 +28,6 @@ _corbeau() {
             corbeau,datc)
                 cmd="corbeau__subcmd__datc"
                 ;;
-            corbeau,datc-convert)
-                cmd="corbeau__subcmd__datc__subcmd__convert"
-                ;;
             corbeau,export)
                 cmd="corbeau__subcmd__export"
                 ;;
@@ -51,9 +48,6 @@ _corbeau() {
                 ;;
             corbeau,outbox)
                 cmd="corbeau__subcmd__outbox"
-                ;;
-            corbeau,package-files)
-                cmd="corbeau__subcmd__package__subcmd__files"
                 ;;
             corbeau,player)
                 cmd="corbeau__subcmd__player"
@@ -167,7 +161,7 @@ _corbeau() {
 
     case "${cmd}" in
         corbeau)
-            opts="-v -q -h -V --config --data --lang --json --now --verbose --quiet --log-format --help --version adjudicate datc datc-convert map game player orders history export ingest outbox tick serve publish bot completions package-files"
+            opts="-v -q -h -V --config --data --lang --json --verbose --quiet --log-format --help --version adjudicate datc map game player orders history export ingest outbox tick serve publish bot completions"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -182,10 +176,6 @@ _corbeau() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -346,38 +336,8 @@ _corbeau() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        corbeau__subcmd__datc__subcmd__convert)
-            opts="-v -q -h --v24 --v30 --out --verbose --quiet --log-format --help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --v24)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --v30)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --out)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --log-format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
         corbeau__subcmd__export)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -392,10 +352,6 @@ _corbeau() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -411,7 +367,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help new list show start pause resume extend process rollback end edit audit summary variant observers pictures set"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help new list show start pause resume extend process rollback end edit audit summary variant observers pictures set"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -429,10 +385,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -445,7 +397,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__audit)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -463,10 +415,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -479,7 +427,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__edit)
-            opts="-v -q -h --reason --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --reason --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -501,10 +449,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -517,7 +461,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__end)
-            opts="-v -q -h --win --draw --concede --abandon --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --win --draw --concede --abandon --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -543,10 +487,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -559,7 +499,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__extend)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -574,10 +514,6 @@ _corbeau() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -593,7 +529,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__list)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -611,10 +547,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -627,7 +559,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__new)
-            opts="-v -q -h --variant --players --name --moderator --zone --movement --retreat --adjustment --at --days --grace --reminders --max-absence --max-extension --press --civil-disorder-after --victory-centres --last-year --game-lang --no-observers --no-pictures --open --start-when-full --bots --rules --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --variant --players --name --moderator --zone --movement --retreat --adjustment --at --days --grace --reminders --max-absence --max-extension --press --civil-disorder-after --victory-centres --last-year --game-lang --no-observers --no-pictures --open --start-when-full --bots --rules --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -729,10 +661,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -745,7 +673,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__observers)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -760,10 +688,6 @@ _corbeau() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -779,7 +703,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__pause)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -797,10 +721,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -813,7 +733,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__pictures)
-            opts="-v -q -h --house --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --house --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -835,10 +755,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -851,7 +767,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__process)
-            opts="-v -q -h --phase --preview --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --phase --preview --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -870,10 +786,6 @@ _corbeau() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -889,7 +801,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__resume)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -907,10 +819,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -923,7 +831,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__rollback)
-            opts="-v -q -h --phase --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --phase --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -945,10 +853,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -961,7 +865,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__set)
-            opts="-v -q -h --grace --press --reminders --days --deadline --addresses --grey-authors --open --start-when-full --bots --rules --civil-disorder-after --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --grace --press --reminders --days --deadline --addresses --grey-authors --open --start-when-full --bots --rules --civil-disorder-after --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1027,10 +931,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -1043,7 +943,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__show)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1058,10 +958,6 @@ _corbeau() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1077,7 +973,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__start)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1092,10 +988,6 @@ _corbeau() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1111,7 +1003,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__summary)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1126,10 +1018,6 @@ _corbeau() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1145,7 +1033,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__variant)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1163,10 +1051,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -1179,7 +1063,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__history)
-            opts="-v -q -h --map --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --map --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1201,10 +1085,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -1217,17 +1097,13 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__ingest)
-            opts="-v -q -h --maildir --isolated --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --maildir --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --maildir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --isolated)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1240,10 +1116,6 @@ _corbeau() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1363,7 +1235,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__orders)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help submit show"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help submit show"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1381,10 +1253,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -1397,7 +1265,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__orders__subcmd__show)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1415,10 +1283,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -1431,7 +1295,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__orders__subcmd__submit)
-            opts="-v -q -h --partial --phase --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --partial --phase --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1453,10 +1317,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -1469,7 +1329,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__outbox)
-            opts="-v -q -h --retry --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --retry --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1487,28 +1347,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --log-format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        corbeau__subcmd__package__subcmd__files)
-            opts="-v -q -h --verbose --quiet --log-format --help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -1521,7 +1359,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help add replace remove ready vote absence approve reject"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help add replace remove ready vote absence approve reject"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1536,10 +1374,6 @@ _corbeau() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1555,7 +1389,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player__subcmd__absence)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1570,10 +1404,6 @@ _corbeau() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1589,7 +1419,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player__subcmd__add)
-            opts="-v -q -h --secret --player-lang --welcome --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --secret --player-lang --welcome --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1612,10 +1442,6 @@ _corbeau() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1631,7 +1457,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player__subcmd__approve)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1646,10 +1472,6 @@ _corbeau() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1665,7 +1487,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player__subcmd__ready)
-            opts="-v -q -h --not --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --not --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1680,10 +1502,6 @@ _corbeau() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1699,7 +1517,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player__subcmd__reject)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1714,10 +1532,6 @@ _corbeau() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1733,7 +1547,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player__subcmd__remove)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1751,10 +1565,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -1767,7 +1577,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player__subcmd__replace)
-            opts="-v -q -h --secret --player-lang --welcome --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --secret --player-lang --welcome --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1793,10 +1603,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -1809,7 +1615,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player__subcmd__vote)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1827,10 +1633,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -1843,7 +1645,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__publish)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1861,10 +1663,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -1877,7 +1675,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__serve)
-            opts="-v -q -h --interval --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --interval --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1899,10 +1697,6 @@ _corbeau() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --now)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -1915,7 +1709,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__tick)
-            opts="-v -q -h --config --data --lang --json --now --verbose --quiet --log-format --help"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1930,10 +1724,6 @@ _corbeau() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_corbeau_global_optspecs
-    string join \n config= data= lang= json now= v/verbose q/quiet log-format= h/help V/version
+    string join \n config= data= lang= json v/verbose q/quiet log-format= h/help V/version
 end
 
 function __fish_corbeau_needs_command
@@ -27,7 +27,6 @@ end
 complete -c corbeau -n "__fish_corbeau_needs_command" -l config -d 'The configuration file, for the commands that use the store (docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_needs_command" -l data -d 'The data directory, for the commands that use the store' -r -F
 complete -c corbeau -n "__fish_corbeau_needs_command" -l lang -d 'Language of messages and results: fr or en' -r
-complete -c corbeau -n "__fish_corbeau_needs_command" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_needs_command" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_needs_command" -l json -d 'Output for tools, as JSON'
@@ -37,7 +36,6 @@ complete -c corbeau -n "__fish_corbeau_needs_command" -s h -l help -d 'Print hel
 complete -c corbeau -n "__fish_corbeau_needs_command" -s V -l version -d 'Print version'
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "adjudicate" -d 'Adjudicate one phase: a variant, a position and orders give results (text or JSON)'
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "datc" -d 'Run DATC test cases (jDip text files or the project\'s .case files)'
-complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "datc-convert" -d 'Convert the DATC files of ../shared/datc into the project\'s case files'
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "map" -d 'Variant files'
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "game" -d 'Stored games: create, list, show, start, pause, resume, extend, process, rollback, end'
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "player" -d 'The players of a stored game: add, replace, remove, ready, vote, absence'
@@ -51,7 +49,6 @@ complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "serve" -d 'The judg
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "publish" -d 'Write the static site of the games: an index, and per game its map, every phase played with its map and public results, and the broadcast press (docs/publish.md)'
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "bot" -d 'The built-in player: `arena` plays it against a holder and a random player'
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "completions" -d 'Print shell completions (bash, zsh, fish, elvish, powershell)'
-complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "package-files" -d 'Write the package\'s man pages and shell completions into a folder (pkg/)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l variant -d 'A built-in variant (`westeros`, `classique`) or a variant file' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l position -d 'The position to adjudicate (docs/position-format.md); default: the starting position' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l players -d 'Number of players, for the starting position (the absent houses\' units stay neutral)' -r
@@ -73,14 +70,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand datc" -l no-check -d 'Do
 complete -c corbeau -n "__fish_corbeau_using_subcommand datc" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand datc" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand datc" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c corbeau -n "__fish_corbeau_using_subcommand datc-convert" -l v24 -d 'The DATC v2.4 file in the jDip text format' -r -F
-complete -c corbeau -n "__fish_corbeau_using_subcommand datc-convert" -l v30 -d 'The DATC v3.0 outcomes as JSON' -r -F
-complete -c corbeau -n "__fish_corbeau_using_subcommand datc-convert" -l out -d 'Where to write datc-v2.4.case and datc-v3.0.case' -r -F
-complete -c corbeau -n "__fish_corbeau_using_subcommand datc-convert" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
-json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
-complete -c corbeau -n "__fish_corbeau_using_subcommand datc-convert" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
-complete -c corbeau -n "__fish_corbeau_using_subcommand datc-convert" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
-complete -c corbeau -n "__fish_corbeau_using_subcommand datc-convert" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and not __fish_seen_subcommand_from check list draw" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and not __fish_seen_subcommand_from check list draw" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
@@ -115,7 +104,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_sub
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -l json -d 'Output for tools, as JSON'
@@ -163,7 +151,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l no-observers -d 'Nobody may observe the game (`game observers GAME yes` allows it later)'
@@ -177,7 +164,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from list" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from list" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from list" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from list" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from list" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from list" -l json -d 'Output for tools, as JSON'
@@ -187,7 +173,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from show" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from show" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from show" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from show" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from show" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from show" -l json -d 'Output for tools, as JSON'
@@ -197,7 +182,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from start" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from start" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from start" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from start" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from start" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from start" -l json -d 'Output for tools, as JSON'
@@ -207,7 +191,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pause" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pause" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pause" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pause" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pause" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pause" -l json -d 'Output for tools, as JSON'
@@ -217,7 +200,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from resume" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from resume" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from resume" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from resume" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from resume" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from resume" -l json -d 'Output for tools, as JSON'
@@ -227,7 +209,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from extend" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from extend" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from extend" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from extend" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from extend" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from extend" -l json -d 'Output for tools, as JSON'
@@ -238,7 +219,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from process" -l preview -d 'Show what would happen; store nothing'
@@ -250,7 +230,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from rollback" -l json -d 'Output for tools, as JSON'
@@ -262,7 +241,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from end" -l draw -d 'A draw between every house still in the game'
@@ -275,7 +253,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from edit" -l json -d 'Output for tools, as JSON'
@@ -285,7 +262,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from audit" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from audit" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from audit" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from audit" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from audit" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from audit" -l json -d 'Output for tools, as JSON'
@@ -295,7 +271,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from summary" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from summary" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from summary" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from summary" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from summary" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from summary" -l json -d 'Output for tools, as JSON'
@@ -305,7 +280,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from variant" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from variant" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from variant" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from variant" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from variant" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from variant" -l json -d 'Output for tools, as JSON'
@@ -315,7 +289,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from observers" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from observers" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from observers" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from observers" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from observers" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from observers" -l json -d 'Output for tools, as JSON'
@@ -326,7 +299,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pictures" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pictures" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pictures" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pictures" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pictures" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from pictures" -l json -d 'Output for tools, as JSON'
@@ -348,7 +320,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from set" -l json -d 'Output for tools, as JSON'
@@ -358,7 +329,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and not __fish_seen_subcommand_from add replace remove ready vote absence approve reject" -l json -d 'Output for tools, as JSON'
@@ -378,7 +348,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from add" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from add" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from add" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from add" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from add" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from add" -l welcome -d 'Also mail the player their welcome, as `AJOUTER`/`REMPLACER` by mail does: the secret, the house\'s units and an example order, the board\'s picture, and for a replacement the game\'s last results (docs/email.md, "Pictures")'
@@ -391,7 +360,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from replace" -l welcome -d 'Also mail the player their welcome, as `AJOUTER`/`REMPLACER` by mail does: the secret, the house\'s units and an example order, the board\'s picture, and for a replacement the game\'s last results (docs/email.md, "Pictures")'
@@ -402,7 +370,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from remove" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from remove" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from remove" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from remove" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from remove" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from remove" -l json -d 'Output for tools, as JSON'
@@ -412,7 +379,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from ready" -l not
@@ -423,7 +389,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from vote" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from vote" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from vote" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from vote" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from vote" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from vote" -l json -d 'Output for tools, as JSON'
@@ -433,7 +398,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from absence" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from absence" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from absence" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from absence" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from absence" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from absence" -l json -d 'Output for tools, as JSON'
@@ -443,7 +407,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from approve" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from approve" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from approve" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from approve" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from approve" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from approve" -l json -d 'Output for tools, as JSON'
@@ -453,7 +416,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from reject" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from reject" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from reject" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from reject" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from reject" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_subcommand_from reject" -l json -d 'Output for tools, as JSON'
@@ -463,7 +425,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand player; and __fish_seen_
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and not __fish_seen_subcommand_from submit show" -l json -d 'Output for tools, as JSON'
@@ -476,7 +437,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from submit" -l partial -d 'Replace only the orders of the units named'
@@ -487,7 +447,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from show" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from show" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from show" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from show" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from show" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand orders; and __fish_seen_subcommand_from show" -l json -d 'Output for tools, as JSON'
@@ -498,7 +457,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand history" -l map -d 'Also
 complete -c corbeau -n "__fish_corbeau_using_subcommand history" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand history" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand history" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand history" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand history" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand history" -l json -d 'Output for tools, as JSON'
@@ -508,7 +466,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand history" -s h -l help -d
 complete -c corbeau -n "__fish_corbeau_using_subcommand export" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand export" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand export" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand export" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand export" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand export" -l json -d 'Output for tools, as JSON'
@@ -516,11 +473,9 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand export" -s v -l verbose 
 complete -c corbeau -n "__fish_corbeau_using_subcommand export" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -l maildir -d 'Read every new message of this Maildir (moved to cur/ once carried out) instead of one message on stdin' -r -F
-complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -l isolated -d 'Carry out this one message of a Maildir\'s `new/` alone: how a pass tries again a mail that was in hand when a process died (docs/storage.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -l json -d 'Output for tools, as JSON'
@@ -530,7 +485,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand ingest" -s h -l help -d 
 complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -l retry -d 'Try every waiting mail again at the next pass, without waiting for its back-off'
@@ -541,7 +495,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand outbox" -s h -l help -d 
 complete -c corbeau -n "__fish_corbeau_using_subcommand tick" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand tick" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand tick" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand tick" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand tick" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand tick" -l json -d 'Output for tools, as JSON'
@@ -552,7 +505,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -l interval -d 'S
 complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -l json -d 'Output for tools, as JSON'
@@ -562,7 +514,6 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand serve" -s h -l help -d '
 complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -l config -d 'The configuration file (default: ./corbeau.toml if present; docs/configuration.md)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -l data -d 'The data directory (default: the configuration\'s `data_dir`, ./corbeau-data)' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -l now -d 'The time to act at (RFC 3339), instead of the clock: for tests and replays' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -l json -d 'Output for tools, as JSON'
@@ -594,8 +545,3 @@ json\t'One JSON object per event and per line: time, level, target, message and 
 complete -c corbeau -n "__fish_corbeau_using_subcommand completions" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand completions" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c corbeau -n "__fish_corbeau_using_subcommand package-files" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
-json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
-complete -c corbeau -n "__fish_corbeau_using_subcommand package-files" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
-complete -c corbeau -n "__fish_corbeau_using_subcommand package-files" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
-complete -c corbeau -n "__fish_corbeau_using_subcommand package-files" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -157,7 +157,14 @@ pub(super) fn settings(args: &StoreArgs) -> Result<(Config, Lang, DateTime<Utc>)
     if let Some(dir) = &args.data {
         config.data_dir = dir.clone();
     }
-    let lang = args.lang.unwrap_or(config.lang);
+    // The file's `lang` when it writes one, else the user's locale, else its default.
+    let lang = args.lang.unwrap_or_else(|| {
+        if config.lang_written {
+            config.lang
+        } else {
+            super::locale_lang().unwrap_or(config.lang)
+        }
+    });
     crate::lang::set_operator(lang);
     // The message catalogue follows the templates: the configured directory, else
     // ./templates (docs/wording.md); a broken override file stops the command here.

@@ -41,10 +41,38 @@ pub(super) fn run(root: Command, args: PackageFilesArgs) -> Result<(), Error> {
         (clap_complete::Shell::Fish, "corbeau.fish"),
     ] {
         let mut text = Vec::new();
-        clap_complete::generate(shell, &mut root.clone(), "corbeau", &mut text);
+        clap_complete::generate(shell, &mut completed(&root), "corbeau", &mut text);
         fs::write(completions.join(name), text)?;
     }
     Ok(())
+}
+
+/// `cmd` as the shells complete it: without its hidden subcommands and options, which
+/// the completion generators would offer (they list every one). Built anew, since a
+/// command cannot lose a subcommand: only what completion reads is carried over (names,
+/// aliases, help lines, options and their values).
+pub(super) fn completed(cmd: &Command) -> Command {
+    // `--help` and `--version` are left for the new command to make, once: a command
+    // already built holds its own.
+    let own =
+        |a: &&clap::Arg| !a.is_hide_set() && !["help", "version"].contains(&a.get_id().as_str());
+    let mut out = Command::new(cmd.get_name().to_string())
+        .args(cmd.get_arguments().filter(own).cloned())
+        .subcommands(
+            cmd.get_subcommands()
+                .filter(|s| !s.is_hide_set())
+                .map(completed),
+        )
+        .visible_aliases(cmd.get_visible_aliases().map(str::to_string))
+        .disable_help_subcommand(cmd.is_disable_help_subcommand_set())
+        .disable_version_flag(cmd.get_version().is_none());
+    if let Some(about) = cmd.get_about() {
+        out = out.about(about.clone());
+    }
+    if let Some(version) = cmd.get_version() {
+        out = out.version(version.to_string());
+    }
+    out
 }
 
 /// The page of `cmd` and of each of its visible subcommands, each page ending with the

@@ -131,6 +131,15 @@ pub(super) fn run(args: IngestArgs, store: &StoreArgs) -> Result<(), Error> {
     if let Some(pending) = pending {
         let service = Service::open_waiting(&config.data_dir, store_wait())
             .map_err(|e| Error::Temporary(game_error(lang, e).to_string()))?;
+        // A mail that came first may still wait for the store in another `ingest`: this
+        // one goes into the spool behind it, and that run's pass, which reads the spool
+        // after its own mail, handles it. Otherwise whichever reached the store first
+        // would go first, and of two JOINs the later could take the house the earlier
+        // asked for.
+        if pending.arrived_after_another() {
+            pending.publish().map_err(temporary)?;
+            return print_report(lang, store.json, &PassReport::default());
+        }
         // Held: no other pass reads the spool until this mail is done.
         let path = pending.publish().map_err(temporary)?;
         watchdog.start(lang);

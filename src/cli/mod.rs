@@ -395,12 +395,16 @@ fn run(cli: Cli) -> Result<(), Error> {
         CliCommand::Serve { args, store } => clock::run_serve(&store, args),
         CliCommand::Bot { command } => bot::run(command),
         CliCommand::Completions { shell } => {
+            // Written whole into memory first: the generator panics on a failed write,
+            // and a reader may close the pipe early (`corbeau completions bash | head`).
+            let mut text = Vec::new();
             clap_complete::generate(
                 shell,
-                &mut Cli::command(),
+                &mut dist::completed(&Cli::command()),
                 "corbeau",
-                &mut std::io::stdout(),
+                &mut text,
             );
+            out!("{}", String::from_utf8_lossy(&text));
             Ok(())
         }
         CliCommand::PackageFiles(args) => dist::run(Cli::command(), args),
@@ -443,14 +447,27 @@ fn map_check(files: &[String]) -> Result<(), Error> {
     Ok(())
 }
 
-/// The language of messages and results: `--lang`, else `CORBEAU_LANG`, else French.
+/// The language of messages and results: `--lang`, else `CORBEAU_LANG`, else the
+/// user's locale ([`locale_lang`]), else French.
 fn language(flag: Option<Lang>) -> Lang {
     flag.or_else(|| {
         std::env::var("CORBEAU_LANG")
             .ok()
             .and_then(|l| l.parse().ok())
     })
+    .or_else(locale_lang)
     .unwrap_or_default()
+}
+
+/// The language of the user's locale, as POSIX ranks its variables: the first of
+/// `LC_ALL`, `LC_MESSAGES`, `LANG` that is set and not empty decides (`C` or a language
+/// corbeau does not speak: none).
+pub(crate) fn locale_lang() -> Option<Lang> {
+    ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .iter()
+        .filter_map(|name| std::env::var(name).ok())
+        .find(|value| !value.is_empty())
+        .and_then(|value| Lang::of_locale(&value))
 }
 
 /// Reads a file, or standard input for `-` (read once, then kept: see `run`), of at most

@@ -880,7 +880,40 @@ pub struct Pending {
     target: PathBuf,
 }
 
+/// How long a message written in a Maildir's `tmp/` counts as a delivery still under way
+/// (an `ingest` waiting for the store): longer than any wait for the store and the
+/// handling of a mail; an older one is a delivery that died, which `prune` clears.
+const UNDER_WAY: std::time::Duration = std::time::Duration::from_secs(120);
+
 impl Pending {
+    /// Whether another delivery into the same Maildir holds, still in `tmp/` and not
+    /// older than [`UNDER_WAY`], a message that arrived before this one
+    /// ([`delivery_order`]): an `ingest` that reached the store later than this one for a
+    /// mail that came first.
+    pub fn arrived_after_another(&self) -> bool {
+        let Some(ours) = &self.tmp else {
+            return false;
+        };
+        let Some(dir) = ours.parent() else {
+            return false;
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return false;
+        };
+        let now = std::time::SystemTime::now();
+        let our_order = delivery_order(ours);
+        entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p != ours && p.is_file())
+            .filter(|p| {
+                std::fs::metadata(p)
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| now.duration_since(t).unwrap_or_default() < UNDER_WAY)
+            })
+            .any(|p| delivery_order(&p) < our_order)
+    }
+
     /// Renames the message into `new/`; returns its path there.
     pub fn publish(mut self) -> Result<PathBuf, MaildirError> {
         let tmp = self

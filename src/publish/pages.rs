@@ -40,6 +40,9 @@ const TOP: f64 = 10.0;
 const BOTTOM: f64 = 24.0;
 /// At most this many year labels under the chart: more would run into each other.
 const MAX_X_LABELS: usize = 7;
+/// The stroke of the last house's line, and how much wider each line before it is.
+const SERIES_WIDTH: f64 = 2.0;
+const SERIES_STEP: f64 = 1.5;
 
 /// The supply centres of each house over the years, for the chart and its table: a point
 /// at the start of the game (before its first phase) and one at the end of each year
@@ -81,14 +84,15 @@ pub(super) fn centre_chart(variant: &Variant, records: &[PhaseRecord], lang: Lan
                 .any(|(_, c)| c.get(*h).copied().unwrap_or(0) > 0)
         })
         .collect();
-    // Houses with as many centres run on one line: each is drawn a little apart from the
-    // others (a stroke's width), so that none hides another.
-    let middle = (holding.len() as f64 - 1.0) / 2.0;
+    // Each line sits exactly on its counts: a line moved apart to stay visible would read
+    // as up to half a centre more or less. Houses with as many centres run on one line,
+    // so the lines are drawn thickest first, each one step thinner than the one before:
+    // every colour shows along a shared stretch as a stripe of the band.
+    let widest = SERIES_WIDTH + SERIES_STEP * (holding.len().max(1) - 1) as f64;
     let series: Vec<Json> = holding
         .iter()
         .enumerate()
         .map(|(k, &(h, house))| {
-            let apart = (k as f64 - middle) * 2.5;
             let counts: Vec<usize> = points
                 .iter()
                 .map(|(_, c)| c.get(h).copied().unwrap_or(0))
@@ -100,7 +104,7 @@ pub(super) fn centre_chart(variant: &Variant, records: &[PhaseRecord], lang: Lan
                     "{}{:.1},{:.1}",
                     if i > 0 { " " } else { "" },
                     x(i),
-                    y(*n) + apart
+                    y(*n)
                 );
             }
             json!({
@@ -108,6 +112,7 @@ pub(super) fn centre_chart(variant: &Variant, records: &[PhaseRecord], lang: Lan
                 "colour": super::safe_colour(&house.colour),
                 "counts": counts,
                 "points": line,
+                "width": format!("{:.1}", widest - SERIES_STEP * k as f64),
             })
         })
         .collect();

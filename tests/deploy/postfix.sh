@@ -200,7 +200,13 @@ for user in alice bob carol; do
         found && /secret/ { print $NF; exit }')
     [ -n "${secret[$user]}" ] || fail "no secret printed for $user by the guide's commands"
 done
-say "the judge's mails came through Postfix; the secrets: ${secret[*]}"
+# The guide's `player add … --welcome` queued each player's welcome: it reached the
+# player through Postfix with the secret the command printed.
+for user in alice bob carol; do
+    new_mail "$user" | grep -Eq "^(Votre secret :|Your secret:) ${secret[$user]}\$" ||
+        fail "no welcome mail with its secret in /var/mail/$user"
+done
+say "the judge's mails came through Postfix, the welcomes with the secrets: ${secret[*]}"
 
 # The players' orders, mailed to the judge with sendmail; each gets its answer.
 orders() {

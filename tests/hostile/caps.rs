@@ -1,4 +1,4 @@
-//! Amplification (issue 17, item 8), as attacks: a forger's one mail must cost the address
+//! Amplification, as attacks: a forger's one mail must cost the address
 //! it names a few answers at most — observers past the cap, pictures asked for again and
 //! again in a player's name, a mail drawing several pictures, press fanned out by one
 //! mail, an unmarked auto-responder repeating itself — and each cap must leave the owner's

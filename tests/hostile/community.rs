@@ -1,8 +1,7 @@
-//! What anyone may ask of the judge by mail (issue 23, items 2 and 4, D13, and EJECT and
-//! ALERT of item 6): `CREATE` from the addresses the configuration allows, bounded per
-//! address and day, and never to a forger's profit; `WHOGAME` and `SUMMARY` for anyone,
-//! the addresses hidden unless the game shows them; the summary in the game-over mail;
-//! the moderator's `EJECT` and `ALERT`.
+//! What anyone may ask of the judge by mail: `CREATE` from the addresses the configuration
+//! allows, bounded per address and day, and never to a forger's profit; `WHOGAME` and
+//! `SUMMARY` for anyone, the addresses hidden unless the game shows them; the summary in
+//! the game-over mail; the moderator's `EJECT` and `ALERT`.
 
 use chrono::{DateTime, TimeDelta, Utc};
 use corbeau::config::Config;

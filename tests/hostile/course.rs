@@ -1,4 +1,4 @@
-//! The phase's course as players read it (issue 23, D1, D5, D6, D10): a `READY` never
+//! The phase's course as players read it: a `READY` never
 //! lets an order the judge finds illegal be carried out before its player reads why; late
 //! orders that complete the set, or a phase where only houses in civil disorder have
 //! anything to decide, are processed at the next pass; and the answer to the mail that

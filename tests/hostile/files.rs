@@ -1,5 +1,5 @@
-//! Files named on the command line are read up to 16 MB and no further (issue 17, item
-//! 9): `corbeau map check /dev/zero` used to fill the memory (6 GB) before saying anything.
+//! Files named on the command line are read up to 16 MB and no further: `corbeau map check
+//! /dev/zero` used to fill the memory (6 GB) before saying anything.
 
 use std::fs;
 use std::process::{Command, Output, Stdio};

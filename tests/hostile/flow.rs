@@ -1,4 +1,4 @@
-//! Game flow that players must be able to trust (issue 9, item 7): a rollback replays the
+//! Game flow that players must be able to trust: a rollback replays the
 //! phase with its orders but nobody ready; an absence moves any deadline it covers and
 //! everyone hears of it; the players and the moderator hear of a grace period, a missed
 //! deadline and civil disorder; one grace rule across clock changes; and every outcome and
@@ -869,7 +869,7 @@ fn every_notice(deadline: DateTime<Utc>) -> Vec<(NoticeKind, Vec<corbeau::game::
             },
             vec![],
         ),
-        // Issue 23, joining: the moderator's two, and one of each for each player.
+        // Joining: the moderator's two, and one of each for each player.
         (
             NoticeKind::Joined {
                 house: "stark".into(),
@@ -1191,7 +1191,7 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             max: Span::days(7),
         },
         GameError::TooManyReminders { count: 6, max: 5 },
-        // Issue 23, the habits of njudge players.
+        // The habits of njudge players.
         GameError::DrawWithout(HouseKey::from("greyjoy")),
         GameError::WeakSecret { min: 8 },
         GameError::CommonSecret,

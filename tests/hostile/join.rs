@@ -1,4 +1,4 @@
-//! Issue 23, joining: strangers take seats by mail. An open game fills itself by `JOIN`
+//! Joining: strangers take seats by mail. An open game fills itself by `JOIN`
 //! and starts; `JOIN` is refused to a closed, full or running game and to an address
 //! already in it (the bound per address: tests/community.rs); a vacant seat is taken by
 //! `TAKEOVER` at once, a house in civil disorder after the moderator's `APPROVE`; the

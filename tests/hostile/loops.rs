@@ -1,4 +1,4 @@
-//! Mail loops and bounces (issue 9, items 3, 4 and the Message-ID part of 6), as attacks:
+//! Mail loops and bounces, as attacks:
 //! the five loop shapes (the judge's own address in From, a Reply-To pointing back at it,
 //! a player moving to it, a mailer-daemon or empty return path, and an unmarked
 //! auto-responder playing ping-pong), the marks on every mail the judge sends, ids that

@@ -1,4 +1,4 @@
-//! Orders as a rival player would abuse them (issue 9): an order for another house's unit,
+//! Orders as a rival player would abuse them: an order for another house's unit,
 //! results that would reveal every house's rejected lines, a `PRÊT` that would make a
 //! house ready with refused orders, courtesies taken for orders, refusals numbered inside
 //! the joined order set. Through the library (mails given to `dispatch::handle`, notices

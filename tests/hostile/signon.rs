@@ -1,4 +1,4 @@
-//! Sign-on cost, secrets and observers, attacked (issue 9, items 2 and 6): poison mails of
+//! Sign-on cost, secrets and observers, attacked: poison mails of
 //! hundreds of sign-on lines, a right secret after a wrong one, guessing secrets by mail
 //! (the throttle, its notice, its counters across a restart), secrets echoed with a word
 //! after them, on a moderator's line, in the Subject, in the audit, `export` and the store,

@@ -1,4 +1,4 @@
-//! Variant files that could brick the store (issue 17, item 3): a name holding `<`, `:` or
+//! Variant files that could brick the store: a name holding `<`, `:` or
 //! `#` used to pass `map check` and `game new`, and the game could then never be read
 //! again. Every name now round-trips through the store; what cannot (an id or a dragon's
 //! name that is no plain word) is refused by `map check`, `game new` and `game variant`

@@ -2,7 +2,7 @@
 //! a phase's results.
 
 use crate::game::Game;
-use crate::report::game_text::{phase_text, status_word, vote_text};
+use crate::report::game_text::{ending_text, phase_text, status_word, vote_text};
 use crate::report::summary::{summary_text, whogame_text};
 use crate::say;
 use crate::service::{ServiceError, Session};
@@ -74,6 +74,7 @@ impl Desk<'_> {
             phase: phase_text(g.phase(), self.lang),
             deadline: g.deadline_text(self.lang),
             houses,
+            ending: g.ending().map(|e| ending_text(e, variant, self.lang)),
         };
         self.section(located.line, &located.text, data);
         self.blocks_section(game);

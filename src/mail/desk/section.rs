@@ -92,6 +92,8 @@ pub(super) enum ReplySection {
         phase: String,
         deadline: String,
         houses: Vec<HouseState>,
+        /// How a finished game ended, said instead of its houses' state.
+        ending: Option<String>,
     },
     /// `LISTE`.
     List {
@@ -351,6 +353,7 @@ mod tests {
                     bounced: false,
                     vote: None,
                 }],
+                ending: None,
             },
             ReplySection::List {
                 games: vec![GameLine {
