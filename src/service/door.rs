@@ -179,6 +179,8 @@ impl Service {
             seen: effects.seen,
             replied: effects.replied,
             counted: effects.counted,
+            standby: effects.standby,
+            announced: effects.announced,
             ..Commit::default()
         })?;
         Ok(())
@@ -406,22 +408,8 @@ impl Service {
         Ok(self.store.standby()?)
     }
 
-    /// Puts an address on the list (`Some`), or takes it off (`None`).
-    pub fn keep_standby(&self, address: &str, entry: Option<&Standby>) -> Result<(), ServiceError> {
-        Ok(self.store.keep_standby(address, entry)?)
-    }
-
     /// When the list was last told of the game's free houses, if ever.
     pub fn standby_announced(&self, game: &str) -> Result<Option<DateTime<Utc>>, ServiceError> {
         Ok(self.store.standby_announced(game)?)
-    }
-
-    /// Remembers that the list was told of the game's free houses at `at`.
-    pub fn keep_standby_announced(
-        &self,
-        game: &str,
-        at: DateTime<Utc>,
-    ) -> Result<(), ServiceError> {
-        Ok(self.store.keep_standby_announced(game, at)?)
     }
 }

@@ -46,6 +46,10 @@ pub struct Effects {
     /// Every other press message, kept in the audit trail (action [`PRESS`]): the press
     /// archive, the moderator's to read (`corbeau export`), never published.
     pub press: Vec<PressRecord>,
+    /// Addresses put on the standby list (`Some`) or taken off it (`None`).
+    pub standby: Vec<(String, Option<Standby>)>,
+    /// Games whose free houses the standby list was told of, and when.
+    pub announced: Vec<(String, chrono::DateTime<chrono::Utc>)>,
 }
 
 /// The audit trail's action for a press message that is no signed broadcast (private,

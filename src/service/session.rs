@@ -331,6 +331,8 @@ impl Session<'_> {
             counted: extra.counted,
             guards,
             seats,
+            standby: extra.standby,
+            announced: extra.announced,
             ..Commit::default()
         })?;
         Ok(game)

@@ -144,6 +144,17 @@ pub struct Standby {
     pub since: DateTime<Utc>,
 }
 
+/// The key of an address on the standby list: the address as the judge compares
+/// addresses.
+fn standby_key(address: &str) -> String {
+    address.trim().to_ascii_lowercase()
+}
+
+/// The key in `meta` of when the standby list was last told of a game's free houses.
+fn announced_key(game: &str) -> String {
+    format!("standby-announced\0{game}")
+}
+
 /// A stored game by id, read or with the reason it could not be.
 pub type StoredGame = (String, Result<Game, StoreError>);
 
@@ -203,6 +214,10 @@ pub struct Commit<'a> {
     pub guards: Vec<(String, Option<Guard>)>,
     /// Seats taken by an address (`seats`), written with the game that seats it.
     pub seats: Vec<SeatTaken>,
+    /// Addresses put on the standby list (`Some`) or taken off it (`None`).
+    pub standby: Vec<(String, Option<Standby>)>,
+    /// Games whose free houses the standby list was told of, and when.
+    pub announced: Vec<(String, DateTime<Utc>)>,
 }
 
 /// A seat an address took: what the `seats` tree keeps, so that the seats an address
@@ -638,6 +653,19 @@ impl Store {
             .map(|(key, guard)| Ok((key.as_bytes(), guard.as_ref().map(encode).transpose()?)))
             .collect::<Result<Vec<_>, StoreError>>()?;
         let seat_keys: Vec<Vec<u8>> = commit.seats.iter().map(seat_key).collect();
+        let standby_json = commit
+            .standby
+            .iter()
+            .map(|(address, entry)| {
+                Ok((standby_key(address), entry.as_ref().map(encode).transpose()?))
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let announced_json = commit
+            .announced
+            .iter()
+            .map(|(game, at)| Ok((announced_key(game), encode(at)?)))
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let (standby_tree, meta_tree) = (self.db.open_tree("standby")?, self.db.open_tree("meta")?);
         // A slice, not a tuple: sled joins at most nine trees in a tuple.
         let trees = [
             &self.games,
@@ -650,6 +678,8 @@ impl Store {
             &self.replies,
             &self.guards,
             &self.seats,
+            &standby_tree,
+            &meta_tree,
         ];
         let result = trees[..].transaction(|trees| {
             let [
@@ -663,6 +693,8 @@ impl Store {
                 replies,
                 guards,
                 seats,
+                standby,
+                meta,
             ] = trees.as_slice()
             else {
                 return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
@@ -671,6 +703,15 @@ impl Store {
             };
             for key in &seat_keys {
                 seats.insert(key.as_slice(), &[])?;
+            }
+            for (key, json) in &standby_json {
+                match json {
+                    Some(json) => standby.insert(key.as_bytes(), json.as_slice())?,
+                    None => standby.remove(key.as_bytes())?,
+                };
+            }
+            for (key, json) in &announced_json {
+                meta.insert(key.as_bytes(), json.as_slice())?;
             }
             if touches_game {
                 if commit.before.is_none() && games.get(id.as_bytes())?.is_some() {
@@ -1014,40 +1055,15 @@ impl Store {
         Ok(list)
     }
 
-    /// Puts an address on the standby list (`Some`), or takes it off (`None`): keyed by
-    /// the address as the judge compares addresses.
-    pub fn keep_standby(&self, address: &str, entry: Option<&Standby>) -> Result<(), StoreError> {
-        self.room()?;
-        let tree = self.db.open_tree("standby")?;
-        let key = address.trim().to_ascii_lowercase();
-        match entry {
-            Some(entry) => {
-                tree.insert(key.as_bytes(), encode(entry)?)?;
-            }
-            None => {
-                tree.remove(key.as_bytes())?;
-            }
-        }
-        tree.flush()?;
-        Ok(())
-    }
-
     /// When the standby list was last told of a game's free houses, if ever.
     pub fn standby_announced(&self, game: &str) -> Result<Option<DateTime<Utc>>, StoreError> {
         let meta = self.db.open_tree("meta")?;
-        meta.get(format!("standby-announced\0{game}"))?
+        meta.get(announced_key(game))?
             .map(|v| decode(&v, "standby announcement"))
             .transpose()
     }
 
-    /// Remembers that the standby list was told of a game's free houses at `at`.
-    pub fn keep_standby_announced(&self, game: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
-        self.room()?;
-        let meta = self.db.open_tree("meta")?;
-        meta.insert(format!("standby-announced\0{game}"), encode(&at)?)?;
-        meta.flush()?;
-        Ok(())
-    }
+
 
     /// Bytes the store takes on disk.
     pub fn size_on_disk(&self) -> Result<u64, StoreError> {

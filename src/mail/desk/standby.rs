@@ -67,7 +67,9 @@ impl Desk<'_> {
             lang: self.lang,
             since: self.now,
         };
-        self.service.keep_standby(&address, on.then_some(&entry))?;
+        // Written with the reply, in one transaction: an answer never says what was not
+        // kept, nor is anything kept that the reply does not say.
+        self.effects.standby.push((address.to_string(), on.then_some(entry)));
         let message = say!(self.lang, "standby.done", on);
         self.section(located.line, &located.text, ReplySection::Note { message });
         Ok(())
@@ -131,7 +133,7 @@ impl Desk<'_> {
             self.effects.mails.push(mail.about(g.id()).seal());
             told += 1;
         }
-        self.service.keep_standby_announced(g.id(), self.now)?;
+        self.effects.announced.push((g.id().to_string(), self.now));
         let message = say!(self.lang, "standby.announced", game = g.id(), count = told);
         self.section(located.line, &located.text, ReplySection::Note { message });
         Ok(())
