@@ -1240,6 +1240,13 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         GameError::RulesAfterStart {
             rules: corbeau::judge::Edition::Rules1971,
         },
+        // Players' records and time zones.
+        GameError::BadPercent {
+            input: "120".into(),
+        },
+        GameError::UnknownZone {
+            input: "Mars/Olympus".into(),
+        },
     ];
     for e in &games {
         // No wildcard: a new error does not compile until it is listed above. (The map's
@@ -1311,7 +1318,9 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::AheadTooMany { .. }
             | GameError::AheadTooLong { .. }
             | GameError::UnknownRules { .. }
-            | GameError::RulesAfterStart { .. } => {}
+            | GameError::RulesAfterStart { .. }
+            | GameError::BadPercent { .. }
+            | GameError::UnknownZone { .. } => {}
         }
         check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
     }
