@@ -1460,8 +1460,9 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         }
     }
     // The 4 after the 7: the refusals of orders for later phases; the 2 after: the rule
-    // editions'; the last: a number of missed phases.
-    assert_eq!(checked, 11 + 53 + 9 + 27 + 4 + 7 + 4 + 2 + 1);
+    // editions'; then a number of missed phases; the last: a bad percentage and an
+    // unknown time zone.
+    assert_eq!(checked, 11 + 53 + 9 + 27 + 4 + 7 + 4 + 2 + 1 + 2);
 }
 
 /// A game of three on a judge driven through the binary, created at `when`: its
