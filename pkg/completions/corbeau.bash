@@ -151,6 +151,9 @@ _corbeau() {
             corbeau__subcmd__player,replace)
                 cmd="corbeau__subcmd__player__subcmd__replace"
                 ;;
+            corbeau__subcmd__player,set)
+                cmd="corbeau__subcmd__player__subcmd__set"
+                ;;
             corbeau__subcmd__player,vote)
                 cmd="corbeau__subcmd__player__subcmd__vote"
                 ;;
@@ -865,7 +868,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__set)
-            opts="-v -q -h --grace --press --reminders --days --deadline --addresses --grey-authors --open --start-when-full --bots --rules --civil-disorder-after --config --data --lang --json --verbose --quiet --log-format --help"
+            opts="-v -q -h --grace --press --reminders --days --deadline --addresses --grey-authors --open --start-when-full --bots --rules --civil-disorder-after --min-reliability --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -916,6 +919,10 @@ _corbeau() {
                     return 0
                     ;;
                 --civil-disorder-after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-reliability)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1359,7 +1366,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__player)
-            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help add replace remove ready vote absence approve reject"
+            opts="-v -q -h --config --data --lang --json --verbose --quiet --log-format --help add replace remove set ready vote absence approve reject"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1588,6 +1595,40 @@ _corbeau() {
                     return 0
                     ;;
                 --player-lang)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        corbeau__subcmd__player__subcmd__set)
+            opts="-v -q -h --zone --config --data --lang --json --verbose --quiet --log-format --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --zone)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -153,6 +153,11 @@ pub(super) struct SetValues {
     /// at most 12), from the next deadline on.
     #[arg(long, group = "setting")]
     civil_disorder_after: Option<String>,
+    /// The reliability (percent of phases due that a player ordered, across this
+    /// judge's games) an address needs to take a seat by mail; `0`: none. The players
+    /// already seated keep their seats (docs/email.md, "Records").
+    #[arg(long, group = "setting")]
+    min_reliability: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -279,6 +284,14 @@ pub(super) enum PlayerCommand {
     Replace(SeatArgs),
     /// Leave a house without a player.
     Remove { game: String, house: String },
+    /// A player's own settings: `--zone America/New_York` shows every deadline of
+    /// their mails in that zone, the game's beside it (`--zone game`: the game's again).
+    Set {
+        game: String,
+        house: String,
+        #[arg(long)]
+        zone: String,
+    },
     /// Declare a house ready for early processing (or not, with --not).
     Ready {
         game: String,
@@ -705,6 +718,7 @@ fn set(ctx: &Context, args: SetArgs) -> Result<(), Error> {
         (SettingKind::Bots, &values.bots),
         (SettingKind::Rules, &values.rules),
         (SettingKind::CivilDisorder, &values.civil_disorder_after),
+        (SettingKind::MinReliability, &values.min_reliability),
     ];
     let settings = given
         .into_iter()
@@ -779,6 +793,19 @@ pub(super) fn run_player(ctx: &Context, command: PlayerCommand) -> Result<(), Er
             let house = self::house(ctx, &game, &house)?;
             let g = moderate(ctx, &game, Action::Remove { house })?;
             done(ctx, &g, &say!(ctx.lang, "cli_game.player_removed"))
+        }
+        PlayerCommand::Set { game, house, zone } => {
+            let house = self::house(ctx, &game, &house)?;
+            let zone = crate::game::read_zone(&zone).map_err(|e| ctx.fail(e))?;
+            let g = moderate(ctx, &game, Action::Zone { house, zone })?;
+            let game_zone = g.settings().schedule.time_zone.name().to_string();
+            let message = say!(
+                ctx.lang,
+                "zone.set",
+                zone = zone.map(|z| z.name().to_string()),
+                game_zone
+            );
+            done(ctx, &g, &message)
         }
         PlayerCommand::Ready { game, house, not } => {
             let house = self::house(ctx, &game, &house)?;

@@ -163,6 +163,11 @@ pub enum Action {
         house: Option<HouseKey>,
         lang: Lang,
     },
+    /// The time zone a house's player reads deadlines in (none: the game's).
+    Zone {
+        house: HouseKey,
+        zone: Option<chrono_tz::Tz>,
+    },
     /// A player's new address.
     Address {
         house: HouseKey,
@@ -275,6 +280,7 @@ impl Action {
             Action::Observers { .. } => "observers",
             Action::Pictures { .. } => "pictures",
             Action::Language { .. } => "language",
+            Action::Zone { .. } => "zone",
             Action::Address { .. } => "address",
             Action::AskObserve { .. }
             | Action::ConfirmObserve { .. }
@@ -306,6 +312,7 @@ impl Action {
             | Action::Absence { house, .. }
             | Action::Resign { house }
             | Action::Address { house, .. }
+            | Action::Zone { house, .. }
             | Action::Language {
                 house: Some(house), ..
             }
@@ -365,7 +372,10 @@ impl ActionKind {
             | ActionKind::Absence
             | ActionKind::Resign
             | ActionKind::Address => Needs::Player,
-            ActionKind::Language | ActionKind::Pictures | ActionKind::ChangeSecret => Needs::Own,
+            ActionKind::Language
+            | ActionKind::Zone
+            | ActionKind::Pictures
+            | ActionKind::ChangeSecret => Needs::Own,
             ActionKind::AskObserve
             | ActionKind::ConfirmObserve
             | ActionKind::Unobserve
@@ -558,6 +568,7 @@ impl Game {
                 change: self.change_setting(setting, now)?,
             },
             Action::Language { house, lang } => self.change_language(variant, house, lang)?,
+            Action::Zone { house, zone } => self.change_zone(variant, &house, zone)?,
             Action::Address { house, address } => self.change_address(variant, &house, &address)?,
             Action::AskObserve { address, lang } => self.ask_observe(&address, lang, now)?,
             Action::ConfirmObserve {

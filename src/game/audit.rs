@@ -129,6 +129,12 @@ pub enum AuditLine {
         house: Option<HouseKey>,
         lang: Lang,
     },
+    /// A player's time zone for deadlines (none: the game's again).
+    Zone {
+        house: HouseKey,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        zone: Option<String>,
+    },
     /// A sign-on refused: as a house (`claimed`, as the sender wrote it, masked if it
     /// held the secret: perhaps no house at all), else as the moderator; `throttled`:
     /// refused unchecked (earlier versions' lockouts; never now).

@@ -180,6 +180,14 @@ pub enum GameError {
         input: String,
         max: u32,
     },
+    /// A time zone the judge does not know (`SET ZONE`, `player set --zone`).
+    UnknownZone {
+        input: String,
+    },
+    /// A percentage (the minimum reliability) that is no whole number from 0 to 100.
+    BadPercent {
+        input: String,
+    },
     /// `JOIN` to a game whose moderator gives the seats.
     GameClosed {
         game: String,

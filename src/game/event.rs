@@ -147,6 +147,11 @@ pub enum Event {
         house: Option<HouseKey>,
         lang: Lang,
     },
+    /// A player's time zone for deadlines (none: the game's).
+    ZoneChanged {
+        house: HouseKey,
+        zone: Option<chrono_tz::Tz>,
+    },
     AddressChanged {
         house: HouseKey,
         old: Address,
@@ -478,6 +483,10 @@ impl Event {
             Event::LanguageChanged { house, lang } => Trace::line(AuditLine::Language {
                 house: house.clone(),
                 lang: *lang,
+            }),
+            Event::ZoneChanged { house, zone } => Trace::line(AuditLine::Zone {
+                house: house.clone(),
+                zone: zone.map(|z| z.name().to_string()),
             }),
             Event::AddressChanged { house, old, new } => Trace::line(AuditLine::AddressChanged {
                 house: house.clone(),

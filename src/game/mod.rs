@@ -17,6 +17,7 @@ mod rules;
 mod secret;
 mod setting;
 pub mod span;
+mod standing;
 #[cfg(any(test, feature = "test-hooks"))]
 mod testing;
 mod victory;
@@ -56,5 +57,8 @@ pub use secret::{
     MIN_CHOSEN, SecretFailure, SieveKey, derived_key, has_keyed_sieve, hash_secret,
     install_sieve_key, is_common, new_secret, secret_matches, with_sieve, without_unkeyed_sieve,
 };
-pub use setting::{MAX_GRACE, MAX_REMINDERS, Setting, SettingChanged, SettingKind, read_rules};
+pub use setting::{
+    MAX_GRACE, MAX_REMINDERS, Setting, SettingChanged, SettingKind, read_rules, read_zone,
+};
+pub use standing::{PlayerRecord, RecordMark, finished_marks, phase_marks};
 pub use victory::survivors;

@@ -87,6 +87,14 @@ pub struct Settings {
     /// the default (2023), so games stored before the setting read as they were.
     #[serde(default, skip_serializing_if = "Edition::is_default")]
     pub rules: Edition,
+    /// The reliability (percent, `PlayerRecord::reliability`) an address needs to take a
+    /// seat by mail (`JOIN`, `TAKEOVER`); 0, the default, asks none. Stored only when set.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub min_reliability: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// Observers are allowed unless the moderator said otherwise (and in games stored before
@@ -112,6 +120,7 @@ impl Default for Settings {
             start_when_full: true,
             bots: false,
             rules: Edition::default(),
+            min_reliability: 0,
         }
     }
 }
@@ -128,6 +137,9 @@ pub struct Player {
     /// the mail server): shown to the moderator until the address changes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(in crate::game) bounced: Option<Bounced>,
+    /// The time zone the player reads deadlines in (`SET ZONE`); none: the game's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(in crate::game) zone: Option<chrono_tz::Tz>,
     /// The player asked for mails without the board's picture (`SET PICTURES off`,
     /// docs/email.md, "Pictures"). Stored only when set: a game stored before reads
     /// as pictures on.
@@ -994,5 +1006,10 @@ impl Player {
     /// Whether the player's results and notices carry the board's picture.
     pub fn pictures(&self) -> bool {
         !self.no_pictures
+    }
+
+    /// The time zone the player chose to read deadlines in, if any.
+    pub fn zone(&self) -> Option<chrono_tz::Tz> {
+        self.zone
     }
 }

@@ -53,6 +53,8 @@ pub enum Setting {
     Rules(Edition),
     /// Phases a house may miss in a row before it is in civil disorder (0: never).
     CivilDisorder(u32),
+    /// The reliability, in percent, an address needs to take a seat by mail (0: none).
+    MinReliability(u8),
 }
 
 /// Which setting a moderator names (`GRÂCE`, `--grace`…), before its value is read.
@@ -74,6 +76,7 @@ pub enum SettingKind {
     // The rules.
     Rules,
     CivilDisorder,
+    MinReliability,
 }
 
 impl Setting {
@@ -94,6 +97,7 @@ impl Setting {
             SettingKind::Bots => Setting::Bots(read_yes_no(value)?),
             SettingKind::Rules => Setting::Rules(read_rules(value)?),
             SettingKind::CivilDisorder => Setting::CivilDisorder(read_missed(value)?),
+            SettingKind::MinReliability => Setting::MinReliability(read_percent(value)?),
         })
     }
 }
@@ -121,6 +125,34 @@ fn read_missed(value: &str) -> Result<u32, GameError> {
             input: value.trim().to_string(),
             max: MAX_MISSED,
         })
+}
+
+/// A percentage, `0` to `100`, with or without its sign (`80`, `80 %`, `80%`).
+fn read_percent(value: &str) -> Result<u8, GameError> {
+    let trimmed = value.trim();
+    let digits = trimmed.strip_suffix('%').unwrap_or(trimmed).trim();
+    digits
+        .parse::<u8>()
+        .ok()
+        .filter(|n| *n <= 100)
+        .ok_or_else(|| GameError::BadPercent {
+            input: trimmed.to_string(),
+        })
+}
+
+/// A player's time zone as written: an IANA name (`America/New_York`), or `game`
+/// (`partie`) for the game's own again (none).
+pub fn read_zone(value: &str) -> Result<Option<chrono_tz::Tz>, GameError> {
+    let trimmed = value.trim();
+    match crate::map::fold(trimmed).as_str() {
+        "game" | "partie" | "jeu" => Ok(None),
+        _ => trimmed
+            .parse::<chrono_tz::Tz>()
+            .map(Some)
+            .map_err(|_| GameError::UnknownZone {
+                input: trimmed.to_string(),
+            }),
+    }
 }
 
 /// `visibles`/`shown`/`oui`/`yes` or `cachées`/`hidden`/`non`/`no`.
@@ -245,6 +277,10 @@ pub enum SettingChanged {
         old: u32,
         new: u32,
     },
+    MinReliability {
+        old: u8,
+        new: u8,
+    },
 }
 
 impl SettingChanged {
@@ -327,6 +363,11 @@ impl Game {
             Setting::CivilDisorder(new) => {
                 let old = std::mem::replace(&mut self.settings.civil_disorder_after, new);
                 return Ok(SettingChanged::CivilDisorder { old, new });
+            }
+            // For the seats taken from now on: a player already seated keeps their seat.
+            Setting::MinReliability(new) => {
+                let old = std::mem::replace(&mut self.settings.min_reliability, new);
+                return Ok(SettingChanged::MinReliability { old, new });
             }
             Setting::Grace(new) => {
                 if new > MAX_GRACE {

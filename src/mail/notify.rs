@@ -378,10 +378,12 @@ fn mails_for(
         },
         _ => None,
     };
-    // One text per language, audience and house asked: a house reads its own rejected
-    // lines, the moderator everyone's, the others none (`Audience`); a player reads at the
-    // top what the coming phase asks of their house.
-    let mut bodies: HashMap<(Lang, Audience, Option<HouseKey>), String> = HashMap::new();
+    // One text per language, audience, house asked and time zone: a house reads its own
+    // rejected lines, the moderator everyone's, the others none (`Audience`); a player
+    // reads at the top what the coming phase asks of their house, and every deadline in
+    // the time zone they chose.
+    let mut bodies: HashMap<(Lang, Audience, Option<HouseKey>, Option<chrono_tz::Tz>), String> =
+        HashMap::new();
     // The end of a game tells its summary: the history, read once; its
     // replay is the game-over mail's picture.
     let history = match notice.kind {
@@ -419,119 +421,145 @@ fn mails_for(
     };
     let mut mails = Vec::new();
     for (address, lang) in to {
-        let mail = match &results {
-            Some((record, is_last)) => {
-                let reader = audience_of(game, &address);
-                // The phase the results open, told only while it is the one being played
-                // (not for a phase played since, nor after the game's end).
-                let asked = match &reader {
-                    Audience::House(house) if *is_last && record.ending.is_none() => {
-                        Some(house.clone())
-                    }
-                    _ => None,
-                };
-                let key = (lang, reader.narrowed(record), asked);
-                if let Entry::Vacant(slot) = bodies.entry(key.clone()) {
-                    let asks = key.2.as_ref().and_then(|house| {
-                        PhaseAsk::of_named(variant, &record.position_after, house)
-                    });
-                    let reader = Reader {
-                        audience: &key.1,
-                        asks: asks.as_ref(),
+        // A player who chose a time zone reads every deadline of their mail in it.
+        let zone = reader_zone(game, &address);
+        let mail = crate::report::for_reader(zone, || -> Result<OutMail, ServiceError> {
+            Ok(match &results {
+                Some((record, is_last)) => {
+                    let reader = audience_of(game, &address);
+                    // The phase the results open, told only while it is the one being
+                    // played (not for a phase played since, nor after the game's end).
+                    let asked = match &reader {
+                        Audience::House(house) if *is_last && record.ending.is_none() => {
+                            Some(house.clone())
+                        }
+                        _ => None,
                     };
-                    let text = record_results_for(
-                        game,
-                        variant,
-                        record,
-                        *is_last,
-                        reader,
-                        lang,
-                        config.templates.as_deref(),
-                    )
-                    .map_err(render_error)?;
-                    slot.insert(text);
-                }
-                let text = &bodies[&key];
-                // The phase the results are of (theirs, `phase`, is the same), read even
-                // when the stored results are not.
-                let data = json!({ "game": { "id": game.id() }, "phase": record.phase });
-                let subject = subject(config, "results", data, lang).map_err(render_error)?;
-                let picture = wants_picture(game, &address)
-                    .then(|| picture(lang))
-                    .flatten();
-                mail(config, &address, subject, text.clone(), now).carrying(picture.as_ref())
-            }
-            None => {
-                let mut data = notice_data(game, variant, &notice.kind, lang);
-                // What became of orders written ahead: worded with the orders as the
-                // judge reads them now, in the reader's templates.
-                if let (Some(text), Some(map)) = (
-                    crate::report::ahead::notice_text(
-                        game,
-                        variant,
-                        &notice.kind,
-                        lang,
-                        config.templates.as_deref(),
-                    )
-                    .map_err(render_error)?,
-                    data.as_object_mut(),
-                ) {
-                    map.insert("ahead".into(), Value::String(text));
-                }
-                if let (Some(records), Some(map)) = (&history, data.as_object_mut()) {
-                    let summary = summary_body(game, variant, records, lang);
-                    map.insert("summary".into(), Value::String(summary.trim().to_string()));
-                }
-                if let (Some(trail), Some(map)) = (&trail, data.as_object_mut())
-                    && let Some(grey) = grey_authors_text(game, variant, trail, lang)
-                {
-                    map.insert("grey".into(), Value::String(grey.trim_end().to_string()));
-                }
-                // A reminder: the player reads what the phase asks of their house.
-                if let (
-                    NoticeKind::Reminder { .. } | NoticeKind::Grace { .. },
-                    Audience::House(house),
-                ) = (&notice.kind, audience_of(game, &address))
-                    && let Some(map) = data.as_object_mut()
-                    && let Some(asks) = PhaseAsk::of_named(variant, game.position(), &house)
-                {
-                    map.insert(
-                        "asks".into(),
-                        crate::report::localized(&asks, variant, lang),
-                    );
-                }
-                // "The game begins": each player reads what their own house commands.
-                if let (Some(position), Audience::House(house)) =
-                    (&start, audience_of(game, &address))
-                    && let Some(map) = data.as_object_mut()
-                {
-                    let brief = board::house_brief(variant, position, &house, lang);
-                    map.insert(
-                        "own".into(),
-                        crate::report::localized(&brief, variant, lang),
-                    );
-                }
-                compose(
-                    config,
-                    "notice.txt",
-                    kind_word(&notice.kind),
-                    data,
-                    &address,
-                    lang,
-                    now,
-                )
-                .map_err(render_error)?
-                .carrying(
-                    wants_picture(game, &address)
+                    let key = (lang, reader.narrowed(record), asked, zone);
+                    if let Entry::Vacant(slot) = bodies.entry(key.clone()) {
+                        let asks = key.2.as_ref().and_then(|house| {
+                            PhaseAsk::of_named(variant, &record.position_after, house)
+                        });
+                        let reader = Reader {
+                            audience: &key.1,
+                            asks: asks.as_ref(),
+                        };
+                        let text = record_results_for(
+                            game,
+                            variant,
+                            record,
+                            *is_last,
+                            reader,
+                            lang,
+                            config.templates.as_deref(),
+                        )
+                        .map_err(render_error)?;
+                        slot.insert(text);
+                    }
+                    let text = &bodies[&key];
+                    // The phase the results are of (theirs, `phase`, is the same), read even
+                    // when the stored results are not.
+                    let data = json!({ "game": { "id": game.id() }, "phase": record.phase });
+                    let subject = subject(config, "results", data, lang).map_err(render_error)?;
+                    let picture = wants_picture(game, &address)
                         .then(|| picture(lang))
-                        .flatten()
-                        .as_ref(),
-                )
-            }
-        };
+                        .flatten();
+                    mail(config, &address, subject, text.clone(), now).carrying(picture.as_ref())
+                }
+                None => {
+                    let mut data = notice_data(game, variant, &notice.kind, lang);
+                    // The moderator reads the record of whoever took or asks for a seat, as
+                    // the judge counts it when the notice goes.
+                    if let NoticeKind::Joined { address, .. }
+                    | NoticeKind::SeatAsked { address, .. } = &notice.kind
+                        && let Some(Value::String(join)) =
+                            data.as_object_mut().and_then(|m| m.get_mut("join"))
+                    {
+                        let record = service.record(address.as_str())?;
+                        let said = crate::report::standing::record_text(&record, lang);
+                        join.push(' ');
+                        join.push_str(&crate::say!(lang, "record.of_asker", record = said));
+                    }
+                    // What became of orders written ahead: worded with the orders as the
+                    // judge reads them now, in the reader's templates.
+                    if let (Some(text), Some(map)) = (
+                        crate::report::ahead::notice_text(
+                            game,
+                            variant,
+                            &notice.kind,
+                            lang,
+                            config.templates.as_deref(),
+                        )
+                        .map_err(render_error)?,
+                        data.as_object_mut(),
+                    ) {
+                        map.insert("ahead".into(), Value::String(text));
+                    }
+                    if let (Some(records), Some(map)) = (&history, data.as_object_mut()) {
+                        let summary = summary_body(game, variant, records, lang);
+                        map.insert("summary".into(), Value::String(summary.trim().to_string()));
+                    }
+                    if let (Some(trail), Some(map)) = (&trail, data.as_object_mut())
+                        && let Some(grey) = grey_authors_text(game, variant, trail, lang)
+                    {
+                        map.insert("grey".into(), Value::String(grey.trim_end().to_string()));
+                    }
+                    // A reminder: the player reads what the phase asks of their house.
+                    if let (
+                        NoticeKind::Reminder { .. } | NoticeKind::Grace { .. },
+                        Audience::House(house),
+                    ) = (&notice.kind, audience_of(game, &address))
+                        && let Some(map) = data.as_object_mut()
+                        && let Some(asks) = PhaseAsk::of_named(variant, game.position(), &house)
+                    {
+                        map.insert(
+                            "asks".into(),
+                            crate::report::localized(&asks, variant, lang),
+                        );
+                    }
+                    // "The game begins": each player reads what their own house commands.
+                    if let (Some(position), Audience::House(house)) =
+                        (&start, audience_of(game, &address))
+                        && let Some(map) = data.as_object_mut()
+                    {
+                        let brief = board::house_brief(variant, position, &house, lang);
+                        map.insert(
+                            "own".into(),
+                            crate::report::localized(&brief, variant, lang),
+                        );
+                    }
+                    compose(
+                        config,
+                        "notice.txt",
+                        kind_word(&notice.kind),
+                        data,
+                        &address,
+                        lang,
+                        now,
+                    )
+                    .map_err(render_error)?
+                    .carrying(
+                        wants_picture(game, &address)
+                            .then(|| picture(lang))
+                            .flatten()
+                            .as_ref(),
+                    )
+                }
+            })
+        })?;
         mails.push(mail.about(game.id()));
     }
     Ok(mails)
+}
+
+/// The time zone the player at `address` chose for their deadlines, if they play here.
+fn reader_zone(game: &Game, address: &str) -> Option<chrono_tz::Tz> {
+    game.seats()
+        .iter()
+        .filter(|s| !s.resigned())
+        .filter_map(|s| s.player())
+        .find(|p| crate::game::same_address(p.address().as_str(), address))
+        .and_then(|p| p.zone())
 }
 
 /// Whether the mail to `address` carries the board's picture: not when it is a player's

@@ -147,6 +147,7 @@ impl AuditLine {
             } => {
                 say!(lang, "audit.language", house, chosen = chosen.code())
             }
+            AuditLine::Zone { house, zone } => say!(lang, "audit.zone", house, zone),
             AuditLine::SignOnRefused {
                 claimed: house,
                 from,

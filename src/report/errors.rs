@@ -176,6 +176,8 @@ impl GameError {
             NotShownOrHidden { input } => say!(lang, "whogame.not_shown_or_hidden", input),
             NotYesNo { input } => say!(lang, "join.not_yes_no", input),
             BadMissedCount { input, max } => say!(lang, "civil_disorder.bad_count", input, max),
+            BadPercent { input } => say!(lang, "record.bad_percent", input),
+            UnknownZone { input } => say!(lang, "zone.unknown", zone = input),
             GameClosed { game } => say!(lang, "join.game_closed", game),
             NoFreeSeat { game } => say!(lang, "join.no_free_seat", game),
             HousePlayed(house) => say!(lang, "join.house_played", house = name(house)),

@@ -16,6 +16,7 @@ mod orders;
 mod reason;
 mod render;
 mod setting;
+pub mod standing;
 pub mod summary;
 
 /// The results' data types live with the game, whose history keeps them.
@@ -26,7 +27,7 @@ pub use crate::game::results::{
 };
 pub use asks::{Ask, DislodgedBrief, PhaseAsk};
 pub use build::{phase_record, results_view, results_view_with_orders};
-pub use calendar::format_deadline;
+pub use calendar::{for_reader, format_deadline, set_reader};
 pub use describe::{order_text, province_place, region_place, unit_view};
 pub use game_text::phase_words;
 pub use localize::{localize, localized};

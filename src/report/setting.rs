@@ -94,6 +94,9 @@ impl SettingChanged {
             SettingChanged::CivilDisorder { old, new } => {
                 say!(lang, "civil_disorder.setting", old, new)
             }
+            SettingChanged::MinReliability { old, new } => {
+                say!(lang, "record.setting", old, new)
+            }
         }
     }
 }

@@ -142,6 +142,11 @@ impl Service {
         Ok(self.store.last_phase(id)?)
     }
 
+    /// What the judge saw an address do across its games (`game::PlayerRecord`).
+    pub fn record(&self, address: &str) -> Result<crate::game::PlayerRecord, ServiceError> {
+        Ok(self.store.record(address)?)
+    }
+
     /// A game's audit trail, oldest first.
     pub fn audit_trail(&self, id: &str) -> Result<Vec<AuditEntry>, ServiceError> {
         Ok(self.store.audit(id)?)

@@ -9,11 +9,11 @@ use std::rc::Rc;
 use chrono::{DateTime, Utc};
 
 use crate::game::{
-    Action, Actor, AuditEntry, AuditLine, Event, Game, GameError, HouseKey, NewGame, Notice,
-    NoticeKind, PhaseRecord,
+    Action, Actor, AuditEntry, AuditLine, Event, Game, GameError, GameStatus, HouseKey, NewGame,
+    Notice, NoticeKind, PhaseRecord, RecordMark,
 };
 use crate::map::Variant;
-use crate::store::{Commit, SeatTaken};
+use crate::store::{Commit, Marked, SeatTaken};
 
 use super::guard::Guard;
 use super::{BROADCAST, Bug, Effects, PRESS, Service, ServiceError, audit};
@@ -33,6 +33,8 @@ pub struct Session<'s> {
     /// Houses given a player or a player's new address: written to the store's index of
     /// the seats each address took.
     seated: Vec<HouseKey>,
+    /// Marks on the players' records: what the judge saw them do (`game::phase_marks`).
+    marks: Vec<Marked>,
     /// Sign-on counters to write or forget (`store::Commit::guards`).
     pub(super) guards: Vec<(String, Option<Guard>)>,
     /// An action carried out without a copy failed: the game may be half changed, and
@@ -72,6 +74,7 @@ impl Service {
             record: None,
             drop_record: None,
             seated: Vec::new(),
+            marks: Vec::new(),
             guards: Vec::new(),
             spoiled: false,
             fresh: false,
@@ -176,12 +179,35 @@ impl Session<'_> {
             match event {
                 // Put in the results format here, once: the store keeps that form.
                 Event::Processed { record, .. } => {
+                    let game = self.game.id().to_string();
+                    let marks = crate::game::phase_marks(record);
+                    self.marks
+                        .extend(marks.into_iter().map(|(address, mark)| Marked {
+                            address: address.to_string(),
+                            game: game.clone(),
+                            index: record.index,
+                            mark,
+                        }));
                     self.record = Some(crate::report::phase_record(
                         &self.variant,
                         (**record).clone(),
                     ));
                 }
-                Event::RolledBack { index, .. } => self.drop_record = Some(*index),
+                Event::RolledBack { index, .. } => {
+                    self.drop_record = Some(*index);
+                    let index = *index;
+                    self.marks.retain(|m| m.index != index);
+                }
+                Event::Resigned { house } => {
+                    if let Some(player) = self.game.seat(house).and_then(|s| s.player()) {
+                        self.marks.push(Marked {
+                            address: player.address().to_string(),
+                            game: self.game.id().to_string(),
+                            index: self.game.played(),
+                            mark: RecordMark::Resigned,
+                        });
+                    }
+                }
                 Event::Seated { house, .. } | Event::AddressChanged { house, .. } => {
                     self.seated.push(house.clone());
                 }
@@ -284,6 +310,7 @@ impl Session<'_> {
         let guards = std::mem::take(&mut self.guards);
         let fresh = self.fresh;
         let seated = std::mem::take(&mut self.seated);
+        let mut marks = std::mem::take(&mut self.marks);
         let (before, game, notices, mut entries) = self.into_parts(actor, action, now);
         // As the game holds them at the end: the address and the time of each seat.
         let seats = seated
@@ -298,6 +325,20 @@ impl Session<'_> {
                 })
             })
             .collect();
+        // However it ended (a last phase, votes, the moderator), once: the game's status
+        // moves to finished in one session only.
+        if before.status() != GameStatus::Finished && game.status() == GameStatus::Finished {
+            marks.extend(
+                crate::game::finished_marks(&game)
+                    .into_iter()
+                    .map(|address| Marked {
+                        address: address.to_string(),
+                        game: game.id().to_string(),
+                        index: game.played(),
+                        mark: RecordMark::Finished,
+                    }),
+            );
+        }
         let author = |house: &Option<HouseKey>| {
             house
                 .as_ref()
@@ -333,6 +374,7 @@ impl Session<'_> {
             seats,
             standby: extra.standby,
             announced: extra.announced,
+            marks,
             ..Commit::default()
         })?;
         Ok(game)

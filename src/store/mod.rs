@@ -26,6 +26,10 @@
 //! - `seats`: normalised address, 0, time taken (time key), game id, 0, house id →
 //!   nothing: the seats an address took, read by the address and a time, for the
 //!   per-address bound of `[judge] seats_per_day` ([`SeatTaken`]);
+//! - `records`: normalised address, 0, game id, 0, kind (`p` a phase due, `r` a
+//!   resignation, `d` a civil disorder, `f` a game finished), history index (u32 BE) →
+//!   [`RecordMark`]: what the judge saw each address do, written with the game's change
+//!   that made it (an older store starts with the tree empty: records count from then);
 //! - `variants`: [`VariantHash`] → the variant's TOML text (UTF-8, not JSON): the content
 //!   each game is pinned to, kept once however many games play it (schema 2).
 
@@ -40,7 +44,7 @@ use serde::de::DeserializeOwned;
 use sled::Transactional;
 use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
 
-use crate::game::{AuditEntry, Game, Notice, PhaseRecord};
+use crate::game::{AuditEntry, Game, Notice, PhaseRecord, PlayerRecord, RecordMark};
 use crate::map::{PinnedVariant, Variant, VariantHash, parse_variant, scope};
 
 mod compact;
@@ -130,6 +134,7 @@ pub struct Store {
     variants: sled::Tree,
     held: sled::Tree,
     seats: sled::Tree,
+    records: sled::Tree,
     /// The variants read from `variants` so far, parsed: a game's places and houses are
     /// read and written with its own ([`scope`]).
     parsed: RefCell<HashMap<VariantHash, Rc<Variant>>>,
@@ -218,6 +223,50 @@ pub struct Commit<'a> {
     pub standby: Vec<(String, Option<Standby>)>,
     /// Games whose free houses the standby list was told of, and when.
     pub announced: Vec<(String, DateTime<Utc>)>,
+    /// Marks on players' records (`records`), written with the change that made them.
+    pub marks: Vec<Marked>,
+}
+
+/// A mark on an address's record, in one game at one phase of its history (a game
+/// finished: at its last).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Marked {
+    pub address: String,
+    pub game: String,
+    pub index: u32,
+    pub mark: RecordMark,
+}
+
+/// The key of an address in `records`: the address as the judge compares them, then 0.
+fn record_prefix(address: &str) -> Vec<u8> {
+    let mut k = crate::game::Address::new(address)
+        .as_str()
+        .as_bytes()
+        .to_vec();
+    k.push(0);
+    k
+}
+
+fn record_key(marked: &Marked) -> Vec<u8> {
+    let mut k = record_prefix(&marked.address);
+    k.extend_from_slice(marked.game.as_bytes());
+    k.push(0);
+    k.push(match marked.mark {
+        RecordMark::Phase { .. } => b'p',
+        RecordMark::Resigned => b'r',
+        RecordMark::Disorder => b'd',
+        RecordMark::Finished => b'f',
+    });
+    k.extend_from_slice(&marked.index.to_be_bytes());
+    k
+}
+
+/// The game and history index of a key of `records`.
+fn record_place(key: &[u8]) -> Option<(&[u8], u32)> {
+    let rest = &key[key.iter().position(|b| *b == 0)? + 1..];
+    let (names, index) = rest.split_at(rest.len().checked_sub(4)?);
+    let game = names.get(..names.len().checked_sub(2)?)?;
+    Some((game, u32::from_be_bytes(index.try_into().ok()?)))
 }
 
 /// A seat an address took: what the `seats` tree keeps, so that the seats an address
@@ -361,6 +410,7 @@ impl Store {
             variants: db.open_tree("variants")?,
             held: db.open_tree("held")?,
             seats: db.open_tree("seats")?,
+            records: db.open_tree("records")?,
             parsed: RefCell::new(HashMap::new()),
             db,
         };
@@ -657,7 +707,10 @@ impl Store {
             .standby
             .iter()
             .map(|(address, entry)| {
-                Ok((standby_key(address), entry.as_ref().map(encode).transpose()?))
+                Ok((
+                    standby_key(address),
+                    entry.as_ref().map(encode).transpose()?,
+                ))
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
         let announced_json = commit
@@ -666,6 +719,16 @@ impl Store {
             .map(|(game, at)| Ok((announced_key(game), encode(at)?)))
             .collect::<Result<Vec<_>, StoreError>>()?;
         let (standby_tree, meta_tree) = (self.db.open_tree("standby")?, self.db.open_tree("meta")?);
+        let mark_json = commit
+            .marks
+            .iter()
+            .map(|m| Ok((record_key(m), encode(&m.mark)?)))
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        // A phase rolled back leaves no mark: played again, it marks as it is played then.
+        let unmarked = match commit.drop_record {
+            Some(index) => self.marks_of_phase(&id, index)?,
+            None => Vec::new(),
+        };
         // A slice, not a tuple: sled joins at most nine trees in a tuple.
         let trees = [
             &self.games,
@@ -680,6 +743,7 @@ impl Store {
             &self.seats,
             &standby_tree,
             &meta_tree,
+            &self.records,
         ];
         let result = trees[..].transaction(|trees| {
             let [
@@ -695,6 +759,7 @@ impl Store {
                 seats,
                 standby,
                 meta,
+                records,
             ] = trees.as_slice()
             else {
                 return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
@@ -712,6 +777,12 @@ impl Store {
             }
             for (key, json) in &announced_json {
                 meta.insert(key.as_bytes(), json.as_slice())?;
+            }
+            for key in &unmarked {
+                records.remove(key.as_slice())?;
+            }
+            for (key, json) in &mark_json {
+                records.insert(key.as_slice(), json.as_slice())?;
             }
             if touches_game {
                 if commit.before.is_none() && games.get(id.as_bytes())?.is_some() {
@@ -822,6 +893,36 @@ impl Store {
             });
         }
         Ok(taken)
+    }
+
+    /// The record of an address: its marks in every game, summed.
+    pub fn record(&self, address: &str) -> Result<PlayerRecord, StoreError> {
+        let mut record = PlayerRecord::default();
+        for value in self.records.scan_prefix(record_prefix(address)).values() {
+            let mark: RecordMark = decode(&value?, "record")?;
+            mark.add_to(&mut record);
+        }
+        Ok(record)
+    }
+
+    /// The keys of the marks a game's phase left, whoever they mark (a rollback's, read
+    /// before its transaction: rare enough to read the whole tree).
+    fn marks_of_phase(&self, game: &str, index: u32) -> Result<Vec<Vec<u8>>, StoreError> {
+        let mut keys = Vec::new();
+        for key in self.records.iter().keys() {
+            let key = key?;
+            if let Some((g, i)) = record_place(&key)
+                && g == game.as_bytes()
+                && i == index
+                && matches!(
+                    key.len().checked_sub(5).and_then(|k| key.get(k)),
+                    Some(b'p' | b'd')
+                )
+            {
+                keys.push(key.to_vec());
+            }
+        }
+        Ok(keys)
     }
 
     /// Fills `seats` from the games, once (a store of an earlier version has the tree
@@ -1062,8 +1163,6 @@ impl Store {
             .map(|v| decode(&v, "standby announcement"))
             .transpose()
     }
-
-
 
     /// Bytes the store takes on disk.
     pub fn size_on_disk(&self) -> Result<u64, StoreError> {

@@ -1240,6 +1240,13 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         GameError::RulesAfterStart {
             rules: corbeau::judge::Edition::Rules1971,
         },
+        // Players' records and time zones.
+        GameError::BadPercent {
+            input: "120".into(),
+        },
+        GameError::UnknownZone {
+            input: "Mars/Olympus".into(),
+        },
     ];
     for e in &games {
         // No wildcard: a new error does not compile until it is listed above. (The map's
@@ -1311,7 +1318,9 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
             | GameError::AheadTooMany { .. }
             | GameError::AheadTooLong { .. }
             | GameError::UnknownRules { .. }
-            | GameError::RulesAfterStart { .. } => {}
+            | GameError::RulesAfterStart { .. }
+            | GameError::BadPercent { .. }
+            | GameError::UnknownZone { .. } => {}
         }
         check(e.message(Lang::Fr), e.message(Lang::En), format!("{e:?}"));
     }
@@ -1451,8 +1460,9 @@ fn every_error_and_refusal_is_worded_in_both_languages() {
         }
     }
     // The 4 after the 7: the refusals of orders for later phases; the 2 after: the rule
-    // editions'; the last: a number of missed phases.
-    assert_eq!(checked, 11 + 53 + 9 + 27 + 4 + 7 + 4 + 2 + 1);
+    // editions'; then a number of missed phases; the last: a bad percentage and an
+    // unknown time zone.
+    assert_eq!(checked, 11 + 53 + 9 + 27 + 4 + 7 + 4 + 2 + 1 + 2);
 }
 
 /// A game of three on a judge driven through the binary, created at `when`: its

@@ -91,6 +91,7 @@ impl Game {
             joined: now,
             bounced: None,
             no_pictures: false,
+            zone: None,
         });
         seat.resigned = false;
         seat.set_disorder(None);
@@ -224,6 +225,22 @@ impl Game {
         }
         let house = house.map(|h| self.house_id(variant, &h)).transpose()?;
         Ok(Event::LanguageChanged { house, lang })
+    }
+
+    /// The time zone a house's player reads deadlines in (none: the game's again).
+    pub(in crate::game) fn change_zone(
+        &mut self,
+        variant: &Variant,
+        house: &HouseKey,
+        zone: Option<chrono_tz::Tz>,
+    ) -> Result<Event, GameError> {
+        let house = self.house_id(variant, house)?;
+        let player = self
+            .seat_mut(&house)
+            .and_then(|s| s.player.as_mut())
+            .ok_or_else(|| GameError::NoPlayer(house.clone()))?;
+        player.zone = zone;
+        Ok(Event::ZoneChanged { house, zone })
     }
 
     /// The pictures of the game's mails (no house: for everyone, the moderator's switch),

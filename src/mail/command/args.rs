@@ -100,6 +100,10 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
             }),
             _ => Err(bad()),
         },
+        Keyword::Zone => match words[..] {
+            [zone] => Ok(Command::Zone(zone.to_string())),
+            _ => Err(bad()),
+        },
         Keyword::Pictures => match words[..] {
             [answer] => yes_no(answer).map(Command::Pictures).ok_or_else(bad),
             _ => Err(bad()),
@@ -162,6 +166,7 @@ pub(super) fn command(head: &Head<'_>) -> Result<Command, CommandError> {
                 .is_some_and(|w| matches!(fold(w).as_str(), "map" | "maps" | "carte")),
         }),
         Keyword::WhoIs => Ok(Command::WhoIs),
+        Keyword::Record => bare(Command::Record),
         // One word: the header of a message that runs to `END PRESS` (its body put in by
         // the reader of press); more: a one-line message.
         Keyword::Alert => {
@@ -547,6 +552,12 @@ const SETTINGS: &[(&str, SettingKind)] = &[
     // Civil disorder.
     ("desordre civil", SettingKind::CivilDisorder),
     ("civil disorder", SettingKind::CivilDisorder),
+    // Players' records.
+    ("fiabilite min", SettingKind::MinReliability),
+    ("fiabilite minimum", SettingKind::MinReliability),
+    ("fiabilite minimale", SettingKind::MinReliability),
+    ("min reliability", SettingKind::MinReliability),
+    ("minimum reliability", SettingKind::MinReliability),
 ];
 
 /// `GRÂCE 6h`, `DATE LIMITE 2026-12-01 20:00`: the setting's name (the longest that fits,

@@ -96,6 +96,11 @@ pub enum Keyword {
     Get,
     /// njudge's look-up of an address: answered, never with an address.
     WhoIs,
+    /// A player's own time zone for deadlines (`RÉGLER FUSEAU`, `SET ZONE`).
+    Zone,
+    // Players' records.
+    /// The sender's own record across the judge's games (`FIABILITÉ`, `RECORD`).
+    Record,
 }
 
 /// One way of writing a keyword: its words as [`fold`] gives them (lower case, no accents,
@@ -235,6 +240,11 @@ pub const SPELLINGS: &[Spelling] = &[
     // The player's own pictures, spelled as the other player settings.
     fr("regler images", Keyword::Pictures),
     en("set pictures", Keyword::Pictures),
+    fr("regler fuseau", Keyword::Zone),
+    fr("regler fuseau horaire", Keyword::Zone),
+    en("set zone", Keyword::Zone),
+    en("set time zone", Keyword::Zone),
+    en("set timezone", Keyword::Zone),
     fr("regler", Keyword::Set),
     en("set", Keyword::Set),
     // The habits of njudge players: their spellings of commands corbeau has.
@@ -290,6 +300,11 @@ pub const SPELLINGS: &[Spelling] = &[
     // njudge's requests, answered with what this judge has instead.
     en("get", Keyword::Get),
     en("whois", Keyword::WhoIs),
+    // Players' records.
+    fr("fiabilite", Keyword::Record),
+    fr("mon bilan", Keyword::Record),
+    en("record", Keyword::Record),
+    en("my record", Keyword::Record),
 ];
 
 /// The first words of commands of other judges (njudge, DPjudge) that corbeau does not

@@ -86,6 +86,8 @@ impl Keyword {
             Keyword::Alert => say!(lang, "alert.usage"),
             Keyword::Get => say!(lang, "habits.usage_get"),
             Keyword::WhoIs => say!(lang, "habits.usage_whois"),
+            Keyword::Record => say!(lang, "record.usage"),
+            Keyword::Zone => say!(lang, "zone.usage"),
             Keyword::Join => say!(lang, "join.usage_join"),
             Keyword::TakeOver => say!(lang, "join.usage_takeover"),
             Keyword::Approve => say!(lang, "join.usage_approve"),

@@ -120,6 +120,9 @@ pub enum Command {
     /// IMAGES oui|non`): the moderator turns the pictures of the game's mails on or off
     /// (for players on slow links); a player, those of their own mails.
     Pictures(bool),
+    /// `SET ZONE <zone>` / `RÉGLER FUSEAU <fuseau>`: the zone as written, read by the
+    /// desk, which says why an unknown one is refused.
+    Zone(String),
     /// `HELP` / `AIDE`.
     Help,
     /// `END` / `FIN` (alone on a line): everything after it is ignored.
@@ -190,6 +193,8 @@ pub enum Command {
     Get { map: bool },
     /// njudge's `WHOIS <address>`: answered without any address.
     WhoIs,
+    /// `RECORD` / `FIABILITÉ`: the sender's own record, for the address it writes from.
+    Record,
     /// `ALERT <house> [text]` / `ALERTER <maison> [texte]`: the moderator's press to that
     /// house, the rest of the line, or else the lines up to `END PRESS`.
     Alert { house: String, body: String },
@@ -275,6 +280,7 @@ impl Command {
             | Command::Summary { game: None }
             | Command::Get { .. }
             | Command::WhoIs
+            | Command::Record
             | Command::Draw(_)
             | Command::Concede(_)
             | Command::Resign
@@ -284,6 +290,7 @@ impl Command {
             | Command::Observers(_)
             | Command::Press { .. }
             | Command::Pictures(_)
+            | Command::Zone(_)
             | Command::Help
             | Command::Stop
             | Command::Start

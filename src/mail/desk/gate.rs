@@ -96,6 +96,7 @@ pub(super) fn asks(command: &Command) -> Asks {
         Command::Absence { .. } => Asks::Act(K::Absence),
         Command::Language(_) => Asks::Act(K::Language),
         Command::Pictures(_) => Asks::Act(K::Pictures),
+        Command::Zone(_) => Asks::Act(K::Zone),
         Command::Password(_) => Asks::Act(K::ChangeSecret),
         Command::Observe { .. } => Asks::Act(K::AskObserve),
         Command::ConfirmObserve { .. } => Asks::Act(K::ConfirmObserve),
@@ -125,6 +126,7 @@ pub(super) fn asks(command: &Command) -> Asks {
         | Command::Create { .. }
         | Command::Get { .. }
         | Command::WhoIs
+        | Command::Record
         | Command::Help
         | Command::Stop
         | Command::Foreign { .. }

@@ -132,6 +132,10 @@ impl Desk<'_> {
             self.error(located, message);
             return Ok(());
         }
+        if let Some(message) = self.below_minimum(game, &from)? {
+            self.error(located, message);
+            return Ok(());
+        }
         if let Some(message) = self.seats_bound()? {
             self.error(located, message);
             return Ok(());
@@ -148,6 +152,36 @@ impl Desk<'_> {
             return Ok(());
         }
         self.stranger_asks(game, located, action)
+    }
+
+    /// The refusal of a seat to an address whose record is below the game's minimum
+    /// (`SET MIN RELIABILITY`), said before any token is mailed: the figure, the minimum
+    /// and the record it comes from. The record is the judge's own count, which no mail
+    /// changes.
+    fn below_minimum(
+        &self,
+        game: &Option<Session<'_>>,
+        from: &str,
+    ) -> Result<Option<String>, ServiceError> {
+        let Some(min) = game
+            .as_ref()
+            .map(|s| s.game().settings().min_reliability)
+            .filter(|min| *min > 0)
+        else {
+            return Ok(None);
+        };
+        let record = self.service.record(from)?;
+        if record.reliability() >= min {
+            return Ok(None);
+        }
+        let game = game.as_ref().map(|s| s.game().id().to_string());
+        Ok(Some(say!(
+            self.lang,
+            "record.below_minimum",
+            game,
+            min,
+            record = crate::report::standing::record_text(&record, self.lang)
+        )))
     }
 
     /// Whether `word`, written in a token's place, is a secret the sender's address holds

@@ -143,6 +143,24 @@ impl<'a> Desk<'a> {
         game: &mut Option<Session<'a>>,
         commands: &[Located],
     ) -> Result<(), ServiceError> {
+        // The deadlines of the reply are in the zone of the player signed on, once the
+        // mail has signed on (`SET ZONE`); nothing of it outlives the mail.
+        crate::report::for_reader(None, || self.run_read(game, commands))
+    }
+
+    /// The time zone of the player the mail signed on as, if they chose one.
+    fn reader_zone(&self, game: &Option<Session<'_>>) -> Option<chrono_tz::Tz> {
+        let Role::House(house) = &self.gate.role else {
+            return None;
+        };
+        game.as_ref()?.game().seat(house)?.player()?.zone()
+    }
+
+    fn run_read(
+        &mut self,
+        game: &mut Option<Session<'a>>,
+        commands: &[Located],
+    ) -> Result<(), ServiceError> {
         self.gate.names = game.as_ref().map(Session::shared_variant);
         if self.mail.too_large {
             let refusal = Refusal::TooLarge {
@@ -175,6 +193,7 @@ impl<'a> Desk<'a> {
                 continue;
             }
             secret_may_follow = lacks_its_secret(located);
+            crate::report::set_reader(self.reader_zone(game));
             let known = game.as_ref().map(|s| (s.game().id(), s.variant()));
             let (located, hidden, extra) = masked(located, known);
             let located = &located;
@@ -209,6 +228,7 @@ impl<'a> Desk<'a> {
                 break;
             }
         }
+        crate::report::set_reader(self.reader_zone(game));
         self.no_order_followed();
         self.flush_orders(game);
         // Paths are checked once the mail's every order is in: a convoy given in a later
@@ -394,6 +414,7 @@ impl<'a> Desk<'a> {
             // A player's or the moderator's own settings (`settings`).
             Command::Language(lang) => self.language(game, located, house, lang),
             Command::Pictures(on) => self.pictures(game, located, house, on),
+            Command::Zone(written) => self.zone(game, located, house, &written),
             Command::Password(secret) => self.password(game, located, house, secret),
             Command::Absence { from, to } => {
                 if let Some(house) = house {
@@ -469,10 +490,11 @@ impl<'a> Desk<'a> {
             Command::List { game: named } => self.list(game, located, named.is_some())?,
             Command::History { phase, .. } => self.history(game, located, phase)?,
             Command::Map { .. } => self.map(game, located)?,
-            Command::WhoGame { .. } => self.whogame(game, located),
+            Command::WhoGame { .. } => self.whogame(game, located)?,
             Command::Summary { .. } => self.summary(game, located)?,
             Command::Get { map } => self.get(game, located, map)?,
             Command::WhoIs => self.whois(located),
+            Command::Record => self.record(located)?,
             Command::Help => self.section(located.line, &located.text, ReplySection::Help),
             Command::Foreign { written, here } => self.foreign(located, &written, here),
             Command::Diary { lines } => {

@@ -3,6 +3,7 @@
 
 use crate::game::Game;
 use crate::report::game_text::{ending_text, phase_text, status_word, vote_text};
+use crate::report::standing::records_block;
 use crate::report::summary::{summary_text, whogame_text};
 use crate::say;
 use crate::service::{ServiceError, Session};
@@ -223,11 +224,35 @@ impl Desk<'_> {
 
 impl Desk<'_> {
     /// `WHOGAME <game>`: the seats of the game, for anyone.
-    pub(super) fn whogame(&mut self, game: &mut Option<Session<'_>>, located: &Located) {
+    pub(super) fn whogame(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+    ) -> Result<(), ServiceError> {
         let Some(session) = game else {
-            return;
+            return Ok(());
         };
-        let text = whogame_text(session.game(), session.variant(), self.lang);
+        let mut text = whogame_text(session.game(), session.variant(), self.lang);
+        // Each seat's record, beside the seats and in their order: what the judge saw its
+        // player do across its games, never their address.
+        let records = session
+            .game()
+            .seats()
+            .iter()
+            .map(|s| {
+                s.player()
+                    .filter(|_| !s.resigned())
+                    .map(|p| self.service.record(p.address().as_str()))
+                    .transpose()
+            })
+            .collect::<Result<Vec<_>, ServiceError>>()?;
+        text.push('\n');
+        text.push_str(&records_block(
+            session.game(),
+            session.variant(),
+            &records,
+            self.lang,
+        ));
         self.section(
             located.line,
             &located.text,
@@ -235,6 +260,7 @@ impl Desk<'_> {
                 said: text.trim_end().to_string(),
             },
         );
+        Ok(())
     }
 
     /// `SUMMARY [game]`: centres by year, players, result, for anyone; without a game,
@@ -283,6 +309,22 @@ impl Desk<'_> {
     pub(super) fn whois(&mut self, located: &Located) {
         let message = say!(self.lang, "habits.whois");
         self.section(located.line, &located.text, ReplySection::Note { message });
+    }
+
+    /// `RECORD`: the record of the address the mail came from, and only that one: the
+    /// reply goes to that address, so asking in someone else's name tells the forger
+    /// nothing.
+    pub(super) fn record(&mut self, located: &Located) -> Result<(), ServiceError> {
+        let address = crate::game::Address::new(&self.mail.from);
+        let record = self.service.record(address.as_str())?;
+        let message = say!(
+            self.lang,
+            "record.reply",
+            address = address.as_str(),
+            record = crate::report::standing::record_text(&record, self.lang)
+        );
+        self.section(located.line, &located.text, ReplySection::Note { message });
+        Ok(())
     }
 
     /// A command of another judge: said unknown, with ours when there is one; the

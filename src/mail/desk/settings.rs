@@ -82,6 +82,42 @@ impl Desk<'_> {
         }
     }
 
+    /// `SET ZONE <zone>`: the deadlines of the signed-on player's mails in that zone
+    /// (`game` or `partie`: the game's again). A moderator has no house to set it for.
+    pub(super) fn zone(
+        &mut self,
+        game: &mut Option<Session<'_>>,
+        located: &Located,
+        house: Option<HouseKey>,
+        written: &str,
+    ) {
+        let Some(house) = house else {
+            let message = say!(self.lang, "zone.players_only");
+            self.error(located, message);
+            return;
+        };
+        let zone = match crate::game::read_zone(written) {
+            Ok(zone) => zone,
+            Err(e) => {
+                let message = self.game_message(&e);
+                self.error(located, message);
+                return;
+            }
+        };
+        if self.act(game, located, Action::Zone { house, zone }) {
+            let game_zone = game
+                .as_ref()
+                .map(|s| s.game().settings().schedule.time_zone.name().to_string());
+            let message = say!(
+                self.lang,
+                "zone.set",
+                zone = zone.map(|z| z.name().to_string()),
+                game_zone
+            );
+            self.section(located.line, &located.text, ReplySection::Note { message });
+        }
+    }
+
     /// `SET PASSWORD <new>`: the signed-on player's secret, or the moderator's. The new
     /// secret is hidden from the reply's quotes (`reply::masked`) and never repeated.
     pub(super) fn password(

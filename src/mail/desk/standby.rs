@@ -69,7 +69,9 @@ impl Desk<'_> {
         };
         // Written with the reply, in one transaction: an answer never says what was not
         // kept, nor is anything kept that the reply does not say.
-        self.effects.standby.push((address.to_string(), on.then_some(entry)));
+        self.effects
+            .standby
+            .push((address.to_string(), on.then_some(entry)));
         let message = say!(self.lang, "standby.done", on);
         self.section(located.line, &located.text, ReplySection::Note { message });
         Ok(())
