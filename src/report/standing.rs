@@ -47,7 +47,15 @@ pub fn records_block(
             Some(record) => record_text(record, lang),
             None => say!(lang, "record.no_player"),
         };
-        text.push_str(&format!("  {name:<width$}  {said}\n"));
+        // Wrapped past the names' column, so that the names stay a column of their own.
+        let column = width + 4;
+        let said = super::render::wrap(&said, Some(78usize.saturating_sub(column).max(30)), None);
+        for (i, line) in said.lines().enumerate() {
+            match i {
+                0 => text.push_str(&format!("  {name:<width$}  {line}\n")),
+                _ => text.push_str(&format!("{:column$}{line}\n", "")),
+            }
+        }
     }
     text
 }

@@ -130,6 +130,12 @@ impl Desk<'_> {
                 ids,
                 open = g.settings().open
             );
+            // A mail read as plain text: each paragraph broken at 78 characters.
+            let body: Vec<String> = body
+                .lines()
+                .map(|line| crate::report::wrap(line, Some(78), None))
+                .collect();
+            let body = body.join("\n");
             let mail =
                 super::super::compose::mail(self.config, &entry.address, subject, body, self.now);
             self.effects.mails.push(mail.about(g.id()).seal());
