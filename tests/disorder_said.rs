@@ -145,6 +145,20 @@ fn the_civil_disorder_notice_names_the_bot_when_it_plays_and_the_holding_units_w
 }
 
 #[test]
+fn the_missed_phase_notice_says_the_bot_takes_the_house_when_it_would() {
+    for bots in [true, false] {
+        let mut j = Judge::new(&format!("missed-{bots}"));
+        j.closed("en", bots);
+        j.past_deadline();
+        let missed = j.notices(STARK, "missed");
+        assert_eq!(missed.len(), 1, "{missed:?}");
+        let said = support::flat(&missed[0]);
+        assert!(said.contains("falls into civil disorder"), "{said}");
+        assert_eq!(said.contains("the judge's bot plays it"), bots, "{said}");
+    }
+}
+
+#[test]
 fn a_player_who_leaves_is_told_who_plays_the_house_from_now_on() {
     let mut j = Judge::new("resigned");
     j.closed("en", true);

@@ -669,6 +669,7 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
         "missed_kind": missed_kind.map(|p| p.kind),
         "missed": missed,
         "civil_disorder_after": game.settings().civil_disorder_after,
+        "bots": game.settings().bots,
         "failure": match kind {
             NoticeKind::Undeliverable { address, reason, house } => json!({
                 "address": address,
