@@ -77,10 +77,7 @@ pub fn welcome_mail(
     let internal = ServiceError::Render;
     let lang = welcome.lang;
     let house = game.house_id(variant, welcome.house)?;
-    let name = variant.house_by_name(&house).map_or_else(
-        || house.to_string(),
-        |h| variant.house(h).name_in(lang).to_string(),
-    );
+    let name = variant.house_name_in(&house, lang);
     let address = crate::game::check_address(welcome.address)?;
     let own = house_brief(variant, game.position(), &house, lang)
         .map(|brief| crate::report::localized(&brief, variant, lang));

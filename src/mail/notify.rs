@@ -231,12 +231,7 @@ fn queue_digests(
 
 /// One held notice, on one line of its digest.
 fn digest_line(variant: &Variant, kind: &NoticeKind, lang: Lang) -> String {
-    let name = |house: &str| {
-        variant.house_by_name(house).map_or_else(
-            || house.to_string(),
-            |h| variant.house(h).name_in(lang).to_string(),
-        )
-    };
+    let name = |house: &str| variant.house_name_in(house, lang);
     match kind {
         NoticeKind::SeatAsked { house, address, .. } => {
             crate::say!(
@@ -694,10 +689,7 @@ fn notice_data(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) ->
         "disorder": disorder_text(game, variant, kind, lang),
         "state": match kind {
             NoticeKind::SeatAsked { house, .. } => game.seat(house).map(|seat| {
-                let name = variant.house_by_name(house).map_or_else(
-                    || house.to_string(),
-                    |h| variant.house(h).name_in(lang).to_string(),
-                );
+                let name = variant.house_name_in(house, lang);
                 seat_state(game, seat, &name, lang)
             }),
             _ => None,
@@ -712,10 +704,7 @@ fn disorder_text(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) 
     let (NoticeKind::CivilDisorder { house, .. } | NoticeKind::Resigned { house }) = kind else {
         return None;
     };
-    let name = variant.house_by_name(house).map_or_else(
-        || house.to_string(),
-        |h| variant.house(h).name_in(lang).to_string(),
-    );
+    let name = variant.house_name_in(house, lang);
     let resigned = matches!(kind, NoticeKind::Resigned { .. });
     let bot = game.settings().bots;
     let who = crate::say!(lang, "disorder.who_plays", house = name, bot, resigned);
@@ -752,12 +741,7 @@ fn seat_state(game: &Game, seat: &crate::game::Seat, house: &str, lang: Lang) ->
 
 /// The sentence of a notice about a seat taken, asked for, lost or refused: worded here, from the message catalogue, and shown as it is by the template.
 fn join_text(game: &Game, variant: &Variant, kind: &NoticeKind, lang: Lang) -> Option<String> {
-    let name = |house: &str| {
-        variant.house_by_name(house).map_or_else(
-            || house.to_string(),
-            |h| variant.house(h).name_in(lang).to_string(),
-        )
-    };
+    let name = |house: &str| variant.house_name_in(house, lang);
     let id = game.id();
     Some(match kind {
         NoticeKind::Joined {

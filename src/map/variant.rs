@@ -245,6 +245,15 @@ impl Variant {
         self.names.house_folded(&super::names::fold(name))
     }
 
+    /// The name of the house with this id or name, in `lang`; the text itself when it names
+    /// no house of the variant (a house of a game stored under another variant).
+    pub fn house_name_in(&self, name: &str, lang: crate::lang::Lang) -> String {
+        self.house_by_name(name).map_or_else(
+            || name.to_string(),
+            |h| self.house(h).name_in(lang).to_string(),
+        )
+    }
+
     /// Whether a unit of this kind may stand in this region at all.
     pub fn can_stand(&self, kind: UnitKind, region: RegionId) -> bool {
         let r = self.region(region);

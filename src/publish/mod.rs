@@ -611,13 +611,6 @@ fn picture_value(present: &[(String, Option<(u32, u32)>)], file: &str) -> serde_
     }
 }
 
-fn house_name(variant: &Variant, id: &str, lang: Lang) -> String {
-    variant.house_by_name(id).map_or_else(
-        || id.to_string(),
-        |h| variant.house(h).name_in(lang).to_string(),
-    )
-}
-
 /// A colour the page may put in a style attribute: `#rgb` or `#rrggbb` only.
 fn safe_colour(colour: &str) -> Option<&str> {
     let hex = colour.strip_prefix('#')?;
@@ -636,7 +629,7 @@ fn press_values(
         .filter(|(_, b)| b.index == index)
         .map(|(at, b)| {
             json!({
-                "from": b.house.as_ref().map(|h| house_name(variant, h, lang)),
+                "from": b.house.as_ref().map(|h| variant.house_name_in(h, lang)),
                 "at": at.format("%Y-%m-%d %H:%M UTC").to_string(),
                 "body": b.body,
             })

@@ -68,13 +68,13 @@ pub fn vote_text(vote: &crate::game::Vote, variant: &Variant, lang: Lang) -> Str
             say!(
                 lang,
                 "game_show.concedes",
-                house = house_name(variant, h, lang)
+                house = variant.house_name_in(h, lang)
             )
         }
         crate::game::Vote::DrawWith(houses) => {
             let names: Vec<String> = houses
                 .iter()
-                .map(|h| house_name(variant, h, lang))
+                .map(|h| variant.house_name_in(h, lang))
                 .collect();
             say!(
                 lang,
@@ -85,15 +85,8 @@ pub fn vote_text(vote: &crate::game::Vote, variant: &Variant, lang: Lang) -> Str
     }
 }
 
-fn house_name(variant: &Variant, id: &str, lang: Lang) -> String {
-    variant.house_by_name(id).map_or_else(
-        || id.to_string(),
-        |h| variant.house(h).name_in(lang).to_string(),
-    )
-}
-
 fn names(variant: &Variant, ids: &[HouseKey], lang: Lang) -> String {
-    let names: Vec<String> = ids.iter().map(|h| house_name(variant, h, lang)).collect();
+    let names: Vec<String> = ids.iter().map(|h| variant.house_name_in(h, lang)).collect();
     say!(lang, "words.and_list", names)
 }
 
@@ -116,7 +109,7 @@ pub fn ending_text(ending: &Ending, variant: &Variant, lang: Lang) -> String {
             say!(
                 lang,
                 "ending.concession",
-                house = house_name(variant, house, lang)
+                house = variant.house_name_in(house, lang)
             )
         }
         Ending::Abandoned => say!(lang, "ending.abandoned"),
@@ -206,7 +199,7 @@ pub fn game_text(g: &Game, variant: &Variant, lang: Lang) -> String {
         }
         t.push_str(&format!(
             "  {:<12} {:>2} {}  {:<28} {}\n",
-            house_name(variant, seat.house(), lang),
+            variant.house_name_in(seat.house(), lang),
             count,
             say!(lang, "game_show.centres"),
             player,
@@ -248,7 +241,7 @@ pub fn seat_requests_text(
         t.push_str(&say!(
             lang,
             "consent.show_request",
-            house = house_name(variant, &request.house, lang),
+            house = variant.house_name_in(&request.house, lang),
             asked = crate::report::format_deadline(request.asked, zone, lang),
             history
         ));

@@ -32,12 +32,7 @@ pub fn records_block(
     let names: Vec<String> = game
         .seats()
         .iter()
-        .map(|s| {
-            variant.house_by_name(s.house()).map_or_else(
-                || s.house().to_string(),
-                |h| variant.house(h).name_in(lang).to_string(),
-            )
-        })
+        .map(|s| variant.house_name_in(s.house(), lang))
         .collect();
     let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
     let mut text = say!(lang, "record.whogame_heading");

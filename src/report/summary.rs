@@ -13,13 +13,6 @@ use crate::say;
 
 use super::game_text::{ending_text, phase_text, status_word};
 
-fn house_name(variant: &Variant, id: &str, lang: Lang) -> String {
-    variant.house_by_name(id).map_or_else(
-        || id.to_string(),
-        |h| variant.house(h).name_in(lang).to_string(),
-    )
-}
-
 /// The first line of both texts: the game, its variant, where it stands.
 fn heading(game: &Game, lang: Lang) -> String {
     let status = status_word(game.status(), lang);
@@ -91,7 +84,7 @@ pub fn whogame_text(game: &Game, variant: &Variant, lang: Lang) -> String {
         if count > 0 {
             states.push(say!(lang, "disorder.bot_played", count));
         }
-        let name = house_name(variant, seat.house(), lang);
+        let name = variant.house_name_in(seat.house(), lang);
         text.push_str(&format!("  {name:<width$}  {}\n", states.join(", ")));
     }
     text
@@ -100,7 +93,7 @@ pub fn whogame_text(game: &Game, variant: &Variant, lang: Lang) -> String {
 fn name_width(game: &Game, variant: &Variant, lang: Lang) -> usize {
     game.seats()
         .iter()
-        .map(|s| house_name(variant, s.house(), lang).chars().count())
+        .map(|s| variant.house_name_in(s.house(), lang).chars().count())
         .max()
         .unwrap_or(0)
 }
@@ -189,7 +182,7 @@ pub fn summary_body(game: &Game, variant: &Variant, records: &[PhaseRecord], lan
         head.join("")
     ));
     for (i, seat) in game.seats().iter().enumerate() {
-        let name = house_name(variant, seat.house(), lang);
+        let name = variant.house_name_in(seat.house(), lang);
         let row: Vec<String> = columns
             .iter()
             .map(|(_, counts)| format!("{:>6}", counts.get(i).copied().unwrap_or(0)))
@@ -201,7 +194,7 @@ pub fn summary_body(game: &Game, variant: &Variant, records: &[PhaseRecord], lan
     text.push('\n');
     let shown = game.settings().show_addresses;
     for seat in game.seats() {
-        let name = house_name(variant, seat.house(), lang);
+        let name = variant.house_name_in(seat.house(), lang);
         let mut line = format!("  {name:<width$}  {}", holder(game, seat, lang));
         if let Some(p) = seat.player().filter(|_| !seat.resigned()) {
             let since = p.joined().format("%Y-%m-%d").to_string();
@@ -259,7 +252,7 @@ pub fn grey_authors_text(
                 grey: true,
             } => {
                 let when = super::format_deadline(at, zone, lang);
-                let house = house_name(variant, house, lang);
+                let house = variant.house_name_in(house, lang);
                 let count = *recipients;
                 Some(format!(
                     "  {}\n",

@@ -15,8 +15,8 @@ use crate::service::{ServiceError, Session};
 
 use super::super::command::Located;
 use super::super::refusal::Refusal;
+use super::Desk;
 use super::section::ReplySection;
-use super::{Desk, house_name};
 
 /// Days a code stays good: the day it was sent and the next (UTC), so between one and
 /// two days.
@@ -105,7 +105,7 @@ impl Desk<'_> {
                 self.lang,
                 "address_code.mail",
                 game = g.id(),
-                house = house_name(session.variant(), house, self.lang),
+                house = session.variant().house_name_in(house, self.lang),
                 address,
                 code
             );

@@ -245,7 +245,7 @@ impl Desk<'_> {
                 .seats()
                 .iter()
                 .filter_map(|s| {
-                    let who = super::house_name(session.variant(), s.house(), self.lang);
+                    let who = session.variant().house_name_in(s.house(), self.lang);
                     crate::report::ahead::house_blocks(g, s.house(), Some(&who), self.lang)
                 })
                 .collect(),

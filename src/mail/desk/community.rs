@@ -14,7 +14,7 @@ use crate::service::{ServiceError, Session};
 
 use super::super::command::Located;
 use super::section::ReplySection;
-use super::{Desk, fold_id, house_name, same_address};
+use super::{Desk, fold_id, same_address};
 
 /// The window of `[judge] creations_per_day`.
 const CREATION_WINDOW: TimeDelta = TimeDelta::hours(24);
@@ -211,7 +211,7 @@ impl<'a> Desk<'a> {
         let houses: Vec<String> = g
             .seats()
             .iter()
-            .map(|s| house_name(session.variant(), s.house(), self.lang))
+            .map(|s| session.variant().house_name_in(s.house(), self.lang))
             .collect();
         let text = say!(
             self.lang,

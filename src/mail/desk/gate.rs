@@ -14,7 +14,7 @@ use crate::service::{AuthFailure, Claim, ServiceError, Session};
 use super::super::command::{Command, Located, SECRET_MASK};
 use super::super::refusal::Refusal;
 use super::section::ReplySection;
-use super::{Desk, fold_id, house_name};
+use super::{Desk, fold_id};
 use std::rc::Rc;
 
 /// Who the sender turned out to be.
@@ -385,7 +385,7 @@ impl Desk<'_> {
             Ok((house, signed)) => {
                 let elsewhere = signed.elsewhere.is_some();
                 self.signed_on(signed.lang, signed.elsewhere);
-                let name = house_name(session.variant(), &house, self.lang);
+                let name = session.variant().house_name_in(&house, self.lang);
                 self.gate.role = Role::House(house);
                 self.draft.mode = SubmitMode::Replace;
                 let section = ReplySection::SignedOn {

@@ -17,7 +17,7 @@ use crate::service::{ServiceError, Session};
 
 use super::super::command::Located;
 use super::section::ReplySection;
-use super::{Desk, house_name, same_address};
+use super::{Desk, same_address};
 
 /// The window of `[judge] seats_per_day`.
 const SEAT_WINDOW: TimeDelta = TimeDelta::hours(24);
@@ -377,7 +377,7 @@ impl Desk<'_> {
         };
         let (g, variant) = (session.game(), session.variant());
         let lang = self.lang;
-        let name = |house: &HouseKey| house_name(variant, house, lang);
+        let name = |house: &HouseKey| variant.house_name_in(house, lang);
         let moderator = self.gate.role == super::Role::Moderator;
         let mut messages = Vec::new();
         for event in events {

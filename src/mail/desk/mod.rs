@@ -25,7 +25,6 @@ use chrono::{DateTime, Utc};
 use crate::config::Config;
 use crate::game::{Action, Actor, Event, GameError, HouseKey, SubmitMode, Vote};
 use crate::lang::Lang;
-use crate::map::Variant;
 use crate::service::{Effects, Service, ServiceError, Session};
 
 use super::command::{Command, Located, PressTo, SECRET_MASK};
@@ -518,11 +517,4 @@ impl<'a> Desk<'a> {
             session.note(line);
         }
     }
-}
-
-fn house_name(variant: &Variant, id: &str, lang: Lang) -> String {
-    variant.house_by_name(id).map_or_else(
-        || id.to_string(),
-        |h| variant.house(h).name_in(lang).to_string(),
-    )
 }

@@ -13,8 +13,8 @@ use super::super::command::{Located, PressTo};
 use super::super::compose::compose;
 use super::super::outmail::OutMail;
 use super::super::refusal::Refusal;
+use super::Desk;
 use super::section::ReplySection;
-use super::{Desk, house_name};
 
 impl Desk<'_> {
     pub(super) fn press(
@@ -75,14 +75,14 @@ impl Desk<'_> {
         // Names in each reader's language: one press may go to French and English players.
         let from_name = |lang| match (&sender, grey) {
             (_, true) => None,
-            (Some(h), false) => Some(house_name(variant, h, lang)),
+            (Some(h), false) => Some(variant.house_name_in(h, lang)),
             (None, false) => None,
         };
         let to_names = |lang| -> Vec<String> {
             match &to {
                 PressTo::Houses(_) => houses
                     .iter()
-                    .map(|h| house_name(variant, h, lang))
+                    .map(|h| variant.house_name_in(h, lang))
                     .collect(),
                 _ => Vec::new(),
             }
@@ -135,7 +135,7 @@ impl Desk<'_> {
         }
         let id = g.id().to_string();
         let game_name = g.name().to_string();
-        let real_name = |lang| sender.as_ref().map(|h| house_name(variant, h, lang));
+        let real_name = |lang| sender.as_ref().map(|h| variant.house_name_in(h, lang));
         for (address, lang, moderator_copy) in &recipients {
             let data = json!({
                 "game": { "id": id, "name": game_name },

@@ -13,7 +13,7 @@ use super::super::refusal::Refusal;
 use super::gate::Caller;
 use super::gate::Role;
 use super::section::{GameLine, HouseState, ReplySection};
-use super::{Desk, house_name, same_address};
+use super::{Desk, same_address};
 
 /// Whether the game already writes to `address`: a house's player (not resigned), the
 /// moderator, an observer — the addresses its results go to.
@@ -52,7 +52,7 @@ impl Desk<'_> {
             .iter()
             .map(|s| {
                 HouseState {
-                    name: house_name(variant, s.house(), self.lang),
+                    name: variant.house_name_in(s.house(), self.lang),
                     deciding: g.deciding().iter().any(|x| x == s.house()),
                     ordered: s.ordered().is_some(),
                     ready: s.ready(),
@@ -131,7 +131,7 @@ impl Desk<'_> {
         let houses: Vec<String> = free
             .iter()
             .map(|h| match &variant {
-                Some(v) => house_name(v, h, self.lang),
+                Some(v) => v.house_name_in(h, self.lang),
                 None => h.to_string(),
             })
             .collect();

@@ -7,9 +7,9 @@ use crate::lang::Lang;
 use crate::service::{ServiceError, Session};
 
 use super::super::command::Located;
+use super::Desk;
 use super::gate::Role;
 use super::section::ReplySection;
-use super::{Desk, house_name};
 use crate::report::format_deadline;
 
 impl Desk<'_> {
@@ -58,7 +58,7 @@ impl Desk<'_> {
                 self.now,
             )?;
             self.effects.mails.push(mail.seal());
-            let house = house_name(session.variant(), house, self.lang);
+            let house = session.variant().house_name_in(house, self.lang);
             let address = address.clone();
             let section = if replace {
                 ReplySection::Replaced {

@@ -12,7 +12,7 @@ use crate::service::{ServiceError, Session, Standby};
 
 use super::super::command::Located;
 use super::section::ReplySection;
-use super::{Desk, house_name, same_address};
+use super::{Desk, same_address};
 
 /// The most addresses the list holds: an announcement costs a mail each.
 pub(super) const MAX_STANDBY: usize = 200;
@@ -116,7 +116,10 @@ impl Desk<'_> {
                 continue;
             }
             let lang = entry.lang;
-            let houses: Vec<String> = free.iter().map(|h| house_name(variant, h, lang)).collect();
+            let houses: Vec<String> = free
+                .iter()
+                .map(|h| variant.house_name_in(h, lang))
+                .collect();
             let ids: Vec<String> = free.iter().map(ToString::to_string).collect();
             let subject = say!(lang, "standby.subject", game = g.id());
             let body = say!(

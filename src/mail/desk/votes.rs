@@ -7,8 +7,8 @@ use crate::say;
 use crate::service::Session;
 
 use super::super::command::Located;
+use super::Desk;
 use super::section::ReplySection;
-use super::{Desk, house_name};
 
 impl Desk<'_> {
     pub(super) fn vote(
@@ -35,7 +35,7 @@ impl Desk<'_> {
                 Some(Vote::Draw | Vote::DrawWith(_)) => "draw".to_string(),
                 Some(Vote::Concede(h)) => game
                     .as_ref()
-                    .map_or(h.to_string(), |s| house_name(s.variant(), &h, self.lang)),
+                    .map_or(h.to_string(), |s| s.variant().house_name_in(&h, self.lang)),
             };
             self.section(
                 located.line,
@@ -81,7 +81,7 @@ impl Desk<'_> {
         {
             Some(Vote::DrawWith(houses)) => houses
                 .iter()
-                .map(|h| house_name(variant, h, self.lang))
+                .map(|h| variant.house_name_in(h, self.lang))
                 .collect(),
             _ => Vec::new(),
         };
