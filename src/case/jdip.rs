@@ -27,8 +27,21 @@ enum Section {
 
 /// Reads every case of a jDip-format file.
 pub fn read_jdip(cache: &mut VariantCache, file: &str, text: &str) -> Result<Vec<Case>, String> {
-    let mut variant_name = "classique".to_string();
     let mut cases = Vec::new();
+    read_jdip_each(cache, file, text, |_, case| cases.push(case))?;
+    Ok(cases)
+}
+
+/// Reads a jDip-format file case by case, handing each to `each` (with the variants, to
+/// run it) as soon as its `END` is read: a batch of thousands of cases is then never held whole in memory. An error stops
+/// the reading; the cases before it have been handed over.
+pub fn read_jdip_each(
+    cache: &mut VariantCache,
+    file: &str,
+    text: &str,
+    mut each: impl FnMut(&mut VariantCache, Case),
+) -> Result<(), String> {
+    let mut variant_name = "classique".to_string();
     let mut case: Option<Case> = None;
     let mut results: Vec<(bool, String)> = Vec::new();
     let mut section = Section::None;
@@ -113,7 +126,7 @@ pub fn read_jdip(cache: &mut VariantCache, file: &str, text: &str) -> Result<Vec
                     let variant = cache.get(&done.variant)?;
                     apply_results(&variant, &mut done, &results).map_err(&at)?;
                 }
-                cases.push(done);
+                each(cache, done);
                 section = Section::None;
                 continue;
             }
@@ -159,7 +172,7 @@ pub fn read_jdip(cache: &mut VariantCache, file: &str, text: &str) -> Result<Vec
     if let Some(open) = case {
         return Err(format!("{file}:{}: case {} has no END", open.line, open.id));
     }
-    Ok(cases)
+    Ok(())
 }
 
 fn jdip_phase(text: &str) -> Option<Phase> {

@@ -14,7 +14,7 @@ pub use crate::position::{
 };
 pub use datc_json::convert_datc_json;
 pub use differences::V3_DIFFERENCES;
-pub use jdip::read_jdip;
+pub use jdip::{read_jdip, read_jdip_each};
 pub use run::{
     CaseStatus, CaseStep, CaseVerdict, VariantCache, case_position, case_steps, run_case,
 };

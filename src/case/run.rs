@@ -194,7 +194,16 @@ fn read_orders(
     for order in step {
         match parse_order(variant, &source, order.line, &order.text) {
             Ok(Some(parsed)) => {
-                let house = match parsed.house.as_deref().map(|h| house_named(variant, h)) {
+                // A case lists its orders house by house: the order before most often
+                // names the same house, already looked up.
+                let same = given.last().filter(|g: &&GivenOrder| {
+                    g.house.is_some() && g.order.house.is_some() && g.order.house == parsed.house
+                });
+                let named = match (same, parsed.house.as_deref()) {
+                    (Some(last), _) => last.house.map(|h| Some(Owner::House(h))),
+                    (None, name) => name.map(|h| house_named(variant, h)),
+                };
+                let house = match named {
                     None => None,
                     Some(Some(Owner::House(h))) => Some(h),
                     Some(_) => {

@@ -284,8 +284,8 @@ fn adjudicate_job(
 }
 
 /// Splits a turn file into its position lines and its order lines (order lines keep their
-/// place so that messages give the right line numbers).
-fn split_turn(text: &str) -> (String, Vec<(u32, String)>) {
+/// place so that messages give the right line numbers; they are read where they lie).
+fn split_turn(text: &str) -> (String, Vec<(u32, &str)>) {
     const KEYWORDS: [&str; 6] = [
         "variant",
         "phase",
@@ -301,7 +301,7 @@ fn split_turn(text: &str) -> (String, Vec<(u32, String)>) {
         if KEYWORDS.contains(&first) {
             position.push_str(line);
         } else {
-            orders.push((n as u32 + 1, line.to_string()));
+            orders.push((n as u32 + 1, line));
         }
         position.push('\n');
     }
@@ -316,7 +316,7 @@ pub(super) fn read_orders(
     house: Option<&str>,
     lang: Lang,
     name: &str,
-    lines: &[(u32, String)],
+    lines: &[(u32, impl AsRef<str>)],
 ) -> Result<Vec<GivenOrder>, Error> {
     let source: Arc<str> = Arc::from(name);
     let house_of = |text: &str| match crate::position::house_named(variant, text) {
@@ -330,6 +330,7 @@ pub(super) fn read_orders(
     let mut given = Vec::new();
     let mut errors = Vec::new();
     for (line_no, line) in lines {
+        let line = line.as_ref();
         let trimmed = line.split('#').next().unwrap_or("").trim();
         if let Some(header) = trimmed.strip_suffix(':')
             && crate::position::house_named(variant, header.trim()).is_some()
@@ -343,15 +344,21 @@ pub(super) fn read_orders(
         match parse_order(variant, &source, *line_no, line) {
             Ok(None) => {}
             Ok(Some(order)) => {
-                let house = match &order.house {
-                    Some(h) => match house_of(h) {
+                // Orders come house by house: the order before most often names the
+                // same house, already looked up.
+                let same = given.last().filter(|g: &&GivenOrder| {
+                    g.order.house.is_some() && g.order.house == order.house
+                });
+                let house = match (&order.house, same) {
+                    (Some(_), Some(last)) => last.house,
+                    (Some(h), None) => match house_of(h) {
                         Ok(h) => h,
                         Err(e) => {
                             errors.push(e);
                             continue;
                         }
                     },
-                    None => current,
+                    (None, _) => current,
                 };
                 given.push(GivenOrder { house, order });
             }

@@ -297,10 +297,7 @@ pub(super) fn sea_on_route(
     to: ProvinceId,
     sea: ProvinceId,
 ) -> bool {
-    let index = usize::from(sea.0);
-    let reachable = seas_reachable(variant, from, |_| true)[index]
-        && seas_reachable(variant, to, |_| true)[index];
-    if !reachable {
+    if !sea_between(variant, from, to, sea) {
         return false;
     }
     let starts: Vec<ProvinceId> = seas_touching(variant, from).collect();
@@ -331,8 +328,8 @@ pub(super) fn sea_between(
     to: ProvinceId,
     sea: ProvinceId,
 ) -> bool {
-    let index = usize::from(sea.0);
-    seas_reachable(variant, from, |_| true)[index] && seas_reachable(variant, to, |_| true)[index]
+    sea_search(variant, from, |s| s == sea, |_| true)
+        && sea_search(variant, to, |s| s == sea, |_| true)
 }
 
 /// The search of a chain of needed seas through one sea.
@@ -381,25 +378,58 @@ impl NeededRoute<'_> {
     }
 }
 
-/// The seas reachable from the coasts of `from` through seas that `open` lets through.
-fn seas_reachable(
+/// Whether some sea that `wanted` accepts is reachable from the coasts of `from` through
+/// seas that `open` lets through (the sea found must be open too).
+fn sea_search(
     variant: &Variant,
     from: ProvinceId,
+    wanted: impl Fn(ProvinceId) -> bool,
     open: impl Fn(ProvinceId) -> bool,
-) -> Vec<bool> {
-    let mut seen = vec![false; variant.provinces.len()];
-    let mut frontier: Vec<ProvinceId> = seas_touching(variant, from).filter(|&s| open(s)).collect();
-    for &s in &frontier {
-        seen[usize::from(s.0)] = true;
+) -> bool {
+    // Called for every army that may go by sea, in every phase: on a map of a few hundred
+    // provinces the marks and the frontier live on the stack, and the search stops at the
+    // first sea wanted.
+    const SMALL: usize = 256;
+    let count = variant.provinces.len();
+    let (mut seen_small, mut frontier_small) = ([false; SMALL], [ProvinceId(0); SMALL]);
+    let (mut seen_large, mut frontier_large) = (Vec::new(), Vec::new());
+    let (seen, frontier): (&mut [bool], &mut [ProvinceId]) = if count <= SMALL {
+        (&mut seen_small[..count], &mut frontier_small[..count])
+    } else {
+        seen_large.resize(count, false);
+        frontier_large.resize(count, ProvinceId(0));
+        (&mut seen_large, &mut frontier_large)
+    };
+    // Each province enters the frontier once at most: `count` places are enough.
+    let mut len = 0;
+    let visit =
+        |sea: ProvinceId, seen: &mut [bool], frontier: &mut [ProvinceId], len: &mut usize| {
+            let index = usize::from(sea.0);
+            if open(sea) && seen.get(index).is_some_and(|s| !s) {
+                seen[index] = true;
+                if let Some(slot) = frontier.get_mut(*len) {
+                    *slot = sea;
+                    *len += 1;
+                }
+                return wanted(sea);
+            }
+            false
+        };
+    for sea in seas_touching(variant, from) {
+        if visit(sea, seen, frontier, &mut len) {
+            return true;
+        }
     }
-    while let Some(sea) = frontier.pop() {
-        for next in seas_touching(variant, sea) {
-            if open(next) && !std::mem::replace(&mut seen[usize::from(next.0)], true) {
-                frontier.push(next);
+    let mut next = 0;
+    while let Some(&sea) = frontier.get(next).filter(|_| next < len) {
+        next += 1;
+        for beyond in seas_touching(variant, sea) {
+            if visit(beyond, seen, frontier, &mut len) {
+                return true;
             }
         }
     }
-    seen
+    false
 }
 
 /// Whether a chain of seas that `open` lets through joins two coastal provinces.
@@ -409,10 +439,7 @@ fn sea_chain_joins(
     to: ProvinceId,
     open: impl Fn(ProvinceId) -> bool,
 ) -> bool {
-    seas_reachable(variant, from, open)
-        .iter()
-        .enumerate()
-        .any(|(s, &seen)| seen && fleet_touches(variant, ProvinceId(s as u16), to))
+    sea_search(variant, from, |s| fleet_touches(variant, s, to), open)
 }
 
 /// Whether some chain of sea provinces joins two coastal provinces (a convoy could exist).
