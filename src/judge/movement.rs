@@ -614,6 +614,47 @@ impl<'a> Resolver<'a> {
         let (Some(to), from) = (self.target[i], self.province[i]) else {
             return false;
         };
+        let count = self.convoyers[i].len();
+        if count > 64 {
+            return self.path_search_many(i, to, from);
+        }
+        // An army has a few fleets at most: their marks fit in a word and the frontier on
+        // the stack. The fleets are tried in the same order as by `path_search_many`.
+        let mut reached = 0u64;
+        let mut frontier = [0usize; 64];
+        let mut len = 0;
+        for n in 0..count {
+            let f = self.convoyers[i][n];
+            if seas_touching(self.variant, from).any(|s| s == self.province[f]) {
+                reached |= 1 << n;
+                frontier[len] = n;
+                len += 1;
+            }
+        }
+        while len > 0 {
+            len -= 1;
+            let f = self.convoyers[i][frontier[len]];
+            if !self.resolve(f) {
+                continue;
+            }
+            let sea = self.province[f];
+            if fleet_touches(self.variant, sea, to) {
+                return true;
+            }
+            for m in 0..count {
+                let g = self.convoyers[i][m];
+                if reached & (1 << m) == 0 && fleet_touches(self.variant, sea, self.province[g]) {
+                    reached |= 1 << m;
+                    frontier[len] = m;
+                    len += 1;
+                }
+            }
+        }
+        false
+    }
+
+    /// The same search for an army with more fleets than a word has bits.
+    fn path_search_many(&mut self, i: usize, to: ProvinceId, from: ProvinceId) -> bool {
         let fleets = self.convoyers[i].to_vec();
         let mut reached = vec![false; fleets.len()];
         let mut frontier: Vec<usize> = Vec::new();
