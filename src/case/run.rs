@@ -91,10 +91,13 @@ pub fn case_position(variant: &Variant, case: &Case) -> Result<Position, String>
         }
     };
     position.units.reserve(case.units.len());
+    // A mark by province: looking for each unit among the ones before would cost the square
+    // of their number, in every case of a batch.
+    let mut taken = vec![false; variant.provinces.len()];
     for line in &case.units {
         let unit = unit_from_line(variant, line)?;
         let province = variant.province_of(unit.region);
-        if position.unit_in(variant, province).is_some() {
+        if std::mem::replace(&mut taken[usize::from(province.0)], true) {
             return Err(format!("two units in {}", variant.province(province).id));
         }
         position.units.push(unit);

@@ -67,8 +67,6 @@ fn each_case(
             }
         })
     };
-    // The batch ends with the process: its text need not be freed.
-    std::mem::forget(text);
     read.map_err(Error::Input)
 }
 
