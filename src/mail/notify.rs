@@ -62,13 +62,39 @@ pub fn queue_notices_streaming(
     notified.queued += queue_digests(hold.service()?, config, now)?;
     let pending = hold.service()?.pending_notices()?;
     let run = rayon::current_num_threads().max(1) * AHEAD_PER_THREAD;
-    for chunk in pending.chunks(run) {
-        let mut drawn = draw_ahead(hold.service()?, chunk)?;
-        for (key, notice) in chunk {
-            let key = *key;
-            queue_one(hold, config, now, key, notice, &mut drawn, &mut notified)?;
-        }
-        between(hold)?;
+    let chunks: Vec<&[(u64, Notice)]> = pending.chunks(run).collect();
+    let mut drawn = match chunks.first() {
+        Some(chunk) => draw(jobs(&read_ahead(hold.service()?, chunk)?)),
+        None => Drawn::new(),
+    };
+    for (i, chunk) in chunks.iter().enumerate() {
+        // The next run's pictures are drawn while this run's mails are written and sent:
+        // writing mails takes the store, drawing only the cores.
+        let releases = hold.releases();
+        let next = match chunks.get(i + 1) {
+            Some(next) => read_ahead(hold.service()?, next)?,
+            None => Vec::new(),
+        };
+        let next_jobs = jobs(&next);
+        let (told, next_drawn) = std::thread::scope(|scope| {
+            let drawing = scope.spawn(move || draw(next_jobs));
+            let told = (|| -> Result<(), ServiceError> {
+                for (key, notice) in chunk.iter() {
+                    queue_one(hold, config, now, *key, notice, &mut drawn, &mut notified)?;
+                }
+                between(hold)
+            })();
+            // A drawing that failed leaves its pictures to be drawn with their mails.
+            (told, drawing.join().unwrap_or_default())
+        });
+        told?;
+        // Another process had the store meanwhile: what was read for the next run may
+        // be of a phase since rolled back.
+        drawn = if hold.releases() == releases {
+            next_drawn
+        } else {
+            Drawn::new()
+        };
     }
     Ok(notified)
 }
@@ -76,10 +102,14 @@ pub fn queue_notices_streaming(
 /// Pictures drawn ahead for a run of notices: by notice key, by language.
 type Drawn = HashMap<u64, HashMap<Lang, Option<Attachment>>>;
 
-/// The pictures the results notices of `chunk` will carry, drawn side by side: one per
-/// game and language of its readers who take pictures, as `mails_for` would draw them
-/// one after the other. A game that cannot be read here is left to `mails_for`.
-fn draw_ahead(service: &Service, chunk: &[(u64, Notice)]) -> Result<Drawn, ServiceError> {
+/// What a results notice's pictures are drawn from: its key, its game, the phase played,
+/// the variant, and the languages of its readers who take pictures.
+type Ahead = (u64, Game, PhaseRecord, std::rc::Rc<Variant>, Vec<Lang>);
+
+/// What the results notices of `chunk` need to have their pictures drawn ahead: one per
+/// game and language of its readers who take pictures, as `mails_for` would draw them.
+/// A game that cannot be read here is left to `mails_for`.
+fn read_ahead(service: &Service, chunk: &[(u64, Notice)]) -> Result<Vec<Ahead>, ServiceError> {
     let mut read = Vec::new();
     for (key, notice) in chunk {
         let NoticeKind::Results { index } = notice.kind else {
@@ -106,15 +136,26 @@ fn draw_ahead(service: &Service, chunk: &[(u64, Notice)]) -> Result<Drawn, Servi
         langs.dedup();
         read.push((*key, game, record, variant, langs));
     }
-    // The variants are the store's (not shared across threads): the drawing borrows them.
-    let jobs: Vec<(u64, Lang, &Variant, &Game, &PhaseRecord)> = read
-        .iter()
+    Ok(read)
+}
+
+/// One picture to draw: the notice's key, the language, what it is drawn from.
+type Job<'a> = (u64, Lang, &'a Variant, &'a Game, &'a PhaseRecord);
+
+/// The pictures of `read`, one a game and language. The variants are the store's, not
+/// shared across threads: the drawing borrows them.
+fn jobs(read: &[Ahead]) -> Vec<Job<'_>> {
+    read.iter()
         .flat_map(|(key, game, record, variant, langs)| {
             langs
                 .iter()
                 .map(move |lang| (*key, *lang, &**variant, game, record))
         })
-        .collect();
+        .collect()
+}
+
+/// Draws `jobs` side by side, on every core.
+fn draw(jobs: Vec<Job<'_>>) -> Drawn {
     let pictures: Vec<(u64, Lang, Option<Attachment>)> = jobs
         .into_par_iter()
         .map(|(key, lang, variant, game, record)| {
@@ -129,7 +170,7 @@ fn draw_ahead(service: &Service, chunk: &[(u64, Notice)]) -> Result<Drawn, Servi
     for (key, lang, picture) in pictures {
         drawn.entry(key).or_default().insert(lang, picture);
     }
-    Ok(drawn)
+    drawn
 }
 
 /// One notice turned into its mails, told in one transaction.

@@ -76,6 +76,8 @@ pub struct Keeper {
     open: Option<Service>,
     /// How a mail in hand when a process died is tried again alone, if it can be.
     isolation: Option<Isolation>,
+    /// How many times the store was let go.
+    releases: u64,
 }
 
 /// How long, after letting the store go, a pass lets the waiting processes take it
@@ -90,6 +92,7 @@ impl<'a> Hold<'a> {
             wait,
             open: None,
             isolation: None,
+            releases: 0,
         }))
     }
 
@@ -126,8 +129,19 @@ impl<'a> Hold<'a> {
 
     /// Lets the store go (a held [`Hold::Open`] stays open).
     pub fn release(&mut self) {
-        if let Hold::Dir(keeper) = self {
-            keeper.open = None;
+        if let Hold::Dir(keeper) = self
+            && keeper.open.take().is_some()
+        {
+            keeper.releases += 1;
+        }
+    }
+
+    /// How many times the store was let go so far: another process may have changed it
+    /// since this count was read if it differs.
+    pub fn releases(&self) -> u64 {
+        match self {
+            Hold::Dir(keeper) => keeper.releases,
+            Hold::Open(_) => 0,
         }
     }
 
@@ -146,6 +160,7 @@ impl<'a> Hold<'a> {
             return false;
         }
         keeper.open = None;
+        keeper.releases += 1;
         // A waiting process polls every 20 ms and takes its knock away once it has the
         // store; the next opening then waits for it in turn.
         let give_up = Instant::now() + YIELD;
