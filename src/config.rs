@@ -28,6 +28,7 @@ pub struct Config {
     pub serve: Serve,
     pub mail: MailConfig,
     pub publish: PublishConfig,
+    pub store: StoreConfig,
     /// The file this configuration was read from; none for the built-in defaults.
     #[serde(skip)]
     pub source: Option<PathBuf>,
@@ -44,6 +45,21 @@ pub struct PublishConfig {
     /// The site's directory: when set, `serve` and `tick` keep it up to date after each
     /// pass, and `corbeau publish` writes there when given no directory.
     pub dir: Option<PathBuf>,
+}
+
+/// `[store]`: the embedded store (docs/configuration.md).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StoreConfig {
+    /// Megabytes of memory the store keeps of what it read and wrote: left to sled's own
+    /// default (a gigabyte), a busy deadline's mails pile up there until the process ends.
+    pub cache_mb: u64,
+}
+
+impl Default for StoreConfig {
+    fn default() -> StoreConfig {
+        StoreConfig { cache_mb: 64 }
+    }
 }
 
 /// Who the judge is, for mail.
@@ -94,6 +110,7 @@ impl Default for Config {
             serve: Serve::default(),
             mail: MailConfig::default(),
             publish: PublishConfig::default(),
+            store: StoreConfig::default(),
             source: None,
             lang_written: false,
         }

@@ -166,6 +166,7 @@ pub(super) fn settings(args: &StoreArgs) -> Result<(Config, Lang, DateTime<Utc>)
         }
     });
     crate::lang::set_operator(lang);
+    crate::store::set_cache_mb(config.store.cache_mb);
     // The message catalogue follows the templates: the configured directory, else
     // ./templates (docs/wording.md); a broken override file stops the command here.
     crate::wording::install(

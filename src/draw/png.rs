@@ -3,6 +3,7 @@
 //! The font is compiled into the binary (DejaVu Sans, `assets/fonts/`), so that a picture
 //! has its labels on a machine with no fonts installed at all, and looks the same everywhere.
 
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use resvg::{tiny_skia, usvg};
@@ -192,8 +193,10 @@ struct Palette {
     colours: Vec<[u8; 3]>,
     /// The entry of each 15-bit key's nearest colour.
     index: Vec<u8>,
-    /// Entries kept out of the search (an APNG's transparent entry 0).
-    reserved: usize,
+    /// The first entry past the reserved ones (an APNG's transparent entry 0) of each
+    /// colour the palette holds exactly: a pixel of the edges is looked up here in one
+    /// step rather than by a walk of the palette.
+    exact: HashMap<[u8; 3], u8>,
 }
 
 impl Palette {
@@ -235,37 +238,58 @@ impl Palette {
         for &k in &used {
             index[k] = u8::try_from(nearest(colour_of(k))).unwrap_or(0);
         }
+        let mut exact = HashMap::new();
+        for (i, colour) in colours.iter().enumerate().skip(reserved) {
+            if let Ok(entry) = u8::try_from(i) {
+                exact.entry(*colour).or_insert(entry);
+            }
+        }
         Palette {
             colours,
             index,
-            reserved,
+            exact,
         }
     }
 
     /// The palette entry of each pixel of `data` (RGBA).
     fn indices(&self, data: &[u8]) -> Vec<u8> {
-        data.chunks_exact(4)
-            .map(|p| {
-                let exact = [p[0], p[1], p[2]];
-                let shade = self.index[key(p)];
-                if self.colours[usize::from(shade)] == exact {
-                    return shade;
-                }
-                // A flat area's exact colour is its own entry, not its 5-bit neighbour's.
-                self.colours[self.reserved..]
-                    .iter()
-                    .position(|c| *c == exact)
-                    .map_or(shade, |i| u8::try_from(i + self.reserved).unwrap_or(shade))
-            })
-            .collect()
+        let mut out = Vec::with_capacity(data.len() / 4);
+        // A map is mostly flat areas: a pixel is most often its left neighbour's colour,
+        // whose entry is known.
+        let mut last: Option<(&[u8], u8)> = None;
+        for p in data.chunks_exact(4) {
+            if let Some((before, entry)) = last
+                && before == p
+            {
+                out.push(entry);
+                continue;
+            }
+            let entry = self.entry(p);
+            last = Some((p, entry));
+            out.push(entry);
+        }
+        out
+    }
+
+    /// The palette entry of one pixel (RGBA).
+    fn entry(&self, p: &[u8]) -> u8 {
+        let exact = [p[0], p[1], p[2]];
+        let shade = self.index[key(p)];
+        if self.colours[usize::from(shade)] == exact {
+            return shade;
+        }
+        // A flat area's exact colour is its own entry, not its 5-bit neighbour's.
+        self.exact.get(&exact).copied().unwrap_or(shade)
     }
 }
 
 /// Encodes as an 8-bit palette PNG: a map has few colours, and a palette stores one byte a
 /// pixel instead of three or four (the picture is opaque: no alpha). The palette is
 /// [`Palette::of`]'s; the rarer shades take the nearest colour of the palette, which the
-/// eye does not see. Fewer colours repeat more, and deflate (level 9, rows unfiltered:
+/// eye does not see. Fewer colours repeat more, and deflate (level 6, rows unfiltered:
 /// filters help photographs, not palette indices) halves the bytes of the fast encoder.
+/// Level 9 made the mail's picture a few per cent smaller for three times the time, the
+/// larger share of a deadline's pass (docs/performance.md).
 fn encode(pixmap: &tiny_skia::Pixmap, named: &[[u8; 3]]) -> Result<Vec<u8>, PngError> {
     let palette = Palette::of(&[pixmap.data()], named, 0);
     let pixels = palette.indices(pixmap.data());
@@ -275,7 +299,7 @@ fn encode(pixmap: &tiny_skia::Pixmap, named: &[[u8; 3]]) -> Result<Vec<u8>, PngE
         encoder.set_color(png::ColorType::Indexed);
         encoder.set_depth(png::BitDepth::Eight);
         encoder.set_palette(palette.colours.concat());
-        encoder.set_deflate_compression(png::DeflateCompression::Level(9));
+        encoder.set_deflate_compression(png::DeflateCompression::Level(6));
         encoder.set_filter(png::Filter::NoFilter);
         let mut writer = encoder
             .write_header()

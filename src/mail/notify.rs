@@ -9,13 +9,14 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use crate::config::Config;
-use crate::game::{Game, HouseKey, Notice, NoticeKind};
+use crate::game::{Game, HouseKey, Notice, NoticeKind, PhaseRecord};
 use crate::lang::Lang;
 use crate::map::Variant;
 use crate::report::game_text::{Audience, Reader, ending_text, phase_text, record_results_for};
 use crate::report::summary::{grey_authors_text, summary_body};
 use crate::report::{PhaseAsk, format_deadline};
 use crate::service::{HeldNotice, REPLY_WINDOW, Replied, Service, ServiceError};
+use rayon::prelude::*;
 
 use super::board;
 use super::compose::{compose, mail, subject};
@@ -39,13 +40,160 @@ pub fn queue_notices_holding(
     config: &Config,
     now: DateTime<Utc>,
 ) -> Result<Notified, ServiceError> {
+    queue_notices_streaming(hold, config, now, |_| Ok(()))
+}
+
+/// How many results notices have their pictures drawn side by side before their mails
+/// are written, per thread of the pool: enough to keep every core busy, few enough that
+/// the pictures in hand stay a few megabytes.
+const AHEAD_PER_THREAD: usize = 2;
+
+/// [`queue_notices_holding`], calling `between` after each run of notices told (the
+/// pass drains the outbox there, so that a deadline's thousands of mails leave as they
+/// are written instead of waiting in the store for the last one). The pictures of a
+/// run's results are drawn on every core first; the store stays on this thread.
+pub fn queue_notices_streaming(
+    hold: &mut Hold<'_>,
+    config: &Config,
+    now: DateTime<Utc>,
+    mut between: impl FnMut(&mut Hold<'_>) -> Result<(), ServiceError>,
+) -> Result<Notified, ServiceError> {
     let mut notified = Notified::default();
     notified.queued += queue_digests(hold.service()?, config, now)?;
-    for (key, notice) in hold.service()?.pending_notices()? {
-        if notified.held.iter().any(|(id, _)| *id == notice.game) {
+    let pending = hold.service()?.pending_notices()?;
+    let run = rayon::current_num_threads().max(1) * AHEAD_PER_THREAD;
+    let chunks: Vec<&[(u64, Notice)]> = pending.chunks(run).collect();
+    let mut drawn = match chunks.first() {
+        Some(chunk) => draw(jobs(&read_ahead(hold.service()?, chunk)?)),
+        None => Drawn::new(),
+    };
+    for (i, chunk) in chunks.iter().enumerate() {
+        // The next run's pictures are drawn while this run's mails are written and sent:
+        // writing mails takes the store, drawing only the cores.
+        let releases = hold.releases();
+        let next = match chunks.get(i + 1) {
+            Some(next) => read_ahead(hold.service()?, next)?,
+            None => Vec::new(),
+        };
+        let next_jobs = jobs(&next);
+        let (told, next_drawn) = std::thread::scope(|scope| {
+            let drawing = scope.spawn(move || draw(next_jobs));
+            let told = (|| -> Result<(), ServiceError> {
+                for (key, notice) in chunk.iter() {
+                    queue_one(hold, config, now, *key, notice, &mut drawn, &mut notified)?;
+                }
+                between(hold)
+            })();
+            // A drawing that failed leaves its pictures to be drawn with their mails.
+            (told, drawing.join().unwrap_or_default())
+        });
+        told?;
+        // Another process had the store meanwhile: what was read for the next run may
+        // be of a phase since rolled back.
+        drawn = if hold.releases() == releases {
+            next_drawn
+        } else {
+            Drawn::new()
+        };
+    }
+    Ok(notified)
+}
+
+/// Pictures drawn ahead for a run of notices: by notice key, by language.
+type Drawn = HashMap<u64, HashMap<Lang, Option<Attachment>>>;
+
+/// What a results notice's pictures are drawn from: its key, its game, the phase played,
+/// the variant, and the languages of its readers who take pictures.
+type Ahead = (u64, Game, PhaseRecord, std::rc::Rc<Variant>, Vec<Lang>);
+
+/// What the results notices of `chunk` need to have their pictures drawn ahead: one per
+/// game and language of its readers who take pictures, as `mails_for` would draw them.
+/// A game that cannot be read here is left to `mails_for`.
+fn read_ahead(service: &Service, chunk: &[(u64, Notice)]) -> Result<Vec<Ahead>, ServiceError> {
+    let mut read = Vec::new();
+    for (key, notice) in chunk {
+        let NoticeKind::Results { index } = notice.kind else {
+            continue;
+        };
+        let Ok(Some(game)) = service.find_game(&notice.game) else {
+            continue;
+        };
+        if !game.settings().pictures {
             continue;
         }
+        let Ok(Some(record)) = service.phase_played(game.id(), index) else {
+            continue;
+        };
+        let Ok(variant) = service.variant(game.variant()) else {
+            continue;
+        };
+        let mut langs: Vec<Lang> = recipients(&game, notice)
+            .into_iter()
+            .filter(|(address, _)| wants_picture(&game, address))
+            .map(|(_, lang)| lang)
+            .collect();
+        langs.sort_by_key(|l| l.code());
+        langs.dedup();
+        read.push((*key, game, record, variant, langs));
+    }
+    Ok(read)
+}
+
+/// One picture to draw: the notice's key, the language, what it is drawn from.
+type Job<'a> = (u64, Lang, &'a Variant, &'a Game, &'a PhaseRecord);
+
+/// The pictures of `read`, one a game and language. The variants are the store's, not
+/// shared across threads: the drawing borrows them.
+fn jobs(read: &[Ahead]) -> Vec<Job<'_>> {
+    read.iter()
+        .flat_map(|(key, game, record, variant, langs)| {
+            langs
+                .iter()
+                .map(move |lang| (*key, *lang, &**variant, game, record))
+        })
+        .collect()
+}
+
+/// Draws `jobs` side by side, on every core.
+fn draw(jobs: Vec<Job<'_>>) -> Drawn {
+    let pictures: Vec<(u64, Lang, Option<Attachment>)> = jobs
+        .into_par_iter()
+        .map(|(key, lang, variant, game, record)| {
+            (
+                key,
+                lang,
+                board::phase_attachment(variant, game, record, lang),
+            )
+        })
+        .collect();
+    let mut drawn = Drawn::new();
+    for (key, lang, picture) in pictures {
+        drawn.entry(key).or_default().insert(lang, picture);
+    }
+    drawn
+}
+
+/// One notice turned into its mails, told in one transaction.
+fn queue_one(
+    hold: &mut Hold<'_>,
+    config: &Config,
+    now: DateTime<Utc>,
+    key: u64,
+    notice: &Notice,
+    drawn: &mut Drawn,
+    notified: &mut Notified,
+) -> Result<(), ServiceError> {
+    {
+        if notified.held.iter().any(|(id, _)| *id == notice.game) {
+            return Ok(());
+        }
         let released = hold.breathe();
+        if released {
+            // Another process had the store: what was drawn may be of a phase since
+            // rolled back.
+            drawn.clear();
+        }
+        let pictures = drawn.remove(&key).unwrap_or_default();
         let service = hold.service()?;
         // Told by a pass that took the store while this one let it go.
         if released
@@ -54,7 +202,7 @@ pub fn queue_notices_holding(
                 .iter()
                 .any(|(other, _)| *other == key)
         {
-            continue;
+            return Ok(());
         }
         // A game that cannot be read (its store damaged) keeps its notices queued, and
         // holds back no other game's.
@@ -66,12 +214,12 @@ pub fn queue_notices_holding(
             Ok(read) => read,
             Err(e) => {
                 notified.held.push((notice.game.clone(), e));
-                continue;
+                return Ok(());
             }
         };
         let mails = match &read {
             Some((variant, game)) => {
-                match mails_for(service, config, game, variant, &notice, now) {
+                match mails_for(service, config, game, variant, notice, pictures, now) {
                     Ok(mails) => mails,
                     // A moderator's template that fails must not hold this notice and every
                     // one behind it for ever: the built-in templates tell it.
@@ -80,7 +228,15 @@ pub fn queue_notices_holding(
                             templates: None,
                             ..config.clone()
                         };
-                        mails_for(service, &builtin, game, variant, &notice, now)?
+                        mails_for(
+                            service,
+                            &builtin,
+                            game,
+                            variant,
+                            notice,
+                            HashMap::new(),
+                            now,
+                        )?
                     }
                     Err(e) => return Err(e),
                 }
@@ -89,14 +245,14 @@ pub fn queue_notices_holding(
             None => Vec::new(),
         };
         let (mails, counted, held) = match &read {
-            Some((_, game)) => cap_moderator(service, config, game, &notice, mails, now)?,
+            Some((_, game)) => cap_moderator(service, config, game, notice, mails, now)?,
             None => (mails, Vec::new(), Vec::new()),
         };
         notified.queued += mails.len();
         let sealed: Vec<_> = mails.iter().map(OutMail::seal).collect();
         service.notice_told(key, &sealed, &counted, &held)?;
     }
-    Ok(notified)
+    Ok(())
 }
 
 /// The family of notices whose copy to the game's moderator counts against the hourly
@@ -353,6 +509,7 @@ fn mails_for(
     game: &Game,
     variant: &Variant,
     notice: &Notice,
+    drawn: HashMap<Lang, Option<Attachment>>,
     now: DateTime<Utc>,
 ) -> Result<Vec<OutMail>, ServiceError> {
     let to = recipients(game, notice);
@@ -386,8 +543,8 @@ fn mails_for(
         _ => None,
     };
     // One picture per language (its title and legend are in the reader's words), drawn
-    // once for all the readers of that language, not once a mail.
-    let mut pictures: HashMap<Lang, Option<Attachment>> = HashMap::new();
+    // once for all the readers of that language, not once a mail (or drawn ahead).
+    let mut pictures: HashMap<Lang, Option<Attachment>> = drawn;
     let mut picture = |lang: Lang| {
         pictures
             .entry(lang)

@@ -18,7 +18,7 @@ use crate::config::Config;
 use crate::service::{Bug, Service, ServiceError, TickReport};
 
 use super::maildir::{self, IngestReport, Isolation, MaildirError};
-use super::notify::queue_notices_holding;
+use super::notify::queue_notices_streaming;
 use super::send::{DrainReport, drain_for};
 use super::transport::Transport;
 
@@ -76,6 +76,8 @@ pub struct Keeper {
     open: Option<Service>,
     /// How a mail in hand when a process died is tried again alone, if it can be.
     isolation: Option<Isolation>,
+    /// How many times the store was let go.
+    releases: u64,
 }
 
 /// How long, after letting the store go, a pass lets the waiting processes take it
@@ -90,6 +92,7 @@ impl<'a> Hold<'a> {
             wait,
             open: None,
             isolation: None,
+            releases: 0,
         }))
     }
 
@@ -126,8 +129,19 @@ impl<'a> Hold<'a> {
 
     /// Lets the store go (a held [`Hold::Open`] stays open).
     pub fn release(&mut self) {
-        if let Hold::Dir(keeper) = self {
-            keeper.open = None;
+        if let Hold::Dir(keeper) = self
+            && keeper.open.take().is_some()
+        {
+            keeper.releases += 1;
+        }
+    }
+
+    /// How many times the store was let go so far: another process may have changed it
+    /// since this count was read if it differs.
+    pub fn releases(&self) -> u64 {
+        match self {
+            Hold::Dir(keeper) => keeper.releases,
+            Hold::Open(_) => 0,
         }
     }
 
@@ -146,6 +160,7 @@ impl<'a> Hold<'a> {
             return false;
         }
         keeper.open = None;
+        keeper.releases += 1;
         // A waiting process polls every 20 ms and takes its knock away once it has the
         // store; the next opening then waits for it in turn.
         let give_up = Instant::now() + YIELD;
@@ -172,6 +187,34 @@ impl<'a> Hold<'a> {
             last.set(Instant::now());
             Service::someone_waits(dir)
         }
+    }
+}
+
+/// The outbox, the store let go between two mails when someone waits for it. A mail the
+/// transport refused gets a later retry time and is not tried again in this pass.
+fn drain_all(
+    hold: &mut Hold<'_>,
+    config: &Config,
+    transport: &Transport,
+    now: DateTime<Utc>,
+    report: &mut DrainReport,
+) -> Result<(), ServiceError> {
+    // Told out of reach by an earlier drain of this pass: not tried again before the next.
+    if report.failed.iter().any(|f| f.error.is_unreachable()) {
+        return Ok(());
+    }
+    loop {
+        let waits = hold.waits();
+        let run = drain_for(hold.service()?, transport, &config.judge, now, &waits)?;
+        report.sent += run.sent;
+        // A server out of reach costs one timeout per pass, not one per run.
+        let down = run.failed.iter().any(|f| f.error.is_unreachable());
+        report.failed.extend(run.failed);
+        report.waiting = run.waiting;
+        if !run.more || down {
+            return Ok(());
+        }
+        hold.breathe();
     }
 }
 
@@ -207,7 +250,13 @@ pub fn pass_holding(
         hold.service()?.tick_one(&id, now, &mut report.tick);
     }
     hold.breathe();
-    let notified = queue_notices_holding(hold, config, now)?;
+    // The outbox is drained after each run of notices told, not only at the end: a
+    // deadline of a thousand games writes ten thousand mails, which would otherwise all
+    // wait in the store (and in its memory) for the last one.
+    let mut drained = DrainReport::default();
+    let notified = queue_notices_streaming(hold, config, now, |hold| {
+        drain_all(hold, config, transport, now, &mut drained)
+    })?;
     report.queued = notified.queued;
     // Told as the games `tick` could not handle (once each): left as they are, the
     // others went on.
@@ -217,22 +266,8 @@ pub fn pass_holding(
         }
     }
     hold.breathe();
-    // The outbox, the store let go between two mails when someone waits for it. A mail the transport refused gets a later retry time and
-    // is not tried again in this pass.
-    loop {
-        let waits = hold.waits();
-        let run = drain_for(hold.service()?, transport, &config.judge, now, &waits)
-            .map_err(PassError::Service)?;
-        report.drain.sent += run.sent;
-        // A server out of reach costs one timeout per pass, not one per run.
-        let down = run.failed.iter().any(|f| f.error.is_unreachable());
-        report.drain.failed.extend(run.failed);
-        report.drain.waiting = run.waiting;
-        if !run.more || down {
-            break;
-        }
-        hold.breathe();
-    }
+    drain_all(hold, config, transport, now, &mut drained)?;
+    report.drain = drained;
     hold.release();
     Ok(report)
 }

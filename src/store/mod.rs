@@ -297,6 +297,23 @@ fn seat_key(seat: &SeatTaken) -> Vec<u8> {
     k
 }
 
+/// The memory sled may keep of the store's pages, in bytes, for every store this process
+/// opens; sled's own default (1 GB) let a deadline's outgoing mails fill it.
+static CACHE_BYTES: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(64 * 1024 * 1024);
+
+/// Sets the memory sled may keep for the stores opened after this (`[store] cache_mb`).
+pub fn set_cache_mb(mb: u64) {
+    CACHE_BYTES.store(
+        mb.max(1).saturating_mul(1024 * 1024),
+        std::sync::atomic::Ordering::Relaxed,
+    );
+}
+
+fn cache_bytes() -> u64 {
+    CACHE_BYTES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 impl Store {
     /// Opens (or creates) the store in `dir`, checking and migrating its schema. A store in
     /// use by another process is waited for a little (a moderator's command and a cron
@@ -373,14 +390,21 @@ impl Store {
     }
 
     fn open_sled(dir: &Path) -> Result<Store, StoreError> {
-        let db = match sled::Config::new().path(dir).open() {
+        let db = match sled::Config::new()
+            .path(dir)
+            .cache_capacity(cache_bytes())
+            .open()
+        {
             // sled 0.34 writes a snapshot as `snap.<lsn>.generating`, synced, then renamed;
             // a process killed before the rename leaves that file behind, and the next open
             // takes it for the newest snapshot and reports corruption. Such a file is
             // never a finished snapshot: remove it and open again, from the last finished
             // snapshot and the log.
             Err(sled::Error::Corruption { .. }) if remove_unfinished_snapshots(dir) => {
-                sled::Config::new().path(dir).open()
+                sled::Config::new()
+                    .path(dir)
+                    .cache_capacity(cache_bytes())
+                    .open()
             }
             other => other,
         };

@@ -1,0 +1,184 @@
+//! One deadline shared by many games: the pictures of a pass are the full drawing's, however
+//! they are made; and the store `benches/deadline.sh` runs its `tick` on.
+
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use corbeau::game::{HouseKey, Moderator, NewGame, Settings, hash_secret};
+use corbeau::lang::Lang;
+use corbeau::service::Service;
+use corbeau::service::picture::{Format, phase_picture};
+use mail_parser::{MessageParser, MimeHeaders};
+
+use support::cli::CliJudge;
+
+/// When the bench's games start; their first deadline is a few days after.
+const START: &str = "2026-03-23T08:00:00Z";
+
+fn at(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+}
+
+/// Not a test: writes the store of `benches/deadline.sh`, `CORBEAU_DEADLINE_GAMES` games
+/// of three houses with a moderator, started at the same instant (so due at the same
+/// instant), into `CORBEAU_DEADLINE_DIR/data`, with its `corbeau.toml`. Made in-process,
+/// one secret hashed for every player: through the binary, a game takes about a second to
+/// set up (five commands, each opening the store), which ten thousand games cannot wait.
+/// After the games' first deadline: every game of [`make_games`] is due.
+const DUE: &str = "2026-05-01T08:00:00Z";
+
+/// Not a test: writes the store of `benches/deadline.sh`, `CORBEAU_DEADLINE_GAMES` games
+/// of three houses with a moderator, started at the same instant (so due at the same
+/// instant), into `CORBEAU_DEADLINE_DIR/data`, with its `corbeau.toml`. Made in-process,
+/// one secret hashed for every player: through the binary, a game takes about a second to
+/// set up (five commands, each opening the store), which ten thousand games cannot wait.
+#[test]
+#[ignore = "run by benches/deadline.sh"]
+fn bench_store() {
+    let dir = PathBuf::from(std::env::var("CORBEAU_DEADLINE_DIR").unwrap());
+    let games: usize = std::env::var("CORBEAU_DEADLINE_GAMES")
+        .unwrap()
+        .parse()
+        .unwrap();
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("corbeau.toml"),
+        "data_dir = \"data\"\n[judge]\naddress = \"juge@example.org\"\n",
+    )
+    .unwrap();
+    make_games(&dir, games);
+}
+
+/// `games` started games of three houses and a moderator, `g1`… , in `dir/data` (its key
+/// beside it, as the binary keeps it).
+fn make_games(dir: &Path, games: usize) {
+    corbeau::service::auth::install_judge_key(&dir.join("data.key")).unwrap();
+    let service = Service::open(&dir.join("data")).unwrap();
+    let hash = hash_secret("secret-2026").unwrap();
+    let start = at(START);
+    for i in 1..=games {
+        let id = format!("g{i}");
+        let new = NewGame {
+            id: id.clone(),
+            name: None,
+            variant: "westeros".into(),
+            players: 3,
+            settings: Settings::default(),
+            moderator: Some(Moderator {
+                address: format!("mod{i}@example.org").into(),
+                secret: hash.clone(),
+            }),
+        };
+        service.create(new, "bench", start).unwrap();
+        service
+            .shape_for_tests(&id, "bench", "seed", start, |game, variant, _| {
+                for house in ["stark", "lannister", "baratheon"] {
+                    let key = HouseKey::named(variant, house).expect("a house");
+                    let address = format!("{house}{i}@example.org");
+                    game.add_player(&key, &address, hash.clone(), Lang::Fr, start)?;
+                }
+                game.start(variant, start)
+            })
+            .unwrap();
+    }
+}
+
+/// The results mails of the outbox folder, by game: each one's picture (none: no PNG).
+fn results_pictures(data: &Path) -> BTreeMap<String, Vec<Option<Vec<u8>>>> {
+    let mut found: BTreeMap<String, Vec<Option<Vec<u8>>>> = BTreeMap::new();
+    for entry in std::fs::read_dir(data.join("outbox")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|x| x != "eml") {
+            continue;
+        }
+        let raw = std::fs::read(&path).unwrap();
+        let mail = MessageParser::default().parse(&raw).unwrap();
+        if !mail.subject().is_some_and(|s| s.contains("Résultats")) {
+            continue;
+        }
+        let game = mail
+            .header_raw("X-Corbeau-Game")
+            .unwrap()
+            .trim()
+            .to_string();
+        let png = mail
+            .attachments()
+            .find(|a| a.content_type().is_some_and(|t| t.subtype() == Some("png")))
+            .map(|a| a.contents().to_vec());
+        found.entry(game).or_default().push(png);
+    }
+    found
+}
+
+/// Twelve games due at once, one `tick`: every game's phase is processed once, and each
+/// of its four results mails (three players, the moderator) carries the very picture the
+/// game's phase gives when drawn alone, though a pass draws a run of games' pictures side
+/// by side and sends their mails before the next run is drawn.
+#[test]
+fn many_games_due_at_once_each_mail_their_own_picture_as_drawn_alone() {
+    let cli = CliJudge::new("deadline", "pictures");
+    make_games(&cli.root, 12);
+    let tick = cli.run_at(DUE, &["tick"]);
+    assert!(
+        tick.status.success(),
+        "{}",
+        String::from_utf8_lossy(&tick.stderr)
+    );
+    let mailed = results_pictures(&cli.data());
+    let service = Service::open(&cli.data()).unwrap();
+    assert!(
+        service.outbox().unwrap().is_empty(),
+        "every mail handed to the transport"
+    );
+    assert_eq!(mailed.len(), 12, "{:?}", mailed.keys());
+    for game in service.games().unwrap() {
+        let records = service.history(game.id()).unwrap();
+        assert_eq!(records.len(), 1, "{}: one phase processed", game.id());
+        let variant = service.variant(game.variant()).unwrap();
+        let alone = phase_picture(&variant, &game, &records[0], Lang::Fr, Format::Png).unwrap();
+        let pictures = &mailed[game.id()];
+        assert_eq!(pictures.len(), 4, "{}", game.id());
+        for picture in pictures {
+            assert!(
+                picture.as_deref() == Some(alone.as_slice()),
+                "{}: a results mail without its own picture",
+                game.id()
+            );
+        }
+    }
+}
+
+/// `[store] cache_mb` is read (the judge's memory for a deadline of many games): a judge
+/// configured with it runs its pass; a value that is no number is refused by name.
+#[test]
+fn the_store_cache_is_set_in_the_configuration() {
+    let cli = CliJudge::new("deadline", "cache");
+    make_games(&cli.root, 2);
+    let config = cli.root.join("corbeau.toml");
+    std::fs::write(&config, "[store]\ncache_mb = 8\n").unwrap();
+    let config = config.to_str().unwrap();
+    let tick = cli.run_at(DUE, &["--config", config, "tick"]);
+    assert!(
+        tick.status.success(),
+        "{}",
+        String::from_utf8_lossy(&tick.stderr)
+    );
+    assert_eq!(results_pictures(&cli.data()).len(), 2);
+    std::fs::write(
+        cli.root.join("corbeau.toml"),
+        "[store]\ncache_mb = \"beaucoup\"\n",
+    )
+    .unwrap();
+    let refused = cli.run_at(DUE, &["--config", config, "tick"]);
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("cache_mb"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+}
