@@ -28,6 +28,7 @@ pub struct Config {
     pub serve: Serve,
     pub mail: MailConfig,
     pub publish: PublishConfig,
+    pub store: StoreConfig,
     /// The file this configuration was read from; none for the built-in defaults.
     #[serde(skip)]
     pub source: Option<PathBuf>,
@@ -44,6 +45,16 @@ pub struct PublishConfig {
     /// The site's directory: when set, `serve` and `tick` keep it up to date after each
     /// pass, and `corbeau publish` writes there when given no directory.
     pub dir: Option<PathBuf>,
+}
+
+/// `[store]`: where the games are kept (docs/storage.md). Read as text here and parsed
+/// by the command line, which chooses the store before opening it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StoreConfig {
+    /// A PostgreSQL database (`postgresql://…`), which `CORBEAU_STORE` replaces; none:
+    /// sled's files in the data directory, the default.
+    pub url: Option<String>,
 }
 
 /// Who the judge is, for mail.
@@ -94,6 +105,7 @@ impl Default for Config {
             serve: Serve::default(),
             mail: MailConfig::default(),
             publish: PublishConfig::default(),
+            store: StoreConfig::default(),
             source: None,
             lang_written: false,
         }
