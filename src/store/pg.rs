@@ -142,7 +142,7 @@ impl Connection {
         }
         let count = i64::try_from(n).unwrap_or(i64::MAX);
         let rows = self.client.borrow_mut().query(
-            "SELECT nextval('corbeau_ids') FROM generate_series(1, $1)",
+            "SELECT nextval('corbeau_ids') FROM generate_series(1::bigint, $1::bigint)",
             &[&count],
         )?;
         let mut ids = rows
