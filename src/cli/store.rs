@@ -38,14 +38,14 @@ const WAIT: Duration = Duration::from_secs(5);
 /// One side of a copy, parsed from its argument.
 enum Place {
     Dir(PathBuf),
-    Database(DatabaseUrl),
+    Database(Box<DatabaseUrl>),
 }
 
 impl Place {
     fn parse(text: &str, lang: Lang) -> Result<Place, Error> {
         if text.starts_with("postgresql://") || text.starts_with("postgres://") {
             text.parse()
-                .map(Place::Database)
+                .map(|url| Place::Database(Box::new(url)))
                 .map_err(|reason| Error::Input(say!(lang, "log.store_url_bad", reason)))
         } else {
             Ok(Place::Dir(PathBuf::from(text)))

@@ -674,7 +674,7 @@ impl Store {
 
     /// Whether a game of this id is stored, without reading it.
     pub fn has_game(&self, id: &str) -> Result<bool, StoreError> {
-        Ok(self.games.contains_key(id)?)
+        self.games.contains_key(id)
     }
 
     /// Every game, in id order, each read on its own: a game that cannot be read (the
@@ -895,7 +895,7 @@ impl Store {
                 )));
             };
             for key in &seat_keys {
-                seats.insert(key.as_slice(), &[])?;
+                seats.insert(key.as_slice(), [])?;
             }
             for (key, json) in &standby_json {
                 match json {
@@ -943,10 +943,10 @@ impl Store {
             put_sequenced(notices, &notice_keys, &notice_json)?;
             put_sequenced(outbox, &mail_keys, &mail_json)?;
             if let Some((key, json)) = &update_json {
-                outbox.insert(&key.to_be_bytes(), json.as_slice())?;
+                outbox.insert(key.to_be_bytes(), json.as_slice())?;
             }
             if let Some(message_id) = &commit.seen {
-                seen.insert(message_id.as_bytes(), &seen_at)?;
+                seen.insert(message_id.as_bytes(), seen_at)?;
             }
             for (key, json) in &guard_json {
                 match json {
@@ -1082,7 +1082,7 @@ impl Store {
     }
 
     pub fn seen(&self, message_id: &str) -> Result<bool, StoreError> {
-        Ok(self.seen.contains_key(message_id.as_bytes())?)
+        self.seen.contains_key(message_id.as_bytes())
     }
 
     /// The answers given to `address` in its current window (none once it is over).
