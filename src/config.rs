@@ -47,10 +47,15 @@ pub struct PublishConfig {
     pub dir: Option<PathBuf>,
 }
 
-/// `[store]`: the embedded store (docs/configuration.md).
+/// `[store]`: where the games are kept and how much of them stays in memory
+/// (docs/configuration.md, docs/storage.md). The URL is read as text here and parsed by the
+/// command line, which chooses the store before opening it.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct StoreConfig {
+    /// A PostgreSQL database (`postgresql://…`), which `CORBEAU_STORE` replaces; none:
+    /// sled's files in the data directory, the default.
+    pub url: Option<String>,
     /// Megabytes of memory the store keeps of what it read and wrote: left to sled's own
     /// default (a gigabyte), a busy deadline's mails pile up there until the process ends.
     pub cache_mb: u64,
@@ -58,7 +63,10 @@ pub struct StoreConfig {
 
 impl Default for StoreConfig {
     fn default() -> StoreConfig {
-        StoreConfig { cache_mb: 64 }
+        StoreConfig {
+            url: None,
+            cache_mb: 64,
+        }
     }
 }
 

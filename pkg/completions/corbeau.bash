@@ -58,6 +58,9 @@ _corbeau() {
             corbeau,serve)
                 cmd="corbeau__subcmd__serve"
                 ;;
+            corbeau,store)
+                cmd="corbeau__subcmd__store"
+                ;;
             corbeau,tick)
                 cmd="corbeau__subcmd__tick"
                 ;;
@@ -157,6 +160,9 @@ _corbeau() {
             corbeau__subcmd__player,vote)
                 cmd="corbeau__subcmd__player__subcmd__vote"
                 ;;
+            corbeau__subcmd__store,copy)
+                cmd="corbeau__subcmd__store__subcmd__copy"
+                ;;
             *)
                 ;;
         esac
@@ -164,7 +170,7 @@ _corbeau() {
 
     case "${cmd}" in
         corbeau)
-            opts="-v -q -h -V --config --data --lang --json --verbose --quiet --log-format --help --version adjudicate datc map game player orders history export ingest outbox tick serve publish bot completions"
+            opts="-v -q -h -V --config --data --lang --json --verbose --quiet --log-format --help --version adjudicate datc map game player orders history export ingest outbox tick serve publish store bot completions"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1731,6 +1737,54 @@ _corbeau() {
                     return 0
                     ;;
                 --data)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        corbeau__subcmd__store)
+            opts="-v -q -h --verbose --quiet --log-format --help copy"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        corbeau__subcmd__store__subcmd__copy)
+            opts="-v -q -h --from --to --lang --verbose --quiet --log-format --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -47,6 +47,7 @@ complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "outbox" -d 'The mai
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "tick" -d 'One pass of the judge: read new mail, process every game whose deadline passed, send reminders, results and replies (for cron)'
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "serve" -d 'The judge at work: `tick` in a loop (mail in, deadlines, outbox), until SIGTERM or Ctrl-C'
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "publish" -d 'Write the static site of the games: an index, and per game its map, every phase played with its map and public results, and the broadcast press (docs/publish.md)'
+complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "store" -d 'The store itself: `copy` moves it between a data directory and a PostgreSQL database, or backs it up into an empty one'
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "bot" -d 'The built-in player: `arena` plays it against a holder and a random player'
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "completions" -d 'Print shell completions (bash, zsh, fish, elvish, powershell)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l variant -d 'A built-in variant (`westeros`, `classique`) or a variant file' -r
@@ -532,6 +533,20 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -l json -d 'Out
 complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand publish" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c corbeau -n "__fish_corbeau_using_subcommand store; and not __fish_seen_subcommand_from copy" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
+complete -c corbeau -n "__fish_corbeau_using_subcommand store; and not __fish_seen_subcommand_from copy" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand store; and not __fish_seen_subcommand_from copy" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand store; and not __fish_seen_subcommand_from copy" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c corbeau -n "__fish_corbeau_using_subcommand store; and not __fish_seen_subcommand_from copy" -f -a "copy" -d 'Copy every game, mail and record of a store into an empty one: each side a data directory or a PostgreSQL URL (postgresql://…)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand store; and __fish_seen_subcommand_from copy" -l from -d 'The store to read: a data directory, or a PostgreSQL URL' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand store; and __fish_seen_subcommand_from copy" -l to -d 'The store to write, which must hold nothing yet: a data directory (created if need be), or a PostgreSQL URL (its tables created if need be)' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand store; and __fish_seen_subcommand_from copy" -l lang -d 'Language of the messages: fr or en' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand store; and __fish_seen_subcommand_from copy" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
+json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
+complete -c corbeau -n "__fish_corbeau_using_subcommand store; and __fish_seen_subcommand_from copy" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand store; and __fish_seen_subcommand_from copy" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
+complete -c corbeau -n "__fish_corbeau_using_subcommand store; and __fish_seen_subcommand_from copy" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen_subcommand_from arena" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen_subcommand_from arena" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'

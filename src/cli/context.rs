@@ -167,6 +167,7 @@ pub(super) fn settings(args: &StoreArgs) -> Result<(Config, Lang, DateTime<Utc>)
     });
     crate::lang::set_operator(lang);
     crate::store::set_cache_mb(config.store.cache_mb);
+    choose_store(&config, lang)?;
     // The message catalogue follows the templates: the configured directory, else
     // ./templates (docs/wording.md); a broken override file stops the command here.
     crate::wording::install(
@@ -183,6 +184,24 @@ pub(super) fn settings(args: &StoreArgs) -> Result<(Config, Lang, DateTime<Utc>)
         None => Utc::now(),
     };
     Ok((config, lang, now))
+}
+
+/// Chooses where the store is for the rest of the command: `CORBEAU_STORE`, else
+/// `[store] url`, else sled in the data directory. An empty `CORBEAU_STORE` means no
+/// database, whatever the file says.
+fn choose_store(config: &Config, lang: Lang) -> Result<(), Error> {
+    let url = match std::env::var("CORBEAU_STORE") {
+        Ok(text) => Some(text).filter(|t| !t.trim().is_empty()),
+        Err(_) => config.store.url.clone(),
+    };
+    let url = url
+        .map(|text| {
+            text.parse::<crate::store::DatabaseUrl>()
+                .map_err(|reason| Error::Input(say!(lang, "log.store_url_bad", reason)))
+        })
+        .transpose()?;
+    crate::store::use_database(url);
+    Ok(())
 }
 
 /// Installs the judge's key, the key of the sieves of the stored secrets (read from

@@ -18,6 +18,7 @@ mod log;
 mod orders;
 mod outbox;
 mod publish;
+mod store;
 
 use std::io::Write;
 use std::path::Path;
@@ -134,6 +135,12 @@ enum CliCommand {
         #[command(flatten)]
         store: Box<context::StoreArgs>,
     },
+    /// The store itself: `copy` moves it between a data directory and a PostgreSQL
+    /// database, or backs it up into an empty one.
+    Store {
+        #[command(subcommand)]
+        command: store::StoreCommand,
+    },
     /// The built-in player: `arena` plays it against a holder and a random player.
     Bot {
         #[command(subcommand)]
@@ -239,6 +246,7 @@ impl CliCommand {
             | CliCommand::DatcConvert(_)
             | CliCommand::Map { .. }
             | CliCommand::Completions { .. }
+            | CliCommand::Store { .. }
             | CliCommand::PackageFiles(_) => none,
         }
     }
@@ -393,6 +401,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         }
         CliCommand::Tick { store } => clock::run_tick(&store),
         CliCommand::Serve { args, store } => clock::run_serve(&store, args),
+        CliCommand::Store { command } => store::run(command),
         CliCommand::Bot { command } => bot::run(command),
         CliCommand::Completions { shell } => {
             // Written whole into memory first: the generator panics on a failed write,

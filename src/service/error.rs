@@ -142,12 +142,16 @@ impl From<StoreError> for ServiceError {
             StoreError::Locked(_)
             | StoreError::Open { .. }
             | StoreError::Io(_)
+            | StoreError::Database(_)
+            | StoreError::Unreachable { .. }
+            | StoreError::LockedDatabase(_)
             | StoreError::NoRoom { .. }
             | StoreError::Backup { .. } => ServiceError::Store(StorageFailure::Transient(message)),
             StoreError::Corrupt(_) => ServiceError::Store(StorageFailure::Damaged(message)),
-            StoreError::NewerSchema { .. } | StoreError::Migration { .. } => {
-                ServiceError::Store(StorageFailure::Refused(message))
-            }
+            StoreError::NewerSchema { .. }
+            | StoreError::NewerDatabase { .. }
+            | StoreError::NotEmpty(_)
+            | StoreError::Migration { .. } => ServiceError::Store(StorageFailure::Refused(message)),
         }
     }
 }

@@ -124,7 +124,10 @@ pub(super) fn copy(dir: &Path, db: &sled::Db, marks: &[(&str, &[u8])]) -> Result
     let new = dir.join(NEW);
     remove_all(&new)?;
     {
-        let copy = sled::Config::new().path(&new).open()?;
+        let copy = sled::Config::new()
+            .path(&new)
+            .cache_capacity(super::cache_bytes())
+            .open()?;
         for name in db.tree_names() {
             let (from, to) = (db.open_tree(&name)?, copy.open_tree(&name)?);
             for entry in from.iter() {

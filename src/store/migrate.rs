@@ -20,7 +20,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use sled::Transactional;
 use sled::transaction::ConflictableTransactionError;
 
 use std::rc::Rc;
@@ -29,10 +28,11 @@ use crate::game::StoredOrder;
 use crate::map::{Variant, VariantHash, VariantSource, parse_variant, scope, variant_source};
 
 use super::envelope::{BodyBytes, Envelope};
+use super::kv::{self, Tree};
 use super::{SCHEMA_VERSION, Store, StoreError};
 
 /// Moves the store from schema `found` to [`SCHEMA_VERSION`].
-pub(super) fn migrate(store: &Store, meta: &sled::Tree, found: u32) -> Result<(), StoreError> {
+pub(super) fn migrate(store: &Store, meta: &Tree, found: u32) -> Result<(), StoreError> {
     match found {
         1 => v1_to_v2(store, meta),
         _ => Err(StoreError::Corrupt(format!(
@@ -123,7 +123,7 @@ fn encode(value: &Value) -> Result<Vec<u8>, StoreError> {
     serde_json::to_vec(value).map_err(|e| StoreError::Corrupt(e.to_string()))
 }
 
-fn v1_to_v2(store: &Store, meta: &sled::Tree) -> Result<(), StoreError> {
+fn v1_to_v2(store: &Store, meta: &Tree) -> Result<(), StoreError> {
     let mut pins = Pins {
         path: &store.path,
         by_name: BTreeMap::new(),
@@ -156,29 +156,34 @@ fn v1_to_v2(store: &Store, meta: &sled::Tree) -> Result<(), StoreError> {
 
     let backup = keep_copy(store, 1)?;
 
-    let result = (
+    let trees = [
         &store.games,
         &store.phases,
         &store.variants,
         &store.outbox,
         meta,
-    )
-        .transaction(|(g, p, v, o, m)| {
-            for (hash, text) in &pins.texts {
-                v.insert(hash.as_str(), text.as_bytes())?;
-            }
-            for (key, json) in &games {
-                g.insert(key, json.as_slice())?;
-            }
-            for (key, json) in &records {
-                p.insert(key, json.as_slice())?;
-            }
-            for (key, json) in &mails {
-                o.insert(key, json.as_slice())?;
-            }
-            m.insert("schema", &2u32.to_be_bytes())?;
-            Ok::<_, ConflictableTransactionError<StoreError>>(())
-        });
+    ];
+    let result = kv::transaction(&trees, |trees| {
+        let [g, p, v, o, m] = trees else {
+            return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
+                "the trees of a migration".into(),
+            )));
+        };
+        for (hash, text) in &pins.texts {
+            v.insert(hash.as_str(), text.as_bytes())?;
+        }
+        for (key, json) in &games {
+            g.insert(key, json.as_slice())?;
+        }
+        for (key, json) in &records {
+            p.insert(key, json.as_slice())?;
+        }
+        for (key, json) in &mails {
+            o.insert(key, json.as_slice())?;
+        }
+        m.insert("schema", 2u32.to_be_bytes())?;
+        Ok(())
+    });
     store.finish(result)?;
     // Said once: the next open finds schema 2. On standard error, for whoever runs the
     // command (a moderator, cron's mail): the store has no other voice.
@@ -202,7 +207,7 @@ fn v1_to_v2(store: &Store, meta: &sled::Tree) -> Result<(), StoreError> {
 /// to `<data>.v<from>-backup-<UTC time>`, after a flush, while this process holds the
 /// store: a store that opens as it was before the migration.
 fn keep_copy(store: &Store, from: u32) -> Result<PathBuf, StoreError> {
-    store.db.flush()?;
+    store.flush()?;
     let dir = std::fs::canonicalize(&store.path).unwrap_or_else(|_| store.path.clone());
     let name = dir
         .file_name()
@@ -427,12 +432,12 @@ pub(super) const SIEVES_KEYED: &str = "sieves-keyed";
 /// owner's next right sign-on. Says whether the store's files must then be rewritten,
 /// since sled keeps replaced values in them: so for a store that holds anything and has
 /// no [`SIEVES_KEYED`] mark. No schema change: an older corbeau reads the store as before.
-pub(super) fn drop_unkeyed_sieves(store: &Store, meta: &sled::Tree) -> Result<bool, StoreError> {
+pub(super) fn drop_unkeyed_sieves(store: &Store, meta: &Tree) -> Result<bool, StoreError> {
     if meta.contains_key(SIEVES_KEYED)? {
         return Ok(false);
     }
     let trees = [&store.games, &store.phases, &store.audit];
-    let mut changed: Vec<Vec<(sled::IVec, Vec<u8>)>> = vec![Vec::new(); trees.len()];
+    let mut changed: Vec<Vec<(Vec<u8>, Vec<u8>)>> = vec![Vec::new(); trees.len()];
     for (tree, changed) in trees.iter().zip(&mut changed) {
         for entry in tree.iter() {
             let (key, bytes) = entry?;
@@ -447,25 +452,29 @@ pub(super) fn drop_unkeyed_sieves(store: &Store, meta: &sled::Tree) -> Result<bo
             }
         }
     }
-    let empty = trees.iter().all(|t| t.is_empty()) && store.outbox.is_empty();
+    let mut empty = store.outbox.is_empty()?;
+    for tree in trees {
+        empty &= tree.is_empty()?;
+    }
     let [games, phases, audit] = [&changed[0], &changed[1], &changed[2]];
-    (&store.games, &store.phases, &store.audit, meta)
-        .transaction(|(tg, tp, ta, tm)| {
-            for (tree, values) in [(tg, games), (tp, phases), (ta, audit)] {
-                for (key, value) in values {
-                    tree.insert(key, value.as_slice())?;
-                }
+    let all = [&store.games, &store.phases, &store.audit, meta];
+    kv::transaction(&all, |trees| {
+        let [tg, tp, ta, tm] = trees else {
+            return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
+                "the trees of the sieves".into(),
+            )));
+        };
+        for (tree, values) in [(tg, games), (tp, phases), (ta, audit)] {
+            for (key, value) in values {
+                tree.insert(key, value.as_slice())?;
             }
-            if empty {
-                tm.insert(SIEVES_KEYED, &[1])?;
-            }
-            Ok::<(), ConflictableTransactionError<StoreError>>(())
-        })
-        .map_err(|e| match e {
-            sled::transaction::TransactionError::Abort(e) => e,
-            sled::transaction::TransactionError::Storage(e) => StoreError::Io(e),
-        })?;
-    store.db.flush()?;
+        }
+        if empty {
+            tm.insert(SIEVES_KEYED, [1])?;
+        }
+        Ok(())
+    })?;
+    store.flush()?;
     Ok(!empty)
 }
 

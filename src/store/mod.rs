@@ -35,22 +35,28 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use sled::Transactional;
-use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
+use sled::transaction::ConflictableTransactionError;
 
 use crate::game::{AuditEntry, Game, Notice, PhaseRecord, PlayerRecord, RecordMark};
 use crate::map::{PinnedVariant, Variant, VariantHash, parse_variant, scope};
 
 mod compact;
+mod copy;
 pub mod envelope;
 pub mod guard;
+mod kv;
 mod migrate;
+pub mod pg;
+
+use kv::{Tree, TxResult, TxTree};
+pub use pg::DatabaseUrl;
 
 pub use envelope::Envelope;
 pub use guard::Guard;
@@ -89,6 +95,23 @@ pub enum StoreError {
     Exists(String),
     #[error("store: {0}")]
     Io(#[from] sled::Error),
+    /// The database answered with an error, or the connection broke in the middle.
+    #[error("store: the database: {0}")]
+    Database(#[from] postgres::Error),
+    #[error("cannot reach the database of the store {url}: {reason}; nothing was changed")]
+    Unreachable { url: String, reason: String },
+    #[error(
+        "the store {0} is in use by another corbeau process (a judge's pass): try again in a moment"
+    )]
+    LockedDatabase(String),
+    #[error(
+        "the database of the store has tables of a newer corbeau (layout {found}, this one knows up to {}): upgrade corbeau",
+        pg::LAYOUT_VERSION
+    )]
+    NewerDatabase { found: u32 },
+    /// `store copy` into a store that holds something.
+    #[error("the store {0} is not empty: nothing was copied")]
+    NotEmpty(String),
     /// A schema-1 store cannot move to schema 2: a game's variant file cannot be read (or
     /// is no longer a valid variant). Nothing was changed.
     #[error(
@@ -121,20 +144,22 @@ pub enum StoreError {
 /// The opened store.
 pub struct Store {
     path: PathBuf,
-    db: sled::Db,
-    games: sled::Tree,
-    phases: sled::Tree,
-    audit: sled::Tree,
-    wake: sled::Tree,
-    notices: sled::Tree,
-    outbox: sled::Tree,
-    seen: sled::Tree,
-    replies: sled::Tree,
-    guards: sled::Tree,
-    variants: sled::Tree,
-    held: sled::Tree,
-    seats: sled::Tree,
-    records: sled::Tree,
+    backend: Backend,
+    meta: Tree,
+    games: Tree,
+    phases: Tree,
+    audit: Tree,
+    wake: Tree,
+    notices: Tree,
+    outbox: Tree,
+    seen: Tree,
+    replies: Tree,
+    guards: Tree,
+    variants: Tree,
+    held: Tree,
+    seats: Tree,
+    records: Tree,
+    standby: Tree,
     /// The variants read from `variants` so far, parsed: a game's places and houses are
     /// read and written with its own ([`scope`]).
     parsed: RefCell<HashMap<VariantHash, Rc<Variant>>>,
@@ -314,6 +339,30 @@ fn cache_bytes() -> u64 {
     CACHE_BYTES.load(std::sync::atomic::Ordering::Relaxed)
 }
 
+/// Where a store is kept: sled's files in the data directory, or a PostgreSQL database.
+enum Backend {
+    Sled(sled::Db),
+    Pg(Rc<pg::Connection>),
+}
+
+/// The database the command line chose (`[store] url`, `CORBEAU_STORE`): when set, every
+/// opening of a store by its data directory opens the database instead, and the data
+/// directory keeps only the mail spool and the outbox folder.
+static DATABASE: std::sync::Mutex<Option<DatabaseUrl>> = std::sync::Mutex::new(None);
+
+/// Chooses where [`Store::open`] keeps the store for the rest of the process (none: sled
+/// in the data directory, the default).
+pub fn use_database(url: Option<DatabaseUrl>) {
+    if let Ok(mut chosen) = DATABASE.lock() {
+        *chosen = url;
+    }
+}
+
+/// The database chosen by [`use_database`], if any.
+pub fn chosen_database() -> Option<DatabaseUrl> {
+    DATABASE.lock().ok().and_then(|chosen| chosen.clone())
+}
+
 impl Store {
     /// Opens (or creates) the store in `dir`, checking and migrating its schema. A store in
     /// use by another process is waited for a little (a moderator's command and a cron
@@ -325,6 +374,20 @@ impl Store {
     /// Whether `dir` holds a store: sled writes its `conf` and `db` files at the first
     /// opening; a rewrite of its files a crash interrupted may have moved them aside.
     pub fn exists(dir: &Path) -> bool {
+        match chosen_database() {
+            Some(url) => pg::exists(&url),
+            None => Store::files_exist(dir),
+        }
+    }
+
+    /// Whether the database `url` holds a store's tables (one that cannot be reached
+    /// says yes: opening it then says why).
+    pub fn database_exists(url: &DatabaseUrl) -> bool {
+        pg::exists(url)
+    }
+
+    /// Whether `dir` holds sled's files of a store.
+    pub fn files_exist(dir: &Path) -> bool {
         dir.join("conf").is_file() || dir.join("db").is_file() || compact::pending(dir)
     }
 
@@ -332,6 +395,14 @@ impl Store {
     /// While it waits, a file `waiting.<pid>` in `dir` says so: a long `serve` pass lets
     /// the store go between two mails when it sees one ([`Store::someone_waits`]).
     pub fn open_waiting(dir: &Path, wait: std::time::Duration) -> Result<Store, StoreError> {
+        match chosen_database() {
+            Some(url) => Store::open_database(dir, &url, wait),
+            None => Store::open_files(dir, wait),
+        }
+    }
+
+    /// Opens the store of sled's files in `dir`, whatever [`use_database`] chose.
+    pub fn open_files(dir: &Path, wait: std::time::Duration) -> Result<Store, StoreError> {
         let give_up = std::time::Instant::now() + wait;
         let mut knock: Option<Knock> = None;
         loop {
@@ -350,6 +421,9 @@ impl Store {
     /// Whether another process is waiting for the store in `dir` (a knock younger than
     /// [`KNOCK_LIFE`]: one left by a killed process is soon ignored).
     pub fn someone_waits(dir: &Path) -> bool {
+        if let Some(url) = chosen_database() {
+            return pg::someone_waits(&url);
+        }
         let Ok(entries) = std::fs::read_dir(dir) else {
             return false;
         };
@@ -381,7 +455,10 @@ impl Store {
         if !store.migrate()? {
             return Ok(store);
         }
-        compact::copy(dir, &store.db, &[(migrate::SIEVES_KEYED, &[1])])?;
+        let Backend::Sled(db) = &store.backend else {
+            return Ok(store);
+        };
+        compact::copy(dir, db, &[(migrate::SIEVES_KEYED, &[1])])?;
         drop(store);
         compact::finish(dir)?;
         let store = Store::open_sled(dir)?;
@@ -420,25 +497,77 @@ impl Store {
                 }
             }
         })?;
-        let store = Store {
-            path: dir.to_path_buf(),
-            games: db.open_tree("games")?,
-            phases: db.open_tree("phases")?,
-            audit: db.open_tree("audit")?,
-            wake: db.open_tree("wake")?,
-            notices: db.open_tree("notices")?,
-            outbox: db.open_tree("outbox")?,
-            seen: db.open_tree("seen")?,
-            replies: db.open_tree("replies")?,
-            guards: db.open_tree("guards")?,
-            variants: db.open_tree("variants")?,
-            held: db.open_tree("held")?,
-            seats: db.open_tree("seats")?,
-            records: db.open_tree("records")?,
-            parsed: RefCell::new(HashMap::new()),
-            db,
+        let tree = |name: &str| Ok::<_, StoreError>(Tree::Sled(db.open_tree(name)?));
+        Store::with_trees(dir, tree, Backend::Sled(db.clone()))
+    }
+
+    /// Opens the store kept in the database `url` (the data directory `dir` keeps the
+    /// mail spool and the outbox folder), waiting at most `wait` for another judge that
+    /// holds it; creates its tables in an empty database.
+    pub fn open_database(
+        dir: &Path,
+        url: &DatabaseUrl,
+        wait: std::time::Duration,
+    ) -> Result<Store, StoreError> {
+        let db = Rc::new(pg::Connection::open(url, wait)?);
+        let tree = |name: &str| {
+            let table = pg::TREES
+                .iter()
+                .find(|t| **t == name)
+                .ok_or_else(|| StoreError::Corrupt(format!("no table for the tree {name}")))?;
+            Ok(Tree::Pg(kv::PgTree {
+                db: db.clone(),
+                table,
+            }))
         };
+        let store = Store::with_trees(dir, tree, Backend::Pg(db.clone()))?;
+        store.migrate()?;
         Ok(store)
+    }
+
+    fn with_trees(
+        dir: &Path,
+        tree: impl Fn(&str) -> Result<Tree, StoreError>,
+        backend: Backend,
+    ) -> Result<Store, StoreError> {
+        Ok(Store {
+            path: dir.to_path_buf(),
+            meta: tree("meta")?,
+            games: tree("games")?,
+            phases: tree("phases")?,
+            audit: tree("audit")?,
+            wake: tree("wake")?,
+            notices: tree("notices")?,
+            outbox: tree("outbox")?,
+            seen: tree("seen")?,
+            replies: tree("replies")?,
+            guards: tree("guards")?,
+            variants: tree("variants")?,
+            held: tree("held")?,
+            seats: tree("seats")?,
+            records: tree("records")?,
+            standby: tree("standby")?,
+            parsed: RefCell::new(HashMap::new()),
+            backend,
+        })
+    }
+
+    /// Where the store is, for messages: its data directory, or its database's URL
+    /// without the password.
+    pub fn location(&self) -> String {
+        match &self.backend {
+            Backend::Sled(_) => self.path.display().to_string(),
+            Backend::Pg(db) => db.url.shown().to_string(),
+        }
+    }
+
+    /// Makes the store's writes durable: sled's log flushed to disk (a database's commit
+    /// is durable already).
+    fn flush(&self) -> Result<(), StoreError> {
+        if let Backend::Sled(db) = &self.backend {
+            db.flush()?;
+        }
+        Ok(())
     }
 
     pub fn path(&self) -> &Path {
@@ -449,6 +578,10 @@ impl Store {
     /// free. A disk whose free space cannot be read is taken as roomy: the write then
     /// meets the disk as before.
     fn room(&self) -> Result<(), StoreError> {
+        // A database's disk is the server's: it refuses a write itself, without hanging.
+        if let Backend::Pg(_) = self.backend {
+            return Ok(());
+        }
         match free_bytes(&self.path) {
             Some(free) if free < RESERVE => Err(StoreError::NoRoom {
                 path: self.path.clone(),
@@ -461,17 +594,17 @@ impl Store {
     /// Checks the schema and migrates the store to this version's; says whether its files
     /// must then be rewritten (`compact`).
     fn migrate(&self) -> Result<bool, StoreError> {
-        let meta = self.db.open_tree("meta")?;
+        let meta = &self.meta;
         let found = match meta.get("schema")? {
             Some(v) => u32::from_be_bytes(
-                v.as_ref()
+                v.as_slice()
                     .try_into()
                     .map_err(|_| StoreError::Corrupt("schema version".into()))?,
             ),
             // A store without a version is a new one: nothing to migrate.
             None => {
-                meta.insert("schema", &SCHEMA_VERSION.to_be_bytes())?;
-                meta.flush()?;
+                meta.insert("schema", SCHEMA_VERSION.to_be_bytes())?;
+                self.flush()?;
                 SCHEMA_VERSION
             }
         };
@@ -483,12 +616,12 @@ impl Store {
         }
         if found < SCHEMA_VERSION {
             // Writes the new version in the migration's own transaction.
-            migrate::migrate(self, &meta, found)?;
+            migrate::migrate(self, meta, found)?;
         }
         // An opening of an up-to-date store writes nothing (a nearly full disk opens as
         // well as any), once its old sieves are gone and its seats indexed.
-        self.index_seats(&meta)?;
-        migrate::drop_unkeyed_sieves(self, &meta)
+        self.index_seats(meta)?;
+        migrate::drop_unkeyed_sieves(self, meta)
     }
 
     /// The text of a pinned variant (none: the store does not have it, which only a
@@ -565,7 +698,7 @@ impl Store {
 
     /// Whether a game of this id is stored, without reading it.
     pub fn has_game(&self, id: &str) -> Result<bool, StoreError> {
-        Ok(self.games.contains_key(id)?)
+        self.games.contains_key(id)
     }
 
     /// Every game, in id order, each read on its own: a game that cannot be read (the
@@ -604,8 +737,7 @@ impl Store {
     pub fn game_ids(&self) -> Result<Vec<String>, StoreError> {
         self.games
             .iter()
-            .keys()
-            .map(|k| Ok(String::from_utf8_lossy(&k?).into_owned()))
+            .map(|item| Ok(String::from_utf8_lossy(&item?.0).into_owned()))
             .collect()
     }
 
@@ -613,7 +745,11 @@ impl Store {
     pub fn due_games(&self, now: DateTime<Utc>) -> Result<Vec<String>, StoreError> {
         let end = time_key(now);
         let mut ids = Vec::new();
-        for item in self.wake.range(..=end_of(&end)) {
+        let last = end_of(&end);
+        for item in self
+            .wake
+            .range(Bound::Unbounded, Bound::Included(last.as_slice()))
+        {
             let (_, id) = item?;
             ids.push(String::from_utf8_lossy(&id).into_owned());
         }
@@ -623,7 +759,11 @@ impl Store {
 
     /// The history of a game, oldest first.
     pub fn phases(&self, id: &str) -> Result<Vec<PhaseRecord>, StoreError> {
-        let mut records = self.phases.scan_prefix(prefix(id)).values().peekable();
+        let mut records = self
+            .phases
+            .scan_prefix(prefix(id))
+            .map(|item| item.map(|(_, v)| v))
+            .peekable();
         if records.peek().is_none() {
             return Ok(Vec::new());
         }
@@ -640,13 +780,7 @@ impl Store {
     }
 
     pub fn last_phase(&self, id: &str) -> Result<Option<PhaseRecord>, StoreError> {
-        let Some(bytes) = self
-            .phases
-            .scan_prefix(prefix(id))
-            .values()
-            .next_back()
-            .transpose()?
-        else {
+        let Some((_, bytes)) = self.phases.last_with_prefix(&prefix(id))? else {
             return Ok(None);
         };
         let variant = self.records_variant(id)?;
@@ -656,8 +790,7 @@ impl Store {
     pub fn audit(&self, id: &str) -> Result<Vec<AuditEntry>, StoreError> {
         self.audit
             .scan_prefix(prefix(id))
-            .values()
-            .map(|v| decode(&v?, "audit"))
+            .map(|item| decode(&item?.1, "audit"))
             .collect()
     }
 
@@ -665,11 +798,8 @@ impl Store {
     /// a line was seen (`corbeau publish` and `serve` skip the games that did not change).
     pub fn last_audit(&self, id: &str) -> Result<Option<AuditEntry>, StoreError> {
         self.audit
-            .scan_prefix(prefix(id))
-            .values()
-            .next_back()
-            .transpose()?
-            .map(|v| decode(&v, "audit"))
+            .last_with_prefix(&prefix(id))?
+            .map(|(_, v)| decode(&v, "audit"))
             .transpose()
     }
 
@@ -742,7 +872,6 @@ impl Store {
             .iter()
             .map(|(game, at)| Ok((announced_key(game), encode(at)?)))
             .collect::<Result<Vec<_>, StoreError>>()?;
-        let (standby_tree, meta_tree) = (self.db.open_tree("standby")?, self.db.open_tree("meta")?);
         let mark_json = commit
             .marks
             .iter()
@@ -753,7 +882,6 @@ impl Store {
             Some(index) => self.marks_of_phase(&id, index)?,
             None => Vec::new(),
         };
-        // A slice, not a tuple: sled joins at most nine trees in a tuple.
         let trees = [
             &self.games,
             &self.phases,
@@ -765,11 +893,11 @@ impl Store {
             &self.replies,
             &self.guards,
             &self.seats,
-            &standby_tree,
-            &meta_tree,
+            &self.standby,
+            &self.meta,
             &self.records,
         ];
-        let result = trees[..].transaction(|trees| {
+        let result = kv::transaction(&trees, |trees| {
             let [
                 games,
                 phases,
@@ -784,14 +912,14 @@ impl Store {
                 standby,
                 meta,
                 records,
-            ] = trees.as_slice()
+            ] = trees
             else {
                 return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
                     "the trees of a commit".into(),
                 )));
             };
             for key in &seat_keys {
-                seats.insert(key.as_slice(), &[])?;
+                seats.insert(key.as_slice(), [])?;
             }
             for (key, json) in &standby_json {
                 match json {
@@ -839,10 +967,10 @@ impl Store {
             put_sequenced(notices, &notice_keys, &notice_json)?;
             put_sequenced(outbox, &mail_keys, &mail_json)?;
             if let Some((key, json)) = &update_json {
-                outbox.insert(&key.to_be_bytes(), json.as_slice())?;
+                outbox.insert(key.to_be_bytes(), json.as_slice())?;
             }
             if let Some(message_id) = &commit.seen {
-                seen.insert(message_id.as_bytes(), &seen_at)?;
+                seen.insert(message_id.as_bytes(), seen_at)?;
             }
             for (key, json) in &guard_json {
                 match json {
@@ -859,20 +987,18 @@ impl Store {
     }
 
     /// A transaction's outcome, flushed to disk when it committed.
-    fn finish(&self, result: Result<(), TransactionError<StoreError>>) -> Result<(), StoreError> {
-        match result {
-            Ok(()) => {}
-            Err(TransactionError::Abort(e)) => return Err(e),
-            Err(TransactionError::Storage(e)) => return Err(StoreError::Io(e)),
-        }
-        self.db.flush()?;
-        Ok(())
+    fn finish(&self, result: Result<(), StoreError>) -> Result<(), StoreError> {
+        result?;
+        self.flush()
     }
 
     fn new_keys(&self, n: usize) -> Result<Vec<u64>, StoreError> {
-        (0..n)
-            .map(|_| self.db.generate_id().map_err(StoreError::from))
-            .collect()
+        match &self.backend {
+            Backend::Sled(db) => (0..n)
+                .map(|_| db.generate_id().map_err(StoreError::from))
+                .collect(),
+            Backend::Pg(db) => db.generate_ids(n),
+        }
     }
 
     /// Whether a mail with this Message-ID was already acted on.
@@ -891,7 +1017,10 @@ impl Store {
             *last = 1;
         }
         let mut taken = Vec::new();
-        for item in self.seats.range(from..to) {
+        for item in self.seats.range(
+            Bound::Included(from.as_slice()),
+            Bound::Excluded(to.as_slice()),
+        ) {
             let (key, _) = item?;
             let Some(rest) = key.get(prefix.len()..) else {
                 continue;
@@ -922,8 +1051,8 @@ impl Store {
     /// The record of an address: its marks in every game, summed.
     pub fn record(&self, address: &str) -> Result<PlayerRecord, StoreError> {
         let mut record = PlayerRecord::default();
-        for value in self.records.scan_prefix(record_prefix(address)).values() {
-            let mark: RecordMark = decode(&value?, "record")?;
+        for item in self.records.scan_prefix(record_prefix(address)) {
+            let mark: RecordMark = decode(&item?.1, "record")?;
             mark.add_to(&mut record);
         }
         Ok(record)
@@ -933,8 +1062,8 @@ impl Store {
     /// before its transaction: rare enough to read the whole tree).
     fn marks_of_phase(&self, game: &str, index: u32) -> Result<Vec<Vec<u8>>, StoreError> {
         let mut keys = Vec::new();
-        for key in self.records.iter().keys() {
-            let key = key?;
+        for item in self.records.iter() {
+            let (key, _) = item?;
             if let Some((g, i)) = record_place(&key)
                 && g == game.as_bytes()
                 && i == index
@@ -951,7 +1080,7 @@ impl Store {
 
     /// Fills `seats` from the games, once (a store of an earlier version has the tree
     /// empty): every seat a player holds, when they took it. Marked done in `meta`.
-    fn index_seats(&self, meta: &sled::Tree) -> Result<(), StoreError> {
+    fn index_seats(&self, meta: &Tree) -> Result<(), StoreError> {
         if meta.contains_key(SEATS_INDEXED)? {
             return Ok(());
         }
@@ -967,17 +1096,17 @@ impl Store {
                         game: id.clone(),
                         house: seat.house().to_string(),
                     });
-                    self.seats.insert(key, &[])?;
+                    self.seats.insert(key, [])?;
                 }
             }
         }
-        meta.insert(SEATS_INDEXED, &[1])?;
-        meta.flush()?;
+        meta.insert(SEATS_INDEXED, [1])?;
+        self.flush()?;
         Ok(())
     }
 
     pub fn seen(&self, message_id: &str) -> Result<bool, StoreError> {
-        Ok(self.seen.contains_key(message_id.as_bytes())?)
+        self.seen.contains_key(message_id.as_bytes())
     }
 
     /// The answers given to `address` in its current window (none once it is over).
@@ -999,7 +1128,10 @@ impl Store {
     fn prune_replies(&self, now: DateTime<Utc>) -> Result<(), StoreError> {
         let mut end = vec![b't'];
         end.extend_from_slice(&time_key(now - REPLY_WINDOW));
-        for item in self.replies.range(b"t".to_vec()..end) {
+        for item in self.replies.range(
+            Bound::Included(b"t".as_slice()),
+            Bound::Excluded(end.as_slice()),
+        ) {
             let (key, _) = item?;
             let address = key.get(9..).unwrap_or_default();
             let mut window = vec![b'a'];
@@ -1061,17 +1193,21 @@ impl Store {
         if let Some(at) = counted.iter().map(|r| r.at).max() {
             self.prune_replies(at)?;
         }
-        let result = (&self.notices, &self.outbox, &self.replies, &self.held).transaction(
-            |(notices, outbox, replies, held)| {
-                notices.remove(&key.to_be_bytes())?;
-                put_sequenced(outbox, &keys, &json)?;
-                put_sequenced(held, &held_keys, &held_json)?;
-                for replied in counted {
-                    count_reply(replies, replied)?;
-                }
-                Ok::<(), ConflictableTransactionError<StoreError>>(())
-            },
-        );
+        let trees = [&self.notices, &self.outbox, &self.replies, &self.held];
+        let result = kv::transaction(&trees, |trees| {
+            let [notices, outbox, replies, held] = trees else {
+                return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
+                    "the trees of a notice's mails".into(),
+                )));
+            };
+            notices.remove(key.to_be_bytes())?;
+            put_sequenced(outbox, &keys, &json)?;
+            put_sequenced(held, &held_keys, &held_json)?;
+            for replied in counted {
+                count_reply(replies, replied)?;
+            }
+            Ok(())
+        });
         self.finish(result)
     }
 
@@ -1085,12 +1221,17 @@ impl Store {
         self.room()?;
         let mail_keys = self.new_keys(mails.len())?;
         let json = encode_all(mails)?;
-        let result = (&self.held, &self.outbox).transaction(|(held, outbox)| {
+        let result = kv::transaction(&[&self.held, &self.outbox], |trees| {
+            let [held, outbox] = trees else {
+                return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
+                    "the trees of a digest".into(),
+                )));
+            };
             for key in keys {
-                held.remove(&key.to_be_bytes())?;
+                held.remove(key.to_be_bytes())?;
             }
             put_sequenced(outbox, &mail_keys, &json)?;
-            Ok::<(), ConflictableTransactionError<StoreError>>(())
+            Ok(())
         });
         self.finish(result)
     }
@@ -1104,14 +1245,14 @@ impl Store {
     pub fn outbox_retry(&self, key: u64, mail: &Envelope) -> Result<(), StoreError> {
         self.room()?;
         self.outbox.insert(key.to_be_bytes(), encode(mail)?)?;
-        self.db.flush()?;
+        self.flush()?;
         Ok(())
     }
 
     /// Removes a mail the transport accepted.
     pub fn outbox_sent(&self, key: u64) -> Result<(), StoreError> {
         self.outbox.remove(key.to_be_bytes())?;
-        self.db.flush()?;
+        self.flush()?;
         Ok(())
     }
 
@@ -1147,29 +1288,21 @@ impl Store {
     /// The judge's key for consent tokens (`game::ConsentKey`), as kept; none before the
     /// first is made.
     pub fn consent_key(&self) -> Result<Option<Vec<u8>>, StoreError> {
-        let meta = self.db.open_tree("meta")?;
-        Ok(meta.get("consent-key")?.map(|v| v.to_vec()))
+        self.meta.get("consent-key")
     }
 
     /// Keeps the judge's key for consent tokens, unless one is kept already; returns the
     /// key kept.
     pub fn keep_consent_key(&self, key: &[u8]) -> Result<Vec<u8>, StoreError> {
-        let meta = self.db.open_tree("meta")?;
-        let kept = match meta.compare_and_swap("consent-key", None::<&[u8]>, Some(key))? {
-            Ok(()) => key.to_vec(),
-            Err(e) => e
-                .current
-                .map(|v| v.to_vec())
-                .unwrap_or_else(|| key.to_vec()),
-        };
-        meta.flush()?;
+        let kept = self.meta.insert_if_absent(b"consent-key", key)?;
+        self.flush()?;
         Ok(kept)
     }
 
     /// The judge's standby list, in the order addresses joined it.
     pub fn standby(&self) -> Result<Vec<Standby>, StoreError> {
-        let tree = self.db.open_tree("standby")?;
-        let mut list: Vec<Standby> = tree
+        let mut list: Vec<Standby> = self
+            .standby
             .iter()
             .map(|item| {
                 let (_, value) = item?;
@@ -1182,15 +1315,18 @@ impl Store {
 
     /// When the standby list was last told of a game's free houses, if ever.
     pub fn standby_announced(&self, game: &str) -> Result<Option<DateTime<Utc>>, StoreError> {
-        let meta = self.db.open_tree("meta")?;
-        meta.get(announced_key(game))?
+        self.meta
+            .get(announced_key(game))?
             .map(|v| decode(&v, "standby announcement"))
             .transpose()
     }
 
     /// Bytes the store takes on disk.
     pub fn size_on_disk(&self) -> Result<u64, StoreError> {
-        Ok(self.db.size_on_disk()?)
+        match &self.backend {
+            Backend::Sled(db) => Ok(db.size_on_disk()?),
+            Backend::Pg(db) => db.size(),
+        }
     }
 }
 
@@ -1286,10 +1422,7 @@ fn reply_key(address: &str) -> Vec<u8> {
 }
 
 /// Adds one answer to the address's window, or starts a new window.
-fn count_reply(
-    replies: &TransactionalTree,
-    replied: &Replied,
-) -> Result<(), ConflictableTransactionError<StoreError>> {
+fn count_reply(replies: &TxTree<'_, '_>, replied: &Replied) -> TxResult<()> {
     let key = reply_key(&replied.address);
     let current = match replies.get(&key)? {
         Some(v) => Some(
@@ -1307,7 +1440,7 @@ fn count_reply(
             let mut by_age = vec![b't'];
             by_age.extend_from_slice(&time_key(replied.at));
             by_age.extend_from_slice(replied.address.as_bytes());
-            replies.insert(by_age, &[])?;
+            replies.insert(by_age, [])?;
             ReplyWindow {
                 since: replied.at,
                 count: 1,
@@ -1319,12 +1452,7 @@ fn count_reply(
     Ok(())
 }
 
-fn put_all(
-    tree: &TransactionalTree,
-    id: &str,
-    keys: &[u64],
-    values: &[Vec<u8>],
-) -> Result<(), ConflictableTransactionError<StoreError>> {
+fn put_all(tree: &TxTree<'_, '_>, id: &str, keys: &[u64], values: &[Vec<u8>]) -> TxResult<()> {
     for (key, json) in keys.iter().zip(values) {
         let mut k = prefix(id);
         k.extend_from_slice(&key.to_be_bytes());
@@ -1333,28 +1461,21 @@ fn put_all(
     Ok(())
 }
 
-fn put_sequenced(
-    tree: &TransactionalTree,
-    keys: &[u64],
-    values: &[Vec<u8>],
-) -> Result<(), ConflictableTransactionError<StoreError>> {
+fn put_sequenced(tree: &TxTree<'_, '_>, keys: &[u64], values: &[Vec<u8>]) -> TxResult<()> {
     for (key, json) in keys.iter().zip(values) {
-        tree.insert(&key.to_be_bytes(), json.as_slice())?;
+        tree.insert(key.to_be_bytes(), json.as_slice())?;
     }
     Ok(())
 }
 
 /// The values of a tree keyed by sequence numbers, oldest first, with their keys.
-fn sequenced<T: DeserializeOwned>(
-    tree: &sled::Tree,
-    what: &str,
-) -> Result<Vec<(u64, T)>, StoreError> {
+fn sequenced<T: DeserializeOwned>(tree: &Tree, what: &str) -> Result<Vec<(u64, T)>, StoreError> {
     sequenced_with(tree, what, |v| decode(v, what))
 }
 
 /// [`sequenced`] with the values read by `read` (the outbox reads older entries too).
 fn sequenced_with<T>(
-    tree: &sled::Tree,
+    tree: &Tree,
     what: &str,
     read: impl Fn(&[u8]) -> Result<T, StoreError>,
 ) -> Result<Vec<(u64, T)>, StoreError> {
@@ -1362,7 +1483,7 @@ fn sequenced_with<T>(
         .map(|item| {
             let (k, v) = item?;
             let key = k
-                .as_ref()
+                .as_slice()
                 .try_into()
                 .map(u64::from_be_bytes)
                 .map_err(|_| StoreError::Corrupt(format!("{what} key")))?;

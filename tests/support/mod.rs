@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod judge;
+pub mod pg;
 pub mod store_copy;
 pub mod world;
 

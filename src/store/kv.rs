@@ -1,0 +1,365 @@
+//! The trees of the store on either backend: a sled tree, or a PostgreSQL table of
+//! `key bytea primary key, value bytea` holding the same bytes (docs/storage.md,
+//! "Backends"). The store above names trees and bytes only, so that both backends keep
+//! the same keys and values and a copy between them is a copy of rows.
+
+use std::cell::RefCell;
+use std::ops::Bound;
+use std::rc::Rc;
+
+use sled::Transactional;
+use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
+
+use super::StoreError;
+use super::pg::Connection;
+
+pub(super) type Entry = (Vec<u8>, Vec<u8>);
+
+/// Entries in key order; either end may be read first.
+pub(super) type Entries<'a> = Box<dyn DoubleEndedIterator<Item = Result<Entry, StoreError>> + 'a>;
+
+/// What a transaction's body returns: sled may run it again on a conflict.
+pub(super) type TxResult<T> = Result<T, ConflictableTransactionError<StoreError>>;
+
+#[derive(Clone)]
+pub(super) enum Tree {
+    Sled(sled::Tree),
+    Pg(PgTree),
+}
+
+#[derive(Clone)]
+pub(super) struct PgTree {
+    pub(super) db: Rc<Connection>,
+    pub(super) table: &'static str,
+}
+
+impl PgTree {
+    fn query(
+        &self,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<postgres::Row>, StoreError> {
+        Ok(self.db.client.borrow_mut().query(sql, params)?)
+    }
+
+    fn execute(
+        &self,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<u64, StoreError> {
+        Ok(self.db.client.borrow_mut().execute(sql, params)?)
+    }
+
+    fn range(
+        &self,
+        from: Bound<&[u8]>,
+        to: Bound<&[u8]>,
+        last: bool,
+    ) -> Result<Vec<Entry>, StoreError> {
+        let mut sql = format!("SELECT key, value FROM {} WHERE true", self.table);
+        let mut params: Vec<&(dyn postgres::types::ToSql + Sync)> = Vec::new();
+        let (from_key, to_key);
+        match from {
+            Bound::Included(k) => {
+                from_key = k;
+                params.push(&from_key);
+                sql.push_str(&format!(" AND key >= ${}", params.len()));
+            }
+            Bound::Excluded(k) => {
+                from_key = k;
+                params.push(&from_key);
+                sql.push_str(&format!(" AND key > ${}", params.len()));
+            }
+            Bound::Unbounded => {}
+        }
+        match to {
+            Bound::Included(k) => {
+                to_key = k;
+                params.push(&to_key);
+                sql.push_str(&format!(" AND key <= ${}", params.len()));
+            }
+            Bound::Excluded(k) => {
+                to_key = k;
+                params.push(&to_key);
+                sql.push_str(&format!(" AND key < ${}", params.len()));
+            }
+            Bound::Unbounded => {}
+        }
+        sql.push_str(if last {
+            " ORDER BY key DESC LIMIT 1"
+        } else {
+            " ORDER BY key"
+        });
+        self.query(&sql, &params)?
+            .into_iter()
+            .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+            .collect()
+    }
+}
+
+/// The first key after every key that begins with `prefix` (none: no bound).
+fn after_prefix(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut end = prefix.to_vec();
+    while let Some(last) = end.pop() {
+        if last < 0xff {
+            end.push(last + 1);
+            return Some(end);
+        }
+    }
+    None
+}
+
+fn owned(entry: Result<(sled::IVec, sled::IVec), sled::Error>) -> Result<Entry, StoreError> {
+    let (k, v) = entry?;
+    Ok((k.to_vec(), v.to_vec()))
+}
+
+impl Tree {
+    pub(super) fn get(&self, key: impl AsRef<[u8]>) -> Result<Option<Vec<u8>>, StoreError> {
+        match self {
+            Tree::Sled(t) => Ok(t.get(key.as_ref())?.map(|v| v.to_vec())),
+            Tree::Pg(t) => {
+                let sql = format!("SELECT value FROM {} WHERE key = $1", t.table);
+                let key = key.as_ref();
+                match t.query(&sql, &[&key])?.first() {
+                    Some(row) => Ok(Some(row.try_get(0)?)),
+                    None => Ok(None),
+                }
+            }
+        }
+    }
+
+    pub(super) fn contains_key(&self, key: impl AsRef<[u8]>) -> Result<bool, StoreError> {
+        match self {
+            Tree::Sled(t) => Ok(t.contains_key(key.as_ref())?),
+            Tree::Pg(_) => Ok(self.get(key)?.is_some()),
+        }
+    }
+
+    pub(super) fn insert(
+        &self,
+        key: impl AsRef<[u8]>,
+        value: impl AsRef<[u8]>,
+    ) -> Result<(), StoreError> {
+        match self {
+            Tree::Sled(t) => {
+                t.insert(key.as_ref(), value.as_ref())?;
+            }
+            Tree::Pg(t) => {
+                let (key, value) = (key.as_ref(), value.as_ref());
+                t.execute(&upsert(t.table), &[&key, &value])?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn remove(&self, key: impl AsRef<[u8]>) -> Result<(), StoreError> {
+        match self {
+            Tree::Sled(t) => {
+                t.remove(key.as_ref())?;
+            }
+            Tree::Pg(t) => {
+                let key = key.as_ref();
+                t.execute(&format!("DELETE FROM {} WHERE key = $1", t.table), &[&key])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Keeps `value` under `key` unless a value is there already; returns the value kept.
+    pub(super) fn insert_if_absent(&self, key: &[u8], value: &[u8]) -> Result<Vec<u8>, StoreError> {
+        match self {
+            Tree::Sled(t) => Ok(match t.compare_and_swap(key, None::<&[u8]>, Some(value))? {
+                Ok(()) => value.to_vec(),
+                Err(e) => e
+                    .current
+                    .map(|v| v.to_vec())
+                    .unwrap_or_else(|| value.to_vec()),
+            }),
+            Tree::Pg(t) => {
+                let sql = format!(
+                    "INSERT INTO {} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+                    t.table
+                );
+                t.execute(&sql, &[&key, &value])?;
+                Ok(self.get(key)?.unwrap_or_else(|| value.to_vec()))
+            }
+        }
+    }
+
+    pub(super) fn iter(&self) -> Entries<'_> {
+        self.range(Bound::Unbounded, Bound::Unbounded)
+    }
+
+    pub(super) fn scan_prefix(&self, prefix: impl AsRef<[u8]>) -> Entries<'_> {
+        let prefix = prefix.as_ref();
+        match self {
+            Tree::Sled(t) => Box::new(t.scan_prefix(prefix).map(owned)),
+            Tree::Pg(_) => match after_prefix(prefix) {
+                Some(end) => self.range(Bound::Included(prefix), Bound::Excluded(&end)),
+                None => self.range(Bound::Included(prefix), Bound::Unbounded),
+            },
+        }
+    }
+
+    pub(super) fn range(&self, from: Bound<&[u8]>, to: Bound<&[u8]>) -> Entries<'_> {
+        match self {
+            Tree::Sled(t) => {
+                let owned_bound = |b: Bound<&[u8]>| match b {
+                    Bound::Included(k) => Bound::Included(k.to_vec()),
+                    Bound::Excluded(k) => Bound::Excluded(k.to_vec()),
+                    Bound::Unbounded => Bound::Unbounded,
+                };
+                Box::new(t.range((owned_bound(from), owned_bound(to))).map(owned))
+            }
+            Tree::Pg(t) => match t.range(from, to, false) {
+                Ok(rows) => Box::new(rows.into_iter().map(Ok)),
+                Err(e) => Box::new(std::iter::once(Err(e))),
+            },
+        }
+    }
+
+    /// The last entry whose key begins with `prefix`.
+    pub(super) fn last_with_prefix(&self, prefix: &[u8]) -> Result<Option<Entry>, StoreError> {
+        match self {
+            Tree::Sled(t) => t.scan_prefix(prefix).next_back().map(owned).transpose(),
+            Tree::Pg(t) => {
+                let end = after_prefix(prefix);
+                let to = end.as_deref().map_or(Bound::Unbounded, Bound::Excluded);
+                Ok(t.range(Bound::Included(prefix), to, true)?.pop())
+            }
+        }
+    }
+
+    pub(super) fn is_empty(&self) -> Result<bool, StoreError> {
+        match self {
+            Tree::Sled(t) => Ok(t.is_empty()),
+            Tree::Pg(t) => {
+                let sql = format!("SELECT EXISTS (SELECT 1 FROM {})", t.table);
+                let found: bool = t
+                    .query(&sql, &[])?
+                    .first()
+                    .map(|row| row.try_get(0))
+                    .transpose()?
+                    .unwrap_or(false);
+                Ok(!found)
+            }
+        }
+    }
+}
+
+fn upsert(table: &str) -> String {
+    format!(
+        "INSERT INTO {table} (key, value) VALUES ($1, $2) \
+         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value"
+    )
+}
+
+/// A tree inside a transaction.
+pub(super) enum TxTree<'b, 'c> {
+    Sled(&'b TransactionalTree),
+    Pg(&'b RefCell<postgres::Transaction<'c>>, &'static str),
+}
+
+fn aborted(e: postgres::Error) -> ConflictableTransactionError<StoreError> {
+    ConflictableTransactionError::Abort(StoreError::from(e))
+}
+
+impl TxTree<'_, '_> {
+    pub(super) fn get(&self, key: impl AsRef<[u8]>) -> TxResult<Option<Vec<u8>>> {
+        match self {
+            TxTree::Sled(t) => Ok(t.get(key.as_ref())?.map(|v| v.to_vec())),
+            TxTree::Pg(tx, table) => {
+                let sql = format!("SELECT value FROM {table} WHERE key = $1");
+                let key = key.as_ref();
+                let rows = tx.borrow_mut().query(&sql, &[&key]).map_err(aborted)?;
+                rows.first()
+                    .map(|row| row.try_get(0))
+                    .transpose()
+                    .map_err(aborted)
+            }
+        }
+    }
+
+    pub(super) fn insert(&self, key: impl AsRef<[u8]>, value: impl AsRef<[u8]>) -> TxResult<()> {
+        match self {
+            TxTree::Sled(t) => {
+                t.insert(key.as_ref(), value.as_ref())?;
+            }
+            TxTree::Pg(tx, table) => {
+                let (key, value) = (key.as_ref(), value.as_ref());
+                tx.borrow_mut()
+                    .execute(&upsert(table), &[&key, &value])
+                    .map_err(aborted)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn remove(&self, key: impl AsRef<[u8]>) -> TxResult<()> {
+        match self {
+            TxTree::Sled(t) => {
+                t.remove(key.as_ref())?;
+            }
+            TxTree::Pg(tx, table) => {
+                let key = key.as_ref();
+                tx.borrow_mut()
+                    .execute(&format!("DELETE FROM {table} WHERE key = $1"), &[&key])
+                    .map_err(aborted)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs `body` on `trees` in one transaction: all its writes or none. sled may run the
+/// body more than once (a conflict with another thread); PostgreSQL runs it once.
+pub(super) fn transaction<F>(trees: &[&Tree], body: F) -> Result<(), StoreError>
+where
+    F: Fn(&[TxTree<'_, '_>]) -> TxResult<()>,
+{
+    let mixed = || StoreError::Corrupt("a transaction over two backends".into());
+    match trees.first() {
+        None => Ok(()),
+        Some(Tree::Pg(first)) => {
+            let mut client = first.db.client.borrow_mut();
+            let tx = RefCell::new(client.transaction()?);
+            let views = trees
+                .iter()
+                .map(|t| match t {
+                    Tree::Pg(p) => Ok(TxTree::Pg(&tx, p.table)),
+                    Tree::Sled(_) => Err(mixed()),
+                })
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            let outcome = body(&views);
+            drop(views);
+            match outcome {
+                // Dropped without a commit, the transaction is rolled back.
+                Ok(()) => Ok(tx.into_inner().commit()?),
+                Err(ConflictableTransactionError::Abort(e)) => Err(e),
+                Err(ConflictableTransactionError::Storage(e)) => Err(StoreError::Io(e)),
+                Err(ConflictableTransactionError::Conflict) => Err(StoreError::Corrupt(
+                    "a conflict in a database transaction".into(),
+                )),
+            }
+        }
+        Some(Tree::Sled(_)) => {
+            let sled_trees = trees
+                .iter()
+                .map(|t| match t {
+                    Tree::Sled(s) => Ok(s),
+                    Tree::Pg(_) => Err(mixed()),
+                })
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            let result = sled_trees[..].transaction(|txs| {
+                let views: Vec<TxTree<'_, '_>> = txs.iter().map(TxTree::Sled).collect();
+                body(&views)
+            });
+            match result {
+                Ok(()) => Ok(()),
+                Err(TransactionError::Abort(e)) => Err(e),
+                Err(TransactionError::Storage(e)) => Err(StoreError::Io(e)),
+            }
+        }
+    }
+}

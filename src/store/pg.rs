@@ -1,0 +1,248 @@
+//! The store on PostgreSQL (docs/storage.md, "On PostgreSQL"): the connection, the
+//! tables, and the lock that lets one judge at a time hold the store, as sled's file lock
+//! does on one machine.
+
+use std::cell::RefCell;
+use std::str::FromStr;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use postgres::error::SqlState;
+
+use super::StoreError;
+
+/// The version of the tables below, kept in `corbeau_schema`; bumped (with a migration
+/// step) when they change. A database whose tables are newer is refused.
+pub const LAYOUT_VERSION: u32 = 1;
+
+/// The trees of the store, one table each, named as sled names its trees.
+pub const TREES: [&str; 15] = [
+    "meta", "games", "phases", "audit", "wake", "notices", "outbox", "seen", "replies", "guards",
+    "variants", "held", "seats", "records", "standby",
+];
+
+/// The advisory lock a judge holds while it has the store: `corb` in ASCII, so that it
+/// reads as corbeau's in `pg_locks`.
+const LOCK: i64 = 0x636f_7262;
+
+/// How long connecting may take before the database counts as unreachable.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A database to keep the store in, as `[store] url` or `CORBEAU_STORE` names it.
+#[derive(Clone, Debug)]
+pub struct DatabaseUrl {
+    config: postgres::Config,
+    shown: String,
+}
+
+impl FromStr for DatabaseUrl {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<DatabaseUrl, String> {
+        let text = text.trim();
+        if !(text.starts_with("postgresql://") || text.starts_with("postgres://")) {
+            return Err("a PostgreSQL URL begins with postgresql://".into());
+        }
+        let mut config = postgres::Config::from_str(text).map_err(|e| e.to_string())?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        // A judge on a machine that vanished holds its lock until the server sees the
+        // connection dead; keepalives let the client side see it too.
+        config.keepalives(true);
+        config.keepalives_idle(Duration::from_secs(30));
+        config.application_name("corbeau");
+        let host = config
+            .get_hosts()
+            .first()
+            .map(|h| match h {
+                postgres::config::Host::Tcp(name) => name.clone(),
+                postgres::config::Host::Unix(path) => path.display().to_string(),
+            })
+            .unwrap_or_default();
+        let port = config.get_ports().first().copied().unwrap_or(5432);
+        let shown = format!(
+            "postgresql://{}@{host}:{port}/{}",
+            config.get_user().unwrap_or_default(),
+            config.get_dbname().unwrap_or_default()
+        );
+        Ok(DatabaseUrl { config, shown })
+    }
+}
+
+impl DatabaseUrl {
+    /// The URL without its password, for messages.
+    pub fn shown(&self) -> &str {
+        &self.shown
+    }
+
+    /// A new connection, TLS when the URL asks for it (`sslmode=require`) or the server
+    /// offers it (`prefer`, the default); the system's certificate authorities.
+    pub(super) fn connect(&self) -> Result<postgres::Client, StoreError> {
+        let unreachable = |reason: String| StoreError::Unreachable {
+            url: self.shown.clone(),
+            reason,
+        };
+        let tls = native_tls::TlsConnector::new().map_err(|e| unreachable(e.to_string()))?;
+        let tls = postgres_native_tls::MakeTlsConnector::new(tls);
+        self.config.connect(tls).map_err(|e| unreachable(full(&e)))
+    }
+}
+
+/// An error with its causes: the client's own says "error connecting to server" only.
+fn full(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
+/// An open connection that holds the store's lock (released with the connection: a
+/// judge that dies lets the store go as soon as the server sees its connection end).
+pub struct Connection {
+    pub(super) client: RefCell<postgres::Client>,
+    pub(super) url: DatabaseUrl,
+}
+
+impl Connection {
+    /// Connects, takes the store's lock (waiting at most `wait`), and creates or checks
+    /// the tables.
+    pub(super) fn open(url: &DatabaseUrl, wait: Duration) -> Result<Connection, StoreError> {
+        let mut client = url.connect()?;
+        let locked = || StoreError::LockedDatabase(url.shown.clone());
+        if wait.is_zero() {
+            let row = client.query_one("SELECT pg_try_advisory_lock($1)", &[&LOCK])?;
+            if !row.try_get::<_, bool>(0)? {
+                return Err(locked());
+            }
+        } else {
+            let millis = wait.as_millis().max(1);
+            client.batch_execute(&format!("SET lock_timeout = {millis}"))?;
+            match client.execute("SELECT pg_advisory_lock($1)", &[&LOCK]) {
+                Ok(_) => {}
+                Err(e) if e.code() == Some(&SqlState::LOCK_NOT_AVAILABLE) => return Err(locked()),
+                Err(e) => return Err(e.into()),
+            }
+            client.batch_execute("SET lock_timeout = 0")?;
+        }
+        create_tables(&mut client)?;
+        Ok(Connection {
+            client: RefCell::new(client),
+            url: url.clone(),
+        })
+    }
+
+    pub(super) fn generate_ids(&self, n: usize) -> Result<Vec<u64>, StoreError> {
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        let count = i64::try_from(n).unwrap_or(i64::MAX);
+        let rows = self.client.borrow_mut().query(
+            "SELECT nextval('corbeau_ids') FROM generate_series(1::bigint, $1::bigint)",
+            &[&count],
+        )?;
+        let mut ids = rows
+            .iter()
+            .map(|row| Ok(row.try_get::<_, i64>(0)?.unsigned_abs()))
+            .collect::<Result<Vec<u64>, StoreError>>()?;
+        ids.sort_unstable();
+        Ok(ids)
+    }
+
+    /// Makes the next ids drawn at least `next` (a store copied in keeps its sequences).
+    pub(super) fn ids_from(&self, next: u64) -> Result<(), StoreError> {
+        let next = i64::try_from(next.max(1)).unwrap_or(i64::MAX);
+        self.client
+            .borrow_mut()
+            .execute("SELECT setval('corbeau_ids', $1, false)", &[&next])?;
+        Ok(())
+    }
+
+    pub(super) fn size(&self) -> Result<u64, StoreError> {
+        let row = self
+            .client
+            .borrow_mut()
+            .query_one("SELECT pg_database_size(current_database())", &[])?;
+        Ok(row.try_get::<_, i64>(0)?.unsigned_abs())
+    }
+}
+
+/// Creates the tables of a new database in one transaction, or checks the version of
+/// those there. The caller holds the lock: two judges never create them at once.
+fn create_tables(client: &mut postgres::Client) -> Result<(), StoreError> {
+    let row = client.query_one("SELECT to_regclass('corbeau_schema') IS NOT NULL", &[])?;
+    if row.try_get::<_, bool>(0)? {
+        let row = client.query_opt("SELECT version FROM corbeau_schema", &[])?;
+        let found = match row {
+            Some(row) => row.try_get::<_, i32>(0)?.unsigned_abs(),
+            None => {
+                return Err(StoreError::Corrupt(
+                    "corbeau_schema holds no version".into(),
+                ));
+            }
+        };
+        if found > LAYOUT_VERSION {
+            return Err(StoreError::NewerDatabase { found });
+        }
+        return Ok(());
+    }
+    let mut sql = String::from(
+        "CREATE TABLE corbeau_schema (version integer NOT NULL);\
+         CREATE SEQUENCE corbeau_ids;",
+    );
+    for tree in TREES {
+        sql.push_str(&format!(
+            "CREATE TABLE {tree} (key bytea PRIMARY KEY, value bytea NOT NULL);"
+        ));
+    }
+    sql.push_str(&format!(
+        "INSERT INTO corbeau_schema (version) VALUES ({LAYOUT_VERSION});"
+    ));
+    let mut tx = client.transaction()?;
+    tx.batch_execute(&sql)?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// Whether the database holds a store already (unreachable: say yes, so that the
+/// opening that follows reports it).
+pub(super) fn exists(url: &DatabaseUrl) -> bool {
+    let Ok(mut client) = url.connect() else {
+        return true;
+    };
+    client
+        .query_one("SELECT to_regclass('corbeau_schema') IS NOT NULL", &[])
+        .and_then(|row| row.try_get::<_, bool>(0))
+        .unwrap_or(true)
+}
+
+/// A connection kept to ask whether another judge waits for the lock, asked between two
+/// mails: opening one for each question would cost more than the mail.
+static PROBE: Mutex<Option<postgres::Client>> = Mutex::new(None);
+
+/// Whether another process waits for the store's lock.
+pub(super) fn someone_waits(url: &DatabaseUrl) -> bool {
+    let Ok(mut probe) = PROBE.lock() else {
+        return false;
+    };
+    if probe.as_ref().is_none_or(|c| c.is_closed()) {
+        *probe = url.connect().ok();
+    }
+    let Some(client) = probe.as_mut() else {
+        return false;
+    };
+    let (high, low) = ((LOCK >> 32) as u32, (LOCK & 0xffff_ffff) as u32);
+    let sql = format!(
+        "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted \
+         AND classid = {high} AND objid = {low} AND objsubid = 1 \
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))"
+    );
+    client
+        .query_one(&sql, &[])
+        .and_then(|row| row.try_get::<_, bool>(0))
+        .unwrap_or(false)
+}
