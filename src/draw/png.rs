@@ -3,7 +3,6 @@
 //! The font is compiled into the binary (DejaVu Sans, `assets/fonts/`), so that a picture
 //! has its labels on a machine with no fonts installed at all, and looks the same everywhere.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use resvg::{tiny_skia, usvg};
@@ -58,11 +57,13 @@ fn rasterise(svg: &str, width: u32) -> Result<tiny_skia::Pixmap, PngError> {
         return draw(svg, width, None);
     };
     let head = &svg[..end];
-    let base = match boards()
-        .lock()
-        .ok()
-        .and_then(|b| b.get(&(width, head.to_string())).cloned())
-    {
+    let kept = boards().lock().ok().and_then(|boards| {
+        boards
+            .iter()
+            .find(|(w, h, _)| *w == width && h == head)
+            .map(|(_, _, base)| Arc::clone(base))
+    });
+    let base = match kept {
         Some(base) => base,
         None => {
             let alone = format!("{head}</svg>\n");
@@ -73,7 +74,7 @@ fn rasterise(svg: &str, width: u32) -> Result<tiny_skia::Pixmap, PngError> {
                 if boards.len() >= BOARDS_KEPT {
                     boards.clear();
                 }
-                boards.insert((width, head.to_string()), Arc::clone(&base));
+                boards.push((width, head.to_string(), Arc::clone(&base)));
             }
             base
         }
@@ -87,11 +88,13 @@ fn rasterise(svg: &str, width: u32) -> Result<tiny_skia::Pixmap, PngError> {
 /// How many boards are kept at most (each about 4 MB at the mail's width).
 const BOARDS_KEPT: usize = 8;
 
-/// The boards drawn so far, by width and document head (which holds the board).
-fn boards() -> &'static Mutex<HashMap<(u32, String), Arc<tiny_skia::Pixmap>>> {
-    static BOARDS: OnceLock<Mutex<HashMap<(u32, String), Arc<tiny_skia::Pixmap>>>> =
-        OnceLock::new();
-    BOARDS.get_or_init(|| Mutex::new(HashMap::new()))
+/// The boards drawn so far, with their width and document head (which holds the board).
+/// A few at most: found by comparing the heads, which costs less than hashing them.
+type Boards = Vec<(u32, String, Arc<tiny_skia::Pixmap>)>;
+
+fn boards() -> &'static Mutex<Boards> {
+    static BOARDS: OnceLock<Mutex<Boards>> = OnceLock::new();
+    BOARDS.get_or_init(|| Mutex::new(Vec::new()))
 }
 
 /// Where the board starts (its mark) and where it ends (past its closing mark).
@@ -260,9 +263,9 @@ struct Palette {
     /// The entry of each 15-bit key's nearest colour.
     index: Vec<u8>,
     /// The first entry past the reserved ones (an APNG's transparent entry 0) of each
-    /// colour the palette holds exactly: a pixel of the edges is looked up here in one
-    /// step rather than by a walk of the palette.
-    exact: HashMap<[u8; 3], u8>,
+    /// colour the palette holds exactly, sorted by colour: a pixel of the edges is
+    /// looked up here by halves rather than by a walk of the palette.
+    exact: Vec<([u8; 3], u8)>,
 }
 
 impl Palette {
@@ -274,8 +277,15 @@ impl Palette {
         const KEYS: usize = 1 << 15;
         let mut counts = vec![0u32; KEYS];
         for data in frames {
+            // Flat areas: a pixel is most often its left neighbour's colour.
+            let mut last: Option<(&[u8], usize)> = None;
             for p in data.chunks_exact(4) {
-                counts[key(p)] += 1;
+                let k = match last {
+                    Some((before, k)) if before == p => k,
+                    _ => key(p),
+                };
+                last = Some((p, k));
+                counts[k] += 1;
             }
         }
         let mut used: Vec<usize> = (0..KEYS).filter(|&k| counts[k] > 0).collect();
@@ -304,12 +314,15 @@ impl Palette {
         for &k in &used {
             index[k] = u8::try_from(nearest(colour_of(k))).unwrap_or(0);
         }
-        let mut exact = HashMap::new();
+        let mut exact: Vec<([u8; 3], u8)> = Vec::new();
         for (i, colour) in colours.iter().enumerate().skip(reserved) {
             if let Ok(entry) = u8::try_from(i) {
-                exact.entry(*colour).or_insert(entry);
+                exact.push((*colour, entry));
             }
         }
+        // The first entry of a colour named twice, as before.
+        exact.sort_by_key(|&(colour, entry)| (colour, entry));
+        exact.dedup_by_key(|&mut (colour, _)| colour);
         Palette {
             colours,
             index,
@@ -345,7 +358,9 @@ impl Palette {
             return shade;
         }
         // A flat area's exact colour is its own entry, not its 5-bit neighbour's.
-        self.exact.get(&exact).copied().unwrap_or(shade)
+        self.exact
+            .binary_search_by_key(&exact, |&(colour, _)| colour)
+            .map_or(shade, |i| self.exact[i].1)
     }
 }
 
@@ -376,4 +391,39 @@ fn encode(pixmap: &tiny_skia::Pixmap, named: &[[u8; 3]]) -> Result<Vec<u8>, PngE
             .map_err(|e| PngError::Encode(e.to_string()))?;
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draw::{Picture, svg};
+    use crate::judge::Position;
+    use crate::lang::Lang;
+    use crate::map::load_variant;
+
+    /// A picture drawn over a kept board has the pixels of its document drawn whole, for
+    /// a first picture (the board drawn then) and for a second one of another position
+    /// (the board taken from the store).
+    #[test]
+    fn a_picture_over_the_kept_board_is_the_document_drawn_whole() {
+        let v = load_variant("westeros").expect("westeros");
+        let start = Position::starting(&v, None).expect("setup");
+        let mut later = start.clone();
+        later.owners.iter_mut().for_each(|o| *o = None);
+        for position in [&start, &later, &start] {
+            let picture = Picture {
+                variant: &v,
+                position,
+                orders: &[],
+                played: None,
+                title: "Westeros",
+                lang: Lang::Fr,
+            };
+            let document = svg(&picture).expect("svg");
+            assert!(board(&document).is_some(), "the board is marked");
+            let over = rasterise(&document, 400).expect("over the board");
+            let whole = draw(&document, 400, None).expect("whole");
+            assert!(over.data() == whole.data(), "the pixels differ");
+        }
+    }
 }
