@@ -662,22 +662,24 @@ fn owned_land_is_tinted_and_straits_are_not_supports() {
     let win = v.province_by_id("win").expect("win");
     let stark = start.owners[usize::from(win.0)].expect("Stark owns Winterfell");
     let colour = hex(&v.house(stark).colour);
-    let line = text
+    let fill_of = |line: &str| {
+        line.split("fill=\"#")
+            .nth(1)
+            .map(|f| hex(&format!("#{}", &f[..6])))
+            .expect("a fill")
+    };
+    let mut lines = text
         .lines()
-        .find(|l| l.contains("<title>Winterfell</title>"))
-        .expect("Winterfell's path");
-    let fill = line
-        .split("fill=\"#")
-        .nth(1)
-        .map(|f| hex(&format!("#{}", &f[..6])))
-        .expect("a fill");
-    let plain = hex("#efe4c4");
-    // Between the plain ground and the house's colour, nearer the ground.
-    for i in 0..3 {
-        let (lo, hi) = (plain[i].min(colour[i]), plain[i].max(colour[i]));
-        assert!(lo <= fill[i] && fill[i] <= hi, "{fill:?} {colour:?}");
-    }
-    assert_ne!(fill, plain, "Winterfell is not tinted");
+        .filter(|l| l.contains("<title>Winterfell</title>"));
+    // The plain ground on the board, then the house's colour laid see-through over it:
+    // nearer the ground than the house.
+    let ground = lines.next().expect("Winterfell's ground");
+    assert_eq!(fill_of(ground), hex("#efe4c4"));
+    let tint = lines.next().expect("Winterfell's tint");
+    assert_eq!(fill_of(tint), colour, "{tint}");
+    assert!(tint.contains(r#"fill-opacity="0.3""#), "{tint}");
+    let board_end = text.find("<!--/board-->").expect("the board's end");
+    assert!(text.find(tint).expect("the tint") > board_end);
     // A passage is a round-ended blue band; a support is dark and dashed with a head.
     let passages: Vec<&str> = text
         .lines()

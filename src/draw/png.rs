@@ -3,10 +3,11 @@
 //! The font is compiled into the binary (DejaVu Sans, `assets/fonts/`), so that a picture
 //! has its labels on a machine with no fonts installed at all, and looks the same everywhere.
 
-use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use resvg::{tiny_skia, usvg};
+
+use super::svg::{BOARD, BOARD_END};
 
 /// The one font of every picture; its licence is `assets/fonts/LICENSE-DejaVu.txt`.
 const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
@@ -46,8 +47,69 @@ pub fn svg_to_png(svg: &str, width: u32) -> Result<Vec<u8>, PngError> {
     encode(&pixmap, &named_colours(svg))
 }
 
-/// The SVG document drawn `width` pixels wide on white.
+/// The SVG document drawn `width` pixels wide on white. A document of [`super::svg`]
+/// marks its board (the part no position changes): the board is drawn once per document
+/// head and width and kept, and each picture is drawn over a copy of it. Drawing in two
+/// goes gives the same pixels as in one: the board's elements come first either way and
+/// nothing is composited as a group across the mark.
 fn rasterise(svg: &str, width: u32) -> Result<tiny_skia::Pixmap, PngError> {
+    let Some((start, end)) = board(svg) else {
+        return draw(svg, width, None);
+    };
+    let head = &svg[..end];
+    let kept = boards().lock().ok().and_then(|boards| {
+        boards
+            .iter()
+            .find(|(w, h, _)| *w == width && h == head)
+            .map(|(_, _, base)| Arc::clone(base))
+    });
+    let base = match kept {
+        Some(base) => base,
+        None => {
+            let alone = format!("{head}</svg>\n");
+            let base = Arc::new(draw(&alone, width, None)?);
+            if let Ok(mut boards) = boards().lock() {
+                // A judge draws a handful of variants at one or two widths; more means
+                // unusual documents, not worth the memory.
+                if boards.len() >= BOARDS_KEPT {
+                    boards.clear();
+                }
+                boards.push((width, head.to_string(), Arc::clone(&base)));
+            }
+            base
+        }
+    };
+    let over = format!("{}{}", &svg[..start], &svg[end..]);
+    // A board of another size than the picture (never seen: both come from one head)
+    // would be a wrong picture; the whole document is drawn instead.
+    draw(&over, width, Some(&base)).or_else(|_| draw(svg, width, None))
+}
+
+/// How many boards are kept at most (each about 4 MB at the mail's width).
+const BOARDS_KEPT: usize = 8;
+
+/// The boards drawn so far, with their width and document head (which holds the board).
+/// A few at most: found by comparing the heads, which costs less than hashing them.
+type Boards = Vec<(u32, String, Arc<tiny_skia::Pixmap>)>;
+
+fn boards() -> &'static Mutex<Boards> {
+    static BOARDS: OnceLock<Mutex<Boards>> = OnceLock::new();
+    BOARDS.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// Where the board starts (its mark) and where it ends (past its closing mark).
+fn board(svg: &str) -> Option<(usize, usize)> {
+    let start = svg.find(BOARD)?;
+    let end = start + svg[start..].find(BOARD_END)? + BOARD_END.len();
+    Some((start, end))
+}
+
+/// `svg` drawn `width` pixels wide, over `under` (a board of the same size), or on white.
+fn draw(
+    svg: &str,
+    width: u32,
+    under: Option<&tiny_skia::Pixmap>,
+) -> Result<tiny_skia::Pixmap, PngError> {
     let options = usvg::Options {
         font_family: FONT_FAMILY.to_string(),
         fontdb: fonts(),
@@ -57,8 +119,15 @@ fn rasterise(svg: &str, width: u32) -> Result<tiny_skia::Pixmap, PngError> {
     let size = tree.size();
     let scale = width as f32 / size.width();
     let height = (size.height() * scale).ceil() as u32;
-    let mut pixmap = tiny_skia::Pixmap::new(width, height).ok_or(PngError::Empty)?;
-    pixmap.fill(tiny_skia::Color::WHITE);
+    let mut pixmap = match under {
+        Some(base) if base.width() == width && base.height() == height => base.clone(),
+        Some(_) => return Err(PngError::Empty),
+        None => {
+            let mut blank = tiny_skia::Pixmap::new(width, height).ok_or(PngError::Empty)?;
+            blank.fill(tiny_skia::Color::WHITE);
+            blank
+        }
+    };
     resvg::render(
         &tree,
         tiny_skia::Transform::from_scale(scale, scale),
@@ -194,9 +263,9 @@ struct Palette {
     /// The entry of each 15-bit key's nearest colour.
     index: Vec<u8>,
     /// The first entry past the reserved ones (an APNG's transparent entry 0) of each
-    /// colour the palette holds exactly: a pixel of the edges is looked up here in one
-    /// step rather than by a walk of the palette.
-    exact: HashMap<[u8; 3], u8>,
+    /// colour the palette holds exactly, sorted by colour: a pixel of the edges is
+    /// looked up here by halves rather than by a walk of the palette.
+    exact: Vec<([u8; 3], u8)>,
 }
 
 impl Palette {
@@ -208,8 +277,15 @@ impl Palette {
         const KEYS: usize = 1 << 15;
         let mut counts = vec![0u32; KEYS];
         for data in frames {
+            // Flat areas: a pixel is most often its left neighbour's colour.
+            let mut last: Option<(&[u8], usize)> = None;
             for p in data.chunks_exact(4) {
-                counts[key(p)] += 1;
+                let k = match last {
+                    Some((before, k)) if before == p => k,
+                    _ => key(p),
+                };
+                last = Some((p, k));
+                counts[k] += 1;
             }
         }
         let mut used: Vec<usize> = (0..KEYS).filter(|&k| counts[k] > 0).collect();
@@ -238,12 +314,15 @@ impl Palette {
         for &k in &used {
             index[k] = u8::try_from(nearest(colour_of(k))).unwrap_or(0);
         }
-        let mut exact = HashMap::new();
+        let mut exact: Vec<([u8; 3], u8)> = Vec::new();
         for (i, colour) in colours.iter().enumerate().skip(reserved) {
             if let Ok(entry) = u8::try_from(i) {
-                exact.entry(*colour).or_insert(entry);
+                exact.push((*colour, entry));
             }
         }
+        // The first entry of a colour named twice, as before.
+        exact.sort_by_key(|&(colour, entry)| (colour, entry));
+        exact.dedup_by_key(|&mut (colour, _)| colour);
         Palette {
             colours,
             index,
@@ -279,17 +358,20 @@ impl Palette {
             return shade;
         }
         // A flat area's exact colour is its own entry, not its 5-bit neighbour's.
-        self.exact.get(&exact).copied().unwrap_or(shade)
+        self.exact
+            .binary_search_by_key(&exact, |&(colour, _)| colour)
+            .map_or(shade, |i| self.exact[i].1)
     }
 }
 
 /// Encodes as an 8-bit palette PNG: a map has few colours, and a palette stores one byte a
 /// pixel instead of three or four (the picture is opaque: no alpha). The palette is
 /// [`Palette::of`]'s; the rarer shades take the nearest colour of the palette, which the
-/// eye does not see. Fewer colours repeat more, and deflate (level 6, rows unfiltered:
+/// eye does not see. Fewer colours repeat more, and deflate (level 2, rows unfiltered:
 /// filters help photographs, not palette indices) halves the bytes of the fast encoder.
-/// Level 9 made the mail's picture a few per cent smaller for three times the time, the
-/// larger share of a deadline's pass (docs/performance.md).
+/// Measured on a results picture (docs/performance.md): level 6 makes it 79 KB in 16 ms,
+/// level 2 84 KB in 6 ms, level 1 106 KB in 3.5 ms; at a deadline, deflate was the
+/// largest share of the pass.
 fn encode(pixmap: &tiny_skia::Pixmap, named: &[[u8; 3]]) -> Result<Vec<u8>, PngError> {
     let palette = Palette::of(&[pixmap.data()], named, 0);
     let pixels = palette.indices(pixmap.data());
@@ -299,7 +381,7 @@ fn encode(pixmap: &tiny_skia::Pixmap, named: &[[u8; 3]]) -> Result<Vec<u8>, PngE
         encoder.set_color(png::ColorType::Indexed);
         encoder.set_depth(png::BitDepth::Eight);
         encoder.set_palette(palette.colours.concat());
-        encoder.set_deflate_compression(png::DeflateCompression::Level(6));
+        encoder.set_deflate_compression(png::DeflateCompression::Level(2));
         encoder.set_filter(png::Filter::NoFilter);
         let mut writer = encoder
             .write_header()
@@ -309,4 +391,39 @@ fn encode(pixmap: &tiny_skia::Pixmap, named: &[[u8; 3]]) -> Result<Vec<u8>, PngE
             .map_err(|e| PngError::Encode(e.to_string()))?;
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draw::{Picture, svg};
+    use crate::judge::Position;
+    use crate::lang::Lang;
+    use crate::map::load_variant;
+
+    /// A picture drawn over a kept board has the pixels of its document drawn whole, for
+    /// a first picture (the board drawn then) and for a second one of another position
+    /// (the board taken from the store).
+    #[test]
+    fn a_picture_over_the_kept_board_is_the_document_drawn_whole() {
+        let v = load_variant("westeros").expect("westeros");
+        let start = Position::starting(&v, None).expect("setup");
+        let mut later = start.clone();
+        later.owners.iter_mut().for_each(|o| *o = None);
+        for position in [&start, &later, &start] {
+            let picture = Picture {
+                variant: &v,
+                position,
+                orders: &[],
+                played: None,
+                title: "Westeros",
+                lang: Lang::Fr,
+            };
+            let document = svg(&picture).expect("svg");
+            assert!(board(&document).is_some(), "the board is marked");
+            let over = rasterise(&document, 400).expect("over the board");
+            let whole = draw(&document, 400, None).expect("whole");
+            assert!(over.data() == whole.data(), "the pixels differ");
+        }
+    }
 }

@@ -67,7 +67,7 @@ pub fn svg(picture: &Picture<'_>) -> Result<String, DrawError> {
 .g{{font-size:{fg:.1}px;fill:#1d1d1d}}
 </style>
 <defs><pattern id="impassable" width="{hw:.2}" height="{hw:.2}" patternUnits="userSpaceOnUse"><rect width="{hw:.2}" height="{hw:.2}" fill="{BLANK_LAND}"/><path d="M-{hs:.2} {hs:.2}L{hs:.2} -{hs:.2}M0 {hw:.2}L{hw:.2} 0M{hl:.2} {hh:.2}L{hh:.2} {hl:.2}" stroke="{HATCH}" stroke-width="{hs:.2}"/></pattern></defs>
-<rect width="{w}" height="{total_h:.0}" fill="#f7f3ea"/>
+{BOARD}<rect width="{w}" height="{total_h:.0}" fill="#f7f3ea"/>
 <g transform="translate(0 {title_h:.1})">
 "##,
         b = 1.0 * k,
@@ -89,6 +89,11 @@ pub fn svg(picture: &Picture<'_>) -> Result<String, DrawError> {
     borders(&mut out, variant, drawing, k);
     passages(&mut out, variant, drawing, k);
     blank_names(&mut out, drawing, picture.lang, k);
+    let _ = write!(
+        out,
+        "</g>\n{BOARD_END}<g transform=\"translate(0 {title_h:.1})\">\n"
+    );
+    tints(&mut out, picture, drawing);
     centres(&mut out, picture, drawing, k);
     orders(&mut out, picture, drawing, k);
     units(&mut out, picture, drawing, k);
@@ -124,57 +129,20 @@ fn is_sea(variant: &Variant, drawing: &Drawing, area: Area) -> bool {
     }
 }
 
-/// `colour` (`#rrggbb`) mixed with `base`: `share` of the first. Unreadable colours give
-/// the base.
-fn mix(colour: &str, base: &str, share: f64) -> String {
-    let rgb = |c: &str| {
-        let hex = c.trim_start_matches('#');
-        let channel = |i: usize| {
-            hex.get(i..i + 2)
-                .and_then(|s| u8::from_str_radix(s, 16).ok())
-        };
-        match (hex.len(), channel(0), channel(2), channel(4)) {
-            (6, Some(r), Some(g), Some(b)) => Some([r, g, b]),
-            _ => None,
-        }
-    };
-    let (Some(a), Some(b)) = (rgb(colour), rgb(base)) else {
-        return base.to_string();
-    };
-    let m = |i: usize| (f64::from(a[i]) * share + f64::from(b[i]) * (1.0 - share)).round() as u8;
-    format!("#{:02x}{:02x}{:02x}", m(0), m(1), m(2))
-}
-
 /// How much of the house's colour tints the land it owns: enough to tell the houses
 /// apart at a glance, little enough that the units in the full colour stand out.
 const TINT: f64 = 0.3;
 
-/// The ground of a province: land a house owns (the owner of its supply centre) takes a
-/// light tint of the house's colour; other land, and the sea, their plain colour. A land
-/// province without a centre has no owner in the position, so it stays plain.
-fn ground(picture: &Picture<'_>, drawing: &Drawing, area: Area) -> String {
-    let variant = picture.variant;
-    let base = area_colour(variant, drawing, area);
-    let owner = match area {
-        Area::Province(p) if variant.province(p).kind != ProvinceKind::Sea => picture
-            .position
-            .owners
-            .get(usize::from(p.0))
-            .copied()
-            .flatten(),
-        _ => None,
-    };
-    match owner {
-        Some(h) => mix(&variant.house(h).colour, base, TINT),
-        None => base.to_string(),
-    }
-}
+/// Where the board begins and ends in the document: the ground, the borders, the passages
+/// and the blank areas' names, the same for every position of a variant in one language.
+/// A picture rasterises them once and draws each position over a copy (`png.rs`); what
+/// lies between the two marks must not depend on the position.
+pub(super) const BOARD: &str = "<!--board-->\n";
+pub(super) const BOARD_END: &str = "<!--/board-->\n";
 
-/// One path per area: its cells as subpaths, stroked in their own colour so that no seam
-/// shows between two cells of one province. A province's path carries its full name in
-/// the reader's language as its `<title>` (a browser shows it on hover).
-fn areas(out: &mut String, picture: &Picture<'_>, drawing: &Drawing) {
-    let variant = picture.variant;
+/// Each area's cells as the subpaths of one path: one shape, so that no seam shows
+/// between two cells of one province, whether filled opaque or see-through.
+fn area_paths(drawing: &Drawing) -> BTreeMap<Area, String> {
     let mut paths: BTreeMap<Area, String> = BTreeMap::new();
     for cell in &drawing.cells {
         let path = paths.entry(cell.area).or_default();
@@ -189,6 +157,45 @@ fn areas(out: &mut String, picture: &Picture<'_>, drawing: &Drawing) {
         }
         path.push('Z');
     }
+    paths
+}
+
+/// Land a house owns (the owner of its supply centre) takes a light tint of the house's
+/// colour: the house's colour laid see-through over the plain ground, above the borders
+/// (which the tint darkens a little), so that the board under it never changes. A land
+/// province without a centre has no owner in the position, so it stays plain. The tint
+/// carries the province's name too: it is what a pointer finds there.
+fn tints(out: &mut String, picture: &Picture<'_>, drawing: &Drawing) {
+    let variant = picture.variant;
+    for (area, path) in area_paths(drawing) {
+        let Area::Province(p) = area else { continue };
+        if variant.province(p).kind == ProvinceKind::Sea {
+            continue;
+        }
+        let owner = picture
+            .position
+            .owners
+            .get(usize::from(p.0))
+            .copied()
+            .flatten();
+        if let Some(h) = owner {
+            let _ = writeln!(
+                out,
+                r#"<path d="{path}" fill="{}" fill-opacity="{TINT}"><title>{}</title></path>"#,
+                variant.house(h).colour,
+                xml_text(variant.province(p).name_in(picture.lang))
+            );
+        }
+    }
+}
+
+/// One path per area in its plain colour, whoever owns it (the owners' tints come later,
+/// over the board: [`tints`]): its cells as subpaths, stroked in their own colour so that
+/// no seam shows between two cells of one province. A province's path carries its full name in
+/// the reader's language as its `<title>` (a browser shows it on hover).
+fn areas(out: &mut String, picture: &Picture<'_>, drawing: &Drawing) {
+    let variant = picture.variant;
+    let paths = area_paths(drawing);
     // The sea is the map's background: painting its areas again would double the work
     // of the rasteriser for nothing.
     let _ = writeln!(
@@ -197,7 +204,7 @@ fn areas(out: &mut String, picture: &Picture<'_>, drawing: &Drawing) {
         drawing.width, drawing.height
     );
     for (area, path) in &paths {
-        let colour = ground(picture, drawing, *area);
+        let colour = area_colour(variant, drawing, *area);
         let title = match area {
             Area::Province(p) => format!(
                 "<title>{}</title>",
@@ -223,7 +230,7 @@ fn areas(out: &mut String, picture: &Picture<'_>, drawing: &Drawing) {
         let (fill, stroke) = if colour == BLANK_LAND {
             (IMPASSABLE, BLANK_LAND)
         } else {
-            (colour.as_str(), colour.as_str())
+            (colour, colour)
         };
         let _ = writeln!(
             out,
