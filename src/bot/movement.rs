@@ -211,7 +211,7 @@ fn convoys(
                     continue;
                 }
                 let target = Location::province(to);
-                if move_command(variant, army, target, true).is_err() {
+                if move_command(variant, position, army, target, true).is_err() {
                     continue;
                 }
                 let v = values.of(UnitKind::Army, to);
