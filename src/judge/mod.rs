@@ -8,6 +8,7 @@ mod movement;
 mod outcome;
 mod position;
 mod retreat;
+mod standing;
 
 pub use adjust::{adjustment_counts, free_home_centres, has_adjustments};
 pub use edition::{ConvoyUse, DisorderDistance, Edition, UnknownEdition};
@@ -17,6 +18,7 @@ pub use legality::{
 pub use outcome::{CheckedOrder, Failure, Illegal, Outcome, Report};
 pub use position::{Dislodged, Garrison, Phase, PhaseKind, Position, Season, Unit};
 pub use retreat::retreat_options;
+pub use standing::{leaders, reaching_victory};
 
 use crate::map::{HouseId, Owner, Variant};
 use crate::order::Order;

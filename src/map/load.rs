@@ -1052,9 +1052,10 @@ impl Builder {
             for end in [a, z] {
                 match variant.province_by_id(end) {
                     Some(p) => ends.push(p),
-                    None => {
-                        self.problem(format!("{key} between"), format!("unknown province `{end}`"))
-                    }
+                    None => self.problem(
+                        format!("{key} between"),
+                        format!("unknown province `{end}`"),
+                    ),
                 }
             }
             let [from, to] = ends.as_slice() else {
@@ -1062,10 +1063,7 @@ impl Builder {
             };
             let (from, to) = (*from, *to);
             if from == to {
-                self.problem(
-                    format!("{key} between"),
-                    "a province cannot border itself",
-                );
+                self.problem(format!("{key} between"), "a province cannot border itself");
                 continue;
             }
             let what = match b.kind {
@@ -1095,8 +1093,11 @@ impl Builder {
             }
             // Houses are read after the borders: their names are looked up then.
             if let Some(name) = &b.house {
-                self.border_houses
-                    .push((variant.borders.len(), format!("{key} house"), name.clone()));
+                self.border_houses.push((
+                    variant.borders.len(),
+                    format!("{key} house"),
+                    name.clone(),
+                ));
             }
             variant.borders.push(Border {
                 between: (from, to),
@@ -1119,14 +1120,17 @@ impl Builder {
                 self.problem(format!("{key} town"), "a town stands on land, not at sea");
             }
             match p.claim {
-                Some(_) if !p.supply => {
-                    self.problem(format!("{key} claim"), "only a supply centre has claim points")
-                }
+                Some(_) if !p.supply => self.problem(
+                    format!("{key} claim"),
+                    "only a supply centre has claim points",
+                ),
                 Some(_) if !by_points => self.problem(
                     format!("{key} claim"),
                     "claim points need a victory by points (`[victory] points`)",
                 ),
-                Some(0) => self.problem(format!("{key} claim"), "a centre is worth at least 1 point"),
+                Some(0) => {
+                    self.problem(format!("{key} claim"), "a centre is worth at least 1 point")
+                }
                 Some(claim) => province.claim = claim,
                 None if p.supply => province.claim = 1,
                 None => {}
@@ -1159,10 +1163,7 @@ impl Builder {
 
     /// The weather track: needed by fords, and only by them.
     fn weather(&mut self, raw: Option<&FileWeather>, variant: &mut Variant) {
-        let fords = variant
-            .borders
-            .iter()
-            .any(|b| b.kind == BorderKind::Ford);
+        let fords = variant.borders.iter().any(|b| b.kind == BorderKind::Ford);
         let Some(w) = raw else {
             if fords {
                 self.problem("[weather]", "fords are used but there is no [weather]");
@@ -1170,7 +1171,10 @@ impl Builder {
             return;
         };
         if !fords {
-            self.problem("[weather]", "there is no ford: the weather would change nothing");
+            self.problem(
+                "[weather]",
+                "there is no ford: the weather would change nothing",
+            );
         }
         let mut states = Vec::new();
         for s in &w.states {
@@ -1196,10 +1200,7 @@ impl Builder {
         for id in &w.track {
             match states.iter().position(|s| &s.id == id) {
                 Some(i) => track.push(i),
-                None => self.problem(
-                    "[weather] track",
-                    format!("unknown weather state `{id}`"),
-                ),
+                None => self.problem("[weather] track", format!("unknown weather state `{id}`")),
             }
         }
         if w.track.is_empty() {
@@ -1245,7 +1246,10 @@ impl Builder {
                 self.problem(format!("{key} at"), "a garrison stands on land, not at sea");
             }
             if g.strength == 0 {
-                self.problem(format!("{key} strength"), "a garrison's strength is at least 1");
+                self.problem(
+                    format!("{key} strength"),
+                    "a garrison's strength is at least 1",
+                );
             }
             if g.controls && !variant.province(p).supply {
                 self.problem(
@@ -1317,8 +1321,13 @@ impl Builder {
                 continue;
             };
             let p = variant.province_of(region);
-            if !variant.can_stand(n.kind, region) || (variant.armies_only && n.kind == UnitKind::Fleet) {
-                self.problem(&at, format!("a {:?} cannot stand in `{}`", n.kind, n.at).to_lowercase());
+            if !variant.can_stand(n.kind, region)
+                || (variant.armies_only && n.kind == UnitKind::Fleet)
+            {
+                self.problem(
+                    &at,
+                    format!("a {:?} cannot stand in `{}`", n.kind, n.at).to_lowercase(),
+                );
             }
             if closed.contains(&p) {
                 self.problem(&at, format!("`{}` is closed in this setup", n.at));

@@ -14,7 +14,7 @@ pub use load::{
 pub use names::{NameIndex, fold, fold_into, likeness, nearest_of};
 pub use pin::{PinnedVariant, VariantHash, VariantSource};
 pub use variant::{
-    Barrier, Border, BorderKind, Crossing, GarrisonStart, House, HouseId, Owner, Passage,
-    Province, ProvinceId, ProvinceKind, Region, RegionId, Setup, StartingUnit, UnitKind, Variant,
-    Victory, Weather, WeatherState,
+    Barrier, Border, BorderKind, Crossing, GarrisonStart, House, HouseId, Owner, Passage, Province,
+    ProvinceId, ProvinceKind, Region, RegionId, Setup, StartingUnit, UnitKind, Variant, Victory,
+    Weather, WeatherState,
 };

@@ -434,15 +434,20 @@ impl Variant {
             return None;
         }
         let border = self.border_between(from, to)?;
-        Some(if border.house.is_some_and(|h| passage.owner != Owner::House(h)) {
-            Err(Barrier::OtherHouse)
-        } else if border.kind == BorderKind::Ford && !passage.fords_open {
-            Err(Barrier::FordClosed)
-        } else if border.kind == BorderKind::Arrow && passage.crossing == Crossing::Support {
-            Err(Barrier::MoveOnly)
-        } else {
-            Ok(())
-        })
+        Some(
+            if border
+                .house
+                .is_some_and(|h| passage.owner != Owner::House(h))
+            {
+                Err(Barrier::OtherHouse)
+            } else if border.kind == BorderKind::Ford && !passage.fords_open {
+                Err(Barrier::FordClosed)
+            } else if border.kind == BorderKind::Arrow && passage.crossing == Crossing::Support {
+                Err(Barrier::MoveOnly)
+            } else {
+                Ok(())
+            },
+        )
     }
 
     /// [`Variant::can_move`], with the borders of a kind of its own that let this passage
@@ -456,8 +461,12 @@ impl Variant {
     ) -> bool {
         self.can_move(kind, from, to)
             || (self.region(to).coast.is_none()
-                && self.special_crossing(kind, self.province_of(from), self.province_of(to), passage)
-                    == Some(Ok(())))
+                && self.special_crossing(
+                    kind,
+                    self.province_of(from),
+                    self.province_of(to),
+                    passage,
+                ) == Some(Ok(())))
     }
 
     /// [`Variant::can_reach_province`], with the borders of a kind of its own that let this

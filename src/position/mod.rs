@@ -222,8 +222,7 @@ pub fn garrison_from_line(variant: &Variant, text: &str) -> Result<Garrison, Str
         Some((h, rest)) => (h.trim(), rest),
         None => text.split_once(char::is_whitespace).ok_or_else(shape)?,
     };
-    let owner =
-        house_named(variant, house).ok_or_else(|| format!("unknown house `{house}`"))?;
+    let owner = house_named(variant, house).ok_or_else(|| format!("unknown house `{house}`"))?;
     let words: Vec<&str> = rest.split_whitespace().collect();
     let (province, strength, controls) = match words.as_slice() {
         [p, s] => (p, s, false),
@@ -231,11 +230,10 @@ pub fn garrison_from_line(variant: &Variant, text: &str) -> Result<Garrison, Str
         _ => return Err(shape()),
     };
     let province = province_named(variant, province)?;
-    let strength: u8 = strength
-        .parse()
-        .ok()
-        .filter(|&s| s > 0)
-        .ok_or_else(|| format!("`{strength}`: a garrison's strength is a number from 1 to 255"))?;
+    let strength: u8 =
+        strength.parse().ok().filter(|&s| s > 0).ok_or_else(|| {
+            format!("`{strength}`: a garrison's strength is a number from 1 to 255")
+        })?;
     Ok(Garrison {
         owner,
         province,
@@ -272,7 +270,9 @@ pub fn weather_from_line(variant: &Variant, text: &str) -> Result<usize, String>
             .ok_or_else(|| format!("the weather track never reaches `{id}`"))?,
     };
     if let Some(extra) = words.next() {
-        return Err(format!("`{extra}`: expected `weather <state> [<position>]`"));
+        return Err(format!(
+            "`{extra}`: expected `weather <state> [<position>]`"
+        ));
     }
     Ok(step)
 }
