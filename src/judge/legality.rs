@@ -472,6 +472,20 @@ pub fn fleet_touches(variant: &Variant, sea: ProvinceId, to: ProvinceId) -> bool
         .any(|&r| variant.province_of(r) == to)
 }
 
+/// Whether `unit` may support a hold or a move into `province` now: within its reach, by
+/// the borders that carry a support for its house in this weather, and not into a closed
+/// province. The bot asks it too.
+pub fn can_support_into(
+    variant: &Variant,
+    position: &Position,
+    unit: &Unit,
+    province: ProvinceId,
+) -> bool {
+    let passage = position.passage(variant, unit.owner, Crossing::Support);
+    !position.is_closed(province)
+        && variant.can_reach_province_by(unit.kind, unit.region, province, passage)
+}
+
 fn support_command(
     variant: &Variant,
     position: &Position,
@@ -498,7 +512,7 @@ fn support_command(
         return Err(Illegal::ProvinceClosed);
     }
     let passage = position.passage(variant, supporter.owner, Crossing::Support);
-    if !variant.can_reach_province_by(supporter.kind, supporter.region, into, passage) {
+    if !can_support_into(variant, position, supporter, into) {
         let from = variant.province_of(supporter.region);
         return Err(
             match variant.special_crossing(supporter.kind, from, into, passage) {

@@ -13,7 +13,8 @@ mod standing;
 pub use adjust::{adjustment_counts, free_home_centres, has_adjustments};
 pub use edition::{ConvoyUse, DisorderDistance, Edition, UnknownEdition};
 pub use legality::{
-    Board, find_unit, fleet_touches, move_command, sea_route_exists, seas_touching,
+    Board, can_support_into, find_unit, fleet_touches, move_command, sea_route_exists,
+    seas_touching,
 };
 pub use outcome::{CheckedOrder, Failure, Illegal, Outcome, Report};
 pub use position::{Dislodged, Garrison, Phase, PhaseKind, Position, Season, Unit};

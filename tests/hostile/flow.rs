@@ -618,6 +618,11 @@ fn every_illegal() -> Vec<Illegal> {
         Illegal::NoDisbandDue,
         Illegal::Replaced,
         Illegal::Duplicate,
+        Illegal::FordClosed,
+        Illegal::HouseBorder,
+        Illegal::MoveOnlyBorder,
+        Illegal::ProvinceClosed,
+        Illegal::RetreatGarrisoned,
     ];
     for illegal in &all {
         match illegal {
@@ -653,7 +658,12 @@ fn every_illegal() -> Vec<Illegal> {
             | Illegal::NoDragonNameLeft
             | Illegal::NoDisbandDue
             | Illegal::Replaced
-            | Illegal::Duplicate => {}
+            | Illegal::Duplicate
+            | Illegal::FordClosed
+            | Illegal::HouseBorder
+            | Illegal::MoveOnlyBorder
+            | Illegal::ProvinceClosed
+            | Illegal::RetreatGarrisoned => {}
         }
     }
     all
