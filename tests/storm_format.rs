@@ -92,7 +92,7 @@ fn the_toy_board_carries_every_mechanic() {
     assert_eq!(weather.track, vec![0, 1]);
     assert_eq!(weather.step_percent, 50);
     assert_eq!(v.garrisons.len(), 2);
-    assert_eq!(v.victory.points, Some(5));
+    assert_eq!(v.victory.points, Some(6));
     let kl = v.province_by_id("kl").expect("kl");
     assert_eq!(v.claim_of(kl), 3);
     let twn = v.province_by_id("twn").expect("twn");
@@ -276,7 +276,7 @@ fn claim_points_belong_to_centres_of_a_game_won_by_points() {
         "[province twn] claim",
         "only a supply centre has claim points",
     );
-    let by_centres = toy_with("points = 5\n", "centres = 4\n");
+    let by_centres = toy_with("points = 6\n", "centres = 4\n");
     let found = problems(&by_centres);
     assert!(
         found.contains(&MapProblem {
@@ -286,9 +286,9 @@ fn claim_points_belong_to_centres_of_a_game_won_by_points() {
         "{found:?}"
     );
     only(
-        &toy_with("points = 5\n", "points = 12\n"),
+        &toy_with("points = 6\n", "points = 13\n"),
         "[victory] points",
-        "12 points to win, but the map's centres are worth 11",
+        "13 points to win, but the map's centres are worth 12",
     );
 }
 
@@ -478,4 +478,71 @@ fn the_bot_plays_the_toy_board_with_no_illegal_order() {
     assert_eq!(code, 0, "{err}");
     let json: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(json["illegal_orders"], 0, "{json}");
+}
+
+// ------------------------------------------------------------------ the weather in a game
+
+/// The weather steps a game on the toy board goes through, phase after phase, with every
+/// house holding.
+fn weather_of_a_game(id: &str) -> Vec<Option<usize>> {
+    use chrono::{TimeDelta, TimeZone, Utc};
+    use corbeau::game::{HouseKey, NewGame, Settings, Trigger, create};
+    use corbeau::map::{PinnedVariant, VariantHash};
+
+    let text = toy();
+    let variant = parse_variant(FILE, &text).unwrap_or_else(|e| panic!("{e}"));
+    let t0 = Utc
+        .with_ymd_and_hms(2026, 11, 22, 10, 0, 0)
+        .single()
+        .expect("time");
+    let new = NewGame {
+        id: id.into(),
+        name: None,
+        variant: "tests/variant/storm.toml".into(),
+        players: 3,
+        settings: Settings::default(),
+        moderator: None,
+    };
+    let pin = PinnedVariant {
+        name: "tests/variant/storm.toml".into(),
+        hash: VariantHash::of(&text),
+    };
+    let mut game = create(new, &variant, pin, t0).unwrap_or_else(|e| panic!("{e}"));
+    for h in ["stark", "lannister", "greyjoy"] {
+        game.add_player(
+            &HouseKey::from(h),
+            &format!("{h}@example.org"),
+            "hash".into(),
+            corbeau::lang::Lang::Fr,
+            t0,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    game.start(&variant, t0).unwrap_or_else(|e| panic!("{e}"));
+    let mut seen = vec![game.position().weather];
+    for n in 1..=4 {
+        let now = t0 + TimeDelta::days(7 * n);
+        if game.process(&variant, now, Trigger::Moderator).is_err() {
+            break;
+        }
+        seen.push(game.position().weather);
+    }
+    seen
+}
+
+#[test]
+fn the_weather_of_a_game_is_its_own_and_moves_by_its_draw() {
+    let first = weather_of_a_game("orage");
+    assert_eq!(first[0], Some(0), "the marker starts where the track says");
+    assert!(first.len() > 2, "{first:?}");
+    assert!(first.iter().all(|w| matches!(w, Some(0 | 1))), "{first:?}");
+    // The same game gets the same weather.
+    assert_eq!(weather_of_a_game("orage"), first);
+    // Over a few games and phases at 50 %, the marker moves somewhere and stays elsewhere.
+    let all: Vec<Vec<Option<usize>>> = (0..6)
+        .map(|n| weather_of_a_game(&format!("g{n}")))
+        .collect();
+    let moved = all.iter().any(|w| w.windows(2).any(|p| p[0] != p[1]));
+    let stayed = all.iter().any(|w| w.windows(2).any(|p| p[0] == p[1]));
+    assert!(moved && stayed, "{all:?}");
 }

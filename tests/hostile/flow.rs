@@ -808,7 +808,7 @@ fn every_outcome_renders_in_both_languages_in_results_and_replies() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 2 * (1 + 11 + 35));
+    assert_eq!(checked, 2 * (1 + 11 + 40));
 }
 
 /// Every notice kind (no wildcard: a new kind must be listed to compile).
