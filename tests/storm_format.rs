@@ -546,3 +546,69 @@ fn the_weather_of_a_game_is_its_own_and_moves_by_its_draw() {
     let stayed = all.iter().any(|w| w.windows(2).any(|p| p[0] == p[1]));
     assert!(moved && stayed, "{all:?}");
 }
+
+// ------------------------------------------------------------------ what the judge leaves
+
+/// The position after the one phase of a case written inline, on the toy board.
+fn after_one_phase(lines: &str) -> (std::sync::Arc<corbeau::map::Variant>, Position) {
+    use corbeau::case::{VariantCache, case_steps, read_cases};
+    let text = format!("case t\nvariant tests/variant/storm.toml\n{lines}\nend\n");
+    let cases = read_cases("inline", &text).unwrap_or_else(|e| panic!("{e}"));
+    let mut cache = VariantCache::default();
+    let (variant, steps) = case_steps(&mut cache, &cases[0]).unwrap_or_else(|e| panic!("{e}"));
+    let (position, given) = steps.into_iter().next().expect("one step");
+    let after = corbeau::judge::adjudicate(&variant, &position, &given).after;
+    (variant, after)
+}
+
+#[test]
+fn a_taken_garrison_leaves_the_position_and_a_held_one_stays() {
+    let (v, taken) = after_one_phase(
+        "garrison lannister: cas 1\nunit stark: A hrh\nunit stark: A kl\n\
+         order stark: A hrh -> cas\norder stark: A kl soutient A hrh -> cas",
+    );
+    assert!(taken.garrisons.is_empty(), "{:?}", taken.garrisons);
+    let (_, held) =
+        after_one_phase("garrison lannister: cas 1\nunit stark: A hrh\norder stark: A hrh -> cas");
+    assert_eq!(held.garrisons.len(), 1);
+    assert_eq!(
+        held.garrisons[0].province,
+        v.province_by_id("cas").expect("cas")
+    );
+    // Its own house's army walks in without a fight, and the garrison stays.
+    let (_, own) = after_one_phase(
+        "garrison lannister: cas 1\nunit lannister: A hrh\norder lannister: A hrh -> cas",
+    );
+    assert_eq!(own.garrisons.len(), 1);
+    assert!(
+        own.units
+            .iter()
+            .any(|u| u.region == v.province(v.province_by_id("cas").expect("cas")).region)
+    );
+}
+
+#[test]
+fn a_town_changes_hands_after_autumn_and_is_no_centre() {
+    let (v, after) = after_one_phase(
+        "phase autumn 299 movement\nowner stark: win rvr\nunit stark: A moa\nunit stark: A win\n\
+         order stark: A moa -> twn",
+    );
+    let stark = v.house_by_name("stark").expect("stark");
+    assert_eq!(
+        after.owners[usize::from(v.province_by_id("twn").expect("twn").0)],
+        Some(stark)
+    );
+    assert_eq!(after.centre_counts(&v)[usize::from(stark.0)], 2);
+}
+
+#[test]
+fn a_controlling_garrison_keeps_its_centre_owned_with_no_unit() {
+    let (v, after) = after_one_phase(
+        "phase autumn 299 movement\nowner stark: win rvr kl\ngarrison lannister: kl 2 controls\nunit stark: A win",
+    );
+    let lannister = v.house_by_name("lannister").expect("lannister");
+    assert_eq!(
+        after.owners[usize::from(v.province_by_id("kl").expect("kl").0)],
+        Some(lannister)
+    );
+}
