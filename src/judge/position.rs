@@ -146,7 +146,7 @@ impl Position {
     /// Whether the fords can be crossed now: always, in a variant without weather.
     pub fn fords_open(&self, variant: &Variant) -> bool {
         match (&variant.weather, self.weather_step(variant)) {
-            (Some(weather), Some(step)) => weather.state_at(step).fords_open,
+            (Some(weather), Some(step)) => weather.state_at(step).is_none_or(|s| s.fords_open),
             _ => true,
         }
     }

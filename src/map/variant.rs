@@ -259,10 +259,11 @@ pub struct Weather {
 }
 
 impl Weather {
-    /// The state at this position of the track (the first one past the end).
-    pub fn state_at(&self, step: usize) -> &WeatherState {
-        let index = self.track.get(step).or(self.track.first()).copied();
-        &self.states[index.unwrap_or(0).min(self.states.len().saturating_sub(1))]
+    /// The state at this position of the track (the first one past the end); none only
+    /// for a track the loader would refuse.
+    pub fn state_at(&self, step: usize) -> Option<&WeatherState> {
+        let index = self.track.get(step).or(self.track.first()).copied()?;
+        self.states.get(index)
     }
 
     /// The position after `step`: after the last comes the first.

@@ -509,8 +509,10 @@ pub fn write_position(variant: &Variant, position: &Position) -> String {
             .collect();
         let _ = writeln!(out, "contested {}", list.join(" "));
     }
-    if let (Some(step), Some(weather)) = (position.weather, &variant.weather) {
-        let _ = writeln!(out, "weather {} {step}", weather.state_at(step).id);
+    if let Some(step) = position.weather
+        && let Some(state) = variant.weather.as_ref().and_then(|w| w.state_at(step))
+    {
+        let _ = writeln!(out, "weather {} {step}", state.id);
     }
     for g in &position.garrisons {
         let owner = match g.owner {
