@@ -339,11 +339,17 @@ fn an_army_only_variant_refuses_fleets_and_seas() {
 // ------------------------------------------------------------------ setups
 
 #[test]
-fn a_setup_may_not_close_a_province_with_a_starting_unit() {
-    only(
-        &toy_with("closed = [\"cld\"]", "closed = [\"pyk\"]"),
-        "[setup 2] closed",
-        "`pyk` is closed but a starting unit stands there",
+fn a_setup_may_close_a_province_with_a_starting_unit_but_not_list_it_twice() {
+    // Seed 001's three-player game leaves Greyjoy's army on the closed Pyke.
+    let text = toy_with("closed = [\"cld\"]", "closed = [\"pyk\"]");
+    let v = parse_variant(FILE, &text).unwrap_or_else(|e| panic!("{e}"));
+    let two = Position::starting(&v, Some(2)).expect("two players");
+    let pyk = v.province_by_id("pyk").expect("pyk");
+    assert_eq!(two.closed, vec![pyk]);
+    assert!(
+        two.units
+            .iter()
+            .any(|u| v.province_of(u.region) == pyk && u.owner == Owner::Neutral)
     );
     only(
         &toy_with("closed = [\"cld\"]", "closed = [\"cld\", \"cld\"]"),

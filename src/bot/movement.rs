@@ -140,11 +140,16 @@ pub(super) fn plan(
                 _ => true,
             };
             if blocked {
-                plans[i] = Some(if matches!(plans[o], Some(Plan::Move { .. })) {
-                    Plan::Stay
-                } else {
-                    Plan::SupportHold { unit: o }
-                });
+                // A move along an arrow carries no support back: the unit then stays.
+                plans[i] = Some(
+                    if matches!(plans[o], Some(Plan::Move { .. }))
+                        || !can_support_into(variant, position, &position.units[i], p)
+                    {
+                        Plan::Stay
+                    } else {
+                        Plan::SupportHold { unit: o }
+                    },
+                );
                 changed = true;
             }
         }
@@ -374,6 +379,7 @@ pub(super) fn random(
         for p in reach(variant, unit.kind, unit.region) {
             if let Some(o) = at[usize::from(p.0)]
                 && position.units[o].owner != Owner::Neutral
+                && can_support_into(variant, position, unit, p)
             {
                 options.push(Instruction::Support {
                     unit: out.other(&position.units[o]).0,

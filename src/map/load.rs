@@ -22,6 +22,7 @@ use super::variant::{
 pub const EMBEDDED: &[(&str, &str)] = &[
     ("westeros", include_str!("../../games/westeros.toml")),
     ("classique", include_str!("../../games/classique.toml")),
+    ("tempete", include_str!("../../games/tempete.toml")),
 ];
 
 /// Why a variant file could not be used.
@@ -1290,16 +1291,8 @@ impl Builder {
                 self.problem(format!("{key} closed"), format!("`{id}` listed twice"));
                 continue;
             }
-            if variant
-                .starting_units
-                .iter()
-                .any(|u| variant.province_of(u.region) == p)
-            {
-                self.problem(
-                    format!("{key} closed"),
-                    format!("`{id}` is closed but a starting unit stands there"),
-                );
-            }
+            // A starting unit may stand in a closed province (seed 001's three-player game
+            // leaves Greyjoy's armies on Pyke): it holds there, and nobody may enter.
             if let Some(h) = variant.province(p).home_of
                 && houses.contains(&h)
             {
