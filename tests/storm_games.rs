@@ -220,3 +220,66 @@ fn a_game_by_mail_meets_the_storm_and_its_results_say_the_weather_and_the_fords(
     assert_golden("storm/autumn-fr.txt", &fr);
     assert_golden("storm/autumn-en.txt", &en);
 }
+
+// ------------------------------------------------------------------ the picture
+
+/// Draws `position` (a position file's text) on the board as SVG.
+fn picture(dir: &std::path::Path, name: &str, position: &str) -> String {
+    let pos = dir.join(format!("{name}.pos"));
+    let out = dir.join(format!("{name}.svg"));
+    fs::write(&pos, position).unwrap();
+    let (code, _, err) = corbeau(&[
+        "map",
+        "draw",
+        "--variant",
+        "tempete",
+        "--position",
+        pos.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    fs::read_to_string(out).unwrap()
+}
+
+/// Each ford is marked on its border, struck through in a storm only; each garrison shows
+/// its strength.
+#[test]
+fn the_picture_draws_the_fords_as_the_weather_leaves_them_and_the_garrisons() {
+    let dir = support::TempDir::new("storm_games", "picture");
+    let fair = picture(&dir, "fair", SPRING);
+    let storm = picture(
+        &dir,
+        "storm",
+        &SPRING.replace("weather fair 2", "weather storm 3"),
+    );
+    for svg in [&fair, &storm] {
+        assert_eq!(svg.matches("<g><title>bea–sli</title>").count(), 1, "{svg}");
+        assert_eq!(svg.matches("<g><title>sal 1</title>").count(), 1, "{svg}");
+        assert_eq!(svg.matches("<g><title>prt 3</title>").count(), 1, "{svg}");
+    }
+    let struck = |svg: &str| svg.matches(r##"stroke="#d0021b" stroke-width"##).count();
+    // Eight fords on the board, all closed in the storm.
+    assert_eq!(struck(&storm), struck(&fair) + 8);
+}
+
+// ------------------------------------------------------------------ garrisons on Westeros
+
+/// `game new --garrisons`: a strength-1 garrison in each home centre of the houses in
+/// play, none for a house left out; without it, none.
+#[test]
+fn the_moderator_may_add_garrisons_to_a_westeros_game() {
+    let j = Judge::new("garrisons");
+    for (game, extra) in [("avec", Some("--garrisons")), ("sans", None)] {
+        let mut args = vec!["game", "new", game, "--players", "3", "--no-pictures"];
+        args.extend(extra);
+        j.ok(&args);
+    }
+    let with = j.ok(&["export", "avec"]);
+    let without = j.ok(&["export", "sans"]);
+    for line in ["garrison Stark: win 1", "garrison Lannister: lan 1"] {
+        assert!(with.contains(line), "{line}: {with}");
+    }
+    assert!(!with.contains("garrison Martell"), "{with}");
+    assert!(!without.contains("garrison "), "{without}");
+}

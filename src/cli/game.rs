@@ -171,6 +171,10 @@ pub(super) struct NewArgs {
     /// default the variant's largest.
     #[arg(long)]
     players: Option<u8>,
+    /// A strength-1 garrison in each home centre of each house in play, as the Storm of
+    /// Swords expansion allows on the base board (docs/rules.md, "Garrisons").
+    #[arg(long)]
+    garrisons: bool,
     /// The game's full name, for mails.
     #[arg(long)]
     name: Option<String>,
@@ -606,6 +610,7 @@ fn new_game(ctx: &Context, args: NewArgs) -> Result<(), Error> {
         settings.start_when_full = on;
     }
     settings.bots = args.bots;
+    settings.garrisons = args.garrisons;
     if let Some(rules) = &args.rules {
         settings.rules = crate::game::read_rules(rules).map_err(|e| ctx.fail(e))?;
     }
