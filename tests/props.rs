@@ -91,9 +91,12 @@ fn may_end_at(variant: &Variant, unit: &Unit, to: RegionId) -> bool {
         province: variant.province_of(to),
         coast: None,
     };
+    // The maps of these properties have no border of a kind of its own: an empty board
+    // asks what the borders alone allow.
+    let board = Position::empty(variant, corbeau::judge::Phase::first(variant.first_year));
     unit.kind == UnitKind::Army
         && matches!(
-            move_command(variant, unit, by_sea, true),
+            move_command(variant, &board, unit, by_sea, true),
             Ok(CheckedOrder::Move { to: there, .. }) if there == to
         )
 }

@@ -206,7 +206,8 @@ fn cut(
     })
 }
 
-/// Whether the reference can express this case: one movement phase, no dragon, no convoy.
+/// Whether the reference can express this case: one movement phase, no dragon, no convoy,
+/// no garrison.
 /// Returns the units, the commands (an illegal order counts as a hold) and, by unit, the
 /// index of the case order it answers when the judge accepted that order.
 #[allow(clippy::type_complexity)]
@@ -224,7 +225,8 @@ fn expressible(
     }
     let (v, steps) = case_steps(cache, case).ok()?;
     let (position, given) = steps.into_iter().next()?;
-    if position.phase.kind != PhaseKind::Movement {
+    // A garrison is beyond the reference, like a dragon: the storm cases check it.
+    if position.phase.kind != PhaseKind::Movement || !position.garrisons.is_empty() {
         return None;
     }
     let result = adjudicate(&v, &position, &given);

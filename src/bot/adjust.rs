@@ -90,6 +90,8 @@ fn buildable(variant: &Variant, position: &Position, house: HouseId) -> Vec<(Uni
                     out.extend(province.coasts.iter().map(|&c| (kind, c)));
                 }
                 UnitKind::Army if province.kind == ProvinceKind::Sea => {}
+                // A town is a build site for armies only.
+                _ if province.town && kind != UnitKind::Army => {}
                 _ => out.push((kind, province.region)),
             }
         }

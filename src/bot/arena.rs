@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::judge::{GivenOrder, Outcome, Position, Season, adjudicate};
+use crate::judge::{GivenOrder, Outcome, PhaseKind, Position, Season, adjudicate};
 use crate::map::{HouseId, Variant};
 
 use super::Player;
@@ -89,9 +89,28 @@ pub fn play(variant: &Variant, seats: &[(HouseId, Player)], seed: u64) -> Option
             .iter()
             .filter(|(i, r)| matches!(r.outcome, Outcome::Illegal(_)) && i.is_some())
             .count() as u64;
+        // Named at the debug level (`-v`), so that a wrong player can be found.
+        for (i, r) in &done.reports {
+            if let (Some(i), Outcome::Illegal(why)) = (i, &r.outcome)
+                && let Some(g) = given.get(*i)
+            {
+                tracing::debug!("{}: illegal `{}`: {why:?}", position.phase, g.order.text);
+            }
+        }
+        for r in &done.rejected {
+            if let Some(g) = given.get(r.order) {
+                tracing::debug!(
+                    "{}: rejected `{}`: {:?}",
+                    position.phase,
+                    g.order.text,
+                    r.illegal
+                );
+            }
+        }
         played.phases += 1;
         let before = position.phase;
         position = done.after;
+        step_weather(variant, &mut position, seed, played.phases);
         let autumn_over =
             position.phase.season == Season::Winter || position.phase.year > before.year;
         if !autumn_over {
@@ -119,5 +138,24 @@ pub fn play(variant: &Variant, seats: &[(HouseId, Player)], seed: u64) -> Option
             played.centres = centres;
             return Some(played);
         }
+    }
+}
+
+/// Moves the weather marker as a game does (one step, with the variant's chance, at each
+/// new movement phase), by the arena's own seed, so that the players meet storms too.
+fn step_weather(variant: &Variant, position: &mut Position, seed: u64, phases: u64) {
+    let Some(weather) = &variant.weather else {
+        return;
+    };
+    if position.phase.kind != PhaseKind::Movement {
+        return;
+    }
+    let mut draw = seed ^ phases.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    draw ^= draw >> 31;
+    draw = draw.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    draw ^= draw >> 29;
+    let step = position.weather.unwrap_or(weather.start);
+    if draw % 100 < u64::from(weather.step_percent) {
+        position.weather = Some(weather.next_step(step));
     }
 }

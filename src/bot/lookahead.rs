@@ -293,7 +293,7 @@ impl Search<'_> {
         let here = v.province_of(unit.region);
         let mut actions: Vec<Instruction> = vec![Instruction::Hold];
         let mut attacks: Vec<RegionId> = Vec::new();
-        for to in movement::moves(v, unit) {
+        for to in movement::moves(v, self.position, unit) {
             let p = v.province_of(to);
             if self.values.occupant[usize::from(p.0)]
                 .is_some_and(|o| self.position.units[o].owner != mine)
@@ -320,7 +320,7 @@ impl Search<'_> {
                     ..
                 } => {
                     if to.province != here
-                        && v.can_reach_province(unit.kind, unit.region, to.province)
+                        && crate::judge::can_support_into(v, self.position, unit, to.province)
                     {
                         actions.push(Instruction::Support {
                             unit: spec,
@@ -331,7 +331,7 @@ impl Search<'_> {
                 Instruction::Move { .. } => {}
                 _ => {
                     let p = v.province_of(other.region);
-                    if v.can_reach_province(unit.kind, unit.region, p) {
+                    if crate::judge::can_support_into(v, self.position, unit, p) {
                         actions.push(Instruction::Support {
                             unit: spec,
                             to: None,
@@ -359,7 +359,7 @@ impl Search<'_> {
                 }
                 let other = self.unit(j);
                 if v.province_of(other.region) == p
-                    || !v.can_reach_province(other.kind, other.region, p)
+                    || !crate::judge::can_support_into(v, self.position, other, p)
                 {
                     continue;
                 }

@@ -2,7 +2,7 @@
 //! province and no unit into a province an own unit keeps; then convoys for armies that
 //! gain by one, then supports from the units that stay.
 
-use crate::judge::{Position, Unit, move_command, seas_touching};
+use crate::judge::{Position, Unit, can_support_into, move_command, seas_touching};
 use crate::map::{HouseId, Owner, ProvinceId, ProvinceKind, RegionId, UnitKind, Variant};
 use crate::order::{Instruction, Location};
 
@@ -26,15 +26,32 @@ enum Plan {
     Convoy { army: usize, to: RegionId },
 }
 
-/// The regions a unit may be told to move to, without a convoy: every legal one.
-pub(super) fn moves(variant: &Variant, unit: &Unit) -> Vec<RegionId> {
+/// The regions a unit may be told to move to, without a convoy: every legal one, as the
+/// judge decides it (arrows and fords for its house in this weather, no closed province).
+pub(super) fn moves(variant: &Variant, position: &Position, unit: &Unit) -> Vec<RegionId> {
     match unit.kind {
-        UnitKind::Fleet => variant.fleet_adjacency[usize::from(unit.region.0)].clone(),
-        kind => reach(variant, kind, unit.region)
-            .into_iter()
-            .map(|p| variant.province(p).region)
-            .filter(|&r| variant.can_move(kind, unit.region, r))
+        UnitKind::Fleet => variant.fleet_adjacency[usize::from(unit.region.0)]
+            .iter()
+            .copied()
+            .filter(|&r| !position.is_closed(variant.province_of(r)))
             .collect(),
+        kind => {
+            let from = variant.province_of(unit.region);
+            let candidates = match kind {
+                UnitKind::Army => variant.army_neighbours_by(
+                    from,
+                    position.passage(variant, unit.owner, crate::map::Crossing::Move),
+                ),
+                _ => reach(variant, kind, unit.region),
+            };
+            candidates
+                .into_iter()
+                .filter(|&p| {
+                    move_command(variant, position, unit, Location::province(p), false).is_ok()
+                })
+                .map(|p| variant.province(p).region)
+                .collect()
+        }
     }
 }
 
@@ -55,7 +72,7 @@ pub(super) fn plan(
         let unit = &position.units[i];
         let here = values.of(unit.kind, province(i));
         choices.push((here * (1.0 + NOISE * rng.unit()), i, None));
-        for to in moves(variant, unit) {
+        for to in moves(variant, position, unit) {
             let p = variant.province_of(to);
             let mut v = values.of(unit.kind, p);
             if values.occupant[usize::from(p.0)]
@@ -123,11 +140,16 @@ pub(super) fn plan(
                 _ => true,
             };
             if blocked {
-                plans[i] = Some(if matches!(plans[o], Some(Plan::Move { .. })) {
-                    Plan::Stay
-                } else {
-                    Plan::SupportHold { unit: o }
-                });
+                // A move along an arrow carries no support back: the unit then stays.
+                plans[i] = Some(
+                    if matches!(plans[o], Some(Plan::Move { .. }))
+                        || !can_support_into(variant, position, &position.units[i], p)
+                    {
+                        Plan::Stay
+                    } else {
+                        Plan::SupportHold { unit: o }
+                    },
+                );
                 changed = true;
             }
         }
@@ -211,7 +233,7 @@ fn convoys(
                     continue;
                 }
                 let target = Location::province(to);
-                if move_command(variant, army, target, true).is_err() {
+                if move_command(variant, position, army, target, true).is_err() {
                     continue;
                 }
                 let v = values.of(UnitKind::Army, to);
@@ -283,7 +305,7 @@ fn supports(
         let mut best: Option<(f64, Plan, usize)> = None;
         for &(m, to) in &moves {
             let p = variant.province_of(to);
-            if p == here || !variant.can_reach_province(supporter.kind, supporter.region, p) {
+            if p == here || !can_support_into(variant, position, supporter, p) {
                 continue;
             }
             let i = usize::from(p.0);
@@ -312,9 +334,7 @@ fn supports(
             let target = &position.units[t];
             let p = variant.province_of(target.region);
             let i = usize::from(p.0);
-            if values.threat[i] == 0
-                || !variant.can_reach_province(supporter.kind, supporter.region, p)
-            {
+            if values.threat[i] == 0 || !can_support_into(variant, position, supporter, p) {
                 continue;
             }
             let score = 0.5 * f64::from(values.threat[i]) * values.of(target.kind, p)
@@ -349,7 +369,7 @@ pub(super) fn random(
         .filter(|u| u.owner == Owner::House(house))
     {
         let mut options: Vec<Instruction> = vec![Instruction::Hold];
-        for to in moves(variant, unit) {
+        for to in moves(variant, position, unit) {
             options.push(Instruction::Move {
                 to: location(variant, to),
                 via_convoy: false,
@@ -359,6 +379,7 @@ pub(super) fn random(
         for p in reach(variant, unit.kind, unit.region) {
             if let Some(o) = at[usize::from(p.0)]
                 && position.units[o].owner != Owner::Neutral
+                && can_support_into(variant, position, unit, p)
             {
                 options.push(Instruction::Support {
                     unit: out.other(&position.units[o]).0,

@@ -58,6 +58,16 @@ pub struct Case {
     /// Dislodged units with where their attacker came from (`Turkey: F ank`, `bla`).
     pub dislodged: Vec<(String, Option<String>)>,
     pub contested: Vec<String>,
+    /// The weather (`storm`, or `storm 3` for a position on the track), in a variant
+    /// with weather; none: where the track starts.
+    pub weather: Option<String>,
+    /// Garrisons (`Lannister: cas 1`, `controls` after the strength to keep the centre).
+    pub garrisons: Vec<String>,
+    /// Provinces closed for the game.
+    pub closed: Vec<String>,
+    /// The houses expected to win at once on the final position (claim points or
+    /// centres, then tie-breaks); empty: nobody. None: not checked.
+    pub victory: Option<Vec<String>>,
     /// Orders, one list per phase adjudicated in turn.
     pub steps: Vec<Vec<CaseOrder>>,
     /// Units expected on the board at the end; None: not checked.

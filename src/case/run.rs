@@ -10,7 +10,8 @@ use crate::order::parse_order;
 
 use super::{Case, CaseOrder, Expect};
 use crate::position::{
-    home_owners, house_named, owner_line, province_named, unit_from_line, unit_text,
+    garrison_from_line, home_owners, house_named, owner_line, province_named, unit_from_line,
+    unit_text, weather_from_line,
 };
 
 /// Variants loaded once for a whole run of cases.
@@ -119,6 +120,15 @@ pub fn case_position(variant: &Variant, case: &Case) -> Result<Position, String>
     for p in &case.contested {
         position.contested.push(province_named(variant, p)?);
     }
+    if let Some(weather) = &case.weather {
+        position.weather = Some(weather_from_line(variant, weather)?);
+    }
+    for line in &case.garrisons {
+        position.garrisons.push(garrison_from_line(variant, line)?);
+    }
+    for p in &case.closed {
+        position.closed.push(province_named(variant, p)?);
+    }
     Ok(position)
 }
 
@@ -177,10 +187,53 @@ fn check_case(cache: &mut VariantCache, case: &Case) -> Result<Vec<String>, Stri
             &mut problems,
         );
     }
+    if let Some(expected) = &case.victory {
+        check_victory(&variant, &position, expected, &mut problems)?;
+    }
     Ok(problems
         .into_iter()
         .map(|p| format!("{}:{} case {}: {p}", case.file, case.line, case.id))
         .collect())
+}
+
+/// The houses that win at once on the final position, among all the variant's houses,
+/// against the houses a `victory` line names.
+fn check_victory(
+    variant: &Variant,
+    position: &Position,
+    expected: &[String],
+    problems: &mut Vec<String>,
+) -> Result<(), String> {
+    let mut named = Vec::new();
+    for name in expected {
+        match house_named(variant, name) {
+            Some(Owner::House(h)) => named.push(h),
+            _ => return Err(format!("victory: unknown house `{name}`")),
+        }
+    }
+    let all: Vec<_> = variant.house_ids().collect();
+    let reached = crate::judge::reaching_victory(variant, position, &all, variant.victory.centres);
+    let mut winners = if reached.is_empty() {
+        Vec::new()
+    } else {
+        crate::judge::leaders(variant, position, &reached)
+    };
+    winners.sort();
+    named.sort();
+    if winners != named {
+        let ids = |list: &[crate::map::HouseId]| {
+            list.iter()
+                .map(|&h| variant.house(h).id.clone())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        problems.push(format!(
+            "victory: expected [{}], got [{}]",
+            ids(&named),
+            ids(&winners)
+        ));
+    }
+    Ok(())
 }
 
 /// Each case order parsed with its house; `unreadable` marks the step's orders that did

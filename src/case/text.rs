@@ -67,6 +67,12 @@ pub fn read_cases(file: &str, text: &str) -> Result<Vec<Case>, String> {
             "contested" => case
                 .contested
                 .extend(rest.split_whitespace().map(str::to_string)),
+            "weather" => case.weather = Some(rest.to_string()),
+            "garrison" => case.garrisons.push(rest.to_string()),
+            "closed" => case
+                .closed
+                .extend(rest.split_whitespace().map(str::to_string)),
+            "victory" => case.victory = Some(rest.split_whitespace().map(str::to_string).collect()),
             "order" => {
                 let (text, expect) =
                     match rest.rsplit_once("=>") {
@@ -167,6 +173,15 @@ pub fn write_cases(cases: &[Case]) -> String {
         if !case.contested.is_empty() {
             let _ = writeln!(out, "contested {}", case.contested.join(" "));
         }
+        if let Some(weather) = &case.weather {
+            let _ = writeln!(out, "weather {weather}");
+        }
+        for garrison in &case.garrisons {
+            let _ = writeln!(out, "garrison {garrison}");
+        }
+        if !case.closed.is_empty() {
+            let _ = writeln!(out, "closed {}", case.closed.join(" "));
+        }
         for (n, step) in case.steps.iter().enumerate() {
             if n > 0 {
                 let _ = writeln!(out, "next");
@@ -206,6 +221,9 @@ pub fn write_cases(cases: &[Case]) -> String {
             for unit in disbanded {
                 let _ = writeln!(out, "disbanded {unit}");
             }
+        }
+        if let Some(victory) = &case.victory {
+            let _ = writeln!(out, "victory {}", victory.join(" "));
         }
         let _ = writeln!(out, "end\n");
     }

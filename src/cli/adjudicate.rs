@@ -24,7 +24,7 @@ pub(super) struct AdjudicateArgs {
     /// Order files (`-` for standard input). A file may also hold its own position (a turn
     /// file: `phase`, `unit`, `owner` … lines, then orders). None: the bundled example.
     files: Vec<PathBuf>,
-    /// A built-in variant (`westeros`, `classique`) or a variant file.
+    /// A built-in variant (`westeros`, `classique`, `tempete`) or a variant file.
     #[arg(long, default_value = "westeros")]
     variant: String,
     /// The position to adjudicate (docs/position-format.md); default: the starting position.

@@ -48,7 +48,7 @@ impl Kind {
 
 #[derive(Debug, clap::Args)]
 pub(super) struct ArenaArgs {
-    /// A built-in variant (`westeros`, `classique`) or a variant file.
+    /// A built-in variant (`westeros`, `classique`, `tempete`) or a variant file.
     #[arg(long, default_value = "westeros")]
     variant: String,
     /// Number of games.

@@ -18,7 +18,7 @@ pub(super) struct DrawArgs {
     /// after them. With orders, the phase is adjudicated and the picture shows the position
     /// after it, with every order drawn (failed ones in red, crossed).
     orders: Vec<PathBuf>,
-    /// A built-in variant (`westeros`, `classique`) or a variant file.
+    /// A built-in variant (`westeros`, `classique`, `tempete`) or a variant file.
     #[arg(long, default_value = "westeros")]
     variant: String,
     /// The position (docs/position-format.md); default: the starting position.
@@ -102,7 +102,10 @@ pub(super) fn run(args: DrawArgs) -> Result<(), Error> {
         let reports = adjudication.reports.into_iter().map(|(_, r)| r).collect();
         (adjudication.after, reports, Some(position.phase))
     };
-    let title = args.title.clone().unwrap_or_else(|| variant.name.clone());
+    let title = args
+        .title
+        .clone()
+        .unwrap_or_else(|| variant.name_in(lang).to_string());
     let picture = Picture {
         variant: &variant,
         position: &shown,

@@ -164,12 +164,17 @@ pub(super) struct SetValues {
 pub(super) struct NewArgs {
     /// Short name: lowercase letters, digits, dashes (`westeros-1`).
     game: String,
-    /// A built-in variant (`westeros`, `classique`) or a variant file.
+    /// A built-in variant (`westeros`, `classique`, `tempete`) or a variant file.
     #[arg(long, default_value = "westeros")]
     variant: String,
-    /// Number of players (3 to 7 on westeros): picks the setup.
-    #[arg(long, default_value_t = 7)]
-    players: u8,
+    /// Number of players (3 to 7 on westeros, 3 or 4 on tempete): picks the setup; by
+    /// default the variant's largest.
+    #[arg(long)]
+    players: Option<u8>,
+    /// A strength-1 garrison in each home centre of each house in play, as the Storm of
+    /// Swords expansion allows on the base board (docs/rules.md, "Garrisons").
+    #[arg(long)]
+    garrisons: bool,
     /// The game's full name, for mails.
     #[arg(long)]
     name: Option<String>,
@@ -605,6 +610,7 @@ fn new_game(ctx: &Context, args: NewArgs) -> Result<(), Error> {
         settings.start_when_full = on;
     }
     settings.bots = args.bots;
+    settings.garrisons = args.garrisons;
     if let Some(rules) = &args.rules {
         settings.rules = crate::game::read_rules(rules).map_err(|e| ctx.fail(e))?;
     }
@@ -626,11 +632,18 @@ fn new_game(ctx: &Context, args: NewArgs) -> Result<(), Error> {
         }
         None => (None, None),
     };
+    // A variant that cannot be read is refused with its reason by the creation itself.
+    let players = args.players.unwrap_or_else(|| {
+        crate::map::load_variant(&args.variant)
+            .ok()
+            .and_then(|v| v.full_setup().map(|s| s.players))
+            .unwrap_or(7)
+    });
     let new = NewGame {
         id: args.game,
         name: args.name,
         variant: args.variant,
-        players: args.players,
+        players,
         settings,
         moderator,
     };

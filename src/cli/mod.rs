@@ -157,7 +157,7 @@ enum CliCommand {
 enum MapCommand {
     /// Load variant files (or built-in variants by name) and list every problem found.
     Check {
-        /// Paths to .toml files, or `westeros` / `classique`.
+        /// Paths to .toml files, or `westeros` / `classique` / `tempete`.
         #[arg(required = true)]
         files: Vec<String>,
     },

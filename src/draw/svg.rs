@@ -95,6 +95,8 @@ pub fn svg(picture: &Picture<'_>) -> Result<String, DrawError> {
     );
     tints(&mut out, picture, drawing);
     centres(&mut out, picture, drawing, k);
+    fords(&mut out, picture, drawing, k);
+    garrisons(&mut out, picture, drawing, k);
     orders(&mut out, picture, drawing, k);
     units(&mut out, picture, drawing, k);
     dislodged(&mut out, picture, drawing, k);
@@ -284,6 +286,102 @@ fn passages(out: &mut String, variant: &Variant, drawing: &Drawing, k: f64) {
             strait_style(k),
             variant.province(a).id,
             variant.province(b).id,
+        );
+    }
+}
+
+/// Each ford as a mark across the middle of the border it crosses (where the two
+/// provinces share no edge, half-way between them): open, a pale ring of stepping stones
+/// on the river's blue; closed by the weather, struck through in red.
+fn fords(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, k: f64) {
+    let variant = picture.variant;
+    let open = picture.position.fords_open(variant);
+    for border in variant
+        .borders
+        .iter()
+        .filter(|b| b.kind == crate::map::BorderKind::Ford)
+    {
+        let (a, b) = border.between;
+        let shared: Vec<&crate::map::drawing::Edge> = drawing
+            .edges
+            .iter()
+            .filter(|e| {
+                let ends = (e.left, e.right);
+                ends == (Area::Province(a), Some(Area::Province(b)))
+                    || ends == (Area::Province(b), Some(Area::Province(a)))
+            })
+            .collect();
+        let at = match shared.get(shared.len() / 2) {
+            Some(e) => Point {
+                x: f64::midpoint(e.from.x, e.to.x),
+                y: f64::midpoint(e.from.y, e.to.y),
+            },
+            None => {
+                let (pa, pb) = (
+                    drawing.places[usize::from(a.0)].unit,
+                    drawing.places[usize::from(b.0)].unit,
+                );
+                Point {
+                    x: f64::midpoint(pa.x, pb.x),
+                    y: f64::midpoint(pa.y, pb.y),
+                }
+            }
+        };
+        let _ = write!(
+            out,
+            r##"<g><title>{}–{}</title><circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="{STRAIT}" stroke="#ffffff" stroke-width="{:.1}" stroke-dasharray="{:.1} {:.1}"/>"##,
+            variant.province(a).id,
+            variant.province(b).id,
+            at.x,
+            at.y,
+            6.0 * k,
+            2.4 * k,
+            3.0 * k,
+            2.0 * k,
+        );
+        if !open {
+            let d = 7.0 * k;
+            let _ = write!(
+                out,
+                r##"<path d="M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}" stroke="{FAILED}" stroke-width="{:.1}" stroke-linecap="round"/>"##,
+                at.x - d,
+                at.y - d,
+                at.x + d,
+                at.y + d,
+                at.x - d,
+                at.y + d,
+                at.x + d,
+                at.y - d,
+                2.4 * k,
+            );
+        }
+        out.push_str("</g>\n");
+    }
+}
+
+/// Each garrison as a small square in its house's colour (grey when neutral) beside the
+/// province's supply centre, with its strength written in it.
+fn garrisons(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, k: f64) {
+    let variant = picture.variant;
+    for g in &picture.position.garrisons {
+        let place = &drawing.places[usize::from(g.province.0)];
+        let fill = match g.owner {
+            Owner::House(h) => variant.house(h).colour.as_str(),
+            Owner::Neutral => NEUTRAL,
+        };
+        let side = 14.0 * k;
+        let (x, y) = (place.centre.x + 10.0 * k, place.centre.y - 7.0 * k);
+        let _ = writeln!(
+            out,
+            r##"<g><title>{} {}</title><rect x="{x:.1}" y="{y:.1}" width="{side:.1}" height="{side:.1}" fill="{fill}" stroke="{INK}" stroke-width="{:.1}"/><text x="{:.1}" y="{:.1}" font-size="{:.1}px" font-weight="bold" text-anchor="middle" fill="#ffffff" stroke="{INK}" stroke-width="{:.1}" paint-order="stroke">{}</text></g>"##,
+            variant.province(g.province).id,
+            g.strength,
+            1.0 * k,
+            x + side / 2.0,
+            y + side - 3.0 * k,
+            11.0 * k,
+            2.0 * k,
+            g.strength,
         );
     }
 }

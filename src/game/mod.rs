@@ -21,6 +21,7 @@ mod standing;
 #[cfg(any(test, feature = "test-hooks"))]
 mod testing;
 mod victory;
+mod weather;
 
 pub use action::{Action, ActionKind, EndBy, Needs, PhaseGuard};
 pub use actor::Actor;

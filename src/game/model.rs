@@ -91,6 +91,10 @@ pub struct Settings {
     /// seat by mail (`JOIN`, `TAKEOVER`); 0, the default, asks none. Stored only when set.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub min_reliability: u8,
+    /// The game started with a strength-1 garrison in each home centre of each house in
+    /// play (`game new --garrisons`). Stored only when set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub garrisons: bool,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -121,6 +125,7 @@ impl Default for Settings {
             bots: false,
             rules: Edition::default(),
             min_reliability: 0,
+            garrisons: false,
         }
     }
 }

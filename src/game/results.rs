@@ -45,6 +45,10 @@ pub struct ResultsView {
     /// Units on the board after the phase, per house, then neutral units.
     pub after: Vec<HouseUnits>,
     pub counts: Counts,
+    /// On a variant with weather: the weather of the phase played and of the next one, and
+    /// the fords (absent on other variants, and in results written before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weather: Option<WeatherView>,
 }
 
 impl ResultsView {
@@ -264,6 +268,31 @@ pub struct OwnedUnit {
 pub struct HouseUnits {
     pub house: Option<HouseRef>,
     pub units: Vec<UnitView>,
+}
+
+/// The weather around a phase: the state during the phase played (`state`) and during the
+/// next one (`next_state`), whether each leaves the fords open, and every ford.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WeatherView {
+    pub state: WeatherRef,
+    pub fords_open: bool,
+    pub next_state: WeatherRef,
+    pub next_fords_open: bool,
+    pub fords: Vec<FordView>,
+}
+
+/// A state of the weather track, by id and display name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WeatherRef {
+    pub id: String,
+    pub name: String,
+}
+
+/// A ford, by the two provinces it joins.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FordView {
+    pub a: Place,
+    pub b: Place,
 }
 
 /// Totals, for the header and for tools.

@@ -20,21 +20,21 @@ pub(super) fn board_ending(
         return None;
     }
     let houses = playing_houses(variant, game);
-    let centres = after.centre_counts(variant);
     let target = game.settings.victory_centres.unwrap_or_else(|| {
         variant
             .setup(game.players)
             .map_or(variant.victory.centres, |s| s.victory_centres)
     });
-    let reached: Vec<HouseId> = houses
-        .iter()
-        .copied()
-        .filter(|h| centres[usize::from(h.0)] >= usize::from(target))
-        .collect();
+    let reached = crate::judge::reaching_victory(variant, after, &houses, target);
     if !reached.is_empty() {
+        // A variant won by points names its count of points; others, their centres.
+        let reason = match variant.victory.points {
+            Some(points) => format!("points:{points}"),
+            None => format!("centres:{target}"),
+        };
         return Some(Ending::Win {
             houses: leaders(variant, after, &reached),
-            reason: format!("centres:{target}"),
+            reason,
         });
     }
     let last = game.settings.last_year.or(variant.victory.last_year)?;
@@ -57,31 +57,9 @@ fn playing_houses(variant: &Variant, game: &Game) -> Vec<HouseId> {
 /// The houses that come first by the variant's tie-breaks; several when they stay tied,
 /// for a shared victory.
 fn leaders(variant: &Variant, position: &Position, candidates: &[HouseId]) -> Vec<HouseKey> {
-    let centres = position.centre_counts(variant);
-    let units = position.unit_counts(variant);
-    let score = |h: HouseId| -> Vec<usize> {
-        let i = usize::from(h.0);
-        let mut keys = vec![centres[i]];
-        for rule in &variant.victory.tie_break {
-            keys.push(match rule.as_str() {
-                "centres" => centres[i],
-                "units" => units[i],
-                "home_centres" => variant
-                    .house(h)
-                    .home
-                    .iter()
-                    .filter(|&&p| position.owners[usize::from(p.0)] == Some(h))
-                    .count(),
-                _ => 0,
-            });
-        }
-        keys
-    };
-    let best = candidates.iter().map(|&h| score(h)).max();
-    candidates
-        .iter()
-        .filter(|&&h| Some(score(h)) == best)
-        .map(|&h| HouseKey::of(variant, h))
+    crate::judge::leaders(variant, position, candidates)
+        .into_iter()
+        .map(|h| HouseKey::of(variant, h))
         .collect()
 }
 

@@ -54,19 +54,22 @@ pub fn has_adjustments(variant: &Variant, position: &Position) -> bool {
         })
 }
 
-/// The owned home centres of a house with no unit in them.
+/// Where a house may build: its owned home centres, then the towns it owns (armies only),
+/// with no unit in them.
 pub fn free_home_centres(
     variant: &Variant,
     position: &Position,
     house: HouseId,
 ) -> Vec<ProvinceId> {
+    let towns = variant.province_ids().filter(|&p| variant.province(p).town);
     variant
         .house(house)
         .home
         .iter()
         .copied()
+        .chain(towns)
         .filter(|&p| position.owners[usize::from(p.0)] == Some(house))
-        .filter(|&p| position.unit_in(variant, p).is_none())
+        .filter(|&p| position.unit_in(variant, p).is_none() && !position.is_closed(p))
         .collect()
 }
 
@@ -186,11 +189,25 @@ fn build_check(
     province: ProvinceId,
     built_in: &[ProvinceId],
 ) -> Result<HouseId, Illegal> {
-    let Some(house) = variant.province(province).home_of else {
+    let town = variant.province(province).town;
+    // A town is its owner's build site, for armies only.
+    let site = if town {
+        position.owners[usize::from(province.0)].or(by)
+    } else {
+        variant.province(province).home_of
+    };
+    let Some(house) = site else {
         return Err(Illegal::NotHomeCentre);
     };
     if by.is_some_and(|b| b != house) {
-        return Err(Illegal::NotHomeCentre);
+        return Err(if town {
+            Illegal::CentreNotOwned
+        } else {
+            Illegal::NotHomeCentre
+        });
+    }
+    if town && kind != UnitKind::Army {
+        return Err(Illegal::KindNotBuildable);
     }
     if position.owners[usize::from(province.0)] != Some(house) {
         return Err(Illegal::CentreNotOwned);

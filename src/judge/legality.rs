@@ -2,7 +2,9 @@
 //! its house may order it and that the order is possible at all in this phase. An illegal
 //! order is reported to its author with the reason; the unit then holds (seed 004).
 
-use crate::map::{HouseId, Owner, ProvinceId, ProvinceKind, RegionId, UnitKind, Variant, fold};
+use crate::map::{
+    Crossing, HouseId, Owner, ProvinceId, ProvinceKind, RegionId, UnitKind, Variant, fold,
+};
 use crate::order::{Instruction, Location, Order, UnitSpec};
 
 use super::outcome::{CheckedOrder, Illegal};
@@ -145,7 +147,7 @@ pub(super) fn resolve_order(
                 check_owner(boards.board.units[index], house).map_err(RefusedOrder::of(found))?;
                 Ok((found, CheckedOrder::Disband))
             }
-            Instruction::Build => build_command(variant, &order.unit)
+            Instruction::Build => build_command(variant, position, &order.unit)
                 .map(|c| (None, c))
                 .map_err(RefusedOrder::of(None)),
             Instruction::Waive => Ok((None, CheckedOrder::Waive)),
@@ -167,7 +169,7 @@ fn movement_command(
     match action {
         Instruction::Hold => Ok(CheckedOrder::Hold),
         Instruction::Move { to, via_convoy, .. } => {
-            let command = move_command(variant, unit, *to, *via_convoy)?;
+            let command = move_command(variant, position, unit, *to, *via_convoy)?;
             // DATC v3.0 6.D.32: beyond its neighbours an army needs fleets on some sea
             // route, whatever their orders; otherwise the order is illegal and it holds.
             if let CheckedOrder::Move {
@@ -188,7 +190,7 @@ fn movement_command(
         Instruction::Support {
             unit: supported,
             to,
-        } => support_command(variant, boards, unit, supported, *to),
+        } => support_command(variant, position, boards, unit, supported, *to),
         Instruction::Convoy { unit: army, to } => convoy_command(variant, boards, unit, army, *to),
         Instruction::Retreat { .. }
         | Instruction::Disband
@@ -201,6 +203,7 @@ fn movement_command(
 /// sea route exists; whether fleets carry them is the movement phase's business.
 pub fn move_command(
     variant: &Variant,
+    position: &Position,
     unit: &Unit,
     to: Location,
     via_convoy: bool,
@@ -208,6 +211,9 @@ pub fn move_command(
     let from = variant.province_of(unit.region);
     if to.province == from {
         return Err(Illegal::MoveToOwnProvince);
+    }
+    if position.is_closed(to.province) {
+        return Err(Illegal::ProvinceClosed);
     }
     let target = variant.province(to.province);
     match unit.kind {
@@ -223,6 +229,14 @@ pub fn move_command(
                     via_convoy: false,
                 });
             }
+            let passage = position.passage(variant, unit.owner, Crossing::Move);
+            let special = variant.special_crossing(UnitKind::Army, from, to.province, passage);
+            if !via_convoy && special == Some(Ok(())) {
+                return Ok(CheckedOrder::Move {
+                    to: region,
+                    via_convoy: false,
+                });
+            }
             if variant.province(from).kind == ProvinceKind::Coast
                 && target.kind == ProvinceKind::Coast
                 && sea_route_exists(variant, from, to.province)
@@ -232,7 +246,10 @@ pub fn move_command(
                     via_convoy: true,
                 })
             } else {
-                Err(Illegal::NotAdjacent)
+                Err(match special {
+                    Some(Err(barrier)) => Illegal::of_barrier(barrier),
+                    _ => Illegal::NotAdjacent,
+                })
             }
         }
         UnitKind::Dragon => {
@@ -482,8 +499,23 @@ pub fn fleet_touches(variant: &Variant, sea: ProvinceId, to: ProvinceId) -> bool
         .any(|&r| variant.province_of(r) == to)
 }
 
+/// Whether `unit` may support a hold or a move into `province` now: within its reach, by
+/// the borders that carry a support for its house in this weather, and not into a closed
+/// province. The bot asks it too.
+pub fn can_support_into(
+    variant: &Variant,
+    position: &Position,
+    unit: &Unit,
+    province: ProvinceId,
+) -> bool {
+    let passage = position.passage(variant, unit.owner, Crossing::Support);
+    !position.is_closed(province)
+        && variant.can_reach_province_by(unit.kind, unit.region, province, passage)
+}
+
 fn support_command(
     variant: &Variant,
+    position: &Position,
     boards: &Boards<'_>,
     supporter: &Unit,
     supported: &UnitSpec,
@@ -503,8 +535,18 @@ fn support_command(
     }
     let unit = variant.province_of(target.region);
     let into = to.map_or(unit, |l| l.province);
-    if !variant.can_reach_province(supporter.kind, supporter.region, into) {
-        return Err(Illegal::SupportOutOfReach);
+    if position.is_closed(into) {
+        return Err(Illegal::ProvinceClosed);
+    }
+    let passage = position.passage(variant, supporter.owner, Crossing::Support);
+    if !can_support_into(variant, position, supporter, into) {
+        let from = variant.province_of(supporter.region);
+        return Err(
+            match variant.special_crossing(supporter.kind, from, into, passage) {
+                Some(Err(barrier)) => Illegal::of_barrier(barrier),
+                _ => Illegal::SupportOutOfReach,
+            },
+        );
     }
     Ok(match to {
         None => CheckedOrder::SupportHold { unit },
@@ -567,7 +609,7 @@ pub(super) fn retreat_command(
         _ => return Err(Illegal::WrongPhase),
     };
     let unit = &dislodged.unit;
-    let region = match move_command(variant, unit, to, false)? {
+    let region = match move_command(variant, position, unit, to, false)? {
         CheckedOrder::Move {
             to,
             via_convoy: false,
@@ -585,13 +627,27 @@ pub(super) fn retreat_command(
     if position.contested.contains(&province) {
         return Err(Illegal::RetreatContested);
     }
+    // A retreat is no attack: it cannot force a garrison of another house.
+    if position
+        .garrison_in(province)
+        .is_some_and(|g| g.owner != unit.owner)
+    {
+        return Err(Illegal::RetreatGarrisoned);
+    }
     Ok(CheckedOrder::Retreat { to: region })
 }
 
-fn build_command(variant: &Variant, spec: &UnitSpec) -> Result<CheckedOrder, Illegal> {
+fn build_command(
+    variant: &Variant,
+    position: &Position,
+    spec: &UnitSpec,
+) -> Result<CheckedOrder, Illegal> {
     let (Some(kind), Some(at)) = (spec.kind, spec.at) else {
         return Err(Illegal::NoSuchUnit);
     };
+    if position.is_closed(at.province) {
+        return Err(Illegal::ProvinceClosed);
+    }
     let province = variant.province(at.province);
     let region = match kind {
         UnitKind::Fleet => {

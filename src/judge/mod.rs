@@ -8,15 +8,18 @@ mod movement;
 mod outcome;
 mod position;
 mod retreat;
+mod standing;
 
 pub use adjust::{adjustment_counts, free_home_centres, has_adjustments};
 pub use edition::{ConvoyUse, DisorderDistance, Edition, UnknownEdition};
 pub use legality::{
-    Board, find_unit, fleet_touches, move_command, sea_route_exists, seas_touching,
+    Board, can_support_into, find_unit, fleet_touches, move_command, sea_route_exists,
+    seas_touching,
 };
 pub use outcome::{CheckedOrder, Failure, Illegal, Outcome, Report};
-pub use position::{Dislodged, Phase, PhaseKind, Position, Season, Unit};
+pub use position::{Dislodged, Garrison, Phase, PhaseKind, Position, Season, Unit};
 pub use retreat::retreat_options;
+pub use standing::{leaders, reaching_victory};
 
 use crate::map::{HouseId, Owner, Variant};
 use crate::order::Order;
@@ -216,6 +219,15 @@ fn adjudicate_movement(
         dislodged: Vec::new(),
         contested: moved.contested.clone(),
         owners: position.owners.clone(),
+        weather: position.weather,
+        // A garrison on the losing side is gone for good.
+        garrisons: position
+            .garrisons
+            .iter()
+            .filter(|g| !moved.garrisons_taken.contains(&g.province))
+            .cloned()
+            .collect(),
+        closed: position.closed.clone(),
     };
     let mut reports = Vec::with_capacity(position.units.len());
     let mut disbanded = Vec::new();
@@ -286,6 +298,9 @@ fn adjudicate_retreats(
         dislodged: Vec::new(),
         contested: Vec::new(),
         owners: position.owners.clone(),
+        weather: position.weather,
+        garrisons: position.garrisons.clone(),
+        closed: position.closed.clone(),
     };
     let mut reports = Vec::new();
     let mut disbanded = Vec::new();
@@ -409,6 +424,9 @@ fn adjudicate_adjustments(
         dislodged: Vec::new(),
         contested: Vec::new(),
         owners: position.owners.clone(),
+        weather: position.weather,
+        garrisons: position.garrisons.clone(),
+        closed: position.closed.clone(),
     };
     skip_idle_phases(variant, &mut after);
     Adjudication {
@@ -452,12 +470,19 @@ fn skip_idle_phases(variant: &Variant, position: &mut Position) {
     }
 }
 
-/// After autumn, a house owns every supply centre one of its units stands in.
+/// After autumn, a house owns every supply centre and town one of its units stands in, and
+/// every centre its controlling garrisons still hold.
 pub fn take_centres(variant: &Variant, position: &mut Position) {
     for unit in &position.units {
         let province = variant.province_of(unit.region);
-        if let (true, Owner::House(h)) = (variant.province(province).supply, unit.owner) {
+        let p = variant.province(province);
+        if let (true, Owner::House(h)) = (p.supply || p.town, unit.owner) {
             position.owners[usize::from(province.0)] = Some(h);
+        }
+    }
+    for g in &position.garrisons {
+        if let (true, Owner::House(h)) = (g.controls, g.owner) {
+            position.owners[usize::from(g.province.0)] = Some(h);
         }
     }
 }

@@ -34,6 +34,8 @@ pub(super) struct MovementResult {
     pub destinations: Vec<RegionId>,
     /// Provinces left empty by a standoff.
     pub contested: Vec<ProvinceId>,
+    /// Provinces whose garrison lost: a unit of another house entered.
+    pub garrisons_taken: Vec<ProvinceId>,
 }
 
 /// Adjudicates a movement phase; `commands` holds one legal command per unit.
@@ -87,7 +89,7 @@ fn resolve_once(
             std::thread::Builder::new()
                 .stack_size(stack)
                 .spawn_scoped(scope, || {
-                    Resolver::new(variant, &position.units, commands, convoy_use, by_land).run()
+                    Resolver::new(variant, position, commands, convoy_use, by_land).run()
                 })
                 .map(|handle| handle.join())
         });
@@ -97,7 +99,7 @@ fn resolve_once(
             Err(e) => panic!("cannot start the adjudication thread: {e}"),
         }
     }
-    Resolver::new(variant, &position.units, commands, convoy_use, by_land).run()
+    Resolver::new(variant, position, commands, convoy_use, by_land).run()
 }
 
 /// Lists by index, stored flat (one allocation, not one per list): the items of list `k`
@@ -158,6 +160,8 @@ struct Resolver<'a> {
     convoyers: Lists,
     /// Convoyed moves that the Szykman rule stopped.
     paradox: Vec<bool>,
+    /// The garrison of each province, by province: its house and strength.
+    garrison: Vec<Option<(Owner, u32)>>,
     state: Vec<State>,
     result: Vec<bool>,
     deps: Vec<usize>,
@@ -166,12 +170,19 @@ struct Resolver<'a> {
 impl<'a> Resolver<'a> {
     fn new(
         variant: &'a Variant,
-        units: &'a [Unit],
+        position: &'a Position,
         commands: Vec<CheckedOrder>,
         convoy_use: ConvoyUse,
         by_land: &[bool],
     ) -> Self {
+        let units = &position.units;
         let n = units.len();
+        let mut garrison = vec![None; variant.provinces.len()];
+        for g in &position.garrisons {
+            if let Some(slot) = garrison.get_mut(usize::from(g.province.0)) {
+                *slot = Some((g.owner, u32::from(g.strength)));
+            }
+        }
         let province: Vec<ProvinceId> = units
             .iter()
             .map(|u| variant.province_of(u.region))
@@ -190,6 +201,7 @@ impl<'a> Resolver<'a> {
             supports: Lists::default(),
             convoyers: Lists::default(),
             paradox: vec![false; n],
+            garrison,
             state: vec![State::Unresolved; n],
             result: vec![false; n],
             deps: Vec::new(),
@@ -305,12 +317,23 @@ impl<'a> Resolver<'a> {
                 contested.push(ProvinceId(p as u16));
             }
         }
+        let garrisons_taken = (0..self.garrison.len())
+            .filter(|&p| {
+                self.garrison[p].is_some_and(|(owner, _)| {
+                    self.moves_into[p]
+                        .iter()
+                        .any(|&k| self.result[k] && self.units[k].owner != owner)
+                })
+            })
+            .map(|p| ProvinceId(p as u16))
+            .collect();
         MovementResult {
             outcomes,
             commands: self.commands,
             dislodged_by,
             destinations,
             contested,
+            garrisons_taken,
         }
     }
 
@@ -430,14 +453,15 @@ impl<'a> Resolver<'a> {
             return false;
         }
         let attack = self.attack_strength(i);
+        let garrison = self.garrison_against(i, target);
         match self.head_to_head(i) {
             Some(j) => {
-                if attack <= self.defend_strength(j) {
+                if attack <= self.defend_strength(j) + garrison {
                     return false;
                 }
             }
             None => {
-                if attack <= self.hold_strength(target) {
+                if attack <= self.hold_strength(target) + garrison {
                     return false;
                 }
             }
@@ -480,6 +504,15 @@ impl<'a> Resolver<'a> {
             let k = self.moves_into[at][n];
             self.resolve(k)
         })
+    }
+
+    /// The strength a garrison adds to its province's defence against unit `i`: all of it
+    /// against a unit of another house, none against its own.
+    fn garrison_against(&self, i: usize, province: ProvinceId) -> u32 {
+        match self.garrison[usize::from(province.0)] {
+            Some((owner, strength)) if owner != self.units[i].owner => strength,
+            _ => 0,
+        }
     }
 
     fn head_to_head(&self, i: usize) -> Option<usize> {
@@ -757,8 +790,9 @@ impl<'a> Resolver<'a> {
             return Failure::NoConvoyRoute;
         };
         let attack = self.attack_strength(i);
+        let garrison = self.garrison_against(i, target);
         if let Some(j) = self.head_to_head(i)
-            && attack <= self.defend_strength(j)
+            && attack <= self.defend_strength(j) + garrison
         {
             return Failure::LostHeadToHead {
                 against: self.province[j],
@@ -774,6 +808,13 @@ impl<'a> Resolver<'a> {
             if attack <= self.prevent_strength(k) {
                 standoff.push(self.province[k]);
             }
+        }
+        if garrison > 0
+            && self.head_to_head(i).is_none()
+            && attack <= self.hold_strength(target) + garrison
+            && standoff.is_empty()
+        {
+            return Failure::Defended { by: target };
         }
         if let Some(d) = self.unit_at(target)
             && self.head_to_head(i).is_none()

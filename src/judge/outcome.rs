@@ -100,6 +100,16 @@ pub enum Illegal {
     NoDisbandDue,
     /// Another order was given later for the same unit.
     Replaced,
+    /// A ford, while the weather closes the fords.
+    FordClosed,
+    /// A border only another house's units may cross.
+    HouseBorder,
+    /// A support along an arrow, which carries moves and retreats only.
+    MoveOnlyBorder,
+    /// A province closed for the whole game: nobody enters, supports into or builds there.
+    ProvinceClosed,
+    /// A retreat into a province another house's garrison holds.
+    RetreatGarrisoned,
     /// The unit received two build or disband orders for the same province.
     Duplicate,
 }
@@ -179,6 +189,15 @@ impl Failure {
 }
 
 impl Illegal {
+    /// Why a border of a kind of its own refused a unit.
+    pub fn of_barrier(barrier: crate::map::Barrier) -> Illegal {
+        match barrier {
+            crate::map::Barrier::FordClosed => Illegal::FordClosed,
+            crate::map::Barrier::OtherHouse => Illegal::HouseBorder,
+            crate::map::Barrier::MoveOnly => Illegal::MoveOnlyBorder,
+        }
+    }
+
     /// A stable code for templates and case files (`not-adjacent`, `coast-needed`).
     pub fn code(&self) -> &'static str {
         match self {
@@ -214,6 +233,11 @@ impl Illegal {
             Illegal::NoDragonNameLeft => "no-dragon-name-left",
             Illegal::NoDisbandDue => "no-disband-due",
             Illegal::Replaced => "replaced",
+            Illegal::FordClosed => "ford-closed",
+            Illegal::HouseBorder => "house-border",
+            Illegal::MoveOnlyBorder => "move-only-border",
+            Illegal::ProvinceClosed => "province-closed",
+            Illegal::RetreatGarrisoned => "retreat-garrisoned",
             Illegal::Duplicate => "duplicate",
         }
     }

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::map::{HouseId, Owner, ProvinceId, RegionId, UnitKind, Variant};
+use crate::map::{Crossing, HouseId, Owner, Passage, ProvinceId, RegionId, UnitKind, Variant};
 
 /// A unit on the board.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +23,18 @@ pub struct Dislodged {
     pub unit: Unit,
     /// Where the attack came from: the one province it may not retreat to (DATC 6.H.5).
     pub attacker_from: Option<ProvinceId>,
+}
+
+/// A garrison: no unit (never ordered, moved nor counted for supply), only strength added
+/// to its province's defence, until the province is taken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Garrison {
+    /// Its house; neutral when the house is not in the game.
+    pub owner: Owner,
+    pub province: ProvinceId,
+    pub strength: u8,
+    /// Its house owns the centre while it stands.
+    pub controls: bool,
 }
 
 /// Printemps, automne, hiver.
@@ -100,8 +112,14 @@ pub struct Position {
     pub dislodged: Vec<Dislodged>,
     /// Provinces left empty by a standoff in the movement phase just played: no retreat there.
     pub contested: Vec<ProvinceId>,
-    /// Owner of each province's supply centre, indexed by province (None: unowned).
+    /// Owner of each province's supply centre (or town), indexed by province (None:
+    /// unowned).
     pub owners: Vec<Option<HouseId>>,
+    /// The weather marker's position on the variant's track; None: where it starts.
+    pub weather: Option<usize>,
+    pub garrisons: Vec<Garrison>,
+    /// Provinces nobody may enter in this game (the setup's).
+    pub closed: Vec<ProvinceId>,
 }
 
 impl Position {
@@ -113,7 +131,57 @@ impl Position {
             dislodged: Vec::new(),
             contested: Vec::new(),
             owners: vec![None; variant.provinces.len()],
+            weather: None,
+            garrisons: Vec::new(),
+            closed: Vec::new(),
         }
+    }
+
+    /// The weather marker's position on the track, if the variant has weather.
+    pub fn weather_step(&self, variant: &Variant) -> Option<usize> {
+        let weather = variant.weather.as_ref()?;
+        Some(self.weather.unwrap_or(weather.start))
+    }
+
+    /// Whether the fords can be crossed now: always, in a variant without weather.
+    pub fn fords_open(&self, variant: &Variant) -> bool {
+        match (&variant.weather, self.weather_step(variant)) {
+            (Some(weather), Some(step)) => weather.state_at(step).is_none_or(|s| s.fords_open),
+            _ => true,
+        }
+    }
+
+    /// What a unit of `owner` asks of a border to cross it now.
+    pub fn passage(&self, variant: &Variant, owner: Owner, crossing: Crossing) -> Passage {
+        Passage {
+            owner,
+            fords_open: self.fords_open(variant),
+            crossing,
+        }
+    }
+
+    /// The garrison in a province, if any.
+    pub fn garrison_in(&self, province: ProvinceId) -> Option<&Garrison> {
+        self.garrisons.iter().find(|g| g.province == province)
+    }
+
+    /// Whether nobody may enter this province.
+    pub fn is_closed(&self, province: ProvinceId) -> bool {
+        self.closed.contains(&province)
+    }
+
+    /// Claim points each house holds, indexed by house: its centres' claims (one a centre
+    /// in a variant won by centres).
+    pub fn points_counts(&self, variant: &Variant) -> Vec<u32> {
+        let mut points = vec![0; variant.houses.len()];
+        for (p, owner) in self.owners.iter().enumerate() {
+            if let Some(h) = owner
+                && p < variant.provinces.len()
+            {
+                points[usize::from(h.0)] += u32::from(variant.claim_of(ProvinceId(p as u16)));
+            }
+        }
+        points
     }
 
     /// The starting position for a number of players: the setup's houses own their home
@@ -129,7 +197,7 @@ impl Position {
                 position.owners[usize::from(centre.0)] = Some(house);
             }
         }
-        for start in &variant.starting_units {
+        for start in variant.starting_units.iter().chain(&setup.neutral) {
             let owner = match start.owner {
                 Owner::House(h) if setup.houses.contains(&h) => Owner::House(h),
                 _ => Owner::Neutral,
@@ -141,6 +209,25 @@ impl Position {
                 name: start.name.clone(),
             });
         }
+        // The garrisons of a house left out stay, neutral, like its units.
+        for g in &variant.garrisons {
+            let playing = setup.houses.contains(&g.house);
+            position.garrisons.push(Garrison {
+                owner: if playing {
+                    Owner::House(g.house)
+                } else {
+                    Owner::Neutral
+                },
+                province: g.province,
+                strength: g.strength,
+                controls: g.controls,
+            });
+            if playing && g.controls {
+                position.owners[usize::from(g.province.0)] = Some(g.house);
+            }
+        }
+        position.closed = setup.closed.clone();
+        position.weather = variant.weather.as_ref().map(|w| w.start);
         Some(position)
     }
 

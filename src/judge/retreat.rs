@@ -58,7 +58,7 @@ pub fn retreat_options(
     };
     let unit = &dislodged.unit;
     let mut options = Vec::new();
-    for region in candidate_regions(variant, unit) {
+    for region in candidate_regions(variant, position, unit) {
         let to = crate::order::Location {
             province: variant.province_of(region),
             coast: variant.region(region).coast.is_some().then_some(region),
@@ -74,12 +74,20 @@ pub fn retreat_options(
     options
 }
 
-fn candidate_regions(variant: &Variant, unit: &Unit) -> Vec<crate::map::RegionId> {
+fn candidate_regions(
+    variant: &Variant,
+    position: &Position,
+    unit: &Unit,
+) -> Vec<crate::map::RegionId> {
     use crate::map::UnitKind;
     let from = variant.province_of(unit.region);
     match unit.kind {
         UnitKind::Fleet => variant.fleet_adjacency[usize::from(unit.region.0)].clone(),
-        UnitKind::Army => variant.army_adjacency[usize::from(from.0)]
+        UnitKind::Army => variant
+            .army_neighbours_by(
+                from,
+                position.passage(variant, unit.owner, crate::map::Crossing::Move),
+            )
             .iter()
             .map(|&p| variant.province(p).region)
             .collect(),

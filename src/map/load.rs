@@ -14,14 +14,15 @@ use serde::Deserialize;
 
 use super::names::NameIndex;
 use super::variant::{
-    House, HouseId, Owner, Province, ProvinceId, ProvinceKind, Region, RegionId, Setup,
-    StartingUnit, UnitKind, Variant, Victory,
+    Border, BorderKind, GarrisonStart, House, HouseId, Owner, Province, ProvinceId, ProvinceKind,
+    Region, RegionId, Setup, StartingUnit, UnitKind, Variant, Victory, Weather, WeatherState,
 };
 
 /// The variants shipped inside the binary, so that corbeau runs with no file around.
 pub const EMBEDDED: &[(&str, &str)] = &[
     ("westeros", include_str!("../../games/westeros.toml")),
     ("classique", include_str!("../../games/classique.toml")),
+    ("tempete", include_str!("../../games/tempete.toml")),
 ];
 
 /// Why a variant file could not be used.
@@ -111,6 +112,68 @@ struct FileVariant {
     /// Where things are on the picture (`docs/variant-format.md`, `[drawing]`); optional.
     #[serde(default)]
     drawing: Option<super::drawing::FileDrawing>,
+    /// Borders of a kind of their own: arrows and fords.
+    #[serde(rename = "border", default)]
+    borders: Vec<FileBorder>,
+    #[serde(default)]
+    weather: Option<FileWeather>,
+    #[serde(rename = "garrison", default)]
+    garrisons: Vec<FileGarrison>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileBorder {
+    between: Vec<String>,
+    kind: BorderKind,
+    #[serde(default)]
+    house: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileWeather {
+    #[serde(default)]
+    start: usize,
+    track: Vec<String>,
+    #[serde(default)]
+    step_percent: u8,
+    #[serde(rename = "state", default)]
+    states: Vec<FileWeatherState>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum FordsAre {
+    Open,
+    Closed,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileWeatherState {
+    id: String,
+    name: String,
+    #[serde(default)]
+    names: BTreeMap<Lang, String>,
+    fords: FordsAre,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileGarrison {
+    at: String,
+    house: String,
+    strength: u8,
+    #[serde(default)]
+    controls: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileNeutral {
+    kind: UnitKind,
+    at: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -125,12 +188,18 @@ struct FileHeader {
     #[serde(default)]
     #[allow(dead_code)] // documentation for the reader of the file
     description: Option<String>,
+    /// No fleet anywhere: no sea, no fleet built or starting.
+    #[serde(default)]
+    armies_only: bool,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileVictory {
-    centres: u16,
+    #[serde(default)]
+    centres: Option<u16>,
+    #[serde(default)]
+    points: Option<u16>,
     #[serde(default)]
     last_year: Option<i32>,
     #[serde(default)]
@@ -153,17 +222,14 @@ struct FileHouse {
     colour: Option<String>,
     #[serde(default)]
     home: Vec<String>,
-    #[serde(default = "default_builds")]
-    builds: Vec<UnitKind>,
+    /// None: armies and fleets (armies only in an army-only variant).
+    #[serde(default)]
+    builds: Option<Vec<UnitKind>>,
     #[serde(default)]
     dragon_names: Vec<String>,
     /// The one-letter code of njudge's shorthand (`SIGNON Fgame …`, `PRESS TO FG`).
     #[serde(default)]
     letter: Option<String>,
-}
-
-fn default_builds() -> Vec<UnitKind> {
-    vec![UnitKind::Army, UnitKind::Fleet]
 }
 
 #[derive(Debug, Deserialize)]
@@ -179,6 +245,12 @@ struct FileProvince {
     aliases: Vec<String>,
     #[serde(default)]
     supply: bool,
+    /// Claim points of this centre, when the variant wins by points.
+    #[serde(default)]
+    claim: Option<u16>,
+    /// A build site for armies that is no supply centre.
+    #[serde(default)]
+    town: bool,
     #[serde(default)]
     army: Vec<String>,
     #[serde(default)]
@@ -218,6 +290,10 @@ struct FileSetup {
     houses: Vec<String>,
     #[serde(default)]
     victory_centres: Option<u16>,
+    #[serde(default)]
+    closed: Vec<String>,
+    #[serde(default)]
+    neutral: Vec<FileNeutral>,
 }
 
 /// Loads a built-in variant by name, or a variant file by path.
@@ -279,6 +355,9 @@ pub fn parse_variant(file: &str, text: &str) -> Result<Variant, MapError> {
 #[derive(Default)]
 struct Builder {
     problems: Vec<MapProblem>,
+    /// Borders for one house only, by index in `Variant::borders`, with the key and the
+    /// house's id as written: resolved once the houses are read.
+    border_houses: Vec<(usize, String, String)>,
 }
 
 impl Builder {
@@ -292,6 +371,7 @@ impl Builder {
     fn build(&mut self, raw: FileVariant) -> Variant {
         let mut names = NameIndex::default();
         let (provinces, regions) = self.provinces(&raw.provinces, &mut names);
+        let supply_count = u16::try_from(provinces.iter().filter(|p| p.supply).count());
         let mut variant = Variant {
             id: raw.variant.id.clone(),
             name: raw.variant.name.clone(),
@@ -311,13 +391,29 @@ impl Builder {
             starting_units: Vec::new(),
             setups: Vec::new(),
             victory: Victory {
-                centres: raw.victory.centres,
+                // Without `centres`, a variant won by points: all its centres stand for the
+                // count, which the points test replaces.
+                centres: raw
+                    .victory
+                    .centres
+                    .unwrap_or_else(|| supply_count.unwrap_or(u16::MAX)),
                 last_year: raw.victory.last_year,
                 tie_break: raw.victory.tie_break.clone(),
+                points: raw.victory.points,
             },
             names,
             drawing: None,
+            borders: Vec::new(),
+            weather: None,
+            garrisons: Vec::new(),
+            armies_only: raw.variant.armies_only,
         };
+        if raw.victory.centres.is_none() && raw.victory.points.is_none() {
+            self.problem(
+                "[victory] centres",
+                "missing: give `centres` (or `points`, for a victory by claim points)",
+            );
+        }
         if raw.variant.id.trim().is_empty() {
             self.problem("[variant] id", "must not be empty");
         } else if !raw
@@ -333,9 +429,19 @@ impl Builder {
                 "only letters, digits, `-` and `_` (e.g. `westeros`)",
             );
         }
-        self.adjacency(&raw.provinces, &mut variant);
+        self.adjacency(&raw.provinces, &raw.borders, &mut variant);
+        self.towns_and_claims(&raw.provinces, &mut variant);
         self.houses(&raw.houses, &mut variant);
+        for (index, key, name) in std::mem::take(&mut self.border_houses) {
+            match variant.houses.iter().position(|h| h.id == name) {
+                Some(i) => variant.borders[index].house = Some(HouseId(i as u8)),
+                None => self.problem(key, format!("unknown house `{name}`")),
+            }
+        }
         self.units(&raw.units, &mut variant);
+        self.armies_only(&raw, &variant);
+        self.weather(raw.weather.as_ref(), &mut variant);
+        self.garrisons(&raw.garrisons, &mut variant);
         // Houses' and dragons' names, folded once for every look-up to come.
         variant
             .names
@@ -436,6 +542,8 @@ impl Builder {
                 region,
                 coasts,
                 home_of: None,
+                claim: 0,
+                town: p.town,
             });
         }
         if regions.len() >= usize::from(u16::MAX) {
@@ -462,7 +570,7 @@ impl Builder {
         }
     }
 
-    fn adjacency(&mut self, raw: &[FileProvince], variant: &mut Variant) {
+    fn adjacency(&mut self, raw: &[FileProvince], borders: &[FileBorder], variant: &mut Variant) {
         let mut army: BTreeMap<ProvinceId, Vec<ProvinceId>> = BTreeMap::new();
         let mut fleet: BTreeMap<RegionId, Vec<RegionId>> = BTreeMap::new();
         let mut dragon_extra: BTreeMap<ProvinceId, Vec<ProvinceId>> = BTreeMap::new();
@@ -604,6 +712,7 @@ impl Builder {
         for (from, tos) in fleet {
             variant.fleet_adjacency[usize::from(from.0)] = tos;
         }
+        self.borders(borders, variant);
         // A dragon crosses every border: land, coastline and open water alike.
         for p in variant.province_ids().collect::<Vec<_>>() {
             let mut all = variant.army_adjacency[usize::from(p.0)].clone();
@@ -615,6 +724,12 @@ impl Builder {
             }
             for &to in dragon_extra.get(&p).into_iter().flatten() {
                 push_unique(&mut all, to);
+            }
+            // A dragon flies over arrows and fords alike, whatever the weather.
+            for border in &variant.borders {
+                if let Some(to) = border.from_to(p) {
+                    push_unique(&mut all, to);
+                }
             }
             all.sort();
             variant.dragon_adjacency[usize::from(p.0)] = all;
@@ -687,7 +802,20 @@ impl Builder {
                 province.home_of = Some(house);
                 home.push(p);
             }
-            if h.builds.contains(&UnitKind::Dragon) && h.dragon_names.is_empty() {
+            let builds = h.builds.clone().unwrap_or_else(|| {
+                if variant.armies_only {
+                    vec![UnitKind::Army]
+                } else {
+                    vec![UnitKind::Army, UnitKind::Fleet]
+                }
+            });
+            if variant.armies_only && builds.contains(&UnitKind::Fleet) {
+                self.problem(
+                    format!("{key} builds"),
+                    "the variant has armies only (`armies_only`): no fleet may be built",
+                );
+            }
+            if builds.contains(&UnitKind::Dragon) && h.dragon_names.is_empty() {
                 self.problem(
                     format!("{key} dragon_names"),
                     "a house that may build dragons needs names for them",
@@ -703,7 +831,7 @@ impl Builder {
                 aliases: h.aliases.clone(),
                 colour: h.colour.clone().unwrap_or_default(),
                 home,
-                builds: h.builds.clone(),
+                builds,
                 dragon_names: h.dragon_names.clone(),
             });
         }
@@ -842,10 +970,13 @@ impl Builder {
                     }
                 }
             }
+            let (closed, neutral) = self.setup_board(&key, s, variant, &houses);
             variant.setups.push(Setup {
                 players: s.players,
                 houses,
                 victory_centres: s.victory_centres.unwrap_or(variant.victory.centres),
+                closed,
+                neutral,
             });
         }
     }
@@ -854,10 +985,31 @@ impl Builder {
         let supply = variant.provinces.iter().filter(|p| p.supply).count();
         self.centres_to_win("[victory] centres", variant.victory.centres, supply);
         for rule in &variant.victory.tie_break {
-            if !["centres", "units", "home_centres"].contains(&rule.as_str()) {
+            if !["points", "centres", "units", "home_centres"].contains(&rule.as_str()) {
                 self.problem(
                     "[victory] tie_break",
-                    format!("unknown tie-break `{rule}` (known: centres, units, home_centres)"),
+                    format!(
+                        "unknown tie-break `{rule}` (known: points, centres, units, home_centres)"
+                    ),
+                );
+            } else if rule == "points" && variant.victory.points.is_none() {
+                self.problem(
+                    "[victory] tie_break",
+                    "`points` needs a victory by points (`[victory] points`)",
+                );
+            }
+        }
+        if let Some(points) = variant.victory.points {
+            let total: u32 = variant
+                .province_ids()
+                .map(|p| u32::from(variant.claim_of(p)))
+                .sum();
+            if points == 0 {
+                self.problem("[victory] points", "0 points to win: at least 1 is needed");
+            } else if u32::from(points) > total {
+                self.problem(
+                    "[victory] points",
+                    format!("{points} points to win, but the map's centres are worth {total}"),
                 );
             }
         }
@@ -881,6 +1033,314 @@ impl Builder {
                 format!("{centres} centres to win, but the map has {supply} supply centres"),
             );
         }
+    }
+}
+
+impl Builder {
+    /// The borders of a kind of their own (`[[border]]`): two land provinces, each pair
+    /// once, and not also an ordinary army border.
+    fn borders(&mut self, raw: &[FileBorder], variant: &mut Variant) {
+        for b in raw {
+            let key = format!("[border {}]", b.between.join("-"));
+            let [a, z] = b.between.as_slice() else {
+                self.problem(
+                    format!("{key} between"),
+                    "a border joins two provinces: `between = [\"a\", \"b\"]`",
+                );
+                continue;
+            };
+            let mut ends = Vec::new();
+            for end in [a, z] {
+                match variant.province_by_id(end) {
+                    Some(p) => ends.push(p),
+                    None => self.problem(
+                        format!("{key} between"),
+                        format!("unknown province `{end}`"),
+                    ),
+                }
+            }
+            let [from, to] = ends.as_slice() else {
+                continue;
+            };
+            let (from, to) = (*from, *to);
+            if from == to {
+                self.problem(format!("{key} between"), "a province cannot border itself");
+                continue;
+            }
+            let what = match b.kind {
+                BorderKind::Ford => "a ford",
+                BorderKind::Arrow => "an arrow",
+            };
+            for p in [from, to] {
+                if variant.province(p).kind == ProvinceKind::Sea {
+                    self.problem(
+                        format!("{key} between"),
+                        format!(
+                            "`{}` is a sea: {what} is an army border between land provinces",
+                            variant.province(p).id
+                        ),
+                    );
+                }
+            }
+            if variant.army_adjacency[usize::from(from.0)].contains(&to) {
+                self.problem(
+                    format!("{key} between"),
+                    "these provinces list each other in `army` too: a border has one kind",
+                );
+            }
+            if variant.border_between(from, to).is_some() {
+                self.problem(&key, "this border is listed twice");
+                continue;
+            }
+            // Houses are read after the borders: their names are looked up then.
+            if let Some(name) = &b.house {
+                self.border_houses.push((
+                    variant.borders.len(),
+                    format!("{key} house"),
+                    name.clone(),
+                ));
+            }
+            variant.borders.push(Border {
+                between: (from, to),
+                kind: b.kind,
+                house: None,
+            });
+        }
+    }
+
+    /// Claim points on centres, towns that are no centres, both on land.
+    fn towns_and_claims(&mut self, raw: &[FileProvince], variant: &mut Variant) {
+        let by_points = variant.victory.points.is_some();
+        for (index, p) in raw.iter().enumerate() {
+            let key = format!("[province {}]", p.id);
+            let province = &mut variant.provinces[index];
+            if p.town && p.supply {
+                self.problem(format!("{key} town"), "a town is not a supply centre");
+            }
+            if p.town && p.kind == ProvinceKind::Sea {
+                self.problem(format!("{key} town"), "a town stands on land, not at sea");
+            }
+            match p.claim {
+                Some(_) if !p.supply => self.problem(
+                    format!("{key} claim"),
+                    "only a supply centre has claim points",
+                ),
+                Some(_) if !by_points => self.problem(
+                    format!("{key} claim"),
+                    "claim points need a victory by points (`[victory] points`)",
+                ),
+                Some(0) => {
+                    self.problem(format!("{key} claim"), "a centre is worth at least 1 point")
+                }
+                Some(claim) => province.claim = claim,
+                None if p.supply => province.claim = 1,
+                None => {}
+            }
+        }
+    }
+
+    /// An army-only variant: no sea, no fleet standing anywhere.
+    fn armies_only(&mut self, raw: &FileVariant, variant: &Variant) {
+        if !variant.armies_only {
+            return;
+        }
+        for p in &raw.provinces {
+            if p.kind == ProvinceKind::Sea {
+                self.problem(
+                    format!("[province {}] kind", p.id),
+                    "the variant has armies only (`armies_only`): no sea province",
+                );
+            }
+        }
+        for u in &raw.units {
+            if u.kind == UnitKind::Fleet {
+                self.problem(
+                    format!("[unit {} {}] kind", u.kind.letter(), u.at),
+                    "the variant has armies only (`armies_only`): no fleet",
+                );
+            }
+        }
+    }
+
+    /// The weather track: needed by fords, and only by them.
+    fn weather(&mut self, raw: Option<&FileWeather>, variant: &mut Variant) {
+        let fords = variant.borders.iter().any(|b| b.kind == BorderKind::Ford);
+        let Some(w) = raw else {
+            if fords {
+                self.problem("[weather]", "fords are used but there is no [weather]");
+            }
+            return;
+        };
+        if !fords {
+            self.problem(
+                "[weather]",
+                "there is no ford: the weather would change nothing",
+            );
+        }
+        let mut states = Vec::new();
+        for s in &w.states {
+            let key = format!("[weather.state {}]", s.id);
+            if !is_id(&s.id) {
+                self.problem(&key, ID_RULE);
+            }
+            if states.iter().any(|x: &WeatherState| x.id == s.id) {
+                self.problem(&key, "two weather states with this id");
+                continue;
+            }
+            states.push(WeatherState {
+                id: s.id.clone(),
+                name: s.name.clone(),
+                names: s.names.iter().map(|(l, n)| (*l, n.clone())).collect(),
+                fords_open: s.fords == FordsAre::Open,
+            });
+        }
+        if states.is_empty() {
+            self.problem("[weather] state", "the weather needs at least one state");
+        }
+        let mut track = Vec::new();
+        for id in &w.track {
+            match states.iter().position(|s| &s.id == id) {
+                Some(i) => track.push(i),
+                None => self.problem("[weather] track", format!("unknown weather state `{id}`")),
+            }
+        }
+        if w.track.is_empty() {
+            self.problem("[weather] track", "the track needs at least one position");
+        } else if w.start >= w.track.len() {
+            self.problem(
+                "[weather] start",
+                format!(
+                    "{} is past the track's end (its positions are 0 to {})",
+                    w.start,
+                    w.track.len() - 1
+                ),
+            );
+        }
+        if w.step_percent > 100 {
+            self.problem("[weather] step_percent", "a chance is at most 100");
+        }
+        variant.weather = Some(Weather {
+            states,
+            track,
+            start: w.start,
+            step_percent: w.step_percent,
+        });
+    }
+
+    /// Garrisons: one a province, on land, of a known house; `controls` on a centre.
+    fn garrisons(&mut self, raw: &[FileGarrison], variant: &mut Variant) {
+        for g in raw {
+            let key = format!("[garrison {}]", g.at);
+            let house = match self.owner(variant, &key, &g.house) {
+                Some(Owner::House(h)) => Some(h),
+                Some(Owner::Neutral) => {
+                    self.problem(format!("{key} house"), "a garrison belongs to a house");
+                    None
+                }
+                None => None,
+            };
+            let Some(p) = variant.province_by_id(&g.at) else {
+                self.problem(format!("{key} at"), format!("unknown province `{}`", g.at));
+                continue;
+            };
+            if variant.province(p).kind == ProvinceKind::Sea {
+                self.problem(format!("{key} at"), "a garrison stands on land, not at sea");
+            }
+            if g.strength == 0 {
+                self.problem(
+                    format!("{key} strength"),
+                    "a garrison's strength is at least 1",
+                );
+            }
+            if g.controls && !variant.province(p).supply {
+                self.problem(
+                    format!("{key} controls"),
+                    "only a supply centre is controlled: this province is none",
+                );
+            }
+            if variant.garrisons.iter().any(|x| x.province == p) {
+                self.problem(&key, "two garrisons in one province");
+                continue;
+            }
+            if let Some(house) = house {
+                variant.garrisons.push(GarrisonStart {
+                    province: p,
+                    house,
+                    strength: g.strength,
+                    controls: g.controls,
+                });
+            }
+        }
+    }
+
+    /// A setup's closed provinces and its added neutral units.
+    fn setup_board(
+        &mut self,
+        key: &str,
+        s: &FileSetup,
+        variant: &Variant,
+        houses: &[HouseId],
+    ) -> (Vec<ProvinceId>, Vec<StartingUnit>) {
+        let mut closed = Vec::new();
+        for id in &s.closed {
+            let Some(p) = variant.province_by_id(id) else {
+                self.problem(format!("{key} closed"), format!("unknown province `{id}`"));
+                continue;
+            };
+            if closed.contains(&p) {
+                self.problem(format!("{key} closed"), format!("`{id}` listed twice"));
+                continue;
+            }
+            // A starting unit may stand in a closed province (seed 001's three-player game
+            // leaves Greyjoy's armies on Pyke): it holds there, and nobody may enter.
+            if let Some(h) = variant.province(p).home_of
+                && houses.contains(&h)
+            {
+                self.problem(
+                    format!("{key} closed"),
+                    format!(
+                        "`{id}` is closed but it is a home centre of `{}`, who plays",
+                        variant.house(h).id
+                    ),
+                );
+            }
+            closed.push(p);
+        }
+        let mut neutral: Vec<StartingUnit> = Vec::new();
+        for n in &s.neutral {
+            let at = format!("{key} neutral {} {}", n.kind.letter(), n.at);
+            let Some(region) = self.region_ref(variant, &n.at) else {
+                self.problem(at, format!("unknown province or coast `{}`", n.at));
+                continue;
+            };
+            let p = variant.province_of(region);
+            if !variant.can_stand(n.kind, region)
+                || (variant.armies_only && n.kind == UnitKind::Fleet)
+            {
+                self.problem(
+                    &at,
+                    format!("a {:?} cannot stand in `{}`", n.kind, n.at).to_lowercase(),
+                );
+            }
+            if closed.contains(&p) {
+                self.problem(&at, format!("`{}` is closed in this setup", n.at));
+            }
+            let taken = variant
+                .starting_units
+                .iter()
+                .chain(&neutral)
+                .any(|u| variant.province_of(u.region) == p);
+            if taken {
+                self.problem(&at, "two starting units in one province");
+            }
+            neutral.push(StartingUnit {
+                owner: Owner::Neutral,
+                kind: n.kind,
+                region,
+                name: None,
+            });
+        }
+        (closed, neutral)
     }
 }
 

@@ -14,6 +14,7 @@ pub use load::{
 pub use names::{NameIndex, fold, fold_into, likeness, nearest_of};
 pub use pin::{PinnedVariant, VariantHash, VariantSource};
 pub use variant::{
-    House, HouseId, Owner, Province, ProvinceId, ProvinceKind, Region, RegionId, Setup,
-    StartingUnit, UnitKind, Variant, Victory,
+    Barrier, Border, BorderKind, Crossing, GarrisonStart, House, HouseId, Owner, Passage, Province,
+    ProvinceId, ProvinceKind, Region, RegionId, Setup, StartingUnit, UnitKind, Variant, Victory,
+    Weather, WeatherState,
 };

@@ -73,6 +73,11 @@ pub struct Province {
     pub coasts: Vec<RegionId>,
     /// The house for which this is a home centre, if any.
     pub home_of: Option<HouseId>,
+    /// Claim points of a supply centre when the variant wins by points (`claim`); 0 for a
+    /// province that is no centre.
+    pub claim: u16,
+    /// A town: a build site for armies, owned like a centre, but no supply centre.
+    pub town: bool,
 }
 
 impl Province {
@@ -149,6 +154,10 @@ pub struct Setup {
     pub houses: Vec<HouseId>,
     /// Supply centres that win at once with this many players.
     pub victory_centres: u16,
+    /// Provinces nobody may enter for the whole game.
+    pub closed: Vec<ProvinceId>,
+    /// Neutral units this setup adds to the board.
+    pub neutral: Vec<StartingUnit>,
 }
 
 /// How a game is won (seed 000, adapted).
@@ -158,8 +167,123 @@ pub struct Victory {
     pub centres: u16,
     /// After the winter of this year the house with most centres wins; `None`: no limit.
     pub last_year: Option<i32>,
-    /// Tie-breaks in order, then a shared victory (`centres`, `units`, `home_centres`).
+    /// Tie-breaks in order, then a shared victory (`points`, `centres`, `units`,
+    /// `home_centres`).
     pub tie_break: Vec<String>,
+    /// Claim points that win at once; when given, they replace `centres` as the test.
+    pub points: Option<u16>,
+}
+
+/// A border with a kind of its own (`[[border]]`), joining two land provinces for armies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BorderKind {
+    /// Carries moves and retreats, never a support.
+    Arrow,
+    /// Open only while the weather leaves the fords open.
+    Ford,
+}
+
+/// A border of a kind of its own between two provinces.
+#[derive(Debug, Clone)]
+pub struct Border {
+    pub between: (ProvinceId, ProvinceId),
+    pub kind: BorderKind,
+    /// The only house whose units may cross it, if any.
+    pub house: Option<HouseId>,
+}
+
+impl Border {
+    /// The other end, when `from` is one end of the border.
+    pub fn from_to(&self, from: ProvinceId) -> Option<ProvinceId> {
+        match self.between {
+            (a, b) if a == from => Some(b),
+            (a, b) if b == from => Some(a),
+            _ => None,
+        }
+    }
+}
+
+/// What an army means to do across a border: move (or retreat), or support into it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Crossing {
+    Move,
+    Support,
+}
+
+/// Who crosses, in what weather, to do what: everything a border of a kind of its own
+/// asks before it lets a unit through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Passage {
+    pub owner: Owner,
+    pub fords_open: bool,
+    pub crossing: Crossing,
+}
+
+/// Why a border of a kind of its own refuses a unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Barrier {
+    /// A ford, while the weather closes the fords.
+    FordClosed,
+    /// A border only another house may use.
+    OtherHouse,
+    /// An arrow, which carries no support.
+    MoveOnly,
+}
+
+/// One state of the weather (`fair`, `storm`).
+#[derive(Debug, Clone)]
+pub struct WeatherState {
+    pub id: String,
+    pub name: String,
+    pub names: Vec<(Lang, String)>,
+    pub fords_open: bool,
+}
+
+impl WeatherState {
+    /// The name a reader of `lang` sees.
+    pub fn name_in(&self, lang: Lang) -> &str {
+        translated(&self.name, &self.names, lang)
+    }
+}
+
+/// The weather track (`[weather]`): its states, the positions of the marker in order, where
+/// it starts, and the chance that it moves one step at each new movement phase.
+#[derive(Debug, Clone)]
+pub struct Weather {
+    pub states: Vec<WeatherState>,
+    /// The state of each position of the track, by index in `states`.
+    pub track: Vec<usize>,
+    pub start: usize,
+    pub step_percent: u8,
+}
+
+impl Weather {
+    /// The state at this position of the track (the first one past the end); none only
+    /// for a track the loader would refuse.
+    pub fn state_at(&self, step: usize) -> Option<&WeatherState> {
+        let index = self.track.get(step).or(self.track.first()).copied()?;
+        self.states.get(index)
+    }
+
+    /// The position after `step`: after the last comes the first.
+    pub fn next_step(&self, step: usize) -> usize {
+        if self.track.is_empty() {
+            0
+        } else {
+            (step + 1) % self.track.len()
+        }
+    }
+}
+
+/// A garrison the variant starts with (`[[garrison]]`): not a unit.
+#[derive(Debug, Clone)]
+pub struct GarrisonStart {
+    pub province: ProvinceId,
+    pub house: HouseId,
+    pub strength: u8,
+    /// The house owns the centre while the garrison stands.
+    pub controls: bool,
 }
 
 /// A whole variant, validated.
@@ -185,6 +309,14 @@ pub struct Variant {
     pub names: NameIndex,
     /// Where things are on the picture of the board, if the file says (`[drawing]`).
     pub drawing: Option<super::drawing::Drawing>,
+    /// Borders of a kind of its own: arrows and fords, some for one house only. They are in
+    /// no adjacency list above but the dragons' (a dragon flies over any border).
+    pub borders: Vec<Border>,
+    /// The weather track, for a variant with fords.
+    pub weather: Option<Weather>,
+    pub garrisons: Vec<GarrisonStart>,
+    /// No fleet stands, starts nor is built anywhere.
+    pub armies_only: bool,
 }
 
 impl Variant {
@@ -284,6 +416,88 @@ impl Variant {
         }
     }
 
+    /// The border of a kind of its own between two provinces, if any.
+    pub fn border_between(&self, a: ProvinceId, b: ProvinceId) -> Option<&Border> {
+        self.borders.iter().find(|x| x.from_to(a) == Some(b))
+    }
+
+    /// Whether an army may cross the border of a kind of its own from `from` to `to`:
+    /// None when there is no such border; the reason when it refuses this passage.
+    pub fn special_crossing(
+        &self,
+        kind: UnitKind,
+        from: ProvinceId,
+        to: ProvinceId,
+        passage: Passage,
+    ) -> Option<Result<(), Barrier>> {
+        // Fleets sail and dragons fly: only armies take arrows and fords.
+        if kind != UnitKind::Army {
+            return None;
+        }
+        let border = self.border_between(from, to)?;
+        Some(
+            if border
+                .house
+                .is_some_and(|h| passage.owner != Owner::House(h))
+            {
+                Err(Barrier::OtherHouse)
+            } else if border.kind == BorderKind::Ford && !passage.fords_open {
+                Err(Barrier::FordClosed)
+            } else if border.kind == BorderKind::Arrow && passage.crossing == Crossing::Support {
+                Err(Barrier::MoveOnly)
+            } else {
+                Ok(())
+            },
+        )
+    }
+
+    /// [`Variant::can_move`], with the borders of a kind of its own that let this passage
+    /// through: the question the judge asks of a move or a retreat.
+    pub fn can_move_by(
+        &self,
+        kind: UnitKind,
+        from: RegionId,
+        to: RegionId,
+        passage: Passage,
+    ) -> bool {
+        self.can_move(kind, from, to)
+            || (self.region(to).coast.is_none()
+                && self.special_crossing(
+                    kind,
+                    self.province_of(from),
+                    self.province_of(to),
+                    passage,
+                ) == Some(Ok(())))
+    }
+
+    /// [`Variant::can_reach_province`], with the borders of a kind of its own that let this
+    /// passage through (a support: never along an arrow).
+    pub fn can_reach_province_by(
+        &self,
+        kind: UnitKind,
+        from: RegionId,
+        to: ProvinceId,
+        passage: Passage,
+    ) -> bool {
+        self.can_reach_province(kind, from, to)
+            || self.special_crossing(kind, self.province_of(from), to, passage) == Some(Ok(()))
+    }
+
+    /// The provinces an army in `from` may enter by land, with the borders of a kind of its
+    /// own this passage may use.
+    pub fn army_neighbours_by(&self, from: ProvinceId, passage: Passage) -> Vec<ProvinceId> {
+        let mut out = self.army_adjacency[usize::from(from.0)].clone();
+        for border in &self.borders {
+            if let Some(to) = border.from_to(from)
+                && self.special_crossing(UnitKind::Army, from, to, passage) == Some(Ok(()))
+                && !out.contains(&to)
+            {
+                out.push(to);
+            }
+        }
+        out
+    }
+
     /// Whether a unit of this kind in `from` could move to some region of province `to`:
     /// the reach of a support (DATC 6.B.4: a fleet may support into either coast).
     pub fn can_reach_province(&self, kind: UnitKind, from: RegionId, to: ProvinceId) -> bool {
@@ -319,6 +533,16 @@ impl Variant {
     /// The setup for this many players, if the variant has one.
     pub fn setup(&self, players: u8) -> Option<&Setup> {
         self.setups.iter().find(|s| s.players == players)
+    }
+
+    /// The claim points of a centre: its `claim` when the variant wins by points, else 1.
+    pub fn claim_of(&self, province: ProvinceId) -> u16 {
+        let p = self.province(province);
+        match (p.supply, self.victory.points) {
+            (false, _) => 0,
+            (true, Some(_)) => p.claim,
+            (true, None) => 1,
+        }
     }
 
     /// The setup with the most players: the full game.

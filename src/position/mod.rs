@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use crate::judge::{Dislodged, Phase, PhaseKind, Position, Season, Unit};
+use crate::judge::{Dislodged, Garrison, Phase, PhaseKind, Position, Season, Unit};
 use crate::map::{HouseId, MapError, MapProblem, Owner, ProvinceId, Variant, fold, nearest_of};
 use crate::order::{is_word_char, parse_unit_line};
 
@@ -214,6 +214,69 @@ pub fn owner_line(variant: &Variant, text: &str) -> Result<(HouseId, Vec<Provinc
     Ok((h, provinces))
 }
 
+/// `Lannister: cas 1` (or `lannister cas 1`), with `controls` after the strength for a
+/// garrison that keeps its centre owned: a garrison line.
+pub fn garrison_from_line(variant: &Variant, text: &str) -> Result<Garrison, String> {
+    let shape = || format!("`{text}`: expected `House: province strength` (then `controls`)");
+    let (house, rest) = match text.split_once(':') {
+        Some((h, rest)) => (h.trim(), rest),
+        None => text.split_once(char::is_whitespace).ok_or_else(shape)?,
+    };
+    let owner = house_named(variant, house).ok_or_else(|| format!("unknown house `{house}`"))?;
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let (province, strength, controls) = match words.as_slice() {
+        [p, s] => (p, s, false),
+        [p, s, c] if fold(c) == "controls" => (p, s, true),
+        _ => return Err(shape()),
+    };
+    let province = province_named(variant, province)?;
+    let strength: u8 =
+        strength.parse().ok().filter(|&s| s > 0).ok_or_else(|| {
+            format!("`{strength}`: a garrison's strength is a number from 1 to 255")
+        })?;
+    Ok(Garrison {
+        owner,
+        province,
+        strength,
+        controls,
+    })
+}
+
+/// `storm` or `storm 3`: the weather marker's position on the track, by the state there and
+/// optionally the position's number (without it: the first position in that state).
+pub fn weather_from_line(variant: &Variant, text: &str) -> Result<usize, String> {
+    let Some(weather) = &variant.weather else {
+        return Err(format!("variant `{}` has no weather", variant.id));
+    };
+    let mut words = text.split_whitespace();
+    let id = words.next().unwrap_or("");
+    let Some(state) = weather.states.iter().position(|s| s.id == fold(id)) else {
+        let known: Vec<&str> = weather.states.iter().map(|s| s.id.as_str()).collect();
+        return Err(format!(
+            "unknown weather `{id}` (known: {})",
+            known.join(", ")
+        ));
+    };
+    let step = match words.next() {
+        Some(n) => n
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| weather.track.get(n) == Some(&state))
+            .ok_or_else(|| format!("`{n}`: no position of the weather track in `{id}`"))?,
+        None => weather
+            .track
+            .iter()
+            .position(|&s| s == state)
+            .ok_or_else(|| format!("the weather track never reaches `{id}`"))?,
+    };
+    if let Some(extra) = words.next() {
+        return Err(format!(
+            "`{extra}`: expected `weather <state> [<position>]`"
+        ));
+    }
+    Ok(step)
+}
+
 /// Every house owns its home centres: the default when a position lists no owners.
 pub fn home_owners(variant: &Variant) -> Vec<Option<HouseId>> {
     let mut owners = vec![None; variant.provinces.len()];
@@ -234,6 +297,9 @@ pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Positi
     let mut dislodged_lines = Vec::new();
     let mut unit_lines = Vec::new();
     let mut contested = Vec::new();
+    let mut weather = None;
+    let mut garrisons: Vec<Garrison> = Vec::new();
+    let mut closed = Vec::new();
     for (n, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -300,9 +366,26 @@ pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Positi
                     contested.push(province_named(variant, p).map_err(error)?);
                 }
             }
+            "weather" => weather = Some(weather_from_line(variant, rest).map_err(error)?),
+            "garrison" => {
+                let g = garrison_from_line(variant, rest).map_err(error)?;
+                if garrisons.iter().any(|x| x.province == g.province) {
+                    return Err(error(format!(
+                        "two garrisons in {}",
+                        variant.province(g.province).id
+                    )));
+                }
+                garrisons.push(g);
+            }
+            "closed" => {
+                for p in rest.split_whitespace() {
+                    closed.push(province_named(variant, p).map_err(error)?);
+                }
+            }
             other => {
                 return Err(error(format!(
-                    "unknown keyword `{other}` (phase, owner, unit, dislodged, contested)"
+                    "unknown keyword `{other}` (phase, owner, unit, dislodged, contested, \
+                     weather, garrison, closed)"
                 )));
             }
         }
@@ -336,6 +419,9 @@ pub fn read_position(variant: &Variant, file: &str, text: &str) -> Result<Positi
         dislodged,
         contested,
         owners: owners.unwrap_or_else(|| home_owners(variant)),
+        weather,
+        garrisons,
+        closed,
     })
 }
 
@@ -422,6 +508,32 @@ pub fn write_position(variant: &Variant, position: &Position) -> String {
             .map(|&p| variant.province(p).id.as_str())
             .collect();
         let _ = writeln!(out, "contested {}", list.join(" "));
+    }
+    if let Some(step) = position.weather
+        && let Some(state) = variant.weather.as_ref().and_then(|w| w.state_at(step))
+    {
+        let _ = writeln!(out, "weather {} {step}", state.id);
+    }
+    for g in &position.garrisons {
+        let owner = match g.owner {
+            Owner::House(h) => house_label(variant, h),
+            Owner::Neutral => "neutral",
+        };
+        let controls = if g.controls { " controls" } else { "" };
+        let _ = writeln!(
+            out,
+            "garrison {owner}: {} {}{controls}",
+            variant.province(g.province).id,
+            g.strength
+        );
+    }
+    if !position.closed.is_empty() {
+        let list: Vec<&str> = position
+            .closed
+            .iter()
+            .map(|&p| variant.province(p).id.as_str())
+            .collect();
+        let _ = writeln!(out, "closed {}", list.join(" "));
     }
     out
 }

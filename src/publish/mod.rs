@@ -729,12 +729,18 @@ fn render_game(
         "rules": (!game.settings().rules.is_default())
             .then(|| say!(lang, "rules.named", rules = game.settings().rules.code())),
     });
+    // The weather of the phase being played, on a variant with weather.
+    let weather = playing
+        .then(|| crate::report::weather_view(variant, game.position(), game.position()))
+        .flatten()
+        .map(|w| crate::report::localized(&w, variant, lang));
     let first = records.first().map(|r| phase_page(r.index));
     let last = records.last().map(|r| phase_page(r.index));
     let data = json!({
         "root": "../../",
         "game": game_data,
         "houses": houses,
+        "weather": weather,
         "current": {
             "picture": picture_value(present, CURRENT_MAP),
             // Press of the phase being played; in a game ended before its phase was

@@ -57,6 +57,7 @@ impl AuditLine {
                     let who = say!(lang, "words.and_list", names = houses);
                     let why = match reason.split_once(':') {
                         Some(("centres", count)) => say!(lang, "ending.reason_centres", count),
+                        Some(("points", count)) => say!(lang, "ending.reason_points", count),
                         Some(("last-year", year)) => say!(lang, "ending.reason_last_year", year),
                         _ => say!(lang, "ending.reason_moderator"),
                     };

@@ -16,6 +16,7 @@ use super::reason::{illegal_view, outcome_view};
 use crate::game::results::{
     CentreRow, CentreTable, Counts, DislodgedView, HouseOrders, HouseUnits, OrderLine, OutcomeView,
     OwnedUnit, Place, RESULTS_FORMAT, RejectedView, ResultsView, Status, UnitView, VariantRef,
+    WeatherView,
 };
 
 /// The results of one adjudicated phase. Rejected orders carry their reason only; use
@@ -120,7 +121,38 @@ fn build(
         centres: centre_table(variant, before, adjudication),
         after: units_after(variant, &adjudication.after),
         counts,
+        weather: weather_view(variant, before, &adjudication.after),
     }
+}
+
+/// The weather of the phase played and of the next one, on a variant with weather.
+pub fn weather_view(variant: &Variant, before: &Position, after: &Position) -> Option<WeatherView> {
+    let weather = variant.weather.as_ref()?;
+    let state = |position: &Position| {
+        let step = position.weather.unwrap_or(weather.start);
+        weather
+            .state_at(step)
+            .map(|s| crate::game::results::WeatherRef {
+                id: s.id.clone(),
+                name: s.name.clone(),
+            })
+    };
+    let fords = variant
+        .borders
+        .iter()
+        .filter(|b| b.kind == crate::map::BorderKind::Ford)
+        .map(|b| crate::game::results::FordView {
+            a: province_place(variant, b.between.0),
+            b: province_place(variant, b.between.1),
+        })
+        .collect();
+    Some(WeatherView {
+        state: state(before)?,
+        fords_open: before.fords_open(variant),
+        next_state: state(after)?,
+        next_fords_open: after.fords_open(variant),
+        fords,
+    })
 }
 
 /// Index of an owner's group: houses in variant order, then neutral units.

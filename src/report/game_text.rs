@@ -97,6 +97,7 @@ pub fn ending_text(ending: &Ending, variant: &Variant, lang: Lang) -> String {
             let who = names(variant, houses, lang);
             let why = match reason.split_once(':') {
                 Some(("centres", count)) => say!(lang, "ending.reason_centres", count),
+                Some(("points", count)) => say!(lang, "ending.reason_points", count),
                 Some(("last-year", year)) => say!(lang, "ending.reason_last_year", year),
                 _ => say!(lang, "ending.reason_moderator"),
             };

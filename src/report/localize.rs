@@ -38,6 +38,10 @@ fn translates(variant: &Variant, lang: Lang) -> bool {
     has(&variant.translations)
         || variant.houses.iter().any(|h| has(&h.names))
         || variant
+            .weather
+            .as_ref()
+            .is_some_and(|w| w.states.iter().any(|s| has(&s.names)))
+        || variant
             .province_ids()
             .any(|p| has(&variant.province(p).names))
 }
@@ -59,6 +63,13 @@ fn reference_name(variant: &Variant, key: &str, value: &Value, lang: Lang) -> Op
             .find(|h| h.id == *id)
             .map(|h| h.name_in(lang).to_string()),
         "variant" if *id == variant.id => Some(variant.name_in(lang).to_string()),
+        "state" | "next_state" => variant
+            .weather
+            .as_ref()?
+            .states
+            .iter()
+            .find(|s| s.id == *id)
+            .map(|s| s.name_in(lang).to_string()),
         _ => None,
     }
 }

@@ -26,7 +26,7 @@ pub use crate::game::results::{
     ResultsProblem, ResultsView, Status, UnitView, UnreadableResults, VariantRef,
 };
 pub use asks::{Ask, DislodgedBrief, PhaseAsk};
-pub use build::{phase_record, results_view, results_view_with_orders};
+pub use build::{phase_record, results_view, results_view_with_orders, weather_view};
 pub use calendar::{for_reader, format_deadline, set_reader};
 pub use describe::{order_text, province_place, region_place, unit_view};
 pub use game_text::phase_words;

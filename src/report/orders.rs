@@ -81,6 +81,9 @@ const OUT_OF_REACH: &[&str] = &[
     "no-fleets-on-route",
     "coast-not-reachable",
     "coast-needed",
+    "ford-closed",
+    "house-border",
+    "province-closed",
 ];
 
 #[derive(Debug, Clone, Serialize)]
@@ -148,7 +151,7 @@ pub fn orders_view(
             let unit = o.unit.as_ref()?;
             Some(Reach {
                 index: o.index?,
-                places: reachable(variant, unit),
+                places: reachable(variant, game.position(), h, unit),
             })
         })
         .filter(|r| !r.places.is_empty())
@@ -172,17 +175,31 @@ pub fn orders_view(
 }
 
 /// The provinces a unit can move to from where it stands (its regions for a fleet).
-fn reachable(variant: &Variant, unit: &UnitView) -> Vec<Place> {
+/// Arrows, fords in this weather and closed provinces count as the judge counts them.
+fn reachable(
+    variant: &Variant,
+    position: &crate::judge::Position,
+    house: crate::map::HouseId,
+    unit: &UnitView,
+) -> Vec<Place> {
     let Some(from) = variant
         .region_ids()
         .find(|&r| variant.region_label(r) == unit.at.id)
     else {
         return Vec::new();
     };
+    let passage = position.passage(
+        variant,
+        crate::map::Owner::House(house),
+        crate::map::Crossing::Move,
+    );
     variant
         .region_ids()
         .filter(|&to| variant.province_of(to) != variant.province_of(from))
-        .filter(|&to| variant.can_stand(unit.kind, to) && variant.can_move(unit.kind, from, to))
+        .filter(|&to| !position.is_closed(variant.province_of(to)))
+        .filter(|&to| {
+            variant.can_stand(unit.kind, to) && variant.can_move_by(unit.kind, from, to, passage)
+        })
         .map(|to| region_place(variant, to))
         .collect()
 }

@@ -618,6 +618,11 @@ fn every_illegal() -> Vec<Illegal> {
         Illegal::NoDisbandDue,
         Illegal::Replaced,
         Illegal::Duplicate,
+        Illegal::FordClosed,
+        Illegal::HouseBorder,
+        Illegal::MoveOnlyBorder,
+        Illegal::ProvinceClosed,
+        Illegal::RetreatGarrisoned,
     ];
     for illegal in &all {
         match illegal {
@@ -653,7 +658,12 @@ fn every_illegal() -> Vec<Illegal> {
             | Illegal::NoDragonNameLeft
             | Illegal::NoDisbandDue
             | Illegal::Replaced
-            | Illegal::Duplicate => {}
+            | Illegal::Duplicate
+            | Illegal::FordClosed
+            | Illegal::HouseBorder
+            | Illegal::MoveOnlyBorder
+            | Illegal::ProvinceClosed
+            | Illegal::RetreatGarrisoned => {}
         }
     }
     all
@@ -798,7 +808,7 @@ fn every_outcome_renders_in_both_languages_in_results_and_replies() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 2 * (1 + 11 + 35));
+    assert_eq!(checked, 2 * (1 + 11 + 40));
 }
 
 /// Every notice kind (no wildcard: a new kind must be listed to compile).

@@ -220,6 +220,9 @@ mod generated {
                 }],
                 contested: Vec::new(),
                 owners: home_owners(&variant),
+                weather: None,
+                garrisons: Vec::new(),
+                closed: Vec::new(),
             };
             let written = write_position(&variant, &position);
             let back = read_position(&variant, "generated", &written);

@@ -62,12 +62,15 @@ pub fn create(
             players: new.players,
             available: variant.setups.iter().map(|s| s.players).collect(),
         })?;
-    let position =
+    let mut position =
         Position::starting(variant, Some(new.players)).ok_or_else(|| GameError::NoSetup {
             variant: variant.id.clone(),
             players: new.players,
             available: Vec::new(),
         })?;
+    if new.settings.garrisons {
+        add_home_garrisons(variant, &setup.houses, &mut position);
+    }
     Ok(Game {
         name: new
             .name
@@ -105,4 +108,23 @@ pub fn create(
         seat_requests: Vec::new(),
         consent_asked: Vec::new(),
     })
+}
+
+/// The expansion's garrisons on a board that has none: seed 001 gives each house a
+/// strength-2 garrison at home, which corbeau halves as `tempete` does (one Diplomacy army
+/// stands for a group of the board game's pieces), in every home centre of each house in
+/// play. A centre that already has a garrison keeps it.
+fn add_home_garrisons(variant: &Variant, houses: &[crate::map::HouseId], position: &mut Position) {
+    for &house in houses {
+        for &centre in &variant.house(house).home {
+            if position.garrison_in(centre).is_none() {
+                position.garrisons.push(crate::judge::Garrison {
+                    owner: crate::map::Owner::House(house),
+                    province: centre,
+                    strength: 1,
+                    controls: false,
+                });
+            }
+        }
+    }
 }

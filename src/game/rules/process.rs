@@ -76,7 +76,8 @@ impl Game {
         let bots = self.bot_houses(&deciding);
         self.give_bot_orders(variant, &position, &bots);
         let given = self.given_orders(variant);
-        let adjudication = adjudicate_under(variant, &position, &given, self.settings.rules);
+        let mut adjudication = adjudicate_under(variant, &position, &given, self.settings.rules);
+        crate::game::weather::advance_weather(variant, &self.id, &mut adjudication.after);
         let (missed, civil_disorder) = self.count_missed(&deciding);
         let orders = self.written_orders();
         let after = &adjudication.after;
