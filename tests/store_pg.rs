@@ -361,7 +361,14 @@ fn two_judges_killed_at_random_on_one_database_lose_no_mail_and_double_none() {
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_corbeau"))
         .args(["--database", &url, "--judges", "2", "--compare"])
-        .args(["--mails", "100", "--kills", "40", "--seed", &seed.to_string()])
+        .args([
+            "--mails",
+            "100",
+            "--kills",
+            "40",
+            "--seed",
+            &seed.to_string(),
+        ])
         .output()
         .unwrap();
     let text = said(&out);
