@@ -5,6 +5,9 @@
 #                                     ETAT, press to all) read by one `tick`; with PASS=1
 #                                     the deadline is past, and the same tick processes the
 #                                     phase and writes its results.
+# With STORE=postgresql://… (an empty database, a new one for each run), `run` copies
+# the store of DIR into it (`corbeau store copy`, not timed) and the tick works there.
+# Either way the tick's own time is printed.
 set -e
 BIN=$(realpath "$2"); DIR=$3
 case $1 in
@@ -28,8 +31,15 @@ run)
     done
     i=$((i+3))
   done
+  if [ -n "$STORE" ]; then
+    "$BIN" store copy --from corbeau-data --to "$STORE" >/dev/null
+    rm -rf corbeau-data/db corbeau-data/conf corbeau-data/snap.*
+    export CORBEAU_STORE=$STORE
+  fi
   if [ -n "$PASS" ]; then export CORBEAU_NOW="2026-05-01T08:00:00Z"; else export CORBEAU_NOW="2026-03-23T09:00:00Z"; fi
+  began=$(date +%s.%N)
   "$BIN" tick >/dev/null 2>&1
+  echo "tick: $(echo "$(date +%s.%N) - $began" | bc) s" >&2
   echo "$(ls corbeau-data/outbox/*.eml | wc -l) mails written" >&2
   cd /; rm -rf "$W" ;;
 esac

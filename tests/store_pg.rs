@@ -4,7 +4,10 @@
 //! PostgreSQL; `store copy` from sled into PostgreSQL and back reads back equal, and
 //! refuses a store that holds something; two judges on one database draining the same
 //! 60 order mails at once answer each exactly once; a database that is down makes `tick`
-//! and `ingest` exit 75 and loses nothing; tables of a newer corbeau are refused.
+//! and `ingest` exit 75 and loses nothing; tables of a newer corbeau are refused; two
+//! judges killed at random moments over a queue lose no mail and double none, and leave
+//! the game as an uninterrupted run does (benches/kill_loop.py, smaller); a moderator's
+//! command waits less than a second while two judges drain a queue.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -13,8 +16,8 @@ mod support;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
-use std::process::Stdio;
-use std::time::SystemTime;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant, SystemTime};
 
 use chrono::{DateTime, TimeDelta, Utc};
 use support::judge::{Clocked, at, body_of, deliver, mail, root, run, said};
@@ -338,4 +341,121 @@ fn tables_of_a_newer_corbeau_are_refused_and_left_alone() {
     assert!(said(&out).contains("newer corbeau"), "{}", said(&out));
     assert_eq!(pg.sql(&url, "SELECT version FROM corbeau_schema"), "99");
     assert_eq!(pg.sql(&url, "SELECT count(*) FROM games"), "1");
+}
+
+#[test]
+fn two_judges_killed_at_random_on_one_database_lose_no_mail_and_double_none() {
+    let pg = Postgres::start("kill");
+    let url = pg.database();
+    let seed = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos()
+        % 1_000_000;
+    // The bench itself, smaller: two judges (`tick` or `serve`) on the database, each
+    // killed with SIGKILL at its own random moment, 40 kills over a queue of 100 mails
+    // delivered to both; then every mail answered once over both, every press copy sent
+    // once, and the game equal to an uninterrupted run's on sled.
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/kill_loop.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(env!("CARGO_BIN_EXE_corbeau"))
+        .args(["--database", &url, "--judges", "2", "--compare"])
+        .args([
+            "--mails",
+            "100",
+            "--kills",
+            "40",
+            "--seed",
+            &seed.to_string(),
+        ])
+        .output()
+        .unwrap();
+    let text = said(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("every mail handled once, every copy sent once"),
+        "{text}"
+    );
+    println!("{text}");
+}
+
+#[test]
+fn a_moderators_command_waits_less_than_a_second_while_two_judges_drain() {
+    let pg = Postgres::start("wait");
+    let url = pg.database();
+    // Each player sends the same orders again and again: no cap on answers.
+    let config = format!(
+        "replies_per_hour = 0\n{}[mail.caps]\nsame_text_per_hour = 0\n",
+        on(&url)
+    );
+    let first = judge("wait-a", &config);
+    let second = Clocked::new(root("pg-wait-b", &config), t0());
+    fs::copy(first.dir.join("data.key"), second.dir.join("data.key")).unwrap();
+    let dirs = [first.dir.as_path(), second.dir.as_path()];
+    let modified = SystemTime::now();
+    for n in 0..300 {
+        let player = n % PLAYERS.len();
+        let raw = mail(
+            PLAYERS[player].1,
+            &format!("busy-{n}@example.net"),
+            &orders_of(player),
+        );
+        for dir in dirs {
+            deliver(dir, &format!("{n:03}.mail"), &raw, modified);
+        }
+    }
+    // What the command costs alone (the process, the connection, the reading), the
+    // least of three: what it takes beyond this while the judges work is its wait.
+    let show = || {
+        let mut show = first.command(&["game", "show", GAME, "--json"]);
+        show.env("CORBEAU_STORE_WAIT", "5");
+        let began = Instant::now();
+        let out = run(&mut show, "");
+        assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+        began.elapsed()
+    };
+    let alone = (0..3).map(|_| show()).min().unwrap();
+    let now = t0().to_rfc3339();
+    let mut judges: Vec<_> = dirs
+        .iter()
+        .map(|dir| {
+            at(dir, &now, &["tick"])
+                .env("CORBEAU_STORE_WAIT", "5")
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    // The moderator's commands, one after the other while both judges work.
+    let mut waits = Vec::new();
+    while judges.iter_mut().any(|j| j.try_wait().unwrap().is_none()) {
+        waits.push(show().saturating_sub(alone));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for judge in judges {
+        let out = judge.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+    }
+    let left: usize = dirs
+        .iter()
+        .map(|d| fs::read_dir(d.join("inbox/new")).unwrap().count())
+        .sum();
+    assert_eq!(left, 0);
+    let answered = answers(&dirs);
+    assert_eq!(answered.len(), 300, "{answered:?}");
+    assert!(answered.values().all(|n| *n == 1), "{answered:?}");
+    // Enough commands to have met the judges in every step of their passes.
+    assert!(waits.len() >= 5, "{waits:?}");
+    let longest = waits.iter().max().copied().unwrap_or_default();
+    assert!(
+        longest < Duration::from_secs(1),
+        "the longest wait: {longest:?} of {waits:?}"
+    );
+    println!(
+        "{} commands, each {alone:?} alone; the longest wait {longest:?}",
+        waits.len()
+    );
 }

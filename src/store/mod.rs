@@ -367,8 +367,14 @@ impl Store {
     /// Opens (or creates) the store in `dir`, checking and migrating its schema. A store in
     /// use by another process is waited for a little (a moderator's command and a cron
     /// `tick` may meet), then refused with a clear message.
+    ///
+    /// On PostgreSQL it waits in the lock's queue, ahead of the judges, which poll
+    /// ([`Store::open_waiting`]): a moderator's command waits for the mail in hand only.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
-        Store::open_waiting(dir, LOCK_WAIT)
+        match chosen_database() {
+            Some(url) => Store::open_database_in_turn(dir, &url, LOCK_WAIT, pg::Turn::Queue),
+            None => Store::open_files(dir, LOCK_WAIT),
+        }
     }
 
     /// Whether `dir` holds a store: sled writes its `conf` and `db` files at the first
@@ -396,7 +402,7 @@ impl Store {
     /// the store go between two mails when it sees one ([`Store::someone_waits`]).
     pub fn open_waiting(dir: &Path, wait: std::time::Duration) -> Result<Store, StoreError> {
         match chosen_database() {
-            Some(url) => Store::open_database(dir, &url, wait),
+            Some(url) => Store::open_database_in_turn(dir, &url, wait, pg::Turn::Poll),
             None => Store::open_files(dir, wait),
         }
     }
@@ -509,7 +515,16 @@ impl Store {
         url: &DatabaseUrl,
         wait: std::time::Duration,
     ) -> Result<Store, StoreError> {
-        let db = Rc::new(pg::Connection::open(url, wait)?);
+        Store::open_database_in_turn(dir, url, wait, pg::Turn::Queue)
+    }
+
+    fn open_database_in_turn(
+        dir: &Path,
+        url: &DatabaseUrl,
+        wait: std::time::Duration,
+        turn: pg::Turn,
+    ) -> Result<Store, StoreError> {
+        let db = Rc::new(pg::Connection::open(url, wait, turn)?);
         let tree = |name: &str| {
             let table = pg::TREES
                 .iter()

@@ -25,6 +25,24 @@ pub const TREES: [&str; 15] = [
 /// reads as corbeau's in `pg_locks`.
 const LOCK: i64 = 0x636f_7262;
 
+/// The advisory lock a judge waiting its turn holds, shared, to say it waits: it does not
+/// queue for [`LOCK`], so that a moderator's command, which does, comes before it.
+const KNOCK: i64 = LOCK + 1;
+
+/// How often a judge waiting its turn tries the lock again (sled's waiters poll as often).
+const POLL: Duration = Duration::from_millis(20);
+
+/// How a process waits for the store's lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// In PostgreSQL's queue, granted the moment the holder lets go: a moderator's
+    /// command, which must not wait behind a second judge's mail.
+    Queue,
+    /// Trying again every [`POLL`], its wait said by [`KNOCK`]: a judge, which takes the
+    /// store when no command is queued.
+    Poll,
+}
+
 /// How long connecting may take before the database counts as unreachable.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -111,10 +129,34 @@ pub struct Connection {
 impl Connection {
     /// Connects, takes the store's lock (waiting at most `wait`), and creates or checks
     /// the tables.
-    pub(super) fn open(url: &DatabaseUrl, wait: Duration) -> Result<Connection, StoreError> {
+    pub(super) fn open(
+        url: &DatabaseUrl,
+        wait: Duration,
+        turn: Turn,
+    ) -> Result<Connection, StoreError> {
         let mut client = url.connect()?;
         let locked = || StoreError::LockedDatabase(url.shown.clone());
-        if wait.is_zero() {
+        if turn == Turn::Poll && !wait.is_zero() {
+            let give_up = std::time::Instant::now() + wait;
+            let mut knocked = false;
+            loop {
+                let row = client.query_one("SELECT pg_try_advisory_lock($1)", &[&LOCK])?;
+                if row.try_get::<_, bool>(0)? {
+                    break;
+                }
+                if std::time::Instant::now() >= give_up {
+                    return Err(locked());
+                }
+                if !knocked {
+                    client.execute("SELECT pg_advisory_lock_shared($1)", &[&KNOCK])?;
+                    knocked = true;
+                }
+                std::thread::sleep(POLL);
+            }
+            if knocked {
+                client.execute("SELECT pg_advisory_unlock_shared($1)", &[&KNOCK])?;
+            }
+        } else if wait.is_zero() {
             let row = client.query_one("SELECT pg_try_advisory_lock($1)", &[&LOCK])?;
             if !row.try_get::<_, bool>(0)? {
                 return Err(locked());
@@ -235,11 +277,19 @@ pub(super) fn someone_waits(url: &DatabaseUrl) -> bool {
     let Some(client) = probe.as_mut() else {
         return false;
     };
-    let (high, low) = ((LOCK >> 32) as u32, (LOCK & 0xffff_ffff) as u32);
+    // A command queued for the lock, or a judge knocking.
+    let held = |key: i64, granted: &str| {
+        let (high, low) = ((key >> 32) as u32, (key & 0xffff_ffff) as u32);
+        format!(
+            "EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND {granted} \
+             AND classid = {high} AND objid = {low} AND objsubid = 1 \
+             AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))"
+        )
+    };
     let sql = format!(
-        "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted \
-         AND classid = {high} AND objid = {low} AND objsubid = 1 \
-         AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))"
+        "SELECT {} OR {}",
+        held(LOCK, "NOT granted"),
+        held(KNOCK, "granted")
     );
     client
         .query_one(&sql, &[])
