@@ -287,16 +287,38 @@ fn corbeau_arguments(line: &str) -> Option<Vec<String>> {
             || head.ends_with("runuser -u corbeau -- ")
             || head.ends_with(|c: char| "|\"'`(".contains(c));
         let rest = &line[start + program.len()..];
-        let end = rest
-            .find(|c: char| "\"';|&#`".contains(c))
-            .unwrap_or(rest.len());
-        let words: Vec<String> = rest[..end].split_whitespace().map(str::to_string).collect();
+        let words = shell_words(rest, head.ends_with(['"', '\'', '`']));
         let first = words.first()?;
         let option = first.starts_with("--") && first.len() > 2;
         let command = first.starts_with(|c: char| c.is_ascii_lowercase())
             && first.chars().all(|c| c.is_ascii_lowercase() || c == '-');
         (named && (option || command)).then_some(words)
     })
+}
+
+/// The words of a command line up to where the shell would end it (`;`, `|`, `&`, `#`, a
+/// double quote or a backtick), a single-quoted word kept whole (a database URL with its
+/// `?`); inside a quoted command (`sh -c 'corbeau tick'`) a single quote ends it instead.
+fn shell_words(rest: &str, quoted: bool) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' if !quoted => word.extend(chars.by_ref().take_while(|&c| c != '\'')),
+            '\'' | '"' | ';' | '|' | '&' | '#' | '`' => break,
+            c if c.is_whitespace() => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
 }
 
 /// The lines of the fenced blocks of a Markdown text, except TOML ones.

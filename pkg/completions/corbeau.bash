@@ -568,7 +568,7 @@ _corbeau() {
             return 0
             ;;
         corbeau__subcmd__game__subcmd__new)
-            opts="-v -q -h --variant --players --name --moderator --zone --movement --retreat --adjustment --at --days --grace --reminders --max-absence --max-extension --press --civil-disorder-after --victory-centres --last-year --game-lang --no-observers --no-pictures --open --start-when-full --bots --rules --config --data --lang --json --verbose --quiet --log-format --help"
+            opts="-v -q -h --variant --players --garrisons --name --moderator --zone --movement --retreat --adjustment --at --days --grace --reminders --max-absence --max-extension --press --civil-disorder-after --victory-centres --last-year --game-lang --no-observers --no-pictures --open --start-when-full --bots --rules --config --data --lang --json --verbose --quiet --log-format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

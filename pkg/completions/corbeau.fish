@@ -50,7 +50,7 @@ complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "publish" -d 'Write 
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "store" -d 'The store itself: `copy` moves it between a data directory and a PostgreSQL database, or backs it up into an empty one'
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "bot" -d 'The built-in player: `arena` plays it against a holder and a random player'
 complete -c corbeau -n "__fish_corbeau_needs_command" -f -a "completions" -d 'Print shell completions (bash, zsh, fish, elvish, powershell)'
-complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l variant -d 'A built-in variant (`westeros`, `classique`) or a variant file' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l variant -d 'A built-in variant (`westeros`, `classique`, `tempete`) or a variant file' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l position -d 'The position to adjudicate (docs/position-format.md); default: the starting position' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l players -d 'Number of players, for the starting position (the absent houses\' units stay neutral)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand adjudicate" -l house -d 'The house giving orders written without `House:`' -r
@@ -89,7 +89,7 @@ json\t'One JSON object per event and per line: time, level, target, message and 
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log lines on standard error: -v the debug ones, -vv the trace ones (CORBEAU_LOG wins over it)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from draw" -l variant -d 'A built-in variant (`westeros`, `classique`) or a variant file' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from draw" -l variant -d 'A built-in variant (`westeros`, `classique`, `tempete`) or a variant file' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from draw" -l position -d 'The position (docs/position-format.md); default: the starting position' -r -F
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from draw" -l players -d 'Number of players, for the starting position (the absent houses\' units stay neutral)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand map; and __fish_seen_subcommand_from draw" -l house -d 'The house giving orders written without `House:`' -r
@@ -128,8 +128,8 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_see
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "observers" -d 'Allow or forbid observers (`oui`/`non`, `yes`/`no`); forbidding ends the current observers and the requests waiting for confirmation'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "pictures" -d 'Turn the board\'s picture in the game\'s mails on or off (`oui`/`non`, `yes`/`no`): off for players on slow links; the texts stay whole. With `--house`, only in that house\'s player\'s own mails (as the player\'s `SET PICTURES off` by mail)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and not __fish_seen_subcommand_from new list show start pause resume extend process rollback end edit audit summary variant observers pictures set" -f -a "set" -d 'Change settings of a game already created: all the options given, or none if one is refused (docs/deadlines.md, "Changing the settings of a game")'
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l variant -d 'A built-in variant (`westeros`, `classique`) or a variant file' -r
-complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l players -d 'Number of players (3 to 7 on westeros): picks the setup' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l variant -d 'A built-in variant (`westeros`, `classique`, `tempete`) or a variant file' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l players -d 'Number of players (3 to 7 on westeros, 3 or 4 on tempete): picks the setup; by default the variant\'s largest' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l name -d 'The game\'s full name, for mails' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l moderator -d 'The moderator\'s address (a secret is made for acting by mail)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l zone -d 'Time zone of the deadlines (`Europe/Paris`)' -r
@@ -154,6 +154,7 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_su
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l lang -d 'Language of messages and results: fr or en (default: the configuration\'s)' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l log-format -d 'The log lines\' form: text, or one JSON object per line' -r -f -a "text\t'A time, a level and a sentence per line'
 json\t'One JSON object per event and per line: time, level, target, message and the event\'s fields (a pass\'s counts)'"
+complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l garrisons -d 'A strength-1 garrison in each home centre of each house in play, as the Storm of Swords expansion allows on the base board (docs/rules.md, "Garrisons")'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l no-observers -d 'Nobody may observe the game (`game observers GAME yes` allows it later)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l no-pictures -d 'Mails carry no picture of the board (`game pictures GAME yes` turns them on)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand game; and __fish_seen_subcommand_from new" -l open -d 'Free seats may be taken by mail (`JOIN`), vacant ones at once (`TAKEOVER`); docs/email.md, "Joining a game"'
@@ -553,7 +554,7 @@ complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen_subcommand_from arena" -s q -l quiet -d 'Fewer log lines: -q warnings and errors only, -qq errors only, -qqq none (`datc -q`: only its failures and summary)'
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen_subcommand_from arena" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and not __fish_seen_subcommand_from arena" -f -a "arena" -d 'Play whole games between kinds of player (the bot, the yardstick, a holder, a random player); print each kind\'s centres at the end (95 % interval), wins, survivals, and the bot\'s time per decision'
-complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -l variant -d 'A built-in variant (`westeros`, `classique`) or a variant file' -r
+complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -l variant -d 'A built-in variant (`westeros`, `classique`, `tempete`) or a variant file' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -l games -d 'Number of games' -r
 complete -c corbeau -n "__fish_corbeau_using_subcommand bot; and __fish_seen_subcommand_from arena" -l kinds -d 'The kinds of player to seat, turned over the houses from one game to the next (a kind named twice counts once)' -r -f -a "bot\t'The built-in player, which looks ahead with the judge'
 dumb\t'The yardstick: the DumbBot-like player the bot must beat'
