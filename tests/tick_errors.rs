@@ -241,3 +241,39 @@ fn a_store_that_lost_a_variant_exits_2_for_the_command_that_needs_it() {
     assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
     assert!(stderr.starts_with("corbeau: bug in corbeau"), "{stderr}");
 }
+
+/// A moderator's command that finds the store busy or out of reach exits 75, as `tick`
+/// and `ingest` do: nothing was done, and the same command later may work (a script that
+/// retries on 75 retries it), where 1 would say the request itself is wrong.
+#[test]
+fn a_moderators_command_exits_75_when_the_store_is_busy_or_out_of_reach() {
+    let j = CliJudge::new("tick-errors", "moderator-75");
+    let made = j.run_at(BEFORE, &["game", "new", "g", "--variant", "westeros"]);
+    assert_eq!(made.status.code(), Some(0), "{:?}", text(&made));
+
+    // Another process holds sled's store for longer than a command waits.
+    let held = open_db(&j);
+    let busy = j.run_at(BEFORE, &["game", "list"]);
+    drop(held);
+    assert_eq!(busy.status.code(), Some(75), "{:?}", text(&busy));
+
+    // A database nothing answers at (port 1 refuses at once).
+    let elsewhere = j.data().with_file_name("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    fs::write(
+        elsewhere.join("corbeau.toml"),
+        "[store]\nurl = \"postgresql://corbeau@127.0.0.1:1/corbeau\"\n",
+    )
+    .unwrap();
+    for args in [
+        &["game", "list"][..],
+        &["game", "new", "h", "--variant", "westeros"],
+    ] {
+        let out = j.run_in(&elsewhere, BEFORE, args, None);
+        let (_, err) = text(&out);
+        assert_eq!(out.status.code(), Some(75), "{args:?}: {err}");
+        assert!(err.contains("127.0.0.1:1"), "{args:?}: {err}");
+    }
+    let after = j.run_at(BEFORE, &["game", "list"]);
+    assert!(text(&after).0.contains('g'), "{:?}", text(&after));
+}

@@ -215,7 +215,8 @@ pub(super) fn judge_key(config: &Config, lang: Lang) -> Result<(), Error> {
 
 /// A service error as a command-line error in the moderator's language: a bug (a
 /// template that does not render, a secret that could not be made, a damaged store) exits
-/// 2, anything else 1; the callers that must retry say so themselves ([`Error::temporary`]).
+/// 2; a store busy, out of reach or out of room exits 75, since the same command later
+/// may work (a script or a timer retries on 75); anything else 1.
 pub(super) fn game_error(lang: Lang, e: impl Into<ServiceError>) -> Error {
     let e = e.into();
     match e {
@@ -223,6 +224,7 @@ pub(super) fn game_error(lang: Lang, e: impl Into<ServiceError>) -> Error {
         | ServiceError::Render(_)
         | ServiceError::Game(GameError::Secret(_))
         | ServiceError::Store(StorageFailure::Damaged(_)) => Error::Internal(e.message(lang)),
+        ServiceError::Store(StorageFailure::Transient(_)) => Error::Temporary(e.message(lang)),
         _ => Error::Input(e.message(lang)),
     }
 }

@@ -92,15 +92,7 @@ pub(super) fn run(command: StoreCommand) -> Result<(), Error> {
             from = from_shown
         )));
     }
-    let fail = |e: StoreError| {
-        let e = ServiceError::from(e);
-        let transient = matches!(
-            e,
-            ServiceError::Store(crate::service::StorageFailure::Transient(_))
-        );
-        let error = game_error(lang, e);
-        if transient { error.temporary() } else { error }
-    };
+    let fail = |e: StoreError| game_error(lang, ServiceError::from(e));
     let source = from.open().map_err(fail)?;
     let target = to.open().map_err(fail)?;
     let count = source.copy_to(&target).map_err(fail)?;
