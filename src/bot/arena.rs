@@ -1,10 +1,12 @@
 //! One whole game between players of the kinds of [`Player`], through the adjudicator:
-//! movement, retreats and adjustments until a house reaches the victory count of centres,
-//! or the last year is over.
+//! movement, retreats and adjustments until a house reaches the victory count (centres, or
+//! claim points), or the last year is over.
 
 use std::time::{Duration, Instant};
 
-use crate::judge::{GivenOrder, Outcome, PhaseKind, Position, Season, adjudicate};
+use crate::judge::{
+    GivenOrder, Outcome, PhaseKind, Position, Season, adjudicate, leaders, reaching_victory,
+};
 use crate::map::{HouseId, Variant};
 
 use super::Player;
@@ -18,9 +20,13 @@ pub struct Played {
     /// Centres and units of each house at the end, by house index.
     pub centres: Vec<usize>,
     pub units: Vec<usize>,
-    /// The houses that won: one that reached the victory count, or those with most
-    /// centres after the last year; none when the game stopped at the year limit of a
-    /// variant without a last year.
+    /// Claim points of each house at the end (its centres' worth on a variant won by
+    /// points; zero elsewhere).
+    pub points: Vec<u32>,
+    /// The houses that won, as a game decides it: those that reached the victory count
+    /// (centres, or claim points on a variant won by points), or the leaders after the
+    /// last year, the variant's tie-breaks applied (several when they stay tied); none
+    /// when the game stopped at the year limit of a variant without a last year.
     pub winners: Vec<HouseId>,
     /// Bot decisions taken (one per house and phase), and the time they took.
     pub decisions: u64,
@@ -45,12 +51,12 @@ pub fn last_year(variant: &Variant) -> i32 {
 /// its player (houses not named hold).
 pub fn play(variant: &Variant, seats: &[(HouseId, Player)], seed: u64) -> Option<Played> {
     let setup = variant.full_setup()?;
-    let target = usize::from(setup.victory_centres);
     let last = last_year(variant);
     let mut position = Position::starting(variant, Some(setup.players))?;
     let mut played = Played {
         centres: Vec::new(),
         units: Vec::new(),
+        points: Vec::new(),
         winners: Vec::new(),
         decisions: 0,
         thinking: Duration::ZERO,
@@ -117,24 +123,19 @@ pub fn play(variant: &Variant, seats: &[(HouseId, Player)], seed: u64) -> Option
             continue;
         }
         let centres = position.centre_counts(variant);
-        let best = setup
-            .houses
-            .iter()
-            .map(|h| centres[usize::from(h.0)])
-            .max()
-            .unwrap_or(0);
+        // The game's own rule: claim points on a variant won by points, then its
+        // tie-breaks, so that the arena's wins are the ones a game would declare.
+        let reached = reaching_victory(variant, &position, &setup.houses, setup.victory_centres);
         let past_last = position.phase.year > last
             || (position.phase.year == last && position.phase.season == Season::Winter);
-        if best >= target || past_last {
-            if best >= target || variant.victory.last_year.is_some() {
-                played.winners = setup
-                    .houses
-                    .iter()
-                    .copied()
-                    .filter(|h| centres[usize::from(h.0)] == best)
-                    .collect();
+        if !reached.is_empty() || past_last {
+            if !reached.is_empty() {
+                played.winners = leaders(variant, &position, &reached);
+            } else if variant.victory.last_year.is_some() {
+                played.winners = leaders(variant, &position, &setup.houses);
             }
             played.units = position.unit_counts(variant);
+            played.points = position.points_counts(variant);
             played.centres = centres;
             return Some(played);
         }
@@ -157,5 +158,42 @@ fn step_weather(variant: &Variant, position: &mut Position, seed: u64, phases: u
     let step = position.weather.unwrap_or(weather.start);
     if draw % 100 < u64::from(weather.step_percent) {
         position.weather = Some(weather.next_step(step));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::load_variant;
+
+    /// On a variant won by claim points, the arena's winners are those a game would
+    /// declare: a house with the points to win (the first by the tie-breaks among them),
+    /// or the leader by points after the last year; never a house ahead by centres only.
+    #[test]
+    fn on_a_variant_won_by_points_the_winners_have_the_points() {
+        let variant = load_variant("tempete").expect("tempete");
+        let target = variant.victory.points.expect("won by points");
+        let setup = variant.full_setup().expect("setup");
+        let seats: Vec<(HouseId, Player)> =
+            setup.houses.iter().map(|&h| (h, Player::Bot)).collect();
+        let mut decided = 0;
+        for seed in 1..=6 {
+            let played = play(&variant, &seats, seed).expect("played");
+            let best = setup
+                .houses
+                .iter()
+                .map(|h| played.points[usize::from(h.0)])
+                .max()
+                .expect("houses");
+            for h in &played.winners {
+                let points = played.points[usize::from(h.0)];
+                assert!(
+                    points >= u32::from(target) || points == best,
+                    "seed {seed}: {h:?} wins with {points} points (best {best})"
+                );
+            }
+            decided += usize::from(!played.winners.is_empty());
+        }
+        assert!(decided > 0, "no game of six was decided");
     }
 }
