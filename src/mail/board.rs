@@ -14,7 +14,7 @@ use crate::config::Config;
 use crate::game::{Game, PhaseRecord};
 use crate::judge::{PhaseKind, Position};
 use crate::lang::Lang;
-use crate::map::{HouseId, Owner, ProvinceKind, RegionId, UnitKind, Variant};
+use crate::map::{Crossing, HouseId, Owner, ProvinceKind, RegionId, UnitKind, Variant};
 pub use crate::report::DislodgedBrief;
 use crate::report::game_text::{Audience, phase_text, record_results_for, status_word};
 use crate::report::{PhaseAsk, Place, UnitView, province_place, unit_view};
@@ -239,7 +239,7 @@ pub fn house_brief(
     })
 }
 
-/// A move of one of the house's own units to a province it borders, written with the
+/// A move of one of the house's own units to a province it may enter now, written with the
 /// provinces' names: an army or a dragon to a whole province, a fleet to a sea or a
 /// coast it sails along. An empty province is preferred (the order reads as a plain
 /// move), a province without coasts to name (the order needs no coast).
@@ -258,8 +258,14 @@ pub fn example_order(
     let mut best: Option<(u8, String)> = None;
     for unit in units {
         let from = variant.province(variant.province_of(unit.region));
+        // The judge's own question: a ford open in this weather, an arrow of the house,
+        // never a province closed in this game.
+        let passage = position.passage(variant, unit.owner, Crossing::Move);
         for to in variant.region_ids() {
-            if to == unit.region || !variant.can_move(unit.kind, unit.region, to) {
+            if to == unit.region
+                || !variant.can_move_by(unit.kind, unit.region, to, passage)
+                || position.is_closed(variant.province_of(to))
+            {
                 continue;
             }
             let score = example_score(variant, position, unit.kind, to);
@@ -312,4 +318,59 @@ fn no_picture(game: &str, stem: &str, error: &dyn std::fmt::Display) {
         "{}",
         crate::say!(crate::lang::operator(), "log.no_picture", game, stem, error)
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::{GivenOrder, Outcome, adjudicate};
+    use crate::map::load_variant;
+    use crate::order::parse_order;
+
+    /// The example a seated player is shown is an order the judge carries out as given,
+    /// whatever the weather and the provinces closed in the game: never across a ford
+    /// the storm closed, along another house's arrow, or into a closed province.
+    #[test]
+    fn the_example_order_is_legal_in_every_weather_and_setup() {
+        for (name, players) in [
+            ("tempete", Some(3)),
+            ("tempete", None),
+            ("westeros", None),
+            ("classique", None),
+        ] {
+            let variant = load_variant(name).expect(name);
+            let start = Position::starting(&variant, players).expect("setup");
+            let steps = variant.weather.as_ref().map_or(1, |w| w.track.len());
+            for step in 0..steps {
+                let mut position = start.clone();
+                if variant.weather.is_some() {
+                    position.weather = Some(step);
+                }
+                for house in variant.house_ids() {
+                    for lang in [Lang::Fr, Lang::En] {
+                        let Some(text) = example_order(&variant, &position, house, lang) else {
+                            continue;
+                        };
+                        let source: std::sync::Arc<str> = std::sync::Arc::from("example");
+                        let order = parse_order(&variant, &source, 1, &text)
+                            .expect("readable")
+                            .expect("an order");
+                        let given = [GivenOrder {
+                            house: Some(house),
+                            order,
+                        }];
+                        let done = adjudicate(&variant, &position, &given);
+                        assert!(done.rejected.is_empty(), "{name} {step}: `{text}` rejected");
+                        for (_, report) in &done.reports {
+                            assert!(
+                                !matches!(report.outcome, Outcome::Illegal(_)),
+                                "{name} step {step}: `{text}`: {:?}",
+                                report.outcome
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
