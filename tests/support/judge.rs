@@ -41,6 +41,8 @@ pub fn corbeau(dir: &Path) -> Command {
         .env_remove("CORBEAU_LANG")
         .env_remove("CORBEAU_POISON")
         .env("CORBEAU_STORE_WAIT", "0.3");
+    // The configuration keeps the store in `data`, beside it.
+    super::backend::for_command(&mut c, &dir.join("data"));
     c
 }
 
@@ -117,6 +119,15 @@ pub struct Clocked {
     pub dir: PathBuf,
     pub at: chrono::DateTime<chrono::Utc>,
     mails: usize,
+}
+
+impl Drop for Clocked {
+    fn drop(&mut self) {
+        // The folder stays (as it always has, to be looked at); its database, if any, goes.
+        if !std::thread::panicking() {
+            super::backend::release(&self.dir);
+        }
+    }
 }
 
 impl Clocked {

@@ -204,8 +204,45 @@ impl Postgres {
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
+    /// The whole of a database as `pg_dump` writes it (plain SQL, its rows as text).
+    pub fn dump(&self, database_url: &str) -> Vec<u8> {
+        let out = Command::new(self.bin.join("pg_dump"))
+            .args(["--no-owner", "-d", database_url])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "pg_dump: {}", text(&out));
+        out.stdout
+    }
+
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Stops the server and removes its folder once the process `pid` has ended, however
+    /// it ends: a server kept for a whole test binary (a static, never dropped) or one of
+    /// a test killed half-way leaves nothing running behind it.
+    pub fn stop_after(&self, pid: u32) {
+        let data = self.dir.join("cluster");
+        let stop = format!(
+            "{} -D {} -m immediate stop",
+            self.bin.join("pg_ctl").display(),
+            data.display()
+        );
+        let stop = if is_root() {
+            format!("runuser -u {SERVER_USER} -- {stop}")
+        } else {
+            stop
+        };
+        let script = format!(
+            "while kill -0 {pid} 2>/dev/null; do sleep 0.2; done; {stop}; rm -rf {}",
+            self.dir.display()
+        );
+        let _ = Command::new("sh")
+            .args(["-c", &script])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
     }
 }
 
