@@ -153,9 +153,9 @@ fn tick_time(seed: &Path) -> Duration {
 }
 
 /// The window the kills of a short command (`args`, `input` on its standard input) land
-/// in, in milliseconds: 60, or the command's whole run when it takes longer (a store in
-/// PostgreSQL is reached over a connection first), so that some runs end before their
-/// kill and some do not.
+/// in, in milliseconds: 60, or twice the command's longest run of three when that is
+/// longer (a store in PostgreSQL is reached over a connection first; a loaded machine
+/// slows some runs), so that some runs end before their kill and some do not.
 fn kill_window(seed: &Path, now: DateTime<Utc>, args: &[&str], input: &str) -> u64 {
     let whole = (0..3)
         .map(|n| {
@@ -169,9 +169,9 @@ fn kill_window(seed: &Path, now: DateTime<Utc>, args: &[&str], input: &str) -> u
             ));
             started.elapsed()
         })
-        .min()
+        .max()
         .unwrap_or_default();
-    (whole.as_millis() as u64 + 1).max(60)
+    (2 * whole.as_millis() as u64 + 1).max(60)
 }
 
 /// Every game is whole: its history matches its phase count, the position is the last

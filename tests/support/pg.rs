@@ -58,12 +58,25 @@ pub struct Postgres {
     bin: PathBuf,
     pub port: u16,
     databases: AtomicU32,
+    /// Whether the server syncs its writes to disk (a bench's), or not (a test's).
+    durable: bool,
 }
 
 impl Postgres {
     /// Creates a cluster and starts its server; the role `corbeau`, trusted on the
-    /// loopback, owns it.
+    /// loopback, owns it. A test's server does not sync its writes (`fsync=off`): a
+    /// crash of the machine is no test's concern, and the suite runs faster.
     pub fn start(name: &str) -> Postgres {
+        Postgres::start_with(name, false)
+    }
+
+    /// [`Postgres::start`], the server syncing its writes as a real one does: for the
+    /// benches, whose figures stand beside sled's, which syncs too.
+    pub fn start_durable(name: &str) -> Postgres {
+        Postgres::start_with(name, true)
+    }
+
+    fn start_with(name: &str, durable: bool) -> Postgres {
         let bin = bin_dir();
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -86,6 +99,7 @@ impl Postgres {
             dir,
             bin,
             databases: AtomicU32::new(0),
+            durable,
         };
         let data = server.dir.join("cluster");
         server.as_server(
@@ -109,9 +123,10 @@ impl Postgres {
     pub fn start_server(&self) {
         let data = self.dir.join("cluster");
         let options = format!(
-            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "-p {} -k {} -c listen_addresses=127.0.0.1{}",
             self.port,
-            self.dir.display()
+            self.dir.display(),
+            if self.durable { "" } else { " -c fsync=off" }
         );
         self.as_server(
             "pg_ctl",
