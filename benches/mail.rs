@@ -6,12 +6,22 @@
 //! - from the deadline to the last results mail in the outbox folder: one `pass` over a
 //!   7-player game whose orders are all in, and its steps (tick, notices to mails, drain).
 //!
+//! With `CORBEAU_BENCH_STORE=postgres`, every store of the bench is a database of a
+//! PostgreSQL server started for the run (Debian's `initdb` and `pg_ctl`, a cluster in a
+//! temporary folder, as the tests start theirs, but writing to disk as a real server
+//! does), a new database per store; the data directories (spool, outbox folder) stay on
+//! disk, and the figures on tmpfs are left out.
+//!
 //! Sizes: `CORBEAU_BENCH_MAILS` (mails per library figure, default 500),
 //! `CORBEAU_BENCH_SPAWNS` (runs of the binary, default 100), `CORBEAU_BENCH_RUNS` (deadline
 //! passes, default 20).
 
 #[path = "support/example.rs"]
 mod example;
+// The tests' own server, of which the bench needs only a part.
+#[allow(dead_code)]
+#[path = "../tests/support/pg.rs"]
+mod pg;
 use example::example_orders;
 
 use std::io::Write;
@@ -33,6 +43,7 @@ use corbeau::mail::send::drain;
 use corbeau::mail::transport::Transport;
 use corbeau::report::render_template;
 use corbeau::service::Service;
+use corbeau::store::Store;
 use serde_json::json;
 
 const GAME: &str = "w";
@@ -65,6 +76,58 @@ fn start() -> DateTime<Utc> {
     at("2026-11-22T10:00:00Z")
 }
 
+/// The bench's PostgreSQL (`CORBEAU_BENCH_STORE=postgres`): the server, and the database
+/// of each data directory.
+struct Databases {
+    server: pg::Postgres,
+    names: std::sync::Mutex<std::collections::HashMap<PathBuf, String>>,
+}
+
+static DATABASES: std::sync::OnceLock<Option<Databases>> = std::sync::OnceLock::new();
+
+fn databases() -> Option<&'static Databases> {
+    DATABASES
+        .get_or_init(|| {
+            let choice = std::env::var("CORBEAU_BENCH_STORE").unwrap_or_default();
+            match choice.as_str() {
+                "" | "sled" => None,
+                "postgres" | "postgresql" => {
+                    let server = pg::Postgres::start_durable("bench");
+                    server.stop_after(std::process::id());
+                    Some(Databases {
+                        server,
+                        names: Default::default(),
+                    })
+                }
+                other => panic!("CORBEAU_BENCH_STORE={other}: `sled` (the default) or `postgres`"),
+            }
+        })
+        .as_ref()
+}
+
+/// The database that keeps the store of `data` on PostgreSQL, created empty the first
+/// time; none on sled.
+fn database_for(data: &Path) -> Option<String> {
+    let dbs = databases()?;
+    let mut names = dbs.names.lock().expect("databases");
+    if let Some(name) = names.get(data) {
+        return Some(dbs.server.url(name));
+    }
+    let url = dbs.server.database();
+    let name = url.rsplit('/').next().expect("a database name").to_string();
+    names.insert(data.to_path_buf(), name);
+    Some(url)
+}
+
+/// Where the stores are, as the tables say it: the disk's files, or the database.
+fn store_on() -> &'static str {
+    if databases().is_some() {
+        "PostgreSQL"
+    } else {
+        "disk"
+    }
+}
+
 /// Where the stores go: the temporary directory (a disk), and tmpfs when there is one.
 struct Places {
     disk: PathBuf,
@@ -76,7 +139,9 @@ impl Places {
         let shm = Path::new("/dev/shm");
         Places {
             disk: std::env::temp_dir(),
-            tmpfs: (shm.is_dir()
+            // A store in PostgreSQL is where the server keeps its files.
+            tmpfs: (databases().is_none()
+                && shm.is_dir()
                 && std::fs::metadata(shm).is_ok_and(|m| !m.permissions().readonly()))
             .then(|| shm.to_path_buf()),
         }
@@ -136,7 +201,15 @@ fn cheap_hash() -> String {
 
 /// A judge on `dir`: the store and a configuration whose data directory it is.
 fn judge(dir: &Path) -> (Service, Config) {
-    let service = Service::open(dir).expect("store");
+    let store = match database_for(dir) {
+        Some(url) => {
+            std::fs::create_dir_all(dir).expect("data dir");
+            let url: corbeau::store::DatabaseUrl = url.parse().expect("url");
+            Store::open_database(dir, &url, Duration::from_secs(5)).expect("store")
+        }
+        None => Store::open(dir).expect("store"),
+    };
+    let service = Service::on(store).expect("store");
     let config = Config {
         data_dir: dir.to_path_buf(),
         ..Config::default()
@@ -215,6 +288,13 @@ fn main() {
             .map(|t| format!(" and {} (tmpfs)", t.display()))
             .unwrap_or_default()
     );
+    if let Some(dbs) = databases() {
+        println!(
+            "stores in PostgreSQL: a server of its own on port {}, its files in {}",
+            dbs.server.port,
+            dbs.server.dir().display()
+        );
+    }
     let load = load_average();
     pieces(&places);
     ingest(&places, &orders, mails, spawns);
@@ -404,7 +484,7 @@ fn ingest(places: &Places, orders: &[(String, String)], mails: usize, spawns: us
     };
     row(
         "`ingest_one`",
-        "disk",
+        store_on(),
         ingest_one_rate(&places.disk, "one-disk", &hash, &list),
     );
     if let Some(tmpfs) = &places.tmpfs {
@@ -416,7 +496,7 @@ fn ingest(places: &Places, orders: &[(String, String)], mails: usize, spawns: us
     }
     row(
         "`ingest_one`, cheapest Argon2 hash",
-        "disk",
+        store_on(),
         ingest_one_rate(&places.disk, "cheap-disk", &cheap, &list),
     );
     if let Some(tmpfs) = &places.tmpfs {
@@ -432,17 +512,19 @@ fn ingest(places: &Places, orders: &[(String, String)], mails: usize, spawns: us
         1000.0 / delivered
     );
     println!(
-        "| then one `ingest_maildir` | disk | {carried:.1} | {:.2} | | |",
+        "| then one `ingest_maildir` | {} | {carried:.1} | {:.2} | | |",
+        store_on(),
         1000.0 / carried
     );
     let (rate, idle) = binary_rate(&places.disk, &hash, orders, spawns);
     row(
         &format!("`corbeau ingest` < mail, {spawns} runs (process, spool, store open, pass)"),
-        "disk",
+        store_on(),
         rate,
     );
     println!(
-        "| for comparison: `corbeau tick` with nothing to do (process, store open, empty pass) | disk | | {:.2} | | |",
+        "| for comparison: `corbeau tick` with nothing to do (process, store open, empty pass) | {} | | {:.2} | | |",
+        store_on(),
         idle * 1000.0
     );
 }
@@ -516,6 +598,10 @@ fn binary_rate(base: &Path, hash: &str, orders: &[(String, String)], spawns: usi
 /// `corbeau SUBCOMMAND` on the data directory `data`, run in `dir`, at the bench's time.
 fn corbeau(subcommand: &str, dir: &Path, data: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_corbeau"));
+    match database_for(data) {
+        Some(url) => command.env("CORBEAU_STORE", url),
+        None => command.env_remove("CORBEAU_STORE"),
+    };
     command
         .arg(subcommand)
         .arg("--data")
@@ -581,7 +667,7 @@ fn deadline(places: &Places, orders: &[(String, String)], runs: usize) {
     );
     println!("| step | store on | median | max |");
     println!("|---|---|---:|---:|");
-    let mut bases = vec![("disk", places.disk.clone())];
+    let mut bases = vec![(store_on(), places.disk.clone())];
     if let Some(t) = &places.tmpfs {
         bases.push(("tmpfs", t.clone()));
     }

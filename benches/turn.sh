@@ -7,9 +7,29 @@
 #                                     phase and writes its results.
 # With STORE=postgresql://… (an empty database, a new one for each run), `run` copies
 # the store of DIR into it (`corbeau store copy`, not timed) and the tick works there.
+# With STORE=postgres, the same on a server of the run's own: Debian's initdb and pg_ctl,
+# a cluster in a temporary folder (owned by nobody when run as root), syncing its writes
+# as a real server does, stopped and removed at the end.
 # Either way the tick's own time is printed.
 set -e
 BIN=$(realpath "$2"); DIR=$3
+
+# A throwaway PostgreSQL server and an empty database in it; STORE becomes its URL.
+throwaway_postgres() {
+  PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  PGAS=()
+  [ -x "$PGBIN/initdb" ] || { echo "PostgreSQL is not installed: apt-get install -y postgresql" >&2; exit 1; }
+  PGDIR=$(mktemp -d)
+  if [ "$(id -u)" = 0 ]; then chown nobody: "$PGDIR"; PGAS=(runuser -u nobody --); fi
+  local port
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  "${PGAS[@]}" "$PGBIN/initdb" -D "$PGDIR/cluster" -U corbeau --auth=trust -E UTF8 >/dev/null
+  "${PGAS[@]}" "$PGBIN/pg_ctl" -D "$PGDIR/cluster" -l "$PGDIR/log" -w \
+    -o "-p $port -k $PGDIR -c listen_addresses=127.0.0.1" start >/dev/null
+  trap '"${PGAS[@]}" "$PGBIN/pg_ctl" -D "$PGDIR/cluster" -m fast -w stop >/dev/null; rm -rf "$PGDIR"' EXIT
+  "$PGBIN/createdb" -h 127.0.0.1 -p "$port" -U corbeau turn
+  STORE="postgresql://corbeau@127.0.0.1:$port/turn"
+}
 case $1 in
 setup)
   rm -rf "$DIR"; mkdir -p "$DIR"; cd "$DIR"
@@ -31,6 +51,7 @@ run)
     done
     i=$((i+3))
   done
+  if [ "$STORE" = postgres ]; then throwaway_postgres; fi
   if [ -n "$STORE" ]; then
     "$BIN" store copy --from corbeau-data --to "$STORE" >/dev/null
     rm -rf corbeau-data/db corbeau-data/conf corbeau-data/snap.*

@@ -114,7 +114,9 @@ impl Judge {
     }
 
     fn run(&self, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
-        let out = Command::new(env!("CARGO_BIN_EXE_corbeau"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_corbeau"));
+        support::backend::for_command(&mut command, &self.root.join("data"));
+        let out = command
             .args(args)
             .current_dir(&self.root)
             .env("CORBEAU_NOW", &self.now)
@@ -482,7 +484,9 @@ fn ingest_from_stdin_answers_through_the_outbox_folder() {
     fs::create_dir_all(&root).unwrap();
     let run = |args: &[&str], stdin: &str| {
         use std::io::Write;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_corbeau"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_corbeau"));
+        support::backend::for_command(&mut command, &root.join("data"));
+        let mut child = command
             .args(args)
             .arg("--data")
             .arg(root.join("data"))

@@ -10,7 +10,9 @@ use super::support::cli::CliJudge;
 /// `corbeau ARGS` in `j`'s folder, killed (and the test failed) if it runs for more than
 /// 30 s: a read that does not stop at the cap would run until the memory is gone.
 fn bounded(j: &CliJudge, args: &[&str], lang: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_corbeau"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_corbeau"));
+    crate::support::backend::for_command(&mut command, &j.data());
+    let mut child = command
         .args(args)
         .current_dir(&j.root)
         .env("CORBEAU_LANG", lang)

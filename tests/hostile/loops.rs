@@ -290,7 +290,9 @@ fn add_or_replace_to_the_judge_or_an_address_in_the_game_is_refused() {
     )
     .unwrap();
     let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_corbeau"))
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_corbeau"));
+        crate::support::backend::for_command(&mut command, &dir.join("data"));
+        command
             .args(args)
             .current_dir(&dir)
             .env("CORBEAU_NOW", "2026-03-23T08:00:00Z")

@@ -20,7 +20,7 @@ const GAME: &str = "bataille";
 fn a_busy_store_gives_75_and_nothing_done_then_the_retry_is_acted_on_once() {
     let dir = root("busy", "");
     let raw = mail("bob@example.org", "busy@example.org", "AIDE");
-    let held = corbeau::store::Store::open(&dir.join("data")).unwrap();
+    let held = crate::support::backend::open_store(&dir.join("data"));
     let out = run(corbeau(&dir).arg("ingest"), &raw);
     assert_eq!(out.status.code(), Some(75), "{}", said(&out));
     assert!(files(&dir.join("data/incoming/new")).is_empty());

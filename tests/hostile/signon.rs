@@ -513,7 +513,8 @@ fn a_player_s_secret_from_another_address_is_told_to_the_owner_as_such() {
 
 // ===================================================================== secrets
 
-/// Every place a secret could be kept: the files of the store, `export`.
+/// Every place a secret could be kept: the files of the store (its database on
+/// PostgreSQL), `export`.
 fn assert_nowhere(w: &mut World, secrets: &[&str]) {
     let dir = w.config.data_dir.clone();
     w.close();
@@ -539,8 +540,20 @@ fn assert_nowhere(w: &mut World, secrets: &[&str]) {
             );
         }
     }
+    // On PostgreSQL the store is the database's rows: its dump, as a backup holds it.
+    if let Some(bytes) = crate::support::backend::dump(&dir) {
+        seen += bytes.len();
+        for secret in secrets {
+            assert!(
+                !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+                "{secret} in the database"
+            );
+        }
+    }
     assert!(seen > 0);
-    let export = Command::new(env!("CARGO_BIN_EXE_corbeau"))
+    let mut export = Command::new(env!("CARGO_BIN_EXE_corbeau"));
+    crate::support::backend::for_command(&mut export, &dir);
+    let export = export
         .args(["export", GAME, "--data"])
         .arg(&dir)
         .output()

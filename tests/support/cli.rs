@@ -18,6 +18,7 @@ pub fn corbeau(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_corbeau"))
         .args(args)
         .env_remove("CORBEAU_LANG")
+        .env_remove("CORBEAU_STORE")
         .output()
         .expect("run corbeau");
     (
@@ -66,7 +67,9 @@ impl CliJudge {
     /// outcome (but no panic).
     #[track_caller]
     pub fn run_in(&self, dir: &Path, now: &str, args: &[&str], stdin: Option<&str>) -> Output {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_corbeau"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_corbeau"));
+        super::backend::for_command(&mut command, &self.data());
+        let mut child = command
             .args(args)
             .arg("--data")
             .arg(self.data())

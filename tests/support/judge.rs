@@ -41,6 +41,17 @@ pub fn corbeau(dir: &Path) -> Command {
         .env_remove("CORBEAU_LANG")
         .env_remove("CORBEAU_POISON")
         .env("CORBEAU_STORE_WAIT", "0.3");
+    // The configuration keeps the store in `data`, beside it, unless it names a database
+    // of its own (the tests of the store on PostgreSQL): that one it keeps.
+    let own_database = fs::read_to_string(dir.join("corbeau.toml"))
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .is_some_and(|config| config.get("store").and_then(|s| s.get("url")).is_some());
+    if own_database {
+        c.env_remove("CORBEAU_STORE");
+    } else {
+        super::backend::for_command(&mut c, &dir.join("data"));
+    }
     c
 }
 
@@ -117,6 +128,15 @@ pub struct Clocked {
     pub dir: PathBuf,
     pub at: chrono::DateTime<chrono::Utc>,
     mails: usize,
+}
+
+impl Drop for Clocked {
+    fn drop(&mut self) {
+        // The folder stays (as it always has, to be looked at); its database, if any, goes.
+        if !std::thread::panicking() {
+            super::backend::release(&self.dir);
+        }
+    }
 }
 
 impl Clocked {

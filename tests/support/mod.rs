@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod backend;
 pub mod cli;
 pub mod judge;
 pub mod pg;
@@ -104,6 +105,7 @@ impl Deref for TempDir {
 impl Drop for TempDir {
     fn drop(&mut self) {
         if !std::thread::panicking() {
+            backend::release(&self.0);
             let _ = fs::remove_dir_all(&self.0);
         }
     }

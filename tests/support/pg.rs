@@ -58,12 +58,25 @@ pub struct Postgres {
     bin: PathBuf,
     pub port: u16,
     databases: AtomicU32,
+    /// Whether the server syncs its writes to disk (a bench's), or not (a test's).
+    durable: bool,
 }
 
 impl Postgres {
     /// Creates a cluster and starts its server; the role `corbeau`, trusted on the
-    /// loopback, owns it.
+    /// loopback, owns it. A test's server does not sync its writes (`fsync=off`): a
+    /// crash of the machine is no test's concern, and the suite runs faster.
     pub fn start(name: &str) -> Postgres {
+        Postgres::start_with(name, false)
+    }
+
+    /// [`Postgres::start`], the server syncing its writes as a real one does: for the
+    /// benches, whose figures stand beside sled's, which syncs too.
+    pub fn start_durable(name: &str) -> Postgres {
+        Postgres::start_with(name, true)
+    }
+
+    fn start_with(name: &str, durable: bool) -> Postgres {
         let bin = bin_dir();
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -86,6 +99,7 @@ impl Postgres {
             dir,
             bin,
             databases: AtomicU32::new(0),
+            durable,
         };
         let data = server.dir.join("cluster");
         server.as_server(
@@ -109,9 +123,10 @@ impl Postgres {
     pub fn start_server(&self) {
         let data = self.dir.join("cluster");
         let options = format!(
-            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "-p {} -k {} -c listen_addresses=127.0.0.1{}",
             self.port,
-            self.dir.display()
+            self.dir.display(),
+            if self.durable { "" } else { " -c fsync=off" }
         );
         self.as_server(
             "pg_ctl",
@@ -204,8 +219,45 @@ impl Postgres {
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
+    /// The whole of a database as `pg_dump` writes it (plain SQL, its rows as text).
+    pub fn dump(&self, database_url: &str) -> Vec<u8> {
+        let out = Command::new(self.bin.join("pg_dump"))
+            .args(["--no-owner", "-d", database_url])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "pg_dump: {}", text(&out));
+        out.stdout
+    }
+
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Stops the server and removes its folder once the process `pid` has ended, however
+    /// it ends: a server kept for a whole test binary (a static, never dropped) or one of
+    /// a test killed half-way leaves nothing running behind it.
+    pub fn stop_after(&self, pid: u32) {
+        let data = self.dir.join("cluster");
+        let stop = format!(
+            "{} -D {} -m immediate stop",
+            self.bin.join("pg_ctl").display(),
+            data.display()
+        );
+        let stop = if is_root() {
+            format!("runuser -u {SERVER_USER} -- {stop}")
+        } else {
+            stop
+        };
+        let script = format!(
+            "while kill -0 {pid} 2>/dev/null; do sleep 0.2; done; {stop}; rm -rf {}",
+            self.dir.display()
+        );
+        let _ = Command::new("sh")
+            .args(["-c", &script])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
     }
 }
 

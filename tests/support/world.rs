@@ -117,7 +117,7 @@ impl World {
         // the secrets need the judge's key.
         corbeau::service::auth::install_judge_key(&config.key_file()).unwrap();
         World {
-            service: Some(Service::open(&config.data_dir).unwrap()),
+            service: Some(super::backend::open_service(&config.data_dir)),
             config,
             dir,
             subject: "ordres",
@@ -147,7 +147,7 @@ impl World {
     /// Opens the store again, as a restarted judge does.
     pub fn reopen(&mut self) {
         self.service = None;
-        self.service = Some(Service::open(&self.config.data_dir).unwrap());
+        self.service = Some(super::backend::open_service(&self.config.data_dir));
     }
 
     // ------------------------------------------------------------ changing a game
