@@ -67,7 +67,12 @@ impl Service {
             let _ = self.store.unclaim(&claimed);
             return Err(e.into());
         }
-        for (id, ahead) in claimed.iter().zip(ahead) {
+        for (n, (id, ahead)) in claimed.iter().zip(ahead).enumerate() {
+            // A moderator's command queued meanwhile goes before the next commit, not
+            // after the whole batch.
+            if n > 0 {
+                self.store.give_way(wait)?;
+            }
             if let Err(e) = self.commit_claimed(id, ahead, now, report) {
                 report.errors.push((id.clone(), e));
             }

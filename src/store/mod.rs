@@ -853,6 +853,19 @@ impl Store {
         }
     }
 
+    /// Lets the lock go and takes it again, waiting at most `wait`, when another process
+    /// waits for it (PostgreSQL): the connection, and what was read, stay.
+    pub fn give_way(&self, wait: std::time::Duration) -> Result<(), StoreError> {
+        let Backend::Pg(db) = &self.backend else {
+            return Ok(());
+        };
+        if !pg::someone_waits(&db.url) {
+            return Ok(());
+        }
+        db.let_go()?;
+        db.take_again(wait)
+    }
+
     /// A game and the bytes it was read from, to tell later whether it changed since.
     pub fn game_read(&self, id: &str) -> Result<Option<(Vec<u8>, Game)>, StoreError> {
         match self.games.get(id)? {
