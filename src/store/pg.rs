@@ -214,6 +214,14 @@ impl Connection {
         let seconds = lease.as_secs_f64();
         let mut client = self.client.borrow_mut();
         let mut tx = client.transaction()?;
+        // Claims a dead judge left on games done since, or no longer due: nobody will
+        // give them up. Rows another judge has in hand are skipped, never waited for.
+        tx.execute(
+            "DELETE FROM claims WHERE game IN (SELECT game FROM claims \
+             WHERE until < now() AND game NOT IN (SELECT value FROM wake WHERE key <= $1) \
+             FOR UPDATE SKIP LOCKED)",
+            &[&last],
+        )?;
         // A row for every game due, so that the claim below has rows to lock; a row of
         // another judge stays as it is.
         tx.execute(
