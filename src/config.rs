@@ -59,6 +59,9 @@ pub struct StoreConfig {
     /// Megabytes of memory the store keeps of what it read and wrote: left to sled's own
     /// default (a gigabyte), a busy deadline's mails pile up there until the process ends.
     pub cache_mb: u64,
+    /// Seconds a judge's claim on a game due lasts, on PostgreSQL: past it, another judge
+    /// takes over the games of one that died.
+    pub lease_seconds: u64,
 }
 
 impl Default for StoreConfig {
@@ -66,6 +69,7 @@ impl Default for StoreConfig {
         StoreConfig {
             url: None,
             cache_mb: 64,
+            lease_seconds: 60,
         }
     }
 }

@@ -167,6 +167,7 @@ pub(super) fn settings(args: &StoreArgs) -> Result<(Config, Lang, DateTime<Utc>)
     });
     crate::lang::set_operator(lang);
     crate::store::set_cache_mb(config.store.cache_mb);
+    crate::store::set_lease_seconds(config.store.lease_seconds);
     choose_store(&config, lang)?;
     // The message catalogue follows the templates: the configured directory, else
     // ./templates (docs/wording.md); a broken override file stops the command here.

@@ -12,6 +12,8 @@
 //! - [`send`]: draining the outbox with retries and back-off;
 //! - [`dispatch`]: carrying out one inbound mail's commands and writing its reply (the
 //!   work itself, split by job, in `desk`);
+//! - `deadline`: the games due at a deadline, claimed a few at a time when judges share
+//!   the store;
 //! - [`notify`]: turning queued notices (results, reminders, …) into mails;
 //! - [`maildir`]: reading every new message of a Maildir;
 //! - `log`: the operator's log line of each mail read (its Message-ID, its sender as
@@ -21,6 +23,7 @@ pub mod board;
 pub mod bounces;
 pub mod command;
 pub mod compose;
+mod deadline;
 mod desk;
 pub mod dispatch;
 pub mod inbound;

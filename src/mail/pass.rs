@@ -84,6 +84,10 @@ pub struct Keeper {
 /// before it opens it again (each waits its own turn: this only bounds a stale knock).
 const YIELD: Duration = Duration::from_secs(2);
 
+/// How long a held store's lock, let go for a while (docs/storage.md, "Several judges at
+/// once"), is waited for again: as long as a command waits to open the store.
+const OPEN_WAIT: Duration = Duration::from_secs(5);
+
 impl<'a> Hold<'a> {
     /// The store of `dir`, opened when a step needs it, waiting at most `wait` for it.
     pub fn dir(dir: impl Into<PathBuf>, wait: Duration) -> Hold<'a> {
@@ -142,6 +146,14 @@ impl<'a> Hold<'a> {
         match self {
             Hold::Dir(keeper) => keeper.releases,
             Hold::Open(_) => 0,
+        }
+    }
+
+    /// How long an opening of the store waits for another process.
+    pub fn wait(&self) -> Duration {
+        match self {
+            Hold::Dir(keeper) => keeper.wait,
+            Hold::Open(_) => OPEN_WAIT,
         }
     }
 
@@ -242,13 +254,7 @@ pub fn pass_holding(
         maildir::read_maildir(hold, config, &dir, now, &mut report.ingest)?;
     }
     hold.breathe();
-    // One game at a time, the store let go between two when someone waits for it: a
-    // phase is processed, with its pictures, in a fraction of a second, but many
-    // falling due together would keep a moderator's command waiting for all of them.
-    for id in hold.service()?.due_games(now)? {
-        hold.breathe();
-        hold.service()?.tick_one(&id, now, &mut report.tick);
-    }
+    super::deadline::tick_due(hold, now, &mut report.tick)?;
     hold.breathe();
     // The outbox is drained after each run of notices told, not only at the end: a
     // deadline of a thousand games writes ten thousand mails, which would otherwise all

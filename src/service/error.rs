@@ -145,6 +145,7 @@ impl From<StoreError> for ServiceError {
             | StoreError::Database(_)
             | StoreError::Unreachable { .. }
             | StoreError::LockedDatabase(_)
+            | StoreError::WriteUnlocked
             | StoreError::NoRoom { .. }
             | StoreError::Backup { .. } => ServiceError::Store(StorageFailure::Transient(message)),
             StoreError::Corrupt(_) => ServiceError::Store(StorageFailure::Damaged(message)),

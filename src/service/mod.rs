@@ -3,6 +3,7 @@
 //! with its audit entry, its phase record and the notices it causes, in one transaction.
 
 pub mod auth;
+mod deadline;
 mod door;
 mod error;
 pub mod picture;

@@ -47,6 +47,7 @@ impl PgTree {
         sql: &str,
         params: &[&(dyn postgres::types::ToSql + Sync)],
     ) -> Result<u64, StoreError> {
+        self.db.writable()?;
         Ok(self.db.client.borrow_mut().execute(sql, params)?)
     }
 
@@ -322,6 +323,7 @@ where
     match trees.first() {
         None => Ok(()),
         Some(Tree::Pg(first)) => {
+            first.db.writable()?;
             let mut client = first.db.client.borrow_mut();
             let tx = RefCell::new(client.transaction()?);
             let views = trees

@@ -109,6 +109,10 @@ pub enum StoreError {
         pg::LAYOUT_VERSION
     )]
     NewerDatabase { found: u32 },
+    /// A write to the database by a connection that had let the store's lock go: a
+    /// judge's mistake, refused so that it cannot overwrite another judge's change.
+    #[error("a write to the store without its lock was refused: nothing was changed")]
+    WriteUnlocked,
     /// `store copy` into a store that holds something.
     #[error("the store {0} is not empty: nothing was copied")]
     NotEmpty(String),
@@ -337,6 +341,19 @@ pub fn set_cache_mb(mb: u64) {
 
 fn cache_bytes() -> u64 {
     CACHE_BYTES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// How long a judge's claim on a game lasts (`[store] lease_seconds`): past it, a judge
+/// that died no longer keeps the game from the others.
+static LEASE_SECONDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(60);
+
+/// Sets how long the claims of this process last, from the configuration.
+pub fn set_lease_seconds(seconds: u64) {
+    LEASE_SECONDS.store(seconds.max(1), std::sync::atomic::Ordering::Relaxed);
+}
+
+fn lease() -> std::time::Duration {
+    std::time::Duration::from_secs(LEASE_SECONDS.load(std::sync::atomic::Ordering::Relaxed))
 }
 
 /// Where a store is kept: sled's files in the data directory, or a PostgreSQL database.
@@ -772,6 +789,99 @@ impl Store {
         Ok(ids)
     }
 
+    /// Whether the games due are claimed one by one ([`Store::claim_due`]): on
+    /// PostgreSQL, where several judges share the store; sled has one process.
+    pub fn claims_games(&self) -> bool {
+        matches!(self.backend, Backend::Pg(_))
+    }
+
+    /// Claims at most `count` of the games whose wake time has come, leaving out `skip`
+    /// and those another judge holds a live claim on (docs/storage.md, "Several judges at
+    /// once"). On sled, where nobody else can claim, the games due but `skip`, all of
+    /// them.
+    pub fn claim_due(
+        &self,
+        now: DateTime<Utc>,
+        skip: &[String],
+        count: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let Backend::Pg(db) = &self.backend else {
+            let mut due = self.due_games(now)?;
+            due.retain(|id| !skip.contains(id));
+            return Ok(due);
+        };
+        let last = end_of(&time_key(now));
+        let skip: Vec<Vec<u8>> = skip.iter().map(|id| id.as_bytes().to_vec()).collect();
+        Ok(db
+            .claim(&last, &skip, count, lease())?
+            .into_iter()
+            .map(|id| String::from_utf8_lossy(&id).into_owned())
+            .collect())
+    }
+
+    /// Whether this store's claim on `id` is still live and its own (always on sled).
+    pub fn holds_claim(&self, id: &str) -> Result<bool, StoreError> {
+        match &self.backend {
+            Backend::Pg(db) => db.holds_claim(id.as_bytes()),
+            Backend::Sled(_) => Ok(true),
+        }
+    }
+
+    /// Gives up this store's claims on `ids`.
+    pub fn unclaim(&self, ids: &[String]) -> Result<(), StoreError> {
+        if let Backend::Pg(db) = &self.backend {
+            let ids: Vec<Vec<u8>> = ids.iter().map(|id| id.as_bytes().to_vec()).collect();
+            db.unclaim(&ids)?;
+        }
+        Ok(())
+    }
+
+    /// Lets the store's lock go while this process keeps reading (PostgreSQL; sled's
+    /// file stays held): every write is refused until [`Store::take_again`].
+    pub fn let_go(&self) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Pg(db) => db.let_go(),
+            Backend::Sled(_) => Ok(()),
+        }
+    }
+
+    /// Takes the lock let go by [`Store::let_go`] again, waiting at most `wait`.
+    pub fn take_again(&self, wait: std::time::Duration) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Pg(db) => db.take_again(wait),
+            Backend::Sled(_) => Ok(()),
+        }
+    }
+
+    /// Lets the lock go and takes it again, waiting at most `wait`, when another process
+    /// waits for it (PostgreSQL): the connection, and what was read, stay.
+    pub fn give_way(&self, wait: std::time::Duration) -> Result<(), StoreError> {
+        let Backend::Pg(db) = &self.backend else {
+            return Ok(());
+        };
+        if !pg::someone_waits(&db.url) {
+            return Ok(());
+        }
+        db.let_go()?;
+        db.take_again(wait)
+    }
+
+    /// A game and the bytes it was read from, to tell later whether it changed since.
+    pub fn game_read(&self, id: &str) -> Result<Option<(Vec<u8>, Game)>, StoreError> {
+        match self.games.get(id)? {
+            Some(bytes) => {
+                let game = self.decode_game(&bytes)?;
+                Ok(Some((bytes, game)))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// Whether the game `id` is stored as `bytes` (none: not stored).
+    pub fn game_is(&self, id: &str, bytes: Option<&[u8]>) -> Result<bool, StoreError> {
+        Ok(self.games.get(id)?.as_deref() == bytes)
+    }
+
     /// The history of a game, oldest first.
     pub fn phases(&self, id: &str) -> Result<Vec<PhaseRecord>, StoreError> {
         let mut records = self
@@ -1190,7 +1300,8 @@ impl Store {
     }
 
     /// Turns a queued notice into the mails that tell it, in one transaction: the notice
-    /// is never both gone and unsent.
+    /// is never both gone and unsent, and a notice already gone (told by another judge)
+    /// queues nothing.
     /// With the notice, the hourly counters of the mails it sent (`counted`) and the
     /// copies the cap held back (`held`), in the same transaction.
     pub fn notice_to_mails(
@@ -1215,6 +1326,11 @@ impl Store {
                     "the trees of a notice's mails".into(),
                 )));
             };
+            // Told already by another judge that had the store meanwhile: its mails are
+            // queued, these would be the same news twice.
+            if notices.get(key.to_be_bytes())?.is_none() {
+                return Ok(());
+            }
             notices.remove(key.to_be_bytes())?;
             put_sequenced(outbox, &keys, &json)?;
             put_sequenced(held, &held_keys, &held_json)?;
@@ -1242,6 +1358,12 @@ impl Store {
                     "the trees of a digest".into(),
                 )));
             };
+            // The same digest, told already by another judge meanwhile.
+            for key in keys {
+                if held.get(key.to_be_bytes())?.is_none() {
+                    return Ok(());
+                }
+            }
             for key in keys {
                 held.remove(key.to_be_bytes())?;
             }

@@ -2,7 +2,7 @@
 //! tables, and the lock that lets one judge at a time hold the store, as sled's file lock
 //! does on one machine.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::str::FromStr;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -13,7 +13,7 @@ use super::StoreError;
 
 /// The version of the tables below, kept in `corbeau_schema`; bumped (with a migration
 /// step) when they change. A database whose tables are newer is refused.
-pub const LAYOUT_VERSION: u32 = 1;
+pub const LAYOUT_VERSION: u32 = 2;
 
 /// The trees of the store, one table each, named as sled names its trees.
 pub const TREES: [&str; 15] = [
@@ -124,6 +124,11 @@ fn full(e: &dyn std::error::Error) -> String {
 pub struct Connection {
     pub(super) client: RefCell<postgres::Client>,
     pub(super) url: DatabaseUrl,
+    /// Whether this connection holds the store's lock: a judge lets it go while it
+    /// adjudicates the games it claimed, and writes nothing meanwhile.
+    locked: Cell<bool>,
+    /// Who this connection is in `claims`, asked of the server once.
+    holder: RefCell<Option<String>>,
 }
 
 impl Connection {
@@ -135,47 +140,137 @@ impl Connection {
         turn: Turn,
     ) -> Result<Connection, StoreError> {
         let mut client = url.connect()?;
-        let locked = || StoreError::LockedDatabase(url.shown.clone());
-        if turn == Turn::Poll && !wait.is_zero() {
-            let give_up = std::time::Instant::now() + wait;
-            let mut knocked = false;
-            loop {
-                let row = client.query_one("SELECT pg_try_advisory_lock($1)", &[&LOCK])?;
-                if row.try_get::<_, bool>(0)? {
-                    break;
-                }
-                if std::time::Instant::now() >= give_up {
-                    return Err(locked());
-                }
-                if !knocked {
-                    client.execute("SELECT pg_advisory_lock_shared($1)", &[&KNOCK])?;
-                    knocked = true;
-                }
-                std::thread::sleep(POLL);
-            }
-            if knocked {
-                client.execute("SELECT pg_advisory_unlock_shared($1)", &[&KNOCK])?;
-            }
-        } else if wait.is_zero() {
-            let row = client.query_one("SELECT pg_try_advisory_lock($1)", &[&LOCK])?;
-            if !row.try_get::<_, bool>(0)? {
-                return Err(locked());
-            }
-        } else {
-            let millis = wait.as_millis().max(1);
-            client.batch_execute(&format!("SET lock_timeout = {millis}"))?;
-            match client.execute("SELECT pg_advisory_lock($1)", &[&LOCK]) {
-                Ok(_) => {}
-                Err(e) if e.code() == Some(&SqlState::LOCK_NOT_AVAILABLE) => return Err(locked()),
-                Err(e) => return Err(e.into()),
-            }
-            client.batch_execute("SET lock_timeout = 0")?;
-        }
+        take_lock(&mut client, url, wait, turn)?;
         create_tables(&mut client)?;
         Ok(Connection {
             client: RefCell::new(client),
             url: url.clone(),
+            locked: Cell::new(true),
+            holder: RefCell::new(None),
         })
+    }
+
+    /// Refuses a write made without the store's lock: only the lock keeps two judges'
+    /// writes to one game apart.
+    pub(super) fn writable(&self) -> Result<(), StoreError> {
+        if self.locked.get() {
+            Ok(())
+        } else {
+            Err(StoreError::WriteUnlocked)
+        }
+    }
+
+    /// Lets the store's lock go, keeping the connection: reads and claims go on.
+    pub(super) fn let_go(&self) -> Result<(), StoreError> {
+        if self.locked.get() {
+            self.client
+                .borrow_mut()
+                .execute("SELECT pg_advisory_unlock($1)", &[&LOCK])?;
+            self.locked.set(false);
+        }
+        Ok(())
+    }
+
+    /// Takes the store's lock again, waiting as a judge waits.
+    pub(super) fn take_again(&self, wait: Duration) -> Result<(), StoreError> {
+        if !self.locked.get() {
+            take_lock(&mut self.client.borrow_mut(), &self.url, wait, Turn::Poll)?;
+            self.locked.set(true);
+        }
+        Ok(())
+    }
+
+    /// This connection's name in `claims`: the judge's process id (for the operator who
+    /// reads the table), then the server's process of the connection and the instant
+    /// asked, which no other connection, now or later, shares.
+    fn holder(&self) -> Result<String, StoreError> {
+        if let Some(holder) = self.holder.borrow().as_ref() {
+            return Ok(holder.clone());
+        }
+        let row = self.client.borrow_mut().query_one(
+            "SELECT pg_backend_pid()::text || '@' || \
+             (extract(epoch FROM clock_timestamp()) * 1000000)::bigint::text",
+            &[],
+        )?;
+        let server: String = row.try_get(0)?;
+        let holder = format!("{}/{server}", std::process::id());
+        *self.holder.borrow_mut() = Some(holder.clone());
+        Ok(holder)
+    }
+
+    /// Claims at most `count` of the games whose wake key is at most `last`, leaving
+    /// out `skip` and the games another judge's live claim holds, for `lease`: the
+    /// games claimed, in their order of the wake table. A claim is its own transaction,
+    /// made with or without the store's lock.
+    pub(super) fn claim(
+        &self,
+        last: &[u8],
+        skip: &[Vec<u8>],
+        count: usize,
+        lease: Duration,
+    ) -> Result<Vec<Vec<u8>>, StoreError> {
+        let holder = self.holder()?;
+        let count = i64::try_from(count).unwrap_or(i64::MAX);
+        let seconds = lease.as_secs_f64();
+        let mut client = self.client.borrow_mut();
+        let mut tx = client.transaction()?;
+        // Claims a dead judge left on games done since, or no longer due: nobody will
+        // give them up. Rows another judge has in hand are skipped, never waited for.
+        tx.execute(
+            "DELETE FROM claims WHERE game IN (SELECT game FROM claims \
+             WHERE until < now() AND game NOT IN (SELECT value FROM wake WHERE key <= $1) \
+             FOR UPDATE SKIP LOCKED)",
+            &[&last],
+        )?;
+        // A row for every game due, so that the claim below has rows to lock; a row of
+        // another judge stays as it is.
+        tx.execute(
+            "INSERT INTO claims (game, holder, until) \
+             SELECT DISTINCT value, '', '-infinity'::timestamptz FROM wake WHERE key <= $1 \
+             ON CONFLICT (game) DO NOTHING",
+            &[&last],
+        )?;
+        // Rows another judge is claiming at this instant are skipped, not waited for;
+        // once its claim is committed, its `until` keeps them out.
+        let rows = tx.query(
+            "SELECT c.game FROM claims c \
+             WHERE c.game IN (SELECT value FROM wake WHERE key <= $1) \
+             AND c.until < now() AND NOT (c.game = ANY($2)) \
+             ORDER BY c.game LIMIT $3 FOR UPDATE SKIP LOCKED",
+            &[&last, &skip, &count],
+        )?;
+        let games = rows
+            .iter()
+            .map(|row| row.try_get::<_, Vec<u8>>(0))
+            .collect::<Result<Vec<_>, _>>()?;
+        tx.execute(
+            "UPDATE claims SET holder = $1, until = now() + make_interval(secs => $2) \
+             WHERE game = ANY($3)",
+            &[&holder, &seconds, &games],
+        )?;
+        tx.commit()?;
+        Ok(games)
+    }
+
+    /// Whether this connection still holds a live claim on `game`.
+    pub(super) fn holds_claim(&self, game: &[u8]) -> Result<bool, StoreError> {
+        let holder = self.holder()?;
+        let row = self.client.borrow_mut().query_one(
+            "SELECT EXISTS (SELECT 1 FROM claims WHERE game = $1 AND holder = $2 \
+             AND until > now())",
+            &[&game, &holder],
+        )?;
+        Ok(row.try_get(0)?)
+    }
+
+    /// Gives up this connection's claims on `games`.
+    pub(super) fn unclaim(&self, games: &[Vec<u8>]) -> Result<(), StoreError> {
+        let holder = self.holder()?;
+        self.client.borrow_mut().execute(
+            "DELETE FROM claims WHERE game = ANY($1) AND holder = $2",
+            &[&games, &holder],
+        )?;
+        Ok(())
     }
 
     pub(super) fn generate_ids(&self, n: usize) -> Result<Vec<u64>, StoreError> {
@@ -213,6 +308,61 @@ impl Connection {
     }
 }
 
+/// Takes the store's lock on `client`, waiting at most `wait`, as `turn` says.
+fn take_lock(
+    client: &mut postgres::Client,
+    url: &DatabaseUrl,
+    wait: Duration,
+    turn: Turn,
+) -> Result<(), StoreError> {
+    let locked = || StoreError::LockedDatabase(url.shown.clone());
+    if turn == Turn::Poll && !wait.is_zero() {
+        let give_up = std::time::Instant::now() + wait;
+        let mut knocked = false;
+        loop {
+            let row = client.query_one("SELECT pg_try_advisory_lock($1)", &[&LOCK])?;
+            if row.try_get::<_, bool>(0)? {
+                break;
+            }
+            if std::time::Instant::now() >= give_up {
+                // A connection kept after giving up must not go on saying it waits.
+                if knocked {
+                    client.execute("SELECT pg_advisory_unlock_shared($1)", &[&KNOCK])?;
+                }
+                return Err(locked());
+            }
+            if !knocked {
+                client.execute("SELECT pg_advisory_lock_shared($1)", &[&KNOCK])?;
+                knocked = true;
+            }
+            std::thread::sleep(POLL);
+        }
+        if knocked {
+            client.execute("SELECT pg_advisory_unlock_shared($1)", &[&KNOCK])?;
+        }
+    } else if wait.is_zero() {
+        let row = client.query_one("SELECT pg_try_advisory_lock($1)", &[&LOCK])?;
+        if !row.try_get::<_, bool>(0)? {
+            return Err(locked());
+        }
+    } else {
+        let millis = wait.as_millis().max(1);
+        client.batch_execute(&format!("SET lock_timeout = {millis}"))?;
+        match client.execute("SELECT pg_advisory_lock($1)", &[&LOCK]) {
+            Ok(_) => {}
+            Err(e) if e.code() == Some(&SqlState::LOCK_NOT_AVAILABLE) => return Err(locked()),
+            Err(e) => return Err(e.into()),
+        }
+        client.batch_execute("SET lock_timeout = 0")?;
+    }
+    Ok(())
+}
+
+/// The judges' claims on the games due (layout 2): a game's id as the wake table holds
+/// it, who claimed it, and until when.
+const CLAIMS: &str = "CREATE TABLE claims (game bytea PRIMARY KEY, holder text NOT NULL, \
+                      until timestamptz NOT NULL);";
+
 /// Creates the tables of a new database in one transaction, or checks the version of
 /// those there. The caller holds the lock: two judges never create them at once.
 fn create_tables(client: &mut postgres::Client) -> Result<(), StoreError> {
@@ -230,6 +380,13 @@ fn create_tables(client: &mut postgres::Client) -> Result<(), StoreError> {
         if found > LAYOUT_VERSION {
             return Err(StoreError::NewerDatabase { found });
         }
+        if found < 2 {
+            let mut tx = client.transaction()?;
+            tx.batch_execute(&format!(
+                "{CLAIMS}UPDATE corbeau_schema SET version = {LAYOUT_VERSION};"
+            ))?;
+            tx.commit()?;
+        }
         return Ok(());
     }
     let mut sql = String::from(
@@ -241,6 +398,7 @@ fn create_tables(client: &mut postgres::Client) -> Result<(), StoreError> {
             "CREATE TABLE {tree} (key bytea PRIMARY KEY, value bytea NOT NULL);"
         ));
     }
+    sql.push_str(CLAIMS);
     sql.push_str(&format!(
         "INSERT INTO corbeau_schema (version) VALUES ({LAYOUT_VERSION});"
     ));

@@ -1,0 +1,331 @@
+//! Several judges on one PostgreSQL database at a deadline, through the binary, on a real
+//! server (tests/support/pg.rs): each claims its part of the games due, so that two
+//! `tick`s at once process every game once, send each results mail once, and both do
+//! part of the work; a judge killed while it holds claims leaves its games to the other
+//! once its lease has run out, and not before; a moderator's command waits less than a
+//! second while two judges work through a deadline (docs/storage.md, "Several judges at
+//! once").
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use corbeau::game::{HouseKey, Moderator, NewGame, Settings, hash_secret};
+use corbeau::lang::Lang;
+use corbeau::service::Service;
+use mail_parser::MessageParser;
+
+use support::judge::{at, root, run, said};
+use support::pg::Postgres;
+
+/// When the games start; their first deadline is a few days after.
+const START: &str = "2026-03-23T08:00:00Z";
+/// After the games' first deadline: every game is due.
+const DUE: &str = "2026-05-01T08:00:00Z";
+
+fn time(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+}
+
+/// A sled store in `dir/data` (its key in `dir/data.key`) of `games` started games of three
+/// houses and a moderator, `g1`…, all due at [`DUE`]; made in-process, since through the
+/// binary a game takes five commands to set up.
+fn make_games(dir: &Path, games: usize, pictures: bool) {
+    corbeau::service::auth::install_judge_key(&dir.join("data.key")).unwrap();
+    let service = Service::open(&dir.join("data")).unwrap();
+    let hash = hash_secret("secret-2026").unwrap();
+    let start = time(START);
+    for i in 1..=games {
+        let id = format!("g{i}");
+        let settings = Settings {
+            pictures,
+            ..Settings::default()
+        };
+        let new = NewGame {
+            id: id.clone(),
+            name: None,
+            variant: "westeros".into(),
+            players: 3,
+            settings,
+            moderator: Some(Moderator {
+                address: format!("mod{i}@example.org").into(),
+                secret: hash.clone(),
+            }),
+        };
+        service.create(new, "test", start).unwrap();
+        service
+            .shape_for_tests(&id, "test", "seed", start, |game, variant, _| {
+                for house in ["stark", "lannister", "baratheon"] {
+                    let key = HouseKey::named(variant, house).expect("a house");
+                    let address = format!("{house}{i}@example.org");
+                    game.add_player(&key, &address, hash.clone(), Lang::Fr, start)?;
+                }
+                game.start(variant, start)
+            })
+            .unwrap();
+    }
+}
+
+/// Two judges' folders on one new database holding `games` games due at [`DUE`], the
+/// claims lasting `lease` seconds; the database's URL.
+fn two_judges(
+    pg: &Postgres,
+    name: &str,
+    games: usize,
+    pictures: bool,
+    lease: u64,
+) -> (String, [PathBuf; 2]) {
+    let url = pg.database();
+    let config = format!("[store]\nurl = \"{url}\"\nlease_seconds = {lease}\n");
+    let first = root(&format!("claims-{name}-a"), &config);
+    let second = root(&format!("claims-{name}-b"), &config);
+    let seed = root(&format!("claims-{name}-seed"), "");
+    make_games(&seed, games, pictures);
+    let data = seed.join("data").display().to_string();
+    let out = run(
+        at(
+            &first,
+            START,
+            &["store", "copy", "--from", &data, "--to", &url],
+        )
+        .env_remove("CORBEAU_STORE"),
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+    for dir in [&first, &second] {
+        fs::copy(seed.join("data.key"), dir.join("data.key")).unwrap();
+    }
+    (url, [first, second])
+}
+
+fn tick(dir: &Path) -> Child {
+    at(dir, DUE, &["tick", "--json"])
+        .env("CORBEAU_STORE_WAIT", "5")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// The games a `tick --json` says it processed.
+fn processed(out: &Output) -> Vec<String> {
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .last()
+        .unwrap_or_else(|| panic!("{}", said(out)));
+    let value: serde_json::Value = serde_json::from_str(line).unwrap();
+    value["processed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| pair[0].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The results mails in the outbox folders of `dirs`: how many of each (game, recipient).
+fn results_mails(dirs: &[&Path]) -> BTreeMap<(String, String), usize> {
+    let mut found = BTreeMap::new();
+    for dir in dirs {
+        let Ok(entries) = fs::read_dir(dir.join("data/outbox")) else {
+            continue;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            let path = entry.path();
+            if path.extension().is_none_or(|x| x != "eml") {
+                continue;
+            }
+            let raw = fs::read(&path).unwrap();
+            let mail = MessageParser::default().parse(&raw).unwrap();
+            if !mail.subject().is_some_and(|s| s.contains("Résultats")) {
+                continue;
+            }
+            let game = mail
+                .header_raw("X-Corbeau-Game")
+                .unwrap()
+                .trim()
+                .to_string();
+            let to = mail
+                .to()
+                .and_then(|to| to.first())
+                .and_then(|a| a.address())
+                .unwrap()
+                .to_string();
+            *found.entry((game, to)).or_insert(0) += 1;
+        }
+    }
+    found
+}
+
+/// Every game of `games` has exactly one phase processed, and each of its four results
+/// mails (three players, the moderator) was sent once over both judges; no claim is
+/// left.
+fn each_once(pg: &Postgres, url: &str, dirs: &[&Path], games: usize) {
+    // One record a game: a game processed twice would have two (its next deadline is
+    // days away).
+    let records = pg.sql(url, "SELECT count(*) FROM phases");
+    assert_eq!(records, games.to_string(), "phase records");
+    let mails = results_mails(dirs);
+    for i in 1..=games {
+        for who in [
+            format!("stark{i}@example.org"),
+            format!("lannister{i}@example.org"),
+            format!("baratheon{i}@example.org"),
+            format!("mod{i}@example.org"),
+        ] {
+            let n = mails
+                .get(&(format!("g{i}"), who.clone()))
+                .copied()
+                .unwrap_or(0);
+            assert_eq!(n, 1, "results of g{i} to {who}");
+        }
+    }
+    assert_eq!(mails.len(), games * 4, "{mails:?}");
+    assert_eq!(pg.sql(url, "SELECT count(*) FROM claims"), "0");
+    assert_eq!(pg.sql(url, "SELECT count(*) FROM outbox"), "0");
+}
+
+#[test]
+fn two_judges_share_a_deadline_each_game_processed_and_mailed_once() {
+    let pg = Postgres::start("claims-share");
+    let games = 40;
+    let (url, [first, second]) = two_judges(&pg, "share", games, true, 60);
+    let judges = [tick(&first), tick(&second)];
+    let outs: Vec<Output> = judges
+        .into_iter()
+        .map(|j| j.wait_with_output().unwrap())
+        .collect();
+    for out in &outs {
+        assert_eq!(out.status.code(), Some(0), "{}", said(out));
+    }
+    let (a, b) = (processed(&outs[0]), processed(&outs[1]));
+    println!("first judge: {} games, second: {}", a.len(), b.len());
+    assert!(
+        !a.is_empty() && !b.is_empty(),
+        "both judges work: {a:?} / {b:?}"
+    );
+    let all: BTreeSet<&String> = a.iter().chain(&b).collect();
+    assert_eq!(
+        all.len(),
+        a.len() + b.len(),
+        "a game processed twice: {a:?} / {b:?}"
+    );
+    assert_eq!(all.len(), games, "{a:?} / {b:?}");
+    each_once(&pg, &url, &[&first, &second], games);
+}
+
+/// The live claims of the judge whose process id is `pid`: the games they name.
+fn claims_of(pg: &Postgres, url: &str, pid: u32) -> Vec<String> {
+    let text = pg.sql(
+        url,
+        &format!(
+            "SELECT convert_from(game, 'UTF8') FROM claims \
+             WHERE holder LIKE '{pid}/%' AND until > now() ORDER BY game"
+        ),
+    );
+    text.lines()
+        .map(str::to_string)
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn a_judge_killed_with_claims_leaves_its_games_to_the_other_after_the_lease() {
+    let pg = Postgres::start("claims-kill");
+    let games = 40;
+    let lease = 8;
+    let (url, [first, second]) = two_judges(&pg, "kill", games, false, lease);
+    let mut doomed = tick(&first);
+    let pid = doomed.id();
+    let survivor = tick(&second);
+    // Killed the moment it holds claims: in the middle of its part of the deadline.
+    let give_up = Instant::now() + Duration::from_secs(30);
+    let mut left = Vec::new();
+    while Instant::now() < give_up {
+        left = claims_of(&pg, &url, pid);
+        if !left.is_empty() || doomed.try_wait().unwrap().is_some() {
+            break;
+        }
+    }
+    doomed.kill().unwrap();
+    let killed_at = Instant::now();
+    let dead = doomed.wait_with_output().unwrap();
+    assert!(
+        !left.is_empty(),
+        "the judge never held a claim: {}",
+        said(&dead)
+    );
+    // What it still held once dead (a claim of a game it had committed just before its
+    // end is given up with its batch: it may still be there, the game done).
+    let held = claims_of(&pg, &url, pid);
+    let out = survivor.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+    let by_survivor = processed(&out);
+    if killed_at.elapsed() < Duration::from_secs(lease - 1) {
+        // Within the lease the dead judge's games are nobody else's.
+        for game in &held {
+            assert!(
+                !by_survivor.contains(game),
+                "{game} taken over before the lease ran out"
+            );
+        }
+    }
+    // Once the lease has run out, the next pass takes them over.
+    let wait = Duration::from_secs(lease + 1).saturating_sub(killed_at.elapsed());
+    std::thread::sleep(wait);
+    let again = tick(&second).wait_with_output().unwrap();
+    assert_eq!(again.status.code(), Some(0), "{}", said(&again));
+    let taken_over = processed(&again);
+    println!(
+        "killed holding {} claims ({held:?}); the other judge did {} games, then {} after the lease",
+        left.len(),
+        by_survivor.len(),
+        taken_over.len()
+    );
+    each_once(&pg, &url, &[&first, &second], games);
+}
+
+#[test]
+fn a_moderators_command_waits_less_than_a_second_while_two_judges_share_a_deadline() {
+    let pg = Postgres::start("claims-wait");
+    let games = 60;
+    let (url, [first, second]) = two_judges(&pg, "wait", games, true, 60);
+    let show = || {
+        let mut show = at(&first, DUE, &["game", "show", "g1", "--json"]);
+        show.env("CORBEAU_STORE_WAIT", "5");
+        let began = Instant::now();
+        let out = run(&mut show, "");
+        assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+        began.elapsed()
+    };
+    let alone = (0..3).map(|_| show()).min().unwrap();
+    let mut judges = [tick(&first), tick(&second)];
+    let mut waits = Vec::new();
+    while judges.iter_mut().any(|j| j.try_wait().unwrap().is_none()) {
+        waits.push(show().saturating_sub(alone));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for judge in judges {
+        let out = judge.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+    }
+    each_once(&pg, &url, &[&first, &second], games);
+    assert!(waits.len() >= 5, "{waits:?}");
+    let longest = waits.iter().max().copied().unwrap_or_default();
+    println!(
+        "{} commands, each {alone:?} alone; the longest wait {longest:?}",
+        waits.len()
+    );
+    assert!(
+        longest < Duration::from_secs(1),
+        "the longest wait: {longest:?} of {waits:?}"
+    );
+}
