@@ -4,7 +4,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::str::FromStr;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use postgres::error::SqlState;
@@ -101,10 +101,23 @@ impl DatabaseUrl {
             url: self.shown.clone(),
             reason,
         };
-        let tls = native_tls::TlsConnector::new().map_err(|e| unreachable(e.to_string()))?;
-        let tls = postgres_native_tls::MakeTlsConnector::new(tls);
+        let tls = tls_connector().map_err(unreachable)?;
         self.config.connect(tls).map_err(|e| unreachable(full(&e)))
     }
+}
+
+/// The TLS side of every connection, made once: making it reads and parses the system's
+/// certificate authorities (tens of milliseconds), and a command opens several
+/// connections (the store's, the probe's). The authorities of a running process's first
+/// connection serve its later ones.
+fn tls_connector() -> Result<postgres_native_tls::MakeTlsConnector, String> {
+    static TLS: OnceLock<Result<postgres_native_tls::MakeTlsConnector, String>> = OnceLock::new();
+    TLS.get_or_init(|| {
+        native_tls::TlsConnector::new()
+            .map(postgres_native_tls::MakeTlsConnector::new)
+            .map_err(|e| e.to_string())
+    })
+    .clone()
 }
 
 /// An error with its causes: the client's own says "error connecting to server" only.
