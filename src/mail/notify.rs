@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
@@ -11,7 +12,7 @@ use serde_json::{Value, json};
 use crate::config::Config;
 use crate::game::{Game, HouseKey, Notice, NoticeKind, PhaseRecord};
 use crate::lang::Lang;
-use crate::map::Variant;
+use crate::map::{Variant, VariantHash};
 use crate::report::game_text::{Audience, Reader, ending_text, phase_text, record_results_for};
 use crate::report::summary::{grey_authors_text, summary_body};
 use crate::report::{PhaseAsk, format_deadline};
@@ -50,8 +51,10 @@ const AHEAD_PER_THREAD: usize = 2;
 
 /// [`queue_notices_holding`], calling `between` after each run of notices told (the
 /// pass drains the outbox there, so that a deadline's thousands of mails leave as they
-/// are written instead of waiting in the store for the last one). The pictures of a
-/// run's results are drawn on every core first; the store stays on this thread.
+/// are written instead of waiting in the store for the last one). The notices are read a
+/// run at a time, whatever their number. The pictures of a run's results are drawn on
+/// every core (rayon's threads, which live as long as the process) while the run before
+/// is written and sent; the store stays on this thread.
 pub fn queue_notices_streaming(
     hold: &mut Hold<'_>,
     config: &Config,
@@ -60,43 +63,113 @@ pub fn queue_notices_streaming(
 ) -> Result<Notified, ServiceError> {
     let mut notified = Notified::default();
     notified.queued += queue_digests(hold.service()?, config, now)?;
-    let pending = hold.service()?.pending_notices()?;
-    let run = rayon::current_num_threads().max(1) * AHEAD_PER_THREAD;
-    let chunks: Vec<&[(u64, Notice)]> = pending.chunks(run).collect();
-    let mut drawn = match chunks.first() {
-        Some(chunk) => draw(jobs(&read_ahead(hold.service()?, chunk)?)),
-        None => Drawn::new(),
-    };
-    for (i, chunk) in chunks.iter().enumerate() {
+    let per_run = rayon::current_num_threads().max(1) * AHEAD_PER_THREAD;
+    let mut drawing = Drawing::new();
+    let mut chunk = hold.service()?.pending_notices_after(None, per_run)?;
+    let read = read_ahead(hold.service()?, &chunk, &mut drawing.variants)?;
+    drawing.start(read);
+    let mut run = 0;
+    while let Some(&(last, _)) = chunk.last() {
         // The next run's pictures are drawn while this run's mails are written and sent:
         // writing mails takes the store, drawing only the cores.
         let releases = hold.releases();
-        let next = match chunks.get(i + 1) {
-            Some(next) => read_ahead(hold.service()?, next)?,
-            None => Vec::new(),
-        };
-        let next_jobs = jobs(&next);
-        let (told, next_drawn) = std::thread::scope(|scope| {
-            let drawing = scope.spawn(move || draw(next_jobs));
-            let told = (|| -> Result<(), ServiceError> {
-                for (key, notice) in chunk.iter() {
-                    queue_one(hold, config, now, *key, notice, &mut drawn, &mut notified)?;
-                }
-                between(hold)
-            })();
-            // A drawing that failed leaves its pictures to be drawn with their mails.
-            (told, drawing.join().unwrap_or_default())
-        });
-        told?;
+        let next = hold.service()?.pending_notices_after(Some(last), per_run)?;
+        let read = read_ahead(hold.service()?, &next, &mut drawing.variants)?;
+        drawing.start(read);
+        drawing.wait_for(run);
+        for (key, notice) in &chunk {
+            queue_one(
+                hold,
+                config,
+                now,
+                *key,
+                notice,
+                &mut drawing.drawn,
+                &mut notified,
+            )?;
+        }
+        // The run's notices and their mails on disk together, before any of the mails
+        // goes to a transport: a crash then never tells a notice twice.
+        hold.service()?.sync()?;
+        between(hold)?;
         // Another process had the store meanwhile: what was read for the next run may
         // be of a phase since rolled back.
-        drawn = if hold.releases() == releases {
-            next_drawn
-        } else {
-            Drawn::new()
-        };
+        if hold.releases() != releases {
+            drawing.forget_before(run + 2);
+        }
+        chunk = next;
+        run += 1;
     }
     Ok(notified)
+}
+
+/// The pictures being drawn ahead, on rayon's threads: runs are numbered from 0 in the
+/// order they are started, and their pictures come back by notice key.
+struct Drawing {
+    /// The pictures received, not yet taken by their mails.
+    drawn: Drawn,
+    sender: std::sync::mpsc::Sender<(usize, Drawn)>,
+    receiver: std::sync::mpsc::Receiver<(usize, Drawn)>,
+    /// How many runs were started.
+    started: usize,
+    /// The runs whose pictures came back.
+    done: std::collections::HashSet<usize>,
+    /// Runs numbered below this are of a store read before another process had it: their
+    /// pictures are dropped when they come back.
+    stale_below: usize,
+    /// Each variant read, shared with the drawing threads: copied once per pass, as the
+    /// store's own are not for other threads.
+    variants: HashMap<VariantHash, Arc<Variant>>,
+}
+
+impl Drawing {
+    fn new() -> Drawing {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        Drawing {
+            drawn: Drawn::new(),
+            sender,
+            receiver,
+            started: 0,
+            done: Default::default(),
+            stale_below: 0,
+            variants: HashMap::new(),
+        }
+    }
+
+    /// Starts drawing a run's pictures (a run without any counts as started all the same).
+    fn start(&mut self, read: Vec<Ahead>) {
+        let run = self.started;
+        self.started += 1;
+        let sender = self.sender.clone();
+        rayon::spawn(move || {
+            // A drawing that failed leaves its pictures to be drawn with their mails.
+            let drawn =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| draw(jobs(&read))))
+                    .unwrap_or_default();
+            // Nobody waits any more when the pass stopped on an error.
+            let _ = sender.send((run, drawn));
+        });
+    }
+
+    /// Waits until the pictures of `run` came back (those of other runs that come first
+    /// are kept for their turn).
+    fn wait_for(&mut self, run: usize) {
+        while run < self.started && !self.done.contains(&run) {
+            let Ok((came, drawn)) = self.receiver.recv() else {
+                return;
+            };
+            self.done.insert(came);
+            if came >= self.stale_below {
+                self.drawn.extend(drawn);
+            }
+        }
+    }
+
+    /// Drops the pictures in hand, and those of runs below `run` still being drawn.
+    fn forget_before(&mut self, run: usize) {
+        self.drawn.clear();
+        self.stale_below = run;
+    }
 }
 
 /// Pictures drawn ahead for a run of notices: by notice key, by language.
@@ -104,12 +177,16 @@ type Drawn = HashMap<u64, HashMap<Lang, Option<Attachment>>>;
 
 /// What a results notice's pictures are drawn from: its key, its game, the phase played,
 /// the variant, and the languages of its readers who take pictures.
-type Ahead = (u64, Game, PhaseRecord, std::rc::Rc<Variant>, Vec<Lang>);
+type Ahead = (u64, Game, PhaseRecord, Arc<Variant>, Vec<Lang>);
 
 /// What the results notices of `chunk` need to have their pictures drawn ahead: one per
 /// game and language of its readers who take pictures, as `mails_for` would draw them.
 /// A game that cannot be read here is left to `mails_for`.
-fn read_ahead(service: &Service, chunk: &[(u64, Notice)]) -> Result<Vec<Ahead>, ServiceError> {
+fn read_ahead(
+    service: &Service,
+    chunk: &[(u64, Notice)],
+    variants: &mut HashMap<VariantHash, Arc<Variant>>,
+) -> Result<Vec<Ahead>, ServiceError> {
     let mut read = Vec::new();
     for (key, notice) in chunk {
         let NoticeKind::Results { index } = notice.kind else {
@@ -124,8 +201,17 @@ fn read_ahead(service: &Service, chunk: &[(u64, Notice)]) -> Result<Vec<Ahead>, 
         let Ok(Some(record)) = service.phase_played(game.id(), index) else {
             continue;
         };
-        let Ok(variant) = service.variant(game.variant()) else {
-            continue;
+        let hash = game.variant().hash.clone();
+        let variant = match variants.get(&hash) {
+            Some(variant) => Arc::clone(variant),
+            None => {
+                let Ok(variant) = service.variant(game.variant()) else {
+                    continue;
+                };
+                let shared = Arc::new(Variant::clone(&variant));
+                variants.insert(hash, Arc::clone(&shared));
+                shared
+            }
         };
         let mut langs: Vec<Lang> = recipients(&game, notice)
             .into_iter()
@@ -198,7 +284,7 @@ fn queue_one(
         // Told by a pass that took the store while this one let it go.
         if released
             && !service
-                .pending_notices()?
+                .pending_notices_after(key.checked_sub(1), 1)?
                 .iter()
                 .any(|(other, _)| *other == key)
         {
@@ -250,7 +336,7 @@ fn queue_one(
         };
         notified.queued += mails.len();
         let sealed: Vec<_> = mails.iter().map(OutMail::seal).collect();
-        service.notice_told(key, &sealed, &counted, &held)?;
+        service.notice_told_unsynced(key, &sealed, &counted, &held)?;
     }
     Ok(())
 }

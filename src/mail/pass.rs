@@ -159,6 +159,15 @@ impl<'a> Hold<'a> {
         if !Service::someone_waits(&keeper.dir) {
             return false;
         }
+        // What this pass wrote (a run of notices told) is on disk before another process
+        // reads the store; if it cannot be, the store is kept.
+        if keeper
+            .open
+            .as_ref()
+            .is_some_and(|open| open.sync().is_err())
+        {
+            return false;
+        }
         keeper.open = None;
         keeper.releases += 1;
         // A waiting process polls every 20 ms and takes its knock away once it has the

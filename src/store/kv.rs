@@ -219,6 +219,39 @@ impl Tree {
         }
     }
 
+    /// At most `limit` entries after `after` (from the first without it), in key order:
+    /// a page of a tree read without holding the rest in memory (PostgreSQL sends only
+    /// the page).
+    pub(super) fn page(
+        &self,
+        after: Option<&[u8]>,
+        limit: usize,
+    ) -> Result<Vec<Entry>, StoreError> {
+        let from = after.map_or(Bound::Unbounded, Bound::Excluded);
+        match self {
+            Tree::Sled(_) => self.range(from, Bound::Unbounded).take(limit).collect(),
+            Tree::Pg(t) => {
+                let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+                let rows = match after {
+                    Some(key) => t.query(
+                        &format!(
+                            "SELECT key, value FROM {} WHERE key > $1 ORDER BY key LIMIT $2",
+                            t.table
+                        ),
+                        &[&key, &limit],
+                    )?,
+                    None => t.query(
+                        &format!("SELECT key, value FROM {} ORDER BY key LIMIT $1", t.table),
+                        &[&limit],
+                    )?,
+                };
+                rows.into_iter()
+                    .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+                    .collect()
+            }
+        }
+    }
+
     /// The last entry whose key begins with `prefix`.
     pub(super) fn last_with_prefix(&self, prefix: &[u8]) -> Result<Option<Entry>, StoreError> {
         match self {

@@ -823,6 +823,28 @@ impl Store {
         sequenced(&self.notices, "notice")
     }
 
+    /// At most `limit` queued notices after the one of key `after`, oldest first: a pass
+    /// reads them a run at a time, whatever their number.
+    pub fn notices_after(
+        &self,
+        after: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<(u64, Notice)>, StoreError> {
+        let after = after.map(u64::to_be_bytes);
+        self.notices
+            .page(after.as_ref().map(|k| k.as_slice()), limit)?
+            .into_iter()
+            .map(|(k, v)| {
+                let key = k
+                    .as_slice()
+                    .try_into()
+                    .map(u64::from_be_bytes)
+                    .map_err(|_| StoreError::Corrupt("notice key".into()))?;
+                Ok((key, decode(&v, "notice")?))
+            })
+            .collect()
+    }
+
     /// Writes one command's changes atomically and durably.
     pub fn commit(&self, commit: Commit<'_>) -> Result<(), StoreError> {
         self.room()?;
@@ -1200,6 +1222,21 @@ impl Store {
         counted: &[Replied],
         held: &[HeldNotice],
     ) -> Result<(), StoreError> {
+        self.notice_to_mails_unsynced(key, mails, counted, held)?;
+        self.flush()
+    }
+
+    /// [`Store::notice_to_mails`], atomic but not yet on disk on sled: a run of notices
+    /// is written to disk at once by [`Store::sync`], which must come before any of its
+    /// mails is handed to a transport (a crash before it forgets the run's notices and
+    /// their mails together, and the news is told again by the next pass, once).
+    pub fn notice_to_mails_unsynced(
+        &self,
+        key: u64,
+        mails: &[Envelope],
+        counted: &[Replied],
+        held: &[HeldNotice],
+    ) -> Result<(), StoreError> {
         self.room()?;
         let keys = self.new_keys(mails.len())?;
         let held_keys = self.new_keys(held.len())?;
@@ -1209,7 +1246,7 @@ impl Store {
             self.prune_replies(at)?;
         }
         let trees = [&self.notices, &self.outbox, &self.replies, &self.held];
-        let result = kv::transaction(&trees, |trees| {
+        kv::transaction(&trees, |trees| {
             let [notices, outbox, replies, held] = trees else {
                 return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
                     "the trees of a notice's mails".into(),
@@ -1222,8 +1259,13 @@ impl Store {
                 count_reply(replies, replied)?;
             }
             Ok(())
-        });
-        self.finish(result)
+        })
+    }
+
+    /// Writes to disk what was written since the last time (sled; PostgreSQL's commits
+    /// are on disk already).
+    pub fn sync(&self) -> Result<(), StoreError> {
+        self.flush()
     }
 
     /// The notices held back by the moderators' cap, oldest first, with their keys.
@@ -1262,6 +1304,25 @@ impl Store {
         self.outbox.insert(key.to_be_bytes(), encode(mail)?)?;
         self.flush()?;
         Ok(())
+    }
+
+    /// Removes mails the transport accepted, in one transaction and one write to disk.
+    pub fn outbox_sent_all(&self, keys: &[u64]) -> Result<(), StoreError> {
+        if keys.is_empty() {
+            return Ok(());
+        }
+        let result = kv::transaction(&[&self.outbox], |trees| {
+            let [outbox] = trees else {
+                return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
+                    "the tree of the outbox".into(),
+                )));
+            };
+            for key in keys {
+                outbox.remove(key.to_be_bytes())?;
+            }
+            Ok(())
+        });
+        self.finish(result)
     }
 
     /// Removes a mail the transport accepted.
