@@ -259,7 +259,11 @@ fn a_deadline_on_postgresql_mails_what_it_mails_on_sled() {
     make_games(&on_pg.root, 10);
     let url = pg.database();
     let data = on_pg.data().display().to_string();
-    let copy = on_pg.run_at(DUE, &["store", "copy", "--from", &data, "--to", &url]);
+    let copy = std::process::Command::new(env!("CARGO_BIN_EXE_corbeau"))
+        .args(["store", "copy", "--from", &data, "--to", &url])
+        .env_remove("CORBEAU_CONFIG")
+        .output()
+        .unwrap();
     assert!(
         copy.status.success(),
         "{}",

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
@@ -16,7 +17,7 @@ use crate::map::{Variant, VariantHash};
 use crate::report::game_text::{Audience, Reader, ending_text, phase_text, record_results_for};
 use crate::report::summary::{grey_authors_text, summary_body};
 use crate::report::{PhaseAsk, format_deadline};
-use crate::service::{HeldNotice, REPLY_WINDOW, Replied, Service, ServiceError};
+use crate::service::{HeldNotice, NoticeTold, REPLY_WINDOW, Replied, Service, ServiceError};
 use rayon::prelude::*;
 
 use super::board;
@@ -77,19 +78,21 @@ pub fn queue_notices_streaming(
         let read = read_ahead(hold.service()?, &next, &mut drawing.variants)?;
         drawing.start(read);
         drawing.wait_for(run);
+        let mut told = Told::default();
         for (key, notice) in &chunk {
             queue_one(
                 hold,
                 config,
                 now,
-                *key,
-                notice,
-                &mut drawing.drawn,
+                (*key, notice),
+                &mut drawing,
+                &mut told,
                 &mut notified,
             )?;
         }
-        // The run's notices and their mails on disk together, before any of the mails
-        // goes to a transport: a crash then never tells a notice twice.
+        // The run's notices and their mails in one transaction, on disk, before any of
+        // the mails goes to a transport: a crash then never tells a notice twice.
+        told.write(hold.service()?)?;
         hold.service()?.sync()?;
         between(hold)?;
         // Another process had the store meanwhile: what was read for the next run may
@@ -120,6 +123,26 @@ struct Drawing {
     /// Each variant read, shared with the drawing threads: copied once per pass, as the
     /// store's own are not for other threads.
     variants: HashMap<VariantHash, Arc<Variant>>,
+    /// The phases played that the pictures are drawn from, by notice key: their mails
+    /// tell them without reading them again.
+    records: HashMap<u64, PhaseRecord>,
+}
+
+/// The notices of a run told so far, written to the store together, and the games they
+/// read (a game's notices follow one another: it is read once for them all).
+#[derive(Default)]
+struct Told {
+    notices: Vec<NoticeTold>,
+    games: HashMap<String, (Rc<Variant>, Game)>,
+}
+
+impl Told {
+    /// Writes the notices told so far, in one transaction (not yet synced).
+    fn write(&mut self, service: &Service) -> Result<(), ServiceError> {
+        service.notices_told_unsynced(&self.notices)?;
+        self.notices.clear();
+        Ok(())
+    }
 }
 
 impl Drawing {
@@ -133,11 +156,15 @@ impl Drawing {
             done: Default::default(),
             stale_below: 0,
             variants: HashMap::new(),
+            records: HashMap::new(),
         }
     }
 
     /// Starts drawing a run's pictures (a run without any counts as started all the same).
     fn start(&mut self, read: Vec<Ahead>) {
+        for (key, _, record, _, _) in &read {
+            self.records.insert(*key, record.clone());
+        }
         let run = self.started;
         self.started += 1;
         let sender = self.sender.clone();
@@ -168,6 +195,7 @@ impl Drawing {
     /// Drops the pictures in hand, and those of runs below `run` still being drawn.
     fn forget_before(&mut self, run: usize) {
         self.drawn.clear();
+        self.records.clear();
         self.stale_below = run;
     }
 }
@@ -264,22 +292,25 @@ fn queue_one(
     hold: &mut Hold<'_>,
     config: &Config,
     now: DateTime<Utc>,
-    key: u64,
-    notice: &Notice,
-    drawn: &mut Drawn,
+    (key, notice): (u64, &Notice),
+    drawing: &mut Drawing,
+    told: &mut Told,
     notified: &mut Notified,
 ) -> Result<(), ServiceError> {
     {
         if notified.held.iter().any(|(id, _)| *id == notice.game) {
             return Ok(());
         }
-        let released = hold.breathe();
+        let released = hold.breathe_after(|service| told.write(service));
         if released {
-            // Another process had the store: what was drawn may be of a phase since
-            // rolled back.
-            drawn.clear();
+            // Another process had the store: what was drawn or read may be of a phase
+            // since rolled back.
+            drawing.drawn.clear();
+            drawing.records.clear();
+            told.games.clear();
         }
-        let pictures = drawn.remove(&key).unwrap_or_default();
+        let pictures = drawing.drawn.remove(&key).unwrap_or_default();
+        let record = drawing.records.remove(&key);
         let service = hold.service()?;
         // Told by a pass that took the store while this one let it go.
         if released
@@ -292,10 +323,13 @@ fn queue_one(
         }
         // A game that cannot be read (its store damaged) keeps its notices queued, and
         // holds back no other game's.
-        let read = service.find_game(&notice.game).and_then(|game| match game {
-            Some(game) => Ok(Some((service.variant(game.variant())?, game))),
-            None => Ok(None),
-        });
+        let read = match told.games.get(&notice.game) {
+            Some(known) => Ok(Some(known.clone())),
+            None => service.find_game(&notice.game).and_then(|game| match game {
+                Some(game) => Ok(Some((service.variant(game.variant())?, game))),
+                None => Ok(None),
+            }),
+        };
         let read = match read {
             Ok(read) => read,
             Err(e) => {
@@ -305,7 +339,16 @@ fn queue_one(
         };
         let mails = match &read {
             Some((variant, game)) => {
-                match mails_for(service, config, game, variant, notice, pictures, now) {
+                let first = mails_for(
+                    service,
+                    config,
+                    game,
+                    variant,
+                    notice,
+                    (pictures, record),
+                    now,
+                );
+                match first {
                     Ok(mails) => mails,
                     // A moderator's template that fails must not hold this notice and every
                     // one behind it for ever: the built-in templates tell it.
@@ -320,7 +363,7 @@ fn queue_one(
                             game,
                             variant,
                             notice,
-                            HashMap::new(),
+                            (HashMap::new(), None),
                             now,
                         )?
                     }
@@ -335,8 +378,24 @@ fn queue_one(
             None => (mails, Vec::new(), Vec::new()),
         };
         notified.queued += mails.len();
-        let sealed: Vec<_> = mails.iter().map(OutMail::seal).collect();
-        service.notice_told_unsynced(key, &sealed, &counted, &held)?;
+        let capped = capped_family(&notice.kind).is_some();
+        // A capped notice reads the moderator's hourly counter: those of the run's
+        // notices before it are written first.
+        if capped {
+            told.write(service)?;
+        }
+        told.notices.push(NoticeTold {
+            key,
+            mails: mails.iter().map(OutMail::seal).collect(),
+            counted,
+            held,
+        });
+        if capped {
+            told.write(service)?;
+        }
+        if let Some(known) = read {
+            told.games.insert(notice.game.clone(), known);
+        }
     }
     Ok(())
 }
@@ -595,7 +654,7 @@ fn mails_for(
     game: &Game,
     variant: &Variant,
     notice: &Notice,
-    drawn: HashMap<Lang, Option<Attachment>>,
+    (drawn, record): (HashMap<Lang, Option<Attachment>>, Option<PhaseRecord>),
     now: DateTime<Utc>,
 ) -> Result<Vec<OutMail>, ServiceError> {
     let to = recipients(game, notice);
@@ -606,7 +665,10 @@ fn mails_for(
     // The phase record of a results notice, read once for all its recipients, and
     // whether it is the last phase played.
     let results = match &notice.kind {
-        NoticeKind::Results { index } => match service.phase_played(game.id(), *index)? {
+        NoticeKind::Results { index } => match record
+            .filter(|r| r.index == *index)
+            .map_or_else(|| service.phase_played(game.id(), *index), |r| Ok(Some(r)))?
+        {
             Some(record) => {
                 let last = service.last_phase(game.id())?.map(|r| r.index);
                 Some((record, last == Some(*index)))

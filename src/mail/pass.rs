@@ -149,6 +149,15 @@ impl<'a> Hold<'a> {
     /// for it, and gives it time to take it. Says whether it did (what was read before
     /// may have changed since).
     pub fn breathe(&mut self) -> bool {
+        self.breathe_after(|_| Ok(()))
+    }
+
+    /// [`Hold::breathe`], writing with `before` what must be in the store before another
+    /// process has it (a run of notices told); if that fails, the store is kept.
+    pub fn breathe_after(
+        &mut self,
+        before: impl FnOnce(&Service) -> Result<(), ServiceError>,
+    ) -> bool {
         let Hold::Dir(keeper) = self else {
             return false;
         };
@@ -161,10 +170,8 @@ impl<'a> Hold<'a> {
         }
         // What this pass wrote (a run of notices told) is on disk before another process
         // reads the store; if it cannot be, the store is kept.
-        if keeper
-            .open
-            .as_ref()
-            .is_some_and(|open| open.sync().is_err())
+        if let Some(open) = keeper.open.as_ref()
+            && (before(open).is_err() || open.sync().is_err())
         {
             return false;
         }

@@ -272,6 +272,11 @@ impl Service {
             .notice_to_mails_unsynced(key, mails, counted, held)?)
     }
 
+    /// [`Service::notice_told_unsynced`] for several notices, in one transaction.
+    pub fn notices_told_unsynced(&self, told: &[super::NoticeTold]) -> Result<(), ServiceError> {
+        Ok(self.store.notices_to_mails_unsynced(told)?)
+    }
+
     /// Writes what was written since to disk.
     pub fn sync(&self) -> Result<(), ServiceError> {
         Ok(self.store.sync()?)

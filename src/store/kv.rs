@@ -166,6 +166,27 @@ impl Tree {
         Ok(())
     }
 
+    /// Removes every key of `keys` at once: one batch on sled, one statement on
+    /// PostgreSQL.
+    pub(super) fn remove_all(&self, keys: Vec<Vec<u8>>) -> Result<(), StoreError> {
+        match self {
+            Tree::Sled(t) => {
+                let mut batch = sled::Batch::default();
+                for key in keys {
+                    batch.remove(key);
+                }
+                t.apply_batch(batch)?;
+            }
+            Tree::Pg(t) => {
+                t.execute(
+                    &format!("DELETE FROM {} WHERE key = ANY($1)", t.table),
+                    &[&keys],
+                )?;
+            }
+        }
+        Ok(())
+    }
+
     /// Keeps `value` under `key` unless a value is there already; returns the value kept.
     pub(super) fn insert_if_absent(&self, key: &[u8], value: &[u8]) -> Result<Vec<u8>, StoreError> {
         match self {

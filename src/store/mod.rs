@@ -1262,6 +1262,47 @@ impl Store {
         })
     }
 
+    /// [`Store::notice_to_mails_unsynced`] for several notices in one transaction (one
+    /// commit on PostgreSQL): each notice with its mails, counters and held copies.
+    pub fn notices_to_mails_unsynced(&self, told: &[NoticeTold]) -> Result<(), StoreError> {
+        if told.is_empty() {
+            return Ok(());
+        }
+        self.room()?;
+        let mails: Vec<&Envelope> = told.iter().flat_map(|t| &t.mails).collect();
+        let helds: Vec<&HeldNotice> = told.iter().flat_map(|t| &t.held).collect();
+        let keys = self.new_keys(mails.len())?;
+        let held_keys = self.new_keys(helds.len())?;
+        let json = mails
+            .iter()
+            .map(|m| encode(*m))
+            .collect::<Result<Vec<_>, _>>()?;
+        let held_json = helds
+            .iter()
+            .map(|h| encode(*h))
+            .collect::<Result<Vec<_>, _>>()?;
+        if let Some(at) = told.iter().flat_map(|t| &t.counted).map(|r| r.at).max() {
+            self.prune_replies(at)?;
+        }
+        let trees = [&self.notices, &self.outbox, &self.replies, &self.held];
+        kv::transaction(&trees, |trees| {
+            let [notices, outbox, replies, held] = trees else {
+                return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
+                    "the trees of a notice's mails".into(),
+                )));
+            };
+            for t in told {
+                notices.remove(t.key.to_be_bytes())?;
+                for replied in &t.counted {
+                    count_reply(replies, replied)?;
+                }
+            }
+            put_sequenced(outbox, &keys, &json)?;
+            put_sequenced(held, &held_keys, &held_json)?;
+            Ok(())
+        })
+    }
+
     /// Writes to disk what was written since the last time (sled; PostgreSQL's commits
     /// are on disk already).
     pub fn sync(&self) -> Result<(), StoreError> {
@@ -1311,17 +1352,8 @@ impl Store {
         if keys.is_empty() {
             return Ok(());
         }
-        let result = kv::transaction(&[&self.outbox], |trees| {
-            let [outbox] = trees else {
-                return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
-                    "the tree of the outbox".into(),
-                )));
-            };
-            for key in keys {
-                outbox.remove(key.to_be_bytes())?;
-            }
-            Ok(())
-        });
+        let keys = keys.iter().map(|k| k.to_be_bytes().to_vec()).collect();
+        let result = self.outbox.remove_all(keys);
         self.finish(result)
     }
 
@@ -1535,6 +1567,16 @@ fn put_all(tree: &TxTree<'_, '_>, id: &str, keys: &[u64], values: &[Vec<u8>]) ->
         tree.insert(k, json.as_slice())?;
     }
     Ok(())
+}
+
+/// A notice told: its key, and what replaces it (its mails, the hourly counters of the
+/// capped mails it sent, the copies the cap held back).
+#[derive(Debug, Default)]
+pub struct NoticeTold {
+    pub key: u64,
+    pub mails: Vec<Envelope>,
+    pub counted: Vec<Replied>,
+    pub held: Vec<HeldNotice>,
 }
 
 fn put_sequenced(tree: &TxTree<'_, '_>, keys: &[u64], values: &[Vec<u8>]) -> TxResult<()> {
