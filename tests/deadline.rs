@@ -182,3 +182,126 @@ fn the_store_cache_is_set_in_the_configuration() {
         String::from_utf8_lossy(&refused.stderr)
     );
 }
+
+/// The pass writes each mail's file once, whole: as many files as mails queued, none
+/// left half-written under `tmp/`, the outbox of the store empty.
+#[test]
+fn a_deadline_writes_every_mail_once_and_leaves_nothing_half_written() {
+    let cli = CliJudge::new("deadline", "once");
+    make_games(&cli.root, 9);
+    let tick = cli.run_at(DUE, &["tick"]);
+    assert!(
+        tick.status.success(),
+        "{}",
+        String::from_utf8_lossy(&tick.stderr)
+    );
+    let outbox = cli.data().join("outbox");
+    let files: Vec<_> = std::fs::read_dir(&outbox)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+        .collect();
+    // Nine games, each: three players and the moderator told the results, and each
+    // house's missed orders told to its player and the moderator.
+    assert_eq!(files.len(), 9 * 10, "{files:?}");
+    let mut ids: Vec<String> = files
+        .iter()
+        .map(|p| {
+            let raw = std::fs::read(p).unwrap();
+            let mail = MessageParser::default().parse(&raw).unwrap();
+            mail.message_id().unwrap().to_string()
+        })
+        .collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 90, "one Message-ID per file");
+    let half: Vec<_> = std::fs::read_dir(outbox.join("tmp"))
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    assert!(half.is_empty(), "{half:?}");
+    let service = Service::open(&cli.data()).unwrap();
+    assert!(service.outbox().unwrap().is_empty());
+    assert!(service.pending_notices().unwrap().is_empty());
+    // A second pass finds nothing to tell nor to write.
+    drop(service);
+    let again = cli.run_at(DUE, &["tick"]);
+    assert!(again.status.success());
+    assert_eq!(
+        std::fs::read_dir(&outbox)
+            .unwrap()
+            .filter(|e| e
+                .as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "eml"))
+            .count(),
+        90
+    );
+}
+
+/// The same deadline on PostgreSQL (the store copied there from sled): the notices are
+/// read a run at a time from the database, and the pass mails exactly what it mails on
+/// sled, each game's results with the same picture.
+#[test]
+fn a_deadline_on_postgresql_mails_what_it_mails_on_sled() {
+    let pg = support::pg::Postgres::start("deadline");
+    let on_sled = CliJudge::new("deadline", "sled");
+    make_games(&on_sled.root, 10);
+    let tick = on_sled.run_at(DUE, &["tick"]);
+    assert!(
+        tick.status.success(),
+        "{}",
+        String::from_utf8_lossy(&tick.stderr)
+    );
+
+    let on_pg = CliJudge::new("deadline", "postgresql");
+    make_games(&on_pg.root, 10);
+    let url = pg.database();
+    let data = on_pg.data().display().to_string();
+    let copy = std::process::Command::new(env!("CARGO_BIN_EXE_corbeau"))
+        .args(["store", "copy", "--from", &data, "--to", &url])
+        .env_remove("CORBEAU_CONFIG")
+        .output()
+        .unwrap();
+    assert!(
+        copy.status.success(),
+        "{}",
+        String::from_utf8_lossy(&copy.stderr)
+    );
+    let config = on_pg.root.join("pg.toml");
+    std::fs::write(&config, format!("[store]\nurl = \"{url}\"\n")).unwrap();
+    let config = config.to_str().unwrap();
+    let tick = on_pg.run_at(DUE, &["--config", config, "tick"]);
+    assert!(
+        tick.status.success(),
+        "{}",
+        String::from_utf8_lossy(&tick.stderr)
+    );
+    let sled_mails = results_pictures(&on_sled.data());
+    let pg_mails = results_pictures(&on_pg.data());
+    assert_eq!(sled_mails.len(), 10);
+    assert_eq!(sled_mails, pg_mails);
+    assert!(
+        pg_mails.values().flatten().all(Option::is_some),
+        "every results mail carries its picture"
+    );
+    let count = |cli: &CliJudge| {
+        std::fs::read_dir(cli.data().join("outbox"))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .path()
+                    .extension()
+                    .is_some_and(|x| x == "eml")
+            })
+            .count()
+    };
+    assert_eq!(count(&on_sled), 100);
+    assert_eq!(count(&on_pg), 100);
+    // Nothing left to tell in the database: a second pass writes nothing.
+    let again = on_pg.run_at(DUE, &["--config", config, "tick"]);
+    assert!(again.status.success());
+    assert_eq!(count(&on_pg), 100);
+}

@@ -4,6 +4,8 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::rc::Rc;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
@@ -11,11 +13,11 @@ use serde_json::{Value, json};
 use crate::config::Config;
 use crate::game::{Game, HouseKey, Notice, NoticeKind, PhaseRecord};
 use crate::lang::Lang;
-use crate::map::Variant;
+use crate::map::{Variant, VariantHash};
 use crate::report::game_text::{Audience, Reader, ending_text, phase_text, record_results_for};
 use crate::report::summary::{grey_authors_text, summary_body};
 use crate::report::{PhaseAsk, format_deadline};
-use crate::service::{HeldNotice, REPLY_WINDOW, Replied, Service, ServiceError};
+use crate::service::{HeldNotice, NoticeTold, REPLY_WINDOW, Replied, Service, ServiceError};
 use rayon::prelude::*;
 
 use super::board;
@@ -50,8 +52,10 @@ const AHEAD_PER_THREAD: usize = 2;
 
 /// [`queue_notices_holding`], calling `between` after each run of notices told (the
 /// pass drains the outbox there, so that a deadline's thousands of mails leave as they
-/// are written instead of waiting in the store for the last one). The pictures of a
-/// run's results are drawn on every core first; the store stays on this thread.
+/// are written instead of waiting in the store for the last one). The notices are read a
+/// run at a time, whatever their number. The pictures of a run's results are drawn on
+/// every core (rayon's threads, which live as long as the process) while the run before
+/// is written and sent; the store stays on this thread.
 pub fn queue_notices_streaming(
     hold: &mut Hold<'_>,
     config: &Config,
@@ -60,43 +64,140 @@ pub fn queue_notices_streaming(
 ) -> Result<Notified, ServiceError> {
     let mut notified = Notified::default();
     notified.queued += queue_digests(hold.service()?, config, now)?;
-    let pending = hold.service()?.pending_notices()?;
-    let run = rayon::current_num_threads().max(1) * AHEAD_PER_THREAD;
-    let chunks: Vec<&[(u64, Notice)]> = pending.chunks(run).collect();
-    let mut drawn = match chunks.first() {
-        Some(chunk) => draw(jobs(&read_ahead(hold.service()?, chunk)?)),
-        None => Drawn::new(),
-    };
-    for (i, chunk) in chunks.iter().enumerate() {
+    let per_run = rayon::current_num_threads().max(1) * AHEAD_PER_THREAD;
+    let mut drawing = Drawing::new();
+    let mut chunk = hold.service()?.pending_notices_after(None, per_run)?;
+    let read = read_ahead(hold.service()?, &chunk, &mut drawing.variants)?;
+    drawing.start(read);
+    let mut run = 0;
+    while let Some(&(last, _)) = chunk.last() {
         // The next run's pictures are drawn while this run's mails are written and sent:
         // writing mails takes the store, drawing only the cores.
         let releases = hold.releases();
-        let next = match chunks.get(i + 1) {
-            Some(next) => read_ahead(hold.service()?, next)?,
-            None => Vec::new(),
-        };
-        let next_jobs = jobs(&next);
-        let (told, next_drawn) = std::thread::scope(|scope| {
-            let drawing = scope.spawn(move || draw(next_jobs));
-            let told = (|| -> Result<(), ServiceError> {
-                for (key, notice) in chunk.iter() {
-                    queue_one(hold, config, now, *key, notice, &mut drawn, &mut notified)?;
-                }
-                between(hold)
-            })();
-            // A drawing that failed leaves its pictures to be drawn with their mails.
-            (told, drawing.join().unwrap_or_default())
-        });
-        told?;
+        let next = hold.service()?.pending_notices_after(Some(last), per_run)?;
+        let read = read_ahead(hold.service()?, &next, &mut drawing.variants)?;
+        drawing.start(read);
+        drawing.wait_for(run);
+        let mut told = Told::default();
+        for (key, notice) in &chunk {
+            queue_one(
+                hold,
+                config,
+                now,
+                (*key, notice),
+                &mut drawing,
+                &mut told,
+                &mut notified,
+            )?;
+        }
+        // The run's notices and their mails in one transaction, on disk, before any of
+        // the mails goes to a transport: a crash then never tells a notice twice.
+        told.write(hold.service()?)?;
+        hold.service()?.sync()?;
+        between(hold)?;
         // Another process had the store meanwhile: what was read for the next run may
         // be of a phase since rolled back.
-        drawn = if hold.releases() == releases {
-            next_drawn
-        } else {
-            Drawn::new()
-        };
+        if hold.releases() != releases {
+            drawing.forget_before(run + 2);
+        }
+        chunk = next;
+        run += 1;
     }
     Ok(notified)
+}
+
+/// The pictures being drawn ahead, on rayon's threads: runs are numbered from 0 in the
+/// order they are started, and their pictures come back by notice key.
+struct Drawing {
+    /// The pictures received, not yet taken by their mails.
+    drawn: Drawn,
+    sender: std::sync::mpsc::Sender<(usize, Drawn)>,
+    receiver: std::sync::mpsc::Receiver<(usize, Drawn)>,
+    /// How many runs were started.
+    started: usize,
+    /// The runs whose pictures came back.
+    done: std::collections::HashSet<usize>,
+    /// Runs numbered below this are of a store read before another process had it: their
+    /// pictures are dropped when they come back.
+    stale_below: usize,
+    /// Each variant read, shared with the drawing threads: copied once per pass, as the
+    /// store's own are not for other threads.
+    variants: HashMap<VariantHash, Arc<Variant>>,
+    /// The phases played that the pictures are drawn from, by notice key: their mails
+    /// tell them without reading them again.
+    records: HashMap<u64, PhaseRecord>,
+}
+
+/// The notices of a run told so far, written to the store together, and the games they
+/// read (a game's notices follow one another: it is read once for them all).
+#[derive(Default)]
+struct Told {
+    notices: Vec<NoticeTold>,
+    games: HashMap<String, (Rc<Variant>, Game)>,
+}
+
+impl Told {
+    /// Writes the notices told so far, in one transaction (not yet synced).
+    fn write(&mut self, service: &Service) -> Result<(), ServiceError> {
+        service.notices_told_unsynced(&self.notices)?;
+        self.notices.clear();
+        Ok(())
+    }
+}
+
+impl Drawing {
+    fn new() -> Drawing {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        Drawing {
+            drawn: Drawn::new(),
+            sender,
+            receiver,
+            started: 0,
+            done: Default::default(),
+            stale_below: 0,
+            variants: HashMap::new(),
+            records: HashMap::new(),
+        }
+    }
+
+    /// Starts drawing a run's pictures (a run without any counts as started all the same).
+    fn start(&mut self, read: Vec<Ahead>) {
+        for (key, _, record, _, _) in &read {
+            self.records.insert(*key, record.clone());
+        }
+        let run = self.started;
+        self.started += 1;
+        let sender = self.sender.clone();
+        rayon::spawn(move || {
+            // A drawing that failed leaves its pictures to be drawn with their mails.
+            let drawn =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| draw(jobs(&read))))
+                    .unwrap_or_default();
+            // Nobody waits any more when the pass stopped on an error.
+            let _ = sender.send((run, drawn));
+        });
+    }
+
+    /// Waits until the pictures of `run` came back (those of other runs that come first
+    /// are kept for their turn).
+    fn wait_for(&mut self, run: usize) {
+        while run < self.started && !self.done.contains(&run) {
+            let Ok((came, drawn)) = self.receiver.recv() else {
+                return;
+            };
+            self.done.insert(came);
+            if came >= self.stale_below {
+                self.drawn.extend(drawn);
+            }
+        }
+    }
+
+    /// Drops the pictures in hand, and those of runs below `run` still being drawn.
+    fn forget_before(&mut self, run: usize) {
+        self.drawn.clear();
+        self.records.clear();
+        self.stale_below = run;
+    }
 }
 
 /// Pictures drawn ahead for a run of notices: by notice key, by language.
@@ -104,12 +205,16 @@ type Drawn = HashMap<u64, HashMap<Lang, Option<Attachment>>>;
 
 /// What a results notice's pictures are drawn from: its key, its game, the phase played,
 /// the variant, and the languages of its readers who take pictures.
-type Ahead = (u64, Game, PhaseRecord, std::rc::Rc<Variant>, Vec<Lang>);
+type Ahead = (u64, Game, PhaseRecord, Arc<Variant>, Vec<Lang>);
 
 /// What the results notices of `chunk` need to have their pictures drawn ahead: one per
 /// game and language of its readers who take pictures, as `mails_for` would draw them.
 /// A game that cannot be read here is left to `mails_for`.
-fn read_ahead(service: &Service, chunk: &[(u64, Notice)]) -> Result<Vec<Ahead>, ServiceError> {
+fn read_ahead(
+    service: &Service,
+    chunk: &[(u64, Notice)],
+    variants: &mut HashMap<VariantHash, Arc<Variant>>,
+) -> Result<Vec<Ahead>, ServiceError> {
     let mut read = Vec::new();
     for (key, notice) in chunk {
         let NoticeKind::Results { index } = notice.kind else {
@@ -124,8 +229,17 @@ fn read_ahead(service: &Service, chunk: &[(u64, Notice)]) -> Result<Vec<Ahead>, 
         let Ok(Some(record)) = service.phase_played(game.id(), index) else {
             continue;
         };
-        let Ok(variant) = service.variant(game.variant()) else {
-            continue;
+        let hash = game.variant().hash.clone();
+        let variant = match variants.get(&hash) {
+            Some(variant) => Arc::clone(variant),
+            None => {
+                let Ok(variant) = service.variant(game.variant()) else {
+                    continue;
+                };
+                let shared = Arc::new(Variant::clone(&variant));
+                variants.insert(hash, Arc::clone(&shared));
+                shared
+            }
         };
         let mut langs: Vec<Lang> = recipients(&game, notice)
             .into_iter()
@@ -178,27 +292,30 @@ fn queue_one(
     hold: &mut Hold<'_>,
     config: &Config,
     now: DateTime<Utc>,
-    key: u64,
-    notice: &Notice,
-    drawn: &mut Drawn,
+    (key, notice): (u64, &Notice),
+    drawing: &mut Drawing,
+    told: &mut Told,
     notified: &mut Notified,
 ) -> Result<(), ServiceError> {
     {
         if notified.held.iter().any(|(id, _)| *id == notice.game) {
             return Ok(());
         }
-        let released = hold.breathe();
+        let released = hold.breathe_after(|service| told.write(service));
         if released {
-            // Another process had the store: what was drawn may be of a phase since
-            // rolled back.
-            drawn.clear();
+            // Another process had the store: what was drawn or read may be of a phase
+            // since rolled back.
+            drawing.drawn.clear();
+            drawing.records.clear();
+            told.games.clear();
         }
-        let pictures = drawn.remove(&key).unwrap_or_default();
+        let pictures = drawing.drawn.remove(&key).unwrap_or_default();
+        let record = drawing.records.remove(&key);
         let service = hold.service()?;
         // Told by a pass that took the store while this one let it go.
         if released
             && !service
-                .pending_notices()?
+                .pending_notices_after(key.checked_sub(1), 1)?
                 .iter()
                 .any(|(other, _)| *other == key)
         {
@@ -206,10 +323,13 @@ fn queue_one(
         }
         // A game that cannot be read (its store damaged) keeps its notices queued, and
         // holds back no other game's.
-        let read = service.find_game(&notice.game).and_then(|game| match game {
-            Some(game) => Ok(Some((service.variant(game.variant())?, game))),
-            None => Ok(None),
-        });
+        let read = match told.games.get(&notice.game) {
+            Some(known) => Ok(Some(known.clone())),
+            None => service.find_game(&notice.game).and_then(|game| match game {
+                Some(game) => Ok(Some((service.variant(game.variant())?, game))),
+                None => Ok(None),
+            }),
+        };
         let read = match read {
             Ok(read) => read,
             Err(e) => {
@@ -219,7 +339,16 @@ fn queue_one(
         };
         let mails = match &read {
             Some((variant, game)) => {
-                match mails_for(service, config, game, variant, notice, pictures, now) {
+                let first = mails_for(
+                    service,
+                    config,
+                    game,
+                    variant,
+                    notice,
+                    (pictures, record),
+                    now,
+                );
+                match first {
                     Ok(mails) => mails,
                     // A moderator's template that fails must not hold this notice and every
                     // one behind it for ever: the built-in templates tell it.
@@ -234,7 +363,7 @@ fn queue_one(
                             game,
                             variant,
                             notice,
-                            HashMap::new(),
+                            (HashMap::new(), None),
                             now,
                         )?
                     }
@@ -249,8 +378,24 @@ fn queue_one(
             None => (mails, Vec::new(), Vec::new()),
         };
         notified.queued += mails.len();
-        let sealed: Vec<_> = mails.iter().map(OutMail::seal).collect();
-        service.notice_told(key, &sealed, &counted, &held)?;
+        let capped = capped_family(&notice.kind).is_some();
+        // A capped notice reads the moderator's hourly counter: those of the run's
+        // notices before it are written first.
+        if capped {
+            told.write(service)?;
+        }
+        told.notices.push(NoticeTold {
+            key,
+            mails: mails.iter().map(OutMail::seal).collect(),
+            counted,
+            held,
+        });
+        if capped {
+            told.write(service)?;
+        }
+        if let Some(known) = read {
+            told.games.insert(notice.game.clone(), known);
+        }
     }
     Ok(())
 }
@@ -509,7 +654,7 @@ fn mails_for(
     game: &Game,
     variant: &Variant,
     notice: &Notice,
-    drawn: HashMap<Lang, Option<Attachment>>,
+    (drawn, record): (HashMap<Lang, Option<Attachment>>, Option<PhaseRecord>),
     now: DateTime<Utc>,
 ) -> Result<Vec<OutMail>, ServiceError> {
     let to = recipients(game, notice);
@@ -520,7 +665,10 @@ fn mails_for(
     // The phase record of a results notice, read once for all its recipients, and
     // whether it is the last phase played.
     let results = match &notice.kind {
-        NoticeKind::Results { index } => match service.phase_played(game.id(), *index)? {
+        NoticeKind::Results { index } => match record
+            .filter(|r| r.index == *index)
+            .map_or_else(|| service.phase_played(game.id(), *index), |r| Ok(Some(r)))?
+        {
             Some(record) => {
                 let last = service.last_phase(game.id())?.map(|r| r.index);
                 Some((record, last == Some(*index)))

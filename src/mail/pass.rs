@@ -161,6 +161,15 @@ impl<'a> Hold<'a> {
     /// for it, and gives it time to take it. Says whether it did (what was read before
     /// may have changed since).
     pub fn breathe(&mut self) -> bool {
+        self.breathe_after(|_| Ok(()))
+    }
+
+    /// [`Hold::breathe`], writing with `before` what must be in the store before another
+    /// process has it (a run of notices told); if that fails, the store is kept.
+    pub fn breathe_after(
+        &mut self,
+        before: impl FnOnce(&Service) -> Result<(), ServiceError>,
+    ) -> bool {
         let Hold::Dir(keeper) = self else {
             return false;
         };
@@ -169,6 +178,13 @@ impl<'a> Hold<'a> {
         }
         // Opening the store again costs more than a mail: let it go only for someone.
         if !Service::someone_waits(&keeper.dir) {
+            return false;
+        }
+        // What this pass wrote (a run of notices told) is on disk before another process
+        // reads the store; if it cannot be, the store is kept.
+        if let Some(open) = keeper.open.as_ref()
+            && (before(open).is_err() || open.sync().is_err())
+        {
             return false;
         }
         keeper.open = None;

@@ -82,10 +82,13 @@ pub fn drain_for(
     pause: &dyn Fn() -> bool,
 ) -> Result<DrainReport, ServiceError> {
     let crash = CrashPoint::from_env();
+    if let Some(dir) = transport.folder_dir() {
+        return drain_folder(service, transport, dir, judge, now, pause, crash);
+    }
     let mut report = DrainReport::default();
     let mut first = true;
     let mut down: Option<TransportError> = None;
-    for (key, mut mail) in service.outbox()? {
+    for (key, mail) in service.outbox()? {
         if mail.failed {
             report.set_aside += 1;
             continue;
@@ -119,35 +122,149 @@ pub fn drain_for(
                 if error.is_unreachable() {
                     down = Some(error.clone());
                 }
-                mail.attempts = mail.attempts.saturating_add(1);
-                let wait = transport
-                    .backoff()
-                    .wait(mail.attempts, error.is_permanent());
-                let next_try = now + TimeDelta::from_std(wait).unwrap_or(TimeDelta::MAX);
-                mail.next_try = Some(next_try);
-                mail.last_error = Some(error.to_string());
-                let set_aside = error.is_undeliverable();
-                if set_aside {
-                    // Retrying cannot help: kept as failed, and the moderator of the game
-                    // it was about told, in one transaction (docs/deploy.md, "Bounces").
-                    super::bounces::set_aside(service, key, &mail, &error.to_string(), now)?;
-                    report.set_aside += 1;
-                } else {
-                    service.outbox_retry(key, &mail)?;
-                }
-                report.failed.push(FailedMail {
-                    message_id: mail.message_id,
-                    to: mail.to,
-                    error,
-                    attempts: mail.attempts,
-                    next_try,
-                    set_aside,
-                });
+                refused(service, transport, key, mail, error, now, &mut report)?;
             }
         }
         first = false;
     }
     Ok(report)
+}
+
+/// How many mails of the outbox folder are written side by side, the folder then synced
+/// once and the store told once: a run's worth, few enough that `pause` is heard soon.
+const FOLDER_RUN: usize = 64;
+
+/// How many threads write the outbox folder's files: the work is mostly waiting for the
+/// disk, so more than the cores.
+const WRITERS: usize = 4;
+
+/// The threads that write the outbox folder's files, beside those that draw: a run of
+/// files is not queued behind pictures. None if they could not be started (the files
+/// are then written on the store's thread).
+fn writers() -> Option<&'static rayon::ThreadPool> {
+    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(WRITERS)
+            .thread_name(|i| format!("corbeau-outbox-{i}"))
+            .build()
+            .ok()
+    })
+    .as_ref()
+}
+
+/// [`drain_for`] into the outbox folder: each run of due mails is made into files and
+/// written on the writers' threads (each file synced), the folder synced once, then the
+/// store forgets the run's mails in one transaction. A mail leaves the store only once
+/// its file is durable, as one at a time.
+fn drain_folder(
+    service: &Service,
+    transport: &Transport,
+    dir: &std::path::Path,
+    judge: &Judge,
+    now: DateTime<Utc>,
+    pause: &dyn Fn() -> bool,
+    crash: Option<CrashPoint>,
+) -> Result<DrainReport, ServiceError> {
+    use rayon::prelude::*;
+    let mut report = DrainReport::default();
+    let mut due = Vec::new();
+    for (key, mail) in service.outbox()? {
+        if mail.failed {
+            report.set_aside += 1;
+        } else if mail.next_try.is_some_and(|at| at > now) {
+            report.waiting += 1;
+        } else {
+            due.push((key, mail));
+        }
+    }
+    let write = |(key, mail): &(u64, crate::service::Envelope)| {
+        Transport::folder_mail(*key, mail, judge).and_then(|file| Transport::place(dir, &file))
+    };
+    let mut first = true;
+    let mut rest = due.into_iter().peekable();
+    while rest.peek().is_some() {
+        if !first && pause() {
+            report.more = true;
+            break;
+        }
+        let run: Vec<_> = rest.by_ref().take(FOLDER_RUN).collect();
+        if first {
+            match crash {
+                Some(CrashPoint::BeforeSend) => std::process::abort(),
+                Some(CrashPoint::AfterSend) => {
+                    if let Some(mail) = run.first() {
+                        let _ = write(mail).and_then(|()| Transport::settle(dir));
+                    }
+                    std::process::abort();
+                }
+                None => {}
+            }
+        }
+        first = false;
+        let written: Vec<Result<(), TransportError>> = match writers() {
+            Some(pool) => pool.install(|| run.par_iter().map(write).collect()),
+            None => run.iter().map(write).collect(),
+        };
+        // Written but not yet in the folder for good: the run fails whole, and is
+        // written again (in place) at its retry.
+        let settled = Transport::settle(dir);
+        let mut sent = Vec::new();
+        let mut failed = Vec::new();
+        for ((key, mail), result) in run.into_iter().zip(written) {
+            match result.and_then(|()| settled.clone()) {
+                Ok(()) => sent.push(key),
+                Err(error) => failed.push((key, mail, error)),
+            }
+        }
+        service.outbox_sent_all(&sent)?;
+        report.sent += sent.len();
+        for (key, mail, error) in failed {
+            refused(service, transport, key, mail, error, now, &mut report)?;
+        }
+    }
+    Ok(report)
+}
+
+/// A mail the transport refused: kept with a later retry time, or set aside for good.
+fn refused(
+    service: &Service,
+    transport: &Transport,
+    key: u64,
+    mut mail: crate::service::Envelope,
+    error: TransportError,
+    now: DateTime<Utc>,
+    report: &mut DrainReport,
+) -> Result<(), ServiceError> {
+    {
+        {
+            mail.attempts = mail.attempts.saturating_add(1);
+            let wait = transport
+                .backoff()
+                .wait(mail.attempts, error.is_permanent());
+            let next_try = now + TimeDelta::from_std(wait).unwrap_or(TimeDelta::MAX);
+            mail.next_try = Some(next_try);
+            mail.last_error = Some(error.to_string());
+            let set_aside = error.is_undeliverable();
+            if set_aside {
+                // Retrying cannot help: kept as failed, and the moderator of the game
+                // it was about told, in one transaction (docs/deploy.md, "Bounces").
+                super::bounces::set_aside(service, key, &mail, &error.to_string(), now)?;
+                report.set_aside += 1;
+            } else {
+                service.outbox_retry(key, &mail)?;
+            }
+            report.failed.push(FailedMail {
+                message_id: mail.message_id,
+                to: mail.to,
+                error,
+                attempts: mail.attempts,
+                next_try,
+                set_aside,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Where `CORBEAU_CRASH` makes a drain abort (see the module's documentation).

@@ -392,29 +392,89 @@ pub fn eml_name(key: u64, mail: &Envelope) -> String {
     format!("{}-{key:016x}.eml", mail.queued.format("%Y%m%dT%H%M%SZ"))
 }
 
+fn folder_error(path: &Path) -> impl FnOnce(std::io::Error) -> TransportError + use<> {
+    let path = path.to_path_buf();
+    move |source| TransportError::Folder {
+        path,
+        source: Arc::new(source),
+    }
+}
+
 /// Written under `tmp/`, synced, then renamed into place: a reader of the folder sees
 /// whole files only, and writing a mail again replaces its file.
 fn write_eml(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), TransportError> {
-    let folder_error = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| TransportError::Folder {
-            path,
-            source: Arc::new(source),
-        }
-    };
+    place_eml(dir, name, bytes)?;
+    sync_folder(dir)
+}
+
+/// [`write_eml`] but for the folder's own sync: the file is whole and on disk, its name
+/// in the folder not yet (a run of mails syncs the folder once, [`sync_folder`]).
+fn place_eml(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), TransportError> {
     let tmp_dir = dir.join("tmp");
-    fs::create_dir_all(&tmp_dir).map_err(folder_error(&tmp_dir))?;
     let tmp = tmp_dir.join(name);
-    let mut file = fs::File::create(&tmp).map_err(folder_error(&tmp))?;
+    let mut file = match fs::File::create(&tmp) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            fs::create_dir_all(&tmp_dir).map_err(folder_error(&tmp_dir))?;
+            fs::File::create(&tmp).map_err(folder_error(&tmp))?
+        }
+        Err(e) => return Err(folder_error(&tmp)(e)),
+    };
     file.write_all(bytes).map_err(folder_error(&tmp))?;
-    file.sync_all().map_err(folder_error(&tmp))?;
+    file.sync_data().map_err(folder_error(&tmp))?;
     drop(file);
     let path = dir.join(name);
-    fs::rename(&tmp, &path).map_err(folder_error(&path))?;
-    // The rename itself is durable only once the directory is synced.
+    fs::rename(&tmp, &path).map_err(folder_error(&path))
+}
+
+/// The renames into the folder are durable only once the folder itself is synced.
+fn sync_folder(dir: &Path) -> Result<(), TransportError> {
     fs::File::open(dir)
         .and_then(|d| d.sync_all())
         .map_err(folder_error(dir))
+}
+
+/// A mail for the outbox folder, made ready on any thread: its file's name and bytes.
+pub struct FolderMail {
+    name: String,
+    bytes: Vec<u8>,
+}
+
+impl Transport {
+    /// The outbox folder, when this transport is one: its mails can be written side by
+    /// side and the folder synced once for a run ([`Transport::folder_mail`],
+    /// [`Transport::place`], [`Transport::settle`]); a server takes them one at a time.
+    pub fn folder_dir(&self) -> Option<&Path> {
+        match &self.route {
+            Route::Folder(dir) => Some(dir),
+            _ => None,
+        }
+    }
+
+    /// The file `mail` (the outbox entry `key`) becomes in the outbox folder: pure work,
+    /// done away from the store's thread.
+    pub fn folder_mail(
+        key: u64,
+        mail: &Envelope,
+        judge: &Judge,
+    ) -> Result<FolderMail, TransportError> {
+        let message = build(mail, judge, true)?;
+        Ok(FolderMail {
+            name: eml_name(key, mail),
+            bytes: message.formatted(),
+        })
+    }
+
+    /// Writes a mail into the outbox folder `dir`, its file on disk; taken for good once
+    /// [`Transport::settle`] has synced the folder.
+    pub fn place(dir: &Path, mail: &FolderMail) -> Result<(), TransportError> {
+        place_eml(dir, &mail.name, &mail.bytes)
+    }
+
+    /// Makes the mails placed in the folder `dir` so far durable.
+    pub fn settle(dir: &Path) -> Result<(), TransportError> {
+        sync_folder(dir)
+    }
 }
 
 fn tls_parameters(host: &str, config: &SmtpConfig) -> Result<TlsParameters, TransportError> {

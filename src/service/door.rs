@@ -249,6 +249,44 @@ impl Service {
         Ok(self.store.notices()?)
     }
 
+    /// At most `limit` pending notices after the one of key `after`, oldest first.
+    pub fn pending_notices_after(
+        &self,
+        after: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<(u64, Notice)>, ServiceError> {
+        Ok(self.store.notices_after(after, limit)?)
+    }
+
+    /// [`Service::notice_told`], not yet on disk: [`Service::sync`] must follow before
+    /// any of the mails goes to a transport.
+    pub fn notice_told_unsynced(
+        &self,
+        key: u64,
+        mails: &[Envelope],
+        counted: &[Replied],
+        held: &[HeldNotice],
+    ) -> Result<(), ServiceError> {
+        Ok(self
+            .store
+            .notice_to_mails_unsynced(key, mails, counted, held)?)
+    }
+
+    /// [`Service::notice_told_unsynced`] for several notices, in one transaction.
+    pub fn notices_told_unsynced(&self, told: &[super::NoticeTold]) -> Result<(), ServiceError> {
+        Ok(self.store.notices_to_mails_unsynced(told)?)
+    }
+
+    /// Writes what was written since to disk.
+    pub fn sync(&self) -> Result<(), ServiceError> {
+        Ok(self.store.sync()?)
+    }
+
+    /// Forgets mails the transport took, in one transaction.
+    pub fn outbox_sent_all(&self, keys: &[u64]) -> Result<(), ServiceError> {
+        Ok(self.store.outbox_sent_all(keys)?)
+    }
+
     /// Replaces a notice by the mails that tell it, in one transaction.
     /// With the hourly counters of the capped mails it sent and the copies the cap held
     /// back.

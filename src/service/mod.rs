@@ -22,6 +22,7 @@ use crate::game::{
 use crate::map::{PinnedVariant, Variant, parse_variant, variant_source};
 use crate::store::{Commit, Store};
 
+pub use crate::store::NoticeTold;
 /// The sign-on counter the store keeps, counted by `auth`.
 pub use crate::store::guard;
 pub use auth::{AuthFailure, Claim, SignedOn};

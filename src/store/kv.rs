@@ -167,6 +167,27 @@ impl Tree {
         Ok(())
     }
 
+    /// Removes every key of `keys` at once: one batch on sled, one statement on
+    /// PostgreSQL.
+    pub(super) fn remove_all(&self, keys: Vec<Vec<u8>>) -> Result<(), StoreError> {
+        match self {
+            Tree::Sled(t) => {
+                let mut batch = sled::Batch::default();
+                for key in keys {
+                    batch.remove(key);
+                }
+                t.apply_batch(batch)?;
+            }
+            Tree::Pg(t) => {
+                t.execute(
+                    &format!("DELETE FROM {} WHERE key = ANY($1)", t.table),
+                    &[&keys],
+                )?;
+            }
+        }
+        Ok(())
+    }
+
     /// Keeps `value` under `key` unless a value is there already; returns the value kept.
     pub(super) fn insert_if_absent(&self, key: &[u8], value: &[u8]) -> Result<Vec<u8>, StoreError> {
         match self {
@@ -217,6 +238,39 @@ impl Tree {
                 Ok(rows) => Box::new(rows.into_iter().map(Ok)),
                 Err(e) => Box::new(std::iter::once(Err(e))),
             },
+        }
+    }
+
+    /// At most `limit` entries after `after` (from the first without it), in key order:
+    /// a page of a tree read without holding the rest in memory (PostgreSQL sends only
+    /// the page).
+    pub(super) fn page(
+        &self,
+        after: Option<&[u8]>,
+        limit: usize,
+    ) -> Result<Vec<Entry>, StoreError> {
+        let from = after.map_or(Bound::Unbounded, Bound::Excluded);
+        match self {
+            Tree::Sled(_) => self.range(from, Bound::Unbounded).take(limit).collect(),
+            Tree::Pg(t) => {
+                let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+                let rows = match after {
+                    Some(key) => t.query(
+                        &format!(
+                            "SELECT key, value FROM {} WHERE key > $1 ORDER BY key LIMIT $2",
+                            t.table
+                        ),
+                        &[&key, &limit],
+                    )?,
+                    None => t.query(
+                        &format!("SELECT key, value FROM {} ORDER BY key LIMIT $1", t.table),
+                        &[&limit],
+                    )?,
+                };
+                rows.into_iter()
+                    .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+                    .collect()
+            }
         }
     }
 

@@ -933,6 +933,28 @@ impl Store {
         sequenced(&self.notices, "notice")
     }
 
+    /// At most `limit` queued notices after the one of key `after`, oldest first: a pass
+    /// reads them a run at a time, whatever their number.
+    pub fn notices_after(
+        &self,
+        after: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<(u64, Notice)>, StoreError> {
+        let after = after.map(u64::to_be_bytes);
+        self.notices
+            .page(after.as_ref().map(|k| k.as_slice()), limit)?
+            .into_iter()
+            .map(|(k, v)| {
+                let key = k
+                    .as_slice()
+                    .try_into()
+                    .map(u64::from_be_bytes)
+                    .map_err(|_| StoreError::Corrupt("notice key".into()))?;
+                Ok((key, decode(&v, "notice")?))
+            })
+            .collect()
+    }
+
     /// Writes one command's changes atomically and durably.
     pub fn commit(&self, commit: Commit<'_>) -> Result<(), StoreError> {
         self.room()?;
@@ -1311,6 +1333,21 @@ impl Store {
         counted: &[Replied],
         held: &[HeldNotice],
     ) -> Result<(), StoreError> {
+        self.notice_to_mails_unsynced(key, mails, counted, held)?;
+        self.flush()
+    }
+
+    /// [`Store::notice_to_mails`], atomic but not yet on disk on sled: a run of notices
+    /// is written to disk at once by [`Store::sync`], which must come before any of its
+    /// mails is handed to a transport (a crash before it forgets the run's notices and
+    /// their mails together, and the news is told again by the next pass, once).
+    pub fn notice_to_mails_unsynced(
+        &self,
+        key: u64,
+        mails: &[Envelope],
+        counted: &[Replied],
+        held: &[HeldNotice],
+    ) -> Result<(), StoreError> {
         self.room()?;
         let keys = self.new_keys(mails.len())?;
         let held_keys = self.new_keys(held.len())?;
@@ -1320,7 +1357,7 @@ impl Store {
             self.prune_replies(at)?;
         }
         let trees = [&self.notices, &self.outbox, &self.replies, &self.held];
-        let result = kv::transaction(&trees, |trees| {
+        kv::transaction(&trees, |trees| {
             let [notices, outbox, replies, held] = trees else {
                 return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
                     "the trees of a notice's mails".into(),
@@ -1338,8 +1375,54 @@ impl Store {
                 count_reply(replies, replied)?;
             }
             Ok(())
-        });
-        self.finish(result)
+        })
+    }
+
+    /// [`Store::notice_to_mails_unsynced`] for several notices in one transaction (one
+    /// commit on PostgreSQL): each notice with its mails, counters and held copies.
+    pub fn notices_to_mails_unsynced(&self, told: &[NoticeTold]) -> Result<(), StoreError> {
+        if told.is_empty() {
+            return Ok(());
+        }
+        self.room()?;
+        let mails: Vec<&Envelope> = told.iter().flat_map(|t| &t.mails).collect();
+        let helds: Vec<&HeldNotice> = told.iter().flat_map(|t| &t.held).collect();
+        let keys = self.new_keys(mails.len())?;
+        let held_keys = self.new_keys(helds.len())?;
+        let json = mails
+            .iter()
+            .map(|m| encode(*m))
+            .collect::<Result<Vec<_>, _>>()?;
+        let held_json = helds
+            .iter()
+            .map(|h| encode(*h))
+            .collect::<Result<Vec<_>, _>>()?;
+        if let Some(at) = told.iter().flat_map(|t| &t.counted).map(|r| r.at).max() {
+            self.prune_replies(at)?;
+        }
+        let trees = [&self.notices, &self.outbox, &self.replies, &self.held];
+        kv::transaction(&trees, |trees| {
+            let [notices, outbox, replies, held] = trees else {
+                return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
+                    "the trees of a notice's mails".into(),
+                )));
+            };
+            for t in told {
+                notices.remove(t.key.to_be_bytes())?;
+                for replied in &t.counted {
+                    count_reply(replies, replied)?;
+                }
+            }
+            put_sequenced(outbox, &keys, &json)?;
+            put_sequenced(held, &held_keys, &held_json)?;
+            Ok(())
+        })
+    }
+
+    /// Writes to disk what was written since the last time (sled; PostgreSQL's commits
+    /// are on disk already).
+    pub fn sync(&self) -> Result<(), StoreError> {
+        self.flush()
     }
 
     /// The notices held back by the moderators' cap, oldest first, with their keys.
@@ -1384,6 +1467,16 @@ impl Store {
         self.outbox.insert(key.to_be_bytes(), encode(mail)?)?;
         self.flush()?;
         Ok(())
+    }
+
+    /// Removes mails the transport accepted, in one transaction and one write to disk.
+    pub fn outbox_sent_all(&self, keys: &[u64]) -> Result<(), StoreError> {
+        if keys.is_empty() {
+            return Ok(());
+        }
+        let keys = keys.iter().map(|k| k.to_be_bytes().to_vec()).collect();
+        let result = self.outbox.remove_all(keys);
+        self.finish(result)
     }
 
     /// Removes a mail the transport accepted.
@@ -1596,6 +1689,16 @@ fn put_all(tree: &TxTree<'_, '_>, id: &str, keys: &[u64], values: &[Vec<u8>]) ->
         tree.insert(k, json.as_slice())?;
     }
     Ok(())
+}
+
+/// A notice told: its key, and what replaces it (its mails, the hourly counters of the
+/// capped mails it sent, the copies the cap held back).
+#[derive(Debug, Default)]
+pub struct NoticeTold {
+    pub key: u64,
+    pub mails: Vec<Envelope>,
+    pub counted: Vec<Replied>,
+    pub held: Vec<HeldNotice>,
 }
 
 fn put_sequenced(tree: &TxTree<'_, '_>, keys: &[u64], values: &[Vec<u8>]) -> TxResult<()> {
