@@ -319,15 +319,26 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> i32 {
         .sum()
 }
 
+/// How many 15-bit keys there are.
+const KEYS: usize = 1 << 15;
+
+/// A table of one value per 15-bit key, on the heap (it is 32 K entries).
+fn table<T: Copy>(value: T) -> Box<[T; KEYS]> {
+    let boxed = vec![value; KEYS].into_boxed_slice();
+    // Of KEYS entries by construction: the conversion cannot fail.
+    boxed.try_into().unwrap_or_else(|_| Box::new([value; KEYS]))
+}
+
 /// A palette and the way to it from any colour of the pictures it was made for.
 struct Palette {
     colours: Vec<[u8; 3]>,
-    /// The entry of each 15-bit key's nearest colour.
-    index: Vec<u8>,
+    /// The entry of each 15-bit key's nearest colour (an array: a key, made of three
+    /// 5-bit parts, is always within it, and the lookup needs no bounds check).
+    index: Box<[u8; KEYS]>,
     /// Whether a colour the palette holds exactly has this 15-bit key: only then can a
     /// pixel of the key be a palette colour other than the key's nearest one. Most
     /// shades of the edges fall in no such key and skip the search in `exact`.
-    holds: Vec<bool>,
+    holds: Box<[bool; KEYS]>,
     /// The first entry past the reserved ones (an APNG's transparent entry 0) of each
     /// colour the palette holds exactly, sorted by colour: a pixel of the edges is
     /// looked up here by halves rather than by a walk of the palette.
@@ -340,7 +351,6 @@ impl Palette {
     /// of the edges and letters of `frames` (RGBA), up to [`PALETTE`]; `reserved` entries
     /// before them all.
     fn of(frames: &[&[u8]], named: &[[u8; 3]], reserved: usize) -> Palette {
-        const KEYS: usize = 1 << 15;
         let mut counts = vec![0u32; KEYS];
         for data in frames {
             // Flat areas: a pixel is most often its left neighbour's colour, so the
@@ -383,12 +393,12 @@ impl Palette {
                 .min_by_key(|(_, p)| distance(**p, colour))
                 .map_or(reserved, |(i, _)| i + reserved)
         };
-        let mut index = vec![0u8; KEYS];
+        let mut index = table(0u8);
         for &k in &used {
             index[k] = u8::try_from(nearest(colour_of(k))).unwrap_or(0);
         }
         let mut exact: Vec<([u8; 3], u8)> = Vec::new();
-        let mut holds = vec![false; KEYS];
+        let mut holds = table(false);
         for (i, colour) in colours.iter().enumerate().skip(reserved) {
             if let Ok(entry) = u8::try_from(i) {
                 exact.push((*colour, entry));
@@ -432,6 +442,7 @@ impl Palette {
     }
 
     /// The palette entry of one pixel (RGBA).
+    #[inline]
     fn entry(&self, p: [u8; 4]) -> u8 {
         let k = key(p);
         let shade = self.index[k];
