@@ -1,7 +1,7 @@
 //! Speed of the board pictures, printed as figures (no pass/fail): `cargo bench --bench draw`
 //! (`CORBEAU_BENCH_MS`: the time given to each figure, 2 000 ms by default;
 //! `CORBEAU_BENCH_ONLY=PNG`: only the figures whose name holds `PNG`). Each figure is
-//! the wall time of a run and its CPU time (the thread's own, steady on a loaded machine).
+//! the wall time of a run and its CPU time (the thread's own, steadier on a loaded machine).
 //! - loading a variant with its drawing (the Voronoi diagram is built and checked on load);
 //! - the SVG of the Westeros example turn, and its PNG at `PNG_WIDTH` (the mail's picture),
 //!   with its size in bytes;
