@@ -1,4 +1,7 @@
-//! Speed of the board pictures, printed as figures (no pass/fail): `cargo bench --bench draw`.
+//! Speed of the board pictures, printed as figures (no pass/fail): `cargo bench --bench draw`
+//! (`CORBEAU_BENCH_MS`: the time given to each figure, 2 000 ms by default;
+//! `CORBEAU_BENCH_ONLY=PNG`: only the figures whose name holds `PNG`). Each figure is
+//! the wall time of a run and its CPU time (the thread's own, steadier on a loaded machine).
 //! - loading a variant with its drawing (the Voronoi diagram is built and checked on load);
 //! - the SVG of the Westeros example turn, and its PNG at `PNG_WIDTH` (the mail's picture),
 //!   with its size in bytes;
@@ -17,21 +20,41 @@ use corbeau::order::parse_order;
 #[path = "support/example.rs"]
 mod support;
 
-/// Runs `f` repeatedly for about `budget`; returns (runs, seconds).
-fn time(budget: Duration, mut f: impl FnMut()) -> (u64, f64) {
+/// The CPU time this thread has had so far, in seconds (Linux's scheduler statistics;
+/// 0 where they cannot be read): on a machine shared with other work, the wall time of a
+/// run grows with the load and its CPU time does not.
+fn cpu() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(0.0, |ns| ns / 1e9)
+}
+
+/// Runs `f` repeatedly for about `budget`; returns (runs, wall seconds, CPU seconds).
+fn time(budget: Duration, mut f: impl FnMut()) -> (u64, f64, f64) {
     let start = Instant::now();
+    let cpu_start = cpu();
     let mut runs = 0;
     while start.elapsed() < budget || runs < 3 {
         f();
         runs += 1;
     }
-    (runs, start.elapsed().as_secs_f64())
+    (runs, start.elapsed().as_secs_f64(), cpu() - cpu_start)
 }
 
-fn report(what: &str, (runs, secs): (u64, f64)) {
+/// Runs and prints one figure, unless `CORBEAU_BENCH_ONLY` is set and not part of its
+/// name (to profile one figure alone).
+fn measure(what: &str, budget: Duration, f: impl FnMut()) {
+    if let Ok(only) = std::env::var("CORBEAU_BENCH_ONLY")
+        && !what.contains(&only)
+    {
+        return;
+    }
+    let (runs, secs, cpu) = time(budget, f);
     println!(
-        "{what:<44} {:>8.2} ms/run  ({runs} runs)",
-        secs * 1000.0 / runs as f64
+        "{what:<44} {:>8.2} ms/run, CPU {:>6.2} ms/run  ({runs} runs)",
+        secs * 1000.0 / runs as f64,
+        cpu * 1000.0 / runs as f64
     );
 }
 
@@ -56,12 +79,9 @@ fn main() {
             .and_then(|v| v.parse().ok())
             .unwrap_or(2000),
     );
-    report(
-        "load westeros (with its drawing)",
-        time(budget, || {
-            black_box(load_variant("westeros").ok());
-        }),
-    );
+    measure("load westeros (with its drawing)", budget, || {
+        black_box(load_variant("westeros").ok());
+    });
     let Ok(westeros) = load_variant("westeros") else {
         eprintln!("westeros does not load");
         return;
@@ -80,18 +100,16 @@ fn main() {
         title: "Westeros",
         lang: Lang::Fr,
     };
-    report(
-        "westeros example turn: SVG",
-        time(budget, || {
-            black_box(svg(&picture).ok());
-        }),
-    );
+    measure("westeros example turn: SVG", budget, || {
+        black_box(svg(&picture).ok());
+    });
     let mut size = 0;
-    report(
+    measure(
         &format!("westeros example turn: PNG {PNG_WIDTH} px"),
-        time(budget, || {
+        budget,
+        || {
             size = png(&picture, PNG_WIDTH).map_or(0, |b| b.len());
-        }),
+        },
     );
     println!(
         "{:<44} {:>8} bytes",
@@ -113,11 +131,12 @@ fn main() {
         title: "Diplomatie",
         lang: Lang::Fr,
     };
-    report(
+    measure(
         &format!("classique start: PNG {PNG_WIDTH} px"),
-        time(budget, || {
+        budget,
+        || {
             size = png(&picture, PNG_WIDTH).map_or(0, |b| b.len());
-        }),
+        },
     );
     println!("{:<44} {:>8} bytes", "classique start: PNG size", size);
 }
