@@ -68,7 +68,7 @@ impl Default for StoreConfig {
     fn default() -> StoreConfig {
         StoreConfig {
             url: None,
-            cache_mb: 64,
+            cache_mb: 16,
             lease_seconds: 60,
         }
     }

@@ -327,9 +327,10 @@ fn seat_key(seat: &SeatTaken) -> Vec<u8> {
 }
 
 /// The memory sled may keep of the store's pages, in bytes, for every store this process
-/// opens; sled's own default (1 GB) let a deadline's outgoing mails fill it.
+/// opens; sled's own default (1 GB) let a deadline's outgoing mails fill it. The same
+/// default as `[store] cache_mb`'s, for the stores a process opens without reading one.
 static CACHE_BYTES: std::sync::atomic::AtomicU64 =
-    std::sync::atomic::AtomicU64::new(64 * 1024 * 1024);
+    std::sync::atomic::AtomicU64::new(16 * 1024 * 1024);
 
 /// Sets the memory sled may keep for the stores opened after this (`[store] cache_mb`).
 pub fn set_cache_mb(mb: u64) {
