@@ -258,21 +258,8 @@ impl Service {
         Ok(self.store.notices_after(after, limit)?)
     }
 
-    /// [`Service::notice_told`], not yet on disk: [`Service::sync`] must follow before
-    /// any of the mails goes to a transport.
-    pub fn notice_told_unsynced(
-        &self,
-        key: u64,
-        mails: &[Envelope],
-        counted: &[Replied],
-        held: &[HeldNotice],
-    ) -> Result<(), ServiceError> {
-        Ok(self
-            .store
-            .notice_to_mails_unsynced(key, mails, counted, held)?)
-    }
-
-    /// [`Service::notice_told_unsynced`] for several notices, in one transaction.
+    /// [`Service::notice_told`] for several notices, in one transaction, not yet on
+    /// disk: [`Service::sync`] must follow before any of the mails goes to a transport.
     pub fn notices_told_unsynced(&self, told: &[super::NoticeTold]) -> Result<(), ServiceError> {
         Ok(self.store.notices_to_mails_unsynced(told)?)
     }

@@ -1408,14 +1408,23 @@ impl Store {
                     "the trees of a notice's mails".into(),
                 )));
             };
+            // Each notice's share of the keys and values, in the order they were made.
+            let (mut at, mut held_at) = (0, 0);
             for t in told {
+                let (mails, helds) = (at..at + t.mails.len(), held_at..held_at + t.held.len());
+                (at, held_at) = (mails.end, helds.end);
+                // Told already by another judge that had the store meanwhile: its mails
+                // are queued, these would be the same news twice.
+                if notices.get(t.key.to_be_bytes())?.is_none() {
+                    continue;
+                }
                 notices.remove(t.key.to_be_bytes())?;
+                put_sequenced(outbox, &keys[mails.clone()], &json[mails])?;
+                put_sequenced(held, &held_keys[helds.clone()], &held_json[helds])?;
                 for replied in &t.counted {
                     count_reply(replies, replied)?;
                 }
             }
-            put_sequenced(outbox, &keys, &json)?;
-            put_sequenced(held, &held_keys, &held_json)?;
             Ok(())
         })
     }
@@ -1777,4 +1786,75 @@ fn end_of(time: &[u8; 8]) -> Vec<u8> {
     let mut k = time.to_vec();
     k.push(0xff);
     k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::NoticeKind;
+
+    fn mail(to: &str) -> Envelope {
+        Envelope {
+            message_id: format!("{to}.1@judge"),
+            to: to.into(),
+            game: Some("g".into()),
+            queued: DateTime::<Utc>::UNIX_EPOCH,
+            headers: Vec::new(),
+            body: envelope::BodyBytes(b"news\r\n".to_vec()),
+            attempts: 0,
+            next_try: None,
+            last_error: None,
+            failed: false,
+        }
+    }
+
+    /// Two judges read the same notices and tell them in turn (each a run at a time):
+    /// the second finds them told and queues nothing, so no player gets the same news
+    /// twice; a notice not yet told in the same run is still told.
+    #[test]
+    fn a_run_of_notices_told_again_queues_only_those_not_told() {
+        let dir = std::env::temp_dir().join(format!("corbeau-told-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::open_files(&dir, std::time::Duration::ZERO).expect("store");
+        let notice = |game: &str| Notice {
+            game: game.into(),
+            at: DateTime::<Utc>::UNIX_EPOCH,
+            kind: NoticeKind::Started,
+            houses: Vec::new(),
+        };
+        store
+            .commit(Commit {
+                notices: vec![notice("a"), notice("b")],
+                ..Commit::default()
+            })
+            .expect("notices");
+        let keys: Vec<u64> = store.notices().expect("read").iter().map(|n| n.0).collect();
+        let told = |key: u64, to: &str| NoticeTold {
+            key,
+            mails: vec![mail(to)],
+            counted: Vec::new(),
+            held: Vec::new(),
+        };
+        // The first judge tells the first notice.
+        store
+            .notices_to_mails_unsynced(&[told(keys[0], "x@example.org")])
+            .expect("first");
+        // The second, which read both before, tells both.
+        store
+            .notices_to_mails_unsynced(&[
+                told(keys[0], "y@example.org"),
+                told(keys[1], "z@example.org"),
+            ])
+            .expect("second");
+        let to: Vec<String> = store
+            .outbox()
+            .expect("outbox")
+            .into_iter()
+            .map(|(_, m)| m.to)
+            .collect();
+        assert_eq!(to, ["x@example.org", "z@example.org"]);
+        assert!(store.notices().expect("read").is_empty());
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
