@@ -244,11 +244,17 @@ impl Connection {
             &[&last],
         )?;
         // Rows another judge is claiming at this instant are skipped, not waited for;
-        // once its claim is committed, its `until` keeps them out.
+        // once its claim is committed, its `until` keeps them out. A claim whose
+        // connection the server no longer has is over before its lease: its judge died
+        // (a judge restarted after a crash takes its games up at once); a judge alive
+        // but stuck keeps them until the lease runs out.
         let rows = tx.query(
             "SELECT c.game FROM claims c \
              WHERE c.game IN (SELECT value FROM wake WHERE key <= $1) \
-             AND c.until < now() AND NOT (c.game = ANY($2)) \
+             AND (c.until < now() OR (c.holder <> '' AND NOT EXISTS ( \
+                 SELECT 1 FROM pg_stat_activity a \
+                 WHERE a.pid::text = split_part(split_part(c.holder, '/', 2), '@', 1)))) \
+             AND NOT (c.game = ANY($2)) \
              ORDER BY c.game LIMIT $3 FOR UPDATE SKIP LOCKED",
             &[&last, &skip, &count],
         )?;

@@ -107,6 +107,11 @@ impl Drop for TempDir {
         if !std::thread::panicking() {
             backend::release(&self.0);
             let _ = fs::remove_dir_all(&self.0);
+            // A store whose data folder is this one keeps the judge's key beside it
+            // (`<folder>.key`, docs/configuration.md): it goes with the folder.
+            let mut key = self.0.clone().into_os_string();
+            key.push(".key");
+            let _ = fs::remove_file(key);
         }
     }
 }
