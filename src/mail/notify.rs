@@ -2,8 +2,8 @@
 //! recipient, in the recipient's language. A notice and its mails change places in one
 //! transaction, so a crash never loses the news nor tells it twice.
 
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -45,16 +45,21 @@ pub fn queue_notices_holding(
     queue_notices_streaming(hold, config, now, |_| Ok(()))
 }
 
-/// How many results notices have their pictures drawn side by side before their mails
-/// are written, per thread of the pool: enough to keep every core busy, few enough that
+/// How many notices a run holds, per thread of the pool: a run's notices are told in one
+/// transaction, and its mails then sent.
+const RUN_PER_THREAD: usize = 2;
+
+/// How many runs have their pictures drawn ahead of the one being written: a deadline's
+/// notices are mostly not results (a game's reminders and news come with them), so a run
+/// may hold one picture or none, and one run ahead would leave cores idle. Few enough that
 /// the pictures in hand stay a few megabytes.
-const AHEAD_PER_THREAD: usize = 2;
+const RUNS_AHEAD: usize = 3;
 
 /// [`queue_notices_holding`], calling `between` after each run of notices told (the
 /// pass drains the outbox there, so that a deadline's thousands of mails leave as they
 /// are written instead of waiting in the store for the last one). The notices are read a
-/// run at a time, whatever their number. The pictures of a run's results are drawn on
-/// every core (rayon's threads, which live as long as the process) while the run before
+/// run at a time, whatever their number. The pictures of the next runs' results are
+/// drawn on every core (rayon's threads, which live as long as the process) while a run
 /// is written and sent; the store stays on this thread.
 pub fn queue_notices_streaming(
     hold: &mut Hold<'_>,
@@ -64,19 +69,29 @@ pub fn queue_notices_streaming(
 ) -> Result<Notified, ServiceError> {
     let mut notified = Notified::default();
     notified.queued += queue_digests(hold.service()?, config, now)?;
-    let per_run = rayon::current_num_threads().max(1) * AHEAD_PER_THREAD;
+    let per_run = rayon::current_num_threads().max(1) * RUN_PER_THREAD;
     let mut drawing = Drawing::new();
-    let mut chunk = hold.service()?.pending_notices_after(None, per_run)?;
-    let read = read_ahead(hold.service()?, &chunk, &mut drawing.variants)?;
-    drawing.start(read);
-    let mut run = 0;
-    while let Some(&(last, _)) = chunk.last() {
-        // The next run's pictures are drawn while this run's mails are written and sent:
-        // writing mails takes the store, drawing only the cores.
+    // The runs read and being drawn, by number; the last notice read; whether the queue
+    // was read to its end.
+    let mut ahead: VecDeque<(usize, Vec<(u64, Notice)>)> = VecDeque::new();
+    let mut after = None;
+    let mut read_all = false;
+    loop {
+        // Writing mails takes the store, drawing only the cores.
+        while !read_all && ahead.len() <= RUNS_AHEAD {
+            let chunk = hold.service()?.pending_notices_after(after, per_run)?;
+            let Some(&(last, _)) = chunk.last() else {
+                read_all = true;
+                break;
+            };
+            after = Some(last);
+            let read = read_ahead(hold.service()?, &chunk, &mut drawing.variants)?;
+            ahead.push_back((drawing.start(read), chunk));
+        }
+        let Some((run, chunk)) = ahead.pop_front() else {
+            return Ok(notified);
+        };
         let releases = hold.releases();
-        let next = hold.service()?.pending_notices_after(Some(last), per_run)?;
-        let read = read_ahead(hold.service()?, &next, &mut drawing.variants)?;
-        drawing.start(read);
         drawing.wait_for(run);
         let mut told = Told::default();
         for (key, notice) in &chunk {
@@ -95,15 +110,15 @@ pub fn queue_notices_streaming(
         told.write(hold.service()?)?;
         hold.service()?.sync()?;
         between(hold)?;
-        // Another process had the store meanwhile: what was read for the next run may
-        // be of a phase since rolled back.
+        // Another process had the store meanwhile: what was read for the runs ahead may
+        // be of a phase since rolled back, or told since; they are read again.
         if hold.releases() != releases {
-            drawing.forget_before(run + 2);
+            drawing.forget_before(drawing.started);
+            ahead.clear();
+            after = chunk.last().map(|&(key, _)| key);
+            read_all = false;
         }
-        chunk = next;
-        run += 1;
     }
-    Ok(notified)
 }
 
 /// The pictures being drawn ahead, on rayon's threads: runs are numbered from 0 in the
@@ -160,8 +175,9 @@ impl Drawing {
         }
     }
 
-    /// Starts drawing a run's pictures (a run without any counts as started all the same).
-    fn start(&mut self, read: Vec<Ahead>) {
+    /// Starts drawing a run's pictures (a run without any counts as started all the same);
+    /// returns its number.
+    fn start(&mut self, read: Vec<Ahead>) -> usize {
         for (key, _, record, _, _) in &read {
             self.records.insert(*key, record.clone());
         }
@@ -176,6 +192,7 @@ impl Drawing {
             // Nobody waits any more when the pass stopped on an error.
             let _ = sender.send((run, drawn));
         });
+        run
     }
 
     /// Waits until the pictures of `run` came back (those of other runs that come first

@@ -4,6 +4,7 @@
 //! the same keys and values and a copy between them is a copy of rows.
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::rc::Rc;
 
@@ -11,6 +12,8 @@ use sled::Transactional;
 use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
 
 use super::StoreError;
+use postgres::types::ToSql;
+
 use super::pg::Connection;
 
 pub(super) type Entry = (Vec<u8>, Vec<u8>);
@@ -37,18 +40,14 @@ impl PgTree {
     fn query(
         &self,
         sql: &str,
-        params: &[&(dyn postgres::types::ToSql + Sync)],
+        params: &[&(dyn ToSql + Sync)],
     ) -> Result<Vec<postgres::Row>, StoreError> {
-        Ok(self.db.client.borrow_mut().query(sql, params)?)
+        self.db.query(sql, params)
     }
 
-    fn execute(
-        &self,
-        sql: &str,
-        params: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> Result<u64, StoreError> {
+    fn execute(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<u64, StoreError> {
         self.db.writable()?;
-        Ok(self.db.client.borrow_mut().execute(sql, params)?)
+        self.db.execute(sql, params)
     }
 
     fn range(
@@ -58,7 +57,7 @@ impl PgTree {
         last: bool,
     ) -> Result<Vec<Entry>, StoreError> {
         let mut sql = format!("SELECT key, value FROM {} WHERE true", self.table);
-        let mut params: Vec<&(dyn postgres::types::ToSql + Sync)> = Vec::new();
+        let mut params: Vec<&(dyn ToSql + Sync)> = Vec::new();
         let (from_key, to_key);
         match from {
             Bound::Included(k) => {
@@ -311,28 +310,116 @@ fn upsert(table: &str) -> String {
 }
 
 /// A tree inside a transaction.
-pub(super) enum TxTree<'b, 'c> {
+pub(super) enum TxTree<'b> {
     Sled(&'b TransactionalTree),
-    Pg(&'b RefCell<postgres::Transaction<'c>>, &'static str),
+    Pg(PgTx<'b>),
 }
 
-fn aborted(e: postgres::Error) -> ConflictableTransactionError<StoreError> {
-    ConflictableTransactionError::Abort(StoreError::from(e))
+/// A table inside a transaction on PostgreSQL. The judge holds the store's lock, so no
+/// other process writes meanwhile: reads go to the database at once, writes are gathered
+/// and sent together at the end, in one statement, which the database applies whole or
+/// not at all. A transaction of a dozen writes is then one round trip, not fourteen.
+pub(super) struct PgTx<'b> {
+    db: &'b Connection,
+    writes: &'b RefCell<Writes>,
+    table: &'static str,
 }
 
-impl TxTree<'_, '_> {
+/// A transaction's writes on PostgreSQL, by table (in the order first written) and key:
+/// the last value written, or none for a key removed.
+#[derive(Default)]
+pub(super) struct Writes(Vec<(&'static str, TableWrites)>);
+
+/// A table's writes in a transaction: by key, the value written last, none if removed.
+type TableWrites = BTreeMap<Vec<u8>, Option<Vec<u8>>>;
+
+impl Writes {
+    fn put(&mut self, table: &'static str, key: &[u8], value: Option<&[u8]>) {
+        let index = match self.0.iter().position(|(t, _)| *t == table) {
+            Some(index) => index,
+            None => {
+                self.0.push((table, BTreeMap::new()));
+                self.0.len() - 1
+            }
+        };
+        self.0[index]
+            .1
+            .insert(key.to_vec(), value.map(<[u8]>::to_vec));
+    }
+
+    fn get(&self, table: &str, key: &[u8]) -> Option<Option<Vec<u8>>> {
+        let (_, keys) = self.0.iter().find(|(t, _)| *t == table)?;
+        keys.get(key).cloned()
+    }
+
+    /// Sends every write in one statement (its parts run on one snapshot; a key is
+    /// written once, so they do not overlap).
+    fn send(self, db: &Connection) -> Result<(), StoreError> {
+        let mut parts = Vec::new();
+        let mut arrays: Vec<Vec<Vec<u8>>> = Vec::new();
+        for (table, keys) in self.0 {
+            let (mut put_keys, mut values, mut gone) = (Vec::new(), Vec::new(), Vec::new());
+            for (key, value) in keys {
+                match value {
+                    Some(value) => {
+                        put_keys.push(key);
+                        values.push(value);
+                    }
+                    None => gone.push(key),
+                }
+            }
+            if !gone.is_empty() {
+                arrays.push(gone);
+                parts.push(format!(
+                    "w{} AS (DELETE FROM {table} WHERE key = ANY(${}))",
+                    parts.len(),
+                    arrays.len()
+                ));
+            }
+            if !put_keys.is_empty() {
+                arrays.push(put_keys);
+                arrays.push(values);
+                parts.push(format!(
+                    "w{} AS (INSERT INTO {table} (key, value) \
+                     SELECT * FROM unnest(${}::bytea[], ${}::bytea[]) \
+                     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value)",
+                    parts.len(),
+                    arrays.len() - 1,
+                    arrays.len()
+                ));
+            }
+        }
+        if parts.is_empty() {
+            return Ok(());
+        }
+        let sql = format!("WITH {} SELECT 1", parts.join(", "));
+        let params: Vec<&(dyn ToSql + Sync)> =
+            arrays.iter().map(|a| a as &(dyn ToSql + Sync)).collect();
+        db.execute(&sql, &params)?;
+        Ok(())
+    }
+}
+
+impl PgTx<'_> {
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        if let Some(written) = self.writes.borrow().get(self.table, key) {
+            return Ok(written);
+        }
+        let sql = format!("SELECT value FROM {} WHERE key = $1", self.table);
+        let rows = self.db.query(&sql, &[&key])?;
+        Ok(rows.first().map(|row| row.try_get(0)).transpose()?)
+    }
+}
+
+fn aborted(e: StoreError) -> ConflictableTransactionError<StoreError> {
+    ConflictableTransactionError::Abort(e)
+}
+
+impl TxTree<'_> {
     pub(super) fn get(&self, key: impl AsRef<[u8]>) -> TxResult<Option<Vec<u8>>> {
         match self {
             TxTree::Sled(t) => Ok(t.get(key.as_ref())?.map(|v| v.to_vec())),
-            TxTree::Pg(tx, table) => {
-                let sql = format!("SELECT value FROM {table} WHERE key = $1");
-                let key = key.as_ref();
-                let rows = tx.borrow_mut().query(&sql, &[&key]).map_err(aborted)?;
-                rows.first()
-                    .map(|row| row.try_get(0))
-                    .transpose()
-                    .map_err(aborted)
-            }
+            TxTree::Pg(t) => t.get(key.as_ref()).map_err(aborted),
         }
     }
 
@@ -341,11 +428,10 @@ impl TxTree<'_, '_> {
             TxTree::Sled(t) => {
                 t.insert(key.as_ref(), value.as_ref())?;
             }
-            TxTree::Pg(tx, table) => {
-                let (key, value) = (key.as_ref(), value.as_ref());
-                tx.borrow_mut()
-                    .execute(&upsert(table), &[&key, &value])
-                    .map_err(aborted)?;
+            TxTree::Pg(t) => {
+                t.writes
+                    .borrow_mut()
+                    .put(t.table, key.as_ref(), Some(value.as_ref()));
             }
         }
         Ok(())
@@ -356,12 +442,7 @@ impl TxTree<'_, '_> {
             TxTree::Sled(t) => {
                 t.remove(key.as_ref())?;
             }
-            TxTree::Pg(tx, table) => {
-                let key = key.as_ref();
-                tx.borrow_mut()
-                    .execute(&format!("DELETE FROM {table} WHERE key = $1"), &[&key])
-                    .map_err(aborted)?;
-            }
+            TxTree::Pg(t) => t.writes.borrow_mut().put(t.table, key.as_ref(), None),
         }
         Ok(())
     }
@@ -371,27 +452,30 @@ impl TxTree<'_, '_> {
 /// body more than once (a conflict with another thread); PostgreSQL runs it once.
 pub(super) fn transaction<F>(trees: &[&Tree], body: F) -> Result<(), StoreError>
 where
-    F: Fn(&[TxTree<'_, '_>]) -> TxResult<()>,
+    F: Fn(&[TxTree<'_>]) -> TxResult<()>,
 {
     let mixed = || StoreError::Corrupt("a transaction over two backends".into());
     match trees.first() {
         None => Ok(()),
         Some(Tree::Pg(first)) => {
             first.db.writable()?;
-            let mut client = first.db.client.borrow_mut();
-            let tx = RefCell::new(client.transaction()?);
+            let writes = RefCell::new(Writes::default());
             let views = trees
                 .iter()
                 .map(|t| match t {
-                    Tree::Pg(p) => Ok(TxTree::Pg(&tx, p.table)),
+                    Tree::Pg(p) => Ok(TxTree::Pg(PgTx {
+                        db: &first.db,
+                        writes: &writes,
+                        table: p.table,
+                    })),
                     Tree::Sled(_) => Err(mixed()),
                 })
                 .collect::<Result<Vec<_>, StoreError>>()?;
             let outcome = body(&views);
             drop(views);
             match outcome {
-                // Dropped without a commit, the transaction is rolled back.
-                Ok(()) => Ok(tx.into_inner().commit()?),
+                // Not sent, the writes are forgotten.
+                Ok(()) => writes.into_inner().send(&first.db),
                 Err(ConflictableTransactionError::Abort(e)) => Err(e),
                 Err(ConflictableTransactionError::Storage(e)) => Err(StoreError::Io(e)),
                 Err(ConflictableTransactionError::Conflict) => Err(StoreError::Corrupt(
@@ -408,7 +492,7 @@ where
                 })
                 .collect::<Result<Vec<_>, StoreError>>()?;
             let result = sled_trees[..].transaction(|txs| {
-                let views: Vec<TxTree<'_, '_>> = txs.iter().map(TxTree::Sled).collect();
+                let views: Vec<TxTree<'_>> = txs.iter().map(TxTree::Sled).collect();
                 body(&views)
             });
             match result {

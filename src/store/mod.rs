@@ -1662,7 +1662,7 @@ fn reply_key(address: &str) -> Vec<u8> {
 }
 
 /// Adds one answer to the address's window, or starts a new window.
-fn count_reply(replies: &TxTree<'_, '_>, replied: &Replied) -> TxResult<()> {
+fn count_reply(replies: &TxTree<'_>, replied: &Replied) -> TxResult<()> {
     let key = reply_key(&replied.address);
     let current = match replies.get(&key)? {
         Some(v) => Some(
@@ -1692,7 +1692,7 @@ fn count_reply(replies: &TxTree<'_, '_>, replied: &Replied) -> TxResult<()> {
     Ok(())
 }
 
-fn put_all(tree: &TxTree<'_, '_>, id: &str, keys: &[u64], values: &[Vec<u8>]) -> TxResult<()> {
+fn put_all(tree: &TxTree<'_>, id: &str, keys: &[u64], values: &[Vec<u8>]) -> TxResult<()> {
     for (key, json) in keys.iter().zip(values) {
         let mut k = prefix(id);
         k.extend_from_slice(&key.to_be_bytes());
@@ -1711,7 +1711,7 @@ pub struct NoticeTold {
     pub held: Vec<HeldNotice>,
 }
 
-fn put_sequenced(tree: &TxTree<'_, '_>, keys: &[u64], values: &[Vec<u8>]) -> TxResult<()> {
+fn put_sequenced(tree: &TxTree<'_>, keys: &[u64], values: &[Vec<u8>]) -> TxResult<()> {
     for (key, json) in keys.iter().zip(values) {
         tree.insert(key.to_be_bytes(), json.as_slice())?;
     }

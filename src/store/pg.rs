@@ -3,17 +3,20 @@
 //! does on one machine.
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use postgres::error::SqlState;
+use postgres::types::ToSql;
+use postgres::{GenericClient, Row};
 
 use super::StoreError;
 
 /// The version of the tables below, kept in `corbeau_schema`; bumped (with a migration
 /// step) when they change. A database whose tables are newer is refused.
-pub const LAYOUT_VERSION: u32 = 2;
+pub const LAYOUT_VERSION: u32 = 3;
 
 /// The trees of the store, one table each, named as sled names its trees.
 pub const TREES: [&str; 15] = [
@@ -42,6 +45,9 @@ pub enum Turn {
     /// store when no command is queued.
     Poll,
 }
+
+/// How many prepared statements a connection keeps at most.
+const STATEMENTS_KEPT: usize = 256;
 
 /// How long connecting may take before the database counts as unreachable.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -135,6 +141,10 @@ fn full(e: &dyn std::error::Error) -> String {
 /// An open connection that holds the store's lock (released with the connection: a
 /// judge that dies lets the store go as soon as the server sees its connection end).
 pub struct Connection {
+    /// Every statement this connection ran, prepared on its first use and kept: a
+    /// statement named anew costs a second round trip and the server's parsing and
+    /// planning, and a deadline runs a few dozen statements thousands of times.
+    statements: RefCell<HashMap<String, postgres::Statement>>,
     pub(super) client: RefCell<postgres::Client>,
     pub(super) url: DatabaseUrl,
     /// Whether this connection holds the store's lock: a judge lets it go while it
@@ -156,11 +166,55 @@ impl Connection {
         take_lock(&mut client, url, wait, turn)?;
         create_tables(&mut client)?;
         Ok(Connection {
+            statements: RefCell::new(HashMap::new()),
             client: RefCell::new(client),
             url: url.clone(),
             locked: Cell::new(true),
             holder: RefCell::new(None),
         })
+    }
+
+    /// The statement of `sql` on this connection, prepared on `client` (the connection's
+    /// own, or a transaction of it) the first time. Prepared statements outlive the
+    /// transaction that prepared them, whether it commits or not.
+    pub(super) fn prepared(
+        &self,
+        client: &mut impl GenericClient,
+        sql: &str,
+    ) -> Result<postgres::Statement, postgres::Error> {
+        if let Some(statement) = self.statements.borrow().get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = client.prepare(sql)?;
+        let mut statements = self.statements.borrow_mut();
+        // A few dozen in practice; a bound all the same, each costs the server memory.
+        if statements.len() >= STATEMENTS_KEPT {
+            statements.clear();
+        }
+        statements.insert(sql.to_string(), statement.clone());
+        Ok(statement)
+    }
+
+    /// Runs `sql` on the connection, outside any transaction, prepared once.
+    pub(super) fn query(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<Row>, StoreError> {
+        let mut client = self.client.borrow_mut();
+        let statement = self.prepared(&mut *client, sql)?;
+        Ok(client.query(&statement, params)?)
+    }
+
+    /// [`Connection::query`] for a statement whose rows are not wanted: how many it changed.
+    pub(super) fn execute(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<u64, StoreError> {
+        let mut client = self.client.borrow_mut();
+        let statement = self.prepared(&mut *client, sql)?;
+        Ok(client.execute(&statement, params)?)
     }
 
     /// Refuses a write made without the store's lock: only the lock keeps two judges'
@@ -176,9 +230,7 @@ impl Connection {
     /// Lets the store's lock go, keeping the connection: reads and claims go on.
     pub(super) fn let_go(&self) -> Result<(), StoreError> {
         if self.locked.get() {
-            self.client
-                .borrow_mut()
-                .execute("SELECT pg_advisory_unlock($1)", &[&LOCK])?;
+            self.execute("SELECT pg_advisory_unlock($1)", &[&LOCK])?;
             self.locked.set(false);
         }
         Ok(())
@@ -229,44 +281,49 @@ impl Connection {
         let mut tx = client.transaction()?;
         // Claims a dead judge left on games done since, or no longer due: nobody will
         // give them up. Rows another judge has in hand are skipped, never waited for.
-        tx.execute(
-            "DELETE FROM claims WHERE game IN (SELECT game FROM claims \
-             WHERE until < now() AND game NOT IN (SELECT value FROM wake WHERE key <= $1) \
-             FOR UPDATE SKIP LOCKED)",
-            &[&last],
+        let forget = self.prepared(
+            &mut tx,
+            &format!(
+                "DELETE FROM claims WHERE game IN (SELECT c.game FROM claims c \
+                 WHERE {CLAIM_OVER} AND c.game NOT IN (SELECT value FROM wake WHERE key <= $1) \
+                 FOR UPDATE SKIP LOCKED)"
+            ),
         )?;
+        tx.execute(&forget, &[&last])?;
         // A row for every game due, so that the claim below has rows to lock; a row of
         // another judge stays as it is.
-        tx.execute(
+        let rows_due = self.prepared(
+            &mut tx,
             "INSERT INTO claims (game, holder, until) \
              SELECT DISTINCT value, '', '-infinity'::timestamptz FROM wake WHERE key <= $1 \
              ON CONFLICT (game) DO NOTHING",
-            &[&last],
         )?;
+        tx.execute(&rows_due, &[&last])?;
         // Rows another judge is claiming at this instant are skipped, not waited for;
         // once its claim is committed, its `until` keeps them out. A claim whose
         // connection the server no longer has is over before its lease: its judge died
         // (a judge restarted after a crash takes its games up at once); a judge alive
         // but stuck keeps them until the lease runs out.
-        let rows = tx.query(
-            "SELECT c.game FROM claims c \
-             WHERE c.game IN (SELECT value FROM wake WHERE key <= $1) \
-             AND (c.until < now() OR (c.holder <> '' AND NOT EXISTS ( \
-                 SELECT 1 FROM pg_stat_activity a \
-                 WHERE a.pid::text = split_part(split_part(c.holder, '/', 2), '@', 1)))) \
-             AND NOT (c.game = ANY($2)) \
-             ORDER BY c.game LIMIT $3 FOR UPDATE SKIP LOCKED",
-            &[&last, &skip, &count],
+        let free = self.prepared(
+            &mut tx,
+            &format!(
+                "SELECT c.game FROM claims c \
+                 WHERE c.game IN (SELECT value FROM wake WHERE key <= $1) AND {CLAIM_OVER} \
+                 AND NOT (c.game = ANY($2)) \
+                 ORDER BY c.game LIMIT $3 FOR UPDATE SKIP LOCKED"
+            ),
         )?;
+        let rows = tx.query(&free, &[&last, &skip, &count])?;
         let games = rows
             .iter()
             .map(|row| row.try_get::<_, Vec<u8>>(0))
             .collect::<Result<Vec<_>, _>>()?;
-        tx.execute(
+        let take = self.prepared(
+            &mut tx,
             "UPDATE claims SET holder = $1, until = now() + make_interval(secs => $2) \
              WHERE game = ANY($3)",
-            &[&holder, &seconds, &games],
         )?;
+        tx.execute(&take, &[&holder, &seconds, &games])?;
         tx.commit()?;
         Ok(games)
     }
@@ -274,18 +331,22 @@ impl Connection {
     /// Whether this connection still holds a live claim on `game`.
     pub(super) fn holds_claim(&self, game: &[u8]) -> Result<bool, StoreError> {
         let holder = self.holder()?;
-        let row = self.client.borrow_mut().query_one(
+        let rows = self.query(
             "SELECT EXISTS (SELECT 1 FROM claims WHERE game = $1 AND holder = $2 \
              AND until > now())",
             &[&game, &holder],
         )?;
-        Ok(row.try_get(0)?)
+        Ok(rows
+            .first()
+            .map(|row| row.try_get(0))
+            .transpose()?
+            .unwrap_or(false))
     }
 
     /// Gives up this connection's claims on `games`.
     pub(super) fn unclaim(&self, games: &[Vec<u8>]) -> Result<(), StoreError> {
         let holder = self.holder()?;
-        self.client.borrow_mut().execute(
+        self.execute(
             "DELETE FROM claims WHERE game = ANY($1) AND holder = $2",
             &[&games, &holder],
         )?;
@@ -297,7 +358,7 @@ impl Connection {
             return Ok(Vec::new());
         }
         let count = i64::try_from(n).unwrap_or(i64::MAX);
-        let rows = self.client.borrow_mut().query(
+        let rows = self.query(
             "SELECT nextval('corbeau_ids') FROM generate_series(1::bigint, $1::bigint)",
             &[&count],
         )?;
@@ -377,10 +438,22 @@ fn take_lock(
     Ok(())
 }
 
+/// Whether the claim `c` is over: its lease ran out, or the server no longer has the
+/// connection that made it (its judge died; a judge alive but stuck keeps its claims
+/// until the lease runs out).
+const CLAIM_OVER: &str = "(c.until < now() OR (c.holder <> '' AND NOT EXISTS ( \
+    SELECT 1 FROM pg_stat_activity a \
+    WHERE a.pid::text = split_part(split_part(c.holder, '/', 2), '@', 1))))";
+
 /// The judges' claims on the games due (layout 2): a game's id as the wake table holds
 /// it, who claimed it, and until when.
 const CLAIMS: &str = "CREATE TABLE claims (game bytea PRIMARY KEY, holder text NOT NULL, \
                       until timestamptz NOT NULL);";
+
+/// The outbox's mails kept as they are (layout 3): they are mostly a picture already
+/// compressed, which PostgreSQL's own compression tries over their whole length for
+/// nothing (a third of the server's work at a deadline).
+const OUTBOX_UNCOMPRESSED: &str = "ALTER TABLE outbox ALTER COLUMN value SET STORAGE EXTERNAL;";
 
 /// Creates the tables of a new database in one transaction, or checks the version of
 /// those there. The caller holds the lock: two judges never create them at once.
@@ -399,11 +472,19 @@ fn create_tables(client: &mut postgres::Client) -> Result<(), StoreError> {
         if found > LAYOUT_VERSION {
             return Err(StoreError::NewerDatabase { found });
         }
-        if found < 2 {
+        if found < LAYOUT_VERSION {
+            let mut sql = String::new();
+            if found < 2 {
+                sql.push_str(CLAIMS);
+            }
+            if found < 3 {
+                sql.push_str(OUTBOX_UNCOMPRESSED);
+            }
+            sql.push_str(&format!(
+                "UPDATE corbeau_schema SET version = {LAYOUT_VERSION};"
+            ));
             let mut tx = client.transaction()?;
-            tx.batch_execute(&format!(
-                "{CLAIMS}UPDATE corbeau_schema SET version = {LAYOUT_VERSION};"
-            ))?;
+            tx.batch_execute(&sql)?;
             tx.commit()?;
         }
         return Ok(());
@@ -418,6 +499,7 @@ fn create_tables(client: &mut postgres::Client) -> Result<(), StoreError> {
         ));
     }
     sql.push_str(CLAIMS);
+    sql.push_str(OUTBOX_UNCOMPRESSED);
     sql.push_str(&format!(
         "INSERT INTO corbeau_schema (version) VALUES ({LAYOUT_VERSION});"
     ));
@@ -440,21 +522,50 @@ pub(super) fn exists(url: &DatabaseUrl) -> bool {
 }
 
 /// A connection kept to ask whether another judge waits for the lock, asked between two
-/// mails: opening one for each question would cost more than the mail.
-static PROBE: Mutex<Option<postgres::Client>> = Mutex::new(None);
+/// mails: opening one for each question would cost more than the mail. Its question is
+/// prepared once; a "no" stands for [`QUIET`].
+static PROBE: Mutex<Probe> = Mutex::new(Probe {
+    asking: None,
+    quiet_until: None,
+});
+
+/// How long a "nobody waits" answer stands: a waiting process polls every 20 ms and a
+/// moderator's command waits under a second, while a deadline asks between two games.
+const QUIET: Duration = Duration::from_millis(20);
+
+struct Probe {
+    asking: Option<(postgres::Client, postgres::Statement)>,
+    quiet_until: Option<std::time::Instant>,
+}
 
 /// Whether another process waits for the store's lock.
 pub(super) fn someone_waits(url: &DatabaseUrl) -> bool {
     let Ok(mut probe) = PROBE.lock() else {
         return false;
     };
-    if probe.as_ref().is_none_or(|c| c.is_closed()) {
-        *probe = url.connect().ok();
+    let now = std::time::Instant::now();
+    if probe.quiet_until.is_some_and(|until| now < until) {
+        return false;
     }
-    let Some(client) = probe.as_mut() else {
+    if probe.asking.as_ref().is_none_or(|(c, _)| c.is_closed()) {
+        probe.asking = url.connect().ok().and_then(|mut client| {
+            let question = client.prepare(&waiting_question()).ok()?;
+            Some((client, question))
+        });
+    }
+    let Some((client, question)) = probe.asking.as_mut() else {
         return false;
     };
-    // A command queued for the lock, or a judge knocking.
+    let waits = client
+        .query_one(&*question, &[])
+        .and_then(|row| row.try_get::<_, bool>(0))
+        .unwrap_or(false);
+    probe.quiet_until = (!waits).then(|| now + QUIET);
+    waits
+}
+
+/// Whether a command is queued for the store's lock, or a judge knocks.
+fn waiting_question() -> String {
     let held = |key: i64, granted: &str| {
         let (high, low) = ((key >> 32) as u32, (key & 0xffff_ffff) as u32);
         format!(
@@ -463,13 +574,9 @@ pub(super) fn someone_waits(url: &DatabaseUrl) -> bool {
              AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))"
         )
     };
-    let sql = format!(
+    format!(
         "SELECT {} OR {}",
         held(LOCK, "NOT granted"),
         held(KNOCK, "granted")
-    );
-    client
-        .query_one(&sql, &[])
-        .and_then(|row| row.try_get::<_, bool>(0))
-        .unwrap_or(false)
+    )
 }
