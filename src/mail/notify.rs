@@ -138,9 +138,9 @@ struct Drawing {
     /// Each variant read, shared with the drawing threads: copied once per pass, as the
     /// store's own are not for other threads.
     variants: HashMap<VariantHash, Arc<Variant>>,
-    /// The phases played that the pictures are drawn from, by notice key: their mails
-    /// tell them without reading them again.
-    records: HashMap<u64, PhaseRecord>,
+    /// The phases played that the pictures are drawn from, and their games, by notice
+    /// key: their mails tell them without reading them again.
+    records: HashMap<u64, (PhaseRecord, Game)>,
 }
 
 /// The notices of a run told so far, written to the store together, and the games they
@@ -178,8 +178,8 @@ impl Drawing {
     /// Starts drawing a run's pictures (a run without any counts as started all the same);
     /// returns its number.
     fn start(&mut self, read: Vec<Ahead>) -> usize {
-        for (key, _, record, _, _) in &read {
-            self.records.insert(*key, record.clone());
+        for (key, game, record, _, _) in &read {
+            self.records.insert(*key, (record.clone(), game.clone()));
         }
         let run = self.started;
         self.started += 1;
@@ -243,7 +243,7 @@ fn read_ahead(
         if !game.settings().pictures {
             continue;
         }
-        let Ok(Some(record)) = service.phase_played(game.id(), index) else {
+        let Ok(Some(record)) = service.game_phase(&game, index) else {
             continue;
         };
         let hash = game.variant().hash.clone();
@@ -327,7 +327,10 @@ fn queue_one(
             told.games.clear();
         }
         let pictures = drawing.drawn.remove(&key).unwrap_or_default();
-        let record = drawing.records.remove(&key);
+        let (record, drawn_game) = match drawing.records.remove(&key) {
+            Some((record, game)) => (Some(record), Some(game)),
+            None => (None, None),
+        };
         let service = hold.service()?;
         // Told by a pass that took the store while this one let it go.
         if released
@@ -342,7 +345,12 @@ fn queue_one(
         // holds back no other game's.
         let read = match told.games.get(&notice.game) {
             Some(known) => Ok(Some(known.clone())),
-            None => service.find_game(&notice.game).and_then(|game| match game {
+            // Read with the phase its picture was drawn from, the store unchanged since.
+            None => match drawn_game {
+                Some(game) => Ok(Some(game)),
+                None => service.find_game(&notice.game),
+            }
+            .and_then(|game| match game {
                 Some(game) => Ok(Some((service.variant(game.variant())?, game))),
                 None => Ok(None),
             }),
@@ -684,10 +692,10 @@ fn mails_for(
     let results = match &notice.kind {
         NoticeKind::Results { index } => match record
             .filter(|r| r.index == *index)
-            .map_or_else(|| service.phase_played(game.id(), *index), |r| Ok(Some(r)))?
+            .map_or_else(|| service.game_phase(game, *index), |r| Ok(Some(r)))?
         {
             Some(record) => {
-                let last = service.last_phase(game.id())?.map(|r| r.index);
+                let last = service.last_phase_index(game.id())?;
                 Some((record, last == Some(*index)))
             }
             // Rolled back before it was told: nothing to send.

@@ -137,6 +137,16 @@ impl Service {
         Ok(self.store.phase(id, index)?)
     }
 
+    /// [`Service::phase_played`] of a game in hand (not read again).
+    pub fn game_phase(&self, game: &Game, index: u32) -> Result<Option<PhaseRecord>, ServiceError> {
+        Ok(self.store.game_phase(game, index)?)
+    }
+
+    /// The index of the last phase a game played.
+    pub fn last_phase_index(&self, id: &str) -> Result<Option<u32>, ServiceError> {
+        Ok(self.store.last_phase_index(id)?)
+    }
+
     /// The last phase a game played.
     pub fn last_phase(&self, id: &str) -> Result<Option<PhaseRecord>, ServiceError> {
         Ok(self.store.last_phase(id)?)

@@ -285,6 +285,41 @@ impl Tree {
         }
     }
 
+    /// The last key that begins with `prefix`, its value left unread.
+    pub(super) fn last_key_with_prefix(
+        &self,
+        prefix: &[u8],
+    ) -> Result<Option<Vec<u8>>, StoreError> {
+        match self {
+            Tree::Sled(t) => Ok(t
+                .scan_prefix(prefix)
+                .keys()
+                .next_back()
+                .transpose()?
+                .map(|k| k.to_vec())),
+            Tree::Pg(t) => {
+                let rows = match after_prefix(prefix) {
+                    Some(end) => t.query(
+                        &format!(
+                            "SELECT key FROM {} WHERE key >= $1 AND key < $2 \
+                             ORDER BY key DESC LIMIT 1",
+                            t.table
+                        ),
+                        &[&prefix, &end],
+                    )?,
+                    None => t.query(
+                        &format!(
+                            "SELECT key FROM {} WHERE key >= $1 ORDER BY key DESC LIMIT 1",
+                            t.table
+                        ),
+                        &[&prefix],
+                    )?,
+                };
+                Ok(rows.first().map(|row| row.try_get(0)).transpose()?)
+            }
+        }
+    }
+
     pub(super) fn is_empty(&self) -> Result<bool, StoreError> {
         match self {
             Tree::Sled(t) => Ok(t.is_empty()),
@@ -409,6 +444,34 @@ impl PgTx<'_> {
         let rows = self.db.query(&sql, &[&key])?;
         Ok(rows.first().map(|row| row.try_get(0)).transpose()?)
     }
+
+    /// Whether each key has a value: those written in this transaction as written, the
+    /// others asked all at once.
+    fn contains_each(&self, keys: &[impl AsRef<[u8]>]) -> Result<Vec<bool>, StoreError> {
+        let writes = self.writes.borrow();
+        let asked: Vec<&[u8]> = keys
+            .iter()
+            .map(AsRef::as_ref)
+            .filter(|key| writes.get(self.table, key).is_none())
+            .collect();
+        let sql = format!("SELECT key FROM {} WHERE key = ANY($1)", self.table);
+        let found: std::collections::HashSet<Vec<u8>> = if asked.is_empty() {
+            Default::default()
+        } else {
+            self.db
+                .query(&sql, &[&asked])?
+                .iter()
+                .map(|row| row.try_get(0))
+                .collect::<Result<_, _>>()?
+        };
+        Ok(keys
+            .iter()
+            .map(|key| match writes.get(self.table, key.as_ref()) {
+                Some(written) => written.is_some(),
+                None => found.contains(key.as_ref()),
+            })
+            .collect())
+    }
 }
 
 fn aborted(e: StoreError) -> ConflictableTransactionError<StoreError> {
@@ -420,6 +483,17 @@ impl TxTree<'_> {
         match self {
             TxTree::Sled(t) => Ok(t.get(key.as_ref())?.map(|v| v.to_vec())),
             TxTree::Pg(t) => t.get(key.as_ref()).map_err(aborted),
+        }
+    }
+
+    /// Whether each of `keys` has a value: one question to a database.
+    pub(super) fn contains_each(&self, keys: &[impl AsRef<[u8]>]) -> TxResult<Vec<bool>> {
+        match self {
+            TxTree::Sled(t) => keys
+                .iter()
+                .map(|key| Ok(t.get(key.as_ref())?.is_some()))
+                .collect(),
+            TxTree::Pg(t) => t.contains_each(keys).map_err(aborted),
         }
     }
 

@@ -905,6 +905,27 @@ impl Store {
         scope::within(&variant, || decode(&bytes, "phase")).map(Some)
     }
 
+    /// [`Store::phase`] of a game in hand: its variant is known, the game is not read.
+    pub fn game_phase(&self, game: &Game, index: u32) -> Result<Option<PhaseRecord>, StoreError> {
+        let Some(bytes) = self.phases.get(phase_key(game.id(), index))? else {
+            return Ok(None);
+        };
+        let variant = self.pinned(game.variant())?;
+        scope::within(&variant, || decode(&bytes, "phase")).map(Some)
+    }
+
+    /// The index of the last phase a game played, its record left unread.
+    pub fn last_phase_index(&self, id: &str) -> Result<Option<u32>, StoreError> {
+        let Some(key) = self.phases.last_key_with_prefix(&prefix(id))? else {
+            return Ok(None);
+        };
+        let index = key
+            .get(prefix(id).len()..)
+            .and_then(|tail| <[u8; 4]>::try_from(tail).ok())
+            .ok_or_else(|| StoreError::Corrupt(format!("a phase key of {id}")))?;
+        Ok(Some(u32::from_be_bytes(index)))
+    }
+
     pub fn last_phase(&self, id: &str) -> Result<Option<PhaseRecord>, StoreError> {
         let Some((_, bytes)) = self.phases.last_with_prefix(&prefix(id))? else {
             return Ok(None);
@@ -959,9 +980,8 @@ impl Store {
     /// Writes one command's changes atomically and durably.
     pub fn commit(&self, commit: Commit<'_>) -> Result<(), StoreError> {
         self.room()?;
-        let audit_keys = self.new_keys(commit.audit.len())?;
-        let notice_keys = self.new_keys(commit.notices.len())?;
-        let mail_keys = self.new_keys(commit.mails.len())?;
+        let [audit_keys, notice_keys, mail_keys] =
+            self.new_key_runs([commit.audit.len(), commit.notices.len(), commit.mails.len()])?;
         // The game's places and houses are written with the variant it plays (a record
         // with the game's: a rollback has the game it changes).
         let (game_json, record_json) = match commit.game.or(commit.before) {
@@ -1147,6 +1167,16 @@ impl Store {
                 .collect(),
             Backend::Pg(db) => db.generate_ids(n),
         }
+    }
+
+    /// New keys for several trees at once, in increasing order from the first run to the
+    /// last, as drawn one run after the other: one question to a database.
+    fn new_key_runs<const N: usize>(
+        &self,
+        counts: [usize; N],
+    ) -> Result<[Vec<u64>; N], StoreError> {
+        let mut keys = self.new_keys(counts.iter().sum())?.into_iter();
+        Ok(counts.map(|n| keys.by_ref().take(n).collect()))
     }
 
     /// Whether a mail with this Message-ID was already acted on.
@@ -1350,8 +1380,7 @@ impl Store {
         held: &[HeldNotice],
     ) -> Result<(), StoreError> {
         self.room()?;
-        let keys = self.new_keys(mails.len())?;
-        let held_keys = self.new_keys(held.len())?;
+        let [keys, held_keys] = self.new_key_runs([mails.len(), held.len()])?;
         let json = encode_all(mails)?;
         let held_json = encode_all(held)?;
         if let Some(at) = counted.iter().map(|r| r.at).max() {
@@ -1388,8 +1417,7 @@ impl Store {
         self.room()?;
         let mails: Vec<&Envelope> = told.iter().flat_map(|t| &t.mails).collect();
         let helds: Vec<&HeldNotice> = told.iter().flat_map(|t| &t.held).collect();
-        let keys = self.new_keys(mails.len())?;
-        let held_keys = self.new_keys(helds.len())?;
+        let [keys, held_keys] = self.new_key_runs([mails.len(), helds.len()])?;
         let json = mails
             .iter()
             .map(|m| encode(*m))
@@ -1408,14 +1436,16 @@ impl Store {
                     "the trees of a notice's mails".into(),
                 )));
             };
+            // Told already by another judge that had the store meanwhile: its mails
+            // are queued, these would be the same news twice.
+            let notice_keys: Vec<[u8; 8]> = told.iter().map(|t| t.key.to_be_bytes()).collect();
+            let queued = notices.contains_each(&notice_keys)?;
             // Each notice's share of the keys and values, in the order they were made.
             let (mut at, mut held_at) = (0, 0);
-            for t in told {
+            for (t, queued) in told.iter().zip(queued) {
                 let (mails, helds) = (at..at + t.mails.len(), held_at..held_at + t.held.len());
                 (at, held_at) = (mails.end, helds.end);
-                // Told already by another judge that had the store meanwhile: its mails
-                // are queued, these would be the same news twice.
-                if notices.get(t.key.to_be_bytes())?.is_none() {
+                if !queued {
                     continue;
                 }
                 notices.remove(t.key.to_be_bytes())?;

@@ -152,6 +152,9 @@ pub struct Connection {
     locked: Cell<bool>,
     /// Who this connection is in `claims`, asked of the server once.
     holder: RefCell<Option<String>>,
+    /// The end of the games due (a wake key) for which this connection last made the
+    /// claims' rows: a pass claims a few games at a time, and makes them once.
+    rows_made_for: RefCell<Option<Vec<u8>>>,
 }
 
 impl Connection {
@@ -171,6 +174,7 @@ impl Connection {
             url: url.clone(),
             locked: Cell::new(true),
             holder: RefCell::new(None),
+            rows_made_for: RefCell::new(None),
         })
     }
 
@@ -279,26 +283,33 @@ impl Connection {
         let seconds = lease.as_secs_f64();
         let mut client = self.client.borrow_mut();
         let mut tx = client.transaction()?;
-        // Claims a dead judge left on games done since, or no longer due: nobody will
-        // give them up. Rows another judge has in hand are skipped, never waited for.
-        let forget = self.prepared(
-            &mut tx,
-            &format!(
-                "DELETE FROM claims WHERE game IN (SELECT c.game FROM claims c \
-                 WHERE {CLAIM_OVER} AND c.game NOT IN (SELECT value FROM wake WHERE key <= $1) \
-                 FOR UPDATE SKIP LOCKED)"
-            ),
-        )?;
-        tx.execute(&forget, &[&last])?;
-        // A row for every game due, so that the claim below has rows to lock; a row of
-        // another judge stays as it is.
-        let rows_due = self.prepared(
-            &mut tx,
-            "INSERT INTO claims (game, holder, until) \
-             SELECT DISTINCT value, '', '-infinity'::timestamptz FROM wake WHERE key <= $1 \
-             ON CONFLICT (game) DO NOTHING",
-        )?;
-        tx.execute(&rows_due, &[&last])?;
+        let first_of_pass = self.rows_made_for.borrow().as_deref() != Some(last);
+        if first_of_pass {
+            // Claims a dead judge left on games done since, or no longer due: nobody
+            // will give them up. Rows another judge has in hand are skipped, never
+            // waited for.
+            let forget = self.prepared(
+                &mut tx,
+                &format!(
+                    "DELETE FROM claims WHERE game IN (SELECT c.game FROM claims c \
+                     WHERE {CLAIM_OVER} \
+                     AND c.game NOT IN (SELECT value FROM wake WHERE key <= $1) \
+                     FOR UPDATE SKIP LOCKED)"
+                ),
+            )?;
+            tx.execute(&forget, &[&last])?;
+            // A row for every game due, so that the claim below has rows to lock; a row
+            // of another judge stays as it is. Once a pass: a game this judge tried has
+            // no row again, and a pass of ten thousand games would otherwise make them
+            // a thousand times.
+            let rows_due = self.prepared(
+                &mut tx,
+                "INSERT INTO claims (game, holder, until) \
+                 SELECT DISTINCT value, '', '-infinity'::timestamptz FROM wake \
+                 WHERE key <= $1 ON CONFLICT (game) DO NOTHING",
+            )?;
+            tx.execute(&rows_due, &[&last])?;
+        }
         // Rows another judge is claiming at this instant are skipped, not waited for;
         // once its claim is committed, its `until` keeps them out. A claim whose
         // connection the server no longer has is over before its lease: its judge died
@@ -309,7 +320,7 @@ impl Connection {
             &format!(
                 "SELECT c.game FROM claims c \
                  WHERE c.game IN (SELECT value FROM wake WHERE key <= $1) AND {CLAIM_OVER} \
-                 AND NOT (c.game = ANY($2)) \
+                 AND c.game NOT IN (SELECT unnest($2::bytea[])) \
                  ORDER BY c.game LIMIT $3 FOR UPDATE SKIP LOCKED"
             ),
         )?;
@@ -325,6 +336,9 @@ impl Connection {
         )?;
         tx.execute(&take, &[&holder, &seconds, &games])?;
         tx.commit()?;
+        if first_of_pass {
+            *self.rows_made_for.borrow_mut() = Some(last.to_vec());
+        }
         Ok(games)
     }
 
