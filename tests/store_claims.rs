@@ -12,66 +12,16 @@ mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use chrono::{DateTime, Utc};
-use corbeau::game::{HouseKey, Moderator, NewGame, Settings, hash_secret};
-use corbeau::lang::Lang;
-use corbeau::service::Service;
 use mail_parser::MessageParser;
 
+use support::TempDir;
+use support::due::{self, DUE};
 use support::judge::{at, root, run, said};
 use support::pg::Postgres;
-
-/// When the games start; their first deadline is a few days after.
-const START: &str = "2026-03-23T08:00:00Z";
-/// After the games' first deadline: every game is due.
-const DUE: &str = "2026-05-01T08:00:00Z";
-
-fn time(s: &str) -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
-}
-
-/// A sled store in `dir/data` (its key in `dir/data.key`) of `games` started games of three
-/// houses and a moderator, `g1`…, all due at [`DUE`]; made in-process, since through the
-/// binary a game takes five commands to set up.
-fn make_games(dir: &Path, games: usize, pictures: bool) {
-    corbeau::service::auth::install_judge_key(&dir.join("data.key")).unwrap();
-    let service = Service::open(&dir.join("data")).unwrap();
-    let hash = hash_secret("secret-2026").unwrap();
-    let start = time(START);
-    for i in 1..=games {
-        let id = format!("g{i}");
-        let settings = Settings {
-            pictures,
-            ..Settings::default()
-        };
-        let new = NewGame {
-            id: id.clone(),
-            name: None,
-            variant: "westeros".into(),
-            players: 3,
-            settings,
-            moderator: Some(Moderator {
-                address: format!("mod{i}@example.org").into(),
-                secret: hash.clone(),
-            }),
-        };
-        service.create(new, "test", start).unwrap();
-        service
-            .shape_for_tests(&id, "test", "seed", start, |game, variant, _| {
-                for house in ["stark", "lannister", "baratheon"] {
-                    let key = HouseKey::named(variant, house).expect("a house");
-                    let address = format!("{house}{i}@example.org");
-                    game.add_player(&key, &address, hash.clone(), Lang::Fr, start)?;
-                }
-                game.start(variant, start)
-            })
-            .unwrap();
-    }
-}
 
 /// Two judges' folders on one new database holding `games` games due at [`DUE`], the
 /// claims lasting `lease` seconds; the database's URL.
@@ -81,26 +31,16 @@ fn two_judges(
     games: usize,
     pictures: bool,
     lease: u64,
-) -> (String, [PathBuf; 2]) {
+) -> (String, [TempDir; 2]) {
     let url = pg.database();
     let config = format!("[store]\nurl = \"{url}\"\nlease_seconds = {lease}\n");
     let first = root(&format!("claims-{name}-a"), &config);
     let second = root(&format!("claims-{name}-b"), &config);
     let seed = root(&format!("claims-{name}-seed"), "");
-    make_games(&seed, games, pictures);
-    let data = seed.join("data").display().to_string();
-    let out = run(
-        at(
-            &first,
-            START,
-            &["store", "copy", "--from", &data, "--to", &url],
-        )
-        .env_remove("CORBEAU_STORE"),
-        "",
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+    due::make_games(&seed, games, pictures);
+    due::copy_into_database(&seed, &url);
     for dir in [&first, &second] {
-        fs::copy(seed.join("data.key"), dir.join("data.key")).unwrap();
+        due::share_key(&seed, dir);
     }
     (url, [first, second])
 }
