@@ -381,7 +381,11 @@ fn two_judges_killed_at_random_on_one_database_lose_no_mail_and_double_none() {
     // delivered to both; then every mail answered once over both, every press copy sent
     // once, and the game equal to an uninterrupted run's on sled.
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/kill_loop.py");
+    // The script's folder is made under this one, which goes when the test ends, even
+    // if the script stops half-way without removing its own.
+    let scratch = support::TempDir::new("pg", "kill");
     let out = Command::new("python3")
+        .env("TMPDIR", scratch.path())
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_corbeau"))
         .args(["--database", &url, "--judges", "2", "--compare"])
