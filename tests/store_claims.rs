@@ -1,9 +1,10 @@
 //! Several judges on one PostgreSQL database at a deadline, through the binary, on a real
 //! server (tests/support/pg.rs): each claims its part of the games due, so that two
 //! `tick`s at once process every game once, send each results mail once, and both do
-//! part of the work; a judge killed while it holds claims leaves its games to the other
-//! once its lease has run out, and not before; a moderator's command waits less than a
-//! second while two judges work through a deadline (docs/storage.md, "Several judges at
+//! part of the work; a judge killed while it holds claims leaves its games to the other at
+//! once, and no claim of its behind; a judge stuck with its connection open keeps its
+//! games until its lease runs out, and not before; a moderator's command waits less than
+//! a second while two judges work through a deadline (docs/storage.md, "Several judges at
 //! once").
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -178,8 +179,11 @@ fn claims_of(pg: &Postgres, url: &str, pid: u32) -> Vec<String> {
 }
 
 /// A judge killed while it holds claims: its connection is gone with it, so its claims
-/// are over at once, lease or not; the other judge (this pass, or its next, started at
-/// once) processes its games, each once.
+/// are over at once, lease or not. The other judge (this pass, or its next, started at
+/// once) processes the games it had not done, each once; and its claim forgets the dead
+/// judge's claims on games no longer due, one it had committed but not yet given up
+/// (killed between the two) among them, which nobody else would ever give up: no claim
+/// is left.
 #[test]
 fn a_judge_killed_with_claims_leaves_its_games_to_the_other_at_once() {
     let pg = Postgres::start("claims-kill");
@@ -206,8 +210,10 @@ fn a_judge_killed_with_claims_leaves_its_games_to_the_other_at_once() {
     );
     let out = survivor.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", said(&out));
-    // Long before the 60 s lease: the next pass finds nothing left, or what the dead
-    // judge's connection had not yet let go when the first pass claimed.
+    // Long before the 60 s lease: the next pass finds nothing left to process, or what
+    // the dead judge's connection still held (the server had not yet seen it gone) when
+    // the first pass last claimed; its own claim forgets whatever claim the dead judge
+    // left on a game it had done.
     let again = tick(&second).wait_with_output().unwrap();
     assert_eq!(again.status.code(), Some(0), "{}", said(&again));
     println!(

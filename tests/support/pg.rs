@@ -1,6 +1,7 @@
 //! A real PostgreSQL server for the tests, from Debian's packages: `initdb` and `pg_ctl`
 //! of /usr/lib/postgresql/<version>/bin, a cluster in a temporary folder, listening on a
-//! free port of the loopback, stopped and removed when dropped. Run as root (a container,
+//! free port of the loopback, stopped and removed when dropped (the folder kept with
+//! `CORBEAU_KEEP_TEST_DIRS=1`, docs/testing.md). Run as root (a container,
 //! CI), the cluster belongs to `nobody`: the server refuses to run as root. Without the
 //! package the test fails with the command that installs it: it never skips.
 
