@@ -27,7 +27,12 @@ fn a_test_that_fails_with_folders() {
     std::fs::write(&key, "key").unwrap();
     let plain = support::TempDir::new("folders", "failing");
     let pg = Postgres::start("folders-failing");
-    for made in [judge.to_path_buf(), key, plain.to_path_buf(), pg.dir().into()] {
+    for made in [
+        judge.to_path_buf(),
+        key,
+        plain.to_path_buf(),
+        pg.dir().into(),
+    ] {
         println!("{MADE}{}", made.display());
     }
     panic!("failed on purpose, its folders made");
