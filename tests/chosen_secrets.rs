@@ -17,6 +17,7 @@ use argon2::password_hash::PasswordHash;
 use argon2::{Algorithm, Argon2, Params, Version};
 use blake2::digest::{KeyInit, Mac};
 use blake2::{Blake2bMac512, Blake2s256, Digest};
+use support::TempDir;
 use support::judge::{mail, root, run, said};
 
 const NOW: &str = "2026-03-23T08:00:00Z";
@@ -26,7 +27,7 @@ const MODERATOR: &str = "mod@example.org";
 
 /// A judge with a running game `game` of three on Westeros: Stark (`loup-gris-7`,
 /// French), Lannister (`lion-dor-42`, English) and Baratheon (`cerf-noir-3`).
-fn judge(name: &str, game: &str) -> PathBuf {
+fn judge(name: &str, game: &str) -> TempDir {
     let dir = root(&format!("secrets-{name}"), "");
     ok(
         &dir,
@@ -519,7 +520,7 @@ fn make_old(data: &Path, secrets: &[&str]) {
 }
 
 /// A judge whose store is of an earlier version, and its game as `game show` shows it.
-fn old_store(name: &str, secrets: &[&str]) -> (PathBuf, String) {
+fn old_store(name: &str, secrets: &[&str]) -> (TempDir, String) {
     let dir = judge(name, "ancienne");
     let shown = ok(&dir, &["game", "show", "ancienne", "--json"]);
     make_old(&dir.join("data"), secrets);

@@ -17,8 +17,7 @@ fn adjudicate_without_arguments_runs_the_bundled_example_in_french() {
 
 #[test]
 fn a_misspelt_province_is_refused_with_a_suggestion_and_nothing_adjudicated() {
-    let dir = std::env::temp_dir().join(format!("corbeau-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = support::TempDir::new("cli", "province");
     let file = dir.join("ordres.txt");
     std::fs::write(&file, "Targaryen:\nA Cla -> Sombrevale\n").expect("write");
     let (code, out, err) = corbeau(&["adjudicate", file.to_str().expect("utf-8 path")]);
@@ -34,8 +33,7 @@ fn a_misspelt_province_is_refused_with_a_suggestion_and_nothing_adjudicated() {
 
 #[test]
 fn a_broken_variant_file_is_reported_with_exit_code_1() {
-    let dir = std::env::temp_dir().join(format!("corbeau-map-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = support::TempDir::new("cli", "map");
     let file = dir.join("broken.toml");
     std::fs::write(&file, "[variant\n").expect("write");
     let (code, _, err) = corbeau(&["map", "check", file.to_str().expect("utf-8 path")]);
@@ -52,8 +50,7 @@ fn unknown_command_is_a_user_error() {
 
 #[test]
 fn a_configuration_with_an_unknown_key_is_refused_by_name_and_no_store_is_made() {
-    let dir = std::env::temp_dir().join(format!("corbeau-cli-config-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = support::TempDir::new("cli", "config");
     let file = dir.join("corbeau.toml");
     std::fs::write(&file, "data_dri = \"ailleurs\"\n").expect("write");
     let (code, out, err) = corbeau(&["game", "list", "--config", file.to_str().expect("utf-8")]);
@@ -64,5 +61,4 @@ fn a_configuration_with_an_unknown_key_is_refused_by_name_and_no_store_is_made()
         "{err}"
     );
     assert!(!dir.join("ailleurs").exists() && !dir.join("corbeau-data").exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }

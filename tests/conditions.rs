@@ -10,7 +10,7 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use proptest::prelude::*;
 
@@ -18,6 +18,7 @@ use corbeau::game::{ConditionNote, OrderLines, read_submission_noted};
 use corbeau::judge::Position;
 use corbeau::map::load_variant;
 use corbeau::order::{block_line, parse_order};
+use support::TempDir;
 use support::assert_golden;
 use support::judge::root;
 
@@ -28,7 +29,7 @@ const FRANCE: &str = "france@example.org";
 
 /// A judge holding a running classic game of seven, Germany's player reading English and
 /// France's French.
-fn classic(name: &str) -> PathBuf {
+fn classic(name: &str) -> TempDir {
     let dir = root(&format!("conditions-{name}"), "");
     ok(
         &dir,

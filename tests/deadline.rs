@@ -8,35 +8,17 @@ mod support;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, Utc};
-use corbeau::game::{HouseKey, Moderator, NewGame, Settings, hash_secret};
 use corbeau::lang::Lang;
 use corbeau::service::Service;
 use corbeau::service::picture::{Format, phase_picture};
 use mail_parser::{MessageParser, MimeHeaders};
 
 use support::cli::CliJudge;
-
-/// When the bench's games start; their first deadline is a few days after.
-const START: &str = "2026-03-23T08:00:00Z";
-
-fn at(s: &str) -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
-}
+use support::due::{self, DUE};
 
 /// Not a test: writes the store of `benches/deadline.sh`, `CORBEAU_DEADLINE_GAMES` games
 /// of three houses with a moderator, started at the same instant (so due at the same
-/// instant), into `CORBEAU_DEADLINE_DIR/data`, with its `corbeau.toml`. Made in-process,
-/// one secret hashed for every player: through the binary, a game takes about a second to
-/// set up (five commands, each opening the store), which ten thousand games cannot wait.
-/// After the games' first deadline: every game of [`make_games`] is due.
-const DUE: &str = "2026-05-01T08:00:00Z";
-
-/// Not a test: writes the store of `benches/deadline.sh`, `CORBEAU_DEADLINE_GAMES` games
-/// of three houses with a moderator, started at the same instant (so due at the same
-/// instant), into `CORBEAU_DEADLINE_DIR/data`, with its `corbeau.toml`. Made in-process,
-/// one secret hashed for every player: through the binary, a game takes about a second to
-/// set up (five commands, each opening the store), which ten thousand games cannot wait.
+/// instant), into `CORBEAU_DEADLINE_DIR/data`, with its `corbeau.toml`.
 #[test]
 #[ignore = "run by benches/deadline.sh"]
 fn bench_store() {
@@ -51,41 +33,7 @@ fn bench_store() {
         "data_dir = \"data\"\n[judge]\naddress = \"juge@example.org\"\n",
     )
     .unwrap();
-    make_games(&dir, games);
-}
-
-/// `games` started games of three houses and a moderator, `g1`… , in `dir/data` (its key
-/// beside it, as the binary keeps it).
-fn make_games(dir: &Path, games: usize) {
-    corbeau::service::auth::install_judge_key(&dir.join("data.key")).unwrap();
-    let service = Service::open(&dir.join("data")).unwrap();
-    let hash = hash_secret("secret-2026").unwrap();
-    let start = at(START);
-    for i in 1..=games {
-        let id = format!("g{i}");
-        let new = NewGame {
-            id: id.clone(),
-            name: None,
-            variant: "westeros".into(),
-            players: 3,
-            settings: Settings::default(),
-            moderator: Some(Moderator {
-                address: format!("mod{i}@example.org").into(),
-                secret: hash.clone(),
-            }),
-        };
-        service.create(new, "bench", start).unwrap();
-        service
-            .shape_for_tests(&id, "bench", "seed", start, |game, variant, _| {
-                for house in ["stark", "lannister", "baratheon"] {
-                    let key = HouseKey::named(variant, house).expect("a house");
-                    let address = format!("{house}{i}@example.org");
-                    game.add_player(&key, &address, hash.clone(), Lang::Fr, start)?;
-                }
-                game.start(variant, start)
-            })
-            .unwrap();
-    }
+    due::make_games(&dir, games, true);
 }
 
 /// The results mails of the outbox folder, by game: each one's picture (none: no PNG).
@@ -122,7 +70,7 @@ fn results_pictures(data: &Path) -> BTreeMap<String, Vec<Option<Vec<u8>>>> {
 #[test]
 fn many_games_due_at_once_each_mail_their_own_picture_as_drawn_alone() {
     let cli = CliJudge::new("deadline", "pictures");
-    make_games(&cli.root, 12);
+    due::make_games(&cli.root, 12, true);
     let tick = cli.run_at(DUE, &["tick"]);
     assert!(
         tick.status.success(),
@@ -158,7 +106,7 @@ fn many_games_due_at_once_each_mail_their_own_picture_as_drawn_alone() {
 #[test]
 fn the_store_cache_is_set_in_the_configuration() {
     let cli = CliJudge::new("deadline", "cache");
-    make_games(&cli.root, 2);
+    due::make_games(&cli.root, 2, true);
     let config = cli.root.join("corbeau.toml");
     std::fs::write(&config, "[store]\ncache_mb = 8\n").unwrap();
     let config = config.to_str().unwrap();
@@ -188,7 +136,7 @@ fn the_store_cache_is_set_in_the_configuration() {
 #[test]
 fn a_deadline_writes_every_mail_once_and_leaves_nothing_half_written() {
     let cli = CliJudge::new("deadline", "once");
-    make_games(&cli.root, 9);
+    due::make_games(&cli.root, 9, true);
     let tick = cli.run_at(DUE, &["tick"]);
     assert!(
         tick.status.success(),
@@ -247,7 +195,7 @@ fn a_deadline_writes_every_mail_once_and_leaves_nothing_half_written() {
 fn a_deadline_on_postgresql_mails_what_it_mails_on_sled() {
     let pg = support::pg::Postgres::start("deadline");
     let on_sled = CliJudge::new("deadline", "sled");
-    make_games(&on_sled.root, 10);
+    due::make_games(&on_sled.root, 10, true);
     let tick = on_sled.run_at(DUE, &["tick"]);
     assert!(
         tick.status.success(),
@@ -256,19 +204,9 @@ fn a_deadline_on_postgresql_mails_what_it_mails_on_sled() {
     );
 
     let on_pg = CliJudge::new("deadline", "postgresql");
-    make_games(&on_pg.root, 10);
+    due::make_games(&on_pg.root, 10, true);
     let url = pg.database();
-    let data = on_pg.data().display().to_string();
-    let copy = std::process::Command::new(env!("CARGO_BIN_EXE_corbeau"))
-        .args(["store", "copy", "--from", &data, "--to", &url])
-        .env_remove("CORBEAU_CONFIG")
-        .output()
-        .unwrap();
-    assert!(
-        copy.status.success(),
-        "{}",
-        String::from_utf8_lossy(&copy.stderr)
-    );
+    due::copy_into_database(&on_pg.root, &url);
     let config = on_pg.root.join("pg.toml");
     std::fs::write(&config, format!("[store]\nurl = \"{url}\"\n")).unwrap();
     let config = config.to_str().unwrap();

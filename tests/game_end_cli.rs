@@ -5,23 +5,14 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::fs;
-use std::path::PathBuf;
+mod support;
+
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::time::{SystemTime, UNIX_EPOCH};
 
-fn data(name: &str) -> PathBuf {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    std::env::temp_dir().join(format!(
-        "corbeau-game-end-{name}-{}-{nanos}",
-        std::process::id()
-    ))
-}
+use support::TempDir;
 
-fn run(data: &PathBuf, args: &[&str]) -> Output {
+fn run(data: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_corbeau"))
         .args(args)
         .arg("--data")
@@ -36,9 +27,10 @@ fn run(data: &PathBuf, args: &[&str]) -> Output {
         .unwrap()
 }
 
-fn running(name: &str) -> PathBuf {
-    let data = data(name);
-    let _ = fs::remove_dir_all(&data);
+/// A running game of three in the data folder of a judge, removed (its key beside it
+/// too) when dropped.
+fn running(name: &str) -> TempDir {
+    let data = TempDir::new("game-end", name);
     assert!(
         run(&data, &["game", "new", "g", "--players", "3"])
             .status
@@ -82,7 +74,6 @@ fn each_result_ends_the_game_so() {
             text.contains("Partie terminée") && text.contains(said),
             "{text}"
         );
-        let _ = fs::remove_dir_all(&data);
     }
 }
 
@@ -104,5 +95,4 @@ fn no_result_or_two_are_refused_and_the_game_goes_on() {
     }
     let list = String::from_utf8(run(&data, &["game", "list"]).stdout).unwrap();
     assert!(list.contains("en cours"), "{list}");
-    let _ = fs::remove_dir_all(&data);
 }

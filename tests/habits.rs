@@ -8,8 +8,9 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use support::TempDir;
 use support::assert_golden;
 use support::judge::{mails_to, root};
 
@@ -23,7 +24,7 @@ const MODERATOR: &str = "mod@example.org";
 /// A judge holding a running game of three on Westeros, Stark reading French and
 /// Lannister and Baratheon English, with a moderator: its folder and the moderator's
 /// secret.
-fn judge(name: &str) -> (PathBuf, String) {
+fn judge(name: &str) -> (TempDir, String) {
     let dir = root(&format!("habits-{name}"), "");
     let out = ok(
         &dir,

@@ -479,9 +479,7 @@ fn a_crash_between_stored_and_sent_loses_nothing_and_sends_once() {
 
 #[test]
 fn ingest_from_stdin_answers_through_the_outbox_folder() {
-    let root = std::env::temp_dir().join(format!("corbeau-mail-stdin-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&root);
-    fs::create_dir_all(&root).unwrap();
+    let root = TempDir::new("mail", "stdin");
     let run = |args: &[&str], stdin: &str| {
         use std::io::Write;
         let mut command = Command::new(env!("CARGO_BIN_EXE_corbeau"));

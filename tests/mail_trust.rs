@@ -10,10 +10,10 @@
 mod support;
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::{Instant, SystemTime};
 
+use support::TempDir;
 use support::judge::{corbeau, deliver, mails_to, root, run, said};
 
 const NOW: &str = "2026-03-23T08:00:00Z";
@@ -27,7 +27,7 @@ const LANNISTER_SECRET: &str = "lion-dor";
 /// A judge with a started game of three, its addresses hidden (the default), moderated
 /// by [`MODERATOR`].
 struct Judge {
-    dir: PathBuf,
+    dir: TempDir,
 }
 
 impl Judge {

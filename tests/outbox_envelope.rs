@@ -4,6 +4,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod support;
+
 use chrono::{DateTime, Utc};
 use corbeau::config::Judge;
 use corbeau::mail::outmail::{Attachment, OutMail};
@@ -17,10 +19,8 @@ fn at() -> DateTime<Utc> {
         .with_timezone(&Utc)
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("corbeau-envelope-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+fn scratch(name: &str) -> support::TempDir {
+    support::TempDir::new("envelope", name)
 }
 
 fn results_mail() -> OutMail {
@@ -104,7 +104,6 @@ fn a_legacy_outbox_entry_of_a_schema_2_store_is_read_and_sent_as_the_same_mail()
     assert!(stored["headers"].is_array(), "{stored}");
     assert!(stored.get("subject").is_none(), "{stored}");
     drop(db);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -130,5 +129,4 @@ fn a_queued_mail_comes_out_of_the_store_as_it_went_in() {
         .collect();
     assert_eq!(back, [with, without]);
     drop(service);
-    let _ = std::fs::remove_dir_all(&dir);
 }

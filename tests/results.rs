@@ -242,7 +242,7 @@ fn autumn_results_show_centres_after_retreats() {
 fn a_template_directory_overrides_the_embedded_one() {
     let variant = westeros();
     let spring = &year_298(&variant)[0];
-    let dir = std::env::temp_dir().join(format!("corbeau-templates-{}", std::process::id()));
+    let dir = support::TempDir::new("results", "templates");
     fs::create_dir_all(dir.join("fr")).expect("temp dir");
     fs::write(
         dir.join("fr/results.txt"),
@@ -264,7 +264,6 @@ fn a_template_directory_overrides_the_embedded_one() {
         message.contains("fr/results.txt") && message.contains("line 1"),
         "{message}"
     );
-    fs::remove_dir_all(&dir).ok();
 }
 
 /// The seed's orders, normalized: a convoy to Goëville and a support for Balerion.

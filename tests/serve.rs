@@ -5,15 +5,16 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod support;
+
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn root(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("corbeau-serve-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
+fn root(name: &str) -> support::TempDir {
+    let dir = support::TempDir::new("serve", name);
     fs::create_dir_all(dir.join("inbox/new")).unwrap();
     fs::create_dir_all(dir.join("inbox/cur")).unwrap();
     fs::create_dir_all(dir.join("inbox/tmp")).unwrap();

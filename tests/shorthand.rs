@@ -6,8 +6,9 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use support::TempDir;
 use support::judge::{at, mails_to, root, run, said};
 
 const GAME: &str = "nord";
@@ -28,7 +29,7 @@ fn send(dir: &Path, from: &str, id: &str, body: &str) -> String {
 
 /// A running Westeros game of three (Stark S, Lannister L, Baratheon B) with a
 /// moderator: its folder and the moderator's secret.
-fn judge(name: &str, game: &str) -> (PathBuf, String) {
+fn judge(name: &str, game: &str) -> (TempDir, String) {
     let dir = root(&format!("shorthand-{name}"), "");
     let moderator = new_game(&dir, game);
     (dir, moderator)
@@ -254,7 +255,7 @@ fn a_huge_diary_is_set_aside_whole() {
 
 /// A classic game of seven whose England has a fleet in the North Sea and an army in
 /// Yorkshire, in the autumn of 1901 (the other houses held in the spring).
-fn convoy_game(name: &str) -> PathBuf {
+fn convoy_game(name: &str) -> TempDir {
     let dir = root(&format!("shorthand-{name}"), "");
     ok(
         &dir,

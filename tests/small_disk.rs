@@ -45,7 +45,11 @@ fn mount(name: &str) -> Option<Mounted> {
         .arg(&dir)
         .status()
         .ok()?;
-    status.success().then_some(Mounted(dir))
+    if !status.success() {
+        let _ = fs::remove_dir(&dir);
+        return None;
+    }
+    Some(Mounted(dir))
 }
 
 fn corbeau(root: &Path) -> Command {

@@ -1,9 +1,10 @@
 //! Several judges on one PostgreSQL database at a deadline, through the binary, on a real
 //! server (tests/support/pg.rs): each claims its part of the games due, so that two
 //! `tick`s at once process every game once, send each results mail once, and both do
-//! part of the work; a judge killed while it holds claims leaves its games to the other
-//! once its lease has run out, and not before; a moderator's command waits less than a
-//! second while two judges work through a deadline (docs/storage.md, "Several judges at
+//! part of the work; a judge killed while it holds claims leaves its games to the other at
+//! once, and no claim of its behind; a judge stuck with its connection open keeps its
+//! games until its lease runs out, and not before; a moderator's command waits less than
+//! a second while two judges work through a deadline (docs/storage.md, "Several judges at
 //! once").
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -12,66 +13,16 @@ mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use chrono::{DateTime, Utc};
-use corbeau::game::{HouseKey, Moderator, NewGame, Settings, hash_secret};
-use corbeau::lang::Lang;
-use corbeau::service::Service;
 use mail_parser::MessageParser;
 
+use support::TempDir;
+use support::due::{self, DUE};
 use support::judge::{at, root, run, said};
 use support::pg::Postgres;
-
-/// When the games start; their first deadline is a few days after.
-const START: &str = "2026-03-23T08:00:00Z";
-/// After the games' first deadline: every game is due.
-const DUE: &str = "2026-05-01T08:00:00Z";
-
-fn time(s: &str) -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
-}
-
-/// A sled store in `dir/data` (its key in `dir/data.key`) of `games` started games of three
-/// houses and a moderator, `g1`…, all due at [`DUE`]; made in-process, since through the
-/// binary a game takes five commands to set up.
-fn make_games(dir: &Path, games: usize, pictures: bool) {
-    corbeau::service::auth::install_judge_key(&dir.join("data.key")).unwrap();
-    let service = Service::open(&dir.join("data")).unwrap();
-    let hash = hash_secret("secret-2026").unwrap();
-    let start = time(START);
-    for i in 1..=games {
-        let id = format!("g{i}");
-        let settings = Settings {
-            pictures,
-            ..Settings::default()
-        };
-        let new = NewGame {
-            id: id.clone(),
-            name: None,
-            variant: "westeros".into(),
-            players: 3,
-            settings,
-            moderator: Some(Moderator {
-                address: format!("mod{i}@example.org").into(),
-                secret: hash.clone(),
-            }),
-        };
-        service.create(new, "test", start).unwrap();
-        service
-            .shape_for_tests(&id, "test", "seed", start, |game, variant, _| {
-                for house in ["stark", "lannister", "baratheon"] {
-                    let key = HouseKey::named(variant, house).expect("a house");
-                    let address = format!("{house}{i}@example.org");
-                    game.add_player(&key, &address, hash.clone(), Lang::Fr, start)?;
-                }
-                game.start(variant, start)
-            })
-            .unwrap();
-    }
-}
 
 /// Two judges' folders on one new database holding `games` games due at [`DUE`], the
 /// claims lasting `lease` seconds; the database's URL.
@@ -81,26 +32,16 @@ fn two_judges(
     games: usize,
     pictures: bool,
     lease: u64,
-) -> (String, [PathBuf; 2]) {
+) -> (String, [TempDir; 2]) {
     let url = pg.database();
     let config = format!("[store]\nurl = \"{url}\"\nlease_seconds = {lease}\n");
     let first = root(&format!("claims-{name}-a"), &config);
     let second = root(&format!("claims-{name}-b"), &config);
     let seed = root(&format!("claims-{name}-seed"), "");
-    make_games(&seed, games, pictures);
-    let data = seed.join("data").display().to_string();
-    let out = run(
-        at(
-            &first,
-            START,
-            &["store", "copy", "--from", &data, "--to", &url],
-        )
-        .env_remove("CORBEAU_STORE"),
-        "",
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+    due::make_games(&seed, games, pictures);
+    due::copy_into_database(&seed, &url);
     for dir in [&first, &second] {
-        fs::copy(seed.join("data.key"), dir.join("data.key")).unwrap();
+        due::share_key(&seed, dir);
     }
     (url, [first, second])
 }
@@ -238,8 +179,11 @@ fn claims_of(pg: &Postgres, url: &str, pid: u32) -> Vec<String> {
 }
 
 /// A judge killed while it holds claims: its connection is gone with it, so its claims
-/// are over at once, lease or not; the other judge (this pass, or its next, started at
-/// once) processes its games, each once.
+/// are over at once, lease or not. The other judge (this pass, or its next, started at
+/// once) processes the games it had not done, each once; and its claim forgets the dead
+/// judge's claims on games no longer due, one it had committed but not yet given up
+/// (killed between the two) among them, which nobody else would ever give up: no claim
+/// is left.
 #[test]
 fn a_judge_killed_with_claims_leaves_its_games_to_the_other_at_once() {
     let pg = Postgres::start("claims-kill");
@@ -266,8 +210,10 @@ fn a_judge_killed_with_claims_leaves_its_games_to_the_other_at_once() {
     );
     let out = survivor.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", said(&out));
-    // Long before the 60 s lease: the next pass finds nothing left, or what the dead
-    // judge's connection had not yet let go when the first pass claimed.
+    // Long before the 60 s lease: the next pass finds nothing left to process, or what
+    // the dead judge's connection still held (the server had not yet seen it gone) when
+    // the first pass last claimed; its own claim forgets whatever claim the dead judge
+    // left on a game it had done.
     let again = tick(&second).wait_with_output().unwrap();
     assert_eq!(again.status.code(), Some(0), "{}", said(&again));
     println!(

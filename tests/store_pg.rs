@@ -20,6 +20,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
 use chrono::{DateTime, TimeDelta, Utc};
+use support::due;
 use support::judge::{Clocked, at, body_of, deliver, mail, root, run, said};
 use support::pg::Postgres;
 
@@ -192,7 +193,7 @@ fn store_copy_from_sled_into_postgresql_and_back_reads_back_equal() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), before["show"]);
 
     // The store copied back, read as the judge's own.
-    let copy = Clocked::new(j.dir.clone(), j.at);
+    let copy = Clocked::over(&j.dir, j.at);
     fs::rename(j.dir.join("data"), j.dir.join("first")).unwrap();
     fs::rename(j.dir.join("back"), j.dir.join("data")).unwrap();
     assert_eq!(reading(&copy), before);
@@ -261,7 +262,7 @@ fn two_judges_on_one_database_answer_each_of_60_mails_exactly_once() {
     let first = judge("two-a", &on(&url));
     let second = Clocked::new(root("pg-two-b", &on(&url)), t0());
     // Both judges keep the same key for the sieves of the secrets.
-    fs::copy(first.dir.join("data.key"), second.dir.join("data.key")).unwrap();
+    due::share_key(&first.dir, &second.dir);
     let dirs = [first.dir.as_path(), second.dir.as_path()];
     // Every mail reaches both judges, as two mail exchangers of one domain would pass
     // it on: each judge must see that the other answered it.
@@ -380,7 +381,11 @@ fn two_judges_killed_at_random_on_one_database_lose_no_mail_and_double_none() {
     // delivered to both; then every mail answered once over both, every press copy sent
     // once, and the game equal to an uninterrupted run's on sled.
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/kill_loop.py");
+    // The script's folder is made under this one, which goes when the test ends, even
+    // if the script stops half-way without removing its own.
+    let scratch = support::TempDir::new("pg", "kill");
     let out = Command::new("python3")
+        .env("TMPDIR", scratch.path())
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_corbeau"))
         .args(["--database", &url, "--judges", "2", "--compare"])
@@ -414,7 +419,7 @@ fn a_moderators_command_waits_less_than_a_second_while_two_judges_drain() {
     );
     let first = judge("wait-a", &config);
     let second = Clocked::new(root("pg-wait-b", &config), t0());
-    fs::copy(first.dir.join("data.key"), second.dir.join("data.key")).unwrap();
+    due::share_key(&first.dir, &second.dir);
     let dirs = [first.dir.as_path(), second.dir.as_path()];
     let modified = SystemTime::now();
     for n in 0..300 {

@@ -66,8 +66,7 @@ fn the_toy_board_is_checked_clean_through_the_binary() {
 
 #[test]
 fn a_mistake_is_reported_by_the_binary_with_its_place() {
-    let dir = std::env::temp_dir().join(format!("corbeau-storm-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = support::TempDir::new("storm", "mistake");
     let file = dir.join("bad.toml");
     let text = toy_with(
         "kind = \"arrow\"\nhouse = \"greyjoy\"",
@@ -75,7 +74,6 @@ fn a_mistake_is_reported_by_the_binary_with_its_place() {
     );
     std::fs::write(&file, text).expect("write");
     let (code, out, err) = corbeau(&["map", "check", &file.display().to_string()]);
-    let _ = std::fs::remove_dir_all(&dir);
     assert_ne!(code, 0);
     assert!(
         format!("{out}{err}").contains("[border pyk-fin] house: unknown house `grejoy`"),

@@ -9,8 +9,9 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use support::TempDir;
 use support::flat;
 use support::judge::root;
 
@@ -27,7 +28,7 @@ const STRANGER: &str = "curious@example.net";
 
 /// A judge holding a game of three on Westeros, Stark reading French and Lannister and
 /// Baratheon English, with a moderator; started unless `forming`.
-fn judge(name: &str, forming: bool, open: bool) -> PathBuf {
+fn judge(name: &str, forming: bool, open: bool) -> TempDir {
     let dir = root(&format!("veteran-{name}"), "");
     let mut new = vec![
         "game",

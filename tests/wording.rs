@@ -9,11 +9,12 @@ mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use corbeau::lang::Lang;
 use corbeau::wording::{embedded_text, parse, render_entry};
 use minijinja::{Environment, Value};
+use support::TempDir;
 use support::judge::{corbeau, mail, mails_to, root, run, said};
 
 fn catalogue(lang: Lang) -> BTreeMap<String, String> {
@@ -146,7 +147,7 @@ fn every_code_is_used_and_every_code_used_exists() {
 
 /// The judge's configuration with `templates = "templates"` (a top-level key, before the
 /// tables of the file).
-fn with_templates(dir: PathBuf) -> PathBuf {
+fn with_templates(dir: TempDir) -> TempDir {
     let path = dir.join("corbeau.toml");
     let config = fs::read_to_string(&path).unwrap();
     fs::write(&path, format!("templates = \"templates\"\n{config}")).unwrap();
@@ -179,7 +180,6 @@ fn an_overridden_sentence_shows_in_the_mail_the_judge_answers() {
         "{}",
         answers[0]
     );
-    let _ = fs::remove_dir_all(&dir);
 }
 
 /// An override file with a code the catalogue does not have (a typo) is refused at
@@ -200,5 +200,4 @@ fn an_override_with_an_unknown_code_is_refused_with_its_name() {
         "{}",
         said(&out)
     );
-    let _ = fs::remove_dir_all(&dir);
 }

@@ -82,8 +82,7 @@ fn a_dislodged_unit_needs_a_retreat_phase() {
 /// stderr is not a terminal.
 #[test]
 fn a_batch_gives_json_lines_in_order_and_names_the_unreadable_file() {
-    let dir = std::env::temp_dir().join(format!("corbeau-batch-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = crate::support::TempDir::new("batch", "json-lines");
     let example = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/games/examples/westeros-printemps-298.txt"
@@ -133,7 +132,6 @@ fn a_batch_gives_json_lines_in_order_and_names_the_unreadable_file() {
         !stderr.contains('\u{1b}'),
         "no progress bar off a terminal: {stderr}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `corbeau datc … | head`: the reader closes the pipe before the listing ends. The command

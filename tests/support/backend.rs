@@ -2,7 +2,8 @@
 //! a judge that configures nothing keeps them. With `CORBEAU_TEST_STORE=postgres`, a
 //! PostgreSQL database per data directory instead: one server per test binary (started at
 //! the first test that needs it, stopped when the binary ends), a database created the
-//! first time a data directory is seen and dropped with the test's temporary folder.
+//! first time a data directory is seen and dropped with the test's temporary folder,
+//! when the test ends, pass or fail.
 //!
 //! Every way the tests reach a store goes through here: a command of the binary gets
 //! `CORBEAU_STORE` ([`for_command`]), an in-process judge opens its database

@@ -7,17 +7,14 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
-/// A judge's directory: configuration, an inbound Maildir `inbox`, the store in `data`.
-pub fn root(name: &str, extra: &str) -> PathBuf {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let dir =
-        std::env::temp_dir().join(format!("corbeau-mta-{name}-{}-{nanos}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
+use super::TempDir;
+
+/// A judge's directory: configuration, an inbound Maildir `inbox`, the store in `data`;
+/// removed when dropped, its database too (see [`TempDir`]).
+pub fn root(name: &str, extra: &str) -> TempDir {
+    let dir = TempDir::new("mta", name);
     for sub in ["inbox/new", "inbox/cur", "inbox/tmp"] {
         fs::create_dir_all(dir.join(sub)).unwrap();
     }
@@ -128,20 +125,29 @@ pub struct Clocked {
     pub dir: PathBuf,
     pub at: chrono::DateTime<chrono::Utc>,
     mails: usize,
-}
-
-impl Drop for Clocked {
-    fn drop(&mut self) {
-        // The folder stays (as it always has, to be looked at); its database, if any, goes.
-        if !std::thread::panicking() {
-            super::backend::release(&self.dir);
-        }
-    }
+    /// The folder, removed with its database when the judge is dropped; none for a
+    /// second look at a folder another owns ([`Clocked::over`]).
+    _owned: Option<TempDir>,
 }
 
 impl Clocked {
-    pub fn new(dir: PathBuf, at: chrono::DateTime<chrono::Utc>) -> Clocked {
-        Clocked { dir, at, mails: 0 }
+    pub fn new(dir: TempDir, at: chrono::DateTime<chrono::Utc>) -> Clocked {
+        Clocked {
+            dir: dir.to_path_buf(),
+            at,
+            mails: 0,
+            _owned: Some(dir),
+        }
+    }
+
+    /// A judge on a folder that another owns, and removes.
+    pub fn over(dir: &Path, at: chrono::DateTime<chrono::Utc>) -> Clocked {
+        Clocked {
+            dir: dir.to_path_buf(),
+            at,
+            mails: 0,
+            _owned: None,
+        }
     }
 
     pub fn command(&self, args: &[&str]) -> Command {

@@ -4,6 +4,7 @@
 
 pub mod backend;
 pub mod cli;
+pub mod due;
 pub mod judge;
 pub mod pg;
 pub mod store_copy;
@@ -63,9 +64,19 @@ pub fn assert_golden(name: &str, actual: &str) {
     pretty_assertions::assert_eq!(expected, actual, "golden {}", path.display());
 }
 
+/// The environment variable that keeps the tests' temporary folders (and the clusters of
+/// their PostgreSQL servers) after the tests, to look at a failure: `1`, or any value but
+/// `0` and the empty one.
+pub const KEEP: &str = "CORBEAU_KEEP_TEST_DIRS";
+
+/// Whether the developer asked to keep the tests' folders ([`KEEP`]).
+pub fn keep_test_dirs() -> bool {
+    env::var_os(KEEP).is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 /// A fresh folder under the system's temporary directory, named after the test file
-/// (`what`) and the test (`name`), removed with everything in it when dropped, unless the
-/// test failed: then it is kept, to be looked at.
+/// (`what`) and the test (`name`), removed with everything in it when dropped, whether
+/// the test passed or failed, unless [`KEEP`] asks to keep it.
 pub struct TempDir(PathBuf);
 
 impl TempDir {
@@ -104,15 +115,24 @@ impl Deref for TempDir {
 
 impl Drop for TempDir {
     fn drop(&mut self) {
-        if !std::thread::panicking() {
-            backend::release(&self.0);
-            let _ = fs::remove_dir_all(&self.0);
-            // A store whose data folder is this one keeps the judge's key beside it
-            // (`<folder>.key`, docs/configuration.md): it goes with the folder.
-            let mut key = self.0.clone().into_os_string();
-            key.push(".key");
-            let _ = fs::remove_file(key);
+        if keep_test_dirs() {
+            eprintln!("kept ({KEEP}): {}", self.0.display());
+            return;
         }
+        if std::thread::panicking() {
+            // Said where a failed test's output is shown: how to look at the folder.
+            eprintln!(
+                "removed {} ({KEEP}=1 keeps the tests' folders)",
+                self.0.display()
+            );
+        }
+        backend::release(&self.0);
+        let _ = fs::remove_dir_all(&self.0);
+        // A store whose data folder is this one keeps the judge's key beside it
+        // (`<folder>.key`, docs/configuration.md): it goes with the folder.
+        let mut key = self.0.clone().into_os_string();
+        key.push(".key");
+        let _ = fs::remove_file(key);
     }
 }
 

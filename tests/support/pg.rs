@@ -1,6 +1,7 @@
 //! A real PostgreSQL server for the tests, from Debian's packages: `initdb` and `pg_ctl`
 //! of /usr/lib/postgresql/<version>/bin, a cluster in a temporary folder, listening on a
-//! free port of the loopback, stopped and removed when dropped. Run as root (a container,
+//! free port of the loopback, stopped and removed when dropped (the folder kept with
+//! `CORBEAU_KEEP_TEST_DIRS=1`, docs/testing.md). Run as root (a container,
 //! CI), the cluster belongs to `nobody`: the server refuses to run as root. Without the
 //! package the test fails with the command that installs it: it never skips.
 
@@ -14,6 +15,13 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The unprivileged user a root test runs the server as.
 const SERVER_USER: &str = "nobody";
+
+/// Whether the developer asked to keep the tests' folders, the server's cluster and log
+/// among them (`CORBEAU_KEEP_TEST_DIRS`, as `super::keep_test_dirs` reads it: the benches
+/// include this file alone).
+fn keep_folder() -> bool {
+    std::env::var_os("CORBEAU_KEEP_TEST_DIRS").is_some_and(|v| !v.is_empty() && v != "0")
+}
 
 /// The newest installed version's programs.
 fn bin_dir() -> PathBuf {
@@ -248,10 +256,12 @@ impl Postgres {
         } else {
             stop
         };
-        let script = format!(
-            "while kill -0 {pid} 2>/dev/null; do sleep 0.2; done; {stop}; rm -rf {}",
-            self.dir.display()
-        );
+        let remove = if keep_folder() {
+            String::new()
+        } else {
+            format!("; rm -rf {}", self.dir.display())
+        };
+        let script = format!("while kill -0 {pid} 2>/dev/null; do sleep 0.2; done; {stop}{remove}");
         let _ = Command::new("sh")
             .args(["-c", &script])
             .stdin(std::process::Stdio::null())
@@ -275,7 +285,11 @@ impl Drop for Postgres {
         } else {
             Command::new(&path).args(args).output()
         };
-        let _ = fs::remove_dir_all(&self.dir);
+        if keep_folder() {
+            eprintln!("kept (CORBEAU_KEEP_TEST_DIRS): {}", self.dir.display());
+        } else {
+            let _ = fs::remove_dir_all(&self.dir);
+        }
     }
 }
 
