@@ -1364,52 +1364,22 @@ impl Store {
         counted: &[Replied],
         held: &[HeldNotice],
     ) -> Result<(), StoreError> {
-        self.notice_to_mails_unsynced(key, mails, counted, held)?;
+        self.notices_to_mails_unsynced(&[NoticeTold {
+            key,
+            mails: mails.to_vec(),
+            counted: counted.to_vec(),
+            held: held.to_vec(),
+        }])?;
         self.flush()
     }
 
-    /// [`Store::notice_to_mails`], atomic but not yet on disk on sled: a run of notices
-    /// is written to disk at once by [`Store::sync`], which must come before any of its
-    /// mails is handed to a transport (a crash before it forgets the run's notices and
-    /// their mails together, and the news is told again by the next pass, once).
-    pub fn notice_to_mails_unsynced(
-        &self,
-        key: u64,
-        mails: &[Envelope],
-        counted: &[Replied],
-        held: &[HeldNotice],
-    ) -> Result<(), StoreError> {
-        self.room()?;
-        let [keys, held_keys] = self.new_key_runs([mails.len(), held.len()])?;
-        let json = encode_all(mails)?;
-        let held_json = encode_all(held)?;
-        if let Some(at) = counted.iter().map(|r| r.at).max() {
-            self.prune_replies(at)?;
-        }
-        let trees = [&self.notices, &self.outbox, &self.replies, &self.held];
-        kv::transaction(&trees, |trees| {
-            let [notices, outbox, replies, held] = trees else {
-                return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
-                    "the trees of a notice's mails".into(),
-                )));
-            };
-            // Told already by another judge that had the store meanwhile: its mails are
-            // queued, these would be the same news twice.
-            if notices.get(key.to_be_bytes())?.is_none() {
-                return Ok(());
-            }
-            notices.remove(key.to_be_bytes())?;
-            put_sequenced(outbox, &keys, &json)?;
-            put_sequenced(held, &held_keys, &held_json)?;
-            for replied in counted {
-                count_reply(replies, replied)?;
-            }
-            Ok(())
-        })
-    }
-
-    /// [`Store::notice_to_mails_unsynced`] for several notices in one transaction (one
-    /// commit on PostgreSQL): each notice with its mails, counters and held copies.
+    /// [`Store::notice_to_mails`] for several notices in one transaction (one commit on
+    /// PostgreSQL), atomic but not yet on disk on sled: a run of notices is written to
+    /// disk at once by [`Store::sync`], which must come before any of its mails is handed
+    /// to a transport (a crash before it forgets the run's notices and their mails
+    /// together, and the news is told again by the next pass, once). Each notice with its
+    /// mails, counters and held copies; a notice already gone (told by another judge)
+    /// queues nothing.
     pub fn notices_to_mails_unsynced(&self, told: &[NoticeTold]) -> Result<(), StoreError> {
         if told.is_empty() {
             return Ok(());
