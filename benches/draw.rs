@@ -1,6 +1,7 @@
 //! Speed of the board pictures, printed as figures (no pass/fail): `cargo bench --bench draw`
 //! (`CORBEAU_BENCH_MS`: the time given to each figure, 2 000 ms by default;
-//! `CORBEAU_BENCH_ONLY=PNG`: only the figures whose name holds `PNG`). Each figure is
+//! `CORBEAU_BENCH_ONLY=PNG`: only the figures whose name holds `PNG`;
+//! `CORBEAU_BENCH_SAVE=DIR`: the two pictures written there too). Each figure is
 //! the wall time of a run and its CPU time (the thread's own, steadier on a loaded machine).
 //! - loading a variant with its drawing (the Voronoi diagram is built and checked on load);
 //! - the SVG of the Westeros example turn, and its PNG at `PNG_WIDTH` (the mail's picture),
@@ -115,6 +116,7 @@ fn main() {
         "{:<44} {:>8} bytes",
         "westeros example turn: PNG size", size
     );
+    save("westeros-turn.png", png(&picture, PNG_WIDTH));
     let Ok(classique) = load_variant("classique") else {
         eprintln!("classique does not load");
         return;
@@ -139,4 +141,18 @@ fn main() {
         },
     );
     println!("{:<44} {:>8} bytes", "classique start: PNG size", size);
+    save("classique-start.png", png(&picture, PNG_WIDTH));
+}
+
+/// Writes a picture into the folder `CORBEAU_BENCH_SAVE` names, if any: to look at it,
+/// or compare it with another build's.
+fn save(name: &str, picture: Result<Vec<u8>, corbeau::draw::DrawError>) {
+    let Ok(folder) = std::env::var("CORBEAU_BENCH_SAVE") else {
+        return;
+    };
+    let path = std::path::Path::new(&folder).join(name);
+    match picture.map(|bytes| std::fs::write(&path, bytes)) {
+        Ok(Ok(())) => println!("{:<44} {}", "written", path.display()),
+        _ => eprintln!("{}: not written", path.display()),
+    }
 }

@@ -89,9 +89,14 @@ pub fn svg(picture: &Picture<'_>) -> Result<String, DrawError> {
     borders(&mut out, variant, drawing, k);
     passages(&mut out, variant, drawing, k);
     blank_names(&mut out, drawing, picture.lang, k);
-    let _ = write!(
+    out.push_str("</g>\n");
+    // The legend's marks are the same for every position: on the board, under the map
+    // (nothing of a position is drawn there).
+    let legend_top = title_h + drawing.height;
+    legend_marks(&mut out, picture, drawing, legend_top, k);
+    let _ = writeln!(
         out,
-        "</g>\n{BOARD_END}<g transform=\"translate(0 {title_h:.1})\">\n"
+        "{BOARD_END}<g transform=\"translate(0 {title_h:.1})\">"
     );
     tints(&mut out, picture, drawing);
     centres(&mut out, picture, drawing, k);
@@ -100,12 +105,17 @@ pub fn svg(picture: &Picture<'_>) -> Result<String, DrawError> {
     orders(&mut out, picture, drawing, k);
     units(&mut out, picture, drawing, k);
     dislodged(&mut out, picture, drawing, k);
-    // Last, over the arrows and the units: no order or unit ever hides a province's
-    // name; the opaque halo keeps it readable where a line runs under it.
+    // Last on the map, over the arrows and the units: no order or unit ever hides a
+    // province's name; the opaque halo keeps it readable where a line runs under it.
+    let _ = write!(
+        out,
+        "</g>\n{LABELS}<g transform=\"translate(0 {title_h:.1})\">\n"
+    );
     labels(&mut out, variant, drawing);
-    out.push_str("</g>\n");
+    let _ = write!(out, "</g>\n{LABELS_END}");
     title(&mut out, picture, k);
-    legend(&mut out, picture, drawing, title_h + drawing.height, k);
+    legend_dragon(&mut out, picture, drawing, legend_top, k);
+    legend_houses_rows(&mut out, picture, drawing, legend_top, k);
     out.push_str("</svg>\n");
     Ok(out)
 }
@@ -141,6 +151,13 @@ const TINT: f64 = 0.3;
 /// lies between the two marks must not depend on the position.
 pub(super) const BOARD: &str = "<!--board-->\n";
 pub(super) const BOARD_END: &str = "<!--/board-->\n";
+
+/// Where the provinces' names begin and end: the same for every position of a variant,
+/// drawn over the map after everything of the position. A picture draws them once into
+/// a see-through layer and lays it over each position (`png.rs`); what lies between the
+/// two marks must not depend on the position either.
+pub(super) const LABELS: &str = "<!--labels-->\n";
+pub(super) const LABELS_END: &str = "<!--/labels-->\n";
 
 /// Each area's cells as the subpaths of one path: one shape, so that no seam shows
 /// between two cells of one province, whether filled opaque or see-through.
@@ -874,24 +891,48 @@ fn title(out: &mut String, picture: &Picture<'_>, k: f64) {
     );
 }
 
-/// The legend under the map: unit kinds, neutral units, supply centres, order marks, then
-/// each house with its colour and its number of centres.
-fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, k: f64) {
+/// Where the legend's rows and columns lie: (first row's middle, row height, column width).
+fn legend_grid(drawing: &Drawing, top: f64, k: f64) -> (f64, f64, f64) {
+    let row = LEGEND_ROW * k;
+    (top + 10.0 * k + row / 2.0, row, drawing.width / 4.0)
+}
+
+/// A legend sample's words, right of the sample at (`x`, `y`).
+fn legend_text(out: &mut String, x: f64, y: f64, text: &str, k: f64) {
+    let _ = writeln!(
+        out,
+        r#"<text class="g" x="{:.1}" y="{:.1}">{}</text>"#,
+        x + 26.0 * k,
+        y + 5.0 * k,
+        xml_text(text)
+    );
+}
+
+/// The house whose colour the legend's unit samples take.
+fn legend_sample(variant: &Variant) -> Owner {
+    variant
+        .house_ids()
+        .next()
+        .map_or(Owner::Neutral, Owner::House)
+}
+
+/// Whether a house of the variant may build a dragon: then the legend shows one always.
+fn builds_dragons(variant: &Variant) -> bool {
+    variant
+        .houses
+        .iter()
+        .any(|h| h.builds.contains(&UnitKind::Dragon))
+}
+
+/// The legend's four rows of marks under the map: unit kinds, neutral units, supply
+/// centres, order marks. They depend on the variant and the language only (a dragon
+/// standing in a variant where no house builds one is [`legend_dragon`]'s).
+fn legend_marks(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, k: f64) {
     let variant = picture.variant;
     let lang = picture.lang;
-    let row = LEGEND_ROW * k;
-    let col = drawing.width / 4.0;
-    let y0 = top + 10.0 * k + row / 2.0;
+    let (y0, row, col) = legend_grid(drawing, top, k);
     let mut x = 14.0 * k;
-    let text_at = |out: &mut String, x: f64, y: f64, text: &str| {
-        let _ = writeln!(
-            out,
-            r#"<text class="g" x="{:.1}" y="{:.1}">{}</text>"#,
-            x + 26.0 * k,
-            y + 5.0 * k,
-            xml_text(text)
-        );
-    };
+    let text_at = |out: &mut String, x: f64, y: f64, text: &str| legend_text(out, x, y, text, k);
     // An order mark's sample: a short arrow and its name.
     let sample_arrow = |out: &mut String, x: f64, y: f64, stroke: &Stroke, name: &str| {
         arrow(
@@ -905,25 +946,15 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
         text_at(out, x + 4.0 * k, y, name);
     };
     // Row 1: the units.
-    let sample = variant
-        .house_ids()
-        .next()
-        .map_or(Owner::Neutral, Owner::House);
+    let sample = legend_sample(variant);
     let kinds = [
         (UnitKind::Army, say!(lang, "picture.army_a")),
         (UnitKind::Fleet, say!(lang, "picture.fleet_f")),
         (UnitKind::Dragon, say!(lang, "picture.dragon_d")),
     ];
-    // Dragons in the legend only where a house may build one or one stands on the board.
-    let dragons = variant
-        .houses
-        .iter()
-        .any(|h| h.builds.contains(&UnitKind::Dragon))
-        || picture
-            .position
-            .units
-            .iter()
-            .any(|u| u.kind == UnitKind::Dragon);
+    // Dragons in the legend only where a house may build one or one stands on the board
+    // (that one: `legend_dragon`).
+    let dragons = builds_dragons(variant);
     for (kind, name) in kinds {
         if kind == UnitKind::Dragon && !dragons {
             x += col;
@@ -1069,6 +1100,47 @@ fn legend(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, 
     x += col;
     cross(out, Point::new(x + 6.0 * k, y), 8.0 * k, k);
     text_at(out, x + 4.0 * k, y, &say!(lang, "picture.disband"));
+}
+
+/// The dragon's sample in the legend's first row, for a dragon standing in a variant
+/// where no house builds one (where one does, the sample is one of [`legend_marks`]).
+fn legend_dragon(out: &mut String, picture: &Picture<'_>, drawing: &Drawing, top: f64, k: f64) {
+    let variant = picture.variant;
+    let standing = picture
+        .position
+        .units
+        .iter()
+        .any(|u| u.kind == UnitKind::Dragon);
+    if builds_dragons(variant) || !standing {
+        return;
+    }
+    let (y0, _, col) = legend_grid(drawing, top, k);
+    let x = 14.0 * k + 2.0 * col;
+    unit_symbol(
+        out,
+        variant,
+        legend_sample(variant),
+        UnitKind::Dragon,
+        Point::new(x + 6.0 * k, y0),
+        0.9,
+        k,
+    );
+    legend_text(out, x, y0, &say!(picture.lang, "picture.dragon_d"), k);
+}
+
+/// The legend's rows of houses under its marks, four a row, each with its colour and its
+/// number of centres.
+fn legend_houses_rows(
+    out: &mut String,
+    picture: &Picture<'_>,
+    drawing: &Drawing,
+    top: f64,
+    k: f64,
+) {
+    let variant = picture.variant;
+    let lang = picture.lang;
+    let (y0, row, col) = legend_grid(drawing, top, k);
+    let text_at = |out: &mut String, x: f64, y: f64, text: &str| legend_text(out, x, y, text, k);
     // Then the houses, four a row, with their supply centres.
     for (i, h) in legend_houses(picture).into_iter().enumerate() {
         let y = y0 + (4 + i / 4) as f64 * row;
