@@ -134,8 +134,9 @@ pub fn drain_for(
 /// once and the store told once: a run's worth, few enough that `pause` is heard soon.
 const FOLDER_RUN: usize = 64;
 
-/// How many threads write the outbox folder's files: the work is mostly waiting for the
-/// disk, so more than the cores.
+/// How many threads write the outbox folder's files: where each file is synced alone (not
+/// on Linux, see `FolderRun`) the work is mostly waiting for the disk, so more than the
+/// cores.
 const WRITERS: usize = 4;
 
 /// The threads that write the outbox folder's files, beside those that draw: a run of
@@ -194,7 +195,8 @@ fn drain_folder(
                 Some(CrashPoint::BeforeSend) => std::process::abort(),
                 Some(CrashPoint::AfterSend) => {
                     if let Some(mail) = run.first() {
-                        let _ = write(mail).and_then(|()| Transport::settle(dir));
+                        let _ = Transport::open_run(dir)
+                            .and_then(|folder| write(mail).and_then(|()| folder.settle()));
                     }
                     std::process::abort();
                 }
@@ -202,13 +204,15 @@ fn drain_folder(
             }
         }
         first = false;
-        let written: Vec<Result<(), TransportError>> = match writers() {
-            Some(pool) => pool.install(|| run.par_iter().map(write).collect()),
-            None => run.iter().map(write).collect(),
+        let folder = Transport::open_run(dir);
+        let written: Vec<Result<(), TransportError>> = match (&folder, writers()) {
+            (Err(e), _) => run.iter().map(|_| Err(e.clone())).collect(),
+            (Ok(_), Some(pool)) => pool.install(|| run.par_iter().map(write).collect()),
+            (Ok(_), None) => run.iter().map(write).collect(),
         };
         // Written but not yet in the folder for good: the run fails whole, and is
         // written again (in place) at its retry.
-        let settled = Transport::settle(dir);
+        let settled = folder.and_then(|folder| folder.settle());
         let mut sent = Vec::new();
         let mut failed = Vec::new();
         for ((key, mail), result) in run.into_iter().zip(written) {
