@@ -8,12 +8,11 @@ use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::rc::Rc;
 
+use postgres::types::ToSql;
 use sled::Transactional;
 use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
 
 use super::StoreError;
-use postgres::types::ToSql;
-
 use super::pg::Connection;
 
 pub(super) type Entry = (Vec<u8>, Vec<u8>);
