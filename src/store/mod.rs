@@ -916,11 +916,12 @@ impl Store {
 
     /// The index of the last phase a game played, its record left unread.
     pub fn last_phase_index(&self, id: &str) -> Result<Option<u32>, StoreError> {
-        let Some(key) = self.phases.last_key_with_prefix(&prefix(id))? else {
+        let start = prefix(id);
+        let Some(key) = self.phases.last_key_with_prefix(&start)? else {
             return Ok(None);
         };
         let index = key
-            .get(prefix(id).len()..)
+            .get(start.len()..)
             .and_then(|tail| <[u8; 4]>::try_from(tail).ok())
             .ok_or_else(|| StoreError::Corrupt(format!("a phase key of {id}")))?;
         Ok(Some(u32::from_be_bytes(index)))
