@@ -139,7 +139,27 @@ fn two_judges_share_a_deadline_each_game_processed_and_mailed_once() {
     let pg = Postgres::start("claims-share");
     let games = 40;
     let (url, [first, second]) = two_judges(&pg, "share", games, true, 60);
+    // Started one after the other, the first judge may do every game before the second
+    // has opened the store: both are held at their first claim until both wait there,
+    // then let go together.
+    let mut gate = pg.session(&url);
+    gate.run("BEGIN; LOCK TABLE claims IN ACCESS EXCLUSIVE MODE;");
     let judges = [tick(&first), tick(&second)];
+    let give_up = Instant::now() + Duration::from_secs(60);
+    loop {
+        let waiting = pg.sql(
+            &url,
+            "SELECT count(*) FROM pg_stat_activity \
+             WHERE application_name = 'corbeau' AND wait_event = 'relation' \
+             AND query LIKE '%claims%'",
+        );
+        if waiting == "2" {
+            break;
+        }
+        assert!(Instant::now() < give_up, "the judges never both waited");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    gate.run("COMMIT;");
     let outs: Vec<Output> = judges
         .into_iter()
         .map(|j| j.wait_with_output().unwrap())

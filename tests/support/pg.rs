@@ -8,8 +8,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -227,6 +228,28 @@ impl Postgres {
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
+    /// A `psql` session left open on a database, fed one statement at a time: what a
+    /// test needs to hold a lock while judges start ([`Session::run`]).
+    pub fn session(&self, database_url: &str) -> Session {
+        let mut child = Command::new(self.bin.join("psql"))
+            .args([
+                "-X",
+                "-q",
+                "-A",
+                "-t",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-d",
+                database_url,
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        Session { child, input }
+    }
+
     /// The whole of a database as `pg_dump` writes it (plain SQL, its rows as text).
     pub fn dump(&self, database_url: &str) -> Vec<u8> {
         let out = Command::new(self.bin.join("pg_dump"))
@@ -299,4 +322,26 @@ fn text(out: &Output) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
+}
+
+/// An open `psql` session ([`Postgres::session`]); ended (its transaction rolled back if
+/// one is open) when dropped.
+pub struct Session {
+    child: Child,
+    input: ChildStdin,
+}
+
+impl Session {
+    /// Sends `sql` without waiting for its outcome.
+    pub fn run(&mut self, sql: &str) {
+        writeln!(self.input, "{sql}").unwrap();
+        self.input.flush().unwrap();
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "\\q");
+        let _ = self.child.wait();
+    }
 }
