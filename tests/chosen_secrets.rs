@@ -478,7 +478,7 @@ fn a_stolen_store_gives_no_sieve_without_the_key_even_of_replaced_secrets() {
 /// Gives every hash of the store in `data` the unkeyed sieve of earlier versions, several
 /// times over (so that sled's files keep old values), as an earlier corbeau would have.
 fn make_old(data: &Path, secrets: &[&str]) {
-    let db = sled::open(data).unwrap();
+    let db = support::open_sled(data);
     let games = db.open_tree("games").unwrap();
     for round in 0..3 {
         for entry in games.iter() {

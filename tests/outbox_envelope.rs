@@ -46,7 +46,7 @@ fn a_legacy_outbox_entry_of_a_schema_2_store_is_read_and_sent_as_the_same_mail()
     let mail = results_mail();
     // The record the outbox kept before envelopes: the mail layer's own, as JSON.
     {
-        let db = sled::open(&dir).unwrap();
+        let db = support::open_sled(&dir);
         let outbox = db.open_tree("outbox").unwrap();
         outbox
             .insert(7u64.to_be_bytes(), serde_json::to_vec(&mail).unwrap())
@@ -92,7 +92,7 @@ fn a_legacy_outbox_entry_of_a_schema_2_store_is_read_and_sent_as_the_same_mail()
     // A failed attempt writes it back as an envelope.
     service.outbox_retry(*key, envelope).unwrap();
     drop(service);
-    let db = sled::open(&dir).unwrap();
+    let db = support::open_sled(&dir);
     let stored: serde_json::Value = serde_json::from_slice(
         &db.open_tree("outbox")
             .unwrap()

@@ -24,14 +24,14 @@ const NUMBER: u32 = DAMAGED + 1;
 
 /// The stored record of a phase, as JSON (sled's `phases` tree: game id, 0, index).
 fn stored_record(copy: &StoreCopy, index: u32) -> Value {
-    let db = sled::open(copy.data()).unwrap();
+    let db = support::open_sled(&copy.data());
     let bytes = db.open_tree("phases").unwrap().get(key(index)).unwrap();
     serde_json::from_slice(&bytes.unwrap()).unwrap()
 }
 
 /// Removes one field of a phase's stored results.
 fn damage(copy: &StoreCopy, index: u32, field: &str) -> Value {
-    let db = sled::open(copy.data()).unwrap();
+    let db = support::open_sled(&copy.data());
     let phases = db.open_tree("phases").unwrap();
     let mut record: Value =
         serde_json::from_slice(&phases.get(key(index)).unwrap().unwrap()).unwrap();

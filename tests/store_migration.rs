@@ -179,7 +179,7 @@ fn a_v1_store_plays_its_next_phases_as_v1_did() {
 
 /// The schema version written in a store (read with sled, no corbeau running).
 fn schema(data: &Path) -> u32 {
-    let db = sled::open(data).unwrap();
+    let db = support::open_sled(data);
     let meta = db.open_tree("meta").unwrap();
     let bytes = meta.get("schema").unwrap().unwrap();
     u32::from_be_bytes(bytes.as_ref().try_into().unwrap())
@@ -218,7 +218,7 @@ fn the_migration_runs_once_says_so_and_keeps_the_v1_store() {
     assert_eq!(schema(&copy.root.join("data")), 2);
     // The copy is the v1 store as it was: schema 1, every game there.
     assert_eq!(schema(&kept[0]), 1);
-    let db = sled::open(&kept[0]).unwrap();
+    let db = support::open_sled(&kept[0]);
     assert_eq!(db.open_tree("games").unwrap().len(), 7);
     drop(db);
     // The next commands say nothing and copy nothing.
@@ -323,7 +323,7 @@ fn mail_piped_while_the_migration_is_refused_waits_with_75() {
 
 /// The v1 outbox's mails, as v1 stored them (read with sled, no corbeau running).
 fn v1_outbox(data: &Path) -> Vec<Value> {
-    let db = sled::open(data).unwrap();
+    let db = support::open_sled(data);
     let outbox = db.open_tree("outbox").unwrap();
     outbox
         .iter()

@@ -345,7 +345,8 @@ fn tables_of_a_newer_corbeau_are_refused_and_left_alone() {
 }
 
 /// A database of an older corbeau is brought to this layout at its first opening, its
-/// rows kept: layout 1 had no claims, layout 2 compressed the outbox's mails.
+/// rows kept: layout 1 had no claims, layout 2 compressed the outbox's mails, layout 3
+/// kept each mail's picture with it (no table of pieces).
 #[test]
 fn tables_of_an_older_corbeau_are_brought_up_to_date_and_keep_their_rows() {
     let pg = Postgres::start("older");
@@ -354,16 +355,21 @@ fn tables_of_an_older_corbeau_are_brought_up_to_date_and_keep_their_rows() {
     let outbox_storage = "SELECT attstorage FROM pg_attribute \
                           WHERE attrelid = 'outbox'::regclass AND attname = 'value'";
     assert_eq!(pg.sql(&url, outbox_storage), "e");
+    let pieces_storage = outbox_storage.replace("'outbox'", "'pieces'");
+    assert_eq!(pg.sql(&url, &pieces_storage), "e");
     pg.sql(
         &url,
-        "DROP TABLE claims; ALTER TABLE outbox ALTER COLUMN value SET STORAGE EXTENDED; \
+        "DROP TABLE claims; DROP TABLE pieces; DROP TABLE piece_counts; \
+         ALTER TABLE outbox ALTER COLUMN value SET STORAGE EXTENDED; \
          UPDATE corbeau_schema SET version = 1",
     );
     let out = run(&mut j.command(&["game", "list"]), "");
     assert_eq!(out.status.code(), Some(0), "{}", said(&out));
-    assert_eq!(pg.sql(&url, "SELECT version FROM corbeau_schema"), "3");
+    assert_eq!(pg.sql(&url, "SELECT version FROM corbeau_schema"), "4");
     assert_eq!(pg.sql(&url, outbox_storage), "e");
+    assert_eq!(pg.sql(&url, &pieces_storage), "e");
     assert_eq!(pg.sql(&url, "SELECT count(*) FROM claims"), "0");
+    assert_eq!(pg.sql(&url, "SELECT count(*) FROM piece_counts"), "0");
     assert_eq!(pg.sql(&url, "SELECT count(*) FROM games"), "1");
 }
 

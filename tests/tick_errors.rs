@@ -18,20 +18,8 @@ const BEFORE: &str = support::cli::NOW;
 /// After the first deadline of a game started at `BEFORE`.
 const AFTER: &str = "2026-03-27T08:00:00Z";
 
-/// The store, opened by the test: sled's background flusher may hold the lock of a handle
-/// just dropped for a moment, on a loaded machine.
 fn open_db(j: &CliJudge) -> sled::Db {
-    let mut tries = 0;
-    loop {
-        match sled::open(j.data()) {
-            Ok(db) => return db,
-            Err(_) if tries < 100 => {
-                tries += 1;
-                std::thread::sleep(std::time::Duration::from_millis(50));
-            }
-            Err(e) => panic!("{e:?}"),
-        }
-    }
+    support::open_sled(&j.data())
 }
 
 /// The keys of the store's variant contents.

@@ -2,8 +2,12 @@
 //! as an envelope of headers and body bytes (`super::seal`) until a transport has
 //! accepted it.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+
+use crate::service::piece_key;
 
 /// One mail to one recipient (one address per mail, so that no player ever sees another's
 /// address). From and Reply-To are the judge's, added when the mail is sent.
@@ -45,10 +49,10 @@ pub struct OutMail {
 }
 
 /// A file carried by a mail. Its bytes are written as one base64 string when the mail is
-/// serialized (JSON would make them an array of numbers four times their size); each
-/// queued mail holds its own copy, base64 in its MIME body, until it is sent, then the
-/// outbox forgets it (docs/email.md, "Pictures").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// serialized (JSON would make them an array of numbers four times their size); queued,
+/// it is base64 in each mail's MIME body, which the outbox keeps once for all the mails
+/// that carry it until the last is sent (docs/email.md, "Pictures").
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Attachment {
     /// The file name mail clients show and save it under (`westeros-1-printemps-299.png`):
     /// ASCII letters, digits, dashes and one dot, see [`file_name`].
@@ -56,6 +60,16 @@ pub struct Attachment {
     pub media: Media,
     #[serde(with = "base64_bytes")]
     pub bytes: Vec<u8>,
+    /// The bytes' digest ([`piece_key`]), made once when the picture is drawn rather than
+    /// for each of the mails that carry a copy.
+    #[serde(skip)]
+    digest: Option<Arc<str>>,
+}
+
+impl PartialEq for Attachment {
+    fn eq(&self, other: &Attachment) -> bool {
+        (&self.name, self.media, &self.bytes) == (&other.name, other.media, &other.bytes)
+    }
 }
 
 /// What a carried file is; the judge sends nothing but its own pictures.
@@ -86,8 +100,27 @@ impl Attachment {
         Attachment {
             name: file_name(stem, Media::Png),
             media: Media::Png,
+            digest: Some(piece_key(&bytes).into()),
             bytes,
         }
+    }
+
+    /// A file read back from a mail (its digest made when it is asked for).
+    pub fn read(name: String, media: Media, bytes: Vec<u8>) -> Attachment {
+        Attachment {
+            name,
+            media,
+            bytes,
+            digest: None,
+        }
+    }
+
+    /// What the outbox keeps the file's encoded bytes under: the same for every mail
+    /// that carries these bytes.
+    pub fn key(&self) -> Arc<str> {
+        self.digest
+            .clone()
+            .unwrap_or_else(|| piece_key(&self.bytes).into())
     }
 }
 

@@ -2,12 +2,14 @@
 //! body bytes), and read back for `corbeau outbox` and the tests; the body of an envelope
 //! made 7-bit for the wire when it is sent (docs/email.md, "What the outbox keeps").
 
+use std::ops::Range;
+
 use lettre::message::header::{ContentTransferEncoding, ContentType, Header, HeaderName};
 use lettre::message::{Body, MultiPart, SinglePart};
 use mail_parser::{MessageParser, MimeHeaders};
 
 use super::outmail::{Attachment, Media, OutMail};
-use crate::service::{BodyBytes, Envelope};
+use crate::service::{BodyBytes, Envelope, Shared};
 
 impl OutMail {
     /// The mail as the outbox keeps it: every header the mail decides (subject, thread,
@@ -38,6 +40,7 @@ impl OutMail {
         }
         headers.push(("MIME-Version".into(), "1.0".into()));
         let text = eight_bit(&self.body).unwrap_or_else(|| Body::new(self.body.clone()));
+        let mut shared = Vec::new();
         let body = if self.attachments.is_empty() {
             // A raw body rather than a MIME single part: lettre ends a part with an extra
             // blank line, which the player would see.
@@ -74,10 +77,25 @@ impl OutMail {
             ));
             let formatted = parts.formatted();
             // After the multipart's own headers (its Content-Type, written above).
-            match find(&formatted, b"\r\n\r\n") {
+            let body = match find(&formatted, b"\r\n\r\n") {
                 Some(at) => formatted[at + 4..].to_vec(),
                 None => formatted,
+            };
+            let contents = later_parts(&body, &parts.boundary());
+            if contents.len() == self.attachments.len() {
+                shared = contents
+                    .into_iter()
+                    .zip(&self.attachments)
+                    .map(|(range, attachment)| Shared {
+                        at: range.start,
+                        len: range.len(),
+                        // With its length: should another version encode these bytes
+                        // otherwise while mails wait, the two encodings are two pieces.
+                        key: format!("{}-{}", attachment.key(), range.len()),
+                    })
+                    .collect();
             }
+            body
         };
         Envelope {
             message_id: self.message_id.clone(),
@@ -90,6 +108,7 @@ impl OutMail {
             next_try: None,
             last_error: None,
             failed: false,
+            shared,
         }
     }
 
@@ -122,11 +141,11 @@ impl OutMail {
                                     && t.subtype().is_some_and(|s| s.eq_ignore_ascii_case("png"))
                             })
                             .map(|_| Media::Png)?;
-                        Some(Attachment {
-                            name: part.attachment_name().unwrap_or_default().to_string(),
+                        Some(Attachment::read(
+                            part.attachment_name().unwrap_or_default().to_string(),
                             media,
-                            bytes: part.contents().to_vec(),
-                        })
+                            part.contents().to_vec(),
+                        ))
                     })
                     .collect()
             })
@@ -238,6 +257,21 @@ fn seven_bit_part(part: &str, closing: &str) -> String {
     )
 }
 
+/// Where the content of each part after the first lies in the multipart `body` of
+/// `boundary`, as lettre writes it: a delimiter line, the part's headers, a blank line,
+/// its content, then CRLF and the next delimiter (the last one closing).
+fn later_parts(body: &[u8], boundary: &str) -> Vec<Range<usize>> {
+    let delimiter = format!("\r\n--{boundary}");
+    let ends: Vec<usize> = memchr::memmem::find_iter(body, delimiter.as_bytes()).collect();
+    ends.windows(2)
+        .filter_map(|pair| {
+            let part = pair[0] + delimiter.len()..pair[1];
+            let blank = memchr::memmem::find(&body[part.clone()], b"\r\n\r\n")?;
+            Some(part.start + blank + 4..pair[1])
+        })
+        .collect()
+}
+
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
@@ -347,6 +381,50 @@ mod tests {
                 .starts_with("multipart/mixed")
         );
         assert_eq!(OutMail::open(&envelope), with_picture);
+    }
+
+    /// Each picture's encoded content is marked as shared, under its bytes' key: two
+    /// mails carrying one picture (each with its own boundary) mark the same bytes.
+    #[test]
+    fn the_pictures_of_a_sealed_mail_are_marked_shared_under_their_bytes_key() {
+        use base64::Engine as _;
+        let pictures = [
+            Attachment::png("westeros 1", (0..=255u8).cycle().take(3000).collect()),
+            Attachment::png("westeros 2", vec![7; 100]),
+        ];
+        let stretch = |to: &str| {
+            let mut mail = OutMail::new("exemple.fr", to, "Résultats".into(), "Été\n".into(), at());
+            for picture in &pictures {
+                mail = mail.carrying(Some(picture));
+            }
+            let envelope = mail.seal();
+            assert_eq!(envelope.shared.len(), 2);
+            envelope
+                .shared
+                .iter()
+                .map(|s| {
+                    (
+                        s.key.clone(),
+                        envelope.body.as_bytes()[s.at..s.at + s.len].to_vec(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        let first = stretch("stark@example.org");
+        for ((key, text), picture) in first.iter().zip(&pictures) {
+            let digest = crate::service::piece_key(&picture.bytes);
+            assert_eq!(*key, format!("{digest}-{}", text.len()));
+            let lines: Vec<u8> = text
+                .iter()
+                .copied()
+                .filter(|b| *b != b'\r' && *b != b'\n')
+                .collect();
+            let decoded = base64::engine::general_purpose::STANDARD
+                .decode(&lines)
+                .unwrap();
+            assert_eq!(decoded, picture.bytes);
+        }
+        assert_eq!(stretch("lannister@example.org"), first);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::store::Guard;
 use crate::store::{Commit, Store};
 
 /// A queued mail as the outbox keeps it: the mail layer seals its mails into envelopes.
-pub use crate::store::envelope::{BodyBytes, Envelope};
+pub use crate::store::envelope::{BodyBytes, Envelope, Shared, piece_key};
 pub use crate::store::{HeldNotice, REPLY_WINDOW, Replied, ReplyWindow, Standby};
 
 /// Opening the store.

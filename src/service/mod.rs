@@ -26,7 +26,9 @@ pub use crate::store::NoticeTold;
 /// The sign-on counter the store keeps, counted by `auth`.
 pub use crate::store::guard;
 pub use auth::{AuthFailure, Claim, SignedOn};
-pub use door::{BodyBytes, Envelope, HeldNotice, REPLY_WINDOW, Replied, ReplyWindow, Standby};
+pub use door::{
+    BodyBytes, Envelope, HeldNotice, REPLY_WINDOW, Replied, ReplyWindow, Shared, Standby, piece_key,
+};
 pub use error::{Bug, ServiceError, StorageFailure};
 pub use session::{Outcome, Session};
 

@@ -11,7 +11,7 @@ const OPENING_MARKS: [&[u8]; 3] = [b"schema", b"seats-indexed", b"sieves-keyed"]
 
 impl Store {
     /// The trees, named as sled names them (the tables of the database).
-    fn trees(&self) -> [(&'static str, &Tree); 15] {
+    fn trees(&self) -> [(&'static str, &Tree); 17] {
         [
             ("meta", &self.meta),
             ("games", &self.games),
@@ -20,6 +20,8 @@ impl Store {
             ("wake", &self.wake),
             ("notices", &self.notices),
             ("outbox", &self.outbox),
+            ("pieces", &self.pieces),
+            ("piece_counts", &self.piece_counts),
             ("seen", &self.seen),
             ("replies", &self.replies),
             ("guards", &self.guards),

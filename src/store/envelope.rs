@@ -43,6 +43,35 @@ pub struct Envelope {
     /// retries it (`--retry`) or it is dropped.
     #[serde(default)]
     pub failed: bool,
+    /// Stretches of the body other mails carry too (a results picture, in every mail of
+    /// its game's results): where each lies in the body and the key of what it holds. The
+    /// store keeps each once for all its mails (docs/storage.md, "The outbox").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared: Vec<Shared>,
+}
+
+/// A stretch of a mail's body that other mails may carry too: `len` bytes from `at`,
+/// whose content is known by `key` (the mail layer's: [`piece_key`] of what it encodes
+/// and the stretch's length). Two stretches of one key hold the same bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shared {
+    pub at: usize,
+    pub len: usize,
+    pub key: String,
+}
+
+/// The key of a piece the outbox keeps once: the digest of the bytes it encodes (a
+/// picture's PNG), 32 bytes of BLAKE2b in hex. Two mails whose stretches have one key
+/// carry the same bytes, encoded alike.
+pub fn piece_key(bytes: &[u8]) -> String {
+    use blake2::Digest as _;
+    use std::fmt::Write as _;
+    let digest = blake2::Blake2b::<blake2::digest::consts::U32>::digest(bytes);
+    let mut key = String::with_capacity(64);
+    for byte in digest {
+        let _ = write!(key, "{byte:02x}");
+    }
+    key
 }
 
 impl Envelope {

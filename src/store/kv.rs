@@ -4,7 +4,7 @@
 //! the same keys and values and a copy between them is a copy of rows.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
 use std::rc::Rc;
 
@@ -160,27 +160,6 @@ impl Tree {
             Tree::Pg(t) => {
                 let key = key.as_ref();
                 t.execute(&format!("DELETE FROM {} WHERE key = $1", t.table), &[&key])?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Removes every key of `keys` at once: one batch on sled, one statement on
-    /// PostgreSQL.
-    pub(super) fn remove_all(&self, keys: Vec<Vec<u8>>) -> Result<(), StoreError> {
-        match self {
-            Tree::Sled(t) => {
-                let mut batch = sled::Batch::default();
-                for key in keys {
-                    batch.remove(key);
-                }
-                t.apply_batch(batch)?;
-            }
-            Tree::Pg(t) => {
-                t.execute(
-                    &format!("DELETE FROM {} WHERE key = ANY($1)", t.table),
-                    &[&keys],
-                )?;
             }
         }
         Ok(())
@@ -444,6 +423,34 @@ impl PgTx<'_> {
         Ok(rows.first().map(|row| row.try_get(0)).transpose()?)
     }
 
+    /// The value of each key: those written in this transaction as written, the others
+    /// asked all at once.
+    fn get_each(&self, keys: &[impl AsRef<[u8]>]) -> Result<Vec<Option<Vec<u8>>>, StoreError> {
+        let writes = self.writes.borrow();
+        let asked: Vec<&[u8]> = keys
+            .iter()
+            .map(AsRef::as_ref)
+            .filter(|key| writes.get(self.table, key).is_none())
+            .collect();
+        let sql = format!("SELECT key, value FROM {} WHERE key = ANY($1)", self.table);
+        let found: HashMap<Vec<u8>, Vec<u8>> = if asked.is_empty() {
+            HashMap::new()
+        } else {
+            self.db
+                .query(&sql, &[&asked])?
+                .iter()
+                .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+                .collect::<Result<_, StoreError>>()?
+        };
+        Ok(keys
+            .iter()
+            .map(|key| match writes.get(self.table, key.as_ref()) {
+                Some(written) => written,
+                None => found.get(key.as_ref()).cloned(),
+            })
+            .collect())
+    }
+
     /// Whether each key has a value: those written in this transaction as written, the
     /// others asked all at once.
     fn contains_each(&self, keys: &[impl AsRef<[u8]>]) -> Result<Vec<bool>, StoreError> {
@@ -482,6 +489,17 @@ impl TxTree<'_> {
         match self {
             TxTree::Sled(t) => Ok(t.get(key.as_ref())?.map(|v| v.to_vec())),
             TxTree::Pg(t) => t.get(key.as_ref()).map_err(aborted),
+        }
+    }
+
+    /// The value of each of `keys`: one question to a database.
+    pub(super) fn get_each(&self, keys: &[impl AsRef<[u8]>]) -> TxResult<Vec<Option<Vec<u8>>>> {
+        match self {
+            TxTree::Sled(t) => keys
+                .iter()
+                .map(|key| Ok(t.get(key.as_ref())?.map(|v| v.to_vec())))
+                .collect(),
+            TxTree::Pg(t) => t.get_each(keys).map_err(aborted),
         }
     }
 

@@ -386,6 +386,7 @@ fn legacy_envelope(mail: LegacyMail) -> Envelope {
         next_try: mail.next_try,
         last_error: mail.last_error,
         failed: mail.failed,
+        shared: Vec::new(),
     }
 }
 

@@ -12,7 +12,10 @@
 //! - `wake`: time (i64 BE, sign-flipped), game id → game id: which games `tick` must read;
 //! - `notices`: sequence (u64 BE) → [`Notice`], for the mail layer to turn into mails;
 //! - `outbox`: sequence (u64 BE) → [`Envelope`]: mails stored (headers and body bytes),
-//!   not yet accepted by the transport;
+//!   not yet accepted by the transport, without the stretches they share with others;
+//! - `pieces`: piece key → bytes: a stretch several mails of the outbox carry (a results
+//!   picture), kept once; `piece_counts`: piece key → how many mails name it (u64 BE)
+//!   (`pieces.rs`);
 //! - `seen`: Message-ID → time (i64 BE): mails already acted on (deduplication);
 //! - `replies`: `a`, address → [`ReplyWindow`]: the judge's answers to that address in the
 //!   current hour (the cap of `[mail] replies_per_hour`); `t`, window start (time key),
@@ -54,6 +57,7 @@ pub mod guard;
 mod kv;
 mod migrate;
 pub mod pg;
+mod pieces;
 
 use kv::{Tree, TxResult, TxTree};
 pub use pg::DatabaseUrl;
@@ -156,6 +160,8 @@ pub struct Store {
     wake: Tree,
     notices: Tree,
     outbox: Tree,
+    pieces: Tree,
+    piece_counts: Tree,
     seen: Tree,
     replies: Tree,
     guards: Tree,
@@ -572,6 +578,8 @@ impl Store {
             wake: tree("wake")?,
             notices: tree("notices")?,
             outbox: tree("outbox")?,
+            pieces: tree("pieces")?,
+            piece_counts: tree("piece_counts")?,
             seen: tree("seen")?,
             replies: tree("replies")?,
             guards: tree("guards")?,
@@ -999,10 +1007,15 @@ impl Store {
         };
         let audit_json = encode_all(&commit.audit)?;
         let notice_json = encode_all(&commit.notices)?;
-        let mail_json = encode_all(&commit.mails)?;
+        let mail_cuts = commit
+            .mails
+            .iter()
+            .map(pieces::cut)
+            .collect::<Result<Vec<_>, _>>()?;
+        // A mail written again names the pieces it named: their counts stay.
         let update_json = commit
             .outbox_update
-            .map(|(key, mail)| Ok::<_, StoreError>((key, encode(mail)?)))
+            .map(|(key, mail)| Ok::<_, StoreError>((key, pieces::cut(mail)?.json)))
             .transpose()?;
         let touches_game = commit.game.is_some() || commit.before.is_some();
         let id = commit
@@ -1058,6 +1071,8 @@ impl Store {
             &self.wake,
             &self.notices,
             &self.outbox,
+            &self.pieces,
+            &self.piece_counts,
             &self.seen,
             &self.replies,
             &self.guards,
@@ -1074,6 +1089,8 @@ impl Store {
                 wake,
                 notices,
                 outbox,
+                pieces,
+                piece_counts,
                 seen,
                 replies,
                 guards,
@@ -1134,7 +1151,7 @@ impl Store {
             }
             put_all(audit, &id, &audit_keys, &audit_json)?;
             put_sequenced(notices, &notice_keys, &notice_json)?;
-            put_sequenced(outbox, &mail_keys, &mail_json)?;
+            put_mails(outbox, pieces, piece_counts, &mail_keys, &mail_cuts)?;
             if let Some((key, json)) = &update_json {
                 outbox.insert(key.to_be_bytes(), json.as_slice())?;
             }
@@ -1389,9 +1406,9 @@ impl Store {
         let mails: Vec<&Envelope> = told.iter().flat_map(|t| &t.mails).collect();
         let helds: Vec<&HeldNotice> = told.iter().flat_map(|t| &t.held).collect();
         let [keys, held_keys] = self.new_key_runs([mails.len(), helds.len()])?;
-        let json = mails
+        let cuts = mails
             .iter()
-            .map(|m| encode(*m))
+            .map(|m| pieces::cut(m))
             .collect::<Result<Vec<_>, _>>()?;
         let held_json = helds
             .iter()
@@ -1400,9 +1417,16 @@ impl Store {
         if let Some(at) = told.iter().flat_map(|t| &t.counted).map(|r| r.at).max() {
             self.prune_replies(at)?;
         }
-        let trees = [&self.notices, &self.outbox, &self.replies, &self.held];
+        let trees = [
+            &self.notices,
+            &self.outbox,
+            &self.pieces,
+            &self.piece_counts,
+            &self.replies,
+            &self.held,
+        ];
         kv::transaction(&trees, |trees| {
-            let [notices, outbox, replies, held] = trees else {
+            let [notices, outbox, pieces, piece_counts, replies, held] = trees else {
                 return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
                     "the trees of a notice's mails".into(),
                 )));
@@ -1420,7 +1444,13 @@ impl Store {
                     continue;
                 }
                 notices.remove(t.key.to_be_bytes())?;
-                put_sequenced(outbox, &keys[mails.clone()], &json[mails])?;
+                put_mails(
+                    outbox,
+                    pieces,
+                    piece_counts,
+                    &keys[mails.clone()],
+                    &cuts[mails],
+                )?;
                 put_sequenced(held, &held_keys[helds.clone()], &held_json[helds])?;
                 for replied in &t.counted {
                     count_reply(replies, replied)?;
@@ -1445,9 +1475,13 @@ impl Store {
     pub fn held_to_mails(&self, keys: &[u64], mails: &[Envelope]) -> Result<(), StoreError> {
         self.room()?;
         let mail_keys = self.new_keys(mails.len())?;
-        let json = encode_all(mails)?;
-        let result = kv::transaction(&[&self.held, &self.outbox], |trees| {
-            let [held, outbox] = trees else {
+        let cuts = mails
+            .iter()
+            .map(pieces::cut)
+            .collect::<Result<Vec<_>, _>>()?;
+        let trees = [&self.held, &self.outbox, &self.pieces, &self.piece_counts];
+        let result = kv::transaction(&trees, |trees| {
+            let [held, outbox, pieces, piece_counts] = trees else {
                 return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
                     "the trees of a digest".into(),
                 )));
@@ -1461,40 +1495,53 @@ impl Store {
             for key in keys {
                 held.remove(key.to_be_bytes())?;
             }
-            put_sequenced(outbox, &mail_keys, &json)?;
+            put_mails(outbox, pieces, piece_counts, &mail_keys, &cuts)?;
             Ok(())
         });
         self.finish(result)
     }
 
-    /// Every mail waiting in the outbox, oldest first, with its key.
+    /// Every mail waiting in the outbox, oldest first, with its key, whole.
     pub fn outbox(&self) -> Result<Vec<(u64, Envelope)>, StoreError> {
-        sequenced_with(&self.outbox, "outbox", migrate::outbox_entry)
+        let mut read = HashMap::new();
+        sequenced_with(&self.outbox, "outbox", migrate::outbox_entry)?
+            .into_iter()
+            .map(|(key, mail)| Ok((key, pieces::splice(mail, &self.pieces, &mut read)?)))
+            .collect()
     }
 
-    /// Records a failed attempt (the mail stays, with its retry time).
+    /// Records a failed attempt (the mail stays, with its retry time, naming the pieces
+    /// it named).
     pub fn outbox_retry(&self, key: u64, mail: &Envelope) -> Result<(), StoreError> {
         self.room()?;
-        self.outbox.insert(key.to_be_bytes(), encode(mail)?)?;
+        self.outbox
+            .insert(key.to_be_bytes(), pieces::cut(mail)?.json)?;
         self.flush()?;
         Ok(())
     }
 
-    /// Removes mails the transport accepted, in one transaction and one write to disk.
+    /// Removes mails the transport accepted, and the pieces no mail left names, in one
+    /// transaction and one write to disk.
     pub fn outbox_sent_all(&self, keys: &[u64]) -> Result<(), StoreError> {
         if keys.is_empty() {
             return Ok(());
         }
-        let keys = keys.iter().map(|k| k.to_be_bytes().to_vec()).collect();
-        let result = self.outbox.remove_all(keys);
+        let keys: Vec<[u8; 8]> = keys.iter().map(|k| k.to_be_bytes()).collect();
+        let trees = [&self.outbox, &self.pieces, &self.piece_counts];
+        let result = kv::transaction(&trees, |trees| {
+            let [outbox, pieces, piece_counts] = trees else {
+                return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
+                    "the trees of the outbox".into(),
+                )));
+            };
+            pieces::remove_mails(outbox, pieces, piece_counts, &keys)
+        });
         self.finish(result)
     }
 
     /// Removes a mail the transport accepted.
     pub fn outbox_sent(&self, key: u64) -> Result<(), StoreError> {
-        self.outbox.remove(key.to_be_bytes())?;
-        self.flush()?;
-        Ok(())
+        self.outbox_sent_all(&[key])
     }
 
     /// The sign-on counter under `key` (`service::auth::Subject::key`), if any.
@@ -1712,6 +1759,20 @@ pub struct NoticeTold {
     pub held: Vec<HeldNotice>,
 }
 
+/// Queues mails in the outbox under `keys`, the pieces they name counted.
+fn put_mails(
+    outbox: &TxTree<'_>,
+    pieces: &TxTree<'_>,
+    counts: &TxTree<'_>,
+    keys: &[u64],
+    mails: &[pieces::Cut<'_>],
+) -> TxResult<()> {
+    for (key, mail) in keys.iter().zip(mails) {
+        outbox.insert(key.to_be_bytes(), mail.json.as_slice())?;
+    }
+    pieces::shelve(pieces, counts, mails.iter().flat_map(|m| &m.pieces))
+}
+
 fn put_sequenced(tree: &TxTree<'_>, keys: &[u64], values: &[Vec<u8>]) -> TxResult<()> {
     for (key, json) in keys.iter().zip(values) {
         tree.insert(key.to_be_bytes(), json.as_slice())?;
@@ -1806,7 +1867,97 @@ mod tests {
             next_try: None,
             last_error: None,
             failed: false,
+            shared: Vec::new(),
         }
+    }
+
+    /// A mail to `to` whose body carries each of `pieces` (key, bytes) between its lines.
+    fn carrying(to: &str, pieces: &[(&str, &[u8])]) -> Envelope {
+        let mut body = format!("news for {to}\r\n").into_bytes();
+        let mut shared = Vec::new();
+        for (key, bytes) in pieces {
+            body.extend_from_slice(b"--part\r\n\r\n");
+            shared.push(envelope::Shared {
+                at: body.len(),
+                len: bytes.len(),
+                key: (*key).into(),
+            });
+            body.extend_from_slice(bytes);
+            body.extend_from_slice(b"\r\n");
+        }
+        body.extend_from_slice(b"--part--\r\n");
+        Envelope {
+            body: envelope::BodyBytes(body),
+            shared,
+            ..mail(to)
+        }
+    }
+
+    /// The pieces the store keeps, each with how many mails name it.
+    fn kept_pieces(store: &Store) -> Vec<(String, usize, u64)> {
+        store
+            .pieces
+            .iter()
+            .map(|entry| {
+                let (key, bytes) = entry.expect("piece");
+                let count = store
+                    .piece_counts
+                    .get(&key)
+                    .expect("count")
+                    .expect("counted");
+                let count = u64::from_be_bytes(count.as_slice().try_into().expect("u64"));
+                (String::from_utf8(key).expect("key"), bytes.len(), count)
+            })
+            .collect()
+    }
+
+    /// Mails that carry one picture keep it once in the store, whole when read back; a
+    /// mail written again (a failed attempt) keeps naming it; the picture goes with the
+    /// last mail that carries it, a picture of other mails stays.
+    #[test]
+    fn a_picture_several_mails_carry_is_kept_once_until_the_last_is_sent() {
+        let dir = std::env::temp_dir().join(format!("corbeau-pieces-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::open_files(&dir, std::time::Duration::ZERO).expect("store");
+        let map = vec![b'M'; 5000];
+        let other = vec![b'O'; 300];
+        let mails = vec![
+            carrying("a@example.org", &[("map", &map)]),
+            carrying("b@example.org", &[("map", &map), ("other", &other)]),
+            carrying("c@example.org", &[("map", &map)]),
+            mail("d@example.org"),
+        ];
+        store
+            .commit(Commit {
+                mails: mails.clone(),
+                ..Commit::default()
+            })
+            .expect("queued");
+        assert_eq!(
+            kept_pieces(&store),
+            [("map".to_string(), 5000, 3), ("other".to_string(), 300, 1)]
+        );
+        let stored: usize = store.outbox.iter().map(|e| e.expect("mail").1.len()).sum();
+        assert!(
+            stored < 5000,
+            "the picture stored with a mail: {stored} bytes"
+        );
+        let read = store.outbox().expect("outbox");
+        let read_mails: Vec<&Envelope> = read.iter().map(|(_, m)| m).collect();
+        assert_eq!(read_mails, mails.iter().collect::<Vec<_>>());
+        let keys: Vec<u64> = read.iter().map(|(k, _)| *k).collect();
+        let mut tried = read[1].1.clone();
+        tried.attempts = 1;
+        store.outbox_retry(keys[1], &tried).expect("retry");
+        assert_eq!(store.outbox().expect("outbox")[1].1, tried);
+        store.outbox_sent_all(&keys[..2]).expect("sent");
+        assert_eq!(kept_pieces(&store), [("map".to_string(), 5000, 1)]);
+        store.outbox_sent(keys[2]).expect("sent");
+        assert_eq!(kept_pieces(&store), []);
+        assert!(store.piece_counts.is_empty().expect("counts"));
+        assert_eq!(store.outbox().expect("outbox").len(), 1);
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Two judges read the same notices and tell them in turn (each a run at a time):

@@ -16,13 +16,32 @@ use super::StoreError;
 
 /// The version of the tables below, kept in `corbeau_schema`; bumped (with a migration
 /// step) when they change. A database whose tables are newer is refused.
-pub const LAYOUT_VERSION: u32 = 3;
+pub const LAYOUT_VERSION: u32 = 4;
 
 /// The trees of the store, one table each, named as sled names its trees.
-pub const TREES: [&str; 15] = [
-    "meta", "games", "phases", "audit", "wake", "notices", "outbox", "seen", "replies", "guards",
-    "variants", "held", "seats", "records", "standby",
+pub const TREES: [&str; 17] = [
+    "meta",
+    "games",
+    "phases",
+    "audit",
+    "wake",
+    "notices",
+    "outbox",
+    "pieces",
+    "piece_counts",
+    "seen",
+    "replies",
+    "guards",
+    "variants",
+    "held",
+    "seats",
+    "records",
+    "standby",
 ];
+
+/// The trees added by a layout after the first, with the layout: an older database gets
+/// their tables when it is brought up to date.
+const LATER_TREES: [(&str, u32); 2] = [("pieces", 4), ("piece_counts", 4)];
 
 /// The advisory lock a judge holds while it has the store: `corb` in ASCII, so that it
 /// reads as corbeau's in `pg_locks`.
@@ -464,10 +483,18 @@ const CLAIM_OVER: &str = "(c.until < now() OR (c.holder <> '' AND NOT EXISTS ( \
 const CLAIMS: &str = "CREATE TABLE claims (game bytea PRIMARY KEY, holder text NOT NULL, \
                       until timestamptz NOT NULL);";
 
-/// The outbox's mails kept as they are (layout 3): they are mostly a picture already
+/// The outbox's mails kept as they are (layout 3): they were mostly a picture already
 /// compressed, which PostgreSQL's own compression tries over their whole length for
 /// nothing (a third of the server's work at a deadline).
 const OUTBOX_UNCOMPRESSED: &str = "ALTER TABLE outbox ALTER COLUMN value SET STORAGE EXTERNAL;";
+
+/// The pictures the outbox's mails share, kept as they are (layout 4), for the same
+/// reason.
+const PIECES_UNCOMPRESSED: &str = "ALTER TABLE pieces ALTER COLUMN value SET STORAGE EXTERNAL;";
+
+fn create_tree(tree: &str) -> String {
+    format!("CREATE TABLE {tree} (key bytea PRIMARY KEY, value bytea NOT NULL);")
+}
 
 /// Creates the tables of a new database in one transaction, or checks the version of
 /// those there. The caller holds the lock: two judges never create them at once.
@@ -494,6 +521,14 @@ fn create_tables(client: &mut postgres::Client) -> Result<(), StoreError> {
             if found < 3 {
                 sql.push_str(OUTBOX_UNCOMPRESSED);
             }
+            for (tree, layout) in LATER_TREES {
+                if found < layout {
+                    sql.push_str(&create_tree(tree));
+                }
+            }
+            if found < 4 {
+                sql.push_str(PIECES_UNCOMPRESSED);
+            }
             sql.push_str(&format!(
                 "UPDATE corbeau_schema SET version = {LAYOUT_VERSION};"
             ));
@@ -508,12 +543,11 @@ fn create_tables(client: &mut postgres::Client) -> Result<(), StoreError> {
          CREATE SEQUENCE corbeau_ids;",
     );
     for tree in TREES {
-        sql.push_str(&format!(
-            "CREATE TABLE {tree} (key bytea PRIMARY KEY, value bytea NOT NULL);"
-        ));
+        sql.push_str(&create_tree(tree));
     }
     sql.push_str(CLAIMS);
     sql.push_str(OUTBOX_UNCOMPRESSED);
+    sql.push_str(PIECES_UNCOMPRESSED);
     sql.push_str(&format!(
         "INSERT INTO corbeau_schema (version) VALUES ({LAYOUT_VERSION});"
     ));

@@ -183,3 +183,19 @@ pub fn address_code(text: &str, address: &str) -> String {
         .unwrap_or_else(|| panic!("no code for {address} in {text}"))
         .to_string()
 }
+
+/// A store's sled database opened by the test itself: sled's background flusher may hold
+/// the lock of a handle just dropped for a moment, on a loaded machine.
+pub fn open_sled(path: &Path) -> sled::Db {
+    let mut tries = 0;
+    loop {
+        match sled::open(path) {
+            Ok(db) => return db,
+            Err(_) if tries < 200 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Err(e) => panic!("{}: {e:?}", path.display()),
+        }
+    }
+}
