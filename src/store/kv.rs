@@ -450,34 +450,6 @@ impl PgTx<'_> {
             })
             .collect())
     }
-
-    /// Whether each key has a value: those written in this transaction as written, the
-    /// others asked all at once.
-    fn contains_each(&self, keys: &[impl AsRef<[u8]>]) -> Result<Vec<bool>, StoreError> {
-        let writes = self.writes.borrow();
-        let asked: Vec<&[u8]> = keys
-            .iter()
-            .map(AsRef::as_ref)
-            .filter(|key| writes.get(self.table, key).is_none())
-            .collect();
-        let sql = format!("SELECT key FROM {} WHERE key = ANY($1)", self.table);
-        let found: std::collections::HashSet<Vec<u8>> = if asked.is_empty() {
-            Default::default()
-        } else {
-            self.db
-                .query(&sql, &[&asked])?
-                .iter()
-                .map(|row| row.try_get(0))
-                .collect::<Result<_, _>>()?
-        };
-        Ok(keys
-            .iter()
-            .map(|key| match writes.get(self.table, key.as_ref()) {
-                Some(written) => written.is_some(),
-                None => found.contains(key.as_ref()),
-            })
-            .collect())
-    }
 }
 
 fn aborted(e: StoreError) -> ConflictableTransactionError<StoreError> {
@@ -505,13 +477,7 @@ impl TxTree<'_> {
 
     /// Whether each of `keys` has a value: one question to a database.
     pub(super) fn contains_each(&self, keys: &[impl AsRef<[u8]>]) -> TxResult<Vec<bool>> {
-        match self {
-            TxTree::Sled(t) => keys
-                .iter()
-                .map(|key| Ok(t.get(key.as_ref())?.is_some()))
-                .collect(),
-            TxTree::Pg(t) => t.contains_each(keys).map_err(aborted),
-        }
+        Ok(self.get_each(keys)?.iter().map(Option::is_some).collect())
     }
 
     pub(super) fn insert(&self, key: impl AsRef<[u8]>, value: impl AsRef<[u8]>) -> TxResult<()> {
