@@ -1152,7 +1152,10 @@ impl Store {
             put_all(audit, &id, &audit_keys, &audit_json)?;
             put_sequenced(notices, &notice_keys, &notice_json)?;
             put_mails(outbox, pieces, piece_counts, &mail_keys, &mail_cuts)?;
-            if let Some((key, json)) = &update_json {
+            // Only a mail still waiting: one sent meanwhile may have taken its pieces.
+            if let Some((key, json)) = &update_json
+                && outbox.get(key.to_be_bytes())?.is_some()
+            {
                 outbox.insert(key.to_be_bytes(), json.as_slice())?;
             }
             if let Some(message_id) = &commit.seen {
@@ -1514,10 +1517,20 @@ impl Store {
     /// it named).
     pub fn outbox_retry(&self, key: u64, mail: &Envelope) -> Result<(), StoreError> {
         self.room()?;
-        self.outbox
-            .insert(key.to_be_bytes(), pieces::cut(mail)?.json)?;
-        self.flush()?;
-        Ok(())
+        let json = pieces::cut(mail)?.json;
+        let result = kv::transaction(&[&self.outbox], |trees| {
+            let [outbox] = trees else {
+                return Err(ConflictableTransactionError::Abort(StoreError::Corrupt(
+                    "the tree of the outbox".into(),
+                )));
+            };
+            // Only a mail still waiting: one sent meanwhile may have taken its pieces.
+            if outbox.get(key.to_be_bytes())?.is_some() {
+                outbox.insert(key.to_be_bytes(), json.as_slice())?;
+            }
+            Ok(())
+        });
+        self.finish(result)
     }
 
     /// Removes mails the transport accepted, and the pieces no mail left names, in one
@@ -1954,6 +1967,8 @@ mod tests {
         assert_eq!(kept_pieces(&store), [("map".to_string(), 5000, 1)]);
         store.outbox_sent(keys[2]).expect("sent");
         assert_eq!(kept_pieces(&store), []);
+        // A failed attempt told of a mail sent meanwhile does not bring it back.
+        store.outbox_retry(keys[2], &read[2].1).expect("retry");
         assert!(store.piece_counts.is_empty().expect("counts"));
         assert_eq!(store.outbox().expect("outbox").len(), 1);
         drop(store);
