@@ -1152,11 +1152,8 @@ impl Store {
             put_all(audit, &id, &audit_keys, &audit_json)?;
             put_sequenced(notices, &notice_keys, &notice_json)?;
             put_mails(outbox, pieces, piece_counts, &mail_keys, &mail_cuts)?;
-            // Only a mail still waiting: one sent meanwhile may have taken its pieces.
-            if let Some((key, json)) = &update_json
-                && outbox.get(key.to_be_bytes())?.is_some()
-            {
-                outbox.insert(key.to_be_bytes(), json.as_slice())?;
+            if let Some((key, json)) = &update_json {
+                rewrite_waiting(outbox, *key, json)?;
             }
             if let Some(message_id) = &commit.seen {
                 seen.insert(message_id.as_bytes(), seen_at)?;
@@ -1524,11 +1521,7 @@ impl Store {
                     "the tree of the outbox".into(),
                 )));
             };
-            // Only a mail still waiting: one sent meanwhile may have taken its pieces.
-            if outbox.get(key.to_be_bytes())?.is_some() {
-                outbox.insert(key.to_be_bytes(), json.as_slice())?;
-            }
-            Ok(())
+            rewrite_waiting(outbox, key, &json)
         });
         self.finish(result)
     }
@@ -1784,6 +1777,15 @@ fn put_mails(
         outbox.insert(key.to_be_bytes(), mail.json.as_slice())?;
     }
     pieces::shelve(pieces, counts, mails.iter().flat_map(|m| &m.pieces))
+}
+
+/// Writes an outbox mail again (an attempt failed, or it is set aside), only while it
+/// still waits: one sent meanwhile may have taken its pieces, and must not come back.
+fn rewrite_waiting(outbox: &TxTree<'_>, key: u64, json: &[u8]) -> TxResult<()> {
+    if outbox.get(key.to_be_bytes())?.is_some() {
+        outbox.insert(key.to_be_bytes(), json)?;
+    }
+    Ok(())
 }
 
 fn put_sequenced(tree: &TxTree<'_>, keys: &[u64], values: &[Vec<u8>]) -> TxResult<()> {
